@@ -1,0 +1,43 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// vplay: a headless rewarded-video ad playback simulator.
+/// Module map and which way the targets depend: ../shared/docs/DESIGN.md (mirrored in README.md).
+let package = Package(
+    name: "vplay",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "vplay", targets: ["vplay"]),
+        .library(name: "VAST", targets: ["VAST"]),
+        .library(name: "PlayerEngine", targets: ["PlayerEngine"]),
+        .library(name: "TrackingBeacons", targets: ["TrackingBeacons"]),
+        .library(name: "AdSession", targets: ["AdSession"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CFFmpeg",
+            pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]
+        ),
+        .target(name: "VAST"),
+        .target(name: "PlayerEngine", dependencies: ["CFFmpeg"]),
+        .target(name: "TrackingBeacons"),
+        .target(name: "AdSession", dependencies: ["VAST", "PlayerEngine", "TrackingBeacons"]),
+        .executableTarget(
+            name: "vplay",
+            dependencies: [
+                "AdSession",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "VASTTests", dependencies: ["VAST"]),
+        .testTarget(name: "PlayerEngineTests", dependencies: ["PlayerEngine"]),
+        .testTarget(name: "TrackingBeaconsTests", dependencies: ["TrackingBeacons"]),
+        .testTarget(name: "AdSessionTests", dependencies: ["AdSession"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["vplay"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

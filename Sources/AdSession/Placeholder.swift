@@ -1,0 +1,4 @@
+import VAST
+import PlayerEngine
+import TrackingBeacons
+public enum ASPlaceholder {}

@@ -1,0 +1,64 @@
+/// Why a media file could not be opened or played. Each case carries FFmpeg's own message where there is one,
+/// and maps to the VAST error code a player sends to the ad's Error URLs (`vastCode`).
+public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file does not exist, or the server answered 404/403/410.
+    case notFound(location: String, message: String)
+    /// The server could not be reached, refused, timed out or failed (network or 5xx).
+    case unreachable(location: String, message: String)
+    /// The URL's scheme is not one vplay lets FFmpeg open (file, http, https only).
+    case schemeNotAllowed(location: String)
+    /// Nothing here is media FFmpeg recognises (empty file, HTML, random bytes).
+    case notMedia(location: String, message: String)
+    /// The container was recognised but its header cannot be read (e.g. an MP4 cut inside its `moov`).
+    case unreadableContainer(location: String, format: String, message: String)
+    /// No stream has a decoder here (or the file has no audio or video stream at all).
+    case unsupportedCodec(location: String, codecs: [String])
+    /// The file ends early: inside its container header, or (cut after a complete header) before the duration the
+    /// container announces. `detail` says which, with the timestamps.
+    case truncated(location: String, detail: String)
+    /// Not one frame of a stream could be decoded.
+    case corruptStream(location: String, decodeErrors: Int, message: String)
+    /// Reading failed in the middle of the file for another reason.
+    case readFailed(location: String, message: String)
+
+    /// The VAST 3/4 error code for `[ERRORCODE]`: 401 file not found, 403 no supported media, 405 cannot play.
+    public var vastCode: Int {
+        switch self {
+        case .notFound, .unreachable: 401
+        case .schemeNotAllowed, .unsupportedCodec: 403
+        case .notMedia, .unreadableContainer, .truncated, .corruptStream, .readFailed: 405
+        }
+    }
+
+    /// A short stable name for logs and JSON (`"truncated"`, `"not-media"`, …).
+    public var kind: String {
+        switch self {
+        case .notFound: "not-found"
+        case .unreachable: "unreachable"
+        case .schemeNotAllowed: "scheme-not-allowed"
+        case .notMedia: "not-media"
+        case .unreadableContainer: "unreadable-container"
+        case .unsupportedCodec: "unsupported-codec"
+        case .truncated: "truncated"
+        case .corruptStream: "corrupt-stream"
+        case .readFailed: "read-failed"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case let .notFound(location, message): "media not found: \(location) (\(message))"
+        case let .unreachable(location, message): "media unreachable: \(location) (\(message))"
+        case let .schemeNotAllowed(location): "media URL scheme not allowed (file, http, https only): \(location)"
+        case let .notMedia(location, message): "not a media file: \(location) (\(message))"
+        case let .unreadableContainer(location, format, message):
+            "\(format) container header unreadable, probably truncated or corrupt: \(location) (\(message))"
+        case let .unsupportedCodec(location, codecs):
+            "no decodable audio or video stream (codecs: \(codecs.isEmpty ? "none" : codecs.joined(separator: ", "))): \(location)"
+        case let .truncated(location, detail): "media truncated: \(detail): \(location)"
+        case let .corruptStream(location, errors, message):
+            "corrupt stream: no frame could be decoded (\(errors) decode errors, last: \(message)): \(location)"
+        case let .readFailed(location, message): "reading media failed: \(location) (\(message))"
+        }
+    }
+}

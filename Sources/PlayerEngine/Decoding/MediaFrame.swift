@@ -1,0 +1,35 @@
+/// One decoded frame as the playback engine sees it: when it is presented and for how long.
+/// The pixels and samples themselves are released as soon as the frame is decoded: vplay is headless.
+public struct MediaFrame: Sendable, Equatable {
+    /// Index of the stream in the container.
+    public var stream: Int
+    public var type: StreamInfo.Kind
+    /// Presentation time from the start of the media (container start time subtracted).
+    public var time: Duration
+    /// Presentation end: `time` plus the frame's duration, computed in the stream's own ticks so that the last
+    /// frame of a 10 s clip ends at exactly 10 s.
+    public var end: Duration
+    /// Whether the decoder flagged the frame as a key frame (video).
+    public var isKeyFrame: Bool
+
+    public init(stream: Int, type: StreamInfo.Kind, time: Duration, end: Duration, isKeyFrame: Bool = false) {
+        self.stream = stream
+        self.type = type
+        self.time = time
+        self.end = end
+        self.isKeyFrame = isKeyFrame
+    }
+}
+
+/// One demuxed packet (demux-only mode): its timestamps and size, without decoding.
+public struct MediaPacket: Sendable, Equatable {
+    public var stream: Int
+    /// Presentation time from the start of the media; nil when the container gives none.
+    public var time: Duration?
+    /// Decode time from the start of the media; nil when the container gives none.
+    public var decodeTime: Duration?
+    /// Duration of the packet's content.
+    public var duration: Duration
+    public var size: Int
+    public var isKeyFrame: Bool
+}

@@ -1,0 +1,57 @@
+/// Where the playback engine gets its frames: a real FFmpeg decode (`FFmpegMediaSource`) or, in unit tests of pure
+/// timing logic, a scripted list of frames. Frames come in presentation order across all streams.
+public protocol MediaSource: AnyObject {
+    /// What the container says before decoding.
+    var info: MediaInfo { get }
+    /// The next frame in presentation order, or nil after the last one.
+    /// Throws when the media turns out to be unplayable (e.g. `MediaError.truncated` once the data runs out early).
+    func nextFrame() throws(MediaError) -> MediaFrame?
+    /// Counts so far: frames per stream, decode errors.
+    var statistics: DecodeStatistics { get }
+}
+
+/// What a decode (or demux) pass has seen so far.
+public struct DecodeStatistics: Sendable, Equatable, Codable {
+    public struct Stream: Sendable, Equatable, Codable {
+        public var index: Int
+        public var type: StreamInfo.Kind
+        /// Frames decoded (decode mode) or packets read (demux mode).
+        public var frames: Int = 0
+        /// Presentation time of the first and of the last frame, seconds from the start of the media.
+        public var firstTime: Double?
+        public var lastTime: Double?
+        /// Where the last frame's presentation ends, seconds.
+        public var end: Double?
+        /// Packets the decoder rejected or frames it failed to produce.
+        public var decodeErrors: Int = 0
+    }
+
+    public var streams: [Stream]
+    /// Bytes of compressed data read.
+    public var bytes: Int64 = 0
+    public var decodeErrors: Int { streams.reduce(0) { $0 + $1.decodeErrors } }
+    public var frames: Int { streams.reduce(0) { $0 + $1.frames } }
+
+    public init(streams: [Stream]) { self.streams = streams }
+
+    /// Where presentation ends over all streams (the longest), seconds.
+    public var end: Double? { streams.compactMap(\.end).max() }
+}
+
+/// How an `FFmpegMediaSource` opens and decodes.
+public struct MediaOpenOptions: Sendable {
+    /// Decoder threads per stream; 0 = one per core, chosen by FFmpeg (the `ffmpeg` CLI's default, `-threads auto`).
+    public var decoderThreads: Int
+    /// How long one network connect or read may block before failing (FFmpeg's `rw_timeout`). 10 s: longer than
+    /// IMA's 8 s media load timeout, so a slow CDN is reported by the player's own deadline first.
+    public var ioTimeout: Duration
+    /// A data end shorter than the container's duration by more than this is a truncated file. Half a second is
+    /// more than any frame or audio packet of an ad (≤ 0.1 s) and far less than a cut file loses.
+    public var truncationTolerance: Duration
+
+    public init(decoderThreads: Int = 0, ioTimeout: Duration = .seconds(10), truncationTolerance: Duration = .milliseconds(500)) {
+        self.decoderThreads = decoderThreads
+        self.ioTimeout = ioTimeout
+        self.truncationTolerance = truncationTolerance
+    }
+}

@@ -1,0 +1,35 @@
+import Synchronization
+
+/// A clock whose time moves only when someone sleeps on it: `sleep(until:)` returns at once with `now` set to the
+/// deadline. Playback on it runs as fast as decoding allows while every event keeps the timestamps it would have on a
+/// wall clock, to the attosecond, so runs are deterministic and tests assert exact times.
+///
+/// The same instance is shared by playback and beacon retries (DESIGN.md "Time"). It never goes backwards: a sleep
+/// to a deadline already passed returns without moving the clock.
+public final class VirtualClock: Clock, Sendable {
+    public struct Instant: InstantProtocol, Sendable, Hashable, Comparable {
+        /// Time since the clock was created.
+        public var offset: Duration
+        public init(offset: Duration) { self.offset = offset }
+        public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        public func duration(to other: Instant) -> Duration { other.offset - offset }
+        public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+    }
+
+    private let current: Mutex<Duration>
+
+    public init(now: Duration = .zero) { current = Mutex(now) }
+
+    public var now: Instant { Instant(offset: current.withLock { $0 }) }
+    public var minimumResolution: Duration { .zero }
+
+    public func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+        try Task.checkCancellation()
+        current.withLock { now in if deadline.offset > now { now = deadline.offset } }
+    }
+
+    /// Moves the clock forward by `duration` without sleeping (for tests and for driving time from outside).
+    public func advance(by duration: Duration) {
+        current.withLock { $0 += max(.zero, duration) }
+    }
+}

@@ -1,0 +1,24 @@
+/// Where a merged URL, creative or verification came from in a wrapper chain.
+///
+/// Wrapper depth counts from the outside: `depth: 1` is the outermost wrapper (the one in the response the player
+/// requested first), `depth: 2` the wrapper it pointed to, and so on; the InLine ends the chain.
+public enum TrackingSource: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The InLine ad.
+    case inline
+    /// A wrapper of the chain. `tagURL` is the URL of the VAST response that contained this wrapper (`nil` for a
+    /// response given as data), `adSystem` its `<AdSystem>` name.
+    case wrapper(depth: Int, adSystem: String?, tagURL: String?)
+    /// The root `<VAST><Error>` of a response (only used for no-ad responses). `depth` is 0 for the response the
+    /// player requested, n for the response a depth-n wrapper pointed to.
+    case response(depth: Int, tagURL: String?)
+
+    public var description: String {
+        switch self {
+        case .inline: return "inline"
+        case .wrapper(let depth, let adSystem, _):
+            return adSystem.map { "wrapper \(depth) (\($0))" } ?? "wrapper \(depth)"
+        case .response(let depth, _):
+            return depth == 0 ? "root response" : "response of wrapper \(depth)"
+        }
+    }
+}

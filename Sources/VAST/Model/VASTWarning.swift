@@ -1,0 +1,40 @@
+/// A problem found while parsing or resolving that did not stop it. Collected, never thrown.
+public struct VASTWarning: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// A stable identifier of the kind of problem.
+    public var kind: Kind
+    /// Human-readable detail.
+    public var message: String
+    /// Where: a slash path of element names such as `VAST/Ad[1]/InLine/Creatives/Creative[1]/Linear`.
+    public var path: String?
+
+    public init(_ kind: Kind, _ message: String, path: String? = nil) {
+        self.kind = kind
+        self.message = message
+        self.path = path
+    }
+
+    public var description: String {
+        path.map { "\(kind.rawValue) at \($0): \(message)" } ?? "\(kind.rawValue): \(message)"
+    }
+
+    /// Stable kinds of warnings.
+    public enum Kind: String, Sendable, Hashable, Codable {
+        /// A `<Tracking event>` name no VAST version defines (e.g. `first-quartile`).
+        case unknownTrackingEvent
+        /// A `notUsed` tracking event (VAST 4.2/4.3, missing from the 4.1/4.2 XSD).
+        case notUsedEvent
+        /// A required or recommended element or attribute is missing (AdSystem, AdTitle, Impression, Duration,
+        /// AdServingId on 4.1+, MediaFile type…).
+        case missingRecommended
+        /// A `[MACRO]` in a URL that is not in the VAST 4.x macro list.
+        case unknownMacro
+        /// A time, offset or number that does not parse.
+        case invalidValue
+        /// VAST version 1.x on a `<VAST>` root, or a missing/unknown version attribute.
+        case version
+        /// An `<Ad>` that was skipped (e.g. neither InLine nor Wrapper: error 101 for that ad).
+        case invalidAd
+        /// A wrapper-resolution note (e.g. ads of a wrapper's target dropped because `allowMultipleAds` is false).
+        case resolution
+    }
+}

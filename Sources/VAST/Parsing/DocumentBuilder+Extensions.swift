@@ -1,0 +1,59 @@
+extension DocumentBuilder {
+    mutating func extensions(_ node: XMLNode, path: String) -> [Extension] {
+        (node.child("Extensions")?.children("Extension") ?? []).map { n in
+            Extension(type: n.stringAttribute("type"), name: n.stringAttribute("name"), rawXML: n.xmlString,
+                      rewarded: rewarded(n))
+        }
+    }
+
+    /// `<AdVerifications>` of the ad, plus any inside `<Extension type="AdVerifications">` (how VAST 2/3/4.0 tags
+    /// carry Open Measurement, e.g. the IAB sample `Inline_NonLinear_Verification_VAST2.0.xml`).
+    mutating func verifications(_ node: XMLNode, path: String) -> [Verification] {
+        var containers: [(XMLNode, String)] = node.children("AdVerifications").map { ($0, path + "/AdVerifications") }
+        for (index, ext) in (node.child("Extensions")?.children("Extension") ?? []).enumerated()
+        where ext.stringAttribute("type")?.lowercased() == "adverifications" {
+            for c in ext.children("AdVerifications") {
+                containers.append((c, "\(path)/Extensions/Extension[\(index + 1)]/AdVerifications"))
+            }
+        }
+        var result: [Verification] = []
+        for (container, p) in containers {
+            for n in container.children("Verification") {
+                let vp = p + "/Verification"
+                let js = n.children("JavaScriptResource").compactMap { r in
+                    url(r, vp + "/JavaScriptResource").map {
+                        VerificationResource(apiFramework: r.stringAttribute("apiFramework"),
+                                             browserOptional: r.boolAttribute("browserOptional"), type: nil, url: $0)
+                    }
+                }
+                let exe = n.children("ExecutableResource").compactMap { r in
+                    url(r, vp + "/ExecutableResource").map {
+                        VerificationResource(apiFramework: r.stringAttribute("apiFramework"), browserOptional: nil,
+                                             type: r.stringAttribute("type"), url: $0)
+                    }
+                }
+                result.append(Verification(vendor: n.stringAttribute("vendor"), javaScriptResources: js,
+                                           executableResources: exe,
+                                           parameters: n.child("VerificationParameters")?.nonEmptyText,
+                                           tracking: tracking(n.child("TrackingEvents"), path: vp + "/TrackingEvents")))
+            }
+        }
+        return result
+    }
+
+    /// The Adcash-style rewarded extension (see `RewardedExtension`), or `nil`.
+    func rewarded(_ n: XMLNode) -> RewardedExtension? {
+        let label = (n.stringAttribute("name") ?? n.stringAttribute("type") ?? "").lowercased()
+        guard label == "rewardedvideo" || n.child("RewardedVideoOn") != nil else { return nil }
+        func flag(_ name: String) -> Bool {
+            guard let t = n.child(name)?.text.lowercased() else { return false }
+            return t == "1" || t == "true" || t == "yes"
+        }
+        let amountText = n.child("RewardPerView")?.nonEmptyText
+        return RewardedExtension(
+            isEnabled: flag("RewardedVideoOn"), currencyName: n.child("VirtualCurrency")?.nonEmptyText,
+            amount: amountText.flatMap { Double($0) }.flatMap { $0.isFinite ? $0 : nil }, amountText: amountText,
+            currencyImageURL: n.child("VirtualCurrencyImage")?.nonEmptyText,
+            preRollMessage: flag("PreRollMessageOn"), postRollMessage: flag("PostRollMessageOn"))
+    }
+}

@@ -1,0 +1,264 @@
+/// Turns an `XMLNode` tree into the typed model, collecting warnings. One instance per document.
+struct DocumentBuilder {
+    private(set) var warnings: [VASTWarning] = []
+    private var warningKeys = Set<String>()
+
+    mutating func warn(_ kind: VASTWarning.Kind, _ message: String, _ path: String) {
+        let key = "\(kind.rawValue)|\(path)|\(message)"
+        guard warningKeys.insert(key).inserted else { return }
+        warnings.append(VASTWarning(kind, message, path: path))
+    }
+
+    // MARK: Document
+
+    /// Start of the 101 message for a non-VAST root; the resolver reports that case as 301 ("not VAST").
+    static let notVASTMessagePrefix = "the root element is "
+
+    mutating func build(root: XMLNode, tagURL: String?) throws(VASTError) -> VASTDocument {
+        if root.name == "VideoAdServingTemplate" {
+            throw VASTError(.unsupportedVersion, "VAST 1.0 (<VideoAdServingTemplate>) is not supported")
+        }
+        guard root.name == "VAST" else {
+            throw VASTError(.schemaValidation, Self.notVASTMessagePrefix + "<\(root.qualifiedName)>, not <VAST>")
+        }
+        let version = root.stringAttribute("version")
+        try checkVersion(version)
+
+        let rootErrors = root.children("Error").compactMap { url($0, "VAST/Error") }
+        var ads: [Ad] = []
+        var brokenAds: [String] = []
+        for (index, adNode) in root.children("Ad").enumerated() {
+            let path = "VAST/Ad[\(index + 1)]"
+            switch ad(adNode, path: path) {
+            case .success(let ad): ads.append(ad)
+            case .failure(let failure):
+                let reason = failure.reason
+                brokenAds.append(reason)
+                warn(.invalidAd, "\(reason) (error 101 for this ad; skipped)", path)
+            }
+        }
+        let sourcedRootErrors = rootErrors.map { SourcedURL(url: $0, source: .response(depth: 0, tagURL: tagURL)) }
+        if ads.isEmpty {
+            if !brokenAds.isEmpty {
+                throw VASTError(.schemaValidation, "no usable <Ad>: " + brokenAds.joined(separator: "; "),
+                                errorURLs: sourcedRootErrors)
+            }
+            throw VASTError(.noAdAfterWrapper, "the VAST response contains no <Ad> (no-ad response)",
+                            errorURLs: sourcedRootErrors)
+        }
+        return VASTDocument(version: version, ads: ads, errorURLs: rootErrors, warnings: warnings)
+    }
+
+    private mutating func checkVersion(_ version: String?) throws(VASTError) {
+        guard let version else {
+            warn(.version, "<VAST> has no version attribute; read as VAST 4", "VAST")
+            return
+        }
+        let majorText = version.split(separator: ".", maxSplits: 1).first.map(String.init) ?? version
+        guard let major = Int(majorText.trimmingCharacters(in: .whitespaces)) else {
+            warn(.version, "version \"\(version)\" is not a number; read as VAST 4", "VAST")
+            return
+        }
+        let minor = version.split(separator: ".").dropFirst().first.flatMap { Int($0) } ?? 0
+        isVersionAtLeast41 = major > 4 || (major == 4 && minor >= 1)
+        switch major {
+        case 2...4: break
+        case 1: warn(.version, "version \(version) declared on a <VAST> root; read as VAST 2", "VAST")
+        default: throw VASTError(.unsupportedVersion, "VAST version \(version) is not supported (2.0–4.3 are)")
+        }
+    }
+
+    // MARK: Ad
+
+    private mutating func ad(_ node: XMLNode, path: String) -> Result<Ad, AdFailure> {
+        let content: AdContent
+        if let inLineNode = node.child("InLine") {
+            if node.child("Wrapper") != nil {
+                warn(.invalidAd, "<Ad> has both <InLine> and <Wrapper>; the InLine is used", path)
+            }
+            content = .inLine(inLine(inLineNode, path: path + "/InLine"))
+        } else if let wrapperNode = node.child("Wrapper") {
+            guard let wrapper = wrapper(wrapperNode, path: path + "/Wrapper") else {
+                return .failure(AdFailure("<Wrapper> has no <VASTAdTagURI>"))
+            }
+            content = .wrapper(wrapper)
+        } else {
+            let names = node.children.map { "<\($0.qualifiedName)>" }.joined(separator: ", ")
+            return .failure(AdFailure("<Ad> has neither <InLine> nor <Wrapper>"
+                + (names.isEmpty ? "" : " (children: \(names))")))
+        }
+        var sequence: Int?
+        if let text = node.attribute("sequence"), !text.isEmpty {
+            sequence = Int(text)
+            if sequence == nil { warn(.invalidValue, "sequence \"\(text)\" is not an integer; ignored", path) }
+        }
+        return .success(Ad(id: node.stringAttribute("id"), sequence: sequence,
+                           conditionalAd: node.boolAttribute("conditionalAd"),
+                           adType: node.stringAttribute("adType"), content: content))
+    }
+
+    struct AdFailure: Error {
+        var reason: String
+        init(_ reason: String) { self.reason = reason }
+    }
+
+    private mutating func inLine(_ node: XMLNode, path: String) -> InLine {
+        var result = InLine()
+        result.adSystem = adSystem(node)
+        result.adTitle = node.child("AdTitle")?.nonEmptyText
+        result.adServingId = node.child("AdServingId")?.nonEmptyText
+        result.advertiser = node.child("Advertiser").flatMap { a in
+            a.nonEmptyText.map { Advertiser(name: $0, id: a.stringAttribute("id")) }
+        }
+        result.description = node.child("Description")?.nonEmptyText
+        result.pricing = pricing(node)
+        result.categories = node.children("Category").map {
+            Category(code: $0.text, authority: $0.stringAttribute("authority"))
+        }
+        if let expires = node.child("Expires")?.nonEmptyText {
+            result.expiresSeconds = Int(expires)
+            if result.expiresSeconds == nil { warn(.invalidValue, "<Expires> \"\(expires)\" is not an integer", path) }
+        }
+        result.impressions = impressions(node, path: path)
+        result.errorURLs = node.children("Error").compactMap { url($0, path + "/Error") }
+        result.viewableImpression = node.child("ViewableImpression").map { viewable($0, path: path) }
+        result.extensions = extensions(node, path: path)
+        result.verifications = verifications(node, path: path)
+        result.creatives = creatives(node, path: path, inLine: true)
+
+        if result.adSystem == nil { warn(.missingRecommended, "<InLine> has no <AdSystem>", path) }
+        if result.adTitle == nil { warn(.missingRecommended, "<InLine> has no <AdTitle>", path) }
+        if result.impressions.isEmpty { warn(.missingRecommended, "<InLine> has no <Impression> URL", path) }
+        if result.adServingId == nil, isVersionAtLeast41 {
+            warn(.missingRecommended, "<InLine> has no <AdServingId> (required since VAST 4.1)", path)
+        }
+        if result.creatives.isEmpty { warn(.missingRecommended, "<InLine> has no <Creative>", path) }
+        return result
+    }
+
+    /// Whether the document declares VAST 4.1 or later (AdServingId became required in 4.1).
+    private var isVersionAtLeast41 = false
+
+    private mutating func wrapper(_ node: XMLNode, path: String) -> Wrapper? {
+        guard let tagNode = node.child("VASTAdTagURI"), let tagURI = url(tagNode, path + "/VASTAdTagURI") else {
+            return nil
+        }
+        var result = Wrapper(vastAdTagURI: tagURI)
+        result.adSystem = adSystem(node)
+        result.followAdditionalWrappers = node.boolAttribute("followAdditionalWrappers")
+        result.allowMultipleAds = node.boolAttribute("allowMultipleAds")
+        result.fallbackOnNoAd = node.boolAttribute("fallbackOnNoAd")
+        result.impressions = impressions(node, path: path)
+        result.errorURLs = node.children("Error").compactMap { url($0, path + "/Error") }
+        result.viewableImpression = node.child("ViewableImpression").map { viewable($0, path: path) }
+        result.pricing = pricing(node)
+        result.blockedAdCategories = (node.child("BlockedAdCategories").map { [$0] } ?? []).flatMap { blocked in
+            // VAST 4.1 writes <BlockedAdCategories authority="…">IAB1-1</BlockedAdCategories>; some tags nest
+            // <Category> children instead.
+            blocked.children("Category").isEmpty
+                ? (blocked.nonEmptyText.map { [Category(code: $0, authority: blocked.stringAttribute("authority"))] } ?? [])
+                : blocked.children("Category").map { Category(code: $0.text, authority: $0.stringAttribute("authority")) }
+        }
+        result.extensions = extensions(node, path: path)
+        result.verifications = verifications(node, path: path)
+        result.creatives = creatives(node, path: path, inLine: false)
+        return result
+    }
+
+    // MARK: Common pieces
+
+    /// A URL element's trimmed text; `nil` when empty. Records unknown macros.
+    mutating func url(_ node: XMLNode, _ path: String) -> String? {
+        guard let text = node.nonEmptyText else { return nil }
+        noteMacros(text, path)
+        return text
+    }
+
+    mutating func noteMacros(_ text: String, _ path: String) {
+        for name in URLTemplate.unknownMacros(in: text) {
+            warn(.unknownMacro, "[\(name)] is not a VAST 4.x macro", path)
+        }
+    }
+
+    private func adSystem(_ node: XMLNode) -> AdSystem? {
+        guard let n = node.child("AdSystem"), let name = n.nonEmptyText else { return nil }
+        return AdSystem(name: name, version: n.stringAttribute("version"))
+    }
+
+    private func pricing(_ node: XMLNode) -> Pricing? {
+        guard let n = node.child("Pricing"), let value = n.nonEmptyText else { return nil }
+        return Pricing(model: n.stringAttribute("model"), currency: n.stringAttribute("currency"), value: value)
+    }
+
+    private mutating func impressions(_ node: XMLNode, path: String) -> [Impression] {
+        var result: [Impression] = []
+        for n in node.children("Impression") {
+            guard let u = url(n, path + "/Impression") else {
+                warn(.missingRecommended, "empty <Impression> ignored", path + "/Impression")
+                continue
+            }
+            result.append(Impression(id: n.stringAttribute("id"), url: u))
+        }
+        return result
+    }
+
+    private mutating func viewable(_ node: XMLNode, path: String) -> ViewableImpression {
+        let p = path + "/ViewableImpression"
+        return ViewableImpression(
+            id: node.stringAttribute("id"),
+            viewable: node.children("Viewable").compactMap { url($0, p + "/Viewable") },
+            notViewable: node.children("NotViewable").compactMap { url($0, p + "/NotViewable") },
+            viewUndetermined: node.children("ViewUndetermined").compactMap { url($0, p + "/ViewUndetermined") })
+    }
+
+    mutating func tracking(_ container: XMLNode?, path: String) -> [TrackingEvent] {
+        guard let container else { return [] }
+        var result: [TrackingEvent] = []
+        for n in container.children("Tracking") {
+            let p = path + "/Tracking"
+            guard let name = n.stringAttribute("event") else {
+                warn(.invalidValue, "<Tracking> without an event attribute ignored", p)
+                continue
+            }
+            guard let u = url(n, p + "[@event=\(name)]") else { continue }
+            let event = TrackingEventName(rawValue: name)
+            if !event.isKnown {
+                warn(.unknownTrackingEvent, "unknown tracking event \"\(name)\" (never fired)", p)
+            } else if event == .notUsed {
+                warn(.notUsedEvent, "\"notUsed\" is VAST 4.2+ and missing from the 4.1/4.2 XSD", p)
+            }
+            var offset: TimeOffset?
+            if let text = n.stringAttribute("offset") {
+                offset = TimeOffset(parsing: text)
+                if offset == nil { warn(.invalidValue, "offset \"\(text)\" of \(name) does not parse", p) }
+            } else if event == .progress {
+                warn(.invalidValue, "progress tracking without an offset (never fired)", p)
+            }
+            result.append(TrackingEvent(event: event, offset: offset, url: u))
+        }
+        return result
+    }
+
+    mutating func clickURLs(_ nodes: [XMLNode], path: String) -> [ClickURL] {
+        nodes.compactMap { n in url(n, path).map { ClickURL(id: n.stringAttribute("id"), url: $0) } }
+    }
+
+    func resources(_ node: XMLNode) -> [CreativeResource] {
+        var result: [CreativeResource] = []
+        for child in node.children {
+            switch child.name {
+            case "StaticResource":
+                if let t = child.nonEmptyText {
+                    result.append(.staticResource(creativeType: child.stringAttribute("creativeType"), url: t))
+                }
+            case "IFrameResource":
+                if let t = child.nonEmptyText { result.append(.iframe(url: t)) }
+            case "HTMLResource":
+                if let t = child.nonEmptyText { result.append(.html(t)) }
+            default:
+                break
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,27 @@
+/// Safety limits of the VAST parser. Exceeding any of them is error 100.
+public struct ParserLimits: Sendable, Hashable, Codable {
+    /// Maximum input size in bytes. Default 2 MiB: real VAST responses are a few KiB (the largest IAB sample is
+    /// under 7 KiB); 2 MiB leaves room for inlined HTML companions while bounding memory and time.
+    public var maxBytes: Int
+    /// Maximum element nesting depth. Default 64: the deepest VAST path (VAST/Ad/InLine/Creatives/Creative/Linear/
+    /// Icons/Icon/IconClicks/IconClickFallbackImages/…) is about 12; 64 leaves room for extensions and stops
+    /// deep-nesting attacks long before a stack overflows.
+    public var maxDepth: Int
+    /// Maximum number of elements. Default 200 000 (about 10 bytes per element of a 2 MiB input).
+    public var maxElements: Int
+    /// Maximum total character data (text and CDATA, after entity expansion). Default 4 Mi characters: twice the
+    /// default byte cap, so legitimate character references fit but any entity amplification that libxml2 lets
+    /// through is stopped.
+    public var maxTextCharacters: Int
+
+    public init(maxBytes: Int = 2 * 1024 * 1024, maxDepth: Int = 64, maxElements: Int = 200_000,
+                maxTextCharacters: Int = 4 * 1024 * 1024) {
+        self.maxBytes = maxBytes
+        self.maxDepth = maxDepth
+        self.maxElements = maxElements
+        self.maxTextCharacters = maxTextCharacters
+    }
+
+    /// The defaults described on each property.
+    public static let `default` = ParserLimits()
+}

@@ -1,0 +1,115 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// Builds an `XMLNode` tree with Foundation's `XMLParser` (libxml2 on Linux) under `ParserLimits`.
+///
+/// Security: external entities and DTDs are never resolved (`shouldResolveExternalEntities = false`, which is also
+/// the default; an external entity then reads as empty text). Nested-entity bombs are stopped by libxml2 itself
+/// (error 89 "entity amplification" in about a millisecond); the text cap is a second line of defence.
+final class SafeXMLReader: NSObject, XMLParserDelegate {
+    /// Why reading failed.
+    struct Failure: Error {
+        var message: String
+    }
+
+    private let limits: ParserLimits
+    private var stack: [XMLNode] = []
+    private var root: XMLNode?
+    private var elementCount = 0
+    private var textCount = 0
+    private var limitFailure: String?
+
+    private init(limits: ParserLimits) {
+        self.limits = limits
+    }
+
+    /// The configured parser for `data`. Exposed to tests to prove the security settings.
+    static func makeParser(data: Data) -> XMLParser {
+        let parser = XMLParser(data: data)
+        parser.shouldResolveExternalEntities = false
+        parser.shouldProcessNamespaces = false
+        parser.shouldReportNamespacePrefixes = false
+        return parser
+    }
+
+    /// Parses `data` into its root element.
+    static func read(_ input: Data, limits: ParserLimits) -> Result<XMLNode, Failure> {
+        if input.count > limits.maxBytes {
+            return .failure(Failure(message: "input is \(input.count) bytes, over the \(limits.maxBytes)-byte limit"))
+        }
+        if input.isEmpty { return .failure(Failure(message: "empty input")) }
+        let data: Data
+        switch XMLInputDecoder.utf8(input) {
+        case .success(let utf8): data = utf8
+        case .failure(let failure): return .failure(Failure(message: failure.message))
+        }
+        let reader = SafeXMLReader(limits: limits)
+        let parser = makeParser(data: data)
+        parser.delegate = reader
+        let ok = parser.parse()
+        if let limitFailure = reader.limitFailure { return .failure(Failure(message: limitFailure)) }
+        guard ok, let root = reader.root else {
+            if let error = parser.parserError as NSError? {
+                return .failure(Failure(message: "XML error \(error.code) at line \(parser.lineNumber), column \(parser.columnNumber)"))
+            }
+            return .failure(Failure(message: "not well-formed XML (line \(parser.lineNumber))"))
+        }
+        return .success(root)
+    }
+
+    private func fail(_ parser: XMLParser, _ message: String) {
+        if limitFailure == nil { limitFailure = message }
+        parser.abortParsing()
+    }
+
+    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+                qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
+        guard limitFailure == nil else { return }
+        elementCount += 1
+        if elementCount > limits.maxElements {
+            return fail(parser, "more than \(limits.maxElements) elements")
+        }
+        if stack.count >= limits.maxDepth {
+            return fail(parser, "elements nested deeper than \(limits.maxDepth) levels")
+        }
+        if root != nil && stack.isEmpty {
+            return fail(parser, "more than one root element")
+        }
+        stack.append(XMLNode(qualifiedName: qName ?? elementName, attributes: attributeDict))
+    }
+
+    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?,
+                qualifiedName qName: String?) {
+        guard limitFailure == nil, let node = stack.popLast() else { return }
+        if stack.isEmpty {
+            root = node
+        } else {
+            stack[stack.count - 1].children.append(node)
+        }
+    }
+
+    private func appendText(_ parser: XMLParser, _ string: String) {
+        guard limitFailure == nil else { return }
+        textCount += string.utf8.count
+        if textCount > limits.maxTextCharacters {
+            return fail(parser, "more than \(limits.maxTextCharacters) bytes of text (entity expansion?)")
+        }
+        guard !stack.isEmpty else { return }
+        stack[stack.count - 1].rawText += string
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        appendText(parser, string)
+    }
+
+    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
+        appendText(parser, String(decoding: CDATABlock, as: UTF8.self))
+    }
+
+    func parser(_ parser: XMLParser, resolveExternalEntityName name: String, systemID: String?) -> Data? {
+        // Never supply external entity content, even if a future libxml2/Foundation asked for it.
+        Data()
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+
+/// Runs a fetch against a timer on an injected clock; the first to finish wins and the other is cancelled.
+///
+/// Unstructured tasks and a continuation are used rather than a task group on purpose: a task group waits for all
+/// of its children before returning, so a fetcher that ignores cancellation would still hang the resolver. Here
+/// the resolver continues at the deadline and a stubborn fetch is left to finish (and be discarded) on its own.
+enum TimeoutRace {
+    static func fetch(_ fetcher: any AdTagFetcher, _ url: URL, timeout: Duration,
+                      clock: any Clock<Duration>) async -> Result<FetchedTag, VASTError> {
+        let gate = Gate()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<FetchedTag, VASTError>, Never>) in
+                gate.install(continuation)
+                let fetchTask = Task {
+                    do {
+                        gate.finish(.success(try await fetcher.fetch(url, timeout: timeout)))
+                    } catch let error as VASTError {
+                        gate.finish(.failure(VASTError(.wrapperTimeout, error.message)))
+                    } catch {
+                        gate.finish(.failure(VASTError(.wrapperTimeout, "fetch failed: \(error)")))
+                    }
+                }
+                let timerTask = Task {
+                    do {
+                        try await sleep(on: clock, for: timeout)
+                        gate.finish(.failure(VASTError(.wrapperTimeout, "no response within \(timeout)")))
+                    } catch {
+                        // Cancelled: the fetch finished first.
+                    }
+                }
+                gate.adopt([fetchTask, timerTask])
+            }
+        } onCancel: {
+            gate.finish(.failure(VASTError(.wrapperTimeout, "cancelled")))
+        }
+    }
+
+    private static func sleep<C: Clock>(on clock: C, for duration: Duration) async throws where C.Duration == Duration {
+        try await clock.sleep(until: clock.now.advanced(by: duration), tolerance: nil)
+    }
+
+    /// Resumes the continuation exactly once and cancels the losing tasks.
+    private final class Gate: @unchecked Sendable {
+        private let lock = NSLock()
+        private var continuation: CheckedContinuation<Result<FetchedTag, VASTError>, Never>?
+        private var pending: Result<FetchedTag, VASTError>?
+        private var done = false
+        private var tasks: [Task<Void, Never>] = []
+
+        func install(_ c: CheckedContinuation<Result<FetchedTag, VASTError>, Never>) {
+            lock.lock()
+            if let pending {
+                lock.unlock()
+                c.resume(returning: pending)
+                return
+            }
+            continuation = c
+            lock.unlock()
+        }
+
+        func adopt(_ newTasks: [Task<Void, Never>]) {
+            lock.lock()
+            if done {
+                lock.unlock()
+                newTasks.forEach { $0.cancel() }
+                return
+            }
+            tasks = newTasks
+            lock.unlock()
+        }
+
+        func finish(_ result: Result<FetchedTag, VASTError>) {
+            lock.lock()
+            guard !done else {
+                lock.unlock()
+                return
+            }
+            done = true
+            let c = continuation
+            continuation = nil
+            if c == nil { pending = result }
+            let toCancel = tasks
+            tasks = []
+            lock.unlock()
+            c?.resume(returning: result)
+            toCancel.forEach { $0.cancel() }
+        }
+    }
+}

@@ -1,0 +1,158 @@
+/// Chooses the MediaFile vplay plays (FFmpeg, progressive download).
+///
+/// **Playable**: `delivery` is not `streaming` (absent is accepted, since progressive is what a file URL means);
+/// `type` (parameters ignored, case-insensitive) is one of `playableTypes`; `apiFramework` is not VPAID.
+/// Mezzanine files are never candidates (they are not MediaFiles; the spec forbids playing them).
+///
+/// **Choice** among playable files, in this order (first rule that applies):
+/// 1. `forcedFile`: by `id`, else by 1-based index; overrides everything.
+/// 2. `adcashQuality`: sort by (bitrate, area, document order) ascending; low = first, high = last,
+///    mid = element `(n - 1) / 2` (the lower middle when n is even).
+/// 3. `targetBitrateKbps`: the highest bitrate ≤ target, else the lowest bitrate; then the screen rule among files
+///    of that bitrate; files without a bitrate are only used if no file has one.
+/// 4. screen size only: the largest area ≤ the screen's, else the smallest; then the highest bitrate.
+/// 5. nothing given: the highest bitrate, then the largest area.
+///
+/// Remaining ties: MIME preference in `playableTypes` order (mp4 first), then document order.
+public enum MediaFileSelector {
+    /// MIME types FFmpeg plays as progressive files, in order of preference for tie-breaks.
+    public static let playableTypes = ["video/mp4", "video/webm", "video/quicktime", "video/x-m4v", "video/3gpp"]
+
+    /// Why `file` cannot be played, or `nil` when it can.
+    public static func unplayableReason(_ file: MediaFile) -> String? {
+        if let delivery = file.delivery?.lowercased(), delivery != "progressive" {
+            return "\(delivery) delivery (only progressive files are played)"
+        }
+        if let api = file.apiFramework, api.lowercased().contains("vpaid") {
+            return "\(api) apiFramework (interactive JavaScript, not played)"
+        }
+        guard let type = normalizedType(file) else { return "no type attribute" }
+        if !playableTypes.contains(type) { return "type \(type) is not one of \(playableTypes.joined(separator: ", "))" }
+        if !URLTemplate.isFireable(file.url) { return "empty URL" }
+        return nil
+    }
+
+    static func normalizedType(_ file: MediaFile) -> String? {
+        guard let raw = file.type else { return nil }
+        let base = raw.split(separator: ";").first.map(String.init) ?? raw
+        let t = base.trimmingCharacters(in: .whitespaces).lowercased()
+        return t.isEmpty ? nil : t
+    }
+
+    /// Selects from a Linear's files. Throws 403 when no file is playable (or the forced file does not exist).
+    public static func select(from files: [MediaFile], criteria: MediaSelectionCriteria = .init())
+        throws(VASTError) -> MediaSelection {
+        let indexed = files.enumerated().map { (index: $0.offset + 1, file: $0.element) }
+        var rejected: [Int: String] = [:]
+        for entry in indexed {
+            if let why = unplayableReason(entry.file) { rejected[entry.index] = why }
+        }
+        let playable = indexed.filter { rejected[$0.index] == nil }
+
+        func result(_ chosen: (index: Int, file: MediaFile), _ reason: String) -> MediaSelection {
+            let others = indexed.filter { $0.index != chosen.index }.map {
+                RejectedMediaFile(index: $0.index, file: $0.file,
+                                  reason: rejected[$0.index] ?? "playable; not chosen (\(describe($0.file)))")
+            }
+            return MediaSelection(file: chosen.file, index: chosen.index, reason: reason, rejected: others)
+        }
+
+        if let forced = criteria.forcedFile {
+            if let hit = indexed.first(where: { $0.file.id == forced }) {
+                return result(hit, "forced by --media-file \(forced) (id)" + (rejected[hit.index].map { "; warning: \($0)" } ?? ""))
+            }
+            if let n = Int(forced), let hit = indexed.first(where: { $0.index == n }) {
+                return result(hit, "forced by --media-file \(forced) (index)" + (rejected[hit.index].map { "; warning: \($0)" } ?? ""))
+            }
+            throw VASTError(.noSupportedMediaFile, "no MediaFile with id or index \"\(forced)\" among \(files.count)")
+        }
+        guard !playable.isEmpty else {
+            let why = indexed.map { "#\($0.index): \(rejected[$0.index] ?? "?")" }.joined(separator: "; ")
+            throw VASTError(.noSupportedMediaFile, files.isEmpty ? "no MediaFile" : "no playable MediaFile (\(why))")
+        }
+
+        if let quality = criteria.adcashQuality {
+            let sorted = playable.sorted { lhs, rhs in
+                ((lhs.file.effectiveBitrate ?? 0), (lhs.file.area ?? 0), lhs.index)
+                    < ((rhs.file.effectiveBitrate ?? 0), (rhs.file.area ?? 0), rhs.index)
+            }
+            let position: Int
+            switch quality {
+            case .low: position = 0
+            case .mid: position = (sorted.count - 1) / 2
+            case .high: position = sorted.count - 1
+            }
+            let chosen = sorted[position]
+            return result(chosen, "Adcash quality \(quality.rawValue): file \(position + 1) of \(sorted.count) by bitrate (\(describe(chosen.file)))")
+        }
+
+        var pool = playable
+        var reasons: [String] = []
+        let hasScreen = criteria.screenWidth != nil && criteria.screenHeight != nil
+        if let target = criteria.targetBitrateKbps {
+            (pool, reasons) = byBitrate(pool, target: target, reasons)
+            if hasScreen { (pool, reasons) = byScreen(pool, criteria, reasons) }
+        } else if hasScreen {
+            (pool, reasons) = byScreen(pool, criteria, reasons)
+            (pool, reasons) = byBitrate(pool, target: nil, reasons)
+        } else {
+            (pool, reasons) = byBitrate(pool, target: nil, reasons)
+            let largest = pool.map { $0.file.area ?? 0 }.max() ?? 0
+            pool = pool.filter { ($0.file.area ?? 0) == largest }
+        }
+        let chosen = pool.min { lhs, rhs in
+            (typeRank(lhs.file), lhs.index) < (typeRank(rhs.file), rhs.index)
+        }!
+        if pool.count > 1 { reasons.append("tie broken by MIME preference then document order") }
+        return result(chosen, reasons.joined(separator: "; ") + " → #\(chosen.index) (\(describe(chosen.file)))")
+    }
+
+    private typealias Entry = (index: Int, file: MediaFile)
+
+    private static func byBitrate(_ pool: [Entry], target: Int?, _ reasons: [String]) -> ([Entry], [String]) {
+        let known = pool.filter { $0.file.effectiveBitrate != nil }
+        guard !known.isEmpty else { return (pool, reasons + ["no bitrates given"]) }
+        let rates = known.map { $0.file.effectiveBitrate! }
+        let pick: Int
+        var note: String
+        if let target {
+            if let best = rates.filter({ $0 <= target }).max() {
+                pick = best
+                note = "highest bitrate ≤ \(target) kbps is \(best) kbps"
+            } else {
+                pick = rates.min()!
+                note = "no bitrate ≤ \(target) kbps; lowest is \(pick) kbps"
+            }
+        } else {
+            pick = rates.max()!
+            note = "highest bitrate \(pick) kbps"
+        }
+        return (known.filter { $0.file.effectiveBitrate == pick }, reasons + [note])
+    }
+
+    private static func byScreen(_ pool: [Entry], _ c: MediaSelectionCriteria, _ reasons: [String]) -> ([Entry], [String]) {
+        guard let w = c.screenWidth, let h = c.screenHeight else { return (pool, reasons) }
+        let screen = w * h
+        let known = pool.filter { $0.file.area != nil }
+        guard !known.isEmpty else { return (pool, reasons + ["no sizes given"]) }
+        let areas = known.map { $0.file.area! }
+        if let best = areas.filter({ $0 <= screen }).max() {
+            return (known.filter { $0.file.area == best }, reasons + ["largest size within \(w)x\(h)"])
+        }
+        let smallest = areas.min()!
+        return (known.filter { $0.file.area == smallest }, reasons + ["none fits \(w)x\(h); smallest"])
+    }
+
+    private static func typeRank(_ file: MediaFile) -> Int {
+        normalizedType(file).flatMap { playableTypes.firstIndex(of: $0) } ?? playableTypes.count
+    }
+
+    static func describe(_ file: MediaFile) -> String {
+        var parts: [String] = []
+        if let id = file.id { parts.append("id \(id)") }
+        if let t = file.type { parts.append(t) }
+        if let b = file.effectiveBitrate { parts.append("\(b) kbps") }
+        if let w = file.width, let h = file.height { parts.append("\(w)x\(h)") }
+        return parts.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,66 @@
+import ArgumentParser
+import Foundation
+import PlayerEngine
+
+/// `vplay probe FILE|URL [--decode|--demux] [--json]`: what FFmpeg sees in a media file, and how fast it decodes.
+struct ProbeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "probe",
+        abstract: "Print a media file's streams; with --decode, decode every frame and report counts and speed.",
+        discussion: ExitCode.documentation
+    )
+
+    @Argument(help: "A media file path or an http(s) URL.")
+    var location: String
+
+    @Flag(help: "Decode every audio and video frame (frame counts, first/last timestamps, decode speed).")
+    var decode = false
+
+    @Flag(help: "Demux only: read every packet without decoding (packet counts, speed).")
+    var demux = false
+
+    @Option(help: "Decoder threads per stream; 0 = one per core, as ffmpeg's default.")
+    var threads = 0
+
+    @Flag(help: "Print one JSON object instead of text.")
+    var json = false
+
+    func validate() throws {
+        if decode && demux { throw ValidationError("--decode and --demux exclude each other") }
+        if threads < 0 { throw ValidationError("--threads must be 0 (auto) or more") }
+    }
+
+    func run() async throws {
+        let wall = ContinuousClock()
+        let started = wall.now
+        do {
+            let source = try FFmpegMediaSource(location: location, options: MediaOpenOptions(decoderThreads: threads))
+            var pass: MediaPass? = nil
+            if decode {
+                while try source.nextFrame() != nil {}
+                pass = MediaPass(mode: "decode", statistics: source.statistics, wallTime: started.duration(to: wall.now), mediaDuration: source.info.duration)
+            } else if demux {
+                while try source.nextPacket() != nil {}
+                pass = MediaPass(mode: "demux", statistics: source.statistics, wallTime: started.duration(to: wall.now), mediaDuration: source.info.duration)
+            }
+            print(json ? ProbeRendering.json(source.info, pass: pass).text : ProbeRendering.text(source.info, pass: pass))
+        } catch let error as MediaError {
+            if json {
+                print(JSON.object([("kind", .string("error")), ("code", .int(error.vastCode)), ("error", .string(error.kind)), ("message", .string(error.description))]).text)
+            } else {
+                FileHandle.standardError.write(Data("vplay: error \(error.vastCode): \(error.description)\n".utf8))
+            }
+            throw ExitCode.mediaError
+        }
+    }
+}
+
+/// The counts and speed of one decode or demux pass.
+struct MediaPass {
+    var mode: String
+    var statistics: DecodeStatistics
+    var wallTime: Duration
+    var mediaDuration: Double
+    /// Media seconds processed per wall-clock second.
+    var speed: Double { mediaDuration / max(wallTime.seconds, 1e-9) }
+}

@@ -1,0 +1,91 @@
+import Foundation
+
+/// A JSON value whose objects keep their keys in the order written, so each JSON Lines record reads
+/// `{"kind":…,"name":…,…}` the same way every time (the README's contract).
+enum JSON: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case int(Int)
+    /// Seconds and other measures: written with up to 3 decimals (milliseconds), at least one.
+    case number(Double)
+    case string(String)
+    case array([JSON])
+    case object([(String, JSON)])
+
+    static func == (lhs: JSON, rhs: JSON) -> Bool { lhs.text == rhs.text }
+
+    /// Compact one-line text.
+    var text: String {
+        var out = ""
+        write(into: &out)
+        return out
+    }
+
+    private func write(into out: inout String) {
+        switch self {
+        case .null: out += "null"
+        case let .bool(value): out += value ? "true" : "false"
+        case let .int(value): out += String(value)
+        case let .number(value): out += Self.format(value)
+        case let .string(value): Self.quote(value, into: &out)
+        case let .array(values):
+            out += "["
+            for (i, value) in values.enumerated() {
+                if i > 0 { out += "," }
+                value.write(into: &out)
+            }
+            out += "]"
+        case let .object(pairs):
+            out += "{"
+            for (i, (key, value)) in pairs.enumerated() {
+                if i > 0 { out += "," }
+                Self.quote(key, into: &out)
+                out += ":"
+                value.write(into: &out)
+            }
+            out += "}"
+        }
+    }
+
+    static func format(_ value: Double) -> String {
+        guard value.isFinite else { return "null" }
+        let millis = (value * 1000).rounded()
+        if millis == 0 { return "0.0" }
+        var text = String(format: "%.3f", millis / 1000)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text += "0" }
+        return text
+    }
+
+    private static func quote(_ string: String, into out: inout String) {
+        out += "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case let c where c.value < 0x20: out += String(format: "\\u%04x", c.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out += "\""
+    }
+}
+
+extension JSON {
+    static func seconds(_ duration: Duration) -> JSON { .number(duration.jsonSeconds) }
+    static func optional(_ value: Int?) -> JSON { value.map(JSON.int) ?? .null }
+    static func optional(_ value: Double?) -> JSON { value.map(JSON.number) ?? .null }
+    static func optional(_ value: String?) -> JSON { value.map(JSON.string) ?? .null }
+}
+
+extension Duration {
+    /// Seconds rounded to the millisecond, the resolution of every time vplay reports.
+    var jsonSeconds: Double {
+        let (seconds, attoseconds) = components
+        let millis = (Double(attoseconds) / 1e15).rounded()
+        return Double(seconds) + millis / 1000
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+@testable import PlayerEngine
+
+/// Every kind of bad media yields its own error with FFmpeg's message and the right VAST code — never a crash or hang.
+@Suite struct MediaErrorTests {
+    let folder: TemporaryFolder
+    let clip: Data
+
+    init() throws {
+        folder = try TemporaryFolder()
+        clip = try Data(contentsOf: URL(fileURLWithPath: Repo.media("clip-10s-360p.mp4")))
+    }
+
+    /// Opens and decodes to the end; returns the error thrown, if any.
+    func failure(_ location: String) -> MediaError? {
+        do {
+            let source = try FFmpegMediaSource(location: location)
+            while try source.nextFrame() != nil {}
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    func offset(of marker: String, in data: Data, occurrence: Int = 1) -> Int {
+        var from = data.startIndex
+        var found = 0
+        while let range = data.range(of: Data(marker.utf8), in: from..<data.endIndex) {
+            found += 1
+            if found == occurrence { return range.lowerBound }
+            from = range.upperBound
+        }
+        fatalError("\(marker) not found")
+    }
+
+    @Test func open_missingFile_isNotFound401() throws {
+        let error = try #require(failure(folder.url.appendingPathComponent("missing.mp4").path))
+        guard case .notFound = error else { Issue.record("got \(error)"); return }
+        #expect(error.vastCode == 401)
+        #expect(error.description.contains("No such file or directory"))
+    }
+
+    @Test func open_unreachableURL_isUnreachable401() throws {
+        // Port 1 on loopback: nothing listens there, the connection is refused at once.
+        let error = try #require(failure("http://127.0.0.1:1/ad.mp4"))
+        guard case .unreachable = error else { Issue.record("got \(error)"); return }
+        #expect(error.vastCode == 401)
+    }
+
+    @Test func open_missingURLOnARealServer_isNotFound401() throws {
+        let server = try LoopbackFileServer(root: folder.url.path)
+        defer { server.stop() }
+        let error = try #require(failure("http://127.0.0.1:\(server.port)/nothing-here.mp4"))
+        guard case .notFound = error else { Issue.record("got \(error)"); return }
+    }
+
+    @Test(arguments: ["ftp://example.com/ad.mp4", "concat:a.mp4|b.mp4", "subfile:,,start,0,end,0,,:/etc/passwd", "data:video/mp4;base64,AAAA", "pipe:0"])
+    func open_schemeOtherThanFileOrHTTP_isRefused403(_ location: String) throws {
+        let error = try #require(failure(location))
+        guard case .schemeNotAllowed = error else { Issue.record("got \(error)"); return }
+        #expect(error.vastCode == 403)
+    }
+
+    @Test func open_emptyFile_isNotMedia405() throws {
+        let error = try #require(failure(try folder.write("empty.mp4", Data())))
+        guard case .notMedia = error else { Issue.record("got \(error)"); return }
+        #expect(error.vastCode == 405)
+    }
+
+    @Test func open_randomBytes_isNotMedia405() throws {
+        var random = SeededBytes(seed: 42)
+        let garbage = Data((0..<200_000).map { _ in random.next() })
+        let error = try #require(failure(try folder.write("garbage.mp4", garbage)))
+        guard case .notMedia = error else { Issue.record("got \(error)"); return }
+    }
+
+    @Test func open_htmlPage_isNotMedia405() throws {
+        let error = try #require(failure(try folder.write("page.mp4", Data("<html><body>Not found</body></html>".utf8))))
+        guard case .notMedia = error else { Issue.record("got \(error)"); return }
+    }
+
+    @Test func open_fileCutInsideItsHeader_isTruncated405() throws {
+        let error = try #require(failure(try folder.write("cut-header.mp4", clip.prefix(1000))))
+        guard case let .truncated(_, detail) = error else { Issue.record("got \(error)"); return }
+        #expect(detail.contains("header"))
+        #expect(error.vastCode == 405)
+    }
+
+    @Test func decode_fileCutAfterACompleteHeader_isTruncatedWithTheTimeItEnds() throws {
+        let path = try folder.write("cut-60.mp4", clip.prefix(clip.count * 6 / 10))
+        let source = try FFmpegMediaSource(location: path)
+        var frames = 0
+        var thrown: MediaError?
+        do { while try source.nextFrame() != nil { frames += 1 } } catch { thrown = error }
+        let error = try #require(thrown)
+        guard case let .truncated(_, detail) = error else { Issue.record("got \(error)"); return }
+        #expect(frames > 100, "the frames before the cut are still played")
+        #expect(detail.contains("of 10.000 s"))
+    }
+
+    @Test func open_unknownVideoCodec_isUnsupported403() throws {
+        // The second "avc1" is the sample entry in the moov's stsd box (the first is the ftyp brand).
+        var data = try Data(contentsOf: URL(fileURLWithPath: Repo.media("clip-5s-video-only.mp4")))
+        let at = offset(of: "avc1", in: data, occurrence: 2)
+        data.replaceSubrange(at..<at + 4, with: Data("zzzz".utf8))
+        let error = try #require(failure(try folder.write("unknown-codec.mp4", data)))
+        guard case .unsupportedCodec = error else { Issue.record("got \(error)"); return }
+        #expect(error.vastCode == 403)
+    }
+
+    @Test func decode_someCorruptBytes_countsDecodeErrorsAndKeepsPlaying() throws {
+        var data = clip
+        var random = SeededBytes(seed: 7)
+        let mdat = offset(of: "mdat", in: data)
+        for index in stride(from: mdat + 5000, to: mdat + 25000, by: 7) { data[index] = random.next() }
+        let source = try FFmpegMediaSource(location: try folder.write("some-corrupt.mp4", data))
+        while try source.nextFrame() != nil {}
+        #expect(source.statistics.decodeErrors > 0)
+        #expect(source.statistics.frames > 300)
+    }
+
+    @Test func decode_everyPayloadByteCorrupt_isCorruptStream405() throws {
+        var data = clip
+        var random = SeededBytes(seed: 9)
+        let mdat = offset(of: "mdat", in: data)
+        for index in (mdat + 8)..<data.count { data[index] = random.next() }
+        let error = try #require(failure(try folder.write("all-corrupt.mp4", data)))
+        guard case let .corruptStream(_, errors, _) = error else { Issue.record("got \(error)"); return }
+        #expect(errors > 0)
+        #expect(error.vastCode == 405)
+    }
+
+    @Test func open_directory_isNotFound() throws {
+        let error = try #require(failure(folder.url.path))
+        guard case .notFound = error else { Issue.record("got \(error)"); return }
+    }
+}

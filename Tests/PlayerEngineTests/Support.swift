@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+/// Paths of the repository and its sibling `../shared` folder, found from this file.
+enum Repo {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static func media(_ name: String) -> String { root.appendingPathComponent("media").appendingPathComponent(name).path }
+    /// The IAB sample ad's media, present only in the project's workspace (not in a user's clone).
+    static let iabMP4 = root.deletingLastPathComponent().appendingPathComponent("shared/vast-samples/iab/media/VAST-4.0-Short-Intro.mp4").path
+    static var iabAvailable: Bool { FileManager.default.fileExists(atPath: iabMP4) }
+    static let iabAbsent: Comment = "../shared/vast-samples/iab is absent (only the project's workspace has the IAB samples)"
+}
+
+/// `ffprobe -count_frames`: the oracle for frame counts and durations.
+struct ProbeTruth {
+    var duration: Double
+    /// Decoded frames per stream index.
+    var frames: [Int: Int]
+
+    static func of(_ path: String) throws -> ProbeTruth {
+        let output = try run("ffprobe", ["-v", "error", "-count_frames", "-show_entries",
+                                         "format=duration:stream=index,nb_read_frames", "-of", "json", path])
+        let object = try JSONSerialization.jsonObject(with: Data(output.utf8)) as! [String: Any]
+        let format = object["format"] as! [String: Any]
+        var frames: [Int: Int] = [:]
+        for stream in object["streams"] as! [[String: Any]] {
+            frames[stream["index"] as! Int] = Int(stream["nb_read_frames"] as! String)!
+        }
+        return ProbeTruth(duration: Double(format["duration"] as! String)!, frames: frames)
+    }
+}
+
+/// Runs a program from PATH and returns its standard output; throws when it fails.
+@discardableResult
+func run(_ program: String, _ arguments: [String]) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = [program] + arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+        throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "\(program) exited \(process.terminationStatus)"])
+    }
+    return String(decoding: data, as: UTF8.self)
+}
+
+/// A temporary folder removed when the value is released.
+final class TemporaryFolder {
+    let url: URL
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("vplay-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    func write(_ name: String, _ data: Data) throws -> String {
+        let path = url.appendingPathComponent(name).path
+        try data.write(to: URL(fileURLWithPath: path))
+        return path
+    }
+}
+
+/// Deterministic pseudo-random bytes (SplitMix64), so corrupt files are the same on every run.
+struct SeededBytes {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt8 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return UInt8(truncatingIfNeeded: z ^ (z >> 31))
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+@testable import VAST
+
+@Suite("Media file selection")
+struct MediaSelectionTests {
+    static let files: [MediaFile] = [
+        MediaFile(id: "stream", delivery: "streaming", type: "application/x-mpegURL", width: 1920, height: 1080, bitrate: 4000, url: "https://c/x.m3u8"),
+        MediaFile(id: "vpaid", delivery: "progressive", type: "application/javascript", width: 640, height: 360, apiFramework: "VPAID", url: "https://c/v.js"),
+        MediaFile(id: "low", delivery: "progressive", type: "video/mp4", width: 640, height: 360, bitrate: 600, url: "https://c/low.mp4"),
+        MediaFile(id: "mid", delivery: "progressive", type: "video/mp4", width: 854, height: 480, minBitrate: 700, maxBitrate: 1500, url: "https://c/mid.mp4"),
+        MediaFile(id: "high", delivery: "progressive", type: "video/mp4", width: 1280, height: 720, bitrate: 2000, url: "https://c/high.mp4"),
+        MediaFile(id: "high-webm", delivery: "progressive", type: "video/webm", width: 1280, height: 720, bitrate: 2000, url: "https://c/high.webm"),
+    ]
+
+    @Test func streamingAndVPAIDFiles_areRejectedWithReasons() throws {
+        let selection = try MediaFileSelector.select(from: Self.files)
+        let reasons = Dictionary(uniqueKeysWithValues: selection.rejected.map { ($0.file.id ?? "", $0.reason) })
+        #expect(reasons["stream"]?.contains("streaming") == true)
+        #expect(reasons["vpaid"]?.contains("VPAID") == true)
+        #expect(reasons["low"]?.hasPrefix("playable") == true)
+        #expect(selection.rejected.count == Self.files.count - 1)
+    }
+
+    @Test func noTarget_choosesTheHighestBitrate_andMP4WinsTheTie() throws {
+        let selection = try MediaFileSelector.select(from: Self.files)
+        #expect(selection.file.id == "high")
+        #expect(selection.index == 5)
+        #expect(selection.reason.contains("MIME"))
+    }
+
+    @Test(arguments: [(5000, "high"), (2000, "high"), (1999, "mid"), (1100, "mid"), (1099, "low"), (100, "low")])
+    func targetBandwidth_choosesTheHighestBitrateNotAboveIt_elseTheLowest(_ kbps: Int, _ id: String) throws {
+        // "mid" has no bitrate: the average of 700 and 1500 (1100 kbps) is used.
+        let selection = try MediaFileSelector.select(from: Self.files, criteria: .init(targetBitrateKbps: kbps))
+        #expect(selection.file.id == id)
+    }
+
+    @Test(arguments: [(1920, 1080, "high"), (1000, 600, "mid"), (640, 360, "low"), (320, 240, "low")])
+    func screenSize_choosesTheLargestAreaNotAboveIt_elseTheSmallest(_ w: Int, _ h: Int, _ id: String) throws {
+        let selection = try MediaFileSelector.select(from: Self.files, criteria: .init(screenWidth: w, screenHeight: h))
+        #expect(selection.file.id == id)
+    }
+
+    @Test func forcedFile_byIdOrIndex_overridesEverything() throws {
+        #expect(try MediaFileSelector.select(from: Self.files, criteria: .init(targetBitrateKbps: 100, forcedFile: "high-webm")).file.id == "high-webm")
+        #expect(try MediaFileSelector.select(from: Self.files, criteria: .init(forcedFile: "4")).file.id == "mid")
+        #expect(throws: VASTError.self) { try MediaFileSelector.select(from: Self.files, criteria: .init(forcedFile: "nope")) }
+    }
+
+    @Test func noPlayableFile_isError403() {
+        do {
+            _ = try MediaFileSelector.select(from: Array(Self.files.prefix(2)))
+            Issue.record("expected 403")
+        } catch {
+            #expect(error.code == .noSupportedMediaFile)
+        }
+        #expect(throws: VASTError(.noSupportedMediaFile, "no MediaFile")) { try MediaFileSelector.select(from: []) }
+    }
+
+    @Test(arguments: [
+        (AdcashQuality?.none, Double?.none, AdcashQuality.low),
+        (.low, 2.0, .high), (.low, 2.01, .mid), (.low, 3.0, .mid), (.low, 3.01, .low),
+        (.mid, 3.0, .high), (.mid, 3.01, .mid), (.mid, 5.0, .mid), (.mid, 5.01, .low),
+        (.high, 4.99, .high), (.high, 5.0, .mid), (.high, 9.99, .mid), (.high, 10.0, .low),
+        (.high, nil, .low),
+    ] as [(AdcashQuality?, Double?, AdcashQuality)])
+    func adcashTable5_stepsQualityExactlyAsTheSeedSays(_ last: AdcashQuality?, _ seconds: Double?, _ next: AdcashQuality) {
+        #expect(AdcashQuality.next(after: last, downloadSeconds: seconds) == next)
+    }
+
+    @Test func adcashQualities_mapToLowestMiddleHighestPlayableBitrate() throws {
+        let linear = try #require(try Fixture.parse(Fixture.adcashAppendixI).ads.first?.inLine?.linearCreative?.linear)
+        let pick = { (q: AdcashQuality) in try MediaFileSelector.select(from: linear.mediaFiles, criteria: .init(adcashQuality: q)).file.url }
+        #expect(try pick(.low) == "http://cdn.com/ban/lo.mp4")
+        #expect(try pick(.mid) == "http://cdn.com/ban/me.mp4")
+        #expect(try pick(.high) == "http://cdn.com/ban/hi.mp4")
+    }
+}
+
+@Suite("Adcash rewarded extension")
+struct RewardedExtensionTests {
+    @Test func appendixITag_exposesTheTypedRewardedExtension() throws {
+        let document = try Fixture.parse(Fixture.adcashAppendixI)
+        let inLine = try #require(document.ads.first?.inLine)
+        let reward = try #require(inLine.rewardedExtension)
+        #expect(reward == RewardedExtension(isEnabled: true, currencyName: "Lives", amount: 12, amountText: "12.000000",
+                                            currencyImageURL: "http://adserver.com/lives123.jpg",
+                                            preRollMessage: true, postRollMessage: true))
+        #expect(inLine.extensions.first?.name == "RewardedVideo")
+        #expect(inLine.extensions.first?.rawXML.hasPrefix("<Extension name=\"RewardedVideo\">") == true)
+        // The empty <Impression></Impression> is dropped with a warning; the macros are all known.
+        #expect(inLine.impressions.isEmpty)
+        #expect(!document.warnings.contains { $0.kind == .unknownMacro })
+        #expect(inLine.linearCreative?.linear?.tracking.map(\.event) == [.start, .skip, .pause, .resume])
+        #expect(inLine.creatives.first?.companionAds?.companions.first?.tracking.first?.event == .creativeView)
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+@testable import VAST
+
+/// SplitMix64: a tiny seedable generator so the mutations are the same on every run.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+@Suite("Parser under random mutation")
+struct MutationPropertyTests {
+    static let allowedCodes: Set<VASTErrorCode> = [.xmlParse, .schemaValidation, .unsupportedVersion, .noAdAfterWrapper]
+
+    static func corpus() -> [Data] {
+        var seeds = [Fixture.inLine(), Fixture.adcashAppendixI, ResolverTests.podTarget,
+                     Fixture.wrapper(adSystem: "w", tagURI: "https://w.example/t")].map { Data($0.utf8) }
+        if IABSamples.available {
+            seeds += IABSamples.allPaths().compactMap { try? IABSamples.data($0) }
+        }
+        return seeds
+    }
+
+    static func mutate(_ input: Data, _ rng: inout SplitMix64) -> Data {
+        var bytes = [UInt8](input)
+        guard !bytes.isEmpty else { return input }
+        let rounds = Int.random(in: 1...4, using: &rng)
+        for _ in 0..<rounds {
+            guard !bytes.isEmpty else { break }
+            switch Int.random(in: 0..<6, using: &rng) {
+            case 0:  // byte flips
+                for _ in 0..<Int.random(in: 1...8, using: &rng) {
+                    let i = Int.random(in: 0..<bytes.count, using: &rng)
+                    bytes[i] ^= UInt8(1 << Int.random(in: 0..<8, using: &rng))
+                }
+            case 1:  // truncation
+                bytes = Array(bytes.prefix(Int.random(in: 0..<bytes.count, using: &rng)))
+            case 2, 3:  // duplicate or delete a tag (a "<…>" span)
+                let tags = tagRanges(bytes)
+                guard let range = tags.randomElement(using: &rng) else { break }
+                if Int.random(in: 0..<2, using: &rng) == 0 {
+                    bytes.insert(contentsOf: bytes[range], at: range.upperBound)
+                } else {
+                    bytes.removeSubrange(range)
+                }
+            case 4:  // insert a special character
+                let specials: [UInt8] = Array("<>&;\"'[]%!?/=\0".utf8)
+                bytes.insert(specials.randomElement(using: &rng)!, at: Int.random(in: 0...bytes.count, using: &rng))
+            default:  // swap two spans
+                let a = Int.random(in: 0..<bytes.count, using: &rng)
+                let b = Int.random(in: 0..<bytes.count, using: &rng)
+                bytes.swapAt(a, b)
+            }
+        }
+        return Data(bytes)
+    }
+
+    static func tagRanges(_ bytes: [UInt8]) -> [Range<Int>] {
+        var result: [Range<Int>] = []
+        var start: Int?
+        for (i, b) in bytes.enumerated() {
+            if b == UInt8(ascii: "<") { start = i }
+            if b == UInt8(ascii: ">"), let s = start {
+                result.append(s..<(i + 1))
+                start = nil
+            }
+        }
+        return result
+    }
+
+    @Test func thousandsOfSeededMutations_neverCrashOrHang_andOnlyThrowParseCodes() {
+        var rng = SplitMix64(state: 0x5EED_0003)
+        let corpus = Self.corpus()
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .seconds(15))
+        var parsed = 0, failed = 0, iterations = 0
+        var badCodes: [VASTErrorCode] = []
+        for _ in 0..<6_000 {
+            guard clock.now < deadline else { break }
+            let input = Self.mutate(corpus[Int.random(in: 0..<corpus.count, using: &rng)], &rng)
+            iterations += 1
+            do {
+                let document = try VASTParser().parse(input)
+                parsed += 1
+                _ = try? JSONEncoder().encode(document)
+                for ad in document.ads {
+                    if let files = ad.inLine?.linearCreative?.linear?.mediaFiles { _ = try? MediaFileSelector.select(from: files) }
+                }
+            } catch {
+                failed += 1
+                if !Self.allowedCodes.contains(error.code) { badCodes.append(error.code) }
+            }
+        }
+        #expect(badCodes.isEmpty)
+        #expect(iterations >= 2_000, "only \(iterations) mutations ran before the time bound")
+        #expect(parsed > 0 && failed > 0)
+    }
+}

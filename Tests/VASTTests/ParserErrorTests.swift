@@ -1,0 +1,146 @@
+import Foundation
+import Testing
+@testable import VAST
+
+@Suite("Parser errors and warnings")
+struct ParserErrorTests {
+    @Test(arguments: ["", "hello, not xml", "<VAST version=\"4.1\"><Ad><InLine>", "<VAST version='4.1'><Ad></VAST>",
+                      "<?xml version=\"1.0\"?>"])
+    func malformedInput_isError100(_ xml: String) {
+        #expect(Fixture.parseError(xml)?.code == .xmlParse)
+    }
+
+    @Test func invalidUTF8InAnElementName_isError100_notAFoundationCrash() {
+        // Regression: one flipped bit (`<Tr\u{E1}cking`) made FoundationXML trap inside _NSXMLParserStartElementNs.
+        var bytes = Array(Fixture.inLine().utf8)
+        let i = bytes.firstIndex(of: UInt8(ascii: "k"))!  // the "k" of the first <Tracking>
+        bytes[i - 2] = 0xE1
+        #expect(Fixture.parseError(Data(bytes))?.code == .xmlParse)
+    }
+
+    @Test func latin1DeclaredDocument_isDecodedAndParses() throws {
+        let xml = "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>" + Fixture.inLine().replacingOccurrences(of: "Inline ad", with: "Caf\u{E9}")
+        let document = try VASTParser().parse(xml.data(using: .isoLatin1)!)
+        #expect(document.ads.first?.inLine?.adTitle == "Caf\u{E9}")
+    }
+
+    @Test func utf16Document_isDecodedAndParses() throws {
+        let xml = "<?xml version=\"1.0\" encoding=\"UTF-16\"?>" + Fixture.inLine()
+        let document = try VASTParser().parse(xml.data(using: .utf16)!)
+        #expect(document.ads.count == 1)
+    }
+
+    @Test func adWithNeitherInLineNorWrapper_isError101_wherePeerCrashes() {
+        let error = Fixture.parseError(#"<VAST version="4.1"><Ad id="x"></Ad></VAST>"#)
+        #expect(error?.code == .schemaValidation)
+    }
+
+    @Test func adWithLowercaseInline_isError101() {
+        let error = Fixture.parseError(#"<VAST version="4.1"><Ad><inline><AdSystem>a</AdSystem></inline></Ad></VAST>"#)
+        #expect(error?.code == .schemaValidation)
+        #expect(error?.message.contains("<inline>") == true)
+    }
+
+    @Test func wrapperWithoutVASTAdTagURI_isError101() {
+        let error = Fixture.parseError(#"<VAST version="4.1"><Ad><Wrapper><AdSystem>a</AdSystem></Wrapper></Ad></VAST>"#)
+        #expect(error?.code == .schemaValidation)
+    }
+
+    @Test func rootThatIsNotVAST_isError101() {
+        #expect(Fixture.parseError("<html><body/></html>")?.code == .schemaValidation)
+    }
+
+    @Test func oneBrokenAdAmongGoodOnes_isSkippedWithAWarning() throws {
+        let xml = #"<VAST version="4.1"><Ad id="bad"/>"#
+            + Fixture.inLine().components(separatedBy: #"<VAST version="4.1">"#)[1]
+        let document = try Fixture.parse(xml)
+        #expect(document.ads.map(\.id) == ["inline"])
+        #expect(document.warnings.contains { $0.kind == .invalidAd })
+    }
+
+    @Test func vast1VideoAdServingTemplate_isError102() {
+        let error = Fixture.parseError("<VideoAdServingTemplate><Ad><InLine/></Ad></VideoAdServingTemplate>")
+        #expect(error?.code == .unsupportedVersion)
+    }
+
+    @Test(arguments: ["5.0", "0.9", "10"])
+    func vastRootWithUnsupportedMajorVersion_isError102(_ version: String) {
+        #expect(Fixture.parseError(Fixture.inLine(version: version))?.code == .unsupportedVersion)
+    }
+
+    @Test func vastRootWithVersion1_isAcceptedWithAWarning() throws {
+        let document = try Fixture.parse(Fixture.inLine(version: "1.0"))
+        #expect(document.ads.count == 1)
+        #expect(document.warnings.contains { $0.kind == .version })
+    }
+
+    @Test func emptyVASTWithRootError_isError303CarryingTheRootErrorURLs() {
+        let error = Fixture.parseError(#"<VAST version="4.1"><Error><![CDATA[ https://ads.example/noad?e=[ERRORCODE] ]]></Error></VAST>"#)
+        #expect(error?.code == .noAdAfterWrapper)
+        #expect(error?.errorURLs.map(\.url) == ["https://ads.example/noad?e=[ERRORCODE]"])
+        #expect(error?.errorURLs.first?.source == .response(depth: 0, tagURL: nil))
+    }
+
+    @Test func inputOverTheSizeCap_isError100() {
+        let big = Data(Fixture.inLine().utf8)
+        #expect(Fixture.parseError(big, limits: ParserLimits(maxBytes: 100))?.code == .xmlParse)
+    }
+
+    @Test func nestingDeeperThanTheCap_isError100() {
+        let deep = "<VAST version=\"4.1\">" + String(repeating: "<a>", count: 100) + String(repeating: "</a>", count: 100) + "</VAST>"
+        let error = Fixture.parseError(deep)
+        #expect(error?.code == .xmlParse)
+        #expect(error?.message.contains("deeper") == true)
+    }
+
+    @Test func unknownEventNotUsedAndUnknownMacros_areWarningsNotErrors() throws {
+        let extra = """
+            <Tracking event="first-quartile">https://x.example/fq</Tracking>
+            <Tracking event="notUsed">https://x.example/nu?t=[TIMESTAMP]&amp;z=[NOTAMACRO]&amp;c=[cachebusting]</Tracking>
+            """
+        let xml = Fixture.inLine().replacingOccurrences(of: "<TrackingEvents>", with: "<TrackingEvents>" + extra)
+        let document = try Fixture.parse(xml)
+        let kinds = document.warnings.map(\.kind)
+        #expect(kinds.contains(.unknownTrackingEvent))
+        #expect(kinds.contains(.notUsedEvent))
+        let macros = document.warnings.filter { $0.kind == .unknownMacro }.map(\.message)
+        #expect(macros.contains { $0.contains("[NOTAMACRO]") })
+        #expect(macros.contains { $0.contains("[cachebusting]") })
+        #expect(!macros.contains { $0.contains("[TIMESTAMP]") })
+        // The unknown event is kept (inspect shows it) but is not a known name.
+        let linear = try #require(document.ads.first?.inLine?.linearCreative?.linear)
+        #expect(linear.tracking(for: "first-quartile").first?.event.isKnown == false)
+    }
+
+    @Test func missingRecommendedFields_areWarnings() throws {
+        let document = try Fixture.parse("""
+            <VAST version="4.1"><Ad><InLine><Creatives><Creative><Linear>
+            <MediaFiles><MediaFile>https://cdn.example/a.mp4</MediaFile></MediaFiles></Linear></Creative></Creatives>
+            </InLine></Ad></VAST>
+            """)
+        let messages = document.warnings.filter { $0.kind == .missingRecommended }.map(\.message)
+        #expect(messages.contains { $0.contains("AdSystem") })
+        #expect(messages.contains { $0.contains("AdTitle") })
+        #expect(messages.contains { $0.contains("Impression") })
+        #expect(messages.contains { $0.contains("AdServingId") })
+        #expect(messages.contains { $0.contains("Duration") })
+        #expect(messages.contains { $0.contains("delivery, type, width, height") })
+    }
+
+    @Test func namespacePrefixesAndCDATAWhitespace_areTolerated() throws {
+        let document = try Fixture.parse("""
+            <v:VAST xmlns:v="http://www.iab.com/VAST" version="4.1"><v:Ad id="n"><v:InLine>
+            <v:AdSystem>ns</v:AdSystem><v:Impression>
+              <![CDATA[   https://ns.example/imp   ]]>
+            </v:Impression></v:InLine></v:Ad></v:VAST>
+            """)
+        #expect(document.ads.first?.inLine?.impressions.first?.url == "https://ns.example/imp")
+    }
+
+    @Test func aboutBlankImpression_isKeptButNotFireable() throws {
+        let document = try Fixture.parse(Fixture.inLine(impression: "about:blank"))
+        let impression = try #require(document.ads.first?.inLine?.impressions.first)
+        #expect(impression.url == "about:blank")
+        #expect(!impression.isFireable)
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+@testable import VAST
+
+@Suite("Parser security")
+struct SecurityTests {
+    @Test func parser_neverResolvesExternalEntities() {
+        let parser = SafeXMLReader.makeParser(data: Data("<a/>".utf8))
+        #expect(parser.shouldResolveExternalEntities == false)
+    }
+
+    @Test func billionLaughs_failsWithError100InWellUnderTwoSeconds() {
+        var dtd = "<!DOCTYPE VAST [<!ENTITY lol0 \"lollollollollollollollollollol\">"
+        for i in 1...10 {
+            dtd += "<!ENTITY lol\(i) \"" + String(repeating: "&lol\(i - 1);", count: 10) + "\">"
+        }
+        dtd += "]>"
+        let xml = dtd + "<VAST version=\"4.1\"><Ad><InLine><AdTitle>&lol10;</AdTitle></InLine></Ad></VAST>"
+        let clock = ContinuousClock()
+        var error: VASTError?
+        let elapsed = clock.measure { error = Fixture.parseError(xml) }
+        #expect(error?.code == .xmlParse)
+        #expect(elapsed < .seconds(2))
+    }
+
+    @Test func quadraticBlowup_isStoppedOrBounded() {
+        let entity = String(repeating: "x", count: 50_000)
+        let body = String(repeating: "&a;", count: 50_000)
+        let xml = "<!DOCTYPE VAST [<!ENTITY a \"\(entity)\">]><VAST version=\"4.1\"><Ad><InLine><AdTitle>\(body)</AdTitle></InLine></Ad></VAST>"
+        // 2.5 GB of text if fully expanded. libxml2 stops it, or the text cap does (error 100), or the result stays
+        // within the text cap; either way quickly and in bounded memory.
+        let clock = ContinuousClock()
+        var outcome: Result<VASTDocument, VASTError>?
+        let elapsed = clock.measure {
+            outcome = Result { () throws(VASTError) -> VASTDocument in try VASTParser().parse(xml) }
+        }
+        switch outcome {
+        case .success(let document)?:
+            #expect((document.ads.first?.inLine?.adTitle?.utf8.count ?? 0) <= ParserLimits.default.maxTextCharacters)
+        case .failure(let error)?:
+            #expect(error.code == .xmlParse)
+        case nil:
+            Issue.record("no outcome")
+        }
+        #expect(elapsed < .seconds(5))
+    }
+
+    private func withSecretFile(_ body: (URL, String) throws -> Void) throws {
+        let secret = "TOP-SECRET-\(UInt64.random(in: 1...UInt64.max))"
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vast-xxe-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("secret.txt")
+        try Data(secret.utf8).write(to: file)
+        try body(file, secret)
+    }
+
+    private func everything(_ document: VASTDocument) throws -> String {
+        String(decoding: try JSONEncoder().encode(document), as: UTF8.self) + String(describing: document)
+    }
+
+    @Test func externalEntityPointingAtALocalFile_neverLeaksItsContent() throws {
+        try withSecretFile { file, secret in
+            let xml = """
+                <?xml version="1.0"?>
+                <!DOCTYPE VAST [<!ENTITY xxe SYSTEM "\(file.absoluteString)">]>
+                <VAST version="4.1"><Ad id="x"><InLine><AdSystem>s</AdSystem><AdTitle>t&xxe;</AdTitle>
+                <Impression>https://x.example/imp?leak=&xxe;</Impression>
+                <Extensions><Extension type="t">&xxe;</Extension></Extensions></InLine></Ad></VAST>
+                """
+            do {
+                let document = try Fixture.parse(xml)
+                #expect(!(try everything(document)).contains(secret))
+            } catch let error as VASTError {
+                #expect(!error.message.contains(secret))
+            }
+        }
+    }
+
+    @Test func externalDTDAndParameterEntities_areNotLoaded() throws {
+        try withSecretFile { file, secret in
+            let dtd = file.deletingLastPathComponent().appendingPathComponent("evil.dtd")
+            try Data("<!ENTITY leak \"\(secret)\">".utf8).write(to: dtd)
+            let xml = """
+                <?xml version="1.0"?>
+                <!DOCTYPE VAST SYSTEM "\(dtd.absoluteString)" [<!ENTITY % ext SYSTEM "\(dtd.absoluteString)"> %ext;]>
+                <VAST version="4.1"><Ad id="x"><InLine><AdSystem>s</AdSystem><AdTitle>&leak;</AdTitle></InLine></Ad></VAST>
+                """
+            do {
+                let document = try Fixture.parse(xml)
+                #expect(!(try everything(document)).contains(secret))
+            } catch let error as VASTError {
+                #expect(!error.message.contains(secret))
+            }
+        }
+    }
+
+    @Test func externalEntityWithAnHTTPURL_isNotFetched() {
+        // 10.255.255.1 is unroutable: a fetch would hang for the TCP timeout; not fetching returns at once.
+        let xml = """
+            <!DOCTYPE VAST [<!ENTITY net SYSTEM "http://10.255.255.1/x.xml">]>
+            <VAST version="4.1"><Ad><InLine><AdSystem>s</AdSystem><AdTitle>&net;</AdTitle></InLine></Ad></VAST>
+            """
+        let clock = ContinuousClock()
+        let elapsed = clock.measure { _ = Fixture.parseError(xml) }
+        #expect(elapsed < .seconds(2))
+    }
+}
