@@ -15,6 +15,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         .systemLibrary(
@@ -24,8 +25,17 @@ let package = Package(
         ),
         .target(name: "VAST"),
         .target(name: "PlayerEngine", dependencies: ["CFFmpeg"]),
-        .target(name: "TrackingBeacons"),
-        .target(name: "AdSession", dependencies: ["VAST", "PlayerEngine", "TrackingBeacons"]),
+        .target(
+            name: "TrackingBeacons",
+            dependencies: [.product(name: "AsyncHTTPClient", package: "async-http-client")]
+        ),
+        .target(
+            name: "AdSession",
+            dependencies: [
+                "VAST", "PlayerEngine", "TrackingBeacons",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
         .executableTarget(
             name: "vplay",
             dependencies: [

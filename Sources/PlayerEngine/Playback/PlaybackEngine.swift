@@ -104,6 +104,7 @@ public struct PlaybackEngine: Sendable {
 
 /// What a play measured.
 public struct PlaybackReport: Sendable, Equatable {
+    public init() {}
     /// The duration quartiles were computed on.
     public var duration: Duration = .zero
     public var events: [PlaybackEvent.Name] = []

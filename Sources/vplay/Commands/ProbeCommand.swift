@@ -44,7 +44,7 @@ struct ProbeCommand: AsyncParsableCommand {
                 pass = MediaPass(mode: "demux", statistics: source.statistics, wallTime: started.duration(to: wall.now), mediaDuration: source.info.duration)
             }
             print(json ? ProbeRendering.json(source.info, pass: pass).text : ProbeRendering.text(source.info, pass: pass))
-        } catch let error as MediaError {
+        } catch {
             if json {
                 print(JSON.object([("kind", .string("error")), ("code", .int(error.vastCode)), ("error", .string(error.kind)), ("message", .string(error.description))]).text)
             } else {

@@ -1,7 +1,141 @@
+import AdSession
 import ArgumentParser
+import Foundation
+import VAST
 
+/// `vplay --vast TAG` (also `vplay run --vast TAG`): play one ad session and report it.
 struct RunCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "run", abstract: "Play a VAST ad.")
-    @Option(help: "VAST tag path or URL.") var vast: String
-    func run() async throws {}
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Play a VAST ad: resolve wrappers, decode the chosen media on a clock, fire every tracking URL.",
+        discussion: """
+            Events fire at their exact playhead times: quartiles at 25/50/75/100 % of the media's duration, progress \
+            offsets exactly. With --json each line on stdout is one JSON object: kind = resolved | event | beacon | \
+            warning | error | summary (README "JSON output").
+
+            \(ExitCode.documentation)
+            """
+    )
+
+    @Option(name: .long, help: ArgumentHelp("The VAST tag: a file path or an http(s) URL.", valueName: "path|url"))
+    var vast: String
+
+    @Flag(help: "One JSON object per line on stdout instead of text.")
+    var json = false
+
+    @Flag(help: "Expand and log every tracking URL; send nothing.")
+    var dryRun = false
+
+    @Option(help: ArgumentHelp("virtual (as fast as decoding allows, exact times; default) or realtime.", valueName: "mode"))
+    var clock: ClockOption = .virtual
+
+    @Option(help: ArgumentHelp("Real time scaled by N (implies --clock realtime); 2 plays a 10 s ad in 5 s.", valueName: "N"))
+    var speed: Double?
+
+    @Option(help: "Seed for [CACHEBUSTING] and every other random draw, for reproducible runs.")
+    var seed: UInt64 = 1
+
+    @Option(help: ArgumentHelp("Wall time of the first frame for [TIMESTAMP]: ISO 8601 (2026-01-01T00:00:00Z) or ms since 1970.", valueName: "time"))
+    var now: String?
+
+    @Option(help: ArgumentHelp("Read URLs under PREFIX (tags and media) from the local DIR, for offline replay; repeatable.", valueName: "PREFIX=DIR"))
+    var map: [String] = []
+
+    @Option(help: ArgumentHelp("Target bandwidth in kbps for choosing the media file (highest bitrate not above it).", valueName: "kbps"))
+    var bandwidth: Int?
+
+    @Option(help: ArgumentHelp("Screen size for choosing the media file (closest area not above it).", valueName: "WxH"))
+    var screen: String?
+
+    @Option(help: ArgumentHelp("Force a media file by its id attribute or 1-based position.", valueName: "id"))
+    var mediaFile: String?
+
+    @Option(help: ArgumentHelp("A device or app macro value, e.g. APPBUNDLE=com.game.app; repeatable.", valueName: "NAME=VALUE"))
+    var macro: [String] = []
+
+    @Option(help: "Decoder threads per stream; 0 = one per core.")
+    var threads = 0
+
+    @Option(help: ArgumentHelp("Seconds each beacon request may take.", valueName: "seconds"))
+    var beaconTimeout: Double = 5
+
+    @Flag(help: "Exit 5 when any beacon was not delivered.")
+    var failOnBeaconErrors = false
+
+    enum ClockOption: String, ExpressibleByArgument, CaseIterable { case virtual, realtime }
+
+    func validate() throws {
+        if let speed, !(speed > 0 && speed.isFinite) { throw ValidationError("--speed must be a positive number") }
+        if let screen, Self.parseScreen(screen) == nil { throw ValidationError("--screen must look like 1280x720") }
+        if let now, Self.parseNow(now) == nil { throw ValidationError("--now must be ISO 8601 (2026-01-01T00:00:00Z) or milliseconds since 1970") }
+        for entry in map where URLMapping(argument: entry, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) == nil {
+            throw ValidationError("--map \(entry): expected PREFIX=DIR with an http(s) PREFIX")
+        }
+        for entry in macro where Self.parseMacro(entry) == nil { throw ValidationError("--macro \(entry): expected NAME=VALUE with an upper-case NAME") }
+        if beaconTimeout <= 0 { throw ValidationError("--beacon-timeout must be positive") }
+        if threads < 0 { throw ValidationError("--threads must be 0 (auto) or more") }
+    }
+
+    func sessionConfiguration() -> SessionConfiguration {
+        var configuration = SessionConfiguration(tag: vast)
+        configuration.dryRun = dryRun
+        if let speed { configuration.clock = .realtime(speed: speed) } else if clock == .realtime { configuration.clock = .realtime(speed: 1) }
+        configuration.seed = seed
+        configuration.now = now.flatMap(Self.parseNow)
+        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        configuration.mappings = map.compactMap { URLMapping(argument: $0, relativeTo: cwd) }
+        configuration.mediaCriteria.targetBitrateKbps = bandwidth
+        if let size = screen.flatMap(Self.parseScreen) {
+            configuration.mediaCriteria.screenWidth = size.0
+            configuration.mediaCriteria.screenHeight = size.1
+        }
+        configuration.mediaCriteria.forcedFile = mediaFile
+        for entry in macro { if let (name, value) = Self.parseMacro(entry) { configuration.deviceMacros[name] = value } }
+        configuration.decoderThreads = threads
+        configuration.beaconTimeout = .milliseconds(Int64(beaconTimeout * 1000))
+        return configuration
+    }
+
+    func run() async throws {
+        let console = SessionConsole(json: json)
+        let summary = await AdSessionRunner(configuration: sessionConfiguration()).run { record in
+            await console.show(record)
+        }
+        let code = exitCode(for: summary)
+        await console.finish(summary, exitCode: code)
+        if code != 0 { throw ExitCode(code) }
+    }
+
+    func exitCode(for summary: SessionSummary) -> Int32 {
+        switch summary.outcome {
+        case .adError: return ExitCode.adError.rawValue
+        case .mediaError: return ExitCode.mediaError.rawValue
+        case .interrupted: return 130
+        case .completed:
+            return failOnBeaconErrors && summary.beaconsFailed > 0 ? ExitCode.beaconFailures.rawValue : 0
+        }
+    }
+
+    static func parseScreen(_ text: String) -> (Int, Int)? {
+        let parts = text.lowercased().split(separator: "x")
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width > 0, height > 0 else { return nil }
+        return (width, height)
+    }
+
+    static func parseNow(_ text: String) -> Int64? {
+        if let millis = Int64(text) { return millis }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: text) { return Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+        formatter.formatOptions = [.withInternetDateTime]
+        if let date = formatter.date(from: text) { return Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+        return nil
+    }
+
+    static func parseMacro(_ text: String) -> (String, String)? {
+        guard let equals = text.firstIndex(of: "=") else { return nil }
+        let name = String(text[..<equals])
+        guard !name.isEmpty, name.allSatisfy({ $0.isUppercase || $0.isNumber || $0 == "_" }) else { return nil }
+        return (name, String(text[text.index(after: equals)...]))
+    }
 }

@@ -1,0 +1,206 @@
+import Foundation
+import PlayerEngine
+import TrackingBeacons
+import VAST
+
+/// Plays one ad session end to end — resolve the tag, choose and open the media, play it on the configured clock,
+/// fire every tracking URL of every event — and reports each step to `observer` as it happens.
+/// The composition root: the only place that reads the machine's wall clock (when `--now` is not given).
+public struct AdSessionRunner: Sendable {
+    public let configuration: SessionConfiguration
+
+    public init(configuration: SessionConfiguration) { self.configuration = configuration }
+
+    public func run(observer: @escaping @Sendable (SessionRecord) async -> Void) async -> SessionSummary {
+        let tally = Tally(observer: observer)
+        let wallStart = configuration.now ?? Int64(Date().timeIntervalSince1970 * 1000)
+        let tagFetcher = HTTPTagFetcher(userAgent: configuration.userAgent, maxBytes: configuration.resolver.parserLimits.maxBytes)
+        let transport = configuration.dryRun ? nil : HTTPBeaconTransport(userAgent: configuration.userAgent)
+        let dispatcher = BeaconDispatcher(transport: transport, timeout: configuration.beaconTimeout) { record in
+            await tally.beacon(record)
+        }
+        let session = SessionState(
+            planner: BeaconPlanner(seed: configuration.seed, wallStart: wallStart, deviceMacros: configuration.deviceMacros),
+            summary: SessionSummary(outcome: .completed, dryRun: configuration.dryRun),
+            tally: tally, dispatcher: dispatcher)
+
+        await play(session, fetcher: tagFetcher)
+
+        await dispatcher.finish(waitingAtMost: configuration.beaconDrain)
+        await tagFetcher.shutdown()
+        await transport?.shutdown()
+        await tally.fill(&session.summary)
+        return session.summary
+    }
+
+    private func play(_ session: SessionState, fetcher http: HTTPTagFetcher) async {
+        let tally = session.tally
+        // 1. The tag and its wrapper chain.
+        let tagURL: URL
+        let fetcher: any AdTagFetcher
+        let mapped = URLMapFetcher(mappings: configuration.mappings, next: http)
+        if let url = URL(string: configuration.tag), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
+            tagURL = url
+            fetcher = mapped
+        } else {
+            let path = configuration.tag.hasPrefix("file:") ? (URL(string: configuration.tag)?.path ?? configuration.tag) : configuration.tag
+            tagURL = URL(fileURLWithPath: path).standardizedFileURL
+            fetcher = FileTagFetcher(fileURL: tagURL, next: mapped, maxBytes: configuration.resolver.parserLimits.maxBytes)
+        }
+        let resolution = await VASTResolver(fetcher: fetcher, clock: ContinuousClock(), configuration: configuration.resolver)
+            .resolve(tagURL: tagURL)
+        for warning in resolution.warnings { await tally.send(.warning(String(describing: warning))) }
+
+        guard let ad = resolution.defaultAd, let linear = ad.linear else {
+            // No ad: the no-ad error and every failed chain's code go to their Error URLs.
+            let error = resolution.noAdError ?? VASTError(.noAdAfterWrapper, "no playable linear ad")
+            var urls = error.errorURLs
+            for failure in resolution.failures where failure.error != error { urls += failure.error.errorURLs }
+            await session.fail(SessionError(kind: .ad, code: error.code.rawValue, message: error.message), urls.map(Self.errorTarget))
+            return
+        }
+        // Failed chains beside the ad that plays (another pod or buffet ad) still get their codes.
+        for failure in resolution.failures {
+            await session.fire(failure.error.errorURLs.map(Self.errorTarget), errorCode: failure.error.code.rawValue, playhead: nil, clock: .zero)
+            await tally.send(.warning("an ad of the response failed with VAST error \(failure.error.code.rawValue): \(failure.error.message)"))
+        }
+        session.summary.adID = ad.ad.id
+        session.planner.adServingId = ad.inLine.adServingId
+        session.planner.universalAdId = ad.linearCreative?.universalAdIds.map { "\($0.idRegistry ?? "unknown") \($0.value)" }.joined(separator: ",")
+        session.planner.podSequence = ad.sequence
+        let errorTargets = ad.errorURLs.map(Self.errorTarget)
+
+        // 2. The media file.
+        let selection: MediaSelection
+        do {
+            selection = try MediaFileSelector.select(from: linear.mediaFiles, criteria: configuration.mediaCriteria)
+        } catch {
+            await session.fail(SessionError(kind: .media, code: error.code.rawValue, message: error.message), errorTargets)
+            return
+        }
+        let inLineTagURL = ad.wrappers.last.map { configuration.resolver.tagURLTransform($0.wrapper.vastAdTagURI) } ?? tagURL.absoluteString
+        let location: String
+        switch MediaLocator(mappings: configuration.mappings).locate(selection.file.url, inLineTagURL: inLineTagURL) {
+        case let .success(resolved): location = resolved
+        case let .failure(error):
+            await session.fail(SessionError(kind: .media, code: error.vastCode, message: error.description), errorTargets)
+            return
+        }
+        session.planner.assetURI = selection.file.url
+        session.summary.mediaURL = selection.file.url
+
+        let source: FFmpegMediaSource
+        do {
+            source = try FFmpegMediaSource(location: location, options: MediaOpenOptions(decoderThreads: configuration.decoderThreads))
+        } catch {
+            await session.fail(SessionError(kind: .media, code: error.vastCode, message: error.description), errorTargets)
+            return
+        }
+        let duration = source.info.exactDuration
+        session.summary.duration = duration
+        await tally.send(.resolved(ResolvedInfo(
+            adID: ad.ad.id, adSystem: ad.inLine.adSystem?.name, adTitle: ad.inLine.adTitle, wrapperCount: ad.wrappers.count,
+            mediaURL: selection.file.url, mediaReason: selection.reason, vastDuration: linear.duration, media: source.info)))
+        if let declared = linear.duration, abs((declared - duration).seconds) > 1 {
+            await tally.send(.warning("VAST <Duration> \(VASTTime.format(declared)) differs from the media's \(VASTTime.format(duration)) by more than 1 s; quartiles use the media's"))
+        }
+
+        // 3. Play, firing each event's tracking at its time.
+        let plan = TrackingPlan(ad: ad, duration: duration)
+        let engine = PlaybackEngine(configuration: .init(progressOffsets: plan.progressOffsets))
+        var lastEvent: PlaybackEvent?
+        let onEvent: (PlaybackEvent) async -> Void = { event in
+            lastEvent = event
+            await tally.send(.event(event))
+            await session.fire(plan.targets(for: event), errorCode: nil, playhead: event.playhead, clock: event.clock)
+        }
+        do {
+            let report: PlaybackReport
+            switch configuration.clock {
+            case .virtual: report = try await engine.play(source, on: VirtualClock(), onEvent: onEvent)
+            case let .realtime(speed): report = try await engine.play(source, on: ScaledClock(speed: speed), onEvent: onEvent)
+            }
+            session.summary.playback = report
+            session.summary.clock = report.clock
+        } catch let error as MediaError {
+            var report = PlaybackReport()
+            report.statistics = source.statistics
+            session.summary.playback = report
+            session.summary.clock = lastEvent?.clock ?? .zero
+            await session.fail(SessionError(kind: .media, code: error.vastCode, message: error.description,
+                                            playhead: lastEvent?.playhead, clock: lastEvent?.clock), errorTargets)
+        } catch {
+            session.summary.outcome = .interrupted
+        }
+    }
+
+    private static func errorTarget(_ url: SourcedURL) -> TrackingPlan.Target {
+        TrackingPlan.Target(event: "error", url: url.url, source: url.source)
+    }
+}
+
+/// Counts what a session reported, and passes each record on to the observer.
+actor Tally {
+    private let observer: @Sendable (SessionRecord) async -> Void
+    private var events = 0, plannedCount = 0, delivered = 0, failed = 0
+    private var warnings: [String] = []
+
+    init(observer: @escaping @Sendable (SessionRecord) async -> Void) { self.observer = observer }
+
+    func send(_ record: SessionRecord) async {
+        switch record {
+        case .event: events += 1
+        case let .warning(text): warnings.append(text)
+        default: break
+        }
+        await observer(record)
+    }
+
+    func planned() { plannedCount += 1 }
+
+    func beacon(_ record: BeaconRecord) async {
+        if !record.dryRun { if record.delivered { delivered += 1 } else { failed += 1 } }
+        await observer(.beacon(record))
+    }
+
+    func fill(_ summary: inout SessionSummary) {
+        summary.events = events
+        summary.beaconsPlanned = plannedCount
+        summary.beaconsDelivered = delivered
+        summary.beaconsFailed = failed
+        summary.warnings = warnings
+    }
+}
+
+/// The mutable state of one session, confined to the task that runs it.
+final class SessionState {
+    var planner: BeaconPlanner
+    var summary: SessionSummary
+    let tally: Tally
+    let dispatcher: BeaconDispatcher
+
+    init(planner: BeaconPlanner, summary: SessionSummary, tally: Tally, dispatcher: BeaconDispatcher) {
+        self.planner = planner
+        self.summary = summary
+        self.tally = tally
+        self.dispatcher = dispatcher
+    }
+
+    /// Plans and dispatches `targets` for an event (or an error, with its code).
+    func fire(_ targets: [TrackingPlan.Target], errorCode: Int?, playhead: Duration?, clock: Duration) async {
+        for target in targets {
+            let (record, fresh) = planner.plan(target, playhead: playhead, clock: clock, errorCode: errorCode)
+            for name in fresh { await tally.send(.warning("macro [\(name)] has no value in vplay; left as written")) }
+            await tally.planned()
+            await dispatcher.submit(record)
+        }
+    }
+
+    /// Reports `error`, fires `targets` with `[ERRORCODE]` = its code, and marks the session failed.
+    func fail(_ error: SessionError, _ targets: [TrackingPlan.Target]) async {
+        await tally.send(.error(error))
+        await fire(targets, errorCode: error.code, playhead: error.playhead, clock: error.clock ?? .zero)
+        summary.outcome = error.kind == .ad ? .adError : .mediaError
+        summary.error = error
+    }
+}

@@ -1,0 +1,51 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import VAST
+
+/// Fetches wrapper targets and remote tags over HTTP(S) with async-http-client: a deadline per request, redirects
+/// followed (at most 5), bodies capped at the parser's size limit (a 50 MB "VAST" is cut off, not buffered).
+/// Only http and https: the resolver refuses other schemes before asking.
+public final class HTTPTagFetcher: AdTagFetcher {
+    private let client: HTTPClient
+    private let userAgent: String
+    private let maxBytes: Int
+
+    public init(userAgent: String, maxBytes: Int = ParserLimits.default.maxBytes) {
+        var configuration = HTTPClient.Configuration()
+        configuration.redirectConfiguration = .follow(max: 5, allowCycles: false)
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        self.userAgent = userAgent
+        self.maxBytes = maxBytes
+    }
+
+    public func fetch(_ url: URL, timeout: Duration) async throws -> FetchedTag {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw VASTError(.wrapperGeneral, "\(url.absoluteString): only http and https tags are fetched")
+        }
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.headers.add(name: "User-Agent", value: userAgent)
+        request.headers.add(name: "Accept", value: "application/xml, text/xml, */*")
+        let deadline = TimeAmount.nanoseconds(Int64(Double(timeout.components.seconds) * 1e9 + Double(timeout.components.attoseconds) / 1e9))
+        let response: HTTPClientResponse
+        do {
+            response = try await client.execute(request, timeout: deadline)
+        } catch {
+            throw VASTError(.wrapperTimeout, "\(url.absoluteString): \(error)")
+        }
+        guard (200..<300).contains(Int(response.status.code)) else {
+            throw VASTError(.wrapperTimeout, "\(url.absoluteString): HTTP \(response.status.code)")
+        }
+        var body = ByteBuffer()
+        for try await chunk in response.body {
+            guard body.readableBytes + chunk.readableBytes <= maxBytes else {
+                throw VASTError(.xmlParse, "\(url.absoluteString): response larger than \(maxBytes) bytes")
+            }
+            var chunk = chunk
+            body.writeBuffer(&chunk)
+        }
+        return FetchedTag(data: Data(body.readableBytesView), finalURL: url)
+    }
+
+    public func shutdown() async { try? await client.shutdown() }
+}

@@ -1,4 +1,0 @@
-import VAST
-import PlayerEngine
-import TrackingBeacons
-public enum ASPlaceholder {}

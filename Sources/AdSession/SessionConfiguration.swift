@@ -1,0 +1,56 @@
+import Foundation
+import VAST
+
+/// Everything one ad session is configured with: the single place the CLI (or a library user) sets.
+public struct SessionConfiguration: Sendable {
+    /// How time passes during playback.
+    public enum ClockMode: Sendable, Equatable {
+        /// As fast as decoding allows, with exact simulated times (the default; what CI wants).
+        case virtual
+        /// Real time, `speed` × faster (1 = real time).
+        case realtime(speed: Double)
+    }
+
+    /// The tag the user named: a file path, a `file:` URL or an http(s) URL.
+    public var tag: String
+    /// Expand and log every tracking URL, send nothing.
+    public var dryRun = false
+    public var clock: ClockMode = .virtual
+    /// Seeds `[CACHEBUSTING]` (and, later, scenario draws) so a run is reproducible.
+    public var seed: UInt64 = 1
+    /// Wall time at the first frame, ms since 1970, for `[TIMESTAMP]`; nil reads the machine's clock once at start.
+    public var now: Int64?
+    /// `--map PREFIX=DIR`: URLs under PREFIX (tags and media) are read from DIR, for offline replay.
+    public var mappings: [URLMapping] = []
+    public var mediaCriteria = MediaSelectionCriteria()
+    public var resolver = ResolverConfiguration()
+    /// Per beacon request. 5 s: see `BeaconDispatcher`.
+    public var beaconTimeout: Duration = .seconds(5)
+    /// How long the end of a session waits for beacons still in flight.
+    public var beaconDrain: Duration = .seconds(10)
+    /// Values for device and app macros (`DEVICEUA`, `APPBUNDLE`, `IFA`, `LIMITADTRACKING`, `PLAYERSIZE`, …).
+    public var deviceMacros: [String: String] = SessionConfiguration.defaultDeviceMacros
+    /// Decoder threads (0 = one per core, like ffmpeg).
+    public var decoderThreads = 0
+    /// The simulated device's User-Agent, sent with beacons and tag requests.
+    public var userAgent = "vplay/0.1 (headless rewarded-video player; simulated iPhone; iOS 17.0)"
+
+    public init(tag: String) { self.tag = tag }
+
+    /// A simulated phone in portrait rewarded placement; every value can be overridden with `--macro NAME=VALUE`.
+    public static let defaultDeviceMacros: [String: String] = [
+        "DEVICEUA": "vplay/0.1 (headless rewarded-video player; simulated iPhone; iOS 17.0)",
+        "APPBUNDLE": "com.example.vplay",
+        "LIMITADTRACKING": "0",
+        "IFA": "00000000-0000-0000-0000-000000000000",
+        "IFATYPE": "idfa",
+        "PLAYERSIZE": "390,844",
+        "BREAKPOSITION": "4",
+        "PLACEMENTTYPE": "5",
+        "INVENTORYSTATE": "optin",
+        "PLAYERCAPABILITIES": "skip,mute",
+        "SERVERSIDE": "0",
+        "PAGEURL": "0",
+        "CLICKTYPE": "1",
+    ]
+}

@@ -1,0 +1,39 @@
+import PlayerEngine
+import TrackingBeacons
+import VAST
+
+/// What a session reports as it goes, in order: the chosen ad and media, each playback event, each beacon (when its
+/// answer comes, or at once in a dry run), warnings and errors. The CLI renders these; a library user asserts on them.
+public enum SessionRecord: Sendable {
+    case resolved(ResolvedInfo)
+    case event(PlaybackEvent)
+    case beacon(BeaconRecord)
+    case warning(String)
+    case error(SessionError)
+}
+
+/// The ad and media file a session is about to play.
+public struct ResolvedInfo: Sendable {
+    public var adID: String?
+    public var adSystem: String?
+    public var adTitle: String?
+    /// Wrapper hops before the InLine.
+    public var wrapperCount: Int
+    public var mediaURL: String
+    public var mediaReason: String
+    /// The tag's `<Duration>`, when given.
+    public var vastDuration: Duration?
+    public var media: MediaInfo
+}
+
+/// A VAST or media error, with the VAST code sent as `[ERRORCODE]`.
+public struct SessionError: Error, Sendable, Equatable {
+    public enum Kind: String, Sendable { case ad, media }
+    public var kind: Kind
+    /// VAST error code (100–903).
+    public var code: Int
+    public var message: String
+    /// Playhead and session clock when it happened (nil before playback).
+    public var playhead: Duration?
+    public var clock: Duration?
+}

@@ -1,0 +1,24 @@
+import PlayerEngine
+
+/// How a session ended, for the summary line, the report and the exit code.
+public struct SessionSummary: Sendable {
+    public enum Outcome: String, Sendable { case completed, adError = "ad-error", mediaError = "media-error", interrupted }
+
+    public var outcome: Outcome
+    public var error: SessionError?
+    public var adID: String?
+    public var mediaURL: String?
+    /// The duration quartiles were computed on.
+    public var duration: Duration?
+    public var events = 0
+    public var beaconsPlanned = 0
+    /// Answered 2xx/3xx.
+    public var beaconsDelivered = 0
+    /// Not delivered: no answer, timed out, refused, or an error status.
+    public var beaconsFailed = 0
+    public var dryRun = false
+    public var playback: PlaybackReport?
+    /// Session clock at the end.
+    public var clock: Duration = .zero
+    public var warnings: [String] = []
+}

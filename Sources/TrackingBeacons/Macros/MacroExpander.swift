@@ -1,0 +1,73 @@
+/// Replaces VAST macros in a tracking URL template: `[NAME]` (VAST 3/4) and `%%NAME%%` (accepted as the peer
+/// vast-client-js does). Each value is percent-encoded per RFC 3986 (VAST 4.x §6.1: "URL-encode each value");
+/// a macro with no value is left exactly as written and reported, never blanked (VAST 4.x: "do not blanket-replace
+/// unknown macros"). Names are case-sensitive, as in the spec and the peer.
+public struct MacroExpander: Sendable {
+    public struct Expansion: Sendable, Equatable {
+        /// The URL to request.
+        public var url: String
+        /// Macro names found in the template that had no value (left in place).
+        public var unknownMacros: [String]
+    }
+
+    public init() {}
+
+    /// Expands `template` with `values` (raw, not yet encoded).
+    public func expand(_ template: String, values: [String: String]) -> Expansion {
+        var output = ""
+        output.reserveCapacity(template.utf8.count + 32)
+        var unknown: [String] = []
+        var rest = Substring(template)
+        while let start = rest.firstIndex(where: { $0 == "[" || $0 == "%" }) {
+            output += rest[..<start]
+            let close: String = rest[start] == "[" ? "]" : "%%"
+            let open = rest[start] == "[" ? 1 : 2
+            if open == 2, !rest[start...].hasPrefix("%%") {
+                output.append("%")
+                rest = rest[rest.index(after: start)...]
+                continue
+            }
+            let nameStart = rest.index(start, offsetBy: open)
+            guard let nameEnd = rest[nameStart...].firstRange(of: close)?.lowerBound,
+                  Self.isMacroName(rest[nameStart..<nameEnd]) else {
+                output += rest[start..<nameStart]
+                rest = rest[nameStart...]
+                continue
+            }
+            let name = String(rest[nameStart..<nameEnd])
+            let after = rest.index(nameEnd, offsetBy: close.count)
+            if let value = values[name] {
+                output += Self.percentEncode(value)
+            } else {
+                output += rest[start..<after]
+                if !unknown.contains(name) { unknown.append(name) }
+            }
+            rest = rest[after...]
+        }
+        output += rest
+        return Expansion(url: output, unknownMacros: unknown)
+    }
+
+    /// Macro names are upper-case letters, digits and underscores (`ADPLAYHEAD`, `GDPRCONSENT`, `IFATYPE`).
+    static func isMacroName(_ name: Substring) -> Bool {
+        !name.isEmpty && name.count <= 64 && name.utf8.allSatisfy { ($0 >= 65 && $0 <= 90) || ($0 >= 48 && $0 <= 57) || $0 == 95 }
+    }
+
+    /// RFC 3986 percent-encoding: everything but unreserved characters (`A–Z a–z 0–9 - . _ ~`) is encoded, so
+    /// `00:00:05.000` becomes `00%3A00%3A05.000` and a URL value cannot break out of its query parameter.
+    public static func percentEncode(_ value: String) -> String {
+        var out = ""
+        out.reserveCapacity(value.utf8.count)
+        for byte in value.utf8 {
+            switch byte {
+            case 65...90, 97...122, 48...57, 45, 46, 95, 126: out.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = Array("0123456789ABCDEF".utf8)
+                out.unicodeScalars.append(Unicode.Scalar(37))
+                out.unicodeScalars.append(Unicode.Scalar(hex[Int(byte >> 4)]))
+                out.unicodeScalars.append(Unicode.Scalar(hex[Int(byte & 0x0F)]))
+            }
+        }
+        return out
+    }
+}

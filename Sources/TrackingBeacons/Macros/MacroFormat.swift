@@ -1,0 +1,49 @@
+/// Value formats VAST macros require (VAST 4.x macro list).
+public enum MacroFormat {
+    /// `HH:MM:SS.mmm` for `[ADPLAYHEAD]`, `[CONTENTPLAYHEAD]`, `[MEDIAPLAYHEAD]` (rounded to the millisecond).
+    public static func playhead(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        var millis = seconds * 1000 + Int64((Double(attoseconds) / 1e15).rounded())
+        if millis < 0 { millis = 0 }
+        let hours = millis / 3_600_000
+        let minutes = millis / 60_000 % 60
+        let secs = millis / 1000 % 60
+        return "\(pad(hours, 2)):\(pad(minutes, 2)):\(pad(secs, 2)).\(pad(millis % 1000, 3))"
+    }
+
+    /// `[TIMESTAMP]`: ISO 8601 with milliseconds and a UTC offset, `2026-11-22T10:15:07.127+00:00`.
+    /// - Parameters:
+    ///   - millisecondsSince1970: the wall time (injected: `--now` fixes it for reproducible runs).
+    ///   - offsetMinutes: the simulated device's time zone offset from UTC.
+    public static func timestamp(millisecondsSince1970: Int64, offsetMinutes: Int = 0) -> String {
+        let local = millisecondsSince1970 + Int64(offsetMinutes) * 60_000
+        let days = floorDiv(local, 86_400_000)
+        let msOfDay = local - days * 86_400_000
+        let (year, month, day) = civil(fromDays: days)
+        let hour = msOfDay / 3_600_000, minute = msOfDay / 60_000 % 60, second = msOfDay / 1000 % 60
+        let sign = offsetMinutes < 0 ? "-" : "+"
+        let offset = abs(offsetMinutes)
+        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2)).\(pad(msOfDay % 1000, 3))"
+            + "\(sign)\(pad(Int64(offset / 60), 2)):\(pad(Int64(offset % 60), 2))"
+    }
+
+    static func pad(_ value: Int64, _ width: Int) -> String {
+        let text = String(value)
+        return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+    }
+
+    private static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 { a >= 0 ? a / b : -((-a + b - 1) / b) }
+
+    /// Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's `civil_from_days`).
+    private static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}

@@ -1,0 +1,75 @@
+import AdSession
+import PlayerEngine
+import TrackingBeacons
+
+/// The JSON Lines contract of `vplay --vast … --json` (README "JSON output"). Keys and meanings are stable;
+/// fields may be added.
+enum SessionJSON {
+    static func line(_ record: SessionRecord) -> JSON {
+        switch record {
+        case let .resolved(info):
+            var media: [(String, JSON)] = [
+                ("url", .string(info.mediaURL)), ("reason", .string(info.mediaReason)),
+                ("duration", .number(info.media.duration)), ("format", .string(info.media.format)),
+            ]
+            if let video = info.media.video {
+                media += [("codec", .string(video.codec)), ("width", .optional(video.width)), ("height", .optional(video.height)), ("fps", .optional(video.fps))]
+            }
+            return .object([
+                ("kind", .string("resolved")), ("ad", .optional(info.adID)), ("adSystem", .optional(info.adSystem)),
+                ("adTitle", .optional(info.adTitle)), ("wrappers", .int(info.wrapperCount)),
+                ("vastDuration", info.vastDuration.map(JSON.seconds) ?? .null), ("media", .object(media)),
+            ])
+        case let .event(event):
+            var pairs: [(String, JSON)] = [
+                ("kind", .string("event")), ("name", .string(event.name.rawValue)),
+                ("playhead", .seconds(event.playhead)), ("clock", .seconds(event.clock)),
+            ]
+            if let offset = event.offset { pairs.append(("offset", .seconds(offset))) }
+            return .object(pairs)
+        case let .beacon(beacon):
+            var pairs: [(String, JSON)] = [
+                ("kind", .string("beacon")), ("event", .string(beacon.event)), ("url", .string(beacon.url)),
+                ("playhead", .seconds(beacon.playhead)), ("clock", .seconds(beacon.clock)),
+                ("status", .optional(beacon.status)), ("source", .string(beacon.source)), ("dryRun", .bool(beacon.dryRun)),
+            ]
+            if let error = beacon.error { pairs.append(("error", .string(error))) }
+            if let latency = beacon.latency { pairs.append(("latency", .seconds(latency))) }
+            if !beacon.unknownMacros.isEmpty { pairs.append(("unknownMacros", .array(beacon.unknownMacros.map(JSON.string)))) }
+            return .object(pairs)
+        case let .warning(message):
+            return .object([("kind", .string("warning")), ("message", .string(message))])
+        case let .error(error):
+            var pairs: [(String, JSON)] = [
+                ("kind", .string("error")), ("code", .int(error.code)), ("message", .string(error.message)), ("type", .string(error.kind.rawValue)),
+            ]
+            if let playhead = error.playhead { pairs.append(("playhead", .seconds(playhead))) }
+            if let clock = error.clock { pairs.append(("clock", .seconds(clock))) }
+            return .object(pairs)
+        }
+    }
+
+    static func summary(_ summary: SessionSummary, exitCode: Int32) -> JSON {
+        var pairs: [(String, JSON)] = [
+            ("kind", .string("summary")), ("outcome", .string(summary.outcome.rawValue)), ("exitCode", .int(Int(exitCode))),
+            ("ad", .optional(summary.adID)), ("media", .optional(summary.mediaURL)),
+            ("duration", summary.duration.map(JSON.seconds) ?? .null), ("clock", .seconds(summary.clock)),
+            ("events", .int(summary.events)),
+            ("beacons", .object([
+                ("planned", .int(summary.beaconsPlanned)), ("delivered", .int(summary.beaconsDelivered)),
+                ("failed", .int(summary.beaconsFailed)), ("dryRun", .bool(summary.dryRun)),
+            ])),
+        ]
+        if let playback = summary.playback {
+            pairs.append(("frames", .object([
+                ("presented", .int(playback.framesPresented)), ("late", .int(playback.framesLate)),
+                ("decoded", .int(playback.statistics.frames)), ("decodeErrors", .int(playback.statistics.decodeErrors)),
+                ("stalls", .int(playback.stalls)),
+            ])))
+            pairs.append(("maxBoundaryLateness", .seconds(playback.maxBoundaryLateness)))
+        }
+        if let error = summary.error { pairs.append(("error", .object([("code", .int(error.code)), ("message", .string(error.message))]))) }
+        pairs.append(("warnings", .int(summary.warnings.count)))
+        return .object(pairs)
+    }
+}
