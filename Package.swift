@@ -43,11 +43,13 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "VASTTests", dependencies: ["VAST"]),
-        .testTarget(name: "PlayerEngineTests", dependencies: ["PlayerEngine"]),
+        /// Paths, temporary folders, a loopback HTTP file server: shared by the test targets.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "VASTTests", dependencies: ["VAST", "PlayerEngine"]),
+        .testTarget(name: "PlayerEngineTests", dependencies: ["PlayerEngine", "TestSupport"]),
         .testTarget(name: "TrackingBeaconsTests", dependencies: ["TrackingBeacons"]),
-        .testTarget(name: "AdSessionTests", dependencies: ["AdSession"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["vplay"]),
+        .testTarget(name: "AdSessionTests", dependencies: ["AdSession", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["vplay", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

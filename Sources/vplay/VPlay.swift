@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct VPlay: AsyncParsableCommand {
@@ -9,4 +10,23 @@ struct VPlay: AsyncParsableCommand {
         subcommands: [RunCommand.self, ProbeCommand.self],
         defaultSubcommand: RunCommand.self
     )
+
+    /// ArgumentParser's own entry point, except that usage errors exit 2 (the README's code) rather than
+    /// EX_USAGE (64).
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(ExitCode.usage.rawValue)
+            }
+            exit(withError: error)
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import PlayerEngine
 
@@ -32,7 +33,7 @@ import Testing
         try expectMatchesFFprobe(Repo.media(clip))
     }
 
-    @Test(.enabled(if: Repo.iabAvailable, Repo.iabAbsent))
+    @Test(.enabled(if: Repo.iabAvailable, Comment(rawValue: Repo.iabAbsent)))
     func decode_iabShortIntro_frameCountsAndDurationEqualFFprobe() throws {
         try expectMatchesFFprobe(Repo.iabMP4)
     }

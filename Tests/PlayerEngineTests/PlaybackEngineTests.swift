@@ -70,3 +70,4 @@ import Testing
 }
 
 import Foundation
+import TestSupport

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PlayerEngine
 @testable import VAST
 
 @Suite("Wrapper resolution")
@@ -142,24 +143,26 @@ struct ResolverTests {
         #expect(resolution.defaultAd?.impressions.count == 6)
     }
 
-    @Test func hangingFetcher_isError301AtTheTimeout() async throws {
+    // On the virtual clock the timer's deadline comes at once: if the race did not end the hanging fetch at the
+    // timeout, the test would hang (and the time limit fail it) instead of depending on wall-clock speed.
+    @Test(.timeLimit(.minutes(1)))
+    func hangingFetcher_isError301AtTheTimeout() async throws {
         let fetcher = InMemoryTagFetcher(responses: [Self.w2: .hang])
         let wrapper = Fixture.wrapper(adSystem: "w1", tagURI: Self.w2)
-        let clock = ContinuousClock()
-        let start = clock.now
-        let resolution = await Fixture.resolver(fetcher, wrapperTimeout: .milliseconds(100)).resolve(data: Data(wrapper.utf8))
-        #expect(clock.now - start < .seconds(3))
+        let clock = VirtualClock()
+        let resolution = await Fixture.resolver(fetcher, wrapperTimeout: .milliseconds(100), clock: clock).resolve(data: Data(wrapper.utf8))
+        #expect(clock.now.offset == .milliseconds(100), "the wrapper failed at its 100 ms timeout")
         #expect(resolution.failures.map(\.error.code) == [.wrapperTimeout])
         #expect(resolution.failures.first?.error.errorURLs.count == 1)
     }
 
-    @Test func fetcherThatIgnoresCancellation_stillYields301AtTheTimeout() async {
+    @Test(.timeLimit(.minutes(1)))
+    func fetcherThatIgnoresCancellation_stillYields301AtTheTimeout() async {
         let wrapper = Fixture.wrapper(adSystem: "w1", tagURI: Self.w2)
-        let clock = ContinuousClock()
-        let start = clock.now
-        let resolution = await Fixture.resolver(StubbornFetcher(seconds: 5), wrapperTimeout: .milliseconds(100))
+        let clock = VirtualClock()
+        let resolution = await Fixture.resolver(StubbornFetcher(seconds: 600), wrapperTimeout: .milliseconds(100), clock: clock)
             .resolve(data: Data(wrapper.utf8))
-        #expect(clock.now - start < .seconds(3))
+        #expect(clock.now.offset == .milliseconds(100))
         #expect(resolution.failures.map(\.error.code) == [.wrapperTimeout])
     }
 

@@ -74,8 +74,8 @@ enum Fixture {
     }
 
     static func resolver(_ fetcher: any AdTagFetcher, maxDepth: Int = 5,
-                         wrapperTimeout: Duration = .seconds(4)) -> VASTResolver {
-        VASTResolver(fetcher: fetcher, clock: ContinuousClock(),
+                         wrapperTimeout: Duration = .seconds(4), clock: any Clock<Duration> = ContinuousClock()) -> VASTResolver {
+        VASTResolver(fetcher: fetcher, clock: clock,
                      configuration: ResolverConfiguration(maxWrapperDepth: maxDepth, wrapperTimeout: wrapperTimeout))
     }
 

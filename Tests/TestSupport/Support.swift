@@ -1,23 +1,31 @@
 import Foundation
-import Testing
 
 /// Paths of the repository and its sibling `../shared` folder, found from this file.
-enum Repo {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static func media(_ name: String) -> String { root.appendingPathComponent("media").appendingPathComponent(name).path }
+public enum Repo {
+    public static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    public static func media(_ name: String) -> String { root.appendingPathComponent("media").appendingPathComponent(name).path }
     /// The IAB sample ad's media, present only in the project's workspace (not in a user's clone).
-    static let iabMP4 = root.deletingLastPathComponent().appendingPathComponent("shared/vast-samples/iab/media/VAST-4.0-Short-Intro.mp4").path
-    static var iabAvailable: Bool { FileManager.default.fileExists(atPath: iabMP4) }
-    static let iabAbsent: Comment = "../shared/vast-samples/iab is absent (only the project's workspace has the IAB samples)"
+    public static let iabMP4 = root.deletingLastPathComponent().appendingPathComponent("shared/vast-samples/iab/media/VAST-4.0-Short-Intro.mp4").path
+    public static var iabAvailable: Bool { FileManager.default.fileExists(atPath: iabMP4) }
+    /// Why IAB-sample tests skip on a user's clone.
+    public static let iabAbsent = "../shared/vast-samples/iab is absent (only the project's workspace has the IAB samples)"
+    /// The built `vplay` binary next to the test bundle (swift test builds it first).
+    public static var vplayBinary: String {
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for candidate in [bundle.appendingPathComponent("vplay"), bundle.deletingLastPathComponent().appendingPathComponent("vplay")] {
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate.path }
+        }
+        return root.appendingPathComponent(".build/debug/vplay").path
+    }
 }
 
 /// `ffprobe -count_frames`: the oracle for frame counts and durations.
-struct ProbeTruth {
-    var duration: Double
+public struct ProbeTruth {
+    public var duration: Double
     /// Decoded frames per stream index.
-    var frames: [Int: Int]
+    public var frames: [Int: Int]
 
-    static func of(_ path: String) throws -> ProbeTruth {
+    public static func of(_ path: String) throws -> ProbeTruth {
         let output = try run("ffprobe", ["-v", "error", "-count_frames", "-show_entries",
                                          "format=duration:stream=index,nb_read_frames", "-of", "json", path])
         let object = try JSONSerialization.jsonObject(with: Data(output.utf8)) as! [String: Any]
@@ -32,7 +40,7 @@ struct ProbeTruth {
 
 /// Runs a program from PATH and returns its standard output; throws when it fails.
 @discardableResult
-func run(_ program: String, _ arguments: [String]) throws -> String {
+public func run(_ program: String, _ arguments: [String]) throws -> String {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = [program] + arguments
@@ -49,15 +57,17 @@ func run(_ program: String, _ arguments: [String]) throws -> String {
 }
 
 /// A temporary folder removed when the value is released.
-final class TemporaryFolder {
-    let url: URL
-    init() throws {
+public final class TemporaryFolder {
+    public let url: URL
+    public init() throws {
         url = FileManager.default.temporaryDirectory.appendingPathComponent("vplay-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
     deinit { try? FileManager.default.removeItem(at: url) }
 
-    func write(_ name: String, _ data: Data) throws -> String {
+    public func write(_ name: String, _ text: String) throws -> String { try write(name, Data(text.utf8)) }
+
+    public func write(_ name: String, _ data: Data) throws -> String {
         let path = url.appendingPathComponent(name).path
         try data.write(to: URL(fileURLWithPath: path))
         return path
@@ -65,10 +75,10 @@ final class TemporaryFolder {
 }
 
 /// Deterministic pseudo-random bytes (SplitMix64), so corrupt files are the same on every run.
-struct SeededBytes {
+public struct SeededBytes {
     private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt8 {
+    public init(seed: UInt64) { state = seed }
+    public mutating func next() -> UInt8 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -1,0 +1,166 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import AdSession
+import PlayerEngine
+import TrackingBeacons
+
+/// Collects what a session reports.
+actor Recorder {
+    var records: [SessionRecord] = []
+    func add(_ record: SessionRecord) { records.append(record) }
+    var events: [PlaybackEvent] { records.compactMap { if case let .event(e) = $0 { e } else { nil } } }
+    var beacons: [BeaconRecord] { records.compactMap { if case let .beacon(b) = $0 { b } else { nil } } }
+    var errors: [SessionError] { records.compactMap { if case let .error(e) = $0 { e } else { nil } } }
+}
+
+/// Whole sessions through the library: real tags, real FFmpeg decode, virtual clock.
+@Suite struct AdSessionTests {
+    func run(_ configuration: SessionConfiguration) async -> (SessionSummary, Recorder) {
+        let recorder = Recorder()
+        let summary = await AdSessionRunner(configuration: configuration).run { await recorder.add($0) }
+        return (summary, recorder)
+    }
+
+    func dryRun(_ tag: String) -> SessionConfiguration {
+        var configuration = SessionConfiguration(tag: tag)
+        configuration.dryRun = true
+        configuration.now = 1_767_225_600_000 // 2026-01-01T00:00:00Z
+        return configuration
+    }
+
+    @Test func dryRun_demoTag_firesEachEventsURLsAtItsExactTimeWithThatPlayhead() async throws {
+        let (summary, recorder) = await run(dryRun(Repo.media("demo.xml")))
+        #expect(summary.outcome == .completed)
+        let beacons = await recorder.beacons
+        let midpoint = try #require(beacons.first { $0.event == "midpoint" })
+        #expect(midpoint.url == "http://127.0.0.1:8089/midpoint?pos=00%3A00%3A05.000&cb=\(midpoint.url.suffix(8))")
+        #expect(midpoint.playhead == .seconds(5) && midpoint.clock == .seconds(5))
+        let impression = try #require(beacons.first { $0.event == "impression" })
+        #expect(impression.url.contains("ts=2026-01-01T00%3A00%3A00.000%2B00%3A00"))
+        #expect(!beacons.contains { $0.url.contains("about:blank") }, "about:blank impressions are not fired")
+        // 30 % of the media's 10 s, exactly.
+        let progress = beacons.filter { $0.event == "progress" }.map(\.playhead)
+        #expect(progress == [.seconds(2), .seconds(3)])
+        let start = try #require(beacons.first { $0.event == "start" })
+        #expect(start.url.contains("asset=clip-10s-360p.mp4"))
+        #expect(summary.beaconsPlanned == beacons.count)
+        #expect(beacons.allSatisfy { $0.dryRun && $0.status == nil })
+    }
+
+    @Test func dryRun_sameSeedAndNow_isReproducibleToTheByte() async {
+        let first = await run(dryRun(Repo.media("demo.xml"))).1.beacons.map(\.url)
+        let second = await run(dryRun(Repo.media("demo.xml"))).1.beacons.map(\.url)
+        #expect(first == second)
+        var other = dryRun(Repo.media("demo.xml"))
+        other.seed = 2
+        #expect(await run(other).1.beacons.map(\.url) != first)
+    }
+
+    @Test func missingMedia_firesErrorURLsWith401AndReportsAMediaError() async throws {
+        let folder = try TemporaryFolder()
+        let tag = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8).replacingOccurrences(of: "clip-10s-360p.mp4", with: "missing.mp4")
+        let (summary, recorder) = await run(dryRun(try folder.write("tag.xml", tag)))
+        #expect(summary.outcome == .mediaError)
+        #expect(summary.error?.code == 401)
+        let errors = await recorder.beacons.filter { $0.event == "error" }
+        #expect(errors.count == 1)
+        #expect(errors.first?.url.hasPrefix("http://127.0.0.1:8089/error?code=401&") == true)
+    }
+
+    @Test func remoteInLine_pointingAtALocalFile_isRefusedWithoutReadingIt() async throws {
+        // The wrapper is local; the InLine comes from an http URL (replayed from a mapped folder) and names file media.
+        let folder = try TemporaryFolder()
+        _ = try folder.write("secret.mp4", try Data(contentsOf: URL(fileURLWithPath: Repo.media("clip-5s-video-only.mp4"))))
+        let inline = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
+            .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "file://\(folder.url.path)/secret.mp4")
+        _ = try folder.write("inline.xml", inline)
+        let wrapper = """
+            <VAST version="4.1"><Ad id="w"><Wrapper><AdSystem>wrapper-server</AdSystem>
+            <VASTAdTagURI><![CDATA[https://ads.example/inline.xml]]></VASTAdTagURI>
+            <Impression><![CDATA[http://127.0.0.1:8089/wrapper-impression]]></Impression>
+            <Error><![CDATA[http://127.0.0.1:8089/wrapper-error?code=[ERRORCODE]]]></Error>
+            </Wrapper></Ad></VAST>
+            """
+        var configuration = dryRun(try folder.write("wrapper.xml", wrapper))
+        configuration.mappings = [.init(prefix: "https://ads.example/", directory: folder.url)]
+        let (summary, recorder) = await run(configuration)
+        #expect(summary.outcome == .mediaError)
+        #expect(summary.error?.code == 403)
+        let errorURLs = await recorder.beacons.filter { $0.event == "error" }.map(\.url)
+        #expect(errorURLs.contains("http://127.0.0.1:8089/wrapper-error?code=403"), "the wrapper's Error URL gets the code too")
+        #expect(await recorder.events.isEmpty, "nothing played")
+    }
+
+    @Test func wrapperChain_throughAMap_firesWrapperAndInLineURLsSideBySide() async throws {
+        let folder = try TemporaryFolder()
+        let inline = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
+            .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "https://cdn.example/media/clip-10s-360p.mp4")
+        _ = try folder.write("inline.xml", inline)
+        let wrapper = """
+            <VAST version="4.1"><Ad id="w"><Wrapper><AdSystem>wrapper-server</AdSystem>
+            <VASTAdTagURI><![CDATA[https://ads.example/inline.xml]]></VASTAdTagURI>
+            <Impression><![CDATA[http://127.0.0.1:8089/wrapper-impression]]></Impression>
+            <Creatives><Creative><Linear><TrackingEvents>
+            <Tracking event="midpoint"><![CDATA[http://127.0.0.1:8089/wrapper-midpoint?pos=[ADPLAYHEAD]]]></Tracking>
+            </TrackingEvents></Linear></Creative></Creatives>
+            </Wrapper></Ad></VAST>
+            """
+        var configuration = dryRun(try folder.write("wrapper.xml", wrapper))
+        configuration.mappings = [
+            .init(prefix: "https://ads.example/", directory: folder.url),
+            .init(prefix: "https://cdn.example/media/", directory: Repo.root.appendingPathComponent("media")),
+        ]
+        let (summary, recorder) = await run(configuration)
+        #expect(summary.outcome == .completed)
+        let beacons = await recorder.beacons
+        let impressions = beacons.filter { $0.event == "impression" }
+        #expect(impressions.map(\.source) == ["wrapper 1 (wrapper-server)", "inline"])
+        let midpoints = beacons.filter { $0.event == "midpoint" }
+        // Every list in chain order, outermost wrapper first (the VAST module's documented order).
+        #expect(midpoints.map(\.source) == ["wrapper 1 (wrapper-server)", "inline"])
+        #expect(midpoints.first?.url == "http://127.0.0.1:8089/wrapper-midpoint?pos=00%3A00%3A05.000")
+        #expect(midpoints.allSatisfy { $0.playhead == .seconds(5) })
+    }
+
+    @Test func realHTTP_everyBeaconArrivesOnceAtALoopbackServer() async throws {
+        let folder = try TemporaryFolder()
+        let names = ["loaded", "impression", "creativeView", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete", "progress"]
+        for name in names { _ = try folder.write(name, "") }
+        let server = try LoopbackFileServer(root: folder.url.path)
+        defer { server.stop() }
+        let tag = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
+            .replacingOccurrences(of: "http://127.0.0.1:8089", with: server.baseURL)
+            .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "file://\(Repo.media("clip-10s-360p.mp4"))")
+        var configuration = SessionConfiguration(tag: try folder.write("tag.xml", tag))
+        configuration.now = 0
+        let (summary, recorder) = await run(configuration)
+        #expect(summary.outcome == .completed)
+        let beacons = await recorder.beacons
+        #expect(beacons.count == 10)
+        #expect(beacons.allSatisfy { $0.status == 200 && $0.delivered && $0.error == nil })
+        #expect(summary.beaconsDelivered == 10 && summary.beaconsFailed == 0)
+        let received = server.requests()
+        #expect(received.count == 10)
+        for beacon in beacons {
+            let target = String(beacon.url.dropFirst(server.baseURL.count))
+            #expect(received.filter { $0.target == target }.count == 1, "\(target) arrived exactly once")
+        }
+        #expect(received.contains { $0.target == "/midpoint?pos=00%3A00%3A05.000&cb=\(beacons.first { $0.event == "midpoint" }!.url.suffix(8))" })
+    }
+
+    @Test func beaconEndpointRefusingConnections_isLoggedAndPlaybackTimingIsUnchanged() async throws {
+        let folder = try TemporaryFolder()
+        // Port 1 on loopback refuses at once.
+        let tag = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
+            .replacingOccurrences(of: "127.0.0.1:8089", with: "127.0.0.1:1")
+            .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "file://\(Repo.media("clip-10s-360p.mp4"))")
+        var configuration = SessionConfiguration(tag: try folder.write("tag.xml", tag))
+        configuration.beaconTimeout = .milliseconds(300)
+        let (summary, recorder) = await run(configuration)
+        #expect(summary.outcome == .completed)
+        #expect(summary.beaconsFailed == 10 && summary.beaconsDelivered == 0)
+        #expect(await recorder.beacons.allSatisfy { $0.status == nil && $0.error != nil })
+        #expect(await recorder.events.first { $0.name == .complete }?.clock == .seconds(10))
+    }
+}

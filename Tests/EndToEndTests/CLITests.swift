@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The result of running the built `vplay` binary.
+struct Invocation {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+    /// stdout parsed as JSON Lines.
+    var lines: [[String: Any]] {
+        stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    }
+}
+
+/// Runs the built binary without blocking a thread of the test runner's (2-thread) cooperative pool: output goes to
+/// files and the exit is awaited.
+func vplay(_ arguments: [String], in directory: URL = Repo.root) async throws -> Invocation {
+    let folder = try TemporaryFolder()
+    let outURL = folder.url.appendingPathComponent("stdout"), errURL = folder.url.appendingPathComponent("stderr")
+    _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Repo.vplayBinary)
+    process.arguments = arguments
+    process.currentDirectoryURL = directory
+    process.standardOutput = try FileHandle(forWritingTo: outURL)
+    process.standardError = try FileHandle(forWritingTo: errURL)
+    let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+        process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+        do { try process.run() } catch { process.terminationHandler = nil; continuation.resume(throwing: error) }
+    }
+    return Invocation(status: status, stdout: try String(contentsOf: outURL, encoding: .utf8), stderr: try String(contentsOf: errURL, encoding: .utf8))
+}
+
+/// `vplay` as a user runs it: the README's commands, the JSON Lines contract, the exit codes.
+@Suite struct CLITests {
+    @Test func demoDryRunJSON_printsTheContractWithQuartilesAtExactly25_50_75Percent() async throws {
+        let run = try await vplay(["--vast", "media/demo.xml", "--dry-run", "--json", "--now", "2026-01-01T00:00:00Z"])
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let lines = run.lines
+        #expect(lines.count == run.stdout.split(separator: "\n").count, "every stdout line is one JSON object")
+        let events = lines.filter { $0["kind"] as? String == "event" }
+        func event(_ name: String) -> [String: Any]? { events.first { $0["name"] as? String == name } }
+        for (name, time) in [("impression", 0.0), ("start", 0.0), ("firstQuartile", 2.5), ("midpoint", 5.0), ("thirdQuartile", 7.5), ("complete", 10.0)] {
+            let found = try #require(event(name), "\(name) missing")
+            #expect(found["playhead"] as? Double == time, "\(name)")
+            #expect(found["clock"] as? Double == time, "\(name)")
+        }
+        #expect(events.map { $0["name"] as! String }.filter { ["firstQuartile", "midpoint", "thirdQuartile", "complete"].contains($0) }
+            == ["firstQuartile", "midpoint", "thirdQuartile", "complete"])
+        let beacons = lines.filter { $0["kind"] as? String == "beacon" }
+        #expect(beacons.count == 10)
+        #expect(beacons.allSatisfy { $0["status"] is NSNull && $0["url"] is String && $0["dryRun"] as? Bool == true })
+        let midpoint = try #require(beacons.first { $0["event"] as? String == "midpoint" })
+        #expect((midpoint["url"] as! String).contains("pos=00%3A00%3A05.000"))
+        let summary = try #require(lines.last)
+        #expect(summary["kind"] as? String == "summary")
+        #expect(summary["outcome"] as? String == "completed" && summary["exitCode"] as? Int == 0)
+    }
+
+    @Test func runSubcommand_isTheSameAsTheDefault() async throws {
+        let a = try await vplay(["--vast", "media/demo.xml", "--dry-run", "--json", "--now", "0"])
+        let b = try await vplay(["run", "--vast", "media/demo.xml", "--dry-run", "--json", "--now", "0"])
+        #expect(a.status == 0 && a.stdout == b.stdout)
+    }
+
+    @Test func textOutput_showsTimelineAndSummary() async throws {
+        let run = try await vplay(["--vast", "media/demo.xml", "--dry-run"])
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("● midpoint"))
+        #expect(run.stdout.contains("summary: completed (exit 0)"))
+        #expect(run.stdout.contains("10 planned (dry run: none sent)"))
+    }
+
+    @Test func probeDecodeJSON_matchesFFprobe() async throws {
+        let path = Repo.media("clip-10s-360p.mp4")
+        let run = try await vplay(["probe", path, "--decode", "--json"])
+        #expect(run.status == 0)
+        let object = try #require(run.lines.first)
+        let truth = try ProbeTruth.of(path)
+        #expect(object["duration"] as? Double == truth.duration)
+        #expect((object["format"] as? String)?.contains("mp4") == true)
+        let streams = try #require(object["streams"] as? [[String: Any]])
+        #expect(streams.count == 2)
+        for stream in streams {
+            #expect(stream["frames"] as? Int == truth.frames[stream["index"] as! Int])
+        }
+        #expect(streams[0]["type"] as? String == "video" && streams[0]["codec"] as? String == "h264")
+        #expect(streams[0]["width"] as? Int == 640 && streams[0]["height"] as? Int == 360 && streams[0]["fps"] as? Double == 24)
+    }
+
+    @Test func probeMissingFile_exits4WithOneLineError() async throws {
+        let run = try await vplay(["probe", "media/no-such-clip.mp4"])
+        #expect(run.status == 4)
+        #expect(run.stderr.split(separator: "\n").count == 1)
+        #expect(run.stderr.contains("error 401"))
+    }
+
+    @Test func missingTag_exits3() async throws {
+        let run = try await vplay(["--vast", "media/no-such-tag.xml", "--json"])
+        #expect(run.status == 3)
+        #expect(run.lines.contains { $0["kind"] as? String == "error" && $0["code"] as? Int == 301 })
+        #expect(run.lines.last?["kind"] as? String == "summary")
+    }
+
+    @Test func notXML_exits3WithCode100() async throws {
+        let folder = try TemporaryFolder()
+        let run = try await vplay(["--vast", try folder.write("bad.xml", "this is not xml <"), "--json", "--dry-run"])
+        #expect(run.status == 3)
+        #expect(run.lines.contains { $0["kind"] as? String == "error" && $0["code"] as? Int == 100 })
+    }
+
+    @Test func truncatedMedia_exits4WithCode405AndTheErrorBeacon() async throws {
+        let folder = try TemporaryFolder()
+        let clip = try Data(contentsOf: URL(fileURLWithPath: Repo.media("clip-10s-360p.mp4")))
+        _ = try folder.write("clip-10s-360p.mp4", clip.prefix(clip.count / 2))
+        _ = try folder.write("demo.xml", try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8))
+        let run = try await vplay(["--vast", folder.url.appendingPathComponent("demo.xml").path, "--json", "--dry-run"])
+        #expect(run.status == 4)
+        let error = try #require(run.lines.first { $0["kind"] as? String == "error" })
+        #expect(error["code"] as? Int == 405)
+        #expect((error["message"] as? String)?.contains("truncated") == true)
+        #expect(run.lines.contains { $0["kind"] as? String == "beacon" && ($0["url"] as? String)?.contains("error?code=405") == true })
+        #expect(run.lines.contains { $0["name"] as? String == "firstQuartile" }, "what played before the cut was reported")
+    }
+
+    @Test(arguments: [["--vast", "media/demo.xml", "--speed", "-1"], ["--vast", "media/demo.xml", "--screen", "big"], ["--nope"], ["probe"]])
+    func usageErrors_exit2(_ arguments: [String]) async throws {
+        let run = try await vplay(arguments)
+        #expect(run.status == 2, "\(arguments): \(run.stderr)")
+        #expect(!run.stderr.isEmpty)
+    }
+
+    @Test func help_documentsExitCodes() async throws {
+        let run = try await vplay(["--help"])
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("Exit codes: 0 played"))
+        #expect(run.stdout.contains("probe"))
+    }
+}

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Decode and demux speed and peak memory of vplay against the ffmpeg CLI on the same files, side by side.
+#
+#   scripts/bench-decode.sh [RUNS]      (default 7 runs per command, after one warm-up each)
+#
+# For each file: `vplay probe --decode` vs `ffmpeg -v error -i FILE -f null -` (both decode every audio and video
+# frame with the same libavcodec, threads auto), and `vplay probe --demux` vs `ffmpeg -v error -i FILE -c copy
+# -f null -`. Prints medians of wall time and peak RSS and the ratios (vplay / ffmpeg: below 1 is vplay faster or
+# smaller). Targets (issue 2): decode ratio <= 1.0, demux ratio <= 0.7, peak RSS below ffmpeg's.
+# Files: the media/ clips, a 60 s 1280x720 clip generated once into .build-bench/ (long enough that decoding,
+# not process start-up, dominates), and the IAB 15 s sample when ../shared is present.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${1:-7}
+scratch=.build-bench
+mkdir -p "$scratch"
+
+echo "bench: building vplay (release)..." >&2
+swift build -c release --scratch-path .build-release --product vplay >/dev/null
+vplay=$(swift build -c release --scratch-path .build-release --show-bin-path)/vplay
+
+long="$scratch/clip-60s-720p.mp4"
+if [ ! -f "$long" ]; then
+  echo "bench: generating $long..." >&2
+  ffmpeg -v error -y -f lavfi -i testsrc2=size=1280x720:rate=30:duration=60 -f lavfi -i sine=frequency=440:sample_rate=48000:duration=60 \
+    -c:v libx264 -preset veryfast -crf 28 -pix_fmt yuv420p -c:a aac -b:a 96k "$long"
+fi
+
+files=(media/clip-10s-360p.mp4 "$long")
+[ -f ../shared/vast-samples/iab/media/VAST-4.0-Short-Intro.mp4 ] && files+=(../shared/vast-samples/iab/media/VAST-4.0-Short-Intro.mp4)
+
+printf '| file | pass | vplay median | ffmpeg median | ratio | vplay peak RSS | ffmpeg peak RSS | RSS ratio |\n'
+printf '|---|---|---|---|---|---|---|---|\n'
+for file in "${files[@]}"; do
+  for pass in decode demux; do
+    if [ "$pass" = decode ]; then
+      ours=("$vplay" probe --decode "$file"); theirs=(ffmpeg -nostdin -v error -i "$file" -f null -)
+    else
+      ours=("$vplay" probe --demux "$file"); theirs=(ffmpeg -nostdin -v error -i "$file" -c copy -f null -)
+    fi
+    spec=$(python3 -c 'import json,sys; print(json.dumps({"runs": int(sys.argv[1]), "commands": {"vplay": sys.argv[2].split("\x1f"), "ffmpeg": sys.argv[3].split("\x1f")}}))' \
+      "$runs" "$(IFS=$'\x1f'; echo "${ours[*]}")" "$(IFS=$'\x1f'; echo "${theirs[*]}")")
+    python3 scripts/bench/measure.py "$spec" | python3 -c '
+import json, sys
+r = json.load(sys.stdin); v, f = r["vplay"], r["ffmpeg"]
+print(f"| {sys.argv[1]} | {sys.argv[2]} | {v[\"wall\"]*1000:.0f} ms | {f[\"wall\"]*1000:.0f} ms | {v[\"wall\"]/f[\"wall\"]:.2f} "
+      f"| {v[\"rss_kib\"]/1024:.1f} MiB | {f[\"rss_kib\"]/1024:.1f} MiB | {v[\"rss_kib\"]/f[\"rss_kib\"]:.2f} |")' "$(basename "$file")" "$pass"
+  done
+done
+echo
+echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), FFmpeg $(ffmpeg -version | head -1 | cut -d' ' -f3), $runs runs per command (medians)."

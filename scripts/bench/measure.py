@@ -1,0 +1,36 @@
+#!/usr/bin/env python3
+"""Runs commands side by side, several times each, and prints medians of wall time and peak RSS.
+
+Used by scripts/bench-decode.sh. Each run is a fresh child process; its peak RSS comes from wait4()'s rusage
+(ru_maxrss, KiB on Linux). Runs alternate between the commands so that machine load affects both alike.
+"""
+import json, os, statistics, subprocess, sys, time
+
+def run_once(argv):
+    started = time.perf_counter()
+    child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(child.pid, 0)
+    elapsed = time.perf_counter() - started
+    err = child.stderr.read().decode(errors="replace")
+    child.stderr.close()
+    code = os.waitstatus_to_exitcode(status)
+    if code != 0:
+        sys.exit(f"measure: {' '.join(argv)} failed ({code}): {err.strip()}")
+    return elapsed, usage.ru_maxrss
+
+def main():
+    spec = json.loads(sys.argv[1])  # {"runs": N, "warmup": 1, "commands": {"name": [argv...]}}
+    names = list(spec["commands"])
+    results = {name: {"wall": [], "rss": []} for name in names}
+    for _ in range(spec.get("warmup", 1)):
+        for name in names:
+            run_once(spec["commands"][name])
+    for _ in range(spec["runs"]):
+        for name in names:
+            wall, rss = run_once(spec["commands"][name])
+            results[name]["wall"].append(wall)
+            results[name]["rss"].append(rss)
+    print(json.dumps({name: {"wall": statistics.median(r["wall"]), "rss_kib": statistics.median(r["rss"]),
+                             "runs": len(r["wall"])} for name, r in results.items()}))
+
+main()

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs what vplay needs on Debian/Ubuntu when it is missing: FFmpeg's development libraries (libavformat,
+# libavcodec, libavutil) for the build, the ffmpeg/ffprobe commands (test oracle, benchmarks, media script),
+# pkg-config, and python3 (the tests' loopback HTTP file server). Uses sudo when not root.
+# The Swift toolchain itself (6.0 or newer) is expected on PATH.
+set -euo pipefail
+
+packages=(libavformat-dev libavcodec-dev libavutil-dev ffmpeg pkg-config python3)
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+# python3 may come from elsewhere (pyenv): a working command is enough.
+if command -v python3 >/dev/null 2>&1; then
+  missing=("${missing[@]/python3}")
+fi
+missing=(${missing[@]+"${missing[@]}"})
+
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  echo "setup: installing ${missing[*]}" >&2
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+command -v swift >/dev/null || { echo "setup: the Swift toolchain (6.0+) is not on PATH; see https://swift.org/install" >&2; exit 1; }
+pkg-config --exists libavformat libavcodec libavutil || { echo "setup: FFmpeg's development files are still missing" >&2; exit 1; }
+echo "setup: ready (FFmpeg $(pkg-config --modversion libavformat) libavformat, $(swift --version 2>/dev/null | head -1))" >&2
