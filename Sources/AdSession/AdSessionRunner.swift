@@ -36,19 +36,8 @@ public struct AdSessionRunner: Sendable {
     private func play(_ session: SessionState, fetcher http: HTTPTagFetcher) async {
         let tally = session.tally
         // 1. The tag and its wrapper chain.
-        let tagURL: URL
-        let fetcher: any AdTagFetcher
-        let mapped = URLMapFetcher(mappings: configuration.mappings, next: http)
-        if let url = URL(string: configuration.tag), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
-            tagURL = url
-            fetcher = mapped
-        } else {
-            let path = configuration.tag.hasPrefix("file:") ? (URL(string: configuration.tag)?.path ?? configuration.tag) : configuration.tag
-            tagURL = URL(fileURLWithPath: path).standardizedFileURL
-            fetcher = FileTagFetcher(fileURL: tagURL, next: mapped, maxBytes: configuration.resolver.parserLimits.maxBytes)
-        }
-        let resolution = await VASTResolver(fetcher: fetcher, clock: ContinuousClock(), configuration: configuration.resolver)
-            .resolve(tagURL: tagURL)
+        let loader = TagLoader(configuration: configuration, http: http)
+        let (tagURL, resolution) = await loader.resolve()
         for warning in resolution.warnings { await tally.send(.warning(String(describing: warning))) }
 
         guard let ad = resolution.defaultAd, let linear = ad.linear else {
@@ -78,7 +67,7 @@ public struct AdSessionRunner: Sendable {
             await session.fail(SessionError(kind: .media, code: error.code.rawValue, message: error.message), errorTargets)
             return
         }
-        let inLineTagURL = ad.wrappers.last.map { configuration.resolver.tagURLTransform($0.wrapper.vastAdTagURI) } ?? tagURL.absoluteString
+        let inLineTagURL = loader.inLineTagURL(of: ad, tagURL: tagURL)
         let location: String
         switch MediaLocator(mappings: configuration.mappings).locate(selection.file.url, inLineTagURL: inLineTagURL) {
         case let .success(resolved): location = resolved

@@ -17,8 +17,8 @@ struct RunCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(name: .long, help: ArgumentHelp("The VAST tag: a file path or an http(s) URL.", valueName: "path|url"))
-    var vast: String
+
+    @OptionGroup var tag: TagOptions
 
     @Flag(help: "One JSON object per line on stdout instead of text.")
     var json = false
@@ -38,17 +38,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Wall time of the first frame for [TIMESTAMP]: ISO 8601 (2026-01-01T00:00:00Z) or ms since 1970.", valueName: "time"))
     var now: String?
 
-    @Option(help: ArgumentHelp("Read URLs under PREFIX (tags and media) from the local DIR, for offline replay; repeatable.", valueName: "PREFIX=DIR"))
-    var map: [String] = []
 
-    @Option(help: ArgumentHelp("Target bandwidth in kbps for choosing the media file (highest bitrate not above it).", valueName: "kbps"))
-    var bandwidth: Int?
-
-    @Option(help: ArgumentHelp("Screen size for choosing the media file (closest area not above it).", valueName: "WxH"))
-    var screen: String?
-
-    @Option(help: ArgumentHelp("Force a media file by its id attribute or 1-based position.", valueName: "id"))
-    var mediaFile: String?
 
     @Option(help: ArgumentHelp("A device or app macro value, e.g. APPBUNDLE=com.game.app; repeatable.", valueName: "NAME=VALUE"))
     var macro: [String] = []
@@ -66,30 +56,19 @@ struct RunCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let speed, !(speed > 0 && speed.isFinite) { throw ValidationError("--speed must be a positive number") }
-        if let screen, Self.parseScreen(screen) == nil { throw ValidationError("--screen must look like 1280x720") }
         if let now, Self.parseNow(now) == nil { throw ValidationError("--now must be ISO 8601 (2026-01-01T00:00:00Z) or milliseconds since 1970") }
-        for entry in map where URLMapping(argument: entry, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) == nil {
-            throw ValidationError("--map \(entry): expected PREFIX=DIR with an http(s) PREFIX")
-        }
         for entry in macro where Self.parseMacro(entry) == nil { throw ValidationError("--macro \(entry): expected NAME=VALUE with an upper-case NAME") }
         if beaconTimeout <= 0 { throw ValidationError("--beacon-timeout must be positive") }
         if threads < 0 { throw ValidationError("--threads must be 0 (auto) or more") }
     }
 
     func sessionConfiguration() -> SessionConfiguration {
-        var configuration = SessionConfiguration(tag: vast)
+        var configuration = SessionConfiguration(tag: tag.vast)
+        tag.apply(to: &configuration)
         configuration.dryRun = dryRun
         if let speed { configuration.clock = .realtime(speed: speed) } else if clock == .realtime { configuration.clock = .realtime(speed: 1) }
         configuration.seed = seed
         configuration.now = now.flatMap(Self.parseNow)
-        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        configuration.mappings = map.compactMap { URLMapping(argument: $0, relativeTo: cwd) }
-        configuration.mediaCriteria.targetBitrateKbps = bandwidth
-        if let size = screen.flatMap(Self.parseScreen) {
-            configuration.mediaCriteria.screenWidth = size.0
-            configuration.mediaCriteria.screenHeight = size.1
-        }
-        configuration.mediaCriteria.forcedFile = mediaFile
         for entry in macro { if let (name, value) = Self.parseMacro(entry) { configuration.deviceMacros[name] = value } }
         configuration.decoderThreads = threads
         configuration.beaconTimeout = .milliseconds(Int64(beaconTimeout * 1000))
@@ -114,12 +93,6 @@ struct RunCommand: AsyncParsableCommand {
         case .completed:
             return failOnBeaconErrors && summary.beaconsFailed > 0 ? ExitCode.beaconFailures.rawValue : 0
         }
-    }
-
-    static func parseScreen(_ text: String) -> (Int, Int)? {
-        let parts = text.lowercased().split(separator: "x")
-        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width > 0, height > 0 else { return nil }
-        return (width, height)
     }
 
     static func parseNow(_ text: String) -> Int64? {

@@ -1,0 +1,33 @@
+import AdSession
+import ArgumentParser
+import Foundation
+
+/// `vplay inspect --vast TAG`: the resolved chain, the media file chosen and why, every tracking URL by event and
+/// source, warnings and errors — without playing.
+struct InspectCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "inspect",
+        abstract: "Resolve a tag and show its wrapper chain, chosen media, every tracking URL, warnings and errors.",
+        discussion: ExitCode.documentation
+    )
+
+    @OptionGroup var tag: TagOptions
+
+    @Flag(help: "Print one JSON object instead of text.")
+    var json = false
+
+    @Flag(help: "Do not open the chosen media file (skips the duration check).")
+    var noMedia = false
+
+    func run() async throws {
+        var configuration = SessionConfiguration(tag: tag.vast)
+        tag.apply(to: &configuration)
+        let inspection = await AdInspector(configuration: configuration).inspect(openMedia: !noMedia)
+        print(json ? InspectRendering.json(inspection).text : InspectRendering.text(inspection))
+        switch inspection.outcome {
+        case .adError: throw ExitCode.adError
+        case .mediaError: throw ExitCode.mediaError
+        case .completed, .interrupted: return
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import AdSession
+import Foundation
+import PlayerEngine
+import VAST
+
+/// Text and JSON for `vplay inspect`.
+enum InspectRendering {
+    static func outcome(_ outcome: ResolutionHop.Outcome) -> (status: String, code: Int?) {
+        switch outcome {
+        case let .vast(count): ("VAST, \(count) ad(s)", nil)
+        case .noAd: ("no ad", nil)
+        case let .failed(error): ("failed: \(error.message)", error.code.rawValue)
+        case let .refused(error): ("refused: \(error.message)", error.code.rawValue)
+        }
+    }
+
+    static func json(_ inspection: AdInspection) -> JSON {
+        let hops = inspection.hops.map { hop -> JSON in
+            let (status, code) = outcome(hop.outcome)
+            return .object([
+                ("depth", .int(hop.depth)), ("url", .string(hop.url)), ("status", .string(status)), ("code", .optional(code)),
+                ("time", .seconds(hop.elapsed)), ("adSystems", .array(hop.adSystems.map(JSON.string))),
+            ])
+        }
+        var pairs: [(String, JSON)] = [("tag", .string(inspection.tag)), ("chain", .array(hops))]
+        if let ad = inspection.ad {
+            pairs.append(("ad", .object([
+                ("id", .optional(ad.ad.id)), ("adSystem", .optional(ad.inLine.adSystem?.name)), ("adTitle", .optional(ad.inLine.adTitle)),
+                ("adServingId", .optional(ad.inLine.adServingId)), ("wrappers", .int(ad.wrappers.count)),
+                ("vastDuration", ad.linear?.duration.map(JSON.seconds) ?? .null),
+                ("skipOffset", .optional(ad.linear?.skipOffset?.description)),
+                ("rewarded", ad.rewarded.map { .object([("currency", .optional($0.currencyName)), ("amount", .optional($0.amount))]) } ?? .null),
+            ])))
+        }
+        if let selection = inspection.selection {
+            pairs.append(("media", .object([
+                ("url", .string(selection.file.url)), ("index", .int(selection.index)), ("id", .optional(selection.file.id)),
+                ("type", .optional(selection.file.type)), ("bitrate", .optional(selection.file.effectiveBitrate)),
+                ("width", .optional(selection.file.width)), ("height", .optional(selection.file.height)),
+                ("reason", .string(selection.reason)),
+                ("duration", inspection.media.map { .number($0.duration) } ?? .null),
+                ("rejected", .array(selection.rejected.map { .object([("index", .int($0.index)), ("url", .string($0.file.url)), ("reason", .string($0.reason))]) })),
+            ])))
+        }
+        pairs.append(("tracking", .array(inspection.tracking.map { row in
+            var fields: [(String, JSON)] = [("event", .string(row.event)), ("url", .string(row.url)), ("source", .string(row.source))]
+            if let offset = row.offset { fields.append(("offset", .string(offset))) }
+            if !row.unknownMacros.isEmpty { fields.append(("unknownMacros", .array(row.unknownMacros.map(JSON.string)))) }
+            return .object(fields)
+        })))
+        pairs.append(("warnings", .array(inspection.warnings.map(JSON.string))))
+        pairs.append(("errors", .array(inspection.errors.map { .object([("code", .int($0.code)), ("type", .string($0.kind.rawValue)), ("message", .string($0.message))]) })))
+        return .object(pairs)
+    }
+
+    static func text(_ inspection: AdInspection) -> String {
+        var lines = ["tag \(inspection.tag)", "", "chain:"]
+        for hop in inspection.hops {
+            let (status, code) = outcome(hop.outcome)
+            let systems = hop.adSystems.isEmpty ? "" : " [\(hop.adSystems.joined(separator: ", "))]"
+            lines.append(String(format: "  %d. %@ — %@%@ (%.0f ms)%@", hop.depth, hop.url, code.map { "\($0) " } ?? "", status, hop.elapsed.jsonSeconds * 1000, systems))
+        }
+        if let ad = inspection.ad {
+            lines += ["", "ad \(ad.ad.id ?? "?") from \(ad.inLine.adSystem?.name ?? "?"): \(ad.inLine.adTitle ?? "")"]
+            if let duration = ad.linear?.duration { lines.append("  VAST duration \(VASTTime.format(duration))") }
+            if let skip = ad.linear?.skipOffset { lines.append("  skippable at \(skip)") }
+            if let reward = ad.rewarded { lines.append("  rewarded: \(reward.amountText ?? "?") \(reward.currencyName ?? "")") }
+        }
+        if let selection = inspection.selection {
+            lines += ["", "media: #\(selection.index) \(selection.file.url)", "  why: \(selection.reason)"]
+            if let media = inspection.media {
+                lines.append(String(format: "  opened: %@, %.3f s%@", media.format, media.duration, media.video.map { ", \($0.codec) \($0.width ?? 0)x\($0.height ?? 0)" } ?? ""))
+            }
+            for rejected in selection.rejected { lines.append("  not #\(rejected.index) \(rejected.file.url): \(rejected.reason)") }
+        }
+        if !inspection.tracking.isEmpty {
+            lines += ["", "tracking:"]
+            for row in inspection.tracking {
+                let offset = row.offset.map { "@\($0)" } ?? ""
+                let unknown = row.unknownMacros.isEmpty ? "" : "  (unknown macros: \(row.unknownMacros.joined(separator: ", ")))"
+                lines.append("  \(row.event)\(offset) [\(row.source)] \(row.url)\(unknown)")
+            }
+        }
+        if !inspection.warnings.isEmpty { lines += [""] + inspection.warnings.map { "warning: \($0)" } }
+        if !inspection.errors.isEmpty { lines += [""] + inspection.errors.map { "error \($0.code): \($0.message)" } }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `vplay inspect`, and wrapper chains played offline through `--map`.
+@Suite struct InspectAndWrapperTests {
+    static let iab = Repo.root.deletingLastPathComponent().appendingPathComponent("shared/vast-samples/iab").path
+    static let iabMaps = [
+        "--map", "https://raw.githubusercontent.com/InteractiveAdvertisingBureau/VAST_Samples/master/VAST%204.0%20Samples/=\(iab)/vast4.0/",
+        "--map", "https://iab-publicfiles.s3.amazonaws.com/vast/=\(iab)/media/",
+    ]
+
+    @Test func inspectJSON_demo_listsChainMediaAndEveryTrackingURLWithItsSource() async throws {
+        let run = try await vplay(["inspect", "--vast", "media/demo.xml", "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let object = try #require(run.lines.first)
+        let chain = try #require(object["chain"] as? [[String: Any]])
+        #expect(chain.count == 1 && (chain[0]["adSystems"] as? [String]) == ["vplay demo server"])
+        let media = try #require(object["media"] as? [String: Any])
+        #expect(media["url"] as? String == "clip-10s-360p.mp4" && media["duration"] as? Double == 10.0)
+        let tracking = try #require(object["tracking"] as? [[String: Any]])
+        #expect(tracking.filter { $0["event"] as? String == "impression" }.count == 1, "about:blank is not a tracking URL")
+        #expect(tracking.filter { $0["event"] as? String == "progress" }.compactMap { $0["offset"] as? String } == ["00:00:02.000", "30%"])
+        #expect(tracking.allSatisfy { $0["source"] as? String == "inline" })
+        #expect((object["errors"] as? [Any])?.isEmpty == true)
+    }
+
+    @Test func inspect_noAd_exits3() async throws {
+        let folder = try TemporaryFolder()
+        let run = try await vplay(["inspect", "--vast", try folder.write("empty.xml", #"<VAST version="4.1"><Error><![CDATA[http://t/e?c=[ERRORCODE]]]></Error></VAST>"#), "--json"])
+        #expect(run.status == 3)
+        let errors = try #require(run.lines.first?["errors"] as? [[String: Any]])
+        #expect(errors.first?["code"] as? Int == 303)
+    }
+
+    @Test func inspect_durationMismatch_isWarned() async throws {
+        let folder = try TemporaryFolder()
+        let tag = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
+            .replacingOccurrences(of: "<Duration>00:00:10.000</Duration>", with: "<Duration>00:00:30</Duration>")
+            .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "file://\(Repo.media("clip-10s-360p.mp4"))")
+        let run = try await vplay(["inspect", "--vast", try folder.write("tag.xml", tag), "--json"])
+        #expect(run.status == 0)
+        let warnings = try #require(run.lines.first?["warnings"] as? [String])
+        #expect(warnings.contains { $0.contains("duration mismatch") })
+    }
+
+    @Test(.enabled(if: Repo.iabAvailable, Comment(rawValue: Repo.iabAbsent)))
+    func iabWrapperSample_dryRunThroughMap_listsWrapperImpressionBesideTheInLines() async throws {
+        let run = try await vplay(["--vast", "\(Self.iab)/vast4.1/Wrapper_Tag-test.xml", "--dry-run", "--json", "--now", "0"] + Self.iabMaps)
+        #expect(run.status == 0, "\(run.stderr)")
+        let beacons = run.lines.filter { $0["kind"] as? String == "beacon" }
+        let impressions = beacons.filter { $0["event"] as? String == "impression" }
+        #expect(impressions.compactMap { $0["source"] as? String } == ["wrapper 1 (iabtechlab)", "inline"])
+        let resolved = try #require(run.lines.first { $0["kind"] as? String == "resolved" })
+        #expect(resolved["wrappers"] as? Int == 1)
+        // The IAB clip lasts 15.162622 s: quartiles at exactly a quarter of it, to the millisecond.
+        let events = run.lines.filter { $0["kind"] as? String == "event" }
+        #expect(events.first { $0["name"] as? String == "firstQuartile" }?["playhead"] as? Double == 3.791)
+        #expect(events.first { $0["name"] as? String == "complete" }?["playhead"] as? Double == 15.163)
+    }
+
+    @Test(.enabled(if: Repo.iabAvailable, Comment(rawValue: Repo.iabAbsent)))
+    func iabWrapperSample_inspect_showsTwoHops() async throws {
+        let run = try await vplay(["inspect", "--vast", "\(Self.iab)/vast4.1/Wrapper_Tag-test.xml", "--json"] + Self.iabMaps)
+        #expect(run.status == 0, "\(run.stderr)")
+        let chain = try #require(run.lines.first?["chain"] as? [[String: Any]])
+        #expect(chain.count == 2)
+        #expect((chain[1]["url"] as? String)?.hasPrefix("https://raw.githubusercontent.com/") == true)
+    }
+}
