@@ -96,18 +96,27 @@ public struct AdSessionRunner: Sendable {
 
         // 3. Play, firing each event's tracking at its time.
         let plan = TrackingPlan(ad: ad, duration: duration)
-        let engine = PlaybackEngine(configuration: .init(progressOffsets: plan.progressOffsets))
+        let rules = rules(for: ad, linear: linear, plan: plan, duration: duration)
+        let engine = PlaybackEngine(configuration: .init(rules: rules))
         var lastEvent: PlaybackEvent?
+        var gate = TrackingGate(repeatTracking: configuration.repeatTracking, replayTracking: configuration.replayTracking)
         let onEvent: (PlaybackEvent) async -> Void = { event in
             lastEvent = event
             await tally.send(.event(event))
+            guard gate.fires(event) else { return }
             await session.fire(plan.targets(for: event), errorCode: nil, playhead: event.playhead, clock: event.clock)
+        }
+        let decoderThreads = configuration.decoderThreads
+        let reopen: () throws(MediaError) -> any MediaSource = {
+            try FFmpegMediaSource(location: location, options: MediaOpenOptions(decoderThreads: decoderThreads))
         }
         do {
             let report: PlaybackReport
             switch configuration.clock {
-            case .virtual: report = try await engine.play(source, on: VirtualClock(), onEvent: onEvent)
-            case let .realtime(speed): report = try await engine.play(source, on: ScaledClock(speed: speed), onEvent: onEvent)
+            case .virtual:
+                report = try await engine.play(source, script: configuration.script, reopen: reopen, on: VirtualClock(), onEvent: onEvent)
+            case let .realtime(speed):
+                report = try await engine.play(source, script: configuration.script, reopen: reopen, on: ScaledClock(speed: speed), onEvent: onEvent)
             }
             session.summary.playback = report
             session.summary.clock = report.clock
@@ -121,6 +130,26 @@ public struct AdSessionRunner: Sendable {
         } catch {
             session.summary.outcome = .interrupted
         }
+    }
+
+    /// The player's rules for this ad: its skip offset, reward, end card and click-through, with the configured
+    /// policies.
+    private func rules(for ad: ResolvedAd, linear: Linear, plan: TrackingPlan, duration: Duration) -> PlaybackRules {
+        var rules = PlaybackRules(duration: duration)
+        rules.progressOffsets = plan.progressOffsets
+        rules.skipOffset = linear.skipOffset.map { $0.resolve(against: duration) }
+        if let reward = configuration.reward {
+            rules.reward = reward
+        } else if let extensionReward = ad.rewarded, extensionReward.isEnabled {
+            rules.reward = Reward(currency: extensionReward.currencyName ?? "reward", amount: extensionReward.amount ?? 1)
+        }
+        rules.rewardThreshold = configuration.rewardThreshold
+        rules.videoClose = configuration.videoClose
+        rules.hasEndCard = plan.endCard != nil
+        rules.endCardAfterSkip = configuration.endCardAfterSkip
+        rules.closeDelay = configuration.closeDelay
+        rules.hasClickThrough = ad.clickThrough != nil
+        return rules
     }
 
     private static func errorTarget(_ url: SourcedURL) -> TrackingPlan.Target {

@@ -1,4 +1,5 @@
 import Foundation
+import PlayerEngine
 import VAST
 
 /// Everything one ad session is configured with: the single place the CLI (or a library user) sets.
@@ -32,6 +33,24 @@ public struct SessionConfiguration: Sendable {
     public var deviceMacros: [String: String] = SessionConfiguration.defaultDeviceMacros
     /// Decoder threads (0 = one per core, like ffmpeg).
     public var decoderThreads = 0
+    /// Scripted user and OS actions.
+    public var script = SessionScript()
+    /// The reward when the tag has no rewarded extension (or to override it); nil uses the tag's.
+    public var reward: Reward?
+    public var rewardThreshold: PlaybackRules.RewardThreshold = .complete
+    public var videoClose: PlaybackRules.VideoClose = .anytime
+    public var endCardAfterSkip = true
+    /// Before the end card's close control appears (`closeDelayLeft`).
+    public var closeDelay: Duration = .zero
+    /// Beacons for pause, resume, mute and unmute: on every occurrence, or only the first of each (IMA's HTML5 SDK
+    /// pings those URLs once "to prevent polluting ad server logs").
+    public var repeatTracking: RepeatTracking = .every
+    /// Whether a replay (a new play) fires the one-shot tracking (impression, start, quartiles…) again.
+    public var replayTracking: ReplayTracking = .none
+
+    public enum RepeatTracking: String, Sendable, CaseIterable { case every, first }
+    public enum ReplayTracking: String, Sendable, CaseIterable { case none, all }
+
     /// The simulated device's User-Agent, sent with beacons and tag requests.
     public var userAgent = "vplay/0.1 (headless rewarded-video player; simulated iPhone; iOS 17.0)"
 

@@ -1,10 +1,10 @@
 import PlayerEngine
 import VAST
 
-/// Which tracking URLs each playback event fires, from the resolved ad (InLine and every wrapper, in chain order).
+/// Which tracking URLs each session event fires, from the resolved ad (InLine and every wrapper, in chain order).
 struct TrackingPlan: Sendable {
     struct Target: Sendable {
-        /// The name the beacon log uses (`impression`, `start`, `progress`…).
+        /// The name the beacon log uses (`impression`, `start`, `progress`, `clickTracking`, …).
         var event: String
         var url: String
         var source: TrackingSource
@@ -13,6 +13,8 @@ struct TrackingPlan: Sendable {
     let ad: ResolvedAd
     /// Progress offsets resolved against the media's duration, each with its URLs.
     let progress: [(at: Duration, targets: [Target])]
+    /// The companion shown as the end card: the first with `renderingMode="end-card"`, else the first with a resource.
+    let endCard: Sourced<Companion>?
 
     init(ad: ResolvedAd, duration: Duration) {
         self.ad = ad
@@ -22,6 +24,8 @@ struct TrackingPlan: Sendable {
             byOffset[offset.resolve(against: duration), default: []].append(Target(event: "progress", url: tracking.url, source: tracking.source))
         }
         progress = byOffset.keys.sorted().map { ($0, byOffset[$0]!) }
+        let shown = ad.companions.filter { !$0.value.resources.isEmpty }
+        endCard = shown.first { $0.value.renderingMode == "end-card" } ?? shown.first
     }
 
     var progressOffsets: [Duration] { progress.map(\.at) }
@@ -34,10 +38,31 @@ struct TrackingPlan: Sendable {
         case .progress:
             guard let offset = event.offset else { return [] }
             return progress.first { $0.at == offset }?.targets ?? []
-        default:
-            let name = TrackingEventName(event.name.rawValue)
-            return ad.tracking(for: name).map { Target(event: name.rawValue, url: $0.url, source: $0.source) }
+        case .click:
+            return ad.clickTracking.map { Target(event: "clickTracking", url: $0.url, source: $0.source) }
+        case .closeLinear:
+            // The peer falls back to `close` URLs when a linear ad has no closeLinear ones; so do we.
+            let linear = linearTargets(.closeLinear)
+            return linear.isEmpty ? linearTargets(.close, as: "closeLinear") : linear
+        case .endCardShown:
+            guard let card = endCard else { return [] }
+            let own = card.value.tracking.filter { $0.event == .creativeView }.map { Target(event: "companion.creativeView", url: $0.url, source: card.source) }
+            return own + ad.companionCreativeView.map { Target(event: "companion.creativeView", url: $0.url, source: $0.source) }
+        case .endCardClick:
+            guard let card = endCard else { return [] }
+            let own = card.value.clickTracking.map { Target(event: "companion.clickTracking", url: $0.url, source: card.source) }
+            return own + ad.companionClickTracking.map { Target(event: "companion.clickTracking", url: $0.url, source: $0.source) }
+        case .loaded, .creativeView, .start, .firstQuartile, .midpoint, .thirdQuartile, .complete,
+             .pause, .resume, .mute, .unmute, .skip, .rewind:
+            return linearTargets(TrackingEventName(event.name.rawValue))
+        case .skippable, .clickThroughClose, .close, .closeShown, .replayShown, .rewarded, .rewardForfeited, .appState,
+             .rejected, .abandoned:
+            return []
         }
+    }
+
+    private func linearTargets(_ name: TrackingEventName, as label: String? = nil) -> [Target] {
+        ad.tracking(for: name).map { Target(event: label ?? name.rawValue, url: $0.url, source: $0.source) }
     }
 
     /// Error URLs of the ad and every wrapper in its chain.

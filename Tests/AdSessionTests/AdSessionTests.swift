@@ -125,8 +125,10 @@ actor Recorder {
 
     @Test func realHTTP_everyBeaconArrivesOnceAtALoopbackServer() async throws {
         let folder = try TemporaryFolder()
-        let names = ["loaded", "impression", "creativeView", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete", "progress"]
+        let names = ["loaded", "impression", "creativeView", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete", "progress", "closeLinear"]
         for name in names { _ = try folder.write(name, "") }
+        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("endcard"), withIntermediateDirectories: true)
+        _ = try folder.write("endcard/view", "")
         let server = try LoopbackFileServer(root: folder.url.path)
         defer { server.stop() }
         let tag = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
@@ -137,11 +139,11 @@ actor Recorder {
         let (summary, recorder) = await run(configuration)
         #expect(summary.outcome == .completed)
         let beacons = await recorder.beacons
-        #expect(beacons.count == 10)
+        #expect(beacons.count == 12)
         #expect(beacons.allSatisfy { $0.status == 200 && $0.delivered && $0.error == nil })
-        #expect(summary.beaconsDelivered == 10 && summary.beaconsFailed == 0)
+        #expect(summary.beaconsDelivered == 12 && summary.beaconsFailed == 0)
         let received = server.requests()
-        #expect(received.count == 10)
+        #expect(received.count == 12)
         for beacon in beacons {
             let target = String(beacon.url.dropFirst(server.baseURL.count))
             #expect(received.filter { $0.target == target }.count == 1, "\(target) arrived exactly once")
@@ -159,7 +161,7 @@ actor Recorder {
         configuration.beaconTimeout = .milliseconds(300)
         let (summary, recorder) = await run(configuration)
         #expect(summary.outcome == .completed)
-        #expect(summary.beaconsFailed == 10 && summary.beaconsDelivered == 0)
+        #expect(summary.beaconsFailed == 12 && summary.beaconsDelivered == 0)
         #expect(await recorder.beacons.allSatisfy { $0.status == nil && $0.error != nil })
         #expect(await recorder.events.first { $0.name == .complete }?.clock == .seconds(10))
     }

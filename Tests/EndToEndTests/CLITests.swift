@@ -50,7 +50,7 @@ func vplay(_ arguments: [String], in directory: URL = Repo.root) async throws ->
         #expect(events.map { $0["name"] as! String }.filter { ["firstQuartile", "midpoint", "thirdQuartile", "complete"].contains($0) }
             == ["firstQuartile", "midpoint", "thirdQuartile", "complete"])
         let beacons = lines.filter { $0["kind"] as? String == "beacon" }
-        #expect(beacons.count == 10)
+        #expect(beacons.count == 12, "8 playback events, companion creativeView, closeLinear when the end card closes, 2 progress")
         #expect(beacons.allSatisfy { $0["status"] is NSNull && $0["url"] is String && $0["dryRun"] as? Bool == true })
         let midpoint = try #require(beacons.first { $0["event"] as? String == "midpoint" })
         #expect((midpoint["url"] as! String).contains("pos=00%3A00%3A05.000"))
@@ -70,7 +70,7 @@ func vplay(_ arguments: [String], in directory: URL = Repo.root) async throws ->
         #expect(run.status == 0)
         #expect(run.stdout.contains("● midpoint"))
         #expect(run.stdout.contains("summary: completed (exit 0)"))
-        #expect(run.stdout.contains("10 planned (dry run: none sent)"))
+        #expect(run.stdout.contains("12 planned (dry run: none sent)"))
     }
 
     @Test func probeDecodeJSON_matchesFFprobe() async throws {

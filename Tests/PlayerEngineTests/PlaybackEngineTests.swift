@@ -12,7 +12,9 @@ import Testing
     }
 
     @Test func play_tenSecondClip_firesEveryEventAtItsExactPlayheadAndClock() async throws {
-        let (events, report, _) = try await play("clip-10s-360p.mp4")
+        let (all, report, _) = try await play("clip-10s-360p.mp4")
+        let events = Array(all.prefix(8))
+        #expect(all.map(\.name).dropFirst(8) == [.replayShown, .closeShown, .closeLinear, .close], "then the replay screen, closed at once")
         let expected: [(PlaybackEvent.Name, Duration)] = [
             (.loaded, .zero), (.impression, .zero), (.creativeView, .zero), (.start, .zero),
             (.firstQuartile, .milliseconds(2500)), (.midpoint, .seconds(5)), (.thirdQuartile, .milliseconds(7500)), (.complete, .seconds(10)),
@@ -46,6 +48,86 @@ import Testing
         #expect(progress.playhead == .milliseconds(3300))
         #expect(progress.clock == .milliseconds(3300))
         #expect(progress.offset == .milliseconds(3300))
+    }
+
+    // MARK: - Rewarded sessions with scripts (issue 4's scenarios), on the virtual clock
+
+    func session(_ clip: String = "clip-10s-360p.mp4", script: String, _ configure: (inout PlaybackRules) -> Void = { _ in }) async throws -> ([PlaybackEvent], PlaybackReport) {
+        var rules = PlaybackRules()
+        rules.reward = Reward(currency: "Coins", amount: 10)
+        configure(&rules)
+        let path = Repo.media(clip)
+        let source = try FFmpegMediaSource(location: path)
+        var events: [PlaybackEvent] = []
+        let report = try await PlaybackEngine(configuration: .init(rules: rules)).play(
+            source, script: try SessionScript(parsing: script), reopen: { () throws(MediaError) -> any MediaSource in try FFmpegMediaSource(location: path) }, on: VirtualClock()
+        ) { events.append($0) }
+        return (events, report)
+    }
+
+    func first(_ name: PlaybackEvent.Name, in events: [PlaybackEvent]) throws -> PlaybackEvent {
+        try #require(events.first { $0.name == name }, "\(name) missing")
+    }
+
+    @Test func backgroundAt3ForegroundAt13_exactTimesOnBothTimelines() async throws {
+        let (events, report) = try await session(script: "background@3,foreground@13")
+        let q1 = try first(.firstQuartile, in: events)
+        #expect(q1.playhead == .milliseconds(2500) && q1.clock == .milliseconds(2500))
+        let pause = try first(.pause, in: events)
+        #expect(pause.playhead == .seconds(3) && pause.clock == .seconds(3))
+        let resume = try first(.resume, in: events)
+        #expect(resume.playhead == .seconds(3) && resume.clock == .seconds(13))
+        let midpoint = try first(.midpoint, in: events)
+        #expect(midpoint.playhead == .seconds(5) && midpoint.clock == .seconds(15))
+        let complete = try first(.complete, in: events)
+        #expect(complete.playhead == .seconds(10) && complete.clock == .seconds(20))
+        let rewards = events.filter { $0.name == .rewarded }
+        #expect(rewards.count == 1)
+        #expect(rewards.first?.clock == .seconds(20) && rewards.first?.reward?.amount == 10)
+        #expect(events.firstIndex { $0.name == .rewarded }! > events.firstIndex { $0.name == .complete }!)
+        #expect(report.framesPresented == 240 + 431, "every frame shown once; none while in the background")
+        #expect(report.rewardGranted && report.ending == .completed)
+    }
+
+    @Test func skipBeforeOffsetRejected_afterItSkipsAndNoLaterQuartileOrCompleteFires() async throws {
+        let (events, report) = try await session(script: "skip@4,skip@6") { $0.skipOffset = .seconds(5) }
+        let rejected = try first(.rejected, in: events)
+        #expect(rejected.clock == .seconds(4) && rejected.detail?.hasPrefix("skip: not skippable") == true)
+        #expect(try first(.skippable, in: events).playhead == .seconds(5))
+        let skip = try first(.skip, in: events)
+        #expect(skip.playhead == .seconds(6) && skip.clock == .seconds(6))
+        let after = events.drop { $0.name != .skip }
+        #expect(!after.contains { [.thirdQuartile, .complete, .rewarded].contains($0.name) })
+        #expect(after.contains { $0.name == .rewardForfeited })
+        #expect(report.ending == .skipped && !report.rewardGranted)
+        #expect(report.framesPresented < 240 + 431)
+    }
+
+    @Test func closeBeforeComplete_givesNoReward() async throws {
+        let (events, report) = try await session(script: "close@4")
+        #expect(events.map(\.name).suffix(3) == [.closeLinear, .rewardForfeited, .close])
+        #expect(!events.contains { $0.name == .rewarded })
+        #expect(report.ending == .closedEarly && !report.rewardGranted && report.clock == .seconds(4))
+    }
+
+    @Test func controlCenter_pausesAndResumes() async throws {
+        let (events, _) = try await session(script: "willResignActive@2,didBecomeActive@4")
+        #expect(try first(.pause, in: events).detail == "inactive")
+        #expect(try first(.resume, in: events).clock == .seconds(4))
+        #expect(try first(.complete, in: events).clock == .seconds(12))
+    }
+
+    @Test func clickThrough_suppressesUntilClosed_thenEndCardAndReplay() async throws {
+        let (events, report) = try await session(script: "click@2,clickthroughClose@5,replay@+10") { $0.hasEndCard = false }
+        #expect(try first(.click, in: events).detail == "opened")
+        #expect(try first(.resume, in: events).clock == .seconds(5))
+        #expect(try first(.complete, in: events).clock == .seconds(13))
+        let rewind = try first(.rewind, in: events)
+        #expect(rewind.clock == .seconds(15) && rewind.play == 2)
+        let completes = events.filter { $0.name == .complete }
+        #expect(completes.map(\.clock) == [.seconds(13), .seconds(25)])
+        #expect(events.filter { $0.name == .rewarded }.count == 1, "the reward is granted once per session")
+        #expect(report.plays == 2)
     }
 
     @Test func play_twice_isDeterministic() async throws {

@@ -1,24 +1,27 @@
-/// Plays a `MediaSource` on a clock: each decoded frame is presented at its timestamp, and every playhead boundary
-/// (quartiles, progress offsets) fires at its exact time — the driver sleeps until the earliest of the next frame and
-/// the next boundary, instead of polling (peers poll every 200 ms to 1 s and are late by up to that).
+/// Drives an `AdPlayback` state machine with real decoded frames on a clock. It sleeps until the earliest of the next
+/// frame's presentation time, the next boundary (quartile, progress offset, skip offset, reward threshold, close
+/// control) and the next scripted action — never polling — so every event fires at its exact time.
 ///
-/// On a `VirtualClock` a play runs as fast as decoding allows and its times are exact; on `ContinuousClock` or a
-/// `ScaledClock` it runs in (scaled) real time, and a decoder slower than the clock is reported as a stall that does
-/// not count as played time.
+/// On a `VirtualClock` a session runs as fast as decoding allows and its times are exact; on `ContinuousClock` or a
+/// `ScaledClock` it runs in (scaled) real time. There, events carry their scheduled times and the report gives the
+/// worst lateness measured; a decoder slower than the clock is a stall that is counted and not played time.
 public struct PlaybackEngine: Sendable {
     public struct Configuration: Sendable {
-        /// Overrides the media's duration (seconds of playhead at which `complete` fires); nil uses the container's.
-        public var duration: Duration?
-        /// VAST progress offsets, resolved to playhead times.
-        public var progressOffsets: [Duration]
-        /// A frame presented later than this after its time counts as late; a wait this long for the decoder in real
-        /// time is a stall (two frames at 30 fps: later than that is visible to a viewer).
+        public var rules: PlaybackRules
+        /// In real time, a frame presented later than this counts as late and the wait as a stall (two frames at
+        /// 30 fps: later than that is visible to a viewer).
         public var lateThreshold: Duration
 
-        public init(duration: Duration? = nil, progressOffsets: [Duration] = [], lateThreshold: Duration = .milliseconds(66)) {
-            self.duration = duration
-            self.progressOffsets = progressOffsets
+        public init(rules: PlaybackRules = .init(), lateThreshold: Duration = .milliseconds(66)) {
+            self.rules = rules
             self.lateThreshold = lateThreshold
+        }
+
+        /// Shorthand for a plain play with progress offsets.
+        public init(duration: Duration? = nil, progressOffsets: [Duration]) {
+            var rules = PlaybackRules(duration: duration)
+            rules.progressOffsets = progressOffsets
+            self.init(rules: rules)
         }
     }
 
@@ -26,99 +29,125 @@ public struct PlaybackEngine: Sendable {
 
     public init(configuration: Configuration = .init()) { self.configuration = configuration }
 
-    /// Plays `source` to its end on `clock`, calling `onEvent` for each event in order, at its time.
+    /// Plays `source` on `clock`, following `script`, calling `onEvent` for each event in order, at its time.
+    /// - Parameters:
+    ///   - reopen: opens the media again from the start for a replay; without it a replay fails with `readFailed`.
     /// - Throws: `MediaError` when the media cannot be played (events before the failure have been delivered);
     ///   `CancellationError` when the task is cancelled.
     public func play<C: Clock>(
-        _ source: some MediaSource,
+        _ source: any MediaSource,
+        script: SessionScript = SessionScript(),
+        reopen: (() throws(MediaError) -> any MediaSource)? = nil,
         on clock: C,
         onEvent: (PlaybackEvent) async -> Void
     ) async throws -> PlaybackReport where C.Duration == Duration {
         var report = PlaybackReport()
+        var source = source
         guard let first = try source.nextFrame() else {
             throw MediaError.corruptStream(location: source.info.location, decodeErrors: source.statistics.decodeErrors, message: "no frames")
         }
-        let duration = configuration.duration ?? source.info.exactDuration
+        let duration = configuration.rules.duration ?? source.info.exactDuration
         guard duration > .zero else {
             throw MediaError.readFailed(location: source.info.location, message: "the container gives no duration")
         }
         report.duration = duration
-        var milestones = Milestones(duration: duration, progressOffsets: configuration.progressOffsets)
-
-        // Session clock zero = the first frame on screen. `origin` moves forward by every stall, so that the
-        // playhead is always `first.time + (now - origin)` while playing.
+        var machine = AdPlayback(rules: configuration.rules, duration: duration)
         let sessionStart = clock.now
-        var origin = sessionStart
-        let playheadZero = first.time
-        func sessionTime() -> Duration { sessionStart.duration(to: clock.now) }
-        func emit(_ name: PlaybackEvent.Name, at playhead: Duration, offset: Duration? = nil) async {
-            report.events.append(name)
-            await onEvent(PlaybackEvent(name: name, playhead: playhead, clock: sessionTime(), offset: offset))
+        func emit(_ events: [PlaybackEvent]) async {
+            for event in events {
+                report.record(event)
+                await onEvent(event)
+            }
         }
 
-        for name in [PlaybackEvent.Name.loaded, .impression, .creativeView, .start] { await emit(name, at: playheadZero) }
+        await emit(machine.begin(at: .zero, playhead: first.time))
         report.framesPresented = 1
-        for boundary in milestones.advance(to: playheadZero) { await emit(boundary.name, at: playheadZero, offset: boundary.offset) }
-
         var upcoming = try source.nextFrame()
-        var completed = milestones.next == nil
-        while !completed {
-            try Task.checkCancellation()
-            // Frames that start at or after the ad's end are not shown: `complete` ends the play.
-            let frameTime = upcoming.flatMap { $0.time < duration ? $0.time : nil }
-            guard let target = [frameTime, milestones.next].compactMap({ $0 }).min() else { break }
-            let due = origin.advanced(by: target - playheadZero)
-            try await clock.sleep(until: due, tolerance: nil)
-            let lateness = due.duration(to: clock.now)
+        var step = 0
+        var play = machine.play
 
-            if milestones.next == target {
-                report.maxBoundaryLateness = max(report.maxBoundaryLateness, lateness)
-                for boundary in milestones.advance(to: target) {
-                    await emit(boundary.name, at: target, offset: boundary.offset)
-                    if boundary.name == .complete { completed = true }
-                }
+        while machine.phase != .closed {
+            try Task.checkCancellation()
+            let frameDue: Duration? = {
+                guard machine.phase == .playing, let frame = upcoming, frame.time < duration else { return nil }
+                return machine.clock(forPlayhead: frame.time)
+            }()
+            let boundaryDue = machine.nextDeadline()
+            let actionDue = script.time(at: step)
+            guard let target = [frameDue, boundaryDue, actionDue].compactMap({ $0 }).min() else {
+                await emit(machine.finish(at: sessionStart.duration(to: clock.now)))
+                break
             }
-            if let frame = upcoming, frame.time == target, !completed {
+            let due = sessionStart.advanced(by: target)
+            try await clock.sleep(until: due, tolerance: nil)
+            let lateness = max(.zero, due.duration(to: clock.now))
+
+            // At one instant: boundaries first (a skip at the skip offset is allowed), then actions, then the frame.
+            if boundaryDue == target {
+                report.maxBoundaryLateness = max(report.maxBoundaryLateness, lateness)
+                report.boundaryLateness.append(lateness)
+                await emit(machine.advance(to: target))
+            }
+            while actionDue != nil, let time = script.time(at: step), time == target {
+                for input in script.steps[step].inputs { await emit(machine.handle(input, at: target)) }
+                step += 1
+            }
+            if machine.play != play {
+                // A replay: the media starts again from its first frame.
+                play = machine.play
+                guard let reopen else { throw MediaError.readFailed(location: source.info.location, message: "replay needs the media reopened") }
+                source = try reopen()
+                _ = try source.nextFrame()
+                report.framesPresented += 1
+                upcoming = try source.nextFrame()
+                continue
+            }
+            if frameDue == target, machine.phase == .playing, upcoming != nil {
                 if lateness > configuration.lateThreshold {
                     // The decoder did not keep up: the viewer saw a frozen frame. That wait is not played time.
                     report.stalls += 1
                     report.stallTime += lateness
-                    origin = origin.advanced(by: lateness)
                     report.framesLate += 1
+                    machine.stall(lateness, at: target)
                 }
                 report.framesPresented += 1
                 upcoming = try source.nextFrame()
             }
         }
-        // What is left after complete (frames past the ad's duration) is read so the decode is verified to the end.
-        while let frame = upcoming {
-            if frame.time >= duration { report.framesBeyondDuration += 1 }
-            upcoming = try source.nextFrame()
-        }
-        report.completed = completed
         report.statistics = source.statistics
-        report.clock = sessionTime()
+        report.clock = sessionStart.duration(to: clock.now)
+        report.completed = machine.ending == .completed
+        report.ending = machine.ending
+        report.rewardGranted = machine.rewardGranted
+        report.plays = machine.play
         return report
     }
 }
 
-/// What a play measured.
+/// What a session measured.
 public struct PlaybackReport: Sendable, Equatable {
     public init() {}
+
     /// The duration quartiles were computed on.
     public var duration: Duration = .zero
     public var events: [PlaybackEvent.Name] = []
+    /// The video played to its end (in the last play).
     public var completed = false
+    public var ending: AdPlayback.Ending?
+    public var rewardGranted = false
+    public var plays = 1
     public var framesPresented = 0
     /// Frames shown later than `Configuration.lateThreshold` (real-time modes only; never on a virtual clock).
     public var framesLate = 0
-    /// Frames that start at or after the ad's duration (not shown).
-    public var framesBeyondDuration = 0
     public var stalls = 0
     public var stallTime: Duration = .zero
     /// The worst delay between a boundary's due time and its event (0 on a virtual clock).
     public var maxBoundaryLateness: Duration = .zero
-    /// Session clock at the end of the play.
+    /// Each boundary's delay, in order (for percentiles in real-time runs).
+    public var boundaryLateness: [Duration] = []
+    /// Session clock at the end.
     public var clock: Duration = .zero
     public var statistics = DecodeStatistics(streams: [])
+
+    mutating func record(_ event: PlaybackEvent) { events.append(event.name) }
 }

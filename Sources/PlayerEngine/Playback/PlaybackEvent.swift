@@ -1,4 +1,4 @@
-/// Something that happened during a play, at an exact point of both timelines.
+/// Something that happened during a session, at an exact point of both timelines.
 public struct PlaybackEvent: Sendable, Equatable {
     public enum Name: String, Sendable, Codable, CaseIterable {
         /// The media is open and its first frame decoded: ready to show (VAST 4.1 `loaded`).
@@ -9,8 +9,44 @@ public struct PlaybackEvent: Sendable, Equatable {
         case creativeView
         case start
         case firstQuartile, midpoint, thirdQuartile, complete
-        /// A VAST `progress` offset was reached (see `PlaybackEvent.offset`).
+        /// A VAST `progress` offset was reached (see `offset`).
         case progress
+        /// The skip control appears (the playhead reached the skip offset).
+        case skippable
+        /// Playback stopped for a reason (`detail`: user, inactive, background, clickThrough); fired on the change
+        /// from playing to suppressed, as IMA and Prebid fire pause for lifecycle pauses.
+        case pause
+        /// Playback goes on: the last reason is gone.
+        case resume
+        case mute, unmute
+        case skip
+        /// The video was clicked: ClickTracking fires and the ClickThrough opens (`detail` = "opened" or "none").
+        case click
+        /// The click-through page was closed.
+        case clickThroughClose
+        /// The viewer closed the linear unit: the video early (`detail` "video") or the end card ("endCard").
+        case closeLinear
+        /// The ad is gone; the session ends.
+        case close
+        /// The companion is shown as the end card (its creativeView fires).
+        case endCardShown
+        case endCardClick
+        /// The close control appears (after the close delay).
+        case closeShown
+        /// No companion: the replay screen (close or replay) is shown.
+        case replayShown
+        /// A replay starts a new play from 0 (`play` counts plays).
+        case rewind
+        /// The reward is granted (`reward`), exactly once.
+        case rewarded
+        /// The ad ended before the reward threshold: the user is told no reward was earned.
+        case rewardForfeited
+        /// An app lifecycle notification arrived (`detail`: willResignActive, didEnterBackground, …).
+        case appState
+        /// An action was refused (`detail` says which and why), like a real UI would.
+        case rejected
+        /// The session ended with playback suppressed and nothing left to resume it (`detail` says why).
+        case abandoned
     }
 
     public var name: Name
@@ -20,11 +56,30 @@ public struct PlaybackEvent: Sendable, Equatable {
     public var clock: Duration
     /// For `progress`: the playhead offset it was scheduled at.
     public var offset: Duration?
+    /// Why or how: the suppression reason, the rejected action and its reason, the lifecycle notification.
+    public var detail: String?
+    /// 1 for the first play, 2 after the first replay, …
+    public var play: Int
+    /// For `rewarded`: what was granted.
+    public var reward: Reward?
 
-    public init(name: Name, playhead: Duration, clock: Duration, offset: Duration? = nil) {
+    public init(name: Name, playhead: Duration, clock: Duration, offset: Duration? = nil, detail: String? = nil, play: Int = 1, reward: Reward? = nil) {
         self.name = name
         self.playhead = playhead
         self.clock = clock
         self.offset = offset
+        self.detail = detail
+        self.play = play
+        self.reward = reward
+    }
+}
+
+/// What a rewarded ad grants (`adRewarded(name, amount)` in the Adcash SDK).
+public struct Reward: Sendable, Equatable, Codable {
+    public var currency: String
+    public var amount: Double
+    public init(currency: String, amount: Double) {
+        self.currency = currency
+        self.amount = amount
     }
 }

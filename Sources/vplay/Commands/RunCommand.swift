@@ -1,6 +1,7 @@
 import AdSession
 import ArgumentParser
 import Foundation
+import PlayerEngine
 import VAST
 
 /// `vplay --vast TAG` (also `vplay run --vast TAG`): play one ad session and report it.
@@ -32,6 +33,33 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Real time scaled by N (implies --clock realtime); 2 plays a 10 s ad in 5 s.", valueName: "N"))
     var speed: Double?
 
+    @Option(help: ArgumentHelp("Scripted actions at session seconds since the first frame, e.g. mute@1,background@3,foreground@13,skip@+2 (README \"Scripts\").", valueName: "steps"))
+    var script: String?
+
+    @Option(help: ArgumentHelp("The same as a JSON file: [{\"at\": 1, \"action\": \"mute\"}, …].", valueName: "file"))
+    var scriptFile: String?
+
+    @Option(help: ArgumentHelp("The reward when the tag has no RewardedVideo extension, or to override it.", valueName: "CURRENCY:AMOUNT"))
+    var reward: String?
+
+    @Option(help: ArgumentHelp("When the reward is granted: complete (default), a percentage (50%) or seconds played (15s).", valueName: "threshold"))
+    var rewardAt = "complete"
+
+    @Option(help: ArgumentHelp("When the video may be closed early: anytime (default), never, or after N seconds played (5s).", valueName: "when"))
+    var videoClose = "anytime"
+
+    @Option(help: ArgumentHelp("Seconds before the end card's close control appears.", valueName: "seconds"))
+    var closeDelay: Double = 0
+
+    @Flag(help: "Close after a skip instead of showing the end card.")
+    var noEndCardAfterSkip = false
+
+    @Option(help: ArgumentHelp("pause/resume/mute/unmute beacons on every occurrence or only the first.", valueName: "every|first"))
+    var repeatTracking: SessionConfiguration.RepeatTracking = .every
+
+    @Option(help: ArgumentHelp("Whether a replay fires impression, start, quartiles… again.", valueName: "none|all"))
+    var replayTracking: SessionConfiguration.ReplayTracking = .none
+
     @Option(help: "Seed for [CACHEBUSTING] and every other random draw, for reproducible runs.")
     var seed: UInt64 = 1
 
@@ -59,6 +87,12 @@ struct RunCommand: AsyncParsableCommand {
         if let now, Self.parseNow(now) == nil { throw ValidationError("--now must be ISO 8601 (2026-01-01T00:00:00Z) or milliseconds since 1970") }
         for entry in macro where Self.parseMacro(entry) == nil { throw ValidationError("--macro \(entry): expected NAME=VALUE with an upper-case NAME") }
         if beaconTimeout <= 0 { throw ValidationError("--beacon-timeout must be positive") }
+        if script != nil && scriptFile != nil { throw ValidationError("--script and --script-file exclude each other") }
+        _ = try parsedScript()
+        if let reward, Self.parseReward(reward) == nil { throw ValidationError("--reward must look like Coins:10") }
+        if Self.parseThreshold(rewardAt) == nil { throw ValidationError("--reward-at must be complete, a percentage (50%) or seconds (15s)") }
+        if Self.parseVideoClose(videoClose) == nil { throw ValidationError("--video-close must be anytime, never or seconds (5s)") }
+        if !(closeDelay >= 0) { throw ValidationError("--close-delay must be 0 or more seconds") }
         if threads < 0 { throw ValidationError("--threads must be 0 (auto) or more") }
     }
 
@@ -72,6 +106,14 @@ struct RunCommand: AsyncParsableCommand {
         for entry in macro { if let (name, value) = Self.parseMacro(entry) { configuration.deviceMacros[name] = value } }
         configuration.decoderThreads = threads
         configuration.beaconTimeout = .milliseconds(Int64(beaconTimeout * 1000))
+        configuration.script = (try? parsedScript()) ?? SessionScript()
+        configuration.reward = reward.flatMap(Self.parseReward)
+        configuration.rewardThreshold = Self.parseThreshold(rewardAt) ?? .complete
+        configuration.videoClose = Self.parseVideoClose(videoClose) ?? .anytime
+        configuration.closeDelay = .milliseconds(Int64(closeDelay * 1000))
+        configuration.endCardAfterSkip = !noEndCardAfterSkip
+        configuration.repeatTracking = repeatTracking
+        configuration.replayTracking = replayTracking
         return configuration
     }
 
@@ -95,6 +137,44 @@ struct RunCommand: AsyncParsableCommand {
         }
     }
 
+    func parsedScript() throws -> SessionScript {
+        do {
+            if let script { return try SessionScript(parsing: script) }
+            if let scriptFile {
+                guard let data = FileManager.default.contents(atPath: scriptFile) else { throw ValidationError("--script-file \(scriptFile): cannot read it") }
+                return try SessionScript(json: data)
+            }
+        } catch let error as SessionScript.ParseError {
+            throw ValidationError(error.description)
+        }
+        return SessionScript()
+    }
+
+    static func parseReward(_ text: String) -> Reward? {
+        guard let colon = text.lastIndex(of: ":"), let amount = Double(text[text.index(after: colon)...]), amount.isFinite, colon > text.startIndex else { return nil }
+        return Reward(currency: String(text[..<colon]), amount: amount)
+    }
+
+    static func parseSeconds(_ text: String) -> Duration? {
+        let number = text.hasSuffix("s") ? String(text.dropLast()) : text
+        guard let value = Double(number), value.isFinite, value >= 0 else { return nil }
+        return .milliseconds(Int64((value * 1000).rounded()))
+    }
+
+    static func parseThreshold(_ text: String) -> PlaybackRules.RewardThreshold? {
+        if text == "complete" { return .complete }
+        if text.hasSuffix("%"), let value = Double(text.dropLast()), value >= 0, value <= 100 { return .percent(value) }
+        return parseSeconds(text).map { .played($0) }
+    }
+
+    static func parseVideoClose(_ text: String) -> PlaybackRules.VideoClose? {
+        switch text {
+        case "anytime": return .anytime
+        case "never": return .never
+        default: return parseSeconds(text).map { .after($0) }
+        }
+    }
+
     static func parseNow(_ text: String) -> Int64? {
         if let millis = Int64(text) { return millis }
         let formatter = ISO8601DateFormatter()
@@ -112,3 +192,6 @@ struct RunCommand: AsyncParsableCommand {
         return (name, String(text[text.index(after: equals)...]))
     }
 }
+
+extension SessionConfiguration.RepeatTracking: ExpressibleByArgument {}
+extension SessionConfiguration.ReplayTracking: ExpressibleByArgument {}

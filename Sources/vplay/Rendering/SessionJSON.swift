@@ -26,6 +26,9 @@ enum SessionJSON {
                 ("playhead", .seconds(event.playhead)), ("clock", .seconds(event.clock)),
             ]
             if let offset = event.offset { pairs.append(("offset", .seconds(offset))) }
+            if let detail = event.detail { pairs.append(("detail", .string(detail))) }
+            if event.play > 1 { pairs.append(("play", .int(event.play))) }
+            if let reward = event.reward { pairs.append(("reward", .object([("currency", .string(reward.currency)), ("amount", .number(reward.amount))]))) }
             return .object(pairs)
         case let .beacon(beacon):
             var pairs: [(String, JSON)] = [
@@ -67,6 +70,9 @@ enum SessionJSON {
                 ("stalls", .int(playback.stalls)),
             ])))
             pairs.append(("maxBoundaryLateness", .seconds(playback.maxBoundaryLateness)))
+            pairs.append(("ending", .optional(playback.ending?.rawValue)))
+            pairs.append(("rewarded", .bool(playback.rewardGranted)))
+            if playback.plays > 1 { pairs.append(("plays", .int(playback.plays))) }
         }
         if let error = summary.error { pairs.append(("error", .object([("code", .int(error.code)), ("message", .string(error.message))]))) }
         pairs.append(("warnings", .int(summary.warnings.count)))

@@ -16,7 +16,11 @@ enum SessionText {
             text += String(format: "%.3f s (%@)", info.media.duration, info.mediaReason)
             return text + "\n   clock playhead  what"
         case let .event(event):
-            return "\(time(event.clock)) \(time(event.playhead))  ● \(event.name.rawValue)"
+            var text = "\(time(event.clock)) \(time(event.playhead))  ● \(event.name.rawValue)"
+            if let detail = event.detail { text += " (\(detail))" }
+            if let reward = event.reward { text += " \(JSON.format(reward.amount)) \(reward.currency)" }
+            if event.play > 1 { text += " [play \(event.play)]" }
+            return text
         case let .beacon(beacon):
             let status = beacon.dryRun ? "dry-run" : beacon.status.map { "\($0)" } ?? "FAILED"
             var text = "\(time(beacon.clock)) \(time(beacon.playhead))    → \(beacon.event) [\(beacon.source)] \(status)"
@@ -41,6 +45,9 @@ enum SessionText {
         }
         if let playback = summary.playback {
             lines.append("  frames \(playback.framesPresented) presented, \(playback.framesLate) late, \(playback.statistics.decodeErrors) decode errors")
+        }
+        if let playback = summary.playback {
+            lines.append("  ending \(playback.ending?.rawValue ?? "none"), reward \(playback.rewardGranted ? "granted" : "not granted")")
         }
         if let error = summary.error { lines.append("  error \(error.code): \(error.message)") }
         if !summary.warnings.isEmpty { lines.append("  warnings \(summary.warnings.count)") }

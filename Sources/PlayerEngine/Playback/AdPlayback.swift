@@ -1,0 +1,360 @@
+/// The rewarded ad session as a pure state machine: no clock, no I/O. It takes inputs at session-clock times and
+/// returns the events they cause; `nextDeadline()` says when something falls due without input, so a driver can
+/// sleep exactly until then.
+///
+/// Phases: loading → playing ⇄ suppressed → (complete | skip → end card or replay screen) | close → closed.
+/// Being paused by the user, the app resigning active or going to the background, and an open click-through are
+/// *reasons* playback is suppressed, not separate states; playback resumes only when none is left. The playhead is
+/// `basePlayhead + (clock − baseClock)` while playing; every suppression re-bases it, so time paused or in the
+/// background never counts as played.
+public struct AdPlayback: Sendable {
+    public enum Phase: String, Sendable, Codable { case loading, playing, suppressed, endCard, replayScreen, closed }
+    /// How the video part ended.
+    public enum Ending: String, Sendable, Codable { case completed, skipped, closedEarly }
+
+    public let rules: PlaybackRules
+    public let duration: Duration
+    public private(set) var phase: Phase = .loading
+    public private(set) var reasons: Set<SuppressionReason> = []
+    public private(set) var muted = false
+    /// 1 for the first play; a replay starts play 2.
+    public private(set) var play = 1
+    public private(set) var rewardGranted = false
+    public private(set) var ending: Ending?
+    public private(set) var appActive = true
+    public private(set) var appForeground = true
+
+    private var milestones: Milestones
+    private var skippableShown = false
+    private var basePlayhead: Duration = .zero
+    private var baseClock: Duration = .zero
+    private var startPlayhead: Duration = .zero
+    private var screenShownAt: Duration?
+    private var closeShown = false
+
+    public init(rules: PlaybackRules, duration: Duration) {
+        self.rules = rules
+        self.duration = duration
+        milestones = Milestones(duration: duration, progressOffsets: rules.progressOffsets)
+    }
+
+    // MARK: - Time
+
+    var inVideo: Bool { phase == .playing || phase == .suppressed }
+
+    /// Media time played at session time `clock`.
+    public func playhead(at clock: Duration) -> Duration {
+        guard phase == .playing else { return basePlayhead }
+        return min(duration, basePlayhead + (clock - baseClock))
+    }
+
+    /// The session time at which the playhead reaches `playhead`, while playing.
+    public func clock(forPlayhead playhead: Duration) -> Duration? {
+        phase == .playing ? baseClock + (playhead - basePlayhead) : nil
+    }
+
+    /// When something falls due without input: the next boundary while playing, or the close control.
+    public func nextDeadline() -> Duration? {
+        switch phase {
+        case .playing:
+            return nextBoundary().flatMap { clock(forPlayhead: $0) }
+        case .endCard, .replayScreen:
+            guard !closeShown, let shown = screenShownAt else { return nil }
+            return shown + rules.closeDelay
+        case .loading, .suppressed, .closed:
+            return nil
+        }
+    }
+
+    /// The next playhead boundary: a quartile, progress offset, the skip offset or the reward threshold.
+    private func nextBoundary() -> Duration? {
+        var candidates: [Duration] = []
+        if let next = milestones.next { candidates.append(next) }
+        if let skip = rules.skipOffset, !skippableShown, skip <= duration { candidates.append(max(skip, startPlayhead)) }
+        if rules.reward != nil, !rewardGranted, let at = rules.rewardPlayhead(duration: duration) { candidates.append(max(at, startPlayhead)) }
+        return candidates.min()
+    }
+
+    // MARK: - Inputs
+
+    /// The first frame is on screen at `clock` (session zero); its media time is `playhead`.
+    public mutating func begin(at clock: Duration, playhead: Duration = .zero) -> [PlaybackEvent] {
+        guard phase == .loading else { return [] }
+        phase = .playing
+        basePlayhead = playhead
+        startPlayhead = playhead
+        baseClock = clock
+        var events = [PlaybackEvent.Name.loaded, .impression, .creativeView, .start].map { event($0, at: clock) }
+        events += advance(to: clock)
+        return events
+    }
+
+    /// Fires everything due at or before `clock`, in playhead order, each at its own time.
+    public mutating func advance(to clock: Duration) -> [PlaybackEvent] {
+        var events: [PlaybackEvent] = []
+        while true {
+            if phase == .playing, let boundary = nextBoundary(), let due = self.clock(forPlayhead: boundary), due <= clock {
+                events += fireBoundaries(at: boundary, clock: due)
+            } else if let due = nextDeadline(), phase == .endCard || phase == .replayScreen, due <= clock {
+                closeShown = true
+                events.append(event(.closeShown, at: due))
+            } else {
+                return events
+            }
+        }
+    }
+
+    private mutating func fireBoundaries(at boundary: Duration, clock: Duration) -> [PlaybackEvent] {
+        var events: [PlaybackEvent] = []
+        var completed = false
+        for fired in milestones.advance(to: boundary) {
+            events.append(event(fired.name, at: clock, offset: fired.offset))
+            if fired.name == .complete { completed = true }
+        }
+        if let skip = rules.skipOffset, !skippableShown, max(skip, startPlayhead) <= boundary {
+            skippableShown = true
+            events.append(event(.skippable, at: clock))
+        }
+        if let reward = rules.reward, !rewardGranted, let at = rules.rewardPlayhead(duration: duration), max(at, startPlayhead) <= boundary {
+            rewardGranted = true
+            events.append(event(.rewarded, at: clock, reward: reward))
+        }
+        if completed {
+            basePlayhead = duration
+            baseClock = clock
+            ending = .completed
+            if let reward = rules.reward, !rewardGranted {
+                rewardGranted = true
+                events.append(event(.rewarded, at: clock, reward: reward))
+            }
+            events += showScreen(at: clock)
+        }
+        return events
+    }
+
+    /// An action or lifecycle notification at `clock`. Refused actions come back as one `rejected` event.
+    public mutating func handle(_ input: SessionInput, at clock: Duration) -> [PlaybackEvent] {
+        var events = advance(to: clock)
+        switch input {
+        case let .lifecycle(notification): events += lifecycle(notification, at: clock)
+        case let .action(action): events += perform(action, at: clock)
+        }
+        return events
+    }
+
+    /// A real-time decoder stall of `length` ending at `clock`: the viewer saw a frozen frame, so the playhead is
+    /// held for that long.
+    public mutating func stall(_ length: Duration, at clock: Duration) {
+        guard phase == .playing, length > .zero else { return }
+        baseClock += length
+    }
+
+    /// Nothing more will come (no frames to wait for, no scripted input): a screen waiting for its close is closed
+    /// as a user would once the control shows; a suppressed video is abandoned.
+    public mutating func finish(at clock: Duration) -> [PlaybackEvent] {
+        var events = advance(to: clock)
+        switch phase {
+        case .endCard, .replayScreen:
+            let at = max(clock, (screenShownAt ?? clock) + rules.closeDelay)
+            events += advance(to: at)
+            events += close(at: at, detail: "auto: end of script")
+        case .suppressed, .playing, .loading:
+            let why = reasons.isEmpty ? "no more frames" : reasons.sorted().map(\.rawValue).joined(separator: ",")
+            events.append(event(.abandoned, at: clock, detail: why))
+            if rules.reward != nil && !rewardGranted { events.append(event(.rewardForfeited, at: clock, detail: "abandoned")) }
+            phase = .closed
+        case .closed:
+            break
+        }
+        return events
+    }
+
+    // MARK: - Actions
+
+    private mutating func perform(_ action: UserAction, at clock: Duration) -> [PlaybackEvent] {
+        if let refusal = refusal(of: action, at: clock) {
+            return [event(.rejected, at: clock, detail: "\(action.rawValue): \(refusal)")]
+        }
+        switch action {
+        case .pause: return suppress(.user, at: clock)
+        case .resume: return release(.user, at: clock)
+        case .mute:
+            muted = true
+            return [event(.mute, at: clock)]
+        case .unmute:
+            muted = false
+            return [event(.unmute, at: clock)]
+        case .skip:
+            var events = [event(.skip, at: clock)]
+            basePlayhead = playhead(at: clock)
+            baseClock = clock
+            ending = .skipped
+            if rules.reward != nil && !rewardGranted { events.append(event(.rewardForfeited, at: clock, detail: "skipped")) }
+            if rules.endCardAfterSkip {
+                reasons.removeAll()
+                events += showScreen(at: clock)
+            } else {
+                // Skipping ends the ad: `skip` is its tracking, not closeLinear (the viewer did not close it).
+                phase = .closed
+                events.append(event(.close, at: clock, detail: "skipped"))
+            }
+            return events
+        case .click:
+            let opens = rules.hasClickThrough
+            var events = [event(.click, at: clock, detail: opens ? "opened" : "none")]
+            if opens { events += suppress(.clickThrough, at: clock) }
+            return events
+        case .clickthroughClose:
+            return [event(.clickThroughClose, at: clock)] + release(.clickThrough, at: clock)
+        case .close:
+            if inVideo {
+                basePlayhead = playhead(at: clock)
+                baseClock = clock
+                ending = .closedEarly
+                var events = [event(.closeLinear, at: clock, detail: "video")]
+                if rules.reward != nil && !rewardGranted { events.append(event(.rewardForfeited, at: clock, detail: "closed early")) }
+                phase = .closed
+                events.append(event(.close, at: clock))
+                return events
+            }
+            return close(at: clock, detail: nil)
+        case .endcardClick:
+            return [event(.endCardClick, at: clock)]
+        case .replay:
+            play += 1
+            milestones = Milestones(duration: duration, progressOffsets: rules.progressOffsets)
+            skippableShown = false
+            basePlayhead = startPlayhead
+            baseClock = clock
+            ending = nil
+            screenShownAt = nil
+            closeShown = false
+            phase = .playing
+            var events = [event(.rewind, at: clock)]
+            for reason in reasons.sorted() { reasons.remove(reason); events += suppress(reason, at: clock) }
+            return events + advance(to: clock)
+        }
+    }
+
+    /// Why `action` is not allowed now, or nil.
+    private func refusal(of action: UserAction, at clock: Duration) -> String? {
+        let userFacing: Set<UserAction> = [.pause, .resume, .mute, .unmute, .skip, .click, .close, .endcardClick, .replay]
+        if userFacing.contains(action) && (!appActive || !appForeground) { return "the app is not active" }
+        switch action {
+        case .pause:
+            if !inVideo { return "no video playing" }
+            return reasons.contains(.user) ? "already paused" : nil
+        case .resume:
+            return reasons.contains(.user) ? nil : "not paused by the user"
+        case .mute, .unmute:
+            if !inVideo { return "no video playing" }
+            if reasons.contains(.clickThrough) { return "the click-through is open" }
+            return muted == (action == .mute) ? (muted ? "already muted" : "not muted") : nil
+        case .skip:
+            if !inVideo { return "no video playing" }
+            guard let offset = rules.skipOffset else { return "the ad is not skippable" }
+            if reasons.contains(.clickThrough) { return "the click-through is open" }
+            return skippableShown ? nil : "not skippable until \(Self.format(offset)) (playhead \(Self.format(playhead(at: clock))))"
+        case .click:
+            if !inVideo { return "no video playing" }
+            if reasons.contains(.clickThrough) { return "the click-through is already open" }
+            if let veto = rules.willBeginClickThrough, !veto(playhead(at: clock)) { return "vetoed by willBeginClickThrough" }
+            return nil
+        case .clickthroughClose:
+            return reasons.contains(.clickThrough) ? nil : "no click-through is open"
+        case .close:
+            if inVideo {
+                if reasons.contains(.clickThrough) { return "the click-through is open" }
+                switch rules.videoClose {
+                case .anytime: break
+                case .never: return "the video cannot be closed before it ends"
+                case let .after(time):
+                    if playhead(at: clock) < time { return "the close control shows at \(Self.format(time))" }
+                }
+            } else if phase == .endCard || phase == .replayScreen {
+                if !closeShown, let shown = screenShownAt {
+                    return "close delay running (\(Self.format(shown + rules.closeDelay - clock)) left)"
+                }
+            } else {
+                return "nothing to close"
+            }
+            if let veto = rules.willClose, !veto(playhead(at: clock)) { return "vetoed by willClose" }
+            return nil
+        case .endcardClick:
+            return phase == .endCard ? nil : "no end card is shown"
+        case .replay:
+            return phase == .replayScreen ? nil : "no replay screen is shown"
+        }
+    }
+
+    private mutating func close(at clock: Duration, detail: String?) -> [PlaybackEvent] {
+        guard phase == .endCard || phase == .replayScreen else { return [] }
+        let screen = phase == .endCard ? "endCard" : "replayScreen"
+        phase = .closed
+        return [event(.closeLinear, at: clock, detail: screen), event(.close, at: clock, detail: detail)]
+    }
+
+    private mutating func showScreen(at clock: Duration) -> [PlaybackEvent] {
+        phase = rules.hasEndCard ? .endCard : .replayScreen
+        screenShownAt = clock
+        closeShown = false
+        var events = [event(rules.hasEndCard ? .endCardShown : .replayShown, at: clock)]
+        if rules.closeDelay <= .zero {
+            closeShown = true
+            events.append(event(.closeShown, at: clock))
+        }
+        return events
+    }
+
+    // MARK: - Lifecycle and suppression
+
+    private mutating func lifecycle(_ notification: LifecycleEvent, at clock: Duration) -> [PlaybackEvent] {
+        var events = [event(.appState, at: clock, detail: notification.rawValue)]
+        switch notification {
+        case .willResignActive:
+            appActive = false
+            if inVideo { events += suppress(.inactive, at: clock) }
+        case .didEnterBackground:
+            appForeground = false
+            if inVideo { events += suppress(.background, at: clock) }
+        case .willEnterForeground:
+            // Not a resume: the app is still inactive until didBecomeActive (the Adcash SDK resumed here, and so
+            // kept playing under Control Center).
+            appForeground = true
+            events += release(.background, at: clock)
+        case .didBecomeActive:
+            appActive = true
+            events += release(.inactive, at: clock)
+        }
+        return events
+    }
+
+    private mutating func suppress(_ reason: SuppressionReason, at clock: Duration) -> [PlaybackEvent] {
+        guard inVideo, !reasons.contains(reason) else { return [] }
+        reasons.insert(reason)
+        guard phase == .playing else { return [] }
+        basePlayhead = playhead(at: clock)
+        baseClock = clock
+        phase = .suppressed
+        return [event(.pause, at: clock, detail: reason.rawValue)]
+    }
+
+    private mutating func release(_ reason: SuppressionReason, at clock: Duration) -> [PlaybackEvent] {
+        guard reasons.remove(reason) != nil, phase == .suppressed, reasons.isEmpty else { return [] }
+        phase = .playing
+        baseClock = clock
+        return [event(.resume, at: clock, detail: reason.rawValue)]
+    }
+
+    // MARK: - Events
+
+    private func event(_ name: PlaybackEvent.Name, at clock: Duration, offset: Duration? = nil, detail: String? = nil, reward: Reward? = nil) -> PlaybackEvent {
+        PlaybackEvent(name: name, playhead: playhead(at: clock), clock: clock, offset: offset, detail: detail, play: play, reward: reward)
+    }
+
+    static func format(_ duration: Duration) -> String {
+        let millis = Int64((duration.seconds * 1000).rounded())
+        let fraction = String(millis % 1000)
+        return "\(millis / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction + " s"
+    }
+}

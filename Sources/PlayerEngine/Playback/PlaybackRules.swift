@@ -1,0 +1,55 @@
+/// How a rewarded session behaves: the ad's facts and the player's policies.
+public struct PlaybackRules: Sendable {
+    /// When the reward is granted.
+    public enum RewardThreshold: Sendable, Equatable {
+        /// When the video completes (Prebid's default, AdMob's, Unity's "COMPLETED").
+        case complete
+        /// When this fraction of the duration has played (0…100).
+        case percent(Double)
+        /// When this much has played.
+        case played(Duration)
+    }
+
+    /// When the viewer may close the video before it ends.
+    public enum VideoClose: Sendable, Equatable {
+        /// At any time ("non-skippable, but closeable", AdMob); an early close forfeits the reward.
+        case anytime
+        /// Once this much has played (a countdown before the close control shows).
+        case after(Duration)
+        /// Not before the end.
+        case never
+    }
+
+    /// The media's duration; quartiles are at 25/50/75/100 % of it. nil: the engine takes the container's.
+    public var duration: Duration?
+    /// VAST progress offsets, resolved to playhead times.
+    public var progressOffsets: [Duration] = []
+    /// Where the skip control appears; nil = not skippable (VAST: no skipoffset means not skippable).
+    public var skipOffset: Duration?
+    /// What is granted; nil = not a rewarded ad (no reward events).
+    public var reward: Reward?
+    public var rewardThreshold: RewardThreshold = .complete
+    public var videoClose: VideoClose = .anytime
+    /// A companion exists to show as the end card; without one the replay screen is shown.
+    public var hasEndCard = false
+    /// Show the end card after a skip too (the publisher's choice; "most major mobile SDKs" do, VAST 4.x §3.13).
+    public var endCardAfterSkip = true
+    /// Time before the end card's (or replay screen's) close control appears (`closeDelayLeft`). 0 by default.
+    public var closeDelay: Duration = .zero
+    /// Whether the video has a ClickThrough to open on click.
+    public var hasClickThrough = true
+    /// Vetoes for library users: return false to refuse (SAS SDK's `willClose`, `willBeginAction`).
+    public var willClose: (@Sendable (Duration) -> Bool)?
+    public var willBeginClickThrough: (@Sendable (Duration) -> Bool)?
+
+    public init(duration: Duration? = nil) { self.duration = duration }
+
+    /// The playhead at which the reward is earned, for a threshold below complete.
+    func rewardPlayhead(duration: Duration) -> Duration? {
+        switch rewardThreshold {
+        case .complete: nil
+        case let .percent(value): value >= 100 ? nil : duration * max(0, value) / 100
+        case let .played(time): time >= duration ? nil : max(.zero, time)
+        }
+    }
+}

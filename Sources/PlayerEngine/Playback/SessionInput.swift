@@ -1,0 +1,54 @@
+/// What the user does to the ad, as a script names it.
+public enum UserAction: String, Sendable, Codable, CaseIterable {
+    case pause, resume, mute, unmute, skip, click, clickthroughClose, close, endcardClick, replay
+}
+
+/// App lifecycle notifications, with iOS names (Android aliases in `init(name:)`).
+public enum LifecycleEvent: String, Sendable, Codable, CaseIterable {
+    case willResignActive, didEnterBackground, willEnterForeground, didBecomeActive
+}
+
+/// One input to a session at a session-clock time.
+public enum SessionInput: Sendable, Equatable {
+    case action(UserAction)
+    case lifecycle(LifecycleEvent)
+
+    /// Parses a script word: an action, a lifecycle name, an Android alias (onPause → willResignActive, onStop →
+    /// didEnterBackground, onStart → willEnterForeground, onResume → didBecomeActive) or a shorthand
+    /// (`background`, `foreground`: the natural pair). Case-insensitive.
+    public static func parse(_ word: String) -> [SessionInput]? {
+        let key = word.lowercased()
+        if let action = UserAction.allCases.first(where: { $0.rawValue.lowercased() == key }) { return [.action(action)] }
+        if let event = LifecycleEvent.allCases.first(where: { $0.rawValue.lowercased() == key }) { return [.lifecycle(event)] }
+        switch key {
+        case "onpause": return [.lifecycle(.willResignActive)]
+        case "onstop": return [.lifecycle(.didEnterBackground)]
+        case "onstart": return [.lifecycle(.willEnterForeground)]
+        case "onresume": return [.lifecycle(.didBecomeActive)]
+        case "background": return [.lifecycle(.willResignActive), .lifecycle(.didEnterBackground)]
+        case "foreground": return [.lifecycle(.willEnterForeground), .lifecycle(.didBecomeActive)]
+        default: return nil
+        }
+    }
+
+    public var name: String {
+        switch self {
+        case let .action(action): action.rawValue
+        case let .lifecycle(event): event.rawValue
+        }
+    }
+}
+
+/// Why playback is not advancing. Playback resumes only when none is left.
+public enum SuppressionReason: String, Sendable, Codable, CaseIterable, Comparable {
+    /// The user paused.
+    case user
+    /// The app resigned active (Control Center, an incoming call) but is still visible.
+    case inactive
+    /// The app is in the background.
+    case background
+    /// The click-through page is open over the ad.
+    case clickThrough
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)! }
+}
