@@ -38,13 +38,9 @@ for file in "${files[@]}"; do
     else
       ours=("$vplay" probe --demux "$file"); theirs=(ffmpeg -nostdin -v error -i "$file" -c copy -f null -)
     fi
-    spec=$(python3 -c 'import json,sys; print(json.dumps({"runs": int(sys.argv[1]), "commands": {"vplay": sys.argv[2].split("\x1f"), "ffmpeg": sys.argv[3].split("\x1f")}}))' \
-      "$runs" "$(IFS=$'\x1f'; echo "${ours[*]}")" "$(IFS=$'\x1f'; echo "${theirs[*]}")")
-    python3 scripts/bench/measure.py "$spec" | python3 -c '
-import json, sys
-r = json.load(sys.stdin); v, f = r["vplay"], r["ffmpeg"]
-print(f"| {sys.argv[1]} | {sys.argv[2]} | {v[\"wall\"]*1000:.0f} ms | {f[\"wall\"]*1000:.0f} ms | {v[\"wall\"]/f[\"wall\"]:.2f} "
-      f"| {v[\"rss_kib\"]/1024:.1f} MiB | {f[\"rss_kib\"]/1024:.1f} MiB | {v[\"rss_kib\"]/f[\"rss_kib\"]:.2f} |")' "$(basename "$file")" "$pass"
+    spec=$(python3 -c 'import json,sys; print(json.dumps({"runs": int(sys.argv[1]), "row": [sys.argv[4], sys.argv[5]], "commands": {"vplay": sys.argv[2].split("\x1f"), "ffmpeg": sys.argv[3].split("\x1f")}}))' \
+      "$runs" "$(IFS=$'\x1f'; echo "${ours[*]}")" "$(IFS=$'\x1f'; echo "${theirs[*]}")" "$(basename "$file")" "$pass")
+    python3 scripts/bench/measure.py "$spec"
   done
 done
 echo

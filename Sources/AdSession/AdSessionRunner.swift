@@ -16,7 +16,8 @@ public struct AdSessionRunner: Sendable {
         let wallStart = configuration.now ?? Int64(Date().timeIntervalSince1970 * 1000)
         let tagFetcher = HTTPTagFetcher(userAgent: configuration.userAgent, maxBytes: configuration.resolver.parserLimits.maxBytes)
         let transport = configuration.dryRun ? nil : HTTPBeaconTransport(userAgent: configuration.userAgent)
-        let dispatcher = BeaconDispatcher(transport: transport, timeout: configuration.beaconTimeout) { record in
+        let dispatcher = BeaconDispatcher(transport: transport, policy: configuration.beaconPolicy,
+                                          wallClock: { Int64(Date().timeIntervalSince1970 * 1000) }) { record in
             await tally.beacon(record)
         }
         let session = SessionState(
@@ -25,8 +26,11 @@ public struct AdSessionRunner: Sendable {
             tally: tally, dispatcher: dispatcher)
 
         await play(session, fetcher: tagFetcher)
+        if Task.isCancelled { session.summary.outcome = .interrupted }
 
-        await dispatcher.finish(waitingAtMost: configuration.beaconDrain)
+        // Not cancelled with the session: an interrupted run still waits (briefly) for its beacons' answers.
+        let drain = Task.isCancelled ? min(configuration.beaconDrain, .seconds(2)) : configuration.beaconDrain
+        await Task { await dispatcher.finish(waitingAtMost: drain) }.value
         await tagFetcher.shutdown()
         await transport?.shutdown()
         await tally.fill(&session.summary)
@@ -128,6 +132,10 @@ public struct AdSessionRunner: Sendable {
             await session.fail(SessionError(kind: .media, code: error.vastCode, message: error.description,
                                             playhead: lastEvent?.playhead, clock: lastEvent?.clock), errorTargets)
         } catch {
+            var report = PlaybackReport()
+            report.statistics = source.statistics
+            session.summary.playback = report
+            session.summary.clock = lastEvent?.clock ?? .zero
             session.summary.outcome = .interrupted
         }
     }
@@ -177,7 +185,7 @@ actor Tally {
     func planned() { plannedCount += 1 }
 
     func beacon(_ record: BeaconRecord) async {
-        if !record.dryRun { if record.delivered { delivered += 1 } else { failed += 1 } }
+        if !record.dryRun && record.isFinalAttempt { if record.delivered { delivered += 1 } else { failed += 1 } }
         await observer(.beacon(record))
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import PlayerEngine
+import TrackingBeacons
 import VAST
 
 /// Everything one ad session is configured with: the single place the CLI (or a library user) sets.
@@ -25,8 +26,8 @@ public struct SessionConfiguration: Sendable {
     public var mappings: [URLMapping] = []
     public var mediaCriteria = MediaSelectionCriteria()
     public var resolver = ResolverConfiguration()
-    /// Per beacon request. 5 s: see `BeaconDispatcher`.
-    public var beaconTimeout: Duration = .seconds(5)
+    /// Timeout, retries, backoff and concurrency of beacon requests.
+    public var beaconPolicy = BeaconPolicy()
     /// How long the end of a session waits for beacons still in flight.
     public var beaconDrain: Duration = .seconds(10)
     /// Values for device and app macros (`DEVICEUA`, `APPBUNDLE`, `IFA`, `LIMITADTRACKING`, `PLAYERSIZE`, …).

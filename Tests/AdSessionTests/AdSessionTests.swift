@@ -158,7 +158,7 @@ actor Recorder {
             .replacingOccurrences(of: "127.0.0.1:8089", with: "127.0.0.1:1")
             .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "file://\(Repo.media("clip-10s-360p.mp4"))")
         var configuration = SessionConfiguration(tag: try folder.write("tag.xml", tag))
-        configuration.beaconTimeout = .milliseconds(300)
+        configuration.beaconPolicy.timeout = .milliseconds(300)
         let (summary, recorder) = await run(configuration)
         #expect(summary.outcome == .completed)
         #expect(summary.beaconsFailed == 12 && summary.beaconsDelivered == 0)

@@ -30,7 +30,14 @@ def main():
             wall, rss = run_once(spec["commands"][name])
             results[name]["wall"].append(wall)
             results[name]["rss"].append(rss)
-    print(json.dumps({name: {"wall": statistics.median(r["wall"]), "rss_kib": statistics.median(r["rss"]),
-                             "runs": len(r["wall"])} for name, r in results.items()}))
+    summary = {name: {"wall": statistics.median(r["wall"]), "rss_kib": statistics.median(r["rss"]), "runs": len(r["wall"])}
+               for name, r in results.items()}
+    row = spec.get("row")  # [label, pass]: print a Markdown row comparing "vplay" with "ffmpeg"
+    if row:
+        v, f = summary["vplay"], summary["ffmpeg"]
+        print(f"| {row[0]} | {row[1]} | {v['wall'] * 1000:.0f} ms | {f['wall'] * 1000:.0f} ms | {v['wall'] / f['wall']:.2f} "
+              f"| {v['rss_kib'] / 1024:.1f} MiB | {f['rss_kib'] / 1024:.1f} MiB | {v['rss_kib'] / f['rss_kib']:.2f} |")
+    else:
+        print(json.dumps(summary))
 
 main()

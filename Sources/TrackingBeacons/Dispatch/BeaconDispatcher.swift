@@ -1,20 +1,29 @@
-/// Sends tracking requests without ever holding up playback: each one is handed to its own task, its record is
-/// reported when the answer comes, and `finish(waitingAtMost:)` waits for the stragglers at the end of a session.
-/// With no transport (`--dry-run`) each request is recorded as planned and nothing is sent.
+/// Sends tracking requests without ever holding up playback: each one is handed to its own task, every attempt is
+/// reported as a record when its answer comes, and `finish(waitingAtMost:)` waits for the stragglers at the end of a
+/// session. With no transport (`--dry-run`) each request is recorded as planned and nothing is sent.
+///
+/// Beacons are real HTTP: their timeouts and retry backoff run on the wall clock (`ContinuousClock`) even when
+/// playback runs on the virtual clock, so a virtual session never hammers a server with instant retries.
 public actor BeaconDispatcher {
     private let transport: (any BeaconTransport)?
-    private let timeout: Duration
+    private let policy: BeaconPolicy
+    private let wallClock: @Sendable () -> Int64
     private let onRecord: @Sendable (BeaconRecord) async -> Void
     private var inFlight: [Int: (record: BeaconRecord, task: Task<Void, Never>)] = [:]
     private var nextID = 0
+    private var running = 0
+    private var waiting: [CheckedContinuation<Void, Never>] = []
 
     /// - Parameters:
     ///   - transport: the real sender, or nil for a dry run.
-    ///   - timeout: per request. 5 s: IMA's HTML5 SDK gives a whole ad request 5 s; a pixel needs less.
-    ///   - onRecord: called once per request with its final record (in completion order).
-    public init(transport: (any BeaconTransport)?, timeout: Duration = .seconds(5), onRecord: @escaping @Sendable (BeaconRecord) async -> Void) {
+    ///   - wallClock: ms since 1970, for each attempt's `sentAt` (injected: only the composition root reads the
+    ///     machine's clock).
+    ///   - onRecord: called once per attempt with its record (in completion order).
+    public init(transport: (any BeaconTransport)?, policy: BeaconPolicy = BeaconPolicy(),
+                wallClock: @escaping @Sendable () -> Int64, onRecord: @escaping @Sendable (BeaconRecord) async -> Void) {
         self.transport = transport
-        self.timeout = timeout
+        self.policy = policy
+        self.wallClock = wallClock
         self.onRecord = onRecord
     }
 
@@ -28,18 +37,37 @@ public actor BeaconDispatcher {
         }
         let id = nextID
         nextID += 1
-        let timeout = self.timeout
-        let task = Task {
-            let outcome = await transport.send(planned.url, timeout: timeout)
+        let task = Task { await self.deliver(planned, id: id, over: transport) }
+        inFlight[id] = (planned, task)
+    }
+
+    private func deliver(_ planned: BeaconRecord, id: Int, over transport: any BeaconTransport) async {
+        await acquire()
+        defer { release() }
+        var backoff = policy.backoff
+        for attempt in 1...(policy.retries + 1) {
+            if Task.isCancelled { return }
             var record = planned
             record.dryRun = false
+            record.attempt = attempt
+            record.sentAt = wallClock()
+            let outcome = await transport.send(planned.url, timeout: policy.timeout)
+            if Task.isCancelled { return }
             record.status = outcome.status
             record.error = outcome.error ?? (outcome.delivered ? nil : outcome.status.map { "HTTP \($0)" })
             record.latency = outcome.latency
             record.bytes = outcome.bytes
-            await self.completed(id, record)
+            let again = !outcome.delivered && attempt <= policy.retries && policy.retries(outcome)
+            record.isFinalAttempt = !again
+            if again {
+                await onRecord(record)
+                try? await ContinuousClock().sleep(for: backoff)
+                backoff *= 2
+            } else {
+                await completed(id, record)
+                return
+            }
         }
-        inFlight[id] = (planned, task)
     }
 
     private func completed(_ id: Int, _ record: BeaconRecord) async {
@@ -47,13 +75,28 @@ public actor BeaconDispatcher {
         await onRecord(record)
     }
 
-    /// Waits until every request has its answer or `limit` has passed on the wall clock; the ones still open are
-    /// cancelled and recorded with the error "unanswered at session end".
+    private func acquire() async {
+        if running < policy.maxConcurrent {
+            running += 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    private func release() {
+        if waiting.isEmpty { running -= 1 } else { waiting.removeFirst().resume() }
+    }
+
+    /// Requests not answered yet.
+    public var pending: Int { inFlight.count }
+
+    /// Waits until every request has its final answer or `limit` has passed on the wall clock; the ones still open
+    /// are cancelled and recorded with the error "unanswered at session end".
     public func finish(waitingAtMost limit: Duration) async {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: limit)
         while !inFlight.isEmpty, clock.now < deadline {
-            try? await clock.sleep(for: .milliseconds(5))
+            try? await clock.sleep(for: .milliseconds(2))
         }
         for (id, entry) in inFlight.sorted(by: { $0.key < $1.key }) {
             entry.task.cancel()

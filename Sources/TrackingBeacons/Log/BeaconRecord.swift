@@ -23,10 +23,14 @@ public struct BeaconRecord: Sendable, Equatable {
     public var unknownMacros: [String]
     /// True when `--dry-run`: expanded and logged, not sent.
     public var dryRun: Bool
+    /// Wall time the attempt was sent, ms since 1970 (nil in a dry run).
+    public var sentAt: Int64?
+    /// False for an attempt that a retry follows; the last attempt of a beacon decides delivered or failed.
+    public var isFinalAttempt = true
 
     public init(event: String, source: String, template: String, url: String, playhead: Duration, clock: Duration,
                 attempt: Int = 1, status: Int? = nil, error: String? = nil, latency: Duration? = nil, bytes: Int? = nil,
-                unknownMacros: [String] = [], dryRun: Bool) {
+                unknownMacros: [String] = [], dryRun: Bool, sentAt: Int64? = nil) {
         self.event = event
         self.source = source
         self.template = template
@@ -40,6 +44,7 @@ public struct BeaconRecord: Sendable, Equatable {
         self.bytes = bytes
         self.unknownMacros = unknownMacros
         self.dryRun = dryRun
+        self.sentAt = sentAt
     }
 
     /// Whether it reached a server that answered 2xx/3xx.

@@ -2,6 +2,7 @@ import AdSession
 import ArgumentParser
 import Foundation
 import PlayerEngine
+import TrackingBeacons
 import VAST
 
 /// `vplay --vast TAG` (also `vplay run --vast TAG`): play one ad session and report it.
@@ -80,6 +81,18 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Exit 5 when any beacon was not delivered.")
     var failOnBeaconErrors = false
 
+    @Option(help: ArgumentHelp("Retry a beacon this many times after a connection failure or a 5xx (never after a timeout).", valueName: "N"))
+    var retries = 0
+
+    @Option(help: ArgumentHelp("Beacon requests in flight at once.", valueName: "N"))
+    var beaconConcurrency = 32
+
+    @Option(help: ArgumentHelp("Write every beacon attempt to FILE as JSON Lines, as it happens.", valueName: "file"))
+    var beacons: String?
+
+    @Option(help: ArgumentHelp("Write the beacon attempts as a HAR 1.2 archive (Charles, browser dev tools).", valueName: "file"))
+    var har: String?
+
     enum ClockOption: String, ExpressibleByArgument, CaseIterable { case virtual, realtime }
 
     func validate() throws {
@@ -87,6 +100,8 @@ struct RunCommand: AsyncParsableCommand {
         if let now, Self.parseNow(now) == nil { throw ValidationError("--now must be ISO 8601 (2026-01-01T00:00:00Z) or milliseconds since 1970") }
         for entry in macro where Self.parseMacro(entry) == nil { throw ValidationError("--macro \(entry): expected NAME=VALUE with an upper-case NAME") }
         if beaconTimeout <= 0 { throw ValidationError("--beacon-timeout must be positive") }
+        if retries < 0 || retries > 10 { throw ValidationError("--retries must be 0 to 10") }
+        if beaconConcurrency < 1 { throw ValidationError("--beacon-concurrency must be 1 or more") }
         if script != nil && scriptFile != nil { throw ValidationError("--script and --script-file exclude each other") }
         _ = try parsedScript()
         if let reward, Self.parseReward(reward) == nil { throw ValidationError("--reward must look like Coins:10") }
@@ -105,7 +120,7 @@ struct RunCommand: AsyncParsableCommand {
         configuration.now = now.flatMap(Self.parseNow)
         for entry in macro { if let (name, value) = Self.parseMacro(entry) { configuration.deviceMacros[name] = value } }
         configuration.decoderThreads = threads
-        configuration.beaconTimeout = .milliseconds(Int64(beaconTimeout * 1000))
+        configuration.beaconPolicy = BeaconPolicy(timeout: .milliseconds(Int64(beaconTimeout * 1000)), retries: retries, maxConcurrent: beaconConcurrency)
         configuration.script = (try? parsedScript()) ?? SessionScript()
         configuration.reward = reward.flatMap(Self.parseReward)
         configuration.rewardThreshold = Self.parseThreshold(rewardAt) ?? .complete
@@ -118,11 +133,20 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let configuration = sessionConfiguration()
+        let outputs = try SessionOutputs(beaconsPath: beacons, harPath: har, userAgent: configuration.userAgent)
         let console = SessionConsole(json: json)
-        let summary = await AdSessionRunner(configuration: sessionConfiguration()).run { record in
-            await console.show(record)
+        let signals = SignalWatch()
+        let session = Task {
+            await AdSessionRunner(configuration: configuration).run { record in
+                outputs.record(record)
+                await console.show(record)
+            }
         }
-        let code = exitCode(for: summary)
+        signals.onFirst { session.cancel() }
+        let summary = await session.value
+        let code = signals.received.map { 128 + $0 } ?? exitCode(for: summary)
+        try outputs.finish(interrupted: signals.received != nil)
         await console.finish(summary, exitCode: code)
         if code != 0 { throw ExitCode(code) }
     }

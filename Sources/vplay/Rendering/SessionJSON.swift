@@ -70,6 +70,14 @@ enum SessionJSON {
                 ("stalls", .int(playback.stalls)),
             ])))
             pairs.append(("maxBoundaryLateness", .seconds(playback.maxBoundaryLateness)))
+            let lateness = playback.boundaryLateness.sorted()
+            if !lateness.isEmpty {
+                func percentile(_ p: Double) -> Double { lateness[min(lateness.count - 1, Int((Double(lateness.count) * p).rounded(.up)) - 1)].seconds * 1000 }
+                pairs.append(("lateness", .object([
+                    ("boundaries", .int(lateness.count)), ("p50Ms", .number(percentile(0.5))),
+                    ("p99Ms", .number(percentile(0.99))), ("maxMs", .number(lateness.last!.seconds * 1000)),
+                ])))
+            }
             pairs.append(("ending", .optional(playback.ending?.rawValue)))
             pairs.append(("rewarded", .bool(playback.rewardGranted)))
             if playback.plays > 1 { pairs.append(("plays", .int(playback.plays))) }

@@ -1,0 +1,34 @@
+import Foundation
+
+/// Appends each beacon record to a JSON Lines file as it happens, flushed line by line, so the log survives an error
+/// exit, an interruption or a crash.
+public final class BeaconLogWriter: @unchecked Sendable {
+    private let handle: FileHandle
+    private let lock = NSLock()
+    private let encoder: JSONEncoder
+
+    /// Creates (or truncates) the file at `path`.
+    public init(path: String) throws {
+        guard FileManager.default.createFile(atPath: path, contents: nil) else {
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
+        }
+        handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+    }
+
+    public func append(_ record: BeaconRecord) {
+        guard var line = try? encoder.encode(record) else { return }
+        line.append(0x0A)
+        lock.lock()
+        defer { lock.unlock() }
+        handle.write(line)
+    }
+
+    public func close() {
+        lock.lock()
+        defer { lock.unlock() }
+        try? handle.synchronize()
+        try? handle.close()
+    }
+}

@@ -1,0 +1,33 @@
+/// The beacon log's JSON Lines form (`--beacons FILE`): one object per attempt. Times in seconds (playhead, clock,
+/// latency) or ms since 1970 (`sentAt`).
+extension BeaconRecord: Encodable {
+    private enum Keys: String, CodingKey {
+        case event, source, template, url, playhead, clock, sentAt, attempt, finalAttempt, status, latency, bytes, error, unknownMacros, dryRun, delivered
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Keys.self)
+        try c.encode(event, forKey: .event)
+        try c.encode(source, forKey: .source)
+        try c.encode(template, forKey: .template)
+        try c.encode(url, forKey: .url)
+        try c.encode(Self.seconds(playhead), forKey: .playhead)
+        try c.encode(Self.seconds(clock), forKey: .clock)
+        try c.encode(sentAt, forKey: .sentAt)
+        try c.encode(attempt, forKey: .attempt)
+        try c.encode(isFinalAttempt, forKey: .finalAttempt)
+        try c.encode(status, forKey: .status)
+        try c.encode(latency.map(Self.seconds), forKey: .latency)
+        try c.encode(bytes, forKey: .bytes)
+        try c.encode(error, forKey: .error)
+        if !unknownMacros.isEmpty { try c.encode(unknownMacros, forKey: .unknownMacros) }
+        try c.encode(dryRun, forKey: .dryRun)
+        try c.encode(delivered, forKey: .delivered)
+    }
+
+    /// Seconds rounded to the microsecond.
+    static func seconds(_ duration: Duration) -> Double {
+        let (s, atto) = duration.components
+        return Double(s) + (Double(atto) / 1e12).rounded() / 1e6
+    }
+}

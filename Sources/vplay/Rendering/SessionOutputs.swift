@@ -1,0 +1,46 @@
+import AdSession
+import Foundation
+import TrackingBeacons
+
+/// The files a session writes besides stdout: the beacon log (JSON Lines, appended as each attempt is answered, so
+/// nothing is lost on an error exit or an interruption) and the HAR archive (written at the end, also when
+/// interrupted).
+final class SessionOutputs: @unchecked Sendable {
+    private let log: BeaconLogWriter?
+    private let harPath: String?
+    private let userAgent: String
+    private let lock = NSLock()
+    private var records: [BeaconRecord] = []
+
+    init(beaconsPath: String?, harPath: String?, userAgent: String) throws {
+        log = try beaconsPath.map { try BeaconLogWriter(path: $0) }
+        self.harPath = harPath
+        self.userAgent = userAgent
+        if let harPath {
+            // Fail now on an unwritable path, not after the session.
+            guard FileManager.default.createFile(atPath: harPath, contents: nil) else {
+                throw ValidationError("--har \(harPath): cannot write there")
+            }
+        }
+    }
+
+    func record(_ record: SessionRecord) {
+        guard case let .beacon(beacon) = record else { return }
+        log?.append(beacon)
+        lock.lock()
+        records.append(beacon)
+        lock.unlock()
+    }
+
+    func finish(interrupted: Bool) throws {
+        log?.close()
+        guard let harPath else { return }
+        lock.lock()
+        let all = records
+        lock.unlock()
+        let document = HARDocument(records: all, userAgent: userAgent, comment: interrupted ? "interrupted: the session was stopped by a signal" : nil)
+        try document.encoded().write(to: URL(fileURLWithPath: harPath))
+    }
+}
+
+import ArgumentParser

@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The beacon log and HAR files, over real HTTP, and what survives an interruption.
+@Suite struct OutputFilesTests {
+    /// A loopback server with a file for every path the demo tag's beacons request.
+    static func demoServer(_ folder: TemporaryFolder) throws -> LoopbackFileServer {
+        for name in ["loaded", "impression", "creativeView", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete", "progress", "closeLinear", "pause", "resume", "mute"] {
+            _ = try folder.write(name, "")
+        }
+        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("endcard"), withIntermediateDirectories: true)
+        _ = try folder.write("endcard/view", "")
+        return try LoopbackFileServer(root: folder.url.path)
+    }
+
+    static func demoTag(_ folder: TemporaryFolder, beaconBase: String) throws -> String {
+        let tag = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
+            .replacingOccurrences(of: "http://127.0.0.1:8089", with: beaconBase)
+            .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "file://\(Repo.media("clip-10s-360p.mp4"))")
+        return try folder.write("tag.xml", tag)
+    }
+
+    @Test func beaconsAndHAR_overRealHTTP_recordEveryAttemptAndParse() async throws {
+        let folder = try TemporaryFolder()
+        let server = try Self.demoServer(folder)
+        defer { server.stop() }
+        let tag = try Self.demoTag(folder, beaconBase: server.baseURL)
+        let log = folder.url.appendingPathComponent("beacons.jsonl").path, har = folder.url.appendingPathComponent("run.har").path
+        let run = try await vplay(["--vast", tag, "--json", "--beacons", log, "--har", har, "--now", "0"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 12)
+        let records = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        #expect(records.allSatisfy { $0["status"] as? Int == 200 && $0["delivered"] as? Bool == true && $0["sentAt"] is Int })
+        let harData = try Data(contentsOf: URL(fileURLWithPath: har))
+        let root = try #require(try JSONSerialization.jsonObject(with: harData) as? [String: Any])
+        let entries = try #require((root["log"] as? [String: Any])?["entries"] as? [[String: Any]])
+        #expect(entries.count == 12)
+        #expect(entries.allSatisfy { ($0["response"] as? [String: Any])?["status"] as? Int == 200 })
+        #expect(server.requests().count == 12)
+    }
+
+    @Test func endpointDown_exit5OnlyWithFailOnBeaconErrors_andTheLogSaysWhy() async throws {
+        let folder = try TemporaryFolder()
+        let tag = try Self.demoTag(folder, beaconBase: "http://127.0.0.1:1")
+        let log = folder.url.appendingPathComponent("beacons.jsonl").path
+        let lenient = try await vplay(["--vast", tag, "--json", "--beacon-timeout", "0.3", "--beacons", log])
+        #expect(lenient.status == 0)
+        let strict = try await vplay(["--vast", tag, "--json", "--beacon-timeout", "0.3", "--fail-on-beacon-errors"])
+        #expect(strict.status == 5)
+        #expect(strict.lines.last?["exitCode"] as? Int == 5)
+        let records = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        #expect(records.count == 12 && records.allSatisfy { $0.contains(#""error":"connection refused""#) || $0.contains(#""error":"timed out""#) })
+        // Playback timing is the same as with a healthy endpoint.
+        #expect(lenient.lines.first { $0["name"] as? String == "complete" }?["clock"] as? Double == 10.0)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func sigint_duringARealTimeRun_writesLogsAndSummaryMarkedInterruptedAndExits130() async throws {
+        let folder = try TemporaryFolder()
+        let server = try Self.demoServer(folder)
+        defer { server.stop() }
+        let tag = try Self.demoTag(folder, beaconBase: server.baseURL)
+        let outURL = folder.url.appendingPathComponent("stdout")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        let log = folder.url.appendingPathComponent("beacons.jsonl").path, har = folder.url.appendingPathComponent("run.har").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Repo.vplayBinary)
+        process.arguments = ["--vast", tag, "--json", "--speed", "4", "--beacons", log, "--har", har]
+        process.standardOutput = try FileHandle(forWritingTo: outURL)
+        process.standardError = FileHandle.nullDevice
+        let exited = AsyncStream<Int32>.makeStream()
+        process.terminationHandler = { exited.continuation.yield($0.terminationStatus) }
+        try process.run()
+        // Wait (by polling the output, not by a fixed sleep) until the session is under way: its first quartile.
+        while !(try String(contentsOf: outURL, encoding: .utf8)).contains(#""name":"firstQuartile""#) {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        kill(process.processIdentifier, SIGINT)
+        var status: Int32 = -1
+        for await code in exited.stream { status = code; break }
+        #expect(status == 130)
+        let lines = try String(contentsOf: outURL, encoding: .utf8).split(separator: "\n")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(lines.last!.utf8)) as? [String: Any])
+        #expect(summary["kind"] as? String == "summary" && summary["outcome"] as? String == "interrupted" && summary["exitCode"] as? Int == 130)
+        #expect(!lines.contains { $0.contains(#""name":"complete""#) })
+        let logged = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        #expect(logged.count >= 5, "impression, loaded, creativeView, start, firstQuartile at least")
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: har))) as? [String: Any])
+        #expect((root["log"] as? [String: Any])?["comment"] as? String == "interrupted: the session was stopped by a signal")
+    }
+}

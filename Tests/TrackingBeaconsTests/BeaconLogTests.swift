@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+@testable import TrackingBeacons
+
+/// The beacon log's two forms: JSON Lines and HAR 1.2.
+@Suite struct BeaconLogTests {
+    static let sent = BeaconRecord(
+        event: "midpoint", source: "wrapper 1 (AdServer)", template: "http://t.example/m?pos=[ADPLAYHEAD]&cb=[CACHEBUSTING]",
+        url: "http://t.example/m?pos=00%3A00%3A05.000&cb=12345678", playhead: .seconds(5), clock: .seconds(15),
+        attempt: 2, status: 200, error: nil, latency: .milliseconds(12), bytes: 43, dryRun: false, sentAt: 1_767_225_600_123)
+    static let failed = BeaconRecord(
+        event: "complete", source: "inline", template: "http://t.example/c", url: "http://t.example/c",
+        playhead: .seconds(10), clock: .seconds(20), status: nil, error: "connection refused", latency: .milliseconds(1), bytes: 0,
+        dryRun: false, sentAt: 1_767_225_600_456)
+    static let dry = BeaconRecord(event: "start", source: "inline", template: "http://t.example/s", url: "http://t.example/s",
+                                  playhead: .zero, clock: .zero, dryRun: true)
+
+    @Test func jsonLines_eachRecordIsOneObjectWithEveryField() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vplay-log-\(UUID().uuidString).jsonl")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let writer = try BeaconLogWriter(path: folder.path)
+        writer.append(Self.sent)
+        writer.append(Self.failed)
+        writer.close()
+        let lines = try String(contentsOf: folder, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 2)
+        let first = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        #expect(first["event"] as? String == "midpoint" && first["source"] as? String == "wrapper 1 (AdServer)")
+        #expect(first["template"] as? String == Self.sent.template && first["url"] as? String == Self.sent.url)
+        #expect(first["playhead"] as? Double == 5 && first["clock"] as? Double == 15 && first["latency"] as? Double == 0.012)
+        #expect(first["sentAt"] as? Int == 1_767_225_600_123 && first["attempt"] as? Int == 2 && first["status"] as? Int == 200)
+        #expect(first["bytes"] as? Int == 43 && first["delivered"] as? Bool == true && first["dryRun"] as? Bool == false)
+        let second = try #require(try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any])
+        #expect(second["status"] is NSNull && second["error"] as? String == "connection refused" && second["delivered"] as? Bool == false)
+    }
+
+    /// Checks the HAR 1.2 structure: required fields and their types (http://www.softwareishard.com/blog/har-12-spec/).
+    static func validateHAR(_ data: Data) throws -> [[String: Any]] {
+        let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let log = try #require(root["log"] as? [String: Any])
+        #expect(log["version"] as? String == "1.2")
+        let creator = try #require(log["creator"] as? [String: Any])
+        #expect(creator["name"] is String && creator["version"] is String)
+        let entries = try #require(log["entries"] as? [[String: Any]])
+        for entry in entries {
+            let started = try #require(entry["startedDateTime"] as? String)
+            #expect(ISO8601DateFormatter.har.date(from: started) != nil, "startedDateTime \(started) is ISO 8601")
+            #expect(entry["time"] is Double || entry["time"] is Int)
+            let request = try #require(entry["request"] as? [String: Any])
+            for key in ["method", "url", "httpVersion"] { #expect(request[key] is String, "request.\(key)") }
+            for key in ["cookies", "headers", "queryString"] { #expect(request[key] is [Any], "request.\(key)") }
+            #expect(request["headersSize"] is Int && request["bodySize"] is Int)
+            let response = try #require(entry["response"] as? [String: Any])
+            #expect(response["status"] is Int && response["statusText"] is String && response["httpVersion"] is String)
+            #expect(response["cookies"] is [Any] && response["headers"] is [Any] && response["redirectURL"] is String)
+            let content = try #require(response["content"] as? [String: Any])
+            #expect(content["size"] is Int && content["mimeType"] is String)
+            #expect(response["headersSize"] is Int && response["bodySize"] is Int)
+            #expect(entry["cache"] is [String: Any])
+            let timings = try #require(entry["timings"] as? [String: Any])
+            for key in ["send", "wait", "receive"] { #expect(timings[key] is Double || timings[key] is Int, "timings.\(key)") }
+        }
+        return entries
+    }
+
+    @Test func har_isValidHAR12_withOneEntryPerSentAttempt() throws {
+        let data = try HARDocument(records: [Self.sent, Self.failed, Self.dry], userAgent: "vplay-test").encoded()
+        let entries = try Self.validateHAR(data)
+        #expect(entries.count == 2, "dry-run records are not requests")
+        let first = entries[0]
+        #expect((first["request"] as? [String: Any])?["url"] as? String == Self.sent.url)
+        #expect(first["startedDateTime"] as? String == "2026-01-01T00:00:00.123Z")
+        let query = try #require((first["request"] as? [String: Any])?["queryString"] as? [[String: String]])
+        #expect(query == [["name": "pos", "value": "00%3A00%3A05.000"], ["name": "cb", "value": "12345678"]])
+        #expect((first["_vplay"] as? [String: Any])?["event"] as? String == "midpoint")
+        let failedResponse = try #require(entries[1]["response"] as? [String: Any])
+        #expect(failedResponse["status"] as? Int == 0 && failedResponse["_error"] as? String == "connection refused")
+    }
+}
+
+extension ISO8601DateFormatter {
+    static var har: ISO8601DateFormatter {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter
+    }
+}
