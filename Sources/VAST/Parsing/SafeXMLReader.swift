@@ -5,9 +5,9 @@ import FoundationXML
 
 /// Builds an `XMLNode` tree with Foundation's `XMLParser` (libxml2 on Linux) under `ParserLimits`.
 ///
-/// Security: external entities and DTDs are never resolved (`shouldResolveExternalEntities = false`, which is also
-/// the default; an external entity then reads as empty text). Nested-entity bombs are stopped by libxml2 itself
-/// (error 89 "entity amplification" in about a millisecond); the text cap is a second line of defence.
+/// Security: documents declaring entities or naming a DTD are refused before parsing (`DocumentTypeGuard`). Behind
+/// that, external entities and DTDs are never resolved (`shouldResolveExternalEntities = false`, also the default),
+/// libxml2 stops nested-entity bombs itself (error 89), and the text cap is a further line of defence.
 final class SafeXMLReader: NSObject, XMLParserDelegate {
     /// Why reading failed.
     struct Failure: Error {
@@ -45,6 +45,7 @@ final class SafeXMLReader: NSObject, XMLParserDelegate {
         case .success(let utf8): data = utf8
         case .failure(let failure): return .failure(Failure(message: failure.message))
         }
+        if let refusal = DocumentTypeGuard.refusal(Array(data)) { return .failure(Failure(message: refusal)) }
         let reader = SafeXMLReader(limits: limits)
         let parser = makeParser(data: data)
         parser.delegate = reader
