@@ -11,11 +11,13 @@ let package = Package(
         .library(name: "VAST", targets: ["VAST"]),
         .library(name: "PlayerEngine", targets: ["PlayerEngine"]),
         .library(name: "TrackingBeacons", targets: ["TrackingBeacons"]),
+        .library(name: "BeaconSink", targets: ["BeaconSink"]),
         .library(name: "AdSession", targets: ["AdSession"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
     ],
     targets: [
         .systemLibrary(
@@ -29,17 +31,27 @@ let package = Package(
             name: "TrackingBeacons",
             dependencies: [.product(name: "AsyncHTTPClient", package: "async-http-client")]
         ),
+        /// The embedded beacon sink: an HTTP server that records every hit (its own target, so the beacon library
+        /// does not carry a server).
+        .target(
+            name: "BeaconSink",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         .target(
             name: "AdSession",
             dependencies: [
-                "VAST", "PlayerEngine", "TrackingBeacons",
+                "VAST", "PlayerEngine", "TrackingBeacons", "BeaconSink",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
         .executableTarget(
             name: "vplay",
             dependencies: [
-                "AdSession",
+                "AdSession", "BeaconSink",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -48,6 +60,7 @@ let package = Package(
         .testTarget(name: "VASTTests", dependencies: ["VAST", "PlayerEngine"]),
         .testTarget(name: "PlayerEngineTests", dependencies: ["PlayerEngine", "TestSupport"]),
         .testTarget(name: "TrackingBeaconsTests", dependencies: ["TrackingBeacons"]),
+        .testTarget(name: "BeaconSinkTests", dependencies: ["BeaconSink"]),
         .testTarget(name: "AdSessionTests", dependencies: ["AdSession", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["vplay", "TestSupport"]),
     ],

@@ -11,8 +11,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-5}
 echo "bench-timing: building vplay (release)..." >&2
-swift build -c release --scratch-path .build-release --product vplay >/dev/null
-vplay=$(swift build -c release --scratch-path .build-release --show-bin-path)/vplay
+swift build -c release --static-swift-stdlib --scratch-path .build-static --product vplay >/dev/null
+vplay=$(swift build -c release --static-swift-stdlib --scratch-path .build-static --show-bin-path)/vplay
 
 python3 - "$vplay" "$runs" <<'PY'
 import json, subprocess, sys, time, statistics

@@ -1,3 +1,4 @@
+import BeaconSink
 import Foundation
 import PlayerEngine
 import TrackingBeacons
@@ -15,7 +16,22 @@ public struct AdSessionRunner: Sendable {
         let tally = Tally(observer: observer)
         let wallStart = configuration.now ?? Int64(Date().timeIntervalSince1970 * 1000)
         let tagFetcher = HTTPTagFetcher(userAgent: configuration.userAgent, maxBytes: configuration.resolver.parserLimits.maxBytes)
-        let transport = configuration.dryRun ? nil : HTTPBeaconTransport(userAgent: configuration.userAgent)
+        let http = configuration.dryRun ? nil : HTTPBeaconTransport(userAgent: configuration.userAgent)
+        var transport: (any BeaconTransport)? = http
+        var sink: BeaconSink?
+        var routing: SinkRouting?
+        if let scope = configuration.sink, let http {
+            let server = BeaconSink(configuration: SinkConfiguration(faults: configuration.sinkFaults))
+            do {
+                let port = try await server.start()
+                let route = SinkRouting(scope: scope, base: "http://127.0.0.1:\(port)")
+                transport = RoutingTransport(base: http, route: route.route)
+                sink = server
+                routing = route
+            } catch {
+                await tally.send(.warning("the beacon sink could not start (\(error)); beacons go to their own URLs"))
+            }
+        }
         let dispatcher = BeaconDispatcher(transport: transport, policy: configuration.beaconPolicy,
                                           wallClock: { Int64(Date().timeIntervalSince1970 * 1000) }) { record in
             await tally.beacon(record)
@@ -31,8 +47,14 @@ public struct AdSessionRunner: Sendable {
         // Not cancelled with the session: an interrupted run still waits (briefly) for its beacons' answers.
         let drain = Task.isCancelled ? min(configuration.beaconDrain, .seconds(2)) : configuration.beaconDrain
         await Task { await dispatcher.finish(waitingAtMost: drain) }.value
+        if let sink, let routing {
+            let reconciliation = Reconciliation(records: await tally.beacons, hits: sink.hits(), routing: routing)
+            session.summary.reconciliation = reconciliation
+            await tally.send(.reconciliation(reconciliation))
+            await sink.stop()
+        }
         await tagFetcher.shutdown()
-        await transport?.shutdown()
+        await http?.shutdown()
         await tally.fill(&session.summary)
         return session.summary
     }
@@ -169,6 +191,8 @@ public struct AdSessionRunner: Sendable {
 actor Tally {
     private let observer: @Sendable (SessionRecord) async -> Void
     private var events = 0, plannedCount = 0, delivered = 0, failed = 0
+    /// Every beacon record, for reconciliation with the sink.
+    private(set) var beacons: [BeaconRecord] = []
     private var warnings: [String] = []
 
     init(observer: @escaping @Sendable (SessionRecord) async -> Void) { self.observer = observer }
@@ -186,6 +210,7 @@ actor Tally {
 
     func beacon(_ record: BeaconRecord) async {
         if !record.dryRun && record.isFinalAttempt { if record.delivered { delivered += 1 } else { failed += 1 } }
+        beacons.append(record)
         await observer(.beacon(record))
     }
 

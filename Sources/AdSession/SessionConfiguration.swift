@@ -1,4 +1,5 @@
 import Foundation
+import BeaconSink
 import PlayerEngine
 import TrackingBeacons
 import VAST
@@ -34,6 +35,12 @@ public struct SessionConfiguration: Sendable {
     public var deviceMacros: [String: String] = SessionConfiguration.defaultDeviceMacros
     /// Decoder threads (0 = one per core, like ffmpeg).
     public var decoderThreads = 0
+    /// Start the embedded beacon sink on a free loopback port and send beacons in this scope to it; at the end,
+    /// reconcile fired against received.
+    public var sink: SinkRouting.Scope?
+    /// Faults the sink plays for matching paths (`500@/midpoint`, `delay=2s@/start`, `reset@*`, `500x1@/complete`).
+    public var sinkFaults: [SinkFault] = []
+
     /// Scripted user and OS actions.
     public var script = SessionScript()
     /// The reward when the tag has no rewarded extension (or to override it); nil uses the tag's.

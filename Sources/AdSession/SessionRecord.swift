@@ -10,6 +10,8 @@ public enum SessionRecord: Sendable {
     case beacon(BeaconRecord)
     case warning(String)
     case error(SessionError)
+    /// The embedded sink's count of what arrived, against what was fired (with `--sink`, at the end).
+    case reconciliation(Reconciliation)
 }
 
 /// The ad and media file a session is about to play.

@@ -21,4 +21,6 @@ public struct SessionSummary: Sendable {
     /// Session clock at the end.
     public var clock: Duration = .zero
     public var warnings: [String] = []
+    /// With a sink: fired against received.
+    public var reconciliation: Reconciliation?
 }

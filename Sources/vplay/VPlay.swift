@@ -7,13 +7,20 @@ struct VPlay: AsyncParsableCommand {
         commandName: "vplay",
         abstract: "A headless rewarded-video ad player: resolves a VAST tag, decodes its media with FFmpeg on a clock, fires its tracking.",
         discussion: ExitCode.documentation,
-        subcommands: [RunCommand.self, InspectCommand.self, ProbeCommand.self],
+        subcommands: [RunCommand.self, InspectCommand.self, ProbeCommand.self, SinkCommand.self, BeaconLoadCommand.self],
         defaultSubcommand: RunCommand.self
     )
 
     /// ArgumentParser's own entry point, except that usage errors exit 2 (the README's code) rather than
     /// EX_USAGE (64).
     static func main() async {
+        // A parent may start us with SIGINT/SIGTERM blocked (test runners and some CI agents do, and a child inherits
+        // its parent's signal mask): unblock them so Ctrl-C and `kill` always reach SignalWatch.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
         do {
             var command = try parseAsRoot()
             if var command = command as? any AsyncParsableCommand {

@@ -1,5 +1,6 @@
 import AdSession
 import ArgumentParser
+import BeaconSink
 import Foundation
 import PlayerEngine
 import TrackingBeacons
@@ -87,6 +88,15 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Beacon requests in flight at once.", valueName: "N"))
     var beaconConcurrency = 32
 
+    @Flag(help: "Start vplay's beacon sink on a free loopback port and send loopback tracking URLs (127.0.0.1, localhost) to it; reconcile fired against received at the end.")
+    var sink = false
+
+    @Flag(help: "Like --sink, for every tracking URL (replay a real tag offline).")
+    var sinkAll = false
+
+    @Option(help: ArgumentHelp("A fault the sink plays, e.g. 500@/midpoint, delay=2s@/start, reset@*, 500x1@/complete; repeatable.", valueName: "spec"))
+    var sinkFault: [String] = []
+
     @Option(help: ArgumentHelp("Write every beacon attempt to FILE as JSON Lines, as it happens.", valueName: "file"))
     var beacons: String?
 
@@ -101,6 +111,11 @@ struct RunCommand: AsyncParsableCommand {
         for entry in macro where Self.parseMacro(entry) == nil { throw ValidationError("--macro \(entry): expected NAME=VALUE with an upper-case NAME") }
         if beaconTimeout <= 0 { throw ValidationError("--beacon-timeout must be positive") }
         if retries < 0 || retries > 10 { throw ValidationError("--retries must be 0 to 10") }
+        for spec in sinkFault {
+            do { _ = try SinkFault(spec: spec) } catch { throw ValidationError("--sink-fault: \(error)") }
+        }
+        if !sinkFault.isEmpty && !sink && !sinkAll { throw ValidationError("--sink-fault needs --sink or --sink-all") }
+        if (sink || sinkAll) && dryRun { throw ValidationError("--sink sends beacons; it does not go with --dry-run") }
         if beaconConcurrency < 1 { throw ValidationError("--beacon-concurrency must be 1 or more") }
         if script != nil && scriptFile != nil { throw ValidationError("--script and --script-file exclude each other") }
         _ = try parsedScript()
@@ -128,6 +143,8 @@ struct RunCommand: AsyncParsableCommand {
         configuration.closeDelay = .milliseconds(Int64(closeDelay * 1000))
         configuration.endCardAfterSkip = !noEndCardAfterSkip
         configuration.repeatTracking = repeatTracking
+        configuration.sink = sinkAll ? .all : sink ? .loopback : nil
+        configuration.sinkFaults = sinkFault.compactMap { try? SinkFault(spec: $0) }
         configuration.replayTracking = replayTracking
         return configuration
     }
@@ -157,7 +174,8 @@ struct RunCommand: AsyncParsableCommand {
         case .mediaError: return ExitCode.mediaError.rawValue
         case .interrupted: return 130
         case .completed:
-            return failOnBeaconErrors && summary.beaconsFailed > 0 ? ExitCode.beaconFailures.rawValue : 0
+            let lost = summary.beaconsFailed > 0 || !(summary.reconciliation?.isComplete ?? true)
+            return failOnBeaconErrors && lost ? ExitCode.beaconFailures.rawValue : 0
         }
     }
 

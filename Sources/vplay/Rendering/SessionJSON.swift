@@ -38,10 +38,18 @@ enum SessionJSON {
             ]
             if let error = beacon.error { pairs.append(("error", .string(error))) }
             if let latency = beacon.latency { pairs.append(("latency", .seconds(latency))) }
+            if beacon.attempt > 1 || !beacon.isFinalAttempt { pairs.append(("attempt", .int(beacon.attempt))) }
             if !beacon.unknownMacros.isEmpty { pairs.append(("unknownMacros", .array(beacon.unknownMacros.map(JSON.string)))) }
             return .object(pairs)
         case let .warning(message):
             return .object([("kind", .string("warning")), ("message", .string(message))])
+        case let .reconciliation(result):
+            return .object([
+                ("kind", .string("reconciliation")), ("sent", .int(result.sent)), ("received", .int(result.received)),
+                ("matched", .int(result.matched)),
+                ("missing", .array(result.missing.map { .object([("event", .string($0.event)), ("source", .string($0.source)), ("url", .string($0.url)), ("error", .optional($0.error))]) })),
+                ("unexpected", .array(result.unexpected.map(JSON.string))),
+            ])
         case let .error(error):
             var pairs: [(String, JSON)] = [
                 ("kind", .string("error")), ("code", .int(error.code)), ("message", .string(error.message)), ("type", .string(error.kind.rawValue)),
@@ -83,6 +91,10 @@ enum SessionJSON {
             if playback.plays > 1 { pairs.append(("plays", .int(playback.plays))) }
         }
         if let error = summary.error { pairs.append(("error", .object([("code", .int(error.code)), ("message", .string(error.message))]))) }
+        if let result = summary.reconciliation {
+            pairs.append(("sink", .object([("sent", .int(result.sent)), ("received", .int(result.received)), ("matched", .int(result.matched)),
+                                            ("missing", .int(result.missing.count)), ("unexpected", .int(result.unexpected.count))])))
+        }
         pairs.append(("warnings", .int(summary.warnings.count)))
         return .object(pairs)
     }

@@ -29,6 +29,11 @@ enum SessionText {
             return text + " \(beacon.url)"
         case let .warning(message):
             return "warning: \(message)"
+        case let .reconciliation(result):
+            var lines = ["sink: \(result.received) received, \(result.matched) of \(result.sent) sent matched"]
+            lines += result.missing.map { "  missing: \($0.event) [\($0.source)] \($0.url)\($0.error.map { " (\($0))" } ?? "")" }
+            lines += result.unexpected.map { "  unexpected: \($0)" }
+            return lines.joined(separator: "\n")
         case let .error(error):
             return "error \(error.code): \(error.message)"
         }
@@ -42,6 +47,9 @@ enum SessionText {
             lines.append("  beacons \(summary.beaconsPlanned) planned (dry run: none sent)")
         } else {
             lines.append("  beacons \(summary.beaconsPlanned) planned, \(summary.beaconsDelivered) delivered, \(summary.beaconsFailed) failed")
+            if let result = summary.reconciliation {
+                lines.append("  sink received \(result.received), matched \(result.matched) of \(result.sent) sent, \(result.missing.count) missing, \(result.unexpected.count) unexpected")
+            }
         }
         if let playback = summary.playback {
             lines.append("  frames \(playback.framesPresented) presented, \(playback.framesLate) late, \(playback.statistics.decodeErrors) decode errors")

@@ -1,0 +1,47 @@
+import BeaconSink
+import TrackingBeacons
+
+/// Fired against received: every beacon attempt sent to the embedded sink matched to one hit with the same request
+/// target, each hit used once. What is left on either side is listed.
+public struct Reconciliation: Sendable, Equatable {
+    public struct Missing: Sendable, Equatable {
+        public var event: String
+        public var source: String
+        public var url: String
+        public var error: String?
+    }
+
+    /// Attempts sent to the sink.
+    public var sent: Int
+    /// Hits the sink recorded.
+    public var received: Int
+    public var matched: Int
+    /// Attempts with no hit (refused, lost on the way, or not reached before the end).
+    public var missing: [Missing]
+    /// Hits no attempt accounts for, by request target.
+    public var unexpected: [String]
+
+    public var isComplete: Bool { missing.isEmpty && unexpected.isEmpty }
+
+    public init(records: [BeaconRecord], hits: [SinkHit], routing: SinkRouting) {
+        var pool: [String: Int] = [:]
+        for hit in hits { pool[hit.target, default: 0] += 1 }
+        let routed = records.filter { !$0.dryRun && routing.routes($0.url) }
+        var missing: [Missing] = []
+        var matched = 0
+        for record in routed {
+            let target = SinkRouting.target(of: record.url) ?? record.url
+            if let count = pool[target], count > 0 {
+                pool[target] = count - 1
+                matched += 1
+            } else {
+                missing.append(Missing(event: record.event, source: record.source, url: record.url, error: record.error))
+            }
+        }
+        sent = routed.count
+        received = hits.count
+        self.matched = matched
+        self.missing = missing
+        unexpected = pool.filter { $0.value > 0 }.flatMap { Array(repeating: $0.key, count: $0.value) }.sorted()
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+/// Which beacons go to the embedded sink, and the request target (path and query, as sent) a hit will show.
+public struct SinkRouting: Sendable {
+    public enum Scope: String, Sendable, CaseIterable {
+        /// Only URLs whose host is this machine (127.0.0.1, localhost, [::1]), whatever their port: the demo tag's.
+        case loopback
+        /// Every http(s) URL, for replaying a real tag offline.
+        case all
+    }
+
+    public let scope: Scope
+    /// `http://127.0.0.1:PORT` of the running sink.
+    public let base: String
+
+    /// The URL to request instead of `url`, or `url` itself when it is not routed.
+    public func route(_ url: String) -> String {
+        guard routes(url), let target = Self.target(of: url) else { return url }
+        return base + target
+    }
+
+    public func routes(_ url: String) -> Bool {
+        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
+              scheme == "http" || scheme == "https" else { return false }
+        switch scope {
+        case .all: return true
+        case .loopback:
+            let host = components.host?.lowercased() ?? ""
+            return host == "127.0.0.1" || host == "localhost" || host == "::1" || host == "[::1]"
+        }
+    }
+
+    /// Path and query exactly as they will be sent (percent-encoding kept).
+    public static func target(of url: String) -> String? {
+        guard let components = URLComponents(string: url) else { return nil }
+        let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
+        return components.percentEncodedQuery.map { path + "?" + $0 } ?? path
+    }
+}

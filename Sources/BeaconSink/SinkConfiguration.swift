@@ -1,0 +1,27 @@
+/// How a ``BeaconSink`` listens, misbehaves and logs.
+///
+/// The sink is a test tool: it answers anyone who connects and keeps every hit in memory. It binds to
+/// loopback by default; bind it elsewhere only on a network you trust, for a test that needs it.
+public struct SinkConfiguration: Sendable {
+    /// Address to listen on. Default `127.0.0.1` (loopback only), so a sink started for a test is not
+    /// reachable from other machines.
+    public var host: String
+    /// TCP port to listen on; `0` (the default) lets the system pick a free one, which
+    /// ``BeaconSink/start()`` returns.
+    public var port: Int
+    /// Faults to show to matching requests, tried in order; empty (the default) answers every beacon 200.
+    public var faults: [SinkFault]
+    /// Where to write the JSON Lines hit log, one ``SinkHit`` per line; `nil` (the default) keeps hits in
+    /// memory only. The file is created or truncated by ``BeaconSink/start()``; each line is handed to
+    /// the kernel with one `write(2)` as the hit is recorded, so a crash of the process loses nothing
+    /// already recorded.
+    public var logPath: String?
+
+    /// A configuration; every parameter defaults to the documented default of its property.
+    public init(host: String = "127.0.0.1", port: Int = 0, faults: [SinkFault] = [], logPath: String? = nil) {
+        self.host = host
+        self.port = port
+        self.faults = faults
+        self.logPath = logPath
+    }
+}

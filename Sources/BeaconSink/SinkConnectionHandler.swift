@@ -1,0 +1,287 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import NIOCore
+import NIOHTTP1
+
+/// Serves one TCP connection, after NIO's HTTP/1.1 decoder and pipelining handler: records each complete
+/// request, then answers it as the recorder decided (pixel, fault, 405, 413), or answers the built-in
+/// `/__vplay/hits` page. Runs on the connection's event loop only.
+///
+/// The pipelining handler before this one holds later requests back until the current answer's `.end`
+/// is written, so at most one request is in progress here and a delayed or hung answer stalls the
+/// connection exactly as a slow real server would.
+final class SinkConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    /// Path of the built-in page that lists the hits as JSON; never recorded as a hit.
+    static let hitsPath = "/__vplay/hits"
+
+    private enum State {
+        /// Waiting for a request head.
+        case idle
+        /// Reading a request's body; `bodyBytes` counted so far, none kept.
+        case receiving(HTTPRequestHead, bodyBytes: Int)
+        /// Answered early (413) and closing; the rest of the request is ignored.
+        case discarding
+        /// A delayed answer is scheduled.
+        case delaying
+        /// Hung on purpose: nothing more is read or answered.
+        case hung
+        /// Closed or closing.
+        case closed
+    }
+
+    private static let pixel = ByteBuffer(bytes: TrackingPixel.bytes)
+
+    private let recorder: SinkRecorder
+    private let connection: Int
+    private var state = State.idle
+    private var scheduledAnswer: Scheduled<Void>?
+    private var needsFlush = false
+    /// The client shut its sending side (TCP half-close): answer what is in progress, then close.
+    private var inputClosed = false
+
+    init(recorder: SinkRecorder, connection: Int) {
+        self.recorder = recorder
+        self.connection = connection
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            guard case .idle = state else { return }
+            state = .receiving(head, bodyBytes: 0)
+        case .body(let buffer):
+            guard case .receiving(let head, let counted) = state else { return }
+            let total = counted + buffer.readableBytes
+            guard total <= SinkLimits.maximumBodyBytes else {
+                state = .discarding
+                _ = recorder.record(request(from: head), forced: .contentTooLarge)
+                answer(.contentTooLarge, to: head, context: context, flushNow: true)
+                return
+            }
+            state = .receiving(head, bodyBytes: total)
+        case .end:
+            guard case .receiving(let head, _) = state else { return }
+            handle(head, context: context)
+        }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        if needsFlush {
+            needsFlush = false
+            context.flush()
+        }
+        context.fireChannelReadComplete()
+    }
+
+    /// A client that half-closes after its last request (`printf … | nc`) still gets its answers: the
+    /// connection closes once nothing is in progress. A hung answer stays hung until the sink stops.
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard let event = event as? ChannelEvent, case .inputClosed = event else {
+            context.fireUserInboundEventTriggered(event)
+            return
+        }
+        inputClosed = true
+        switch state {
+        case .idle, .receiving:
+            state = .closed
+            needsFlush = false
+            context.flush()
+            // Closing the output first waits for unsent answers, then the full close frees the socket.
+            let promise = context.eventLoop.makePromise(of: Void.self)
+            context.close(mode: .output, promise: promise)
+            closeAfter(promise.futureResult, channel: context.channel)
+        case .discarding, .delaying, .hung, .closed:
+            break
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        state = .closed
+        scheduledAnswer?.cancel()
+        scheduledAnswer = nil
+        context.fireChannelInactive()
+    }
+
+    /// Malformed HTTP (or a head past ``SinkLimits/maximumHeadBytes``) gets 400 (431) if no answer is in
+    /// progress, then the connection closes; any other error closes it at once.
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        let canAnswer: Bool
+        switch state {
+        case .idle, .receiving: canAnswer = true
+        case .discarding, .delaying, .hung, .closed: canAnswer = false
+        }
+        state = .closed
+        scheduledAnswer?.cancel()
+        guard let parserError = error as? HTTPParserError, canAnswer else {
+            context.close(promise: nil)
+            return
+        }
+        let status: HTTPResponseStatus
+        if case .headerOverflow = parserError {
+            status = .requestHeaderFieldsTooLarge
+        } else {
+            status = .badRequest
+        }
+        let headers = HTTPHeaders([("Content-Length", "0"), ("Connection", "close")])
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
+        closeAfter(context.writeAndFlush(wrapOutboundOut(.end(nil))), channel: context.channel)
+    }
+
+    // MARK: - Answering
+
+    private func handle(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
+        if head.method == .GET || head.method == .HEAD, Self.path(of: head.uri) == Self.hitsPath {
+            state = .idle
+            answerHitsPage(to: head, context: context)
+            return
+        }
+        let (_, answer, delay) = recorder.record(request(from: head))
+        if let delay {
+            state = .delaying
+            let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+            let boundContext = context.loopBound
+            scheduledAnswer = context.eventLoop.scheduleTask(in: TimeAmount(delay)) {
+                let handler = handler.value
+                guard case .delaying = handler.state else { return }
+                handler.scheduledAnswer = nil
+                handler.state = .idle
+                handler.answer(answer, to: head, context: boundContext.value, flushNow: true)
+            }
+            return
+        }
+        switch answer {
+        case .hang:
+            state = .hung
+        case .reset:
+            state = .closed
+            Self.reset(context.channel)
+        default:
+            state = .idle
+            self.answer(answer, to: head, context: context, flushNow: false)
+        }
+    }
+
+    /// Writes `answer` for the request `head`. Keep-alive follows the request (HTTP/1.1 default, or
+    /// `Connection: keep-alive` on 1.0) unless the answer is a 413. Answers made while reading are flushed
+    /// together at the end of the read (`flushNow` false), so a pipelined burst costs one `writev`.
+    private func answer(_ answer: SinkAnswer, to head: HTTPRequestHead, context: ChannelHandlerContext, flushNow: Bool) {
+        guard let code = answer.status else { return }
+        let keepAlive = head.isKeepAlive && answer != .contentTooLarge && !inputClosed
+        var headers = HTTPHeaders()
+        var body: [ByteBuffer] = []
+        switch answer {
+        case .pixel:
+            headers.add(name: "Content-Type", value: TrackingPixel.contentType)
+            headers.add(name: "Content-Length", value: String(TrackingPixel.bytes.count))
+            body = [Self.pixel]
+        case .body(let bytes):
+            headers.add(name: "Content-Type", value: "application/octet-stream")
+            headers.add(name: "Content-Length", value: String(bytes))
+            body = Self.zeroBody(bytes: bytes, allocator: context.channel.allocator)
+        case .methodNotAllowed:
+            headers.add(name: "Allow", value: "GET, HEAD")
+            headers.add(name: "Content-Length", value: "0")
+        case .status, .contentTooLarge, .reset, .hang:
+            headers.add(name: "Content-Length", value: "0")
+        }
+        headers.add(name: "Cache-Control", value: "no-store")
+        write(status: code, headers: headers, body: body, keepAlive: keepAlive, for: head, context: context, flushNow: flushNow)
+    }
+
+    /// `bytes` zero bytes as slices of one shared chunk, so a large fault body costs one chunk of memory.
+    private static func zeroBody(bytes: Int, allocator: ByteBufferAllocator) -> [ByteBuffer] {
+        guard bytes > 0 else { return [] }
+        let chunk = allocator.buffer(repeating: 0, count: min(bytes, SinkLimits.bodyChunkBytes))
+        var parts: [ByteBuffer] = []
+        parts.reserveCapacity((bytes + chunk.readableBytes - 1) / chunk.readableBytes)
+        var remaining = bytes
+        while remaining > 0 {
+            let length = min(remaining, chunk.readableBytes)
+            parts.append(chunk.getSlice(at: chunk.readerIndex, length: length)!)
+            remaining -= length
+        }
+        return parts
+    }
+
+    private func answerHitsPage(to head: HTTPRequestHead, context: ChannelHandlerContext) {
+        let buffer = context.channel.allocator.buffer(bytes: SinkHit.jsonArray(recorder.hits()))
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "application/json")
+        headers.add(name: "Content-Length", value: String(buffer.readableBytes))
+        headers.add(name: "Cache-Control", value: "no-store")
+        write(status: 200, headers: headers, body: [buffer], keepAlive: head.isKeepAlive && !inputClosed, for: head, context: context, flushNow: false)
+    }
+
+    /// Writes head, body parts (none for HEAD) and end; closes after the end when not keeping alive.
+    private func write(
+        status: Int,
+        headers: HTTPHeaders,
+        body: [ByteBuffer],
+        keepAlive: Bool,
+        for request: HTTPRequestHead,
+        context: ChannelHandlerContext,
+        flushNow: Bool
+    ) {
+        var headers = headers
+        if !keepAlive {
+            headers.add(name: "Connection", value: "close")
+        } else if request.version.major == 1 && request.version.minor == 0 {
+            headers.add(name: "Connection", value: "keep-alive")
+        }
+        let version: HTTPVersion = request.version.major == 1 && request.version.minor == 0 ? .http1_0 : .http1_1
+        let head = HTTPResponseHead(version: version, status: HTTPResponseStatus(statusCode: status), headers: headers)
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        if request.method != .HEAD {
+            for part in body { context.write(wrapOutboundOut(.body(.byteBuffer(part))), promise: nil) }
+        }
+        if !keepAlive {
+            state = .closed
+            closeAfter(context.writeAndFlush(wrapOutboundOut(.end(nil))), channel: context.channel)
+        } else if flushNow {
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        } else {
+            needsFlush = true
+            context.write(wrapOutboundOut(.end(nil)), promise: nil)
+        }
+    }
+
+    private func closeAfter(_ written: EventLoopFuture<Void>, channel: any Channel) {
+        written.whenComplete { _ in channel.close(promise: nil) }
+    }
+
+    // MARK: - Helpers
+
+    private func request(from head: HTTPRequestHead) -> SinkRequest {
+        SinkRequest(
+            connection: connection,
+            method: head.method.rawValue,
+            target: head.uri,
+            userAgent: head.headers.first(name: "user-agent"),
+            host: head.headers.first(name: "host")
+        )
+    }
+
+    private static func path(of target: String) -> Substring {
+        target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+    }
+
+    /// Closes `channel` with `SO_LINGER` 0, so the kernel sends RST instead of FIN and the client reads
+    /// `ECONNRESET`; if the option cannot be set, the close is an orderly one, still without an answer.
+    private static func reset(_ channel: any Channel) {
+        guard let options = channel as? any SocketOptionProvider else {
+            channel.close(promise: nil)
+            return
+        }
+        options.setSoLinger(linger(l_onoff: 1, l_linger: 0)).whenComplete { _ in
+            channel.close(promise: nil)
+        }
+    }
+}

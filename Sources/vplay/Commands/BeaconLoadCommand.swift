@@ -1,0 +1,89 @@
+import ArgumentParser
+import Foundation
+import TrackingBeacons
+
+/// `vplay beacon-load --url URL --count N`: fires N beacons through vplay's own dispatcher and HTTP transport (the
+/// path every session uses) and reports throughput and latency. For scripts/bench-beacons.sh against `vplay sink`.
+struct BeaconLoadCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "beacon-load",
+        abstract: "Fire N beacons at a URL through vplay's dispatcher; report beacons/s and latency percentiles.",
+        shouldDisplay: false
+    )
+
+    @Option(help: "The URL to request ([CACHEBUSTING] is filled for each request).")
+    var url: String
+
+    @Option(help: "How many beacons.")
+    var count = 10_000
+
+    @Option(help: "Requests in flight at once.")
+    var concurrency = 64
+
+    @Flag(help: "Print one JSON object.")
+    var json = false
+
+    func validate() throws {
+        if count < 1 { throw ValidationError("--count must be 1 or more") }
+        if concurrency < 1 { throw ValidationError("--concurrency must be 1 or more") }
+    }
+
+    func run() async throws {
+        let transport = HTTPBeaconTransport(userAgent: "vplay-beacon-load")
+        let stats = LoadStats()
+        let dispatcher = BeaconDispatcher(
+            transport: transport, policy: BeaconPolicy(timeout: .seconds(10), maxConcurrent: concurrency),
+            wallClock: { Int64(Date().timeIntervalSince1970 * 1000) }
+        ) { record in await stats.add(record) }
+        var buster = CacheBuster(seed: 1)
+        let expander = MacroExpander()
+        let clock = ContinuousClock()
+        let started = clock.now
+        for index in 0..<count {
+            let expanded = expander.expand(url, values: ["CACHEBUSTING": buster.next()]).url
+            await dispatcher.submit(BeaconRecord(event: "load", source: "load \(index)", template: url, url: expanded, playhead: .zero, clock: .zero, dryRun: false))
+        }
+        await dispatcher.finish(waitingAtMost: .seconds(120))
+        let elapsed = started.duration(to: clock.now)
+        await transport.shutdown()
+        let result = await stats.summary(elapsed: elapsed)
+        print(json ? result.json.text : result.text)
+        if result.failed > 0 { throw ExitCode(ExitCode.beaconFailures.rawValue) }
+    }
+}
+
+actor LoadStats {
+    private var latencies: [Double] = []
+    private var failed = 0
+    private var errors: [String: Int] = [:]
+
+    func add(_ record: BeaconRecord) {
+        guard record.isFinalAttempt else { return }
+        if record.delivered {
+            latencies.append(record.latency.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 } ?? 0)
+        } else {
+            failed += 1
+            errors[record.error ?? "unknown", default: 0] += 1
+        }
+    }
+
+    struct Summary {
+        var delivered: Int, failed: Int, seconds: Double, p50: Double, p99: Double, max: Double, errors: [String: Int]
+        var rate: Double { Double(delivered) / Swift.max(seconds, 1e-9) }
+        var json: JSON {
+            .object([("delivered", .int(delivered)), ("failed", .int(failed)), ("seconds", .number(seconds)), ("perSecond", .number(rate)),
+                     ("p50Ms", .number(p50 * 1000)), ("p99Ms", .number(p99 * 1000)), ("maxMs", .number(max * 1000)),
+                     ("errors", .object(errors.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) }))])
+        }
+        var text: String {
+            String(format: "%d delivered, %d failed in %.3f s: %.0f beacons/s; latency p50 %.2f ms, p99 %.2f ms, max %.2f ms", delivered, failed, seconds, rate, p50 * 1000, p99 * 1000, max * 1000)
+        }
+    }
+
+    func summary(elapsed: Duration) -> Summary {
+        let sorted = latencies.sorted()
+        func percentile(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.up)) - 1)] }
+        return Summary(delivered: sorted.count, failed: failed, seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+                       p50: percentile(0.5), p99: percentile(0.99), max: sorted.last ?? 0, errors: errors)
+    }
+}

@@ -1,0 +1,72 @@
+import ArgumentParser
+import BeaconSink
+import Foundation
+
+/// `vplay sink --port N [--log hits.jsonl] [--fault SPEC]…`: the embedded beacon sink as a stand-alone server, for
+/// tags whose tracking URLs point at it. Prints each hit; stops on Ctrl-C.
+struct SinkCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sink",
+        abstract: "Run vplay's beacon sink: answer every tracking request (200 and a 1×1 GIF, or a fault) and record it.",
+        discussion: """
+            Faults: STATUS@PATTERN (500@/midpoint), delay=DURATION@PATTERN (delay=2s@/start), reset@PATTERN, \
+            hang@PATTERN, body=SIZE@PATTERN (body=64k@*); add xN before @ to apply to the first N hits only \
+            (500x1@/complete). PATTERN is a path prefix, or a glob with * matched against the whole path (or path \
+            and query when it contains ?). GET /__vplay/hits returns the hits as JSON.
+            """
+    )
+
+    @Option(help: "Port on 127.0.0.1 (0 = any free port).")
+    var port = 8089
+
+    @Option(help: ArgumentHelp("Address to listen on. The sink is a test tool: keep it on loopback.", valueName: "host"))
+    var host = "127.0.0.1"
+
+    @Option(help: ArgumentHelp("Append every hit to FILE as JSON Lines.", valueName: "file"))
+    var log: String?
+
+    @Option(help: ArgumentHelp("A fault to play for matching paths; repeatable.", valueName: "spec"))
+    var fault: [String] = []
+
+    @Flag(help: "Print each hit as JSON instead of text.")
+    var json = false
+
+    func validate() throws {
+        if !(0...65535).contains(port) { throw ValidationError("--port must be 0 to 65535") }
+        for spec in fault {
+            do { _ = try SinkFault(spec: spec) } catch { throw ValidationError("--fault: \(error)") }
+        }
+    }
+
+    func run() async throws {
+        let faults = fault.compactMap { try? SinkFault(spec: $0) }
+        let sink = BeaconSink(configuration: SinkConfiguration(host: host, port: port, faults: faults, logPath: log))
+        let bound: Int
+        do { bound = try await sink.start() } catch {
+            FileHandle.standardError.write(Data("vplay sink: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+        FileHandle.standardError.write(Data("vplay sink: listening on http://\(host):\(bound) (Ctrl-C to stop)\n".utf8))
+        let signals = SignalWatch()
+        let stop = AsyncStream<Void>.makeStream()
+        signals.onFirst { stop.continuation.finish() }
+        var shown = 0
+        let printer = Task {
+            while !Task.isCancelled {
+                let hits = sink.hits()
+                while shown < hits.count {
+                    let hit = hits[shown]
+                    let line = json ? String(decoding: hit.jsonBytes, as: UTF8.self)
+                        : "\(hit.sequence) \(hit.method) \(hit.target) → \(hit.status.map(String.init) ?? "no answer")\(hit.fault.map { " (\($0))" } ?? "")"
+                    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+                    shown += 1
+                }
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+        }
+        for await _ in stop.stream {}
+        printer.cancel()
+        await sink.stop()
+        FileHandle.standardError.write(Data("vplay sink: stopped after \(sink.hitCount) hits\n".utf8))
+    }
+}

@@ -1,0 +1,53 @@
+import BeaconSink
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+@Suite struct HitLogTests {
+    private func temporaryLogPath() -> String {
+        "/tmp/beacon-sink-test-\(UInt64.random(in: 0...UInt64.max)).jsonl"
+    }
+
+    @Test func hitLog_holdsOneParseableLinePerHitMatchingHits() async throws {
+        let path = temporaryLogPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let clock = CountingClock()
+        let configuration = SinkConfiguration(faults: [try SinkFault(spec: "503x1@/err")], logPath: path)
+        let sink = BeaconSink(configuration: configuration, now: clock.now)
+        let port = try await sink.start()
+        let clients = try (0..<3).map { _ in try RawConnection(port: port) }
+        for index in 0..<300 {
+            let client = clients[index % 3]
+            try client.send(RawConnection.request(index == 7 ? "/err" : "/hit?i=\(index)&s=%20\"quoted\""))
+            _ = try client.readResponse()
+        }
+
+        // Written as recorded, before stop: nothing is held back for a crash to lose.
+        let whileRunning = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(whileRunning.split(separator: "\n").count == 300)
+        await sink.stop()
+        #expect(sink.logFailure == nil)
+
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.last == "")
+        let decoded = try lines.dropLast().map { try JSONDecoder().decode(SinkHit.self, from: Data($0.utf8)) }
+        #expect(decoded == sink.hits())
+        #expect(decoded.map(\.sequence) == Array(1...300))
+        #expect(decoded[7].status == 503 && decoded[7].fault == "503x1@/err")
+    }
+
+    @Test func hitLog_unwritablePath_throwsLogFailedFromStart() async {
+        let sink = BeaconSink(configuration: SinkConfiguration(logPath: "/nonexistent-dir/hits.jsonl"))
+        await #expect(throws: BeaconSinkError.logFailed(path: "/nonexistent-dir/hits.jsonl", errno: ENOENT)) {
+            try await sink.start()
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import BeaconSink
+import Testing
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+@Suite struct SinkHitJSONTests {
+    private let awkward = SinkHit(
+        sequence: 42, connection: 3, method: "GET", target: "/p?a=\"b\"&c=\\d\u{1}\t\n\u{7F}é😀/",
+        path: "/p", query: "a=\"b\"&c=\\d\u{1}\t\n\u{7F}é😀/", userAgent: nil, host: "127.0.0.1:8080",
+        receivedAtMilliseconds: -5, status: nil, fault: "reset@*")
+
+    @Test func hitJSON_withQuotesControlCharactersAndEmoji_decodesBackToTheSameHit() throws {
+        let decoded = try JSONDecoder().decode(SinkHit.self, from: Data(awkward.jsonBytes))
+        #expect(decoded == awkward)
+    }
+
+    @Test func hitJSON_isOneLineWithSortedKeysAndExplicitNulls() {
+        let text = String(decoding: awkward.jsonBytes, as: UTF8.self)
+        #expect(!text.contains("\n"))
+        #expect(text.hasPrefix(#"{"connection":3,"fault":"reset@*","host":"127.0.0.1:8080","method":"GET","path":"/p","#))
+        #expect(text.hasSuffix(#""sequence":42,"status":null,"target":"/p?a=\"b\"&c=\\d\u0001\t\n\u007fé😀/","userAgent":null}"#))
+    }
+
+    @Test func hitJSONArray_ofNoneAndOfTwo_decodes() throws {
+        #expect(SinkHit.jsonArray([]) == Array("[]".utf8))
+        var second = awkward
+        second.sequence = 43
+        second.status = 200
+        let decoded = try JSONDecoder().decode([SinkHit].self, from: Data(SinkHit.jsonArray([awkward, second])))
+        #expect(decoded == [awkward, second])
+    }
+}
