@@ -64,6 +64,7 @@ public struct AdSessionRunner: Sendable {
         // 1. The tag and its wrapper chain.
         let loader = TagLoader(configuration: configuration, http: http)
         let (tagURL, resolution) = await loader.resolve()
+        session.summary.hops = resolution.hops
         for warning in resolution.warnings { await tally.send(.warning(String(describing: warning))) }
 
         guard let ad = resolution.defaultAd, let linear = ad.linear else {

@@ -1,4 +1,5 @@
 import PlayerEngine
+import VAST
 
 /// How a session ended, for the summary line, the report and the exit code.
 public struct SessionSummary: Sendable {
@@ -21,6 +22,8 @@ public struct SessionSummary: Sendable {
     /// Session clock at the end.
     public var clock: Duration = .zero
     public var warnings: [String] = []
+    /// The wrapper chain as resolved, hop by hop.
+    public var hops: [ResolutionHop] = []
     /// With a sink: fired against received.
     public var reconciliation: Reconciliation?
 }

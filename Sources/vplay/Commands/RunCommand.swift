@@ -23,6 +23,8 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var tag: TagOptions
 
+    @OptionGroup var reports: ReportOptions
+
     @Flag(help: "One JSON object per line on stdout instead of text.")
     var json = false
 
@@ -162,10 +164,37 @@ struct RunCommand: AsyncParsableCommand {
         }
         signals.onFirst { session.cancel() }
         let summary = await session.value
-        let code = signals.received.map { 128 + $0 } ?? exitCode(for: summary)
         try outputs.finish(interrupted: signals.received != nil)
-        await console.finish(summary, exitCode: code)
+        let transcript = outputs.sessionTranscript
+        let expectations = try reports.expect.map { try ReportOptions.load($0) }
+        let results = expectations.map { $0.check(transcript, summary: summary) }
+        let code = signals.received.map { 128 + $0 } ?? exitCode(for: summary, expectations: expectations, results: results)
+        if let path = reports.recordExpectations {
+            let golden = SessionExpectations(recording: transcript, summary: summary)
+            try ReportOptions.write(try ReportOptions.encode(golden, yaml: path.hasSuffix(".yaml") || path.hasSuffix(".yml")), to: path)
+        }
+        if let path = reports.junit {
+            try ReportOptions.write(JUnitReport.xml(suite: tag.vast, results: results ?? JUnitReport.defaultResults(summary), seconds: summary.clock.seconds), to: path)
+        }
+        if let path = reports.timeline {
+            try ReportOptions.write(TimelineSVG.render(transcript, summary: summary, title: "vplay: \(tag.vast)"), to: path)
+        }
+        if let path = reports.report {
+            let document = SessionReport.json(tag: tag.vast, transcript: transcript, summary: summary, exitCode: code, expectations: results, configuration: configuration)
+            try ReportOptions.write(document.text + "\n", to: path)
+        }
+        await console.finish(summary, exitCode: code, expectations: results)
         if code != 0 { throw ExitCode(code) }
+    }
+
+    /// With expectations: 1 when one fails; when all hold, 0 if they speak of the error code (an expected error is
+    /// a pass), else the session's own code.
+    func exitCode(for summary: SessionSummary, expectations: SessionExpectations?, results: [ExpectationResult]?) -> Int32 {
+        if let results {
+            if results.contains(where: { !$0.passed }) { return ExitCode.expectationFailed.rawValue }
+            if expectations?.errorCode != nil { return 0 }
+        }
+        return exitCode(for: summary)
     }
 
     func exitCode(for summary: SessionSummary) -> Int32 {

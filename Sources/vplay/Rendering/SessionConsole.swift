@@ -14,8 +14,11 @@ actor SessionConsole {
         if json { emit(SessionJSON.line(record).text) } else { emit(SessionText.line(record)) }
     }
 
-    func finish(_ summary: SessionSummary, exitCode: Int32) {
-        if json { emit(SessionJSON.summary(summary, exitCode: exitCode).text) } else { emit(SessionText.summary(summary, exitCode: exitCode)) }
+    func finish(_ summary: SessionSummary, exitCode: Int32, expectations: [ExpectationResult]? = nil) {
+        if let expectations {
+            emit(json ? SessionJSON.expectations(expectations).text : SessionText.expectations(expectations))
+        }
+        if json { emit(SessionJSON.summary(summary, exitCode: exitCode, expectations: expectations).text) } else { emit(SessionText.summary(summary, exitCode: exitCode)) }
     }
 
     private func emit(_ line: String) {

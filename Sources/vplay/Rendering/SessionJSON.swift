@@ -60,7 +60,14 @@ enum SessionJSON {
         }
     }
 
-    static func summary(_ summary: SessionSummary, exitCode: Int32) -> JSON {
+    static func expectations(_ results: [ExpectationResult]) -> JSON {
+        .object([
+            ("kind", .string("expectations")), ("passed", .int(results.filter(\.passed).count)), ("failed", .int(results.filter { !$0.passed }.count)),
+            ("results", .array(results.map { .object([("expectation", .string($0.name)), ("passed", .bool($0.passed)), ("detail", .optional($0.detail))]) })),
+        ])
+    }
+
+    static func summary(_ summary: SessionSummary, exitCode: Int32, expectations: [ExpectationResult]? = nil) -> JSON {
         var pairs: [(String, JSON)] = [
             ("kind", .string("summary")), ("outcome", .string(summary.outcome.rawValue)), ("exitCode", .int(Int(exitCode))),
             ("ad", .optional(summary.adID)), ("media", .optional(summary.mediaURL)),
@@ -94,6 +101,9 @@ enum SessionJSON {
         if let result = summary.reconciliation {
             pairs.append(("sink", .object([("sent", .int(result.sent)), ("received", .int(result.received)), ("matched", .int(result.matched)),
                                             ("missing", .int(result.missing.count)), ("unexpected", .int(result.unexpected.count))])))
+        }
+        if let expectations {
+            pairs.append(("expectations", .object([("passed", .int(expectations.filter(\.passed).count)), ("failed", .int(expectations.filter { !$0.passed }.count))])))
         }
         pairs.append(("warnings", .int(summary.warnings.count)))
         return .object(pairs)

@@ -11,6 +11,7 @@ final class SessionOutputs: @unchecked Sendable {
     private let userAgent: String
     private let lock = NSLock()
     private var records: [BeaconRecord] = []
+    private var transcript = SessionTranscript()
 
     init(beaconsPath: String?, harPath: String?, userAgent: String) throws {
         log = try beaconsPath.map { try BeaconLogWriter(path: $0) }
@@ -25,11 +26,21 @@ final class SessionOutputs: @unchecked Sendable {
     }
 
     func record(_ record: SessionRecord) {
+        lock.lock()
+        transcript.add(record)
+        lock.unlock()
         guard case let .beacon(beacon) = record else { return }
         log?.append(beacon)
         lock.lock()
         records.append(beacon)
         lock.unlock()
+    }
+
+    /// Everything reported so far.
+    var sessionTranscript: SessionTranscript {
+        lock.lock()
+        defer { lock.unlock() }
+        return transcript
     }
 
     func finish(interrupted: Bool) throws {

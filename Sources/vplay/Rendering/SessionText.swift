@@ -39,6 +39,15 @@ enum SessionText {
         }
     }
 
+    static func expectations(_ results: [ExpectationResult]) -> String {
+        let failed = results.filter { !$0.passed }
+        var lines = ["", "expectations: \(results.count - failed.count) passed, \(failed.count) failed"]
+        for result in results where !result.passed {
+            lines.append("  ✗ \(result.name): \(result.detail ?? "failed")")
+        }
+        return lines.joined(separator: "\n")
+    }
+
     static func summary(_ summary: SessionSummary, exitCode: Int32) -> String {
         var lines = ["", "summary: \(summary.outcome.rawValue) (exit \(exitCode))"]
         if let duration = summary.duration { lines.append(String(format: "  duration %.3f s, session clock %.3f s", duration.jsonSeconds, summary.clock.jsonSeconds)) }

@@ -1,0 +1,121 @@
+import PlayerEngine
+import TrackingBeacons
+
+/// The outcome of checking one expectation.
+public struct ExpectationResult: Sendable, Equatable {
+    /// What was expected, in words (`midpoint at playhead 5.000 s, clock 15.000 s`).
+    public var name: String
+    public var passed: Bool
+    /// What was seen instead, when it failed.
+    public var detail: String?
+
+    public init(name: String, passed: Bool, detail: String?) {
+        self.name = name
+        self.passed = passed
+        self.detail = detail
+    }
+}
+
+extension SessionExpectations {
+    /// Checks every expectation against what a run reported.
+    public func check(_ transcript: SessionTranscript, summary: SessionSummary) -> [ExpectationResult] {
+        var results: [ExpectationResult] = []
+        let slack = tolerance ?? 0.001
+        for expected in events ?? [] {
+            let seen = transcript.events.filter { $0.name.rawValue == expected.name && (expected.detail == nil || $0.detail == expected.detail) }
+            let label = expected.detail.map { "\(expected.name) (\($0))" } ?? expected.name
+            if let count = expected.count {
+                results.append(.init(name: "\(label) happens \(Self.times(count))", passed: seen.count == count,
+                                     detail: seen.count == count ? nil : "happened \(Self.times(seen.count))"))
+            }
+            guard expected.playhead != nil || expected.clock != nil else {
+                if expected.count == nil {
+                    results.append(.init(name: "\(label) happens", passed: !seen.isEmpty, detail: seen.isEmpty ? "never happened" : nil))
+                }
+                continue
+            }
+            let occurrence = max(1, expected.occurrence ?? 1)
+            var name = "\(label)\(occurrence > 1 ? " #\(occurrence)" : "") at"
+            if let playhead = expected.playhead { name += " playhead \(Self.seconds(playhead))" }
+            if let clock = expected.clock { name += "\(expected.playhead == nil ? "" : ",") clock \(Self.seconds(clock))" }
+            let within = expected.tolerance ?? slack
+            name += " ±\(Self.seconds(within))"
+            guard seen.count >= occurrence else {
+                results.append(.init(name: name, passed: false, detail: "happened \(Self.times(seen.count))"))
+                continue
+            }
+            let event = seen[occurrence - 1]
+            var misses: [String] = []
+            if let playhead = expected.playhead, abs(event.playhead.seconds - playhead) > within + 1e-9 {
+                misses.append("playhead \(Self.seconds(event.playhead.seconds)) (off by \(Self.signed(event.playhead.seconds - playhead)))")
+            }
+            if let clock = expected.clock, abs(event.clock.seconds - clock) > within + 1e-9 {
+                misses.append("clock \(Self.seconds(event.clock.seconds)) (off by \(Self.signed(event.clock.seconds - clock)))")
+            }
+            results.append(.init(name: name, passed: misses.isEmpty, detail: misses.isEmpty ? nil : "was at " + misses.joined(separator: ", ")))
+        }
+        for expected in beacons ?? [] {
+            let matching = transcript.firedBeacons.filter { beacon in
+                (expected.event.map { $0 == beacon.event } ?? true)
+                    && (expected.url.map { Glob($0).matches(beacon.url) } ?? true)
+                    && (expected.template.map { $0 == beacon.template } ?? true)
+                    && (expected.source.map { $0 == beacon.source } ?? true)
+            }
+            let count = expected.count ?? 1
+            var what = [expected.event.map { "\($0) beacon" } ?? "beacon"]
+            if let url = expected.url { what.append("matching \(url)") }
+            if let template = expected.template { what.append("with template \(template)") }
+            if let source = expected.source { what.append("from \(source)") }
+            let name = what.joined(separator: " ") + " fires \(Self.times(count))"
+            results.append(.init(name: name, passed: matching.count == count, detail: matching.count == count ? nil : "fired \(Self.times(matching.count))"))
+            if expected.delivered == true {
+                let failed = matching.filter { !$0.delivered }
+                results.append(.init(name: what.joined(separator: " ") + " delivered", passed: failed.isEmpty,
+                                     detail: failed.isEmpty ? nil : failed.map { $0.error ?? "not delivered" }.joined(separator: "; ")))
+            }
+        }
+        if let reward {
+            let granted = summary.playback?.rewardGranted ?? false
+            results.append(.init(name: reward ? "reward granted" : "no reward", passed: granted == reward,
+                                 detail: granted == reward ? nil : (granted ? "the reward was granted" : "no reward was granted")))
+        }
+        if let errorCode {
+            let actual = summary.error?.code ?? 0
+            results.append(.init(name: errorCode == 0 ? "no error" : "error \(errorCode)", passed: actual == errorCode,
+                                 detail: actual == errorCode ? nil : (actual == 0 ? "no error" : "error \(actual): \(summary.error?.message ?? "")")))
+        }
+        if let ending {
+            let actual = summary.playback?.ending?.rawValue ?? "none"
+            results.append(.init(name: "ending \(ending)", passed: actual == ending, detail: actual == ending ? nil : "ended \(actual)"))
+        }
+        return results
+    }
+
+    static func times(_ count: Int) -> String { count == 0 ? "never" : count == 1 ? "once" : "\(count) times" }
+    static func seconds(_ value: Double) -> String {
+        let millis = Int64((value * 1000).rounded())
+        let fraction = String(abs(millis) % 1000)
+        return "\(millis < 0 ? "-" : "")\(abs(millis) / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction + " s"
+    }
+    static func signed(_ value: Double) -> String { (value >= 0 ? "+" : "") + seconds(value) }
+}
+
+/// `*` matches any run of characters (including none); everything else literally.
+struct Glob: Sendable {
+    let parts: [Substring]
+    init(_ pattern: String) { parts = pattern.split(separator: "*", omittingEmptySubsequences: false) }
+
+    func matches(_ text: String) -> Bool {
+        guard parts.count > 1 else { return text == parts.first.map(String.init) ?? "" }
+        var rest = Substring(text)
+        guard rest.hasPrefix(parts[0]) else { return false }
+        rest = rest.dropFirst(parts[0].count)
+        for part in parts.dropFirst().dropLast() where !part.isEmpty {
+            guard let range = rest.range(of: part) else { return false }
+            rest = rest[range.upperBound...]
+        }
+        return rest.hasSuffix(parts.last!)
+    }
+}
+
+import Foundation

@@ -1,0 +1,84 @@
+import Foundation
+
+/// What a run must show, for regression tests (`--expect FILE`, JSON or YAML): events at times (within a
+/// tolerance), beacons by event and URL with counts, the reward, the error code, the ending.
+///
+/// ```json
+/// {
+///   "tolerance": 0.001,
+///   "events": [{"name": "midpoint", "playhead": 5.0, "clock": 15.0}, {"name": "complete", "count": 1}],
+///   "beacons": [{"event": "midpoint", "url": "*pos=00%3A00%3A05.000*", "count": 1}, {"url": "*/error*", "count": 0}],
+///   "reward": true,
+///   "errorCode": null,
+///   "ending": "completed"
+/// }
+/// ```
+public struct SessionExpectations: Codable, Sendable, Equatable {
+    /// An event that must happen (`count` times, default at least once) at a playhead and/or clock time.
+    public struct Event: Codable, Sendable, Equatable {
+        public var name: String
+        /// Which occurrence the times refer to (1-based); default 1.
+        public var occurrence: Int?
+        public var playhead: Double?
+        public var clock: Double?
+        /// Seconds; overrides the file's tolerance.
+        public var tolerance: Double?
+        /// Exactly this many occurrences (0 = never).
+        public var count: Int?
+        /// The event's detail must equal this (`inactive`, `skip: …`).
+        public var detail: String?
+
+        public init(name: String, occurrence: Int? = nil, playhead: Double? = nil, clock: Double? = nil, tolerance: Double? = nil, count: Int? = nil, detail: String? = nil) {
+            self.name = name
+            self.occurrence = occurrence
+            self.playhead = playhead
+            self.clock = clock
+            self.tolerance = tolerance
+            self.count = count
+            self.detail = detail
+        }
+    }
+
+    /// Beacons that must have fired (final attempts), by event and/or URL, `count` times (default exactly once).
+    public struct Beacon: Codable, Sendable, Equatable {
+        public var event: String?
+        /// A glob (`*` any run of characters) over the URL as sent; or the exact template with `template`.
+        public var url: String?
+        /// The URL as written in the tag (macros unexpanded): stable across seeds and wall times.
+        public var template: String?
+        public var source: String?
+        /// How many (0 = never); default 1.
+        public var count: Int?
+        /// Every matching beacon must have been delivered (2xx/3xx).
+        public var delivered: Bool?
+
+        public init(event: String? = nil, url: String? = nil, template: String? = nil, source: String? = nil, count: Int? = nil, delivered: Bool? = nil) {
+            self.event = event
+            self.url = url
+            self.template = template
+            self.source = source
+            self.count = count
+            self.delivered = delivered
+        }
+    }
+
+    /// Seconds of slack for event times; default 0.001 (times are reported to the millisecond).
+    public var tolerance: Double?
+    public var events: [Event]?
+    public var beacons: [Beacon]?
+    /// The reward must (true) or must not (false) be granted.
+    public var reward: Bool?
+    /// The VAST error code the run must end with; `0` = no error.
+    public var errorCode: Int?
+    /// `completed`, `skipped` or `closedEarly`.
+    public var ending: String?
+
+    public init(tolerance: Double? = nil, events: [Event]? = nil, beacons: [Beacon]? = nil, reward: Bool? = nil, errorCode: Int? = nil, ending: String? = nil) {
+        self.tolerance = tolerance
+        self.events = events
+        self.beacons = beacons
+        self.reward = reward
+        self.errorCode = errorCode
+        self.ending = ending
+    }
+}

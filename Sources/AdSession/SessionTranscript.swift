@@ -1,0 +1,28 @@
+import PlayerEngine
+import TrackingBeacons
+
+/// Everything a session reported, in order, for reports and expectation checks.
+public struct SessionTranscript: Sendable {
+    public var resolved: ResolvedInfo?
+    public var events: [PlaybackEvent] = []
+    public var beacons: [BeaconRecord] = []
+    public var warnings: [String] = []
+    public var errors: [SessionError] = []
+    public var reconciliation: Reconciliation?
+
+    public init() {}
+
+    public mutating func add(_ record: SessionRecord) {
+        switch record {
+        case let .resolved(info): resolved = info
+        case let .event(event): events.append(event)
+        case let .beacon(beacon): beacons.append(beacon)
+        case let .warning(message): warnings.append(message)
+        case let .error(error): errors.append(error)
+        case let .reconciliation(result): reconciliation = result
+        }
+    }
+
+    /// Final attempts only: one per beacon fired.
+    public var firedBeacons: [BeaconRecord] { beacons.filter(\.isFinalAttempt) }
+}
