@@ -116,7 +116,8 @@ public struct AdSessionRunner: Sendable {
         session.summary.duration = duration
         await tally.send(.resolved(ResolvedInfo(
             adID: ad.ad.id, adSystem: ad.inLine.adSystem?.name, adTitle: ad.inLine.adTitle, wrapperCount: ad.wrappers.count,
-            mediaURL: selection.file.url, mediaReason: selection.reason, vastDuration: linear.duration, media: source.info)))
+            mediaURL: selection.file.url, mediaReason: selection.reason, vastDuration: linear.duration, media: source.info,
+            skipOffset: linear.skipOffset.map { $0.resolve(against: duration) }, reward: reward(for: ad))))
         if let declared = linear.duration, abs((declared - duration).seconds) > 1 {
             await tally.send(.warning("VAST <Duration> \(VASTTime.format(declared)) differs from the media's \(VASTTime.format(duration)) by more than 1 s; quartiles use the media's"))
         }
@@ -169,11 +170,7 @@ public struct AdSessionRunner: Sendable {
         var rules = PlaybackRules(duration: duration)
         rules.progressOffsets = plan.progressOffsets
         rules.skipOffset = linear.skipOffset.map { $0.resolve(against: duration) }
-        if let reward = configuration.reward {
-            rules.reward = reward
-        } else if let extensionReward = ad.rewarded, extensionReward.isEnabled {
-            rules.reward = Reward(currency: extensionReward.currencyName ?? "reward", amount: extensionReward.amount ?? 1)
-        }
+        rules.reward = reward(for: ad)
         rules.rewardThreshold = configuration.rewardThreshold
         rules.videoClose = configuration.videoClose
         rules.hasEndCard = plan.endCard != nil
@@ -181,6 +178,13 @@ public struct AdSessionRunner: Sendable {
         rules.closeDelay = configuration.closeDelay
         rules.hasClickThrough = ad.clickThrough != nil
         return rules
+    }
+
+    /// The configured reward, else the tag's RewardedVideo extension's.
+    private func reward(for ad: ResolvedAd) -> Reward? {
+        if let reward = configuration.reward { return reward }
+        guard let extensionReward = ad.rewarded, extensionReward.isEnabled else { return nil }
+        return Reward(currency: extensionReward.currencyName ?? "reward", amount: extensionReward.amount ?? 1)
     }
 
     private static func errorTarget(_ url: SourcedURL) -> TrackingPlan.Target {

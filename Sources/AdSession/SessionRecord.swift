@@ -26,6 +26,10 @@ public struct ResolvedInfo: Sendable {
     /// The tag's `<Duration>`, when given.
     public var vastDuration: Duration?
     public var media: MediaInfo
+    /// Where the skip control appears (resolved against the media's duration); nil when not skippable.
+    public var skipOffset: Duration? = nil
+    /// What a completed view earns, for a rewarded ad.
+    public var reward: Reward? = nil
 }
 
 /// A VAST or media error, with the VAST code sent as `[ERRORCODE]`.

@@ -139,3 +139,16 @@ func vplay(_ arguments: [String], in directory: URL = Repo.root) async throws ->
         #expect(run.stdout.contains("probe"))
     }
 }
+
+@Suite struct ConsoleTests {
+    @Test func pipedOutput_hasNoColourCodes_andTheSummaryTable() async throws {
+        let run = try await vplay(["--vast", "media/demo.xml", "--dry-run", "--script", "skip@4,skip@6"])
+        #expect(run.status == 0)
+        #expect(!run.stdout.contains("\u{1B}["), "no ANSI escapes when stdout is not a terminal")
+        #expect(!run.stderr.contains("\u{1B}["), "no live status line when stderr is not a terminal")
+        for row in ["  events ", "  beacons ", "  ending    skipped", "  reward    not granted", "  frames "] {
+            #expect(run.stdout.contains(row), "\(row)")
+        }
+        #expect(run.stdout.contains("rejected (skip: not skippable until 5.000 s"))
+    }
+}

@@ -154,7 +154,8 @@ struct RunCommand: AsyncParsableCommand {
     func run() async throws {
         let configuration = sessionConfiguration()
         let outputs = try SessionOutputs(beaconsPath: beacons, harPath: har, userAgent: configuration.userAgent)
-        let console = SessionConsole(json: json)
+        let speed: Double? = { if case let .realtime(speed) = configuration.clock { return speed } else { return nil } }()
+        let console = SessionConsole(json: json, realtimeSpeed: speed)
         let signals = SignalWatch()
         let session = Task {
             await AdSessionRunner(configuration: configuration).run { record in

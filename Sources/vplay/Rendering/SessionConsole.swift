@@ -3,25 +3,112 @@ import Foundation
 import PlayerEngine
 import TrackingBeacons
 
-/// Writes a session's records to stdout as they happen: JSON Lines (`--json`) or one readable line each.
-/// An actor, because beacon answers arrive from other tasks while playback goes on.
+/// Writes a session's records to stdout as they happen: JSON Lines (`--json`) or one readable line each, coloured
+/// on a terminal. In real-time runs on a terminal, a status line on stderr shows what a viewer would see: progress,
+/// the countdown, the skip control and the reward state, redrawn every 100 ms. An actor, because beacon answers
+/// arrive from other tasks while playback goes on.
 actor SessionConsole {
     let json: Bool
+    let style: Style
+    /// Real-time speed when the live line is shown; nil = no live line.
+    private let liveSpeed: Double?
+    private var ticker: Task<Void, Never>?
+    private var duration: Double = 0
+    private var skipOffset: Double?
+    private var reward: Reward?
+    private var rewardState = "pending"
+    private var anchor: (playhead: Double, wall: ContinuousClock.Instant)?
+    private var playing = false
+    private var skipped = false
+    private var statusShown = false
 
-    init(json: Bool) { self.json = json }
+    init(json: Bool, realtimeSpeed: Double?) {
+        self.json = json
+        style = Style.detect(json: json)
+        liveSpeed = (!json && isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["TERM"] != "dumb") ? realtimeSpeed : nil
+    }
 
     func show(_ record: SessionRecord) {
-        if json { emit(SessionJSON.line(record).text) } else { emit(SessionText.line(record)) }
+        track(record)
+        clearStatus()
+        if json { emit(SessionJSON.line(record).text) } else { emit(SessionText.line(record, style: style)) }
+        drawStatus()
     }
 
     func finish(_ summary: SessionSummary, exitCode: Int32, expectations: [ExpectationResult]? = nil) {
+        ticker?.cancel()
+        clearStatus()
         if let expectations {
             emit(json ? SessionJSON.expectations(expectations).text : SessionText.expectations(expectations))
         }
-        if json { emit(SessionJSON.summary(summary, exitCode: exitCode, expectations: expectations).text) } else { emit(SessionText.summary(summary, exitCode: exitCode)) }
+        if json { emit(SessionJSON.summary(summary, exitCode: exitCode, expectations: expectations).text) } else { emit(SessionText.summary(summary, exitCode: exitCode, style: style)) }
     }
 
     private func emit(_ line: String) {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    // MARK: - The live status line
+
+    private func track(_ record: SessionRecord) {
+        guard liveSpeed != nil else { return }
+        switch record {
+        case let .resolved(info):
+            duration = info.media.duration
+            skipOffset = info.skipOffset?.jsonSeconds
+            reward = info.reward
+            if ticker == nil {
+                ticker = Task { [weak self] in
+                    while !Task.isCancelled {
+                        try? await Task.sleep(for: .milliseconds(100))
+                        await self?.redraw()
+                    }
+                }
+            }
+        case let .event(event):
+            anchor = (event.playhead.jsonSeconds, ContinuousClock().now)
+            switch event.name {
+            case .start, .resume, .rewind: playing = true
+            case .pause, .complete, .skip, .close, .closeLinear, .abandoned: playing = false
+            default: break
+            }
+            if event.name == .skip { skipped = true }
+            if event.name == .rewarded { rewardState = "granted" }
+            if event.name == .rewardForfeited { rewardState = "forfeited" }
+        default:
+            break
+        }
+    }
+
+    private func redraw() {
+        clearStatus()
+        drawStatus()
+    }
+
+    private func drawStatus() {
+        guard let speed = liveSpeed, let anchor, duration > 0 else { return }
+        var playhead = anchor.playhead
+        if playing {
+            let elapsed = anchor.wall.duration(to: ContinuousClock().now)
+            playhead = min(duration, playhead + Double(elapsed.components.seconds) * speed + Double(elapsed.components.attoseconds) / 1e18 * speed)
+        }
+        let width = 24
+        let filled = Int((playhead / duration * Double(width)).rounded(.down))
+        var line = (playing ? "▶ " : "❚❚ ") + "[" + String(repeating: "█", count: max(0, min(width, filled))) + String(repeating: "·", count: max(0, width - filled)) + "]"
+        line += String(format: " %5.1f / %.1f s · ends in %.1f s", playhead, duration, max(0, duration - playhead))
+        if let skip = skipOffset, !skipped {
+            line += playhead >= skip ? " · [Skip ›]" : String(format: " · skip in %.1f s", skip - playhead)
+        }
+        if let reward {
+            line += " · reward \(JSON.format(reward.amount)) \(reward.currency): \(rewardState)"
+        }
+        FileHandle.standardError.write(Data(style.dim(line).utf8))
+        statusShown = true
+    }
+
+    private func clearStatus() {
+        guard statusShown else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        statusShown = false
     }
 }

@@ -7,7 +7,7 @@ import TrackingBeacons
 enum SessionText {
     static func time(_ duration: Duration) -> String { String(format: "%8.3f", duration.jsonSeconds) }
 
-    static func line(_ record: SessionRecord) -> String {
+    static func line(_ record: SessionRecord, style: Style = Style(enabled: false)) -> String {
         switch record {
         case let .resolved(info):
             var text = "ad \(info.adID ?? "?") from \(info.adSystem ?? "?")"
@@ -16,26 +16,34 @@ enum SessionText {
             text += String(format: "%.3f s (%@)", info.media.duration, info.mediaReason)
             return text + "\n   clock playhead  what"
         case let .event(event):
-            var text = "\(time(event.clock)) \(time(event.playhead))  ● \(event.name.rawValue)"
+            let name: String = switch event.name {
+            case .firstQuartile, .midpoint, .thirdQuartile, .complete, .rewarded, .impression, .start: style.green(event.name.rawValue)
+            case .pause, .resume, .appState, .skippable, .closeShown: style.yellow(event.name.rawValue)
+            case .rejected, .rewardForfeited, .abandoned: style.red(event.name.rawValue)
+            default: style.cyan(event.name.rawValue)
+            }
+            var text = "\(time(event.clock)) \(time(event.playhead))  ● \(name)"
             if let detail = event.detail { text += " (\(detail))" }
             if let reward = event.reward { text += " \(JSON.format(reward.amount)) \(reward.currency)" }
             if event.play > 1 { text += " [play \(event.play)]" }
             return text
         case let .beacon(beacon):
-            let status = beacon.dryRun ? "dry-run" : beacon.status.map { "\($0)" } ?? "FAILED"
+            let plain = beacon.dryRun ? "dry-run" : beacon.status.map { "\($0)" } ?? "FAILED"
+            let status = beacon.dryRun ? style.dim(plain) : beacon.delivered ? style.green(plain) : style.red(plain)
             var text = "\(time(beacon.clock)) \(time(beacon.playhead))    → \(beacon.event) [\(beacon.source)] \(status)"
             if let latency = beacon.latency { text += String(format: " %.0f ms", latency.jsonSeconds * 1000) }
-            if let error = beacon.error { text += " (\(error))" }
-            return text + " \(beacon.url)"
+            if beacon.attempt > 1 || !beacon.isFinalAttempt { text += " attempt \(beacon.attempt)" }
+            if let error = beacon.error { text += style.red(" (\(error))") }
+            return text + style.dim(" \(beacon.url)")
         case let .warning(message):
-            return "warning: \(message)"
+            return style.yellow("warning: ") + message
         case let .reconciliation(result):
             var lines = ["sink: \(result.received) received, \(result.matched) of \(result.sent) sent matched"]
             lines += result.missing.map { "  missing: \($0.event) [\($0.source)] \($0.url)\($0.error.map { " (\($0))" } ?? "")" }
             lines += result.unexpected.map { "  unexpected: \($0)" }
             return lines.joined(separator: "\n")
         case let .error(error):
-            return "error \(error.code): \(error.message)"
+            return style.red("error \(error.code): ") + error.message
         }
     }
 
@@ -48,26 +56,35 @@ enum SessionText {
         return lines.joined(separator: "\n")
     }
 
-    static func summary(_ summary: SessionSummary, exitCode: Int32) -> String {
-        var lines = ["", "summary: \(summary.outcome.rawValue) (exit \(exitCode))"]
-        if let duration = summary.duration { lines.append(String(format: "  duration %.3f s, session clock %.3f s", duration.jsonSeconds, summary.clock.jsonSeconds)) }
-        lines.append("  events \(summary.events)")
+    static func summary(_ summary: SessionSummary, exitCode: Int32, style: Style = Style(enabled: false)) -> String {
+        var rows: [(String, String)] = []
+        if let duration = summary.duration {
+            rows.append(("duration", String(format: "%.3f s of media, session clock %.3f s", duration.jsonSeconds, summary.clock.jsonSeconds)))
+        }
+        rows.append(("events", "\(summary.events)"))
         if summary.dryRun {
-            lines.append("  beacons \(summary.beaconsPlanned) planned (dry run: none sent)")
+            rows.append(("beacons", "\(summary.beaconsPlanned) planned (dry run: none sent)"))
         } else {
-            lines.append("  beacons \(summary.beaconsPlanned) planned, \(summary.beaconsDelivered) delivered, \(summary.beaconsFailed) failed")
-            if let result = summary.reconciliation {
-                lines.append("  sink received \(result.received), matched \(result.matched) of \(result.sent) sent, \(result.missing.count) missing, \(result.unexpected.count) unexpected")
+            rows.append(("beacons", "\(summary.beaconsPlanned) planned, \(summary.beaconsDelivered) delivered, \(summary.beaconsFailed) failed"))
+        }
+        if let result = summary.reconciliation {
+            rows.append(("sink", "received \(result.received), matched \(result.matched) of \(result.sent) sent, \(result.missing.count) missing, \(result.unexpected.count) unexpected"))
+        }
+        if let playback = summary.playback {
+            rows.append(("ending", "\(playback.ending?.rawValue ?? "none")"))
+            rows.append(("reward", playback.rewardGranted ? "granted" : "not granted"))
+            rows.append(("frames", "\(playback.statistics.frames) decoded, \(playback.framesPresented) presented, \(playback.framesLate) late, \(playback.statistics.decodeErrors) decode errors"))
+            if !playback.boundaryLateness.isEmpty, playback.maxBoundaryLateness > .zero {
+                rows.append(("lateness", String(format: "worst boundary %.3f ms late", playback.maxBoundaryLateness.jsonSeconds * 1000)))
             }
         }
-        if let playback = summary.playback {
-            lines.append("  frames \(playback.framesPresented) presented, \(playback.framesLate) late, \(playback.statistics.decodeErrors) decode errors")
+        if let error = summary.error { rows.append(("error", "\(error.code): \(error.message)")) }
+        rows.append(("warnings", "\(summary.warnings.count)"))
+        let verdict = exitCode == 0 ? style.green("\(summary.outcome.rawValue) (exit 0)") : style.red("\(summary.outcome.rawValue) (exit \(exitCode))")
+        var lines = ["", style.bold("summary: ") + verdict]
+        for (key, value) in rows {
+            lines.append("  " + key.padding(toLength: 9, withPad: " ", startingAt: 0) + " " + value)
         }
-        if let playback = summary.playback {
-            lines.append("  ending \(playback.ending?.rawValue ?? "none"), reward \(playback.rewardGranted ? "granted" : "not granted")")
-        }
-        if let error = summary.error { lines.append("  error \(error.code): \(error.message)") }
-        if !summary.warnings.isEmpty { lines.append("  warnings \(summary.warnings.count)") }
         return lines.joined(separator: "\n")
     }
 }
