@@ -166,3 +166,35 @@ actor Recorder {
         #expect(await recorder.events.first { $0.name == .complete }?.clock == .seconds(10))
     }
 }
+
+/// The README's library example, as written there (with the demo tag).
+@Suite struct ReadmeExampleTests {
+    @Test func myTag_backgroundedAtThreeSeconds_midpointAtClock15() async throws {
+        var configuration = SessionConfiguration(tag: Repo.media("demo.xml"))
+        configuration.dryRun = true
+        configuration.script = try SessionScript(parsing: "background@3,foreground@13")
+        var transcript = SessionTranscript()
+        let recorder = Recorder()
+        let summary = await AdSessionRunner(configuration: configuration).run { await recorder.add($0) }
+        for record in await recorder.records { transcript.add(record) }
+        let expected = SessionExpectations(events: [.init(name: "midpoint", playhead: 5, clock: 15)], reward: true)
+        #expect(expected.check(transcript, summary: summary).allSatisfy { $0.passed })
+        // And it can fail: the same expectation against a run without the background span.
+        configuration.script = SessionScript()
+        let plain = Recorder()
+        let other = await AdSessionRunner(configuration: configuration).run { await plain.add($0) }
+        var plainTranscript = SessionTranscript()
+        for record in await plain.records { plainTranscript.add(record) }
+        #expect(!expected.check(plainTranscript, summary: other).allSatisfy { $0.passed })
+    }
+}
+
+@Suite struct ExpectationLogicTests {
+    @Test func glob_matchesRunsOfCharacters() {
+        #expect(Glob("*pos=00%3A00%3A05.000*").matches("http://t/m?pos=00%3A00%3A05.000&cb=1"))
+        #expect(Glob("http://t/*").matches("http://t/"))
+        #expect(!Glob("http://t/a*b").matches("http://t/ac"))
+        #expect(Glob("exact").matches("exact") && !Glob("exact").matches("exactly"))
+        #expect(Glob("a*b*c").matches("a-b-c") && !Glob("a*b*c").matches("a-c-b"))
+    }
+}
