@@ -68,7 +68,9 @@ public struct AdInspector: Sendable {
         report.ad = ad
         report.tracking = Self.tracking(of: ad)
         do {
-            let selection = try MediaFileSelector.select(from: linear.mediaFiles, criteria: configuration.mediaCriteria)
+            var criteria = configuration.mediaCriteria
+            if let path = configuration.adcashStatePath, criteria.forcedFile == nil { criteria.adcashQuality = AdcashState.nextQuality(statePath: path) }
+            let selection = try MediaFileSelector.select(from: linear.mediaFiles, criteria: criteria)
             report.selection = selection
             guard openMedia else { return report }
             switch MediaLocator(mappings: configuration.mappings).locate(selection.file.url, inLineTagURL: loader.inLineTagURL(of: ad, tagURL: tagURL)) {

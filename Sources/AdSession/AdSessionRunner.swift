@@ -86,10 +86,23 @@ public struct AdSessionRunner: Sendable {
         session.planner.podSequence = ad.sequence
         let errorTargets = ad.errorURLs.map(Self.errorTarget)
 
+        // Verification scripts load before playback (VAST 4.x §1.8); vplay runs no JavaScript, so each one reports
+        // verificationNotExecuted with [REASON] 2 ("not supported").
+        for verification in ad.verifications {
+            let targets = verification.value.tracking.filter { $0.event == .verificationNotExecuted }
+                .map { TrackingPlan.Target(event: "verificationNotExecuted", url: $0.url, source: verification.source) }
+            await tally.send(.warning("verification \(verification.value.vendor ?? "(no vendor)") from \(verification.source) not executed: vplay runs no JavaScript (REASON 2)"))
+            await session.fire(targets, errorCode: nil, playhead: nil, clock: .zero, reason: 2)
+        }
+
         // 2. The media file.
         let selection: MediaSelection
+        var criteria = configuration.mediaCriteria
+        if let path = configuration.adcashStatePath, criteria.forcedFile == nil {
+            criteria.adcashQuality = AdcashState.nextQuality(statePath: path)
+        }
         do {
-            selection = try MediaFileSelector.select(from: linear.mediaFiles, criteria: configuration.mediaCriteria)
+            selection = try MediaFileSelector.select(from: linear.mediaFiles, criteria: criteria)
         } catch {
             await session.fail(SessionError(kind: .media, code: error.code.rawValue, message: error.message), errorTargets)
             return
@@ -104,6 +117,15 @@ public struct AdSessionRunner: Sendable {
         }
         session.planner.assetURI = selection.file.url
         session.summary.mediaURL = selection.file.url
+        if let path = configuration.adcashStatePath, let quality = criteria.adcashQuality {
+            do {
+                let seconds = try AdcashState.timeDownload(location)
+                try AdcashState(quality: quality, downloadSeconds: seconds).save(path)
+                await tally.send(.warning(String(format: "adcash: played %@ quality; download took %.3f s (saved to %@)", quality.rawValue, seconds, path)))
+            } catch {
+                await tally.send(.warning("adcash: could not time or save the download: \(error)"))
+            }
+        }
 
         let source: FFmpegMediaSource
         do {
@@ -130,6 +152,8 @@ public struct AdSessionRunner: Sendable {
         var gate = TrackingGate(repeatTracking: configuration.repeatTracking, replayTracking: configuration.replayTracking)
         let onEvent: (PlaybackEvent) async -> Void = { event in
             lastEvent = event
+            if event.name == .mute { session.planner.muted = true }
+            if event.name == .unmute { session.planner.muted = false }
             await tally.send(.event(event))
             guard gate.fires(event) else { return }
             await session.fire(plan.targets(for: event), errorCode: nil, playhead: event.playhead, clock: event.clock)
@@ -243,9 +267,9 @@ final class SessionState {
     }
 
     /// Plans and dispatches `targets` for an event (or an error, with its code).
-    func fire(_ targets: [TrackingPlan.Target], errorCode: Int?, playhead: Duration?, clock: Duration) async {
+    func fire(_ targets: [TrackingPlan.Target], errorCode: Int?, playhead: Duration?, clock: Duration, reason: Int? = nil) async {
         for target in targets {
-            let (record, fresh) = planner.plan(target, playhead: playhead, clock: clock, errorCode: errorCode)
+            let (record, fresh) = planner.plan(target, playhead: playhead, clock: clock, errorCode: errorCode, reason: reason)
             for name in fresh { await tally.send(.warning("macro [\(name)] has no value in vplay; left as written")) }
             await tally.planned()
             await dispatcher.submit(record)

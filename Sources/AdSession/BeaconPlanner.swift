@@ -13,6 +13,8 @@ struct BeaconPlanner {
     var adServingId: String?
     var universalAdId: String?
     var podSequence: Int?
+    /// `muted` while the player is muted (`[PLAYERSTATE]`).
+    var muted = false
     let deviceMacros: [String: String]
     /// Macros seen without a value, each reported once per session.
     private(set) var unknownMacros: [String] = []
@@ -23,18 +25,20 @@ struct BeaconPlanner {
         self.deviceMacros = deviceMacros
     }
 
-    mutating func plan(_ target: TrackingPlan.Target, playhead: Duration?, clock: Duration, errorCode: Int? = nil) -> (BeaconRecord, newUnknown: [String]) {
+    mutating func plan(_ target: TrackingPlan.Target, playhead: Duration?, clock: Duration, errorCode: Int? = nil, reason: Int? = nil) -> (BeaconRecord, newUnknown: [String]) {
         let (seconds, atto) = clock.components
         let context = MacroContext(
             adPlayhead: playhead,
             assetURI: assetURI,
             errorCode: errorCode,
+            reason: reason,
             timestampMilliseconds: wallStart + seconds * 1000 + atto / 1_000_000_000_000_000,
             cacheBuster: cacheBuster.next(),
             adServingId: adServingId,
             universalAdId: universalAdId,
             adType: "video",
             podSequence: podSequence,
+            playerState: muted ? ["muted"] : [],
             extra: deviceMacros
         )
         let expansion = expander.expand(target.url, values: context.values)

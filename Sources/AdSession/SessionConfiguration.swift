@@ -41,6 +41,10 @@ public struct SessionConfiguration: Sendable {
     /// Faults the sink plays for matching paths (`500@/midpoint`, `delay=2s@/start`, `reset@*`, `500x1@/complete`).
     public var sinkFaults: [SinkFault] = []
 
+    /// `--adcash-state FILE`: choose the media quality by the Adcash rule from the last download saved there, time
+    /// this download, and save it for the next run.
+    public var adcashStatePath: String?
+
     /// Scripted user and OS actions.
     public var script = SessionScript()
     /// The reward when the tag has no rewarded extension (or to override it); nil uses the tag's.

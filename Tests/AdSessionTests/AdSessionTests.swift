@@ -198,3 +198,50 @@ actor Recorder {
         #expect(Glob("a*b*c").matches("a-b-c") && !Glob("a*b*c").matches("a-c-b"))
     }
 }
+
+/// Issue 5's last macro rules: verification scripts report "not executed" with [REASON] 2; [PLAYERSTATE] follows mute.
+@Suite struct VerificationAndPlayerStateTests {
+    func demo(replacing pairs: [(String, String)]) throws -> (TemporaryFolder, String) {
+        let folder = try TemporaryFolder()
+        var tag = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
+            .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "file://\(Repo.media("clip-10s-360p.mp4"))")
+        for (old, new) in pairs { tag = tag.replacingOccurrences(of: old, with: new) }
+        return (folder, try folder.write("tag.xml", tag))
+    }
+
+    @Test func verification_firesVerificationNotExecutedWithReason2_beforePlayback() async throws {
+        let (folder, tag) = try demo(replacing: [("<Creatives>", """
+            <AdVerifications><Verification vendor="company.com-omid">
+            <JavaScriptResource apiFramework="omid" browserOptional="true"><![CDATA[https://verify.example/omid.js]]></JavaScriptResource>
+            <TrackingEvents><Tracking event="verificationNotExecuted"><![CDATA[http://127.0.0.1:8089/vne?reason=[REASON]&cb=[CACHEBUSTING]]]></Tracking></TrackingEvents>
+            </Verification></AdVerifications>
+            <Creatives>
+            """)])
+        _ = folder
+        var configuration = SessionConfiguration(tag: tag)
+        configuration.dryRun = true
+        let recorder = Recorder()
+        _ = await AdSessionRunner(configuration: configuration).run { await recorder.add($0) }
+        let beacons = await recorder.beacons
+        let index = try #require(beacons.firstIndex { $0.event == "verificationNotExecuted" })
+        #expect(beacons[index].url.hasPrefix("http://127.0.0.1:8089/vne?reason=2&cb="))
+        #expect(index < beacons.firstIndex { $0.event == "impression" }!, "verification comes before playback")
+        #expect(beacons.filter { $0.event == "verificationNotExecuted" }.count == 1)
+    }
+
+    @Test func playerState_isMutedBetweenMuteAndUnmute() async throws {
+        let (folder, tag) = try demo(replacing: [
+            ("/midpoint?pos=[ADPLAYHEAD]", "/midpoint?state=[PLAYERSTATE]"),
+            ("/thirdQuartile?pos=[ADPLAYHEAD]", "/thirdQuartile?state=[PLAYERSTATE]"),
+        ])
+        _ = folder
+        var configuration = SessionConfiguration(tag: tag)
+        configuration.dryRun = true
+        configuration.script = try SessionScript(parsing: "mute@4,unmute@6")
+        let recorder = Recorder()
+        _ = await AdSessionRunner(configuration: configuration).run { await recorder.add($0) }
+        let beacons = await recorder.beacons
+        #expect(beacons.first { $0.event == "midpoint" }?.url.hasSuffix("state=muted&cb=\(beacons.first { $0.event == "midpoint" }!.url.suffix(8))") == true)
+        #expect(beacons.first { $0.event == "thirdQuartile" }?.url.contains("state=&") == true)
+    }
+}

@@ -68,3 +68,32 @@ import TestSupport
         #expect((chain[1]["url"] as? String)?.hasPrefix("https://raw.githubusercontent.com/") == true)
     }
 }
+
+/// The Adcash quality rule (seed 000, Table 5) from the CLI: no history → low; a fast download steps up.
+@Suite struct AdcashQualityTests {
+    @Test func adcashState_firstRunLow_thenAFastDownloadStepsUpToHigh() async throws {
+        let folder = try TemporaryFolder()
+        let files = [("low", 100, "clip-5s-video-only.mp4"), ("mid", 150, "clip-audio-outlasts-video.mp4"), ("high", 223, "clip-10s-360p.mp4")]
+        let media = files.map { id, kbps, clip in
+            #"<MediaFile id="\#(id)" delivery="progressive" type="video/mp4" width="640" height="360" bitrate="\#(kbps)"><![CDATA[file://\#(Repo.media(clip))]]></MediaFile>"#
+        }.joined(separator: "\n")
+        let tag = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
+            .replacingOccurrences(of: #"<MediaFile id="demo-360p" delivery="progressive" type="video/mp4" width="640" height="360" bitrate="223" codec="avc1.64001e"><![CDATA[clip-10s-360p.mp4]]></MediaFile>"#, with: media)
+        let tagPath = try folder.write("tag.xml", tag)
+        let state = folder.url.appendingPathComponent("adcash.json").path
+        func chosen() async throws -> String? {
+            let run = try await vplay(["--vast", tagPath, "--dry-run", "--json", "--adcash-state", state])
+            #expect(run.status == 0, "\(run.stderr)")
+            return (run.lines.first { $0["kind"] as? String == "resolved" }?["media"] as? [String: Any])?["url"] as? String
+        }
+        #expect(try await chosen()?.hasSuffix("clip-5s-video-only.mp4") == true, "no history: low")
+        let saved = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: state))) as? [String: Any])
+        #expect(saved["quality"] as? String == "low" && (saved["downloadSeconds"] as? Double ?? 99) < 2)
+        #expect(try await chosen()?.hasSuffix("clip-10s-360p.mp4") == true, "low downloaded in ≤ 2 s: high")
+        // A slow high-quality download (10 s or more) steps down to low.
+        try Data(#"{"quality":"high","downloadSeconds":12}"#.utf8).write(to: URL(fileURLWithPath: state))
+        #expect(try await chosen()?.hasSuffix("clip-5s-video-only.mp4") == true)
+        try Data(#"{"quality":"high","downloadSeconds":7}"#.utf8).write(to: URL(fileURLWithPath: state))
+        #expect(try await chosen()?.hasSuffix("clip-audio-outlasts-video.mp4") == true, "5 ≤ x < 10 on high: mid")
+    }
+}

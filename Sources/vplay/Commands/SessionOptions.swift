@@ -26,6 +26,9 @@ struct TagOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Force a media file by its id attribute or 1-based position.", valueName: "id"))
     var mediaFile: String?
 
+    @Option(help: ArgumentHelp("Choose low/mid/high quality by the Adcash rule from the last download saved in FILE (none yet: low); time this download and save it.", valueName: "file"))
+    var adcashState: String?
+
     func validate() throws {
         if let screen, Self.parseScreen(screen) == nil { throw ValidationError("--screen must look like 1280x720") }
         for entry in map where URLMapping(argument: entry, relativeTo: Self.cwd) == nil {
@@ -50,6 +53,7 @@ struct TagOptions: ParsableArguments {
             configuration.mediaCriteria.screenHeight = size.1
         }
         configuration.mediaCriteria.forcedFile = mediaFile
+        configuration.adcashStatePath = adcashState
     }
 
     static var cwd: URL { URL(fileURLWithPath: FileManager.default.currentDirectoryPath) }

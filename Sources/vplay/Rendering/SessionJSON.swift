@@ -82,6 +82,7 @@ enum SessionJSON {
             pairs.append(("frames", .object([
                 ("presented", .int(playback.framesPresented)), ("late", .int(playback.framesLate)),
                 ("decoded", .int(playback.statistics.frames)), ("decodeErrors", .int(playback.statistics.decodeErrors)),
+                ("dropped", .int(max(0, playback.statistics.frames - playback.framesPresented))),
                 ("stalls", .int(playback.stalls)),
             ])))
             pairs.append(("maxBoundaryLateness", .seconds(playback.maxBoundaryLateness)))

@@ -73,7 +73,7 @@ enum SessionText {
         if let playback = summary.playback {
             rows.append(("ending", "\(playback.ending?.rawValue ?? "none")"))
             rows.append(("reward", playback.rewardGranted ? "granted" : "not granted"))
-            rows.append(("frames", "\(playback.statistics.frames) decoded, \(playback.framesPresented) presented, \(playback.framesLate) late, \(playback.statistics.decodeErrors) decode errors"))
+            rows.append(("frames", "\(playback.statistics.frames) decoded, \(playback.framesPresented) presented, \(playback.framesLate) late, \(max(0, playback.statistics.frames - playback.framesPresented)) dropped, \(playback.statistics.decodeErrors) decode errors"))
             if !playback.boundaryLateness.isEmpty, playback.maxBoundaryLateness > .zero {
                 rows.append(("lateness", String(format: "worst boundary %.3f ms late", playback.maxBoundaryLateness.jsonSeconds * 1000)))
             }

@@ -1,0 +1,45 @@
+import Foundation
+import PlayerEngine
+import VAST
+
+/// The Adcash SDK's quality memory (seed 000, Table 5): the quality and download time of the last media file,
+/// which decide the next quality (a fast download steps up, a slow one down; none yet → low).
+public struct AdcashState: Codable, Sendable, Equatable {
+    public var quality: AdcashQuality
+    /// Seconds the last download took.
+    public var downloadSeconds: Double
+
+    public init(quality: AdcashQuality, downloadSeconds: Double) {
+        self.quality = quality
+        self.downloadSeconds = downloadSeconds
+    }
+
+    /// The state saved at `path`, or nil when there is none (or it cannot be read).
+    public static func load(_ path: String) -> AdcashState? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        return try? JSONDecoder().decode(AdcashState.self, from: data)
+    }
+
+    public func save(_ path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(self).write(to: URL(fileURLWithPath: path))
+    }
+
+    /// The quality for the next ad, given the state at `path` (Table 5; no state → low).
+    public static func nextQuality(statePath path: String) -> AdcashQuality {
+        let last = load(path)
+        return AdcashQuality.next(after: last?.quality, downloadSeconds: last?.downloadSeconds)
+    }
+
+    /// Times the download of `location` as the Adcash SDK does before playing: one full read of the file (FFmpeg's
+    /// demuxer, no decode), on the wall clock.
+    static func timeDownload(_ location: String) throws(MediaError) -> Double {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let source = try FFmpegMediaSource(location: location, options: MediaOpenOptions(decoderThreads: 1))
+        while try source.nextPacket() != nil {}
+        let elapsed = started.duration(to: clock.now)
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+}
