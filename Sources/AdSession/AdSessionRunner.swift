@@ -95,26 +95,52 @@ public struct AdSessionRunner: Sendable {
             await session.fire(targets, errorCode: nil, playhead: nil, clock: .zero, reason: 2)
         }
 
-        // 2. The media file.
-        let selection: MediaSelection
+        // 2. The media file: the best by the selection rules that opens. When it cannot be opened (not found, not
+        // media, truncated before its first frame), the next best is tried, as players fall back within an ad's
+        // MediaFiles; only when none opens does the ad fail, with the first (the preferred file's) error.
         var criteria = configuration.mediaCriteria
         if let path = configuration.adcashStatePath, criteria.forcedFile == nil {
             criteria.adcashQuality = AdcashState.nextQuality(statePath: path)
         }
-        do {
-            selection = try MediaFileSelector.select(from: linear.mediaFiles, criteria: criteria)
-        } catch {
-            await session.fail(SessionError(kind: .media, code: error.code.rawValue, message: error.message), errorTargets)
-            return
-        }
         let inLineTagURL = loader.inLineTagURL(of: ad, tagURL: tagURL)
-        let location: String
-        switch MediaLocator(mappings: configuration.mappings).locate(selection.file.url, inLineTagURL: inLineTagURL) {
-        case let .success(resolved): location = resolved
-        case let .failure(error):
-            await session.fail(SessionError(kind: .media, code: error.vastCode, message: error.description), errorTargets)
-            return
+        var candidates = linear.mediaFiles
+        var firstFailure: SessionError?
+        var opened: (selection: MediaSelection, location: String, source: FFmpegMediaSource)?
+        while opened == nil {
+            let selection: MediaSelection
+            do {
+                selection = try MediaFileSelector.select(from: candidates, criteria: criteria)
+            } catch {
+                await session.fail(firstFailure ?? SessionError(kind: .media, code: error.code.rawValue, message: error.message), errorTargets)
+                return
+            }
+            let attempt: Result<(String, FFmpegMediaSource), MediaError>
+            switch MediaLocator(mappings: configuration.mappings).locate(selection.file.url, inLineTagURL: inLineTagURL) {
+            case let .success(location):
+                do {
+                    attempt = .success((location, try FFmpegMediaSource(location: location, options: MediaOpenOptions(decoderThreads: configuration.decoderThreads))))
+                } catch {
+                    attempt = .failure(error)
+                }
+            case let .failure(error):
+                attempt = .failure(error)
+            }
+            switch attempt {
+            case let .success((location, source)):
+                opened = (selection, location, source)
+            case let .failure(error):
+                let failure = SessionError(kind: .media, code: error.vastCode, message: error.description)
+                firstFailure = firstFailure ?? failure
+                candidates.removeAll { $0 == selection.file }
+                // A file the user forced is the only one to try.
+                if criteria.forcedFile != nil || candidates.isEmpty {
+                    await session.fail(firstFailure!, errorTargets)
+                    return
+                }
+                await tally.send(.warning("media file \(selection.file.url) cannot be played (VAST \(error.vastCode): \(error.description)); trying the next one"))
+            }
         }
+        guard let (selection, location, source) = opened else { return }
         session.planner.assetURI = selection.file.url
         session.summary.mediaURL = selection.file.url
         if let path = configuration.adcashStatePath, let quality = criteria.adcashQuality {
@@ -127,13 +153,6 @@ public struct AdSessionRunner: Sendable {
             }
         }
 
-        let source: FFmpegMediaSource
-        do {
-            source = try FFmpegMediaSource(location: location, options: MediaOpenOptions(decoderThreads: configuration.decoderThreads))
-        } catch {
-            await session.fail(SessionError(kind: .media, code: error.vastCode, message: error.description), errorTargets)
-            return
-        }
         let duration = source.info.exactDuration
         session.summary.duration = duration
         await tally.send(.resolved(ResolvedInfo(
@@ -148,10 +167,8 @@ public struct AdSessionRunner: Sendable {
         let plan = TrackingPlan(ad: ad, duration: duration)
         let rules = rules(for: ad, linear: linear, plan: plan, duration: duration)
         let engine = PlaybackEngine(configuration: .init(rules: rules))
-        var lastEvent: PlaybackEvent?
         var gate = TrackingGate(repeatTracking: configuration.repeatTracking, replayTracking: configuration.replayTracking)
         let onEvent: (PlaybackEvent) async -> Void = { event in
-            lastEvent = event
             if event.name == .mute { session.planner.muted = true }
             if event.name == .unmute { session.planner.muted = false }
             await tally.send(.event(event))
@@ -172,19 +189,13 @@ public struct AdSessionRunner: Sendable {
             }
             session.summary.playback = report
             session.summary.clock = report.clock
-        } catch let error as MediaError {
-            var report = PlaybackReport()
-            report.statistics = source.statistics
-            session.summary.playback = report
-            session.summary.clock = lastEvent?.clock ?? .zero
-            await session.fail(SessionError(kind: .media, code: error.vastCode, message: error.description,
-                                            playhead: lastEvent?.playhead, clock: lastEvent?.clock), errorTargets)
+            if report.interrupted { session.summary.outcome = .interrupted }
         } catch {
-            var report = PlaybackReport()
-            report.statistics = source.statistics
-            session.summary.playback = report
-            session.summary.clock = lastEvent?.clock ?? .zero
-            session.summary.outcome = .interrupted
+            // The media failed mid-play: the error goes out with the playhead where playback stopped.
+            session.summary.playback = error.report
+            session.summary.clock = error.clock
+            await session.fail(SessionError(kind: .media, code: error.error.vastCode, message: error.error.description,
+                                            playhead: error.playhead, clock: error.clock), errorTargets)
         }
     }
 
@@ -201,6 +212,9 @@ public struct AdSessionRunner: Sendable {
         rules.endCardAfterSkip = configuration.endCardAfterSkip
         rules.closeDelay = configuration.closeDelay
         rules.hasClickThrough = ad.clickThrough != nil
+        rules.hasEndCardClickThrough = plan.endCard?.value.clickThrough != nil
+        rules.willClose = configuration.willClose
+        rules.willBeginClickThrough = configuration.willBeginClickThrough
         return rules
     }
 

@@ -54,6 +54,10 @@ public struct SessionConfiguration: Sendable {
     public var endCardAfterSkip = true
     /// Before the end card's close control appears (`closeDelayLeft`).
     public var closeDelay: Duration = .zero
+    /// Vetoes for library users (the SAS SDK's vetoable `willClose` and `willBeginAction`): given the playhead,
+    /// return false to refuse. A refused close or click-through is a `rejected` event, as a real UI would do.
+    public var willClose: (@Sendable (Duration) -> Bool)?
+    public var willBeginClickThrough: (@Sendable (Duration) -> Bool)?
     /// Beacons for pause, resume, mute and unmute: on every occurrence, or only the first of each (IMA's HTML5 SDK
     /// pings those URLs once "to prevent polluting ad server logs").
     public var repeatTracking: RepeatTracking = .every

@@ -56,7 +56,7 @@ struct TrackingPlan: Sendable {
              .pause, .resume, .mute, .unmute, .skip, .rewind:
             return linearTargets(TrackingEventName(event.name.rawValue))
         case .skippable, .clickThroughClose, .close, .closeShown, .replayShown, .rewarded, .rewardForfeited, .appState,
-             .rejected, .abandoned:
+             .rejected, .abandoned, .error:
             return []
         }
     }

@@ -6,7 +6,12 @@ struct VPlay: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vplay",
         abstract: "A headless rewarded-video ad player: resolves a VAST tag, decodes its media with FFmpeg on a clock, fires its tracking.",
-        discussion: ExitCode.documentation,
+        discussion: """
+            Without a subcommand, vplay runs `run`: `vplay --vast ad.xml [options]`. Its options (clock, script, \
+            media selection, beacons, sink, reports, expectations) are listed by `vplay run --help`.
+
+            \(ExitCode.documentation)
+            """,
         subcommands: [RunCommand.self, InspectCommand.self, ProbeCommand.self, SinkCommand.self, BeaconLoadCommand.self],
         defaultSubcommand: RunCommand.self
     )

@@ -69,7 +69,9 @@ import TestSupport
         process.executableURL = URL(fileURLWithPath: Repo.vplayBinary)
         process.arguments = ["--vast", tag, "--json", "--speed", "4", "--beacons", log, "--har", har]
         process.standardOutput = try FileHandle(forWritingTo: outURL)
-        process.standardError = FileHandle.nullDevice
+        let errURL = folder.url.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: errURL)
         let exited = AsyncStream<Int32>.makeStream()
         process.terminationHandler = { exited.continuation.yield($0.terminationStatus) }
         try process.run()
@@ -80,7 +82,7 @@ import TestSupport
         kill(process.processIdentifier, SIGINT)
         var status: Int32 = -1
         for await code in exited.stream { status = code; break }
-        #expect(status == 130)
+        #expect(status == 130, "stderr: \((try? String(contentsOf: errURL, encoding: .utf8)) ?? "")")
         let lines = try String(contentsOf: outURL, encoding: .utf8).split(separator: "\n")
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(lines.last!.utf8)) as? [String: Any])
         #expect(summary["kind"] as? String == "summary" && summary["outcome"] as? String == "interrupted" && summary["exitCode"] as? Int == 130)

@@ -28,13 +28,13 @@ import TestSupport
         // JUnit: well-formed XML with the default checks, all passing.
         let junit = try XMLDocument(contentsOf: URL(fileURLWithPath: path("junit.xml")))
         let cases = try junit.nodes(forXPath: "//testcase")
-        #expect(cases.count == 3)
+        #expect(cases.count == 4, "plays without error, ran to its end, beacons delivered, beacons received")
         #expect(try junit.nodes(forXPath: "//failure").isEmpty)
         // The timeline: well-formed SVG with the shaded background span and the event markers.
         let svg = try XMLDocument(contentsOf: URL(fileURLWithPath: path("timeline.svg")))
         #expect(svg.rootElement()?.name == "svg")
         let text = try String(contentsOfFile: path("timeline.svg"), encoding: .utf8)
-        #expect(text.contains(">background</text>") && text.contains(">midpoint</text>") && text.contains("<polyline"))
+        #expect(text.contains(">paused: inactive + background</text>") && text.contains(">midpoint</text>") && text.contains("<polyline"))
         #expect(try svg.nodes(forXPath: "//*[local-name()='rect']").count >= 1 + 1 + 15, "background, the pause span, one bar per beacon")
     }
 

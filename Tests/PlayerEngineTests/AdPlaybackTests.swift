@@ -223,7 +223,7 @@ import Testing
         var m = machine()
         _ = m.advance(to: s(10))
         var events = m.handle(.action(.replay), at: s(12))
-        #expect(names(events) == [.rewind])
+        #expect(names(events) == [.rewind, .impression, .creativeView, .start], "a new play shows its first frame again")
         #expect(events.first?.play == 2)
         events = m.advance(to: s(22))
         #expect(names(events).filter { $0 != .closeShown } == [.firstQuartile, .midpoint, .thirdQuartile, .complete, .replayShown])
@@ -247,7 +247,7 @@ import Testing
         _ = background.handle(.lifecycle(.didEnterBackground), at: s(4))
         let abandoned = background.finish(at: s(4))
         #expect(names(abandoned) == [.abandoned, .rewardForfeited])
-        #expect(abandoned.first?.detail == "background")
+        #expect(abandoned.first?.detail == "inactive,background", "a background app is inactive too")
     }
 
     @Test func oneShotEvents_fireOncePerPlayEvenAcrossPauses() {
@@ -305,3 +305,149 @@ extension SessionScript {
 }
 
 import Foundation
+
+/// The rules the first audit found broken: a forfeited reward stays forfeited, failures, the end card while the app
+/// is away, the end card's click-through, vetoes on every close path, and the skip offset at the very end.
+@Suite struct AdPlaybackRuleTests {
+    static let coins = Reward(currency: "Coins", amount: 10)
+
+    func machine(_ configure: (inout PlaybackRules) -> Void = { _ in }) -> AdPlayback {
+        var rules = PlaybackRules(duration: .seconds(10))
+        rules.reward = Self.coins
+        configure(&rules)
+        var machine = AdPlayback(rules: rules, duration: .seconds(10))
+        _ = machine.begin(at: .zero)
+        return machine
+    }
+
+    func s(_ seconds: Double) -> Duration { .milliseconds(Int64(seconds * 1000)) }
+    func names(_ events: [PlaybackEvent]) -> [PlaybackEvent.Name] { events.map(\.name) }
+
+    @Test func skipThenReplayToTheEnd_neverRewards_andForfeitsOnce() {
+        var m = machine { $0.skipOffset = .seconds(5) }
+        var events = m.handle(.action(.skip), at: s(6))
+        #expect(names(events).contains(.rewardForfeited) && names(events).contains(.replayShown))
+        events += m.handle(.action(.replay), at: s(7))
+        events += m.advance(to: s(17))
+        events += m.handle(.action(.close), at: s(18))
+        #expect(!names(events).contains(.rewarded), "the user was told no reward; a replay does not earn it back")
+        #expect(names(events).filter { $0 == .rewardForfeited }.count == 1)
+        #expect(m.rewardForfeited && !m.rewardGranted)
+    }
+
+    @Test func closeEarlyThenNothing_forfeitsOnceEvenWhenAbandonedLater() {
+        var m = machine()
+        let events = m.handle(.action(.close), at: s(4)) + m.finish(at: s(4))
+        #expect(names(events).filter { $0 == .rewardForfeited }.count == 1)
+    }
+
+    @Test func fail_midVideo_endsWithErrorForfeitAndClose_atThePlayheadReached() {
+        var m = machine()
+        _ = m.handle(.lifecycle(.willResignActive), at: s(2))
+        _ = m.handle(.lifecycle(.didBecomeActive), at: s(3))
+        let events = m.fail("media truncated", at: s(7.25))
+        #expect(names(events) == [.error, .rewardForfeited, .close])
+        #expect(events.first?.playhead == s(6.25) && events.first?.clock == s(7.25))
+        #expect(events.first?.detail == "media truncated")
+        #expect(m.phase == .closed && m.ending == .failed)
+        #expect(m.fail("again", at: s(8)).isEmpty, "a closed session fails once")
+    }
+
+    @Test func skipOffsetEqualToTheDuration_neverShowsTheSkipControl() {
+        var early = machine { $0.skipOffset = .seconds(10) }
+        #expect(early.handle(.action(.skip), at: s(9)).last?.detail == "skip: the ad is not skippable")
+        var m = machine { $0.skipOffset = .seconds(10) }
+        let events = m.advance(to: s(10))
+        #expect(!names(events).contains(.skippable), "a skip control after the video would skip nothing")
+    }
+
+    @Test func didEnterBackgroundWithoutResign_resumesOnlyOnDidBecomeActive() {
+        var m = machine()
+        var events = m.handle(.lifecycle(.didEnterBackground), at: s(3))
+        events += m.handle(.lifecycle(.willEnterForeground), at: s(4))
+        #expect(!names(events).contains(.resume), "an Android onStop/onStart without onResume does not play")
+        events += m.handle(.lifecycle(.didBecomeActive), at: s(5))
+        #expect(names(events).filter { $0 == .pause || $0 == .resume } == [.pause, .resume])
+        #expect(m.playhead(at: s(6)) == s(4))
+    }
+
+    @Test func threeStackedReasons_resumeOnlyWhenTheLastIsGone() {
+        var m = machine()
+        var events = m.handle(.action(.pause), at: s(1))
+        events += m.handle(.action(.resume), at: s(1))
+        events += m.handle(.action(.click), at: s(2))
+        events += m.handle(.lifecycle(.willResignActive), at: s(3))
+        events += m.handle(.lifecycle(.didEnterBackground), at: s(3))
+        events += m.handle(.lifecycle(.willEnterForeground), at: s(5))
+        events += m.handle(.lifecycle(.didBecomeActive), at: s(5))
+        #expect(m.phase == .suppressed, "the click-through is still open")
+        events += m.handle(.action(.mute), at: s(5.5))
+        #expect(events.last?.detail == "mute: the click-through is open")
+        events += m.handle(.action(.clickthroughClose), at: s(6))
+        #expect(m.phase == .playing)
+        #expect(m.playhead(at: s(7)) == s(3), "1 s before the pause, 1 s between resume and click, 1 s after")
+    }
+
+    @Test func endCardAtEndOfScript_withTheAppInTheBackground_isAbandonedWithoutCloseLinear() {
+        var m = machine { $0.hasEndCard = true; $0.closeDelay = .seconds(5) }
+        _ = m.advance(to: s(10))
+        _ = m.handle(.lifecycle(.willResignActive), at: s(11))
+        _ = m.handle(.lifecycle(.didEnterBackground), at: s(11))
+        let events = m.finish(at: s(11))
+        #expect(names(events) == [.abandoned])
+        #expect(events.first?.detail == "app in background")
+    }
+
+    @Test func closeDelay_countdownWaitsWhileTheAppIsAway() {
+        var m = machine { $0.hasEndCard = true; $0.closeDelay = .seconds(5) }
+        _ = m.advance(to: s(10))
+        #expect(m.nextDeadline() == s(15))
+        _ = m.handle(.lifecycle(.willResignActive), at: s(12))
+        #expect(m.nextDeadline() == nil, "no countdown while inactive")
+        let events = m.handle(.lifecycle(.didBecomeActive), at: s(20))
+        #expect(!names(events).contains(.closeShown))
+        #expect(m.nextDeadline() == s(23), "2 s ran before, 3 s left after")
+        #expect(names(m.advance(to: s(23))) == [.closeShown])
+    }
+
+    @Test func endCardClick_opensTheCompanionClickThrough_closeWaitsForIt() {
+        var m = machine { $0.hasEndCard = true; $0.hasEndCardClickThrough = true }
+        _ = m.advance(to: s(10))
+        let click = m.handle(.action(.endcardClick), at: s(11))
+        #expect(names(click) == [.endCardClick] && click.first?.detail == "opened")
+        #expect(m.handle(.action(.close), at: s(12)).first?.detail == "close: the click-through is open")
+        #expect(names(m.handle(.action(.clickthroughClose), at: s(13))) == [.clickThroughClose])
+        #expect(names(m.handle(.action(.close), at: s(14))) == [.closeLinear, .close])
+    }
+
+    @Test func endCardClick_withoutAClickThrough_opensNothing() {
+        var m = machine { $0.hasEndCard = true }
+        _ = m.advance(to: s(10))
+        #expect(m.handle(.action(.endcardClick), at: s(11)).first?.detail == "none")
+        #expect(names(m.handle(.action(.close), at: s(12))) == [.closeLinear, .close])
+    }
+
+    @Test func willBeginClickThrough_vetoesTheEndCardClick() {
+        var m = machine { $0.hasEndCard = true; $0.hasEndCardClickThrough = true; $0.willBeginClickThrough = { _ in false } }
+        _ = m.advance(to: s(10))
+        #expect(m.handle(.action(.endcardClick), at: s(11)).first?.detail == "endcardClick: vetoed by willBeginClickThrough")
+    }
+
+    @Test func willClose_vetoesTheAutomaticCloseAndTheSkipThatWouldClose() {
+        var screen = machine { $0.hasEndCard = true; $0.willClose = { _ in false } }
+        _ = screen.advance(to: s(10))
+        let events = screen.finish(at: s(10))
+        #expect(names(events) == [.rejected, .abandoned])
+        #expect(!names(events).contains(.closeLinear))
+        var skipping = machine { $0.skipOffset = .seconds(1); $0.endCardAfterSkip = false; $0.willClose = { _ in false } }
+        #expect(skipping.handle(.action(.skip), at: s(2)).last?.detail == "skip: vetoed by willClose")
+        #expect(skipping.phase == .playing)
+    }
+
+    @Test func ignored_reportsAStepAfterTheClose() {
+        var m = machine()
+        _ = m.handle(.action(.close), at: s(4))
+        let event = m.ignored("mute@5", at: s(4))
+        #expect(event.name == .rejected && event.detail == "mute@5: the ad has already closed" && event.clock == s(4))
+    }
+}

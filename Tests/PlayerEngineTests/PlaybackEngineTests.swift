@@ -137,19 +137,113 @@ import Testing
         #expect(first.1 == second.1)
     }
 
-    @Test func play_truncatedFile_deliversEventsUpToTheCutThenThrowsTruncated() async throws {
+    @Test func play_truncatedFile_deliversEventsUpToTheCutThenFailsWhereItStopped() async throws {
         let folder = try TemporaryFolder()
         let data = try Data(contentsOf: URL(fileURLWithPath: Repo.media("clip-10s-360p.mp4")))
         let path = try folder.write("cut.mp4", data.prefix(data.count / 2))
         let source = try FFmpegMediaSource(location: path)
-        var names: [PlaybackEvent.Name] = []
-        await #expect(throws: MediaError.self) {
-            _ = try await PlaybackEngine().play(source, on: VirtualClock()) { names.append($0.name) }
+        var events: [PlaybackEvent] = []
+        var caught: PlaybackFailure?
+        do {
+            _ = try await PlaybackEngine().play(source, on: VirtualClock()) { events.append($0) }
+        } catch {
+            caught = error
         }
+        let failure = try #require(caught)
+        guard case .truncated = failure.error else { Issue.record("expected truncated, got \(failure.error)"); return }
+        let names = events.map(\.name)
         #expect(names.contains(.firstQuartile))
         #expect(!names.contains(.complete))
+        #expect(names.suffix(2) == [.error, .close])
+        let error = try #require(events.first { $0.name == .error })
+        // Where playback really stopped: the end of the last frame the data holds (the cut leaves decodable audio to
+        // 4.853 s), not the first quartile's 2.500 s nor the frame being read ahead.
+        #expect(error.playhead == failure.playhead && error.clock == failure.clock)
+        let lastAudioEnd = failure.report.statistics.streams.first { $0.type == .audio }?.end
+        #expect(lastAudioEnd.map { abs(failure.playhead.seconds - $0) < 0.001 } == true, "\(failure.playhead) vs \(String(describing: lastAudioEnd))")
+        #expect(failure.playhead > .milliseconds(4800) && failure.playhead < .milliseconds(5100))
+        #expect(failure.report.framesPresented > 0 && failure.report.statistics.frames >= failure.report.framesPresented)
+        #expect(failure.report.ending == .failed)
     }
 }
 
 import Foundation
+import Synchronization
 import TestSupport
+
+/// The engine's paths beyond a plain play: steps after the close, replays' statistics, and real-time lateness on a
+/// clock that runs late exactly where a test says (no wall-clock waits).
+@Suite struct PlaybackEnginePathTests {
+    func session(script: String, clock: some Clock<Duration> = VirtualClock(), _ configure: (inout PlaybackRules) -> Void = { _ in }) async throws -> ([PlaybackEvent], PlaybackReport) {
+        var rules = PlaybackRules()
+        rules.reward = Reward(currency: "Coins", amount: 10)
+        configure(&rules)
+        let path = Repo.media("clip-10s-360p.mp4")
+        var events: [PlaybackEvent] = []
+        let report = try await PlaybackEngine(configuration: .init(rules: rules)).play(
+            try FFmpegMediaSource(location: path), script: script.isEmpty ? SessionScript() : try SessionScript(parsing: script),
+            reopen: { () throws(MediaError) -> any MediaSource in try FFmpegMediaSource(location: path) }, on: clock
+        ) { events.append($0) }
+        return (events, report)
+    }
+
+    @Test func scriptStepsAfterTheClose_areReportedAsRejected_notDropped() async throws {
+        let (events, _) = try await session(script: "close@4,mute@5,click@6")
+        let rejected = events.filter { $0.name == .rejected }
+        #expect(rejected.map(\.detail) == ["mute@5: the ad has already closed", "click@6: the ad has already closed"])
+        #expect(rejected.allSatisfy { $0.clock == .seconds(4) })
+    }
+
+    @Test func replay_decodesAgain_andEveryDecodedFrameIsCounted() async throws {
+        let (_, report) = try await session(script: "replay@11") { $0.hasEndCard = false }
+        #expect(report.plays == 2)
+        #expect(report.framesPresented == 2 * (240 + 431))
+        #expect(report.statistics.frames == report.framesPresented, "decode statistics add up over both plays")
+        #expect(report.framesNotShown == 0)
+        #expect(report.videoFramesPresented == 2 * 240)
+    }
+
+    @Test func skip_leavesOnlyTheDecodersReadAheadNotShown() async throws {
+        let (_, report) = try await session(script: "skip@6") { $0.skipOffset = .seconds(5) }
+        #expect(report.framesNotShown == report.statistics.frames - report.framesPresented)
+        #expect(report.framesNotShown < 10, "a few frames decoded ahead, not a lost video")
+    }
+
+    @Test func aClockThatRunsHalfASecondLate_isAStall_heldOutOfThePlayhead() async throws {
+        let clock = LateClock(lateAt: .seconds(3), by: .milliseconds(500))
+        let (events, report) = try await session(script: "", clock: clock)
+        #expect(report.stalls == 1 && report.framesLate == 1)
+        #expect(report.stallTime == .milliseconds(500) && report.maxFrameLateness == .milliseconds(500))
+        let midpoint = try #require(events.first { $0.name == .midpoint })
+        #expect(midpoint.playhead == .seconds(5) && midpoint.clock == .milliseconds(5500), "the frozen half second is not played time")
+        #expect(events.first { $0.name == .complete }?.clock == .milliseconds(10_500))
+        #expect(report.maxBoundaryLateness == .zero, "boundaries after the stall are on time again")
+    }
+}
+
+/// A virtual clock that, once, wakes a sleeper `by` late: the first sleep whose deadline is at or after `lateAt`.
+/// A decoder that falls behind real time, without waiting for real time.
+final class LateClock: Clock, Sendable {
+    typealias Instant = VirtualClock.Instant
+    private let state: Mutex<(now: Duration, done: Bool)>
+    private let lateAt: Duration, lateness: Duration
+
+    init(lateAt: Duration, by lateness: Duration) {
+        self.lateAt = lateAt
+        self.lateness = lateness
+        state = Mutex((.zero, false))
+    }
+
+    var now: Instant { Instant(offset: state.withLock { $0.now }) }
+    var minimumResolution: Duration { .zero }
+
+    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+        state.withLock { state in
+            state.now = max(state.now, deadline.offset)
+            if !state.done, deadline.offset >= lateAt {
+                state.done = true
+                state.now += lateness
+            }
+        }
+    }
+}

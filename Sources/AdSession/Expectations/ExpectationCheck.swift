@@ -55,12 +55,7 @@ extension SessionExpectations {
             results.append(.init(name: name, passed: misses.isEmpty, detail: misses.isEmpty ? nil : "was at " + misses.joined(separator: ", ")))
         }
         for expected in beacons ?? [] {
-            let matching = transcript.firedBeacons.filter { beacon in
-                (expected.event.map { $0 == beacon.event } ?? true)
-                    && (expected.url.map { Glob($0).matches(beacon.url) } ?? true)
-                    && (expected.template.map { $0 == beacon.template } ?? true)
-                    && (expected.source.map { $0 == beacon.source } ?? true)
-            }
+            let matching = transcript.firedBeacons.filter { expected.matches($0) }
             let count = expected.count ?? 1
             var what = [expected.event.map { "\($0) beacon" } ?? "beacon"]
             if let url = expected.url { what.append("matching \(url)") }
@@ -88,6 +83,17 @@ extension SessionExpectations {
             let actual = summary.playback?.ending?.rawValue ?? "none"
             results.append(.init(name: "ending \(ending)", passed: actual == ending, detail: actual == ending ? nil : "ended \(actual)"))
         }
+        if strict == true {
+            let listed = Set((events ?? []).map(\.name))
+            var unlisted: [String: Int] = [:]
+            for event in transcript.events where !listed.contains(event.name.rawValue) { unlisted[event.name.rawValue, default: 0] += 1 }
+            results.append(.init(name: "no other events", passed: unlisted.isEmpty,
+                                 detail: unlisted.isEmpty ? nil : "also happened: " + unlisted.sorted { $0.key < $1.key }.map { "\($0.key) \(Self.times($0.value))" }.joined(separator: ", ")))
+            let unmatched = transcript.firedBeacons.filter { beacon in !(beacons ?? []).contains { $0.matches(beacon) } }
+            let shown = unmatched.prefix(5).map { "\($0.event) \($0.url)" }.joined(separator: "; ")
+            results.append(.init(name: "no other beacons", passed: unmatched.isEmpty,
+                                 detail: unmatched.isEmpty ? nil : "also fired \(Self.times(unmatched.count)): \(shown)\(unmatched.count > 5 ? "; …" : "")"))
+        }
         return results
     }
 
@@ -98,6 +104,16 @@ extension SessionExpectations {
         return "\(millis < 0 ? "-" : "")\(abs(millis) / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction + " s"
     }
     static func signed(_ value: Double) -> String { (value >= 0 ? "+" : "") + seconds(value) }
+}
+
+extension SessionExpectations.Beacon {
+    /// Whether a fired beacon is one this expectation speaks of (every given field matches).
+    func matches(_ beacon: BeaconRecord) -> Bool {
+        (event.map { $0 == beacon.event } ?? true)
+            && (url.map { Glob($0).matches(beacon.url) } ?? true)
+            && (template.map { $0 == beacon.template } ?? true)
+            && (source.map { $0 == beacon.source } ?? true)
+    }
 }
 
 /// `*` matches any run of characters (including none); everything else literally.

@@ -1,7 +1,9 @@
 import Foundation
 
 /// What a run must show, for regression tests (`--expect FILE`, JSON or YAML): events at times (within a
-/// tolerance), beacons by event and URL with counts, the reward, the error code, the ending.
+/// tolerance), beacons by event and URL with counts, the reward, the error code, the ending; with `strict`, also
+/// that nothing else happened (no event name and no beacon the file does not list). Unknown keys are refused when
+/// decoding (`SessionExpectations+Decoding.swift`).
 ///
 /// ```json
 /// {
@@ -70,15 +72,25 @@ public struct SessionExpectations: Codable, Sendable, Equatable {
     public var reward: Bool?
     /// The VAST error code the run must end with; `0` = no error.
     public var errorCode: Int?
-    /// `completed`, `skipped` or `closedEarly`.
+    /// `completed`, `skipped`, `closedEarly` or `failed`.
     public var ending: String?
+    /// Nothing else may happen: every event must have its name among `events`, every fired beacon must match one
+    /// of `beacons`. A golden file is strict, so a new beacon or event is a change it reports.
+    public var strict: Bool?
 
-    public init(tolerance: Double? = nil, events: [Event]? = nil, beacons: [Beacon]? = nil, reward: Bool? = nil, errorCode: Int? = nil, ending: String? = nil) {
+    public init(tolerance: Double? = nil, events: [Event]? = nil, beacons: [Beacon]? = nil, reward: Bool? = nil, errorCode: Int? = nil,
+                ending: String? = nil, strict: Bool? = nil) {
         self.tolerance = tolerance
         self.events = events
         self.beacons = beacons
         self.reward = reward
         self.errorCode = errorCode
         self.ending = ending
+        self.strict = strict
+    }
+
+    /// Whether the file expects nothing at all.
+    public var isEmpty: Bool {
+        (events ?? []).isEmpty && (beacons ?? []).isEmpty && reward == nil && errorCode == nil && ending == nil && strict != true
     }
 }

@@ -2,7 +2,7 @@
 /// returns the events they cause; `nextDeadline()` says when something falls due without input, so a driver can
 /// sleep exactly until then.
 ///
-/// Phases: loading → playing ⇄ suppressed → (complete | skip → end card or replay screen) | close → closed.
+/// Phases: loading → playing ⇄ suppressed → (complete | skip → end card or replay screen) | close | failure → closed.
 /// Being paused by the user, the app resigning active or going to the background, and an open click-through are
 /// *reasons* playback is suppressed, not separate states; playback resumes only when none is left. The playhead is
 /// `basePlayhead + (clock − baseClock)` while playing; every suppression re-bases it, so time paused or in the
@@ -10,7 +10,7 @@
 public struct AdPlayback: Sendable {
     public enum Phase: String, Sendable, Codable { case loading, playing, suppressed, endCard, replayScreen, closed }
     /// How the video part ended.
-    public enum Ending: String, Sendable, Codable { case completed, skipped, closedEarly }
+    public enum Ending: String, Sendable, Codable { case completed, skipped, closedEarly, failed }
 
     public let rules: PlaybackRules
     public let duration: Duration
@@ -20,6 +20,9 @@ public struct AdPlayback: Sendable {
     /// 1 for the first play; a replay starts play 2.
     public private(set) var play = 1
     public private(set) var rewardGranted = false
+    /// The user was told no reward was earned (a skip, an early close, a failure, an abandoned session): final, a
+    /// replay cannot earn it back, and `rewardForfeited` is said once.
+    public private(set) var rewardForfeited = false
     public private(set) var ending: Ending?
     public private(set) var appActive = true
     public private(set) var appForeground = true
@@ -31,6 +34,10 @@ public struct AdPlayback: Sendable {
     private var startPlayhead: Duration = .zero
     private var screenShownAt: Duration?
     private var closeShown = false
+    /// The end card's close countdown: when it last started running (nil while the app is not active, so the
+    /// countdown waits as a phone's timer on a hidden screen would) and how much of the delay is left.
+    private var closeCountdownStart: Duration?
+    private var closeDelayLeft: Duration = .zero
 
     public init(rules: PlaybackRules, duration: Duration) {
         self.rules = rules
@@ -59,8 +66,8 @@ public struct AdPlayback: Sendable {
         case .playing:
             return nextBoundary().flatMap { clock(forPlayhead: $0) }
         case .endCard, .replayScreen:
-            guard !closeShown, let shown = screenShownAt else { return nil }
-            return shown + rules.closeDelay
+            guard !closeShown, let start = closeCountdownStart else { return nil }
+            return start + closeDelayLeft
         case .loading, .suppressed, .closed:
             return nil
         }
@@ -70,8 +77,8 @@ public struct AdPlayback: Sendable {
     private func nextBoundary() -> Duration? {
         var candidates: [Duration] = []
         if let next = milestones.next { candidates.append(next) }
-        if let skip = rules.skipOffset, !skippableShown, skip <= duration { candidates.append(max(skip, startPlayhead)) }
-        if rules.reward != nil, !rewardGranted, let at = rules.rewardPlayhead(duration: duration) { candidates.append(max(at, startPlayhead)) }
+        if let skip = rules.skipOffset, !skippableShown, skip < duration { candidates.append(max(skip, startPlayhead)) }
+        if rules.reward != nil, !rewardGranted, !rewardForfeited, let at = rules.rewardPlayhead(duration: duration) { candidates.append(max(at, startPlayhead)) }
         return candidates.min()
     }
 
@@ -111,11 +118,11 @@ public struct AdPlayback: Sendable {
             events.append(event(fired.name, at: clock, offset: fired.offset))
             if fired.name == .complete { completed = true }
         }
-        if let skip = rules.skipOffset, !skippableShown, max(skip, startPlayhead) <= boundary {
+        if let skip = rules.skipOffset, !skippableShown, skip < duration, max(skip, startPlayhead) <= boundary {
             skippableShown = true
             events.append(event(.skippable, at: clock))
         }
-        if let reward = rules.reward, !rewardGranted, let at = rules.rewardPlayhead(duration: duration), max(at, startPlayhead) <= boundary {
+        if let reward = rules.reward, !rewardGranted, !rewardForfeited, let at = rules.rewardPlayhead(duration: duration), max(at, startPlayhead) <= boundary {
             rewardGranted = true
             events.append(event(.rewarded, at: clock, reward: reward))
         }
@@ -123,7 +130,7 @@ public struct AdPlayback: Sendable {
             basePlayhead = duration
             baseClock = clock
             ending = .completed
-            if let reward = rules.reward, !rewardGranted {
+            if let reward = rules.reward, !rewardGranted, !rewardForfeited {
                 rewardGranted = true
                 events.append(event(.rewarded, at: clock, reward: reward))
             }
@@ -142,6 +149,12 @@ public struct AdPlayback: Sendable {
         return events
     }
 
+    /// A scripted input that came after the ad had closed: reported at `clock` (the close) as refused, so a script
+    /// step never disappears silently.
+    public func ignored(_ step: String, at clock: Duration) -> PlaybackEvent {
+        event(.rejected, at: clock, detail: "\(step): the ad has already closed")
+    }
+
     /// A real-time decoder stall of `length` ending at `clock`: the viewer saw a frozen frame, so the playhead is
     /// held for that long.
     public mutating func stall(_ length: Duration, at clock: Duration) {
@@ -149,24 +162,63 @@ public struct AdPlayback: Sendable {
         baseClock += length
     }
 
-    /// Nothing more will come (no frames to wait for, no scripted input): a screen waiting for its close is closed
-    /// as a user would once the control shows; a suppressed video is abandoned.
+    /// The media failed at `clock` (truncated data, a lost connection): the ad ends there with an `error` event
+    /// (`detail`: the message), the reward is forfeited, and the session closes without closeLinear (nobody
+    /// closed it).
+    public mutating func fail(_ message: String, at clock: Duration) -> [PlaybackEvent] {
+        guard phase != .closed else { return [] }
+        let wasInVideo = inVideo
+        var events: [PlaybackEvent] = []
+        if wasInVideo {
+            basePlayhead = playhead(at: clock)
+            baseClock = clock
+        }
+        phase = .closed
+        ending = .failed
+        events.append(event(.error, at: clock, detail: message))
+        events += forfeit(at: clock, detail: "media error")
+        events.append(event(.close, at: clock, detail: "error"))
+        return events
+    }
+
+    /// Nothing more will come (no frames to wait for, no scripted input). A screen waiting for its close is closed
+    /// as a user would once the control shows, if the user can (the app active, no click-through open, no veto);
+    /// otherwise, and for a suppressed video, the session is abandoned.
     public mutating func finish(at clock: Duration) -> [PlaybackEvent] {
         var events = advance(to: clock)
         switch phase {
         case .endCard, .replayScreen:
-            let at = max(clock, (screenShownAt ?? clock) + rules.closeDelay)
+            if let why = blockedScreen {
+                events.append(event(.abandoned, at: clock, detail: why))
+                phase = .closed
+                return events
+            }
+            let at = max(clock, nextDeadline() ?? clock)
             events += advance(to: at)
+            if let veto = rules.willClose, !veto(playhead(at: at)) {
+                events.append(event(.rejected, at: at, detail: "close: vetoed by willClose"))
+                events.append(event(.abandoned, at: at, detail: "close vetoed"))
+                phase = .closed
+                return events
+            }
             events += close(at: at, detail: "auto: end of script")
         case .suppressed, .playing, .loading:
             let why = reasons.isEmpty ? "no more frames" : reasons.sorted().map(\.rawValue).joined(separator: ",")
             events.append(event(.abandoned, at: clock, detail: why))
-            if rules.reward != nil && !rewardGranted { events.append(event(.rewardForfeited, at: clock, detail: "abandoned")) }
+            events += forfeit(at: clock, detail: "abandoned")
             phase = .closed
         case .closed:
             break
         }
         return events
+    }
+
+    /// Why the simulated user cannot close the end card or replay screen now, or nil.
+    private var blockedScreen: String? {
+        if !appForeground { return "app in background" }
+        if !appActive { return "app inactive" }
+        if reasons.contains(.clickThrough) { return "click-through open" }
+        return nil
     }
 
     // MARK: - Actions
@@ -189,7 +241,7 @@ public struct AdPlayback: Sendable {
             basePlayhead = playhead(at: clock)
             baseClock = clock
             ending = .skipped
-            if rules.reward != nil && !rewardGranted { events.append(event(.rewardForfeited, at: clock, detail: "skipped")) }
+            events += forfeit(at: clock, detail: "skipped")
             if rules.endCardAfterSkip {
                 reasons.removeAll()
                 events += showScreen(at: clock)
@@ -205,6 +257,11 @@ public struct AdPlayback: Sendable {
             if opens { events += suppress(.clickThrough, at: clock) }
             return events
         case .clickthroughClose:
+            if !inVideo {
+                // The end card's CompanionClickThrough closes; the end card is back.
+                reasons.remove(.clickThrough)
+                return [event(.clickThroughClose, at: clock)]
+            }
             return [event(.clickThroughClose, at: clock)] + release(.clickThrough, at: clock)
         case .close:
             if inVideo {
@@ -212,14 +269,16 @@ public struct AdPlayback: Sendable {
                 baseClock = clock
                 ending = .closedEarly
                 var events = [event(.closeLinear, at: clock, detail: "video")]
-                if rules.reward != nil && !rewardGranted { events.append(event(.rewardForfeited, at: clock, detail: "closed early")) }
+                events += forfeit(at: clock, detail: "closed early")
                 phase = .closed
                 events.append(event(.close, at: clock))
                 return events
             }
             return close(at: clock, detail: nil)
         case .endcardClick:
-            return [event(.endCardClick, at: clock)]
+            let opens = rules.hasEndCardClickThrough
+            if opens { reasons.insert(.clickThrough) }
+            return [event(.endCardClick, at: clock, detail: opens ? "opened" : "none")]
         case .replay:
             play += 1
             milestones = Milestones(duration: duration, progressOffsets: rules.progressOffsets)
@@ -229,8 +288,11 @@ public struct AdPlayback: Sendable {
             ending = nil
             screenShownAt = nil
             closeShown = false
+            closeCountdownStart = nil
             phase = .playing
-            var events = [event(.rewind, at: clock)]
+            // A new play: its first frame is shown again. Whether its one-shot tracking fires again is the
+            // session's replay policy; the events always say what happened.
+            var events = [PlaybackEvent.Name.rewind, .impression, .creativeView, .start].map { event($0, at: clock) }
             for reason in reasons.sorted() { reasons.remove(reason); events += suppress(reason, at: clock) }
             return events + advance(to: clock)
         }
@@ -252,9 +314,11 @@ public struct AdPlayback: Sendable {
             return muted == (action == .mute) ? (muted ? "already muted" : "not muted") : nil
         case .skip:
             if !inVideo { return "no video playing" }
-            guard let offset = rules.skipOffset else { return "the ad is not skippable" }
+            guard let offset = rules.skipOffset, offset < duration else { return "the ad is not skippable" }
             if reasons.contains(.clickThrough) { return "the click-through is open" }
-            return skippableShown ? nil : "not skippable until \(Self.format(offset)) (playhead \(Self.format(playhead(at: clock))))"
+            if !skippableShown { return "not skippable until \(Self.format(offset)) (playhead \(Self.format(playhead(at: clock))))" }
+            if !rules.endCardAfterSkip, let veto = rules.willClose, !veto(playhead(at: clock)) { return "vetoed by willClose" }
+            return nil
         case .click:
             if !inVideo { return "no video playing" }
             if reasons.contains(.clickThrough) { return "the click-through is already open" }
@@ -263,8 +327,8 @@ public struct AdPlayback: Sendable {
         case .clickthroughClose:
             return reasons.contains(.clickThrough) ? nil : "no click-through is open"
         case .close:
+            if reasons.contains(.clickThrough) { return "the click-through is open" }
             if inVideo {
-                if reasons.contains(.clickThrough) { return "the click-through is open" }
                 switch rules.videoClose {
                 case .anytime: break
                 case .never: return "the video cannot be closed before it ends"
@@ -272,8 +336,9 @@ public struct AdPlayback: Sendable {
                     if playhead(at: clock) < time { return "the close control shows at \(Self.format(time))" }
                 }
             } else if phase == .endCard || phase == .replayScreen {
-                if !closeShown, let shown = screenShownAt {
-                    return "close delay running (\(Self.format(shown + rules.closeDelay - clock)) left)"
+                if !closeShown {
+                    let left = nextDeadline().map { $0 - clock } ?? closeDelayLeft
+                    return "close delay running (\(Self.format(left)) left)"
                 }
             } else {
                 return "nothing to close"
@@ -281,7 +346,12 @@ public struct AdPlayback: Sendable {
             if let veto = rules.willClose, !veto(playhead(at: clock)) { return "vetoed by willClose" }
             return nil
         case .endcardClick:
-            return phase == .endCard ? nil : "no end card is shown"
+            if phase != .endCard { return "no end card is shown" }
+            if reasons.contains(.clickThrough) { return "the click-through is already open" }
+            if rules.hasEndCardClickThrough, let veto = rules.willBeginClickThrough, !veto(playhead(at: clock)) {
+                return "vetoed by willBeginClickThrough"
+            }
+            return nil
         case .replay:
             return phase == .replayScreen ? nil : "no replay screen is shown"
         }
@@ -294,10 +364,19 @@ public struct AdPlayback: Sendable {
         return [event(.closeLinear, at: clock, detail: screen), event(.close, at: clock, detail: detail)]
     }
 
+    /// Tells the user no reward was earned, once, if the ad is rewarded and the reward was not granted.
+    private mutating func forfeit(at clock: Duration, detail: String) -> [PlaybackEvent] {
+        guard rules.reward != nil, !rewardGranted, !rewardForfeited else { return [] }
+        rewardForfeited = true
+        return [event(.rewardForfeited, at: clock, detail: detail)]
+    }
+
     private mutating func showScreen(at clock: Duration) -> [PlaybackEvent] {
         phase = rules.hasEndCard ? .endCard : .replayScreen
         screenShownAt = clock
         closeShown = false
+        closeDelayLeft = rules.closeDelay
+        closeCountdownStart = (appActive && appForeground) ? clock : nil
         var events = [event(rules.hasEndCard ? .endCardShown : .replayShown, at: clock)]
         if rules.closeDelay <= .zero {
             closeShown = true
@@ -310,13 +389,20 @@ public struct AdPlayback: Sendable {
 
     private mutating func lifecycle(_ notification: LifecycleEvent, at clock: Duration) -> [PlaybackEvent] {
         var events = [event(.appState, at: clock, detail: notification.rawValue)]
+        let wasVisible = appActive && appForeground
         switch notification {
         case .willResignActive:
             appActive = false
             if inVideo { events += suppress(.inactive, at: clock) }
         case .didEnterBackground:
+            // A background app is never active, even if the script skipped willResignActive (an Android onStop
+            // without onPause): it plays again only on didBecomeActive.
             appForeground = false
-            if inVideo { events += suppress(.background, at: clock) }
+            appActive = false
+            if inVideo {
+                events += suppress(.background, at: clock)
+                events += suppress(.inactive, at: clock)
+            }
         case .willEnterForeground:
             // Not a resume: the app is still inactive until didBecomeActive (the Adcash SDK resumed here, and so
             // kept playing under Control Center).
@@ -325,6 +411,16 @@ public struct AdPlayback: Sendable {
         case .didBecomeActive:
             appActive = true
             events += release(.inactive, at: clock)
+        }
+        // The end card's close countdown runs only while the app is visible and active.
+        if phase == .endCard || phase == .replayScreen, !closeShown {
+            let visible = appActive && appForeground
+            if wasVisible, !visible, let start = closeCountdownStart {
+                closeDelayLeft = max(.zero, closeDelayLeft - (clock - start))
+                closeCountdownStart = nil
+            } else if !wasVisible, visible {
+                closeCountdownStart = clock
+            }
         }
         return events
     }

@@ -8,13 +8,17 @@
 public struct PlaybackEngine: Sendable {
     public struct Configuration: Sendable {
         public var rules: PlaybackRules
-        /// In real time, a frame presented later than this counts as late and the wait as a stall (two frames at
-        /// 30 fps: later than that is visible to a viewer).
+        /// In real time, a frame presented more than this after its time counts as late (10 ms: under one frame at
+        /// 60 fps, the jitter a viewer does not see is below it).
         public var lateThreshold: Duration
+        /// In real time, a frame presented more than this after its time is a stall: the viewer saw a frozen
+        /// picture, and the wait does not count as played time (two frames at 30 fps: later than that is visible).
+        public var stallThreshold: Duration
 
-        public init(rules: PlaybackRules = .init(), lateThreshold: Duration = .milliseconds(66)) {
+        public init(rules: PlaybackRules = .init(), lateThreshold: Duration = .milliseconds(10), stallThreshold: Duration = .milliseconds(66)) {
             self.rules = rules
             self.lateThreshold = lateThreshold
+            self.stallThreshold = max(lateThreshold, stallThreshold)
         }
 
         /// Shorthand for a plain play with progress offsets.
@@ -30,25 +34,43 @@ public struct PlaybackEngine: Sendable {
     public init(configuration: Configuration = .init()) { self.configuration = configuration }
 
     /// Plays `source` on `clock`, following `script`, calling `onEvent` for each event in order, at its time.
+    ///
+    /// The session's clock starts (at zero) when the first picture is shown: the first video frame when the media
+    /// has a decodable video stream (audio frames before it are played at that instant), else the first frame.
     /// - Parameters:
     ///   - reopen: opens the media again from the start for a replay; without it a replay fails with `readFailed`.
-    /// - Throws: `MediaError` when the media cannot be played (events before the failure have been delivered);
-    ///   `CancellationError` when the task is cancelled.
+    /// - Returns: what was measured. A cancelled task ends the session where it is and returns the report so far
+    ///   with `interrupted` set.
+    /// - Throws: `PlaybackFailure` when the media cannot be played to the end: it carries the `MediaError`, the
+    ///   playhead and session clock where playback stopped, and the report so far. The `error` event (and
+    ///   `rewardForfeited`, `close`) have been delivered by then.
     public func play<C: Clock>(
         _ source: any MediaSource,
         script: SessionScript = SessionScript(),
         reopen: (() throws(MediaError) -> any MediaSource)? = nil,
         on clock: C,
         onEvent: (PlaybackEvent) async -> Void
-    ) async throws -> PlaybackReport where C.Duration == Duration {
+    ) async throws(PlaybackFailure) -> PlaybackReport where C.Duration == Duration {
         var report = PlaybackReport()
         var source = source
-        guard let first = try source.nextFrame() else {
-            throw MediaError.corruptStream(location: source.info.location, decodeErrors: source.statistics.decodeErrors, message: "no frames")
+        /// Statistics of sources a replay replaced.
+        var earlier = DecodeStatistics(streams: [])
+        func finalize() {
+            report.statistics = earlier.adding(source.statistics)
+        }
+
+        let first: MediaFrame
+        do {
+            first = try Self.firstPicture(of: source, presented: &report)
+        } catch {
+            finalize()
+            throw PlaybackFailure(error: error, report: report, playhead: .zero, clock: .zero)
         }
         let duration = configuration.rules.duration ?? source.info.exactDuration
         guard duration > .zero else {
-            throw MediaError.readFailed(location: source.info.location, message: "the container gives no duration")
+            finalize()
+            throw PlaybackFailure(error: .readFailed(location: source.info.location, message: "the container gives no duration"),
+                                  report: report, playhead: .zero, clock: .zero)
         }
         report.duration = duration
         var machine = AdPlayback(rules: configuration.rules, duration: duration)
@@ -61,67 +83,131 @@ public struct PlaybackEngine: Sendable {
         }
 
         await emit(machine.begin(at: .zero, playhead: first.time))
-        report.framesPresented = 1
-        var upcoming = try source.nextFrame()
         var step = 0
         var play = machine.play
-
-        while machine.phase != .closed {
-            try Task.checkCancellation()
-            let frameDue: Duration? = {
-                guard machine.phase == .playing, let frame = upcoming, frame.time < duration else { return nil }
-                return machine.clock(forPlayhead: frame.time)
-            }()
-            let boundaryDue = machine.nextDeadline()
-            let actionDue = script.time(at: step)
-            guard let target = [frameDue, boundaryDue, actionDue].compactMap({ $0 }).min() else {
-                await emit(machine.finish(at: sessionStart.duration(to: clock.now)))
-                break
-            }
-            let due = sessionStart.advanced(by: target)
-            try await clock.sleep(until: due, tolerance: nil)
-            let lateness = max(.zero, due.duration(to: clock.now))
-
-            // At one instant: boundaries first (a skip at the skip offset is allowed), then actions, then the frame.
-            if boundaryDue == target {
-                report.maxBoundaryLateness = max(report.maxBoundaryLateness, lateness)
-                report.boundaryLateness.append(lateness)
-                await emit(machine.advance(to: target))
-            }
-            while actionDue != nil, let time = script.time(at: step), time == target {
-                for input in script.steps[step].inputs { await emit(machine.handle(input, at: target)) }
-                step += 1
-            }
-            if machine.play != play {
-                // A replay: the media starts again from its first frame.
-                play = machine.play
-                guard let reopen else { throw MediaError.readFailed(location: source.info.location, message: "replay needs the media reopened") }
-                source = try reopen()
-                _ = try source.nextFrame()
-                report.framesPresented += 1
-                upcoming = try source.nextFrame()
-                continue
-            }
-            if frameDue == target, machine.phase == .playing, upcoming != nil {
-                if lateness > configuration.lateThreshold {
-                    // The decoder did not keep up: the viewer saw a frozen frame. That wait is not played time.
-                    report.stalls += 1
-                    report.stallTime += lateness
-                    report.framesLate += 1
-                    machine.stall(lateness, at: target)
-                }
-                report.framesPresented += 1
-                upcoming = try source.nextFrame()
+        /// The scheduled time of the last thing handled: when the session is at, in scheduled (not measured) time.
+        var now: Duration = .zero
+        /// A media error met while reading ahead. Playback goes on to the end of the data already decoded (the last
+        /// frame shown plays to its end, boundaries before it fire), and fails there, as a real player runs dry.
+        var pendingFailure: MediaError?
+        var dataEnd = first.end
+        func fetch() -> MediaFrame? {
+            do { return try source.nextFrame() } catch {
+                pendingFailure = error
+                return nil
             }
         }
-        report.statistics = source.statistics
-        report.clock = sessionStart.duration(to: clock.now)
-        report.completed = machine.ending == .completed
-        report.ending = machine.ending
-        report.rewardGranted = machine.rewardGranted
-        report.plays = machine.play
+
+        do {
+            var upcoming = fetch()
+            while machine.phase != .closed {
+                try Task.checkCancellation()
+                let frameDue: Duration? = {
+                    guard machine.phase == .playing, let frame = upcoming, frame.time < duration else { return nil }
+                    return machine.clock(forPlayhead: frame.time)
+                }()
+                let failureDue: Duration? = pendingFailure == nil ? nil : machine.clock(forPlayhead: min(dataEnd, duration))
+                let boundaryDue = machine.nextDeadline()
+                let actionDue = script.time(at: step)
+                guard let target = [frameDue, boundaryDue, actionDue, failureDue].compactMap({ $0 }).min() else {
+                    // Nothing more will come. Data that ran out under a suppressed video is still a failure.
+                    if let pendingFailure { throw pendingFailure }
+                    await emit(machine.finish(at: now))
+                    break
+                }
+                let due = sessionStart.advanced(by: target)
+                try await clock.sleep(until: due, tolerance: nil)
+                let lateness = max(.zero, due.duration(to: clock.now))
+                now = max(now, target)
+
+                // At one instant: boundaries first (a skip at the skip offset is allowed), then actions, then the frame.
+                if boundaryDue == target {
+                    report.maxBoundaryLateness = max(report.maxBoundaryLateness, lateness)
+                    report.boundaryLateness.append(lateness)
+                    await emit(machine.advance(to: target))
+                }
+                while actionDue != nil, let time = script.time(at: step), time == target {
+                    for input in script.steps[step].inputs { await emit(machine.handle(input, at: target)) }
+                    step += 1
+                }
+                if failureDue == target, machine.phase == .playing, let pendingFailure { throw pendingFailure }
+                if machine.play != play {
+                    // A replay: the media starts again from its first frame.
+                    play = machine.play
+                    guard let reopen else { throw MediaError.readFailed(location: source.info.location, message: "replay needs the media reopened") }
+                    earlier = earlier.adding(source.statistics)
+                    pendingFailure = nil
+                    source = try reopen()
+                    dataEnd = try Self.firstPicture(of: source, presented: &report).end
+                    upcoming = fetch()
+                    continue
+                }
+                if frameDue == target, machine.phase == .playing, let frame = upcoming {
+                    if lateness > configuration.lateThreshold { report.framesLate += 1 }
+                    report.maxFrameLateness = max(report.maxFrameLateness, lateness)
+                    if lateness > configuration.stallThreshold {
+                        // The decoder did not keep up: the viewer saw a frozen frame. That wait is not played time.
+                        report.stalls += 1
+                        report.stallTime += lateness
+                        machine.stall(lateness, at: target)
+                    }
+                    report.present(frame)
+                    dataEnd = max(dataEnd, frame.end)
+                    upcoming = fetch()
+                }
+            }
+        } catch let error as MediaError {
+            let events = machine.fail(error.description, at: now)
+            await emit(events)
+            finalize()
+            report.finish(machine, clock: now)
+            throw PlaybackFailure(error: error, report: report, playhead: events.first?.playhead ?? machine.playhead(at: now), clock: now)
+        } catch {
+            // Cancelled (a signal, a deadline): the session stops where it is; what happened so far stands.
+            finalize()
+            report.interrupted = true
+            report.finish(machine, clock: max(now, sessionStart.duration(to: clock.now)))
+            return report
+        }
+        // Script steps after the ad closed are reported, never dropped silently.
+        while step < script.steps.count {
+            await emit([machine.ignored(script.steps[step].text, at: now)])
+            step += 1
+        }
+        finalize()
+        report.finish(machine, clock: now)
         return report
     }
+
+    /// Reads up to the first picture: the first video frame when the media has a decodable video stream, counting
+    /// audio frames before it as played at the same instant; else the first frame of any stream.
+    static func firstPicture(of source: any MediaSource, presented report: inout PlaybackReport) throws(MediaError) -> MediaFrame {
+        let hasVideo = source.info.streams.contains { $0.type == .video && $0.decodable }
+        while let frame = try source.nextFrame() {
+            report.present(frame)
+            if !hasVideo || frame.type == .video { return frame }
+        }
+        throw MediaError.corruptStream(location: source.info.location, decodeErrors: source.statistics.decodeErrors,
+                                       message: hasVideo ? "no video frame" : "no frames")
+    }
+}
+
+/// The media failed during playback: what failed, where playback stopped, and what was measured until then.
+public struct PlaybackFailure: Error, Sendable, CustomStringConvertible {
+    public var error: MediaError
+    public var report: PlaybackReport
+    /// The playhead and session clock at which playback stopped.
+    public var playhead: Duration
+    public var clock: Duration
+
+    public init(error: MediaError, report: PlaybackReport, playhead: Duration, clock: Duration) {
+        self.error = error
+        self.report = report
+        self.playhead = playhead
+        self.clock = clock
+    }
+
+    public var description: String { error.description }
 }
 
 /// What a session measured.
@@ -136,10 +222,18 @@ public struct PlaybackReport: Sendable, Equatable {
     public var ending: AdPlayback.Ending?
     public var rewardGranted = false
     public var plays = 1
+    /// Frames of every stream handed to the screen or speaker at their time, over all plays.
     public var framesPresented = 0
-    /// Frames shown later than `Configuration.lateThreshold` (real-time modes only; never on a virtual clock).
+    /// Of those, video frames (pictures shown).
+    public var videoFramesPresented = 0
+    /// Frames presented more than `Configuration.lateThreshold` after their time (real-time modes only; never on a
+    /// virtual clock).
     public var framesLate = 0
+    /// The worst delay of a frame's presentation after its time.
+    public var maxFrameLateness: Duration = .zero
+    /// Frames presented more than `Configuration.stallThreshold` late: the picture froze, and the playhead was held.
     public var stalls = 0
+    /// Time frozen by stalls (not counted as played).
     public var stallTime: Duration = .zero
     /// The worst delay between a boundary's due time and its event (0 on a virtual clock).
     public var maxBoundaryLateness: Duration = .zero
@@ -147,7 +241,28 @@ public struct PlaybackReport: Sendable, Equatable {
     public var boundaryLateness: [Duration] = []
     /// Session clock at the end.
     public var clock: Duration = .zero
+    /// The session was cancelled before it ended.
+    public var interrupted = false
+    /// Decode statistics over every play (a replay decodes the media again).
     public var statistics = DecodeStatistics(streams: [])
 
+    /// Frames decoded that were never presented: decoded ahead when the video ended early (skip, close, a
+    /// failure, an interruption) or past the ad's duration. vplay never drops a late frame: a late decoder is a
+    /// stall instead.
+    public var framesNotShown: Int { max(0, statistics.frames - framesPresented) }
+
     mutating func record(_ event: PlaybackEvent) { events.append(event.name) }
+
+    mutating func present(_ frame: MediaFrame) {
+        framesPresented += 1
+        if frame.type == .video { videoFramesPresented += 1 }
+    }
+
+    mutating func finish(_ machine: AdPlayback, clock: Duration) {
+        self.clock = clock
+        completed = machine.ending == .completed
+        ending = machine.ending
+        rewardGranted = machine.rewardGranted
+        plays = machine.play
+    }
 }

@@ -47,6 +47,9 @@ public struct PlaybackEvent: Sendable, Equatable {
         case rejected
         /// The session ended with playback suppressed and nothing left to resume it (`detail` says why).
         case abandoned
+        /// The media failed during playback (`detail`: the message); the ad ends here. Its VAST Error URLs are the
+        /// session's to fire, with the code.
+        case error
     }
 
     public var name: Name

@@ -38,6 +38,9 @@ public struct PlaybackRules: Sendable {
     public var closeDelay: Duration = .zero
     /// Whether the video has a ClickThrough to open on click.
     public var hasClickThrough = true
+    /// Whether the end card has a CompanionClickThrough to open on `endcardClick` (the click-through then covers the
+    /// end card until `clickthroughClose`).
+    public var hasEndCardClickThrough = false
     /// Vetoes for library users: return false to refuse (SAS SDK's `willClose`, `willBeginAction`).
     public var willClose: (@Sendable (Duration) -> Bool)?
     public var willBeginClickThrough: (@Sendable (Duration) -> Bool)?

@@ -29,8 +29,10 @@ public struct SessionScript: Sendable, Equatable {
     public init(parsing text: String) throws(ParseError) {
         var steps: [Step] = []
         var previous: Duration = .zero
-        for raw in text.split(separator: ",", omittingEmptySubsequences: true) {
-            let item = raw.trimmingCharacters(in: .whitespaces)
+        let items = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        if items.allSatisfy(\.isEmpty) { throw ParseError(description: "the script has no steps (expected ACTION@SECONDS,…)") }
+        for item in items {
+            if item.isEmpty { throw ParseError(description: "script '\(text)': an empty step between commas") }
             guard let at = item.lastIndex(of: "@") else { throw ParseError(description: "script step '\(item)': expected ACTION@SECONDS") }
             let step = try Self.step(word: String(item[..<at]), time: String(item[item.index(after: at)...]), previous: previous, text: item)
             previous = step.at
@@ -55,8 +57,13 @@ public struct SessionScript: Sendable, Equatable {
                 throw ParseError(description: "script file step \(index + 1): expected {\"at\": seconds, \"action\": name}")
             }
             let time: String
-            if let number = object["at"] as? NSNumber { time = number.stringValue } else if let text = object["at"] as? String { time = text } else {
-                throw ParseError(description: "script file step \(index + 1): missing \"at\"")
+            // JSON true/false arrive as char-typed NSNumbers: a boolean is not a time.
+            if let number = object["at"] as? NSNumber, String(cString: number.objCType) != "c" {
+                time = number.stringValue
+            } else if let text = object["at"] as? String {
+                time = text
+            } else {
+                throw ParseError(description: "script file step \(index + 1): \"at\" must be a number of seconds or a string like \"+2\"")
             }
             let step = try Self.step(word: word, time: time, previous: previous, text: "\(word)@\(time)")
             previous = step.at

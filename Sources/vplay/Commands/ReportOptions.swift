@@ -22,22 +22,67 @@ struct ReportOptions: ParsableArguments {
 
     func validate() throws {
         if let expect { _ = try Self.load(expect) }
+        try Self.checkWritable(report, option: "--report")
+        try Self.checkWritable(junit, option: "--junit")
+        try Self.checkWritable(timeline, option: "--timeline")
+        try Self.checkWritable(recordExpectations, option: "--record-expectations")
     }
 
-    /// Reads an expectations file: YAML when it ends in .yaml/.yml, else JSON (YAML is tried when JSON fails).
+    /// Fails now, before the ad plays (and its beacons go out), when an output file cannot be created at `path`.
+    static func checkWritable(_ path: String?, option: String) throws {
+        guard let path else { return }
+        let manager = FileManager.default
+        var isDirectory: ObjCBool = false
+        if manager.fileExists(atPath: path, isDirectory: &isDirectory) {
+            guard !isDirectory.boolValue, manager.isWritableFile(atPath: path) else {
+                throw ValidationError("\(option) \(path): cannot write there")
+            }
+            return
+        }
+        guard manager.createFile(atPath: path, contents: nil) else { throw ValidationError("\(option) \(path): cannot write there") }
+        try? manager.removeItem(atPath: path)
+    }
+
+    /// Reads an expectations file: YAML when it ends in .yaml/.yml, else JSON (YAML is tried when the text is not
+    /// JSON). A key vplay does not know (`event:` for `events:`) or a file with no expectations at all is refused:
+    /// a check that silently checks nothing is worse than none.
     static func load(_ path: String) throws -> SessionExpectations {
         guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("--expect \(path): cannot read it") }
         let isYAML = path.hasSuffix(".yaml") || path.hasSuffix(".yml")
-        if !isYAML, let parsed = try? JSONDecoder().decode(SessionExpectations.self, from: data) { return parsed }
+        let expectations: SessionExpectations
         do {
-            return try YAMLDecoder().decode(SessionExpectations.self, from: data)
+            if !isYAML, (try? JSONSerialization.jsonObject(with: data)) != nil {
+                expectations = try JSONDecoder().decode(SessionExpectations.self, from: data)
+            } else {
+                expectations = try YAMLDecoder().decode(SessionExpectations.self, from: data)
+            }
         } catch {
-            throw ValidationError("--expect \(path): not a valid expectations file (\(error))")
+            throw ValidationError("--expect \(path): not a valid expectations file (\(describe(error)))")
+        }
+        if expectations.isEmpty { throw ValidationError("--expect \(path): the file expects nothing (no events, beacons, reward, errorCode or ending)") }
+        return expectations
+    }
+
+    /// A decoding error in a sentence (the key path and what was wrong), not Foundation's dump.
+    static func describe(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "\(error)" }
+        func path(_ keys: [any CodingKey]) -> String {
+            keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().drop { $0 == "." }.description
+        }
+        switch error {
+        case let .typeMismatch(_, context), let .valueNotFound(_, context), let .dataCorrupted(context):
+            let at = path(context.codingPath)
+            return (at.isEmpty ? "" : "at \(at): ") + context.debugDescription
+        case let .keyNotFound(key, context):
+            let at = path(context.codingPath)
+            return "missing \(key.stringValue)" + (at.isEmpty ? "" : " at \(at)")
+        @unknown default:
+            return "\(error)"
         }
     }
 
     static func write(_ text: String, to path: String) throws {
-        do { try Data(text.utf8).write(to: URL(fileURLWithPath: path)) } catch {
+        do { try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
             throw ValidationError("cannot write \(path): \(error.localizedDescription)")
         }
     }

@@ -32,9 +32,9 @@ struct RunCommand: AsyncParsableCommand {
     var dryRun = false
 
     @Option(help: ArgumentHelp("virtual (as fast as decoding allows, exact times; default) or realtime.", valueName: "mode"))
-    var clock: ClockOption = .virtual
+    var clock: ClockOption?
 
-    @Option(help: ArgumentHelp("Real time scaled by N (implies --clock realtime); 2 plays a 10 s ad in 5 s.", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Real time scaled by N (implies --clock realtime); 2 plays a 10 s ad in 5 s.", valueName: "N"))
     var speed: Double?
 
     @Option(help: ArgumentHelp("Scripted actions at session seconds since the first frame, e.g. mute@1,background@3,foreground@13,skip@+2 (README \"Scripts\").", valueName: "steps"))
@@ -52,7 +52,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("When the video may be closed early: anytime (default), never, or after N seconds played (5s).", valueName: "when"))
     var videoClose = "anytime"
 
-    @Option(help: ArgumentHelp("Seconds before the end card's close control appears.", valueName: "seconds"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds before the end card's close control appears (its countdown waits while the app is not active).", valueName: "seconds"))
     var closeDelay: Double = 0
 
     @Flag(help: "Close after a skip instead of showing the end card.")
@@ -64,8 +64,8 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Whether a replay fires impression, start, quartiles… again.", valueName: "none|all"))
     var replayTracking: SessionConfiguration.ReplayTracking = .none
 
-    @Option(help: "Seed for [CACHEBUSTING] and every other random draw, for reproducible runs.")
-    var seed: UInt64 = 1
+    @Option(parsing: .unconditional, help: "Seed for [CACHEBUSTING] and every other random draw, for reproducible runs (0 or more).")
+    var seed: String = "1"
 
     @Option(help: ArgumentHelp("Wall time of the first frame for [TIMESTAMP]: ISO 8601 (2026-01-01T00:00:00Z) or ms since 1970.", valueName: "time"))
     var now: String?
@@ -75,19 +75,22 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("A device or app macro value, e.g. APPBUNDLE=com.game.app; repeatable.", valueName: "NAME=VALUE"))
     var macro: [String] = []
 
-    @Option(help: "Decoder threads per stream; 0 = one per core.")
+    @Option(parsing: .unconditional, help: "Decoder threads per stream; 0 = one per core.")
     var threads = 0
 
-    @Option(help: ArgumentHelp("Seconds each beacon request may take.", valueName: "seconds"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds each beacon request may take, body included.", valueName: "seconds"))
     var beaconTimeout: Double = 5
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds the end of the session waits for beacons still in flight; the ones left are reported unanswered.", valueName: "seconds"))
+    var beaconDrain: Double = 10
 
     @Flag(help: "Exit 5 when any beacon was not delivered.")
     var failOnBeaconErrors = false
 
-    @Option(help: ArgumentHelp("Retry a beacon this many times after a connection failure or a 5xx (never after a timeout).", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Retry a beacon this many times (0 to 10) after a connection failure or a 5xx (never after a timeout).", valueName: "N"))
     var retries = 0
 
-    @Option(help: ArgumentHelp("Beacon requests in flight at once.", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Beacon requests in flight at once.", valueName: "N"))
     var beaconConcurrency = 32
 
     @Flag(help: "Start vplay's beacon sink on a free loopback port and send loopback tracking URLs (127.0.0.1, localhost) to it; reconcile fired against received at the end.")
@@ -109,9 +112,14 @@ struct RunCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let speed, !(speed > 0 && speed.isFinite) { throw ValidationError("--speed must be a positive number") }
+        if speed != nil && clock == .virtual {
+            throw ValidationError("--speed plays in real time; it does not go with --clock virtual")
+        }
+        if Self.parseSeed(seed) == nil { throw ValidationError("--seed must be a whole number from 0 to \(UInt64.max)") }
+        if !(beaconDrain >= 0 && beaconDrain.isFinite) { throw ValidationError("--beacon-drain must be 0 or more seconds") }
         if let now, Self.parseNow(now) == nil { throw ValidationError("--now must be ISO 8601 (2026-01-01T00:00:00Z) or milliseconds since 1970") }
         for entry in macro where Self.parseMacro(entry) == nil { throw ValidationError("--macro \(entry): expected NAME=VALUE with an upper-case NAME") }
-        if beaconTimeout <= 0 { throw ValidationError("--beacon-timeout must be positive") }
+        if !(beaconTimeout > 0 && beaconTimeout.isFinite) { throw ValidationError("--beacon-timeout must be a positive number of seconds") }
         if retries < 0 || retries > 10 { throw ValidationError("--retries must be 0 to 10") }
         for spec in sinkFault {
             do { _ = try SinkFault(spec: spec) } catch { throw ValidationError("--sink-fault: \(error)") }
@@ -124,7 +132,7 @@ struct RunCommand: AsyncParsableCommand {
         if let reward, Self.parseReward(reward) == nil { throw ValidationError("--reward must look like Coins:10") }
         if Self.parseThreshold(rewardAt) == nil { throw ValidationError("--reward-at must be complete, a percentage (50%) or seconds (15s)") }
         if Self.parseVideoClose(videoClose) == nil { throw ValidationError("--video-close must be anytime, never or seconds (5s)") }
-        if !(closeDelay >= 0) { throw ValidationError("--close-delay must be 0 or more seconds") }
+        if !(closeDelay >= 0 && closeDelay.isFinite) { throw ValidationError("--close-delay must be 0 or more seconds") }
         if threads < 0 { throw ValidationError("--threads must be 0 (auto) or more") }
     }
 
@@ -133,16 +141,17 @@ struct RunCommand: AsyncParsableCommand {
         tag.apply(to: &configuration)
         configuration.dryRun = dryRun
         if let speed { configuration.clock = .realtime(speed: speed) } else if clock == .realtime { configuration.clock = .realtime(speed: 1) }
-        configuration.seed = seed
+        configuration.seed = Self.parseSeed(seed) ?? 1
         configuration.now = now.flatMap(Self.parseNow)
         for entry in macro { if let (name, value) = Self.parseMacro(entry) { configuration.deviceMacros[name] = value } }
         configuration.decoderThreads = threads
-        configuration.beaconPolicy = BeaconPolicy(timeout: .milliseconds(Int64(beaconTimeout * 1000)), retries: retries, maxConcurrent: beaconConcurrency)
+        configuration.beaconPolicy = BeaconPolicy(timeout: .milliseconds(Int64((beaconTimeout * 1000).rounded())), retries: retries, maxConcurrent: beaconConcurrency)
+        configuration.beaconDrain = .milliseconds(Int64((beaconDrain * 1000).rounded()))
         configuration.script = (try? parsedScript()) ?? SessionScript()
         configuration.reward = reward.flatMap(Self.parseReward)
         configuration.rewardThreshold = Self.parseThreshold(rewardAt) ?? .complete
         configuration.videoClose = Self.parseVideoClose(videoClose) ?? .anytime
-        configuration.closeDelay = .milliseconds(Int64(closeDelay * 1000))
+        configuration.closeDelay = .milliseconds(Int64((closeDelay * 1000).rounded()))
         configuration.endCardAfterSkip = !noEndCardAfterSkip
         configuration.repeatTracking = repeatTracking
         configuration.sink = sinkAll ? .all : sink ? .loopback : nil
@@ -156,6 +165,9 @@ struct RunCommand: AsyncParsableCommand {
         let outputs = try SessionOutputs(beaconsPath: beacons, harPath: har, userAgent: configuration.userAgent)
         let speed: Double? = { if case let .realtime(speed) = configuration.clock { return speed } else { return nil } }()
         let console = SessionConsole(json: json, realtimeSpeed: speed)
+        for (name, _) in macro.compactMap(Self.parseMacro) where !SessionConfiguration.defaultDeviceMacros.keys.contains(name) {
+            console.warn("--macro \(name): vplay fills [\(name)] itself or does not know it; the value is used only where the tag has [\(name)] and vplay has no value of its own")
+        }
         let signals = SignalWatch()
         let session = Task {
             await AdSessionRunner(configuration: configuration).run { record in
@@ -165,35 +177,46 @@ struct RunCommand: AsyncParsableCommand {
         }
         signals.onFirst { session.cancel() }
         let summary = await session.value
-        try outputs.finish(interrupted: signals.received != nil)
+        let interrupted = signals.received != nil || summary.outcome == .interrupted
+        var failures: [String] = []
+        do { try outputs.finish(interrupted: interrupted) } catch { failures.append("\(error)") }
         let transcript = outputs.sessionTranscript
         let expectations = try reports.expect.map { try ReportOptions.load($0) }
         let results = expectations.map { $0.check(transcript, summary: summary) }
         let code = signals.received.map { 128 + $0 } ?? exitCode(for: summary, expectations: expectations, results: results)
-        if let path = reports.recordExpectations {
-            let golden = SessionExpectations(recording: transcript, summary: summary)
-            try ReportOptions.write(try ReportOptions.encode(golden, yaml: path.hasSuffix(".yaml") || path.hasSuffix(".yml")), to: path)
+        // Each file on its own: one that cannot be written does not keep the others (or the summary) from being written.
+        func write(_ path: String?, _ content: () throws -> String) {
+            guard let path else { return }
+            do { try ReportOptions.write(try content(), to: path) } catch { failures.append("\(error)") }
         }
-        if let path = reports.junit {
-            try ReportOptions.write(JUnitReport.xml(suite: tag.vast, results: results ?? JUnitReport.defaultResults(summary), seconds: summary.clock.seconds), to: path)
+        if interrupted, let path = reports.recordExpectations {
+            failures.append("--record-expectations \(path): not written, the run was interrupted (a golden file must come from a whole run)")
+        } else {
+            write(reports.recordExpectations) {
+                let golden = SessionExpectations(recording: transcript, summary: summary)
+                return try ReportOptions.encode(golden, yaml: reports.recordExpectations!.hasSuffix(".yaml") || reports.recordExpectations!.hasSuffix(".yml"))
+            }
         }
-        if let path = reports.timeline {
-            try ReportOptions.write(TimelineSVG.render(transcript, summary: summary, title: "vplay: \(tag.vast)"), to: path)
+        write(reports.junit) {
+            JUnitReport.xml(suite: tag.vast, results: results ?? JUnitReport.defaultResults(summary), seconds: summary.clock.seconds)
         }
-        if let path = reports.report {
-            let document = SessionReport.json(tag: tag.vast, transcript: transcript, summary: summary, exitCode: code, expectations: results, configuration: configuration)
-            try ReportOptions.write(document.text + "\n", to: path)
+        write(reports.timeline) { TimelineSVG.render(transcript, summary: summary, title: "vplay: \(tag.vast)") }
+        write(reports.report) {
+            SessionReport.json(tag: tag.vast, transcript: transcript, summary: summary, exitCode: code, expectations: results, configuration: configuration).text + "\n"
         }
         await console.finish(summary, exitCode: code, expectations: results)
+        for failure in failures { console.warn(failure) }
+        if !failures.isEmpty && code == 0 { throw ExitCode(ExitCode.usage.rawValue) }
         if code != 0 { throw ExitCode(code) }
     }
 
-    /// With expectations: 1 when one fails; when all hold, 0 if they speak of the error code (an expected error is
-    /// a pass), else the session's own code.
+    /// With expectations: 1 when one fails; when all hold and they expect an ad or media error (a non-zero
+    /// `errorCode`, which then matched), 0: an expected error is a pass. Otherwise the session's own code, so a
+    /// golden file (`errorCode: 0`) never hides beacon failures from `--fail-on-beacon-errors`.
     func exitCode(for summary: SessionSummary, expectations: SessionExpectations?, results: [ExpectationResult]?) -> Int32 {
         if let results {
             if results.contains(where: { !$0.passed }) { return ExitCode.expectationFailed.rawValue }
-            if expectations?.errorCode != nil { return 0 }
+            if let expected = expectations?.errorCode, expected != 0 { return 0 }
         }
         return exitCode(for: summary)
     }
@@ -221,6 +244,8 @@ struct RunCommand: AsyncParsableCommand {
         }
         return SessionScript()
     }
+
+    static func parseSeed(_ text: String) -> UInt64? { UInt64(text) }
 
     static func parseReward(_ text: String) -> Reward? {
         guard let colon = text.lastIndex(of: ":"), let amount = Double(text[text.index(after: colon)...]), amount.isFinite, colon > text.startIndex else { return nil }

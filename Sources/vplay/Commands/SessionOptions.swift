@@ -11,13 +11,13 @@ struct TagOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Read URLs under PREFIX (tags and media) from the local DIR, for offline replay; repeatable.", valueName: "PREFIX=DIR"))
     var map: [String] = []
 
-    @Option(help: ArgumentHelp("Most wrappers followed before error 302 (VAST 4.x: players need accept only 5).", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Most wrappers followed before error 302 (VAST 4.x: players need accept only 5).", valueName: "N"))
     var maxWrappers = 5
 
     @Option(help: ArgumentHelp("Seconds for the first tag request, then for each wrapper (IMA iOS: 8 and 4).", valueName: "first,each"))
     var tagTimeouts = "8,4"
 
-    @Option(help: ArgumentHelp("Target bandwidth in kbps for choosing the media file (highest bitrate not above it).", valueName: "kbps"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Target bandwidth in kbps for choosing the media file (highest bitrate not above it).", valueName: "kbps"))
     var bandwidth: Int?
 
     @Option(help: ArgumentHelp("Screen size for choosing the media file (closest area not above it).", valueName: "WxH"))
@@ -35,6 +35,7 @@ struct TagOptions: ParsableArguments {
             throw ValidationError("--map \(entry): expected PREFIX=DIR with an http(s) PREFIX")
         }
         if maxWrappers < 0 { throw ValidationError("--max-wrappers must be 0 or more") }
+        if let bandwidth, bandwidth <= 0 { throw ValidationError("--bandwidth must be a positive number of kbps") }
         if Self.parseTimeouts(tagTimeouts) == nil { throw ValidationError("--tag-timeouts must be two positive numbers of seconds, like 8,4") }
     }
 

@@ -28,7 +28,9 @@ enum JUnitReport {
     /// The checks every session gets when no expectations are given.
     static func defaultResults(_ summary: SessionSummary) -> [ExpectationResult] {
         var results = [ExpectationResult(name: "ad plays without error", passed: summary.error == nil,
-                                         detail: summary.error.map { "error \($0.code): \($0.message)" })]
+                                         detail: summary.error.map { "error \($0.code): \($0.message)" }),
+                       ExpectationResult(name: "session ran to its end", passed: summary.outcome != .interrupted,
+                                         detail: summary.outcome == .interrupted ? "interrupted by a signal at clock \(String(format: "%.3f", summary.clock.seconds)) s" : nil)]
         if !summary.dryRun {
             results.append(ExpectationResult(name: "every beacon delivered", passed: summary.beaconsFailed == 0,
                                              detail: summary.beaconsFailed == 0 ? nil : "\(summary.beaconsFailed) of \(summary.beaconsPlanned) failed"))

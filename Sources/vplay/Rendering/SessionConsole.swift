@@ -44,6 +44,11 @@ actor SessionConsole {
         if json { emit(SessionJSON.summary(summary, exitCode: exitCode, expectations: expectations).text) } else { emit(SessionText.summary(summary, exitCode: exitCode, style: style)) }
     }
 
+    /// A note for the person running vplay, on stderr (stdout stays the timeline or JSON Lines).
+    nonisolated func warn(_ text: String) {
+        FileHandle.standardError.write(Data("vplay: \(text)\n".utf8))
+    }
+
     private func emit(_ line: String) {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }

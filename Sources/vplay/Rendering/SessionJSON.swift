@@ -80,10 +80,11 @@ enum SessionJSON {
         ]
         if let playback = summary.playback {
             pairs.append(("frames", .object([
-                ("presented", .int(playback.framesPresented)), ("late", .int(playback.framesLate)),
-                ("decoded", .int(playback.statistics.frames)), ("decodeErrors", .int(playback.statistics.decodeErrors)),
-                ("dropped", .int(max(0, playback.statistics.frames - playback.framesPresented))),
-                ("stalls", .int(playback.stalls)),
+                ("presented", .int(playback.framesPresented)), ("pictures", .int(playback.videoFramesPresented)),
+                ("late", .int(playback.framesLate)), ("decoded", .int(playback.statistics.frames)),
+                ("decodeErrors", .int(playback.statistics.decodeErrors)), ("notShown", .int(playback.framesNotShown)),
+                ("stalls", .int(playback.stalls)), ("stallTime", .number(playback.stallTime.seconds)),
+                ("maxLatenessMs", .number(playback.maxFrameLateness.seconds * 1000)),
             ])))
             pairs.append(("maxBoundaryLateness", .seconds(playback.maxBoundaryLateness)))
             let lateness = playback.boundaryLateness.sorted()

@@ -14,15 +14,15 @@ final class SessionOutputs: @unchecked Sendable {
     private var transcript = SessionTranscript()
 
     init(beaconsPath: String?, harPath: String?, userAgent: String) throws {
-        log = try beaconsPath.map { try BeaconLogWriter(path: $0) }
+        // Fail now on an unwritable path, before the ad plays and its beacons go out.
+        try ReportOptions.checkWritable(harPath, option: "--har")
+        do {
+            log = try beaconsPath.map { try BeaconLogWriter(path: $0) }
+        } catch {
+            throw ValidationError("--beacons \(beaconsPath ?? ""): cannot write there (\(error.localizedDescription))")
+        }
         self.harPath = harPath
         self.userAgent = userAgent
-        if let harPath {
-            // Fail now on an unwritable path, not after the session.
-            guard FileManager.default.createFile(atPath: harPath, contents: nil) else {
-                throw ValidationError("--har \(harPath): cannot write there")
-            }
-        }
     }
 
     func record(_ record: SessionRecord) {
@@ -50,7 +50,12 @@ final class SessionOutputs: @unchecked Sendable {
         let all = records
         lock.unlock()
         let document = HARDocument(records: all, userAgent: userAgent, comment: interrupted ? "interrupted: the session was stopped by a signal" : nil)
-        try document.encoded().write(to: URL(fileURLWithPath: harPath))
+        do {
+            // Atomic: a second Ctrl-C while writing leaves no half (or empty) archive behind.
+            try document.encoded().write(to: URL(fileURLWithPath: harPath), options: .atomic)
+        } catch {
+            throw ValidationError("--har \(harPath): cannot write it (\(error.localizedDescription))")
+        }
     }
 }
 

@@ -73,9 +73,15 @@ enum SessionText {
         if let playback = summary.playback {
             rows.append(("ending", "\(playback.ending?.rawValue ?? "none")"))
             rows.append(("reward", playback.rewardGranted ? "granted" : "not granted"))
-            rows.append(("frames", "\(playback.statistics.frames) decoded, \(playback.framesPresented) presented, \(playback.framesLate) late, \(max(0, playback.statistics.frames - playback.framesPresented)) dropped, \(playback.statistics.decodeErrors) decode errors"))
+            var frames = "\(playback.statistics.frames) decoded, \(playback.framesPresented) presented (\(playback.videoFramesPresented) pictures), \(playback.framesLate) late, \(playback.statistics.decodeErrors) decode errors"
+            if playback.framesNotShown > 0 { frames += ", \(playback.framesNotShown) decoded but not shown (the video ended first)" }
+            rows.append(("frames", frames))
+            if playback.stalls > 0 {
+                rows.append(("stalls", String(format: "%d (%.3f s frozen, not counted as played)", playback.stalls, playback.stallTime.seconds)))
+            }
             if !playback.boundaryLateness.isEmpty, playback.maxBoundaryLateness > .zero {
-                rows.append(("lateness", String(format: "worst boundary %.3f ms late", playback.maxBoundaryLateness.jsonSeconds * 1000)))
+                rows.append(("lateness", String(format: "worst boundary %.3f ms late, worst frame %.3f ms late",
+                                                 playback.maxBoundaryLateness.seconds * 1000, playback.maxFrameLateness.seconds * 1000)))
             }
         }
         if let error = summary.error { rows.append(("error", "\(error.code): \(error.message)")) }

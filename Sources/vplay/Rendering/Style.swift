@@ -1,12 +1,12 @@
 import Foundation
 
-/// ANSI colour for people at a terminal: on when stdout is a terminal and `NO_COLOR` is unset (no-color.org), off
-/// when piped, in JSON mode, or with `NO_COLOR`.
+/// ANSI colour for people at a terminal: on when stdout is a terminal and `NO_COLOR` is unset or empty
+/// (no-color.org: "when present and not an empty string"), off when piped, in JSON mode, or with `NO_COLOR`.
 struct Style: Sendable {
     let enabled: Bool
 
     static func detect(json: Bool) -> Style {
-        Style(enabled: !json && isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
+        Style(enabled: !json && isatty(STDOUT_FILENO) == 1 && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty)
     }
 
     func green(_ text: String) -> String { wrap(text, "32") }

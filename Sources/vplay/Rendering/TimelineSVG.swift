@@ -7,7 +7,7 @@ import TrackingBeacons
 /// playing and is flat while suppressed; pause and background spans are shaded; each event is a marker on the line;
 /// below, each beacon's send-to-response latency is a bar from its event's time (red when it failed).
 enum TimelineSVG {
-    static let width = 1100.0, plotHeight = 300.0, left = 70.0, right = 170.0, top = 40.0
+    static let width = 1100.0, plotHeight = 300.0, left = 70.0, right = 170.0, top = 52.0
 
     static func render(_ transcript: SessionTranscript, summary: SessionSummary, title: String) -> String {
         let events = transcript.events
@@ -25,20 +25,29 @@ enum TimelineSVG {
         svg.append(##"<rect width="100%" height="100%" fill="white"/>"##)
         svg.append(##"<text x="\##(left)" y="22" font-size="14" font-weight="bold">\##(escape(title))</text>"##)
 
-        // Suppressed spans: from each pause to the next resume (or the end).
-        var pauseStart: (clock: Double, reason: String)?
-        var spans: [(Double, Double, String)] = []
+        // Suppressed spans: from each pause to the next resume (or the end), labelled with every reason seen in it.
+        var pauseStart: (clock: Double, reasons: [String])?
+        var spans: [(Double, Double, [String])] = []
         for event in events {
-            if event.name == .pause { pauseStart = (event.clock.seconds, event.detail ?? "pause") }
-            // A span that went to the background is labelled so, even when it began with resign-active.
-            if event.name == .appState, event.detail == "didEnterBackground", let start = pauseStart { pauseStart = (start.clock, "background") }
-            if event.name == .resume, let start = pauseStart { spans.append((start.clock, event.clock.seconds, start.reason)); pauseStart = nil }
+            if event.name == .pause { pauseStart = (event.clock.seconds, [event.detail ?? "pause"]) }
+            if var open = pauseStart, let reason = Self.reasonAdded(by: event), !open.reasons.contains(reason) {
+                open.reasons.append(reason)
+                pauseStart = open
+            }
+            if event.name == .resume, let start = pauseStart { spans.append((start.clock, event.clock.seconds, start.reasons)); pauseStart = nil }
         }
-        if let start = pauseStart { spans.append((start.clock, endClock, start.reason)) }
-        for (from, to, reason) in spans {
-            let color = reason == "background" || reason == "inactive" ? "#cfd8e3" : reason == "clickThrough" ? "#f3e0c0" : "#e4e4e4"
-            svg.append(##"<rect x="\##(f(x(from)))" y="\##(f(top))" width="\##(f(max(1, x(to) - x(from))))" height="\##(f(plotHeight))" fill="\##(color)"><title>\##(escape(reason)) \##(f(from))–\##(f(to)) s</title></rect>"##)
-            svg.append(##"<text x="\##(f(x(from) + 3))" y="\##(f(top + 12))" fill="#556">\##(escape(reason))</text>"##)
+        if let start = pauseStart { spans.append((start.clock, endClock, start.reasons)) }
+        for (from, to, reasons) in spans {
+            let label = "paused: " + reasons.joined(separator: " + ")
+            svg.append(##"<rect x="\##(f(x(from)))" y="\##(f(top))" width="\##(f(max(1, x(to) - x(from))))" height="\##(f(plotHeight))" fill="#e9edf2"><title>\##(escape(label)) \##(f(from))–\##(f(to)) s</title></rect>"##)
+            svg.append(##"<text x="\##(f(x(from) + 3))" y="\##(f(top + 12))" fill="#556">\##(escape(label))</text>"##)
+        }
+        // Above the plot, one band per state while it lasted (they can overlap): the app inactive, in the
+        // background, a click-through open.
+        for (index, band) in Self.stateBands(events, end: endClock).enumerated() {
+            let color = band.state == "background" ? "#8aa4c8" : band.state == "inactive" ? "#c5d3e6" : "#e8b86d"
+            let bandY = top - 6 - Double(Self.bandRow(band.state)) * 5
+            svg.append(##"<rect x="\##(f(x(band.from)))" y="\##(f(bandY))" width="\##(f(max(1, x(band.to) - x(band.from))))" height="4" fill="\##(color)"><title>\##(escape(band.state)) \##(f(band.from))–\##(f(band.to)) s (band \##(index + 1))</title></rect>"##)
         }
 
         // Axes and grid.
@@ -62,11 +71,11 @@ enum TimelineSVG {
         }
         let marked: Set<PlaybackEvent.Name> = [.impression, .start, .firstQuartile, .midpoint, .thirdQuartile, .complete, .progress, .skippable,
                                                 .pause, .resume, .mute, .unmute, .skip, .click, .clickThroughClose, .closeLinear, .endCardShown,
-                                                .endCardClick, .rewind, .rewarded, .rewardForfeited, .rejected, .abandoned]
+                                                .endCardClick, .rewind, .rewarded, .rewardForfeited, .rejected, .abandoned, .error]
         var labelRow: [Double: Int] = [:]
         for event in events where marked.contains(event.name) {
             let cx = x(event.clock.seconds), cy = y(event.playhead.seconds)
-            let color = event.name == .rejected || event.name == .rewardForfeited || event.name == .abandoned ? "#d1242f" : event.name == .rewarded ? "#1a7f37" : "#0b3d91"
+            let color = [.rejected, .rewardForfeited, .abandoned, .error].contains(event.name) ? "#d1242f" : event.name == .rewarded ? "#1a7f37" : "#0b3d91"
             svg.append(##"<circle cx="\##(f(cx))" cy="\##(f(cy))" r="4" fill="\##(color)"><title>\##(escape(event.name.rawValue)) playhead \##(f(event.playhead.seconds)) s, clock \##(f(event.clock.seconds)) s\##(event.detail.map { " (\(escape($0)))" } ?? "")</title></circle>"##)
             let key = (cx / 6).rounded()
             let row = labelRow[key, default: 0]
@@ -74,23 +83,79 @@ enum TimelineSVG {
             svg.append(##"<text x="\##(f(cx + 6))" y="\##(f(cy < top + 70 ? cy + 14 + Double(row) * 11 : cy - 6 - Double(row) * 11))" fill="\##(color)">\##(escape(event.name.rawValue))</text>"##)
         }
 
-        // Beacons: one lane each, a bar from the event's clock for its latency.
-        svg.append(##"<text x="\##(left)" y="\##(f(beaconTop - 10))" font-weight="bold">beacons: send → response (bar length = latency, not to the clock's scale when shorter than 2 px)</text>"##)
+        if let error = summary.error {
+            svg.append(##"<text x="\##(left)" y="\##(f(top + plotHeight + 50))" fill="#d1242f" font-weight="bold">error \##(error.code): \##(escape(error.message))</text>"##)
+        }
+
+        // Beacons: one lane each, starting at its event's clock; the bar's length is its latency on a scale of its
+        // own (milliseconds are invisible on a scale of seconds).
+        let maxLatency = beacons.compactMap { $0.latency?.seconds }.max() ?? 0
+        let scaleMs = Self.niceScale(maxLatency * 1000)
+        let pixelsPerMs = 120 / scaleMs
+        svg.append(##"<text x="\##(left)" y="\##(f(beaconTop - 10))" font-weight="bold">beacons: one lane each, from its event's clock; bar length = send → response latency (120 px = \##(label(scaleMs)) ms)</text>"##)
         for (index, beacon) in beacons.enumerated() {
             let laneY = beaconTop + Double(index) * laneHeight
             let start = x(beacon.clock.seconds)
             let latency = beacon.latency?.seconds ?? 0
-            let length = max(2, latency / endClock * plotWidth)
+            let length = max(1, latency * 1000 * pixelsPerMs)
             let color = beacon.delivered ? "#1a7f37" : "#d1242f"
             let status = beacon.status.map(String.init) ?? (beacon.error ?? "failed")
+            let text = "\(beacon.event) \(status) \(String(format: "%.1f", latency * 1000)) ms"
             svg.append(##"<rect x="\##(f(start))" y="\##(f(laneY))" width="\##(f(length))" height="9" fill="\##(color)"><title>\##(escape(beacon.event)) [\##(escape(beacon.source))] \##(escape(status)) \##(f(latency * 1000)) ms\##n\##(escape(beacon.url))</title></rect>"##)
-            svg.append(##"<text x="\##(f(start + length + 4))" y="\##(f(laneY + 8))" font-size="9">\##(escape(beacon.event)) \##(escape(status)) \##(String(format: "%.1f", latency * 1000)) ms</text>"##)
+            // Labels that would run off the right edge go to the left of the bar instead.
+            let fitsRight = start + length + 4 + Double(text.count) * 5.2 < width - 4
+            let labelX = fitsRight ? start + length + 4 : start - 4
+            svg.append(##"<text x="\##(f(labelX))" y="\##(f(laneY + 8))" font-size="9"\##(fitsRight ? "" : #" text-anchor="end""#)>\##(escape(text))</text>"##)
         }
         if beacons.isEmpty {
-            svg.append(##"<text x="\##(left)" y="\##(f(beaconTop + 8))" fill="#777">no beacons sent (dry run)</text>"##)
+            svg.append(##"<text x="\##(left)" y="\##(f(beaconTop + 8))" fill="#777">\##(summary.dryRun ? "no beacons sent (dry run)" : "no beacons sent")</text>"##)
         }
         svg.append("</svg>")
         return svg.joined(separator: "\n") + "\n"
+    }
+
+    /// The suppression reason an event adds, if any (lifecycle and click-through; a user pause starts its span).
+    static func reasonAdded(by event: PlaybackEvent) -> String? {
+        switch (event.name, event.detail) {
+        case (.appState, "willResignActive"): return "inactive"
+        case (.appState, "didEnterBackground"): return "background"
+        case (.click, "opened"), (.endCardClick, "opened"): return "clickThrough"
+        case (.pause, let detail): return detail
+        default: return nil
+        }
+    }
+
+    /// The spans the app was inactive, in the background, or had a click-through open, from the events.
+    static func stateBands(_ events: [PlaybackEvent], end: Double) -> [(state: String, from: Double, to: Double)] {
+        var open: [String: Double] = [:]
+        var bands: [(state: String, from: Double, to: Double)] = []
+        func start(_ state: String, _ at: Double) { if open[state] == nil { open[state] = at } }
+        func stop(_ state: String, _ at: Double) { if let from = open.removeValue(forKey: state) { bands.append((state, from, at)) } }
+        for event in events {
+            let at = event.clock.seconds
+            switch (event.name, event.detail) {
+            case (.appState, "willResignActive"): start("inactive", at)
+            case (.appState, "didEnterBackground"): start("inactive", at); start("background", at)
+            case (.appState, "willEnterForeground"): stop("background", at)
+            case (.appState, "didBecomeActive"): stop("inactive", at)
+            case (.click, "opened"), (.endCardClick, "opened"): start("clickThrough", at)
+            case (.clickThroughClose, _): stop("clickThrough", at)
+            default: break
+            }
+        }
+        for (state, from) in open { bands.append((state, from, end)) }
+        return bands.sorted { ($0.from, $0.state) < ($1.from, $1.state) }
+    }
+
+    static func bandRow(_ state: String) -> Int { state == "inactive" ? 0 : state == "background" ? 1 : 2 }
+
+    /// A round number of milliseconds at or above `ms` (1, 2, 5, 10, 20, 50, …), for the latency scale.
+    static func niceScale(_ ms: Double) -> Double {
+        var scale = 1.0
+        while scale < ms {
+            for factor in [2.0, 2.5, 2.0] where scale < ms { scale *= factor }
+        }
+        return scale
     }
 
     static func ticks(_ span: Double) -> [Double] {
