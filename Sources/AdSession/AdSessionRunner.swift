@@ -107,9 +107,14 @@ public struct AdSessionRunner: Sendable {
         var firstFailure: SessionError?
         var opened: (selection: MediaSelection, location: String, source: FFmpegMediaSource)?
         while opened == nil {
-            let selection: MediaSelection
+            var selection: MediaSelection
             do {
                 selection = try MediaFileSelector.select(from: candidates, criteria: criteria)
+                // Positions count in the tag's list, not among the files left after a fallback.
+                if let position = linear.mediaFiles.firstIndex(of: selection.file).map({ $0 + 1 }), position != selection.index {
+                    selection.reason = selection.reason.replacingOccurrences(of: "→ #\(selection.index)", with: "→ #\(position)")
+                    selection.index = position
+                }
             } catch {
                 await session.fail(firstFailure ?? SessionError(kind: .media, code: error.code.rawValue, message: error.message), errorTargets)
                 return

@@ -245,3 +245,46 @@ actor Recorder {
         #expect(beacons.first { $0.event == "thirdQuartile" }?.url.contains("state=&") == true)
     }
 }
+
+/// Library users' hooks and policies through the whole session (not only the state machine).
+@Suite struct SessionPolicyTests {
+    func demo(script: String, _ configure: (inout SessionConfiguration) -> Void = { _ in }) async throws -> Recorder {
+        let folder = try TemporaryFolder()
+        let tag = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
+            .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "file://\(Repo.media("clip-10s-360p.mp4"))")
+            // No companion: the replay screen, so a replay is possible.
+            .replacingOccurrences(of: "<CompanionAds", with: "<CompanionAdsRemoved").replacingOccurrences(of: "</CompanionAds>", with: "</CompanionAdsRemoved>")
+        var configuration = SessionConfiguration(tag: try folder.write("tag.xml", tag))
+        configuration.dryRun = true
+        configuration.script = try SessionScript(parsing: script)
+        configure(&configuration)
+        let recorder = Recorder()
+        _ = await AdSessionRunner(configuration: configuration).run { await recorder.add($0) }
+        return recorder
+    }
+
+    @Test func willCloseAndWillBeginClickThrough_fromTheConfiguration_refuseCloseAndClick() async throws {
+        let recorder = try await demo(script: "click@2,close@4") {
+            $0.willClose = { _ in false }
+            $0.willBeginClickThrough = { playhead in playhead > .seconds(3) }
+        }
+        let rejected = await recorder.events.filter { $0.name == .rejected }.compactMap(\.detail)
+        #expect(rejected.contains("click: vetoed by willBeginClickThrough"))
+        #expect(rejected.contains("close: vetoed by willClose"))
+        #expect(await !recorder.beacons.contains { $0.event == "clickTracking" || $0.event == "closeLinear" })
+    }
+
+    @Test func replayTrackingAll_firesImpressionStartAndQuartilesAgain_noneFiresOnlyRewind() async throws {
+        let all = try await demo(script: "replay@11") { $0.replayTracking = .all }
+        let allBeacons = await all.beacons.map(\.event)
+        for event in ["impression", "creativeView", "start", "firstQuartile", "complete"] {
+            #expect(allBeacons.filter { $0 == event }.count == 2, "\(event) twice with --replay-tracking all")
+        }
+        let none = try await demo(script: "replay@11")
+        let noneBeacons = await none.beacons.map(\.event)
+        for event in ["impression", "creativeView", "start", "firstQuartile", "complete"] {
+            #expect(noneBeacons.filter { $0 == event }.count == 1, "\(event) once by default")
+        }
+        #expect(await none.events.filter { $0.name == .impression }.count == 2, "the events still say what happened")
+    }
+}

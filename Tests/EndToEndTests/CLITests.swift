@@ -152,3 +152,49 @@ func vplay(_ arguments: [String], in directory: URL = Repo.root) async throws ->
         #expect(run.stdout.contains("rejected (skip: not skippable until 5.000 s"))
     }
 }
+
+/// The console on a real terminal (a pseudo-terminal from util-linux's `script`): colour unless `NO_COLOR` is set
+/// to something, and in real time a live line with what a viewer sees.
+@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "util-linux `script` gives the test a terminal"))
+struct TerminalConsoleTests {
+    func onTerminal(_ arguments: [String], noColor: String?) async throws -> String {
+        let command = ([Repo.vplayBinary] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        let folder = try TemporaryFolder()
+        let outURL = folder.url.appendingPathComponent("tty")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qfec", command, "/dev/null"]
+        process.currentDirectoryURL = Repo.root
+        var environment = ProcessInfo.processInfo.environment
+        environment["TERM"] = "xterm"
+        environment["NO_COLOR"] = noColor
+        process.environment = environment
+        process.standardOutput = try FileHandle(forWritingTo: outURL)
+        process.standardError = FileHandle.nullDevice
+        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do { try process.run() } catch { process.terminationHandler = nil; continuation.resume(throwing: error) }
+        }
+        #expect(status == 0)
+        return try String(contentsOf: outURL, encoding: .utf8)
+    }
+
+    @Test func terminal_isColoured_unlessNoColorIsSetToSomething() async throws {
+        let coloured = try await onTerminal(["--vast", "media/demo.xml", "--dry-run"], noColor: nil)
+        #expect(coloured.contains("\u{1B}[32m"), "green on a terminal")
+        let empty = try await onTerminal(["--vast", "media/demo.xml", "--dry-run"], noColor: "")
+        #expect(empty.contains("\u{1B}[32m"), "an empty NO_COLOR does not count (no-color.org)")
+        let plain = try await onTerminal(["--vast", "media/demo.xml", "--dry-run"], noColor: "1")
+        #expect(!plain.contains("\u{1B}[3"), "no colour with NO_COLOR=1")
+        #expect(plain.contains("summary: completed (exit 0)"))
+    }
+
+    @Test func realTimeOnATerminal_showsTheCountdownTheSkipControlAndTheReward() async throws {
+        let screen = try await onTerminal(["--vast", "media/demo.xml", "--dry-run", "--speed", "10"], noColor: "1")
+        #expect(screen.contains("/ 10.0 s · ends in"))
+        #expect(screen.contains("skip in"), "before the skip offset, the countdown to the skip control")
+        #expect(screen.contains("[Skip ›]"), "at 5 s the skip control")
+        #expect(screen.contains("Coins: pending") && screen.contains("Coins: granted"))
+    }
+}
