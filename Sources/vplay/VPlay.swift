@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
 
-@main
+/// The command tree. `main.swift` starts it: SignalWatch must block signals on the main thread before any other
+/// thread exists, which an `async` `@main` cannot promise (its body may run on a worker thread).
 struct VPlay: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vplay",
@@ -17,15 +18,8 @@ struct VPlay: AsyncParsableCommand {
     )
 
     /// ArgumentParser's own entry point, except that usage errors exit 2 (the README's code) rather than
-    /// EX_USAGE (64).
-    static func main() async {
-        // A parent may start us with SIGINT/SIGTERM blocked (test runners and some CI agents do, and a child inherits
-        // its parent's signal mask): unblock them so Ctrl-C and `kill` always reach SignalWatch.
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        sigaddset(&signals, SIGINT)
-        sigaddset(&signals, SIGTERM)
-        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+    /// EX_USAGE (64). Never returns: it exits with the command's code.
+    static func entry() async -> Never {
         do {
             var command = try parseAsRoot()
             if var command = command as? any AsyncParsableCommand {
@@ -33,6 +27,7 @@ struct VPlay: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+            Foundation.exit(0)
         } catch {
             if exitCode(for: error) == .validationFailure {
                 FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))

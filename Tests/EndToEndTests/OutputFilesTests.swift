@@ -67,7 +67,7 @@ import TestSupport
         let log = folder.url.appendingPathComponent("beacons.jsonl").path, har = folder.url.appendingPathComponent("run.har").path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Repo.vplayBinary)
-        process.arguments = ["--vast", tag, "--json", "--speed", "4", "--beacons", log, "--har", har]
+        process.arguments = ["--vast", tag, "--json", "--clock", "realtime", "--beacons", log, "--har", har]
         process.standardOutput = try FileHandle(forWritingTo: outURL)
         let errURL = folder.url.appendingPathComponent("stderr")
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)

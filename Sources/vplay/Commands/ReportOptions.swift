@@ -88,9 +88,39 @@ struct ReportOptions: ParsableArguments {
     }
 
     static func encode(_ expectations: SessionExpectations, yaml: Bool) throws -> String {
-        if yaml { return try YAMLEncoder().encode(expectations) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(expectations), as: UTF8.self) + "\n"
+        let json = try encoder.encode(expectations)
+        guard yaml else { return String(decoding: json, as: UTF8.self) + "\n" }
+        // YAML from the JSON tree, so numbers read as people write them (2.5, not Yams' 2.5e+0) and keys come in
+        // a readable order.
+        return try Yams.serialize(node: yamlNode(try JSONSerialization.jsonObject(with: json)))
+    }
+
+    /// The order keys are written in: the file's own, then each event's and beacon's (others alphabetically after).
+    static let keyOrder = ["tolerance", "strict", "reward", "errorCode", "ending", "events", "beacons",
+                           "name", "occurrence", "detail", "playhead", "clock", "count", "event", "source", "template", "url", "delivered"]
+
+    static func yamlNode(_ value: Any) -> Node {
+        switch value {
+        case let object as [String: Any]:
+            let keys = object.keys.sorted { lhs, rhs in
+                let (l, r) = (keyOrder.firstIndex(of: lhs) ?? keyOrder.count, keyOrder.firstIndex(of: rhs) ?? keyOrder.count)
+                return l != r ? l < r : lhs < rhs
+            }
+            return .mapping(Node.Mapping(keys.map { (Node.scalar(.init($0)), yamlNode(object[$0]!)) }))
+        case let array as [Any]:
+            return .sequence(Node.Sequence(array.map(yamlNode)))
+        case let number as NSNumber:
+            switch String(cString: number.objCType) {
+            case "c": return .scalar(.init(number.boolValue ? "true" : "false"))
+            case "d", "f": return .scalar(.init(number.doubleValue.description))
+            default: return .scalar(.init(number.stringValue))
+            }
+        case let string as String:
+            return .scalar(.init(string, Tag(.str)))
+        default:
+            return .scalar(.init("null"))
+        }
     }
 }
