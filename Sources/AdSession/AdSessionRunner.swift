@@ -37,7 +37,7 @@ public struct AdSessionRunner: Sendable {
             await tally.beacon(record)
         }
         let session = SessionState(
-            planner: BeaconPlanner(seed: configuration.seed, wallStart: wallStart, deviceMacros: configuration.deviceMacros),
+            planner: BeaconPlanner(configuration: configuration, wallStart: wallStart),
             summary: SessionSummary(outcome: .completed, dryRun: configuration.dryRun),
             tally: tally, dispatcher: dispatcher)
 
@@ -81,9 +81,7 @@ public struct AdSessionRunner: Sendable {
             await tally.send(.warning("an ad of the response failed with VAST error \(failure.error.code.rawValue): \(failure.error.message)"))
         }
         session.summary.adID = ad.ad.id
-        session.planner.adServingId = ad.inLine.adServingId
-        session.planner.universalAdId = ad.linearCreative?.universalAdIds.map { "\($0.idRegistry ?? "unknown") \($0.value)" }.joined(separator: ",")
-        session.planner.podSequence = ad.sequence
+        session.planner.begin(ad)
         let errorTargets = ad.errorURLs.map(Self.errorTarget)
 
         // Verification scripts load before playback (VAST 4.x §1.8); vplay runs no JavaScript, so each one reports
@@ -115,7 +113,7 @@ public struct AdSessionRunner: Sendable {
             await session.fail(SessionError(kind: .media, code: error.vastCode, message: error.description), errorTargets)
             return
         }
-        session.planner.assetURI = selection.file.url
+        session.planner.assetURI = BeaconPlanner.assetURI(selection.file.url, inLineTagURL: inLineTagURL)
         session.summary.mediaURL = selection.file.url
         if let path = configuration.adcashStatePath, let quality = criteria.adcashQuality {
             do {
@@ -270,7 +268,7 @@ final class SessionState {
     func fire(_ targets: [TrackingPlan.Target], errorCode: Int?, playhead: Duration?, clock: Duration, reason: Int? = nil) async {
         for target in targets {
             let (record, fresh) = planner.plan(target, playhead: playhead, clock: clock, errorCode: errorCode, reason: reason)
-            for name in fresh { await tally.send(.warning("macro [\(name)] has no value in vplay; left as written")) }
+            for name in fresh { await tally.send(.warning("[\(name)] is not a VAST macro; left as written")) }
             await tally.planned()
             await dispatcher.submit(record)
         }
