@@ -16,7 +16,7 @@ public struct AdSessionRunner: Sendable {
         let tally = Tally(observer: observer)
         let wallStart = configuration.now ?? Int64(Date().timeIntervalSince1970 * 1000)
         let tagFetcher = HTTPTagFetcher(userAgent: configuration.userAgent, maxBytes: configuration.resolver.parserLimits.maxBytes)
-        let http = configuration.dryRun ? nil : HTTPBeaconTransport(userAgent: configuration.userAgent)
+        let http = configuration.dryRun ? nil : HTTPBeaconTransport(userAgent: configuration.userAgent, connectTimeout: configuration.beaconPolicy.timeout)
         var transport: (any BeaconTransport)? = http
         var sink: BeaconSink?
         var routing: SinkRouting?
