@@ -33,6 +33,14 @@ actor Collected {
     func add(_ record: BeaconRecord) { records.append(record) }
 }
 
+/// Waits (polling, at most 30 s) until `condition` holds: tests that end a session mid-flight wait for the state
+/// they mean, not for a time, so a busy machine cannot change what they see.
+func until(_ condition: @Sendable () async -> Bool) async {
+    let clock = ContinuousClock()
+    let limit = clock.now.advanced(by: .seconds(30))
+    while !(await condition()), clock.now < limit { try? await Task.sleep(for: .milliseconds(1)) }
+}
+
 @Suite struct BeaconDispatcherTests {
     func planned(_ url: String) -> BeaconRecord {
         BeaconRecord(event: "start", source: "inline", template: url, url: url, playhead: .zero, clock: .zero, dryRun: true)
@@ -61,8 +69,10 @@ actor Collected {
 
     @Test func finish_reportsRequestsStillOpenAtTheDeadline() async {
         let collected = Collected()
-        let dispatcher = BeaconDispatcher(transport: RecordingTransport(status: 200, delay: .seconds(30)), wallClock: { 0 }) { await collected.add($0) }
+        let transport = RecordingTransport(status: 200, delay: .seconds(30))
+        let dispatcher = BeaconDispatcher(transport: transport, wallClock: { 0 }) { await collected.add($0) }
         await dispatcher.submit(planned("http://slow/1"))
+        await until { transport.sent.withLock { $0.count } == 1 }
         await dispatcher.finish(waitingAtMost: .milliseconds(50))
         let records = await collected.records
         #expect(records.count == 1)
@@ -75,7 +85,8 @@ actor Collected {
         let dispatcher = BeaconDispatcher(transport: transport, policy: BeaconPolicy(retries: 2, backoff: .milliseconds(1)),
                                           wallClock: { 1_767_225_600_000 }) { await collected.add($0) }
         await dispatcher.submit(planned("http://slow/1"))
-        await dispatcher.finish(waitingAtMost: .milliseconds(300))
+        await until { transport.sent.withLock { $0.count } == 2 }
+        await dispatcher.finish(waitingAtMost: .zero)
         let records = await collected.records
         #expect(records.map(\.attempt) == [1, 2])
         #expect(records.map(\.error) == ["HTTP 500", "unanswered at session end"])
@@ -84,11 +95,13 @@ actor Collected {
 
     @Test func finish_beaconStillWaitingForASlot_isNotSent_withoutASendTime() async {
         let collected = Collected()
-        let dispatcher = BeaconDispatcher(transport: RecordingTransport(status: 200, delay: .seconds(30)), policy: BeaconPolicy(maxConcurrent: 1),
+        let transport = RecordingTransport(status: 200, delay: .seconds(30))
+        let dispatcher = BeaconDispatcher(transport: transport, policy: BeaconPolicy(maxConcurrent: 1),
                                           wallClock: { 1_767_225_600_000 }) { await collected.add($0) }
         await dispatcher.submit(planned("http://slow/1"))
         await dispatcher.submit(planned("http://slow/2"))
-        await dispatcher.finish(waitingAtMost: .milliseconds(100))
+        await until { transport.sent.withLock { $0.count } == 1 }
+        await dispatcher.finish(waitingAtMost: .zero)
         let records = await collected.records
         #expect(records.map(\.url) == ["http://slow/1", "http://slow/2"])
         #expect(records.map(\.error) == ["unanswered at session end", "not sent before session end"])
@@ -102,7 +115,8 @@ actor Collected {
         let dispatcher = BeaconDispatcher(transport: RecordingTransport(status: 503), policy: BeaconPolicy(retries: 3, backoff: .seconds(30)),
                                           wallClock: { 1_767_225_600_000 }) { await collected.add($0) }
         await dispatcher.submit(planned("http://a/1"))
-        await dispatcher.finish(waitingAtMost: .milliseconds(100))
+        await until { await collected.records.count == 1 }
+        await dispatcher.finish(waitingAtMost: .zero)
         let records = await collected.records
         #expect(records.map(\.attempt) == [1, 2])
         #expect(records.map(\.error) == ["HTTP 503", "not sent before session end"])
