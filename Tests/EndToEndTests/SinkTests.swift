@@ -26,8 +26,10 @@ import TestSupport
     }
 
     @Test func faults_500SlowAndReset_areLoggedWithTheirReason_playbackTimingUnchanged_exit5WhenAsked() async throws {
-        let run = try await vplay(["--vast", "media/demo.xml", "--sink", "--json", "--beacon-timeout", "0.3", "--fail-on-beacon-errors",
-                                   "--sink-fault", "500@/midpoint", "--sink-fault", "delay=2s@/start", "--sink-fault", "reset@/complete"])
+        // A 1 s timeout (not less): on a loaded machine a shorter one can expire before the request is even written,
+        // and then the sink rightly never sees it.
+        let run = try await vplay(["--vast", "media/demo.xml", "--sink", "--json", "--beacon-timeout", "1", "--fail-on-beacon-errors",
+                                   "--sink-fault", "500@/midpoint", "--sink-fault", "delay=3s@/start", "--sink-fault", "reset@/complete"])
         #expect(run.status == 5)
         let sent = beacons(run)
         func beacon(_ event: String) -> [String: Any]? { sent.first { $0["event"] as? String == event } }
