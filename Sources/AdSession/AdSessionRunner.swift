@@ -16,7 +16,7 @@ public struct AdSessionRunner: Sendable {
         let tally = Tally(observer: observer)
         let wallStart = configuration.now ?? Int64(Date().timeIntervalSince1970 * 1000)
         let tagFetcher = HTTPTagFetcher(userAgent: configuration.userAgent, maxBytes: configuration.resolver.parserLimits.maxBytes)
-        let http = configuration.dryRun ? nil : HTTPBeaconTransport(userAgent: configuration.userAgent)
+        let http = configuration.dryRun ? nil : HTTPBeaconTransport(userAgent: configuration.userAgent, connectTimeout: configuration.beaconPolicy.timeout)
         var transport: (any BeaconTransport)? = http
         var sink: BeaconSink?
         var routing: SinkRouting?
@@ -37,7 +37,7 @@ public struct AdSessionRunner: Sendable {
             await tally.beacon(record)
         }
         let session = SessionState(
-            planner: BeaconPlanner(seed: configuration.seed, wallStart: wallStart, deviceMacros: configuration.deviceMacros),
+            planner: BeaconPlanner(configuration: configuration, wallStart: wallStart),
             summary: SessionSummary(outcome: .completed, dryRun: configuration.dryRun),
             tally: tally, dispatcher: dispatcher)
 
@@ -81,9 +81,7 @@ public struct AdSessionRunner: Sendable {
             await tally.send(.warning("an ad of the response failed with VAST error \(failure.error.code.rawValue): \(failure.error.message)"))
         }
         session.summary.adID = ad.ad.id
-        session.planner.adServingId = ad.inLine.adServingId
-        session.planner.universalAdId = ad.linearCreative?.universalAdIds.map { "\($0.idRegistry ?? "unknown") \($0.value)" }.joined(separator: ",")
-        session.planner.podSequence = ad.sequence
+        session.planner.begin(ad)
         let errorTargets = ad.errorURLs.map(Self.errorTarget)
 
         // Verification scripts load before playback (VAST 4.x §1.8); vplay runs no JavaScript, so each one reports
@@ -146,7 +144,7 @@ public struct AdSessionRunner: Sendable {
             }
         }
         guard let (selection, location, source) = opened else { return }
-        session.planner.assetURI = selection.file.url
+        session.planner.assetURI = BeaconPlanner.assetURI(selection.file.url, inLineTagURL: inLineTagURL)
         session.summary.mediaURL = selection.file.url
         if let path = configuration.adcashStatePath, let quality = criteria.adcashQuality {
             do {
@@ -289,7 +287,7 @@ final class SessionState {
     func fire(_ targets: [TrackingPlan.Target], errorCode: Int?, playhead: Duration?, clock: Duration, reason: Int? = nil) async {
         for target in targets {
             let (record, fresh) = planner.plan(target, playhead: playhead, clock: clock, errorCode: errorCode, reason: reason)
-            for name in fresh { await tally.send(.warning("macro [\(name)] has no value in vplay; left as written")) }
+            for name in fresh { await tally.send(.warning("[\(name)] is not a VAST macro; left as written")) }
             await tally.planned()
             await dispatcher.submit(record)
         }

@@ -1,3 +1,4 @@
+import Foundation
 import PlayerEngine
 import TrackingBeacons
 import VAST
@@ -9,20 +10,50 @@ struct BeaconPlanner {
     private let expander = MacroExpander()
     /// Wall time of the first frame (ms since 1970); an event's `[TIMESTAMP]` is this plus its session clock.
     let wallStart: Int64
+    /// The simulated device's UTC offset, shown in `[TIMESTAMP]`.
+    let timeZoneOffsetMinutes: Int
+    /// `[TRANSACTIONID]`: one UUID for the session, from its seed.
+    let transactionID: String
+    /// `[ASSETURI]`: the absolute URL of the media file played (`assetURI(_:inLineTagURL:)`).
     var assetURI: String?
     var adServingId: String?
-    var universalAdId: String?
+    /// `registry value` of each `<UniversalAdId>` of the creative played.
+    var universalAdIds: [String] = []
     var podSequence: Int?
+    /// `[ADCOUNT]`: 1 once the ad to play is known (vplay plays one InLine per session); unknown (-1) before.
+    var adCount: Int?
     /// `muted` while the player is muted (`[PLAYERSTATE]`).
     var muted = false
+    /// Device and app macros, `DEVICEUA` always the User-Agent the requests carry.
     let deviceMacros: [String: String]
     /// Macros seen without a value, each reported once per session.
     private(set) var unknownMacros: [String] = []
 
-    init(seed: UInt64, wallStart: Int64, deviceMacros: [String: String]) {
-        cacheBuster = CacheBuster(seed: seed)
+    init(configuration: SessionConfiguration, wallStart: Int64) {
+        cacheBuster = CacheBuster(seed: configuration.seed)
+        transactionID = TransactionID.make(seed: configuration.seed)
         self.wallStart = wallStart
-        self.deviceMacros = deviceMacros
+        timeZoneOffsetMinutes = configuration.timeZoneOffsetMinutes
+        var macros = configuration.deviceMacros
+        macros["DEVICEUA"] = configuration.userAgent
+        deviceMacros = macros
+    }
+
+    /// Takes the macro facts of the ad that plays: `[ADSERVINGID]`, `[UNIVERSALADID]` (each `registry value`,
+    /// IAB format; `unknown` for a missing registry, the VAST 4.1 default), `[PODSEQUENCE]`, `[ADCOUNT]` = 1.
+    mutating func begin(_ ad: ResolvedAd) {
+        adServingId = ad.inLine.adServingId
+        universalAdIds = ad.linearCreative?.universalAdIds.map { "\($0.idRegistry ?? "unknown") \($0.value)" } ?? []
+        podSequence = ad.sequence
+        adCount = 1
+    }
+
+    /// `[ASSETURI]` of a MediaFile: its URL resolved against the InLine's tag URL (absolute, before any `--map`
+    /// rule), or the text as written when it does not resolve.
+    static func assetURI(_ mediaURL: String, inLineTagURL: String) -> String {
+        let trimmed = mediaURL.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let url = URL(string: trimmed, relativeTo: URL(string: inLineTagURL))?.absoluteURL, url.scheme != nil else { return trimmed }
+        return url.absoluteString
     }
 
     mutating func plan(_ target: TrackingPlan.Target, playhead: Duration?, clock: Duration, errorCode: Int? = nil, reason: Int? = nil) -> (BeaconRecord, newUnknown: [String]) {
@@ -33,11 +64,14 @@ struct BeaconPlanner {
             errorCode: errorCode,
             reason: reason,
             timestampMilliseconds: wallStart + seconds * 1000 + atto / 1_000_000_000_000_000,
+            timeZoneOffsetMinutes: timeZoneOffsetMinutes,
             cacheBuster: cacheBuster.next(),
             adServingId: adServingId,
-            universalAdId: universalAdId,
+            universalAdIds: universalAdIds,
             adType: "video",
             podSequence: podSequence,
+            adCount: adCount,
+            transactionID: transactionID,
             playerState: muted ? ["muted"] : [],
             extra: deviceMacros
         )

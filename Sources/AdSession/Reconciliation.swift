@@ -11,7 +11,7 @@ public struct Reconciliation: Sendable, Equatable {
         public var error: String?
     }
 
-    /// Attempts sent to the sink.
+    /// Attempts sent to the sink (beacons the session ended before sending are not counted: see `notSent`).
     public var sent: Int
     /// Hits the sink recorded.
     public var received: Int
@@ -20,13 +20,19 @@ public struct Reconciliation: Sendable, Equatable {
     public var missing: [Missing]
     /// Hits no attempt accounts for, by request target.
     public var unexpected: [String]
+    /// Beacons for the sink that never went out: the session ended while they waited for a concurrency slot or a
+    /// retry (`BeaconDispatcher.notSentError`). Not sent, so neither matched nor missing; they count as failed
+    /// beacons in the summary.
+    public var notSent: [Missing] = []
 
     public var isComplete: Bool { missing.isEmpty && unexpected.isEmpty }
 
     public init(records: [BeaconRecord], hits: [SinkHit], routing: SinkRouting) {
         var pool: [String: Int] = [:]
         for hit in hits { pool[hit.target, default: 0] += 1 }
-        let routed = records.filter { !$0.dryRun && routing.routes($0.url) }
+        let routed = records.filter { $0.wasSent && routing.routes($0.url) }
+        notSent = records.filter { !$0.dryRun && !$0.wasSent && routing.routes($0.url) }
+            .map { Missing(event: $0.event, source: $0.source, url: $0.url, error: $0.error) }
         var missing: [Missing] = []
         var matched = 0
         for record in routed {

@@ -23,6 +23,9 @@ public struct SessionConfiguration: Sendable {
     public var seed: UInt64 = 1
     /// Wall time at the first frame, ms since 1970, for `[TIMESTAMP]`; nil reads the machine's clock once at start.
     public var now: Int64?
+    /// The simulated device's offset from UTC in minutes, shown in `[TIMESTAMP]` (`+09:00` is 540). The CLI takes it
+    /// from the offset `--now` is written with (`MacroFormat.utcOffsetMinutes(ofISO8601:)`); 0 (UTC) otherwise.
+    public var timeZoneOffsetMinutes = 0
     /// `--map PREFIX=DIR`: URLs under PREFIX (tags and media) are read from DIR, for offline replay.
     public var mappings: [URLMapping] = []
     public var mediaCriteria = MediaSelectionCriteria()
@@ -31,7 +34,9 @@ public struct SessionConfiguration: Sendable {
     public var beaconPolicy = BeaconPolicy()
     /// How long the end of a session waits for beacons still in flight.
     public var beaconDrain: Duration = .seconds(10)
-    /// Values for device and app macros (`DEVICEUA`, `APPBUNDLE`, `IFA`, `LIMITADTRACKING`, `PLAYERSIZE`, …).
+    /// Values for device and app macros (`DEVICEUA`, `APPBUNDLE`, `IFA`, `LIMITADTRACKING`, `PLAYERSIZE`, …), raw;
+    /// list macros (`PLAYERSIZE`, `PLAYERCAPABILITIES`) are written comma-separated and encoded element by element.
+    /// `DEVICEUA` is the User-Agent (`userAgent`).
     public var deviceMacros: [String: String] = SessionConfiguration.defaultDeviceMacros
     /// Decoder threads (0 = one per core, like ffmpeg).
     public var decoderThreads = 0
@@ -67,14 +72,21 @@ public struct SessionConfiguration: Sendable {
     public enum RepeatTracking: String, Sendable, CaseIterable { case every, first }
     public enum ReplayTracking: String, Sendable, CaseIterable { case none, all }
 
-    /// The simulated device's User-Agent, sent with beacons and tag requests.
-    public var userAgent = "vplay/0.1 (headless rewarded-video player; simulated iPhone; iOS 17.0)"
+    /// The simulated device's User-Agent, sent with beacons and tag requests and filled into `[DEVICEUA]`: one
+    /// source of truth, stored as `deviceMacros["DEVICEUA"]`, so `--macro DEVICEUA=…` changes the header too.
+    public var userAgent: String {
+        get { deviceMacros["DEVICEUA"] ?? Self.defaultUserAgent }
+        set { deviceMacros["DEVICEUA"] = newValue }
+    }
+
+    /// The User-Agent of vplay's simulated phone.
+    public static let defaultUserAgent = "vplay/0.1 (headless rewarded-video player; simulated iPhone; iOS 17.0)"
 
     public init(tag: String) { self.tag = tag }
 
     /// A simulated phone in portrait rewarded placement; every value can be overridden with `--macro NAME=VALUE`.
     public static let defaultDeviceMacros: [String: String] = [
-        "DEVICEUA": "vplay/0.1 (headless rewarded-video player; simulated iPhone; iOS 17.0)",
+        "DEVICEUA": defaultUserAgent,
         "APPBUNDLE": "com.example.vplay",
         "LIMITADTRACKING": "0",
         "IFA": "00000000-0000-0000-0000-000000000000",

@@ -47,11 +47,11 @@ struct TrackingPlan: Sendable {
         case .endCardShown:
             guard let card = endCard else { return [] }
             let own = card.value.tracking.filter { $0.event == .creativeView }.map { Target(event: "companion.creativeView", url: $0.url, source: card.source) }
-            return own + ad.companionCreativeView.map { Target(event: "companion.creativeView", url: $0.url, source: $0.source) }
+            return Self.inChainOrder(own + ad.companionCreativeView.map { Target(event: "companion.creativeView", url: $0.url, source: $0.source) })
         case .endCardClick:
             guard let card = endCard else { return [] }
             let own = card.value.clickTracking.map { Target(event: "companion.clickTracking", url: $0.url, source: card.source) }
-            return own + ad.companionClickTracking.map { Target(event: "companion.clickTracking", url: $0.url, source: $0.source) }
+            return Self.inChainOrder(own + ad.companionClickTracking.map { Target(event: "companion.clickTracking", url: $0.url, source: $0.source) })
         case .loaded, .creativeView, .start, .firstQuartile, .midpoint, .thirdQuartile, .complete,
              .pause, .resume, .mute, .unmute, .skip, .rewind:
             return linearTargets(TrackingEventName(event.name.rawValue))
@@ -59,6 +59,20 @@ struct TrackingPlan: Sendable {
              .rejected, .abandoned, .error:
             return []
         }
+    }
+
+    /// `targets` in chain order, as every other event fires (`ResolvedAd`'s rule): outermost wrapper first, the InLine
+    /// last, document order kept within one source. The shown companion's own tracking and the tracking-only
+    /// wrapper companions' are merged this way.
+    static func inChainOrder(_ targets: [Target]) -> [Target] {
+        func rank(_ source: TrackingSource) -> Int {
+            switch source {
+            case let .wrapper(depth, _, _): depth
+            case .response(let depth, _): depth
+            case .inline: Int.max
+            }
+        }
+        return targets.enumerated().sorted { (rank($0.element.source), $0.offset) < (rank($1.element.source), $1.offset) }.map(\.element)
     }
 
     private func linearTargets(_ name: TrackingEventName, as label: String? = nil) -> [Target] {

@@ -25,9 +25,10 @@ final class HitLogWriter: Sendable {
     let path: String
     private let state: Mutex<State>
 
-    /// Creates or truncates the file at `path` for writing.
+    /// Opens the file at `path` for appending, creating it if needed: hits of an earlier run stay (each run's
+    /// sequence numbers start again at 1), as `vplay sink --log` promises ("Append every hit to FILE").
     init(path: String) throws(BeaconSinkError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw .logFailed(path: path, errno: errno) }
         self.path = path
         state = Mutex(State(descriptor: descriptor))

@@ -15,6 +15,8 @@ enum SinkAnswer: Sendable, Equatable {
     case reset
     /// No answer, ever.
     case hang
+    /// 200 and the pixel's headers, the first bytes of its body, then nothing more.
+    case stall
 
     /// The status code written, or nil when nothing is written.
     var status: Int? {
@@ -22,7 +24,7 @@ enum SinkAnswer: Sendable, Equatable {
         case .pixel: 200
         case .methodNotAllowed: 405
         case .status(let code): code
-        case .body: 200
+        case .body, .stall: 200
         case .contentTooLarge: 413
         case .reset, .hang: nil
         }
@@ -38,6 +40,7 @@ enum SinkAnswer: Sendable, Equatable {
         case .body(let bytes): return (.body(bytes: bytes), nil)
         case .reset: return (.reset, nil)
         case .hang: return (.hang, nil)
+        case .stall: return (.stall, nil)
         }
     }
 }

@@ -12,7 +12,8 @@ public struct SinkConfiguration: Sendable {
     /// Faults to show to matching requests, tried in order; empty (the default) answers every beacon 200.
     public var faults: [SinkFault]
     /// Where to write the JSON Lines hit log, one ``SinkHit`` per line; `nil` (the default) keeps hits in
-    /// memory only. The file is created or truncated by ``BeaconSink/start()``; each line is handed to
+    /// memory only. The file is opened for appending (created if missing) by ``BeaconSink/start()``, so
+    /// the hits of an earlier run stay; each line is handed to
     /// the kernel with one `write(2)` as the hit is recorded, so a crash of the process loses nothing
     /// already recorded.
     public var logPath: String?

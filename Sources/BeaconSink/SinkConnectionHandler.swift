@@ -160,6 +160,9 @@ final class SinkConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         switch answer {
         case .hang:
             state = .hung
+        case .stall:
+            state = .hung
+            stall(head, context: context)
         case .reset:
             state = .closed
             Self.reset(context.channel)
@@ -189,11 +192,27 @@ final class SinkConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         case .methodNotAllowed:
             headers.add(name: "Allow", value: "GET, HEAD")
             headers.add(name: "Content-Length", value: "0")
-        case .status, .contentTooLarge, .reset, .hang:
+        case .status, .contentTooLarge, .reset, .hang, .stall:
             headers.add(name: "Content-Length", value: "0")
         }
         headers.add(name: "Cache-Control", value: "no-store")
         write(status: code, headers: headers, body: body, keepAlive: keepAlive, for: head, context: context, flushNow: flushNow)
+    }
+
+    /// Writes a 200 head promising the pixel and the body's first ``SinkLimits/stallBodyBytes`` bytes, then
+    /// stops: the connection stays open with the body unfinished (the caller marks it hung).
+    private func stall(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: TrackingPixel.contentType)
+        headers.add(name: "Content-Length", value: String(TrackingPixel.bytes.count))
+        headers.add(name: "Cache-Control", value: "no-store")
+        let version: HTTPVersion = head.version.major == 1 && head.version.minor == 0 ? .http1_0 : .http1_1
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: version, status: .ok, headers: headers))), promise: nil)
+        if head.method != .HEAD {
+            let first = Self.pixel.getSlice(at: Self.pixel.readerIndex, length: SinkLimits.stallBodyBytes)!
+            context.write(wrapOutboundOut(.body(.byteBuffer(first))), promise: nil)
+        }
+        context.flush()
     }
 
     /// `bytes` zero bytes as slices of one shared chunk, so a large fault body costs one chunk of memory.

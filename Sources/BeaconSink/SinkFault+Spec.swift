@@ -8,7 +8,7 @@ extension SinkFault {
     /// Grammar (no spaces anywhere):
     /// ```
     /// spec     = action [ "x" times ] "@" pattern
-    /// action   = status | "status=" status | "delay=" duration | "reset" | "hang" | "body=" size
+    /// action   = status | "status=" status | "delay=" duration | "reset" | "hang" | "stall" | "body=" size
     /// status   = an integer 200...599                       e.g. 500, 404, 204
     /// duration = digits [ "." digits ] unit, at most 1 hour  e.g. 200ms, 2s, 1.5s, 250us
     /// unit     = "ns" | "us" | "ms" | "s"
@@ -17,7 +17,7 @@ extension SinkFault {
     /// pattern  = a path prefix starting with "/", or a glob containing "*"   e.g. /midpoint, *, /t/*/complete
     /// ```
     /// Examples: `500@/midpoint`, `delay=2s@/start`, `reset@*`, `500x1@/complete` (first hit only),
-    /// `hang@/impression`, `body=2m@/pixel`, `404x3@/track?event=firstQuartile` (a `?` makes the pattern
+    /// `hang@/impression`, `stall@/midpoint` (200 and headers, then the body stalls), `body=2m@/pixel`, `404x3@/track?event=firstQuartile` (a `?` makes the pattern
     /// match path and query). The action and unit are case-insensitive; the pattern is not.
     ///
     /// - Throws: ``BeaconSinkError/invalidFaultSpec(spec:reason:)`` naming the spec and what is wrong.
@@ -50,6 +50,8 @@ extension SinkFault {
             kind = .reset
         case "hang":
             kind = .hang
+        case "stall":
+            kind = .stall
         case _ where action.hasPrefix("delay="):
             kind = .delay(try Self.duration(action.dropFirst("delay=".count), orThrow: invalid))
         case _ where action.hasPrefix("body="):
@@ -57,10 +59,10 @@ extension SinkFault {
         case _ where action.hasPrefix("status="):
             kind = .status(try Self.status(action.dropFirst("status=".count), orThrow: invalid))
         case "":
-            throw invalid("the action before \"@\" is empty; use a status, delay=…, reset, hang or body=…")
+            throw invalid("the action before \"@\" is empty; use a status, delay=…, reset, hang, stall or body=…")
         default:
             guard action.first?.isNumber == true else {
-                throw invalid("unknown action \"\(action)\"; use a status, delay=…, reset, hang or body=…")
+                throw invalid("unknown action \"\(action)\"; use a status, delay=…, reset, hang, stall or body=…")
             }
             kind = .status(try Self.status(action[...], orThrow: invalid))
         }
@@ -87,6 +89,8 @@ extension SinkFault {
             action = "reset"
         case .hang:
             action = "hang"
+        case .stall:
+            action = "stall"
         case .body(let bytes):
             action = "body=\(bytes)"
         }

@@ -19,6 +19,10 @@ public struct SinkFault: Sendable, Hashable {
         /// Never answer. The connection stays open, and reads nothing more, until the client gives up
         /// or the sink stops; the client's own timeout is what fires.
         case hang
+        /// Answer 200 with headers promising the tracking pixel, send only its first bytes, then nothing
+        /// more until the client gives up or the sink stops: for clients whose timeout must cover the body,
+        /// not only the response head. The hit's status is 200, the status that was sent.
+        case stall
         /// Answer 200 with a body of this many zero bytes (`application/octet-stream`), to test clients
         /// that must not buffer a whole beacon response. At most ``SinkLimits/maximumFaultBodyBytes``.
         case body(bytes: Int)

@@ -29,6 +29,10 @@ public enum SinkLimits {
     /// slows the test that asked for it.
     public static let maximumFaultBodyBytes = 1024 * 1024 * 1024
 
+    /// Bytes of the pixel a ``SinkFault/Kind/stall`` fault sends before stalling: 6, the `GIF89a`
+    /// signature, so a client has a started body that never ends.
+    public static let stallBodyBytes = 6
+
     /// Backlog of the listening socket: 256 pending connections, enough for a fleet that opens many
     /// pooled connections at once without the kernel refusing some.
     public static let listenBacklog: Int32 = 256

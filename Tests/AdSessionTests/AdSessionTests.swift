@@ -43,7 +43,8 @@ actor Recorder {
         let progress = beacons.filter { $0.event == "progress" }.map(\.playhead)
         #expect(progress == [.seconds(2), .seconds(3)])
         let start = try #require(beacons.first { $0.event == "start" })
-        #expect(start.url.contains("asset=clip-10s-360p.mp4"))
+        // [ASSETURI] is the absolute URL of the file played, resolved against the tag's location.
+        #expect(start.url.contains("asset=" + MacroExpander.percentEncode(URL(fileURLWithPath: Repo.media("clip-10s-360p.mp4")).absoluteString) + "&"))
         #expect(summary.beaconsPlanned == beacons.count)
         #expect(beacons.allSatisfy { $0.dryRun && $0.status == nil })
     }

@@ -79,6 +79,25 @@ import Testing
         }
     }
 
+    @Test func sink_faultStall_sendsTheHeadAndTheStartOfTheBodyThenNothing() async throws {
+        try await withSink(try configuration("stall@/midpoint")) { sink, port in
+            let client = try RawConnection(port: port)
+            try client.send(RawConnection.request("/midpoint"))
+            let (failure, bytes) = client.readUntilClosed(timeout: .milliseconds(500))
+            #expect(failure == .timedOut, "the body never ends")
+            let text = String(decoding: bytes, as: UTF8.self)
+            #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n"))
+            #expect(text.lowercased().contains("content-length: 43\r\n"))
+            #expect(text.hasSuffix("\r\n\r\nGIF89a"), "only the first 6 of 43 body bytes")
+            #expect(sink.hits().map(\.status) == [200])
+            #expect(sink.hits().map(\.fault) == ["stall@/midpoint"])
+
+            let other = try RawConnection(port: port)
+            try other.send(RawConnection.request("/complete"))
+            #expect(try other.readResponse().body == expectedPixel)
+        }
+    }
+
     @Test func sink_faultBody_answers200WithTheRequestedNumberOfBytes() async throws {
         try await withSink(try configuration("body=200k@/big")) { sink, port in
             let client = try RawConnection(port: port)

@@ -44,6 +44,22 @@ import Foundation
         #expect(decoded[7].status == 503 && decoded[7].fault == "503x1@/err")
     }
 
+    @Test func hitLog_existingFile_isAppendedTo_notTruncated() async throws {
+        let path = temporaryLogPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data("{\"earlier\":\"run\"}\n".utf8).write(to: URL(fileURLWithPath: path))
+        let sink = BeaconSink(configuration: SinkConfiguration(logPath: path), now: { fixedNow })
+        let port = try await sink.start()
+        let client = try RawConnection(port: port)
+        try client.send(RawConnection.request("/impression"))
+        _ = try client.readResponse()
+        await sink.stop()
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.first == "{\"earlier\":\"run\"}")
+        #expect(try JSONDecoder().decode(SinkHit.self, from: Data(lines[1].utf8)).path == "/impression")
+    }
+
     @Test func hitLog_unwritablePath_throwsLogFailedFromStart() async {
         let sink = BeaconSink(configuration: SinkConfiguration(logPath: "/nonexistent-dir/hits.jsonl"))
         await #expect(throws: BeaconSinkError.logFailed(path: "/nonexistent-dir/hits.jsonl", errno: ENOENT)) {

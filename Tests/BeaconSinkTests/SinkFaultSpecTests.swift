@@ -12,6 +12,8 @@ import Testing
         ("delay=0ms@/start", SinkFault(pattern: "/start", kind: .delay(.zero))),
         ("reset@*", SinkFault(pattern: "*", kind: .reset)),
         ("hang@/impression", SinkFault(pattern: "/impression", kind: .hang)),
+        ("stall@/midpoint", SinkFault(pattern: "/midpoint", kind: .stall)),
+        ("STALLx1@*", SinkFault(pattern: "*", kind: .stall, times: 1)),
         ("body=65536@/pixel", SinkFault(pattern: "/pixel", kind: .body(bytes: 65536))),
         ("body=2m@/pixel", SinkFault(pattern: "/pixel", kind: .body(bytes: 2 * 1024 * 1024))),
         ("500x1@/complete", SinkFault(pattern: "/complete", kind: .status(500), times: 1)),

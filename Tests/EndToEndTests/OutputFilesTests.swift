@@ -21,6 +21,47 @@ import TestSupport
         return try folder.write("tag.xml", tag)
     }
 
+    /// Checks a HAR against the HAR 1.2 structure (http://www.softwareishard.com/blog/har-12-spec/): required fields
+    /// and their types, a real `startedDateTime`, `time` the sum of the timings, `content.mimeType` the response's
+    /// `Content-Type` when it has one. Returns the entries.
+    static func validateHAR(_ data: Data) throws -> [[String: Any]] {
+        let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let log = try #require(root["log"] as? [String: Any])
+        #expect(log["version"] as? String == "1.2")
+        let creator = try #require(log["creator"] as? [String: Any])
+        #expect(creator["name"] is String && creator["version"] is String)
+        let entries = try #require(log["entries"] as? [[String: Any]])
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        for entry in entries {
+            let started = try #require(entry["startedDateTime"] as? String)
+            let date = try #require(formatter.date(from: started), "startedDateTime \(started) is ISO 8601")
+            #expect(date.timeIntervalSince1970 > 1_000_000_000, "startedDateTime \(started) is a real send time")
+            let time = try #require(entry["time"] as? Double)
+            let request = try #require(entry["request"] as? [String: Any])
+            for key in ["method", "url", "httpVersion"] { #expect(request[key] is String, "request.\(key)") }
+            for key in ["cookies", "headers", "queryString"] { #expect(request[key] is [Any], "request.\(key)") }
+            #expect(request["headersSize"] is Int && request["bodySize"] is Int)
+            #expect(URL(string: request["url"] as? String ?? "")?.scheme == "http")
+            let response = try #require(entry["response"] as? [String: Any])
+            #expect(response["status"] is Int && response["statusText"] is String && response["httpVersion"] is String)
+            #expect(response["cookies"] is [Any] && response["redirectURL"] is String)
+            let headers = try #require(response["headers"] as? [[String: String]])
+            let content = try #require(response["content"] as? [String: Any])
+            #expect(content["size"] is Int)
+            let mimeType = try #require(content["mimeType"] as? String)
+            if let contentType = headers.first(where: { $0["name"]?.lowercased() == "content-type" })?["value"] {
+                #expect(mimeType == contentType)
+            }
+            #expect(response["headersSize"] is Int && response["bodySize"] is Int)
+            #expect(entry["cache"] is [String: Any])
+            let timings = try #require(entry["timings"] as? [String: Double])
+            let send = try #require(timings["send"]), wait = try #require(timings["wait"]), receive = try #require(timings["receive"])
+            #expect(abs(send + wait + receive - time) < 0.001, "time is the sum of the timings")
+        }
+        return entries
+    }
+
     @Test func beaconsAndHAR_overRealHTTP_recordEveryAttemptAndParse() async throws {
         let folder = try TemporaryFolder()
         let server = try Self.demoServer(folder)
@@ -33,11 +74,12 @@ import TestSupport
         #expect(lines.count == 12)
         let records = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
         #expect(records.allSatisfy { $0["status"] as? Int == 200 && $0["delivered"] as? Bool == true && $0["sentAt"] is Int })
-        let harData = try Data(contentsOf: URL(fileURLWithPath: har))
-        let root = try #require(try JSONSerialization.jsonObject(with: harData) as? [String: Any])
-        let entries = try #require((root["log"] as? [String: Any])?["entries"] as? [[String: Any]])
+        let entries = try Self.validateHAR(try Data(contentsOf: URL(fileURLWithPath: har)))
         #expect(entries.count == 12)
         #expect(entries.allSatisfy { ($0["response"] as? [String: Any])?["status"] as? Int == 200 })
+        #expect(entries.allSatisfy { (($0["request"] as? [String: Any])?["url"] as? String)?.hasPrefix(server.baseURL + "/") == true })
+        // python's http.server answers its empty files as application/octet-stream: the real header, not a made-up GIF.
+        #expect(entries.allSatisfy { (($0["response"] as? [String: Any])?["content"] as? [String: Any])?["mimeType"] as? String == "application/octet-stream" })
         #expect(server.requests().count == 12)
     }
 
@@ -45,15 +87,34 @@ import TestSupport
         let folder = try TemporaryFolder()
         let tag = try Self.demoTag(folder, beaconBase: "http://127.0.0.1:1")
         let log = folder.url.appendingPathComponent("beacons.jsonl").path
-        let lenient = try await vplay(["--vast", tag, "--json", "--beacon-timeout", "0.3", "--beacons", log])
+        // The default 5 s timeout: a refused connection must fail at once, not after it.
+        let lenient = try await vplay(["--vast", tag, "--json", "--beacons", log])
         #expect(lenient.status == 0)
-        let strict = try await vplay(["--vast", tag, "--json", "--beacon-timeout", "0.3", "--fail-on-beacon-errors"])
+        let strict = try await vplay(["--vast", tag, "--json", "--fail-on-beacon-errors"])
         #expect(strict.status == 5)
         #expect(strict.lines.last?["exitCode"] as? Int == 5)
         let records = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
-        #expect(records.count == 12 && records.allSatisfy { $0.contains(#""error":"connection refused""#) || $0.contains(#""error":"timed out""#) })
+            .map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        #expect(records.count == 12)
+        #expect(records.allSatisfy { $0["error"] as? String == "connection refused" })
+        #expect(records.allSatisfy { ($0["latency"] as? Double ?? 99) < 2.5 }, "refused at once, far below the 5 s timeout")
         // Playback timing is the same as with a healthy endpoint.
         #expect(lenient.lines.first { $0["name"] as? String == "complete" }?["clock"] as? Double == 10.0)
+    }
+
+    @Test func beaconLog_sameSeedAndNow_isTheSameBytes_withSortedKeys() async throws {
+        let folder = try TemporaryFolder()
+        var logs: [Data] = []
+        for index in 0..<2 {
+            let log = folder.url.appendingPathComponent("run\(index).jsonl").path
+            let run = try await vplay(["--vast", "media/demo.xml", "--dry-run", "--seed", "5", "--now", "2026-01-01T00:00:00Z", "--beacons", log])
+            #expect(run.status == 0, "\(run.stderr)")
+            logs.append(try Data(contentsOf: URL(fileURLWithPath: log)))
+        }
+        #expect(logs[0] == logs[1])
+        let first = try #require(String(decoding: logs[0], as: UTF8.self).split(separator: "\n").first)
+        let keys = first.matches(of: /"([A-Za-z]+)":/).map { String($0.output.1) }
+        #expect(!keys.isEmpty && keys == keys.sorted(), "\(keys)")
     }
 
     @Test(.timeLimit(.minutes(1)))
@@ -67,7 +128,8 @@ import TestSupport
         let log = folder.url.appendingPathComponent("beacons.jsonl").path, har = folder.url.appendingPathComponent("run.har").path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Repo.vplayBinary)
-        process.arguments = ["--vast", tag, "--json", "--clock", "realtime", "--beacons", log, "--har", har]
+        // Real time: the ad runs 10 s, so a test process slowed by the other suites still signals it mid-session.
+        process.arguments = ["--vast", tag, "--json", "--speed", "1", "--beacons", log, "--har", har]
         process.standardOutput = try FileHandle(forWritingTo: outURL)
         let errURL = folder.url.appendingPathComponent("stderr")
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
@@ -89,7 +151,9 @@ import TestSupport
         #expect(!lines.contains { $0.contains(#""name":"complete""#) })
         let logged = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
         #expect(logged.count >= 5, "impression, loaded, creativeView, start, firstQuartile at least")
-        let root = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: har))) as? [String: Any])
+        let harData = try Data(contentsOf: URL(fileURLWithPath: har))
+        let root = try #require(try JSONSerialization.jsonObject(with: harData) as? [String: Any])
         #expect((root["log"] as? [String: Any])?["comment"] as? String == "interrupted: the session was stopped by a signal")
+        _ = try Self.validateHAR(harData)
     }
 }

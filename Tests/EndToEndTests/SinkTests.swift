@@ -26,8 +26,10 @@ import TestSupport
     }
 
     @Test func faults_500SlowAndReset_areLoggedWithTheirReason_playbackTimingUnchanged_exit5WhenAsked() async throws {
-        let run = try await vplay(["--vast", "media/demo.xml", "--sink", "--json", "--beacon-timeout", "0.3", "--fail-on-beacon-errors",
-                                   "--sink-fault", "500@/midpoint", "--sink-fault", "delay=2s@/start", "--sink-fault", "reset@/complete"])
+        // A 1 s timeout (not less): on a loaded machine a shorter one can expire before the request is even written,
+        // and then the sink rightly never sees it.
+        let run = try await vplay(["--vast", "media/demo.xml", "--sink", "--json", "--beacon-timeout", "1", "--fail-on-beacon-errors",
+                                   "--sink-fault", "500@/midpoint", "--sink-fault", "delay=3s@/start", "--sink-fault", "reset@/complete"])
         #expect(run.status == 5)
         let sent = beacons(run)
         func beacon(_ event: String) -> [String: Any]? { sent.first { $0["event"] as? String == event } }
@@ -52,6 +54,146 @@ import TestSupport
         #expect(midpoints.filter { $0["status"] as? Int == 200 }.count == 1)
         #expect(try reconciliation(run)["received"] as? Int == 13, "12 beacons, one of them twice")
         #expect((run.lines.last?["beacons"] as? [String: Any])?["failed"] as? Int == 0)
+    }
+
+    @Test func retries_resetAfterTheRequestWasSent_isNotRetried_theSinkReceivesEachBeaconOnce() async throws {
+        let run = try await vplay(["--vast", "media/demo.xml", "--sink", "--json", "--retries", "2", "--sink-fault", "reset@/midpoint"])
+        let midpoints = beacons(run).filter { $0["event"] as? String == "midpoint" }
+        #expect(midpoints.count == 1)
+        #expect(midpoints.first?["error"] as? String == "connection reset")
+        let result = try reconciliation(run)
+        #expect(result["received"] as? Int == 12 && result["sent"] as? Int == 12 && result["matched"] as? Int == 12)
+    }
+
+    @Test func stalledBody_isLoggedWithTheStatusThatArrived_atTheTimeout_notAtTheDrain() async throws {
+        let run = try await vplay(["--vast", "media/demo.xml", "--sink", "--json", "--beacon-timeout", "1", "--sink-fault", "stall@/midpoint"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let midpoint = try #require(beacons(run).first { $0["event"] as? String == "midpoint" })
+        #expect(midpoint["status"] as? Int == 200)
+        #expect(midpoint["error"] as? String == "timed out reading the body")
+        let latency = try #require(midpoint["latency"] as? Double)
+        #expect(latency >= 1 && latency < 5, "ended by the 1 s timeout, not by the 10 s drain: \(latency)")
+        #expect((run.lines.last?["beacons"] as? [String: Any])?["failed"] as? Int == 0, "the server answered 200: delivered")
+    }
+
+    /// Concurrency 1 and a sink that never answers: three beacons time out (3 s each), the fourth is on the wire when
+    /// the 10 s drain ends, the rest never leave. Only what was sent is a request in the HAR and the reconciliation.
+    @Test(.timeLimit(.minutes(1)))
+    func sessionEnd_beaconsNeverSent_areMarkedAndLeftOutOfTheHARAndTheReconciliation() async throws {
+        let folder = try TemporaryFolder()
+        let log = folder.url.appendingPathComponent("beacons.jsonl").path, har = folder.url.appendingPathComponent("run.har").path
+        let run = try await vplay(["--vast", "media/demo.xml", "--sink", "--json", "--sink-fault", "hang@*", "--beacon-concurrency", "1",
+                                   "--beacon-timeout", "3", "--beacons", log, "--har", har])
+        let records = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+            .map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        #expect(records.count == 12, "one final record per beacon")
+        let sent = records.filter { $0["sentAt"] is Int }
+        let notSent = records.filter { $0["sentAt"] is NSNull }
+        #expect(notSent.count >= 5 && notSent.allSatisfy { $0["error"] as? String == "not sent before session end" && $0["attempt"] as? Int == 1 })
+        #expect(sent.filter { $0["error"] as? String == "timed out" }.count >= 2)
+        #expect(sent.filter { $0["error"] as? String == "unanswered at session end" }.count <= 1)
+        #expect(sent.allSatisfy { $0["error"] as? String != "not sent before session end" })
+        let entries = try OutputFilesTests.validateHAR(try Data(contentsOf: URL(fileURLWithPath: har)))
+        #expect(entries.count == sent.count, "a beacon never sent is not a request")
+        let result = try reconciliation(run)
+        #expect(result["sent"] as? Int == sent.count)
+        #expect(result["received"] as? Int == sent.count, "the sink saw every request that was sent")
+        #expect((result["missing"] as? [Any])?.isEmpty == true)
+    }
+
+    @Test func now_withAnOffset_keepsThatOffsetInTIMESTAMP() async throws {
+        let run = try await vplay(["--vast", "media/demo.xml", "--dry-run", "--json", "--now", "2026-01-01T09:00:00.5+09:00"])
+        let impression = try #require(beacons(run).first { $0["event"] as? String == "impression" })
+        #expect((impression["url"] as? String)?.hasSuffix("&ts=2026-01-01T09%3A00%3A00.500%2B09%3A00") == true, "\(impression["url"] ?? "")")
+    }
+
+    /// A wrapper (with a tracking-only companion) around an InLine served from a mapped folder, dry run.
+    @Test func dryRun_wrapperChain_fillsEveryMacroExactly_andFiresCompanionTrackingInChainOrder() async throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("tags"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Repo.media("clip-10s-360p.mp4"), toPath: folder.url.appendingPathComponent("tags/clip.mp4").path)
+        let beacon = "http://127.0.0.1:9"
+        _ = try folder.write("tags/inline.xml", """
+            <VAST version="4.1"><Ad id="in1"><InLine><AdSystem>t</AdSystem><AdTitle>t</AdTitle>
+            <Impression><![CDATA[\(beacon)/imp?u=[UNIVERSALADID]&s=[PLAYERSIZE]&c=[PLAYERCAPABILITIES]&n=[ADCOUNT]&t=[TRANSACTIONID]&g=[GDPRCONSENT]&x=[NOTAMACRO]&ua=[DEVICEUA]]]></Impression>
+            <Creatives><Creative id="c"><UniversalAdId idRegistry="ad-id.org">CNPA0484000H</UniversalAdId><UniversalAdId idRegistry="clearcast.co.uk">AB/CD,1</UniversalAdId>
+            <Linear><Duration>00:00:10</Duration>
+            <TrackingEvents><Tracking event="start"><![CDATA[\(beacon)/start?a=[ASSETURI]&x=[NOTAMACRO]]]></Tracking></TrackingEvents>
+            <MediaFiles><MediaFile delivery="progressive" type="video/mp4" width="640" height="360"><![CDATA[clip.mp4]]></MediaFile></MediaFiles>
+            </Linear></Creative>
+            <Creative><CompanionAds><Companion width="390" height="844" renderingMode="end-card">
+            <StaticResource creativeType="image/png"><![CDATA[\(beacon)/endcard.png]]></StaticResource>
+            <TrackingEvents><Tracking event="creativeView"><![CDATA[\(beacon)/cv/inline]]></Tracking></TrackingEvents>
+            </Companion></CompanionAds></Creative></Creatives>
+            <AdVerifications><Verification vendor="v.com-omid"><JavaScriptResource apiFramework="omid" browserOptional="true"><![CDATA[https://v.example/omid.js]]></JavaScriptResource>
+            <TrackingEvents><Tracking event="verificationNotExecuted"><![CDATA[\(beacon)/vne?r=[REASON]&p=[ADPLAYHEAD]]]></Tracking></TrackingEvents></Verification></AdVerifications>
+            </InLine></Ad></VAST>
+            """)
+        let wrapper = try folder.write("wrapper.xml", """
+            <VAST version="4.1"><Ad id="w1"><Wrapper><AdSystem>W</AdSystem>
+            <VASTAdTagURI><![CDATA[http://vast.example/tags/inline.xml]]></VASTAdTagURI>
+            <Impression><![CDATA[\(beacon)/wimp]]></Impression>
+            <Creatives><Creative><CompanionAds><Companion width="390" height="844">
+            <TrackingEvents><Tracking event="creativeView"><![CDATA[\(beacon)/cv/wrapper]]></Tracking></TrackingEvents>
+            </Companion></CompanionAds></Creative></Creatives>
+            </Wrapper></Ad></VAST>
+            """)
+        let run = try await vplay(["--vast", wrapper, "--map", "http://vast.example/=\(folder.url.path)/", "--dry-run", "--json", "--seed", "7",
+                                   "--macro", "DEVICEUA=Tester/2.0 (sim)", "--macro", "PLAYERSIZE=640,360"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let sent = beacons(run)
+        func urls(_ event: String) -> [String] { sent.filter { $0["event"] as? String == event }.compactMap { $0["url"] as? String } }
+        let impression = try #require(urls("impression").last)
+        let query = try #require(impression.split(separator: "?").last)
+        let fields = Dictionary(uniqueKeysWithValues: query.split(separator: "&").map { ($0.split(separator: "=", maxSplits: 1)[0], String($0.split(separator: "=", maxSplits: 1)[1])) })
+        #expect(fields["u"] == "ad-id.org%20CNPA0484000H,clearcast.co.uk%20AB%2FCD%2C1", "each ID encoded, joined with a literal ','")
+        #expect(fields["s"] == "640,360" && fields["c"] == "skip,mute")
+        #expect(fields["n"] == "1" && fields["g"] == "-1" && fields["x"] == "[NOTAMACRO]")
+        #expect(fields["ua"] == "Tester%2F2.0%20%28sim%29")
+        let transaction = try #require(fields["t"])
+        #expect(transaction.range(of: #"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$"#, options: .regularExpression) != nil, "\(transaction)")
+        #expect(urls("start") == ["\(beacon)/start?a=http%3A%2F%2Fvast.example%2Ftags%2Fclip.mp4&x=[NOTAMACRO]"], "the absolute URL, before --map")
+        #expect(urls("verificationNotExecuted") == ["\(beacon)/vne?r=2&p=-1"], "before the first frame the ad playhead is unknown")
+        #expect(urls("companion.creativeView") == ["\(beacon)/cv/wrapper", "\(beacon)/cv/inline"], "wrappers first, like every other event")
+        let warnings = run.lines.filter { $0["kind"] as? String == "warning" }.compactMap { $0["message"] as? String }
+        #expect(warnings.filter { $0.hasPrefix("[NOTAMACRO]") } == ["[NOTAMACRO] is not a VAST macro; left as written"], "reported once per session")
+        #expect(!warnings.contains { $0.contains("GDPRCONSENT") || $0.contains("ADPLAYHEAD") })
+    }
+
+    /// The User-Agent header and `[DEVICEUA]` are one setting: `--macro DEVICEUA=…` changes both.
+    @Test(.timeLimit(.minutes(1)))
+    func deviceUAMacro_setsTheUserAgentHeaderToo() async throws {
+        let folder = try TemporaryFolder()
+        let log = folder.url.appendingPathComponent("hits.jsonl").path
+        let errURL = folder.url.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Repo.vplayBinary)
+        process.arguments = ["sink", "--port", "0", "--log", log]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = try FileHandle(forWritingTo: errURL)
+        let exited = AsyncStream<Int32>.makeStream()
+        process.terminationHandler = { exited.continuation.yield($0.terminationStatus) }
+        try process.run()
+        var port: Int?
+        while port == nil {
+            let text = try String(contentsOf: errURL, encoding: .utf8)
+            if let range = text.range(of: #"127\.0\.0\.1:(\d+)"#, options: .regularExpression) { port = Int(text[range].split(separator: ":")[1]) }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let tag = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
+            .replacingOccurrences(of: "http://127.0.0.1:8089/impression?ad=vplay-demo-001", with: "http://127.0.0.1:\(port!)/impression?ua=[DEVICEUA]")
+            .replacingOccurrences(of: "http://127.0.0.1:8089", with: "http://127.0.0.1:\(port!)")
+            .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "file://\(Repo.media("clip-10s-360p.mp4"))")
+        let run = try await vplay(["--vast", try folder.write("tag.xml", tag), "--json", "--macro", "DEVICEUA=Tester/2.0 (sim)"])
+        kill(process.processIdentifier, SIGINT)
+        for await _ in exited.stream { break }
+        #expect(run.status == 0, "\(run.stderr)")
+        let hits = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+            .map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        #expect(hits.count == 12)
+        #expect(hits.allSatisfy { $0["userAgent"] as? String == "Tester/2.0 (sim)" })
+        #expect(hits.contains { ($0["target"] as? String)?.hasPrefix("/impression?ua=Tester%2F2.0%20%28sim%29&") == true })
     }
 
     @Test(.timeLimit(.minutes(1)))

@@ -34,6 +34,18 @@ import Testing
         #expect(second["status"] is NSNull && second["error"] as? String == "connection refused" && second["delivered"] as? Bool == false)
     }
 
+    @Test func jsonLines_keysAreSorted_soEqualRecordsGiveEqualBytes() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("vplay-log-\(UUID().uuidString).jsonl")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let writer = try BeaconLogWriter(path: file.path)
+        for _ in 0..<20 { writer.append(Self.sent) }
+        writer.close()
+        let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
+        #expect(Set(lines).count == 1, "the same record is the same bytes every time")
+        let keys = try #require(lines.first).matches(of: /"([A-Za-z]+)":/).map { String($0.output.1) }
+        #expect(keys == keys.sorted() && keys.count == 15, "\(keys)")
+    }
+
     /// Checks the HAR 1.2 structure: required fields and their types (http://www.softwareishard.com/blog/har-12-spec/).
     static func validateHAR(_ data: Data) throws -> [[String: Any]] {
         let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
@@ -45,6 +57,7 @@ import Testing
         for entry in entries {
             let started = try #require(entry["startedDateTime"] as? String)
             #expect(ISO8601DateFormatter.har.date(from: started) != nil, "startedDateTime \(started) is ISO 8601")
+            #expect(!started.hasPrefix("1970"), "a real send time, not the epoch")
             #expect(entry["time"] is Double || entry["time"] is Int)
             let request = try #require(entry["request"] as? [String: Any])
             for key in ["method", "url", "httpVersion"] { #expect(request[key] is String, "request.\(key)") }
@@ -75,6 +88,40 @@ import Testing
         #expect((first["_vplay"] as? [String: Any])?["event"] as? String == "midpoint")
         let failedResponse = try #require(entries[1]["response"] as? [String: Any])
         #expect(failedResponse["status"] as? Int == 0 && failedResponse["_error"] as? String == "connection refused")
+        #expect((failedResponse["content"] as? [String: Any])?["mimeType"] as? String == "x-unknown", "no response, no Content-Type")
+    }
+
+    @Test func har_showsTheRealResponseAndTheURLActuallyRequested() throws {
+        var routed = Self.sent
+        routed.requestedURL = "http://127.0.0.1:40001/m?pos=00%3A00%3A05.000&cb=12345678"
+        routed.responseHeaders = [HeaderField(name: "Content-Type", value: "text/plain; charset=utf-8"), HeaderField(name: "Server", value: "sink")]
+        routed.redirects = ["http://127.0.0.1:40001/final"]
+        var redirect = Self.failed
+        redirect.status = 302
+        redirect.error = nil
+        redirect.responseHeaders = [HeaderField(name: "location", value: "http://elsewhere.example/p")]
+        let entries = try Self.validateHAR(try HARDocument(records: [routed, redirect], userAgent: "vplay-test").encoded())
+        let request = try #require(entries[0]["request"] as? [String: Any])
+        #expect(request["url"] as? String == routed.requestedURL)
+        let response = try #require(entries[0]["response"] as? [String: Any])
+        #expect((response["content"] as? [String: Any])?["mimeType"] as? String == "text/plain; charset=utf-8")
+        #expect(response["headers"] as? [[String: String]] == [["name": "Content-Type", "value": "text/plain; charset=utf-8"], ["name": "Server", "value": "sink"]])
+        #expect(response["redirectURL"] as? String == "", "the final answer is not a redirect")
+        let vplay = try #require(entries[0]["_vplay"] as? [String: Any])
+        #expect(vplay["beaconURL"] as? String == Self.sent.url)
+        #expect(vplay["redirects"] as? [String] == ["http://127.0.0.1:40001/final"])
+        let redirected = try #require(entries[1]["response"] as? [String: Any])
+        #expect(redirected["redirectURL"] as? String == "http://elsewhere.example/p")
+    }
+
+    @Test func har_leavesOutBeaconsThatWereNeverSent() throws {
+        var notSent = Self.failed
+        notSent.sentAt = nil
+        notSent.latency = nil
+        notSent.error = BeaconDispatcher.notSentError
+        let entries = try Self.validateHAR(try HARDocument(records: [Self.sent, notSent], userAgent: "vplay-test").encoded())
+        #expect(entries.count == 1)
+        #expect((entries[0]["_vplay"] as? [String: Any])?["event"] as? String == "midpoint")
     }
 }
 

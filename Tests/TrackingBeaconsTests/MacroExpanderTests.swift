@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import TrackingBeacons
 
@@ -6,8 +7,10 @@ import Testing
     let context = MacroContext(
         adPlayhead: .milliseconds(5000), assetURI: "https://cdn.example/ad 1.mp4", errorCode: 405, reason: 2,
         timestampMilliseconds: 1_767_225_600_127, timeZoneOffsetMinutes: -300, cacheBuster: "00012345",
-        adServingId: "srv-1", universalAdId: "ad-id.org ABC123", adType: "video", podSequence: 2,
-        playerState: ["muted"], extra: ["DEVICEUA": "vplay/0.1 (iPhone)", "APPBUNDLE": "com.example.app", "IFA": "abc", "LIMITADTRACKING": "0", "PLAYERSIZE": "390,844", "BREAKPOSITION": "4"])
+        adServingId: "srv-1", universalAdIds: ["ad-id.org CNPA0484000H", "clearcast.co.uk AB/CD,1"], adType: "video", podSequence: 2,
+        adCount: 1, transactionID: "123e4567-e89b-42d3-a456-426655440000", playerState: ["muted", "fullscreen"],
+        extra: ["DEVICEUA": "vplay/0.1 (iPhone)", "APPBUNDLE": "com.example.app", "IFA": "abc", "LIMITADTRACKING": "0", "PLAYERSIZE": "390,844",
+                "BREAKPOSITION": "4", "PLAYERCAPABILITIES": "skip,mute", "REGULATIONS": "gdpr"])
 
     static let table: [(String, String)] = [
         ("[ADPLAYHEAD]", "00%3A00%3A05.000"),
@@ -20,11 +23,16 @@ import Testing
         // 2026-01-01T00:00:00.127Z shown in UTC-05:00.
         ("[TIMESTAMP]", "2025-12-31T19%3A00%3A00.127-05%3A00"),
         ("[ADSERVINGID]", "srv-1"),
-        ("[UNIVERSALADID]", "ad-id.org%20ABC123"),
+        // Arrays: each element encoded, joined with a literal ',' (VAST 4.x §6.1); the ',' inside `AB/CD,1` is data.
+        ("[UNIVERSALADID]", "ad-id.org%20CNPA0484000H,clearcast.co.uk%20AB%2FCD%2C1"),
         ("[ADTYPE]", "video"),
         ("[PODSEQUENCE]", "2"),
-        ("[PLAYERSTATE]", "muted"),
-        ("[PLAYERSIZE]", "390%2C844"),
+        ("[ADCOUNT]", "1"),
+        ("[TRANSACTIONID]", "123e4567-e89b-42d3-a456-426655440000"),
+        ("[PLAYERSTATE]", "muted,fullscreen"),
+        ("[PLAYERSIZE]", "390,844"),
+        ("[PLAYERCAPABILITIES]", "skip,mute"),
+        ("[REGULATIONS]", "gdpr"),
         ("[DEVICEUA]", "vplay%2F0.1%20%28iPhone%29"),
         ("[APPBUNDLE]", "com.example.app"),
         ("[IFA]", "abc"),
@@ -44,6 +52,26 @@ import Testing
         let expansion = MacroExpander().expand("https://t/p?a=[NOTAMACRO]&b=[NOTAMACRO]&c=[CACHEBUSTING]", values: context.values)
         #expect(expansion.url == "https://t/p?a=[NOTAMACRO]&b=[NOTAMACRO]&c=00012345")
         #expect(expansion.unknownMacros == ["NOTAMACRO"])
+    }
+
+    @Test func expand_vastMacroWithoutAValue_isMinusOne_andNotReportedAsUnknown() {
+        let bare = MacroContext(timestampMilliseconds: 0, cacheBuster: "00000001")
+        let template = "https://t/p?pos=[ADPLAYHEAD]&g=[GDPRCONSENT]&ua=%%CLIENTUA%%&a=[ASSETURI]&u=[UNIVERSALADID]&n=[ADCOUNT]&gpp=[GPP_STRING]&x=[FOO]"
+        let expansion = MacroExpander().expand(template, values: bare.values)
+        #expect(expansion.url == "https://t/p?pos=-1&g=-1&ua=-1&a=-1&u=-1&n=-1&gpp=-1&x=[FOO]")
+        #expect(expansion.unknownMacros == ["FOO"])
+        #expect(expansion.unfilledMacros == ["ADPLAYHEAD", "GDPRCONSENT", "CLIENTUA", "ASSETURI", "UNIVERSALADID", "ADCOUNT", "GPP_STRING"])
+    }
+
+    @Test func expand_emptyPlayerState_isEmpty_notUnknown() {
+        let expansion = MacroExpander().expand("https://t/p?st=[PLAYERSTATE]", values: MacroContext(timestampMilliseconds: 0, cacheBuster: "1").values)
+        #expect(expansion.url == "https://t/p?st=")
+    }
+
+    @Test func expand_configuredListValue_isSplitOnCommasAndEachElementEncoded() {
+        let expansion = MacroExpander().expand("https://t/p?s=[PLAYERSIZE]&m=[MEDIAMIME]&ua=[DEVICEUA]",
+                                               values: ["PLAYERSIZE": "640,360", "MEDIAMIME": "video/mp4,application/x-mpegURL", "DEVICEUA": "a,b"])
+        #expect(expansion.url == "https://t/p?s=640,360&m=video%2Fmp4,application%2Fx-mpegURL&ua=a%2Cb", "DEVICEUA is one text: its comma is data")
     }
 
     @Test func expand_lowerCaseName_isNotAMacro() {
@@ -74,6 +102,24 @@ import Testing
         // 2024-02-29T12:34:56.789Z
         #expect(MacroFormat.timestamp(millisecondsSince1970: 1_709_210_096_789) == "2024-02-29T12:34:56.789+00:00")
         #expect(MacroFormat.timestamp(millisecondsSince1970: 1_709_210_096_789, offsetMinutes: 330) == "2024-02-29T18:04:56.789+05:30")
+    }
+
+    @Test func timestampOffset_isReadFromTheISO8601TextNowIsWrittenWith() {
+        #expect(MacroFormat.utcOffsetMinutes(ofISO8601: "2026-01-01T09:00:00.5+09:00") == 540)
+        #expect(MacroFormat.utcOffsetMinutes(ofISO8601: "2026-01-01T09:00:00-0530") == -330)
+        #expect(MacroFormat.utcOffsetMinutes(ofISO8601: "2026-01-01T09:00:00+02") == 120)
+        #expect(MacroFormat.utcOffsetMinutes(ofISO8601: "2026-01-01T00:00:00Z") == 0)
+        #expect(MacroFormat.utcOffsetMinutes(ofISO8601: "1767225600000") == nil)
+        #expect(MacroFormat.utcOffsetMinutes(ofISO8601: "2026-01-01T09:00:00") == nil)
+        // 2026-01-01T09:00:00.5+09:00 is 00:00:00.500Z; shown with its own offset.
+        #expect(MacroFormat.timestamp(millisecondsSince1970: 1_767_225_600_500, offsetMinutes: 540) == "2026-01-01T09:00:00.500+09:00")
+    }
+
+    @Test func transactionID_isAVersion4UUIDReproducibleFromItsSeed() {
+        let id = TransactionID.make(seed: 1)
+        #expect(id == TransactionID.make(seed: 1))
+        #expect(id != TransactionID.make(seed: 2))
+        #expect(id.range(of: #"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$"#, options: .regularExpression) != nil, "\(id)")
     }
 
     @Test func cacheBuster_isEightDigitsAndReproducibleFromItsSeed() {

@@ -5,11 +5,27 @@
 /// Beacons are real HTTP: their timeouts and retry backoff run on the wall clock (`ContinuousClock`) even when
 /// playback runs on the virtual clock, so a virtual session never hammers a server with instant retries.
 public actor BeaconDispatcher {
+    /// The error of a beacon whose attempt was on the wire when the session ended.
+    public static let unansweredError = "unanswered at session end"
+    /// The error of a beacon that never went out: still waiting for a concurrency slot, or for its retry, when the
+    /// session ended. Its record has no `sentAt`; it is not a request in the HAR or in the sink's reconciliation.
+    public static let notSentError = "not sent before session end"
+
+    /// One beacon not finished yet.
+    private struct Flight {
+        var planned: BeaconRecord
+        var task: Task<Void, Never>?
+        /// The attempt on the wire now (with its attempt number and `sentAt`); nil while waiting for a slot or a retry.
+        var current: BeaconRecord?
+        /// The number the next attempt will have.
+        var nextAttempt = 1
+    }
+
     private let transport: (any BeaconTransport)?
     private let policy: BeaconPolicy
     private let wallClock: @Sendable () -> Int64
     private let onRecord: @Sendable (BeaconRecord) async -> Void
-    private var inFlight: [Int: (record: BeaconRecord, task: Task<Void, Never>)] = [:]
+    private var inFlight: [Int: Flight] = [:]
     private var nextID = 0
     private var running = 0
     private var waiting: [CheckedContinuation<Void, Never>] = []
@@ -37,8 +53,8 @@ public actor BeaconDispatcher {
         }
         let id = nextID
         nextID += 1
-        let task = Task { await self.deliver(planned, id: id, over: transport) }
-        inFlight[id] = (planned, task)
+        inFlight[id] = Flight(planned: planned)
+        inFlight[id]?.task = Task { await self.deliver(planned, id: id, over: transport) }
     }
 
     private func deliver(_ planned: BeaconRecord, id: Int, over transport: any BeaconTransport) async {
@@ -51,12 +67,18 @@ public actor BeaconDispatcher {
             record.dryRun = false
             record.attempt = attempt
             record.sentAt = wallClock()
+            inFlight[id]?.current = record
             let outcome = await transport.send(planned.url, timeout: policy.timeout)
             if Task.isCancelled { return }
+            inFlight[id]?.current = nil
+            inFlight[id]?.nextAttempt = attempt + 1
             record.status = outcome.status
             record.error = outcome.error ?? (outcome.delivered ? nil : outcome.status.map { "HTTP \($0)" })
             record.latency = outcome.latency
             record.bytes = outcome.bytes
+            record.requestedURL = outcome.requestedURL == planned.url ? nil : outcome.requestedURL
+            record.responseHeaders = outcome.headers
+            record.redirects = outcome.redirects
             let again = !outcome.delivered && attempt <= policy.retries && policy.retries(outcome)
             record.isFinalAttempt = !again
             if again {
@@ -91,19 +113,29 @@ public actor BeaconDispatcher {
     public var pending: Int { inFlight.count }
 
     /// Waits until every request has its final answer or `limit` has passed on the wall clock; the ones still open
-    /// are cancelled and recorded with the error "unanswered at session end".
+    /// are cancelled and recorded: an attempt on the wire as `unansweredError` (its attempt number and `sentAt`
+    /// kept), a beacon that never went out (waiting for a slot or a retry) as `notSentError` without `sentAt`.
     public func finish(waitingAtMost limit: Duration) async {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: limit)
         while !inFlight.isEmpty, clock.now < deadline {
             try? await clock.sleep(for: .milliseconds(2))
         }
-        for (id, entry) in inFlight.sorted(by: { $0.key < $1.key }) {
-            entry.task.cancel()
+        for (id, flight) in inFlight.sorted(by: { $0.key < $1.key }) {
+            flight.task?.cancel()
             inFlight[id] = nil
-            var record = entry.record
+            var record: BeaconRecord
+            if let current = flight.current {
+                record = current
+                record.error = Self.unansweredError
+            } else {
+                record = flight.planned
+                record.attempt = flight.nextAttempt
+                record.sentAt = nil
+                record.error = Self.notSentError
+            }
             record.dryRun = false
-            record.error = "unanswered at session end"
+            record.isFinalAttempt = true
             await onRecord(record)
         }
     }

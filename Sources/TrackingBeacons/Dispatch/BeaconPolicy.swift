@@ -2,9 +2,10 @@
 public struct BeaconPolicy: Sendable {
     /// Per request. 5 s: IMA's HTML5 SDK gives a whole ad request 5 s; a pixel needs less.
     public var timeout: Duration = .seconds(5)
-    /// Further attempts after a connection failure or a 5xx answer. 0 by default: a beacon counted twice is a
-    /// measurement bug, and a server that answered 5xx may still have counted it. Timeouts are never retried (the
-    /// request may have arrived).
+    /// Further attempts after a failure to connect or a 5xx answer. 0 by default: a beacon counted twice is a
+    /// measurement bug, and a server that answered 5xx may still have counted it. Only failures before the request
+    /// was written are retried (refused, DNS, connect timeout, TLS handshake); never a timeout, a reset or a close
+    /// after sending, or a redirect limit or cycle (the request arrived, or may have).
     public var retries = 0
     /// Wait before the first retry; doubled for each later one.
     public var backoff: Duration = .milliseconds(500)
@@ -19,9 +20,10 @@ public struct BeaconPolicy: Sendable {
         self.maxConcurrent = max(1, maxConcurrent)
     }
 
-    /// Whether an attempt with this outcome is tried again (given attempts left).
+    /// Whether an attempt with this outcome is tried again (given attempts left): a 5xx answer, or a failure before
+    /// any byte of the request left.
     func retries(_ outcome: TransportOutcome) -> Bool {
         if let status = outcome.status { return status >= 500 }
-        return outcome.error != "timed out"
+        return outcome.failedBeforeSending
     }
 }

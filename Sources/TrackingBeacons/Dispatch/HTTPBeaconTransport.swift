@@ -1,22 +1,40 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import AsyncHTTPClient
 import NIOCore
 import NIOHTTP1
+import NIOPosix
+import NIOSSL
+import Synchronization
 
-/// Beacons over real HTTP GET with async-http-client (SwiftNIO): pooled connections, a per-request deadline,
-/// redirects followed up to 5 (a beacon bouncing further is broken, and a loop must end), a User-Agent naming vplay.
-/// The body is read and dropped, counted up to `maxBodyBytes`.
+/// Beacons over real HTTP GET with async-http-client (SwiftNIO): pooled connections, one deadline per attempt that
+/// covers connecting, the response head and the body, redirects followed up to 5 (a beacon bouncing further is
+/// broken, and a loop must end), a User-Agent naming vplay and the simulated device. The body is read and dropped,
+/// counted up to `maxBodyBytes`.
+///
+/// A failed connection fails the attempt at once: async-http-client's own connection retries are off, because with
+/// them a refused connection is retried with backoff until the deadline and reported only then (AHC issue #743),
+/// holding a concurrency slot for the whole timeout. Retrying is the dispatcher's decision (`BeaconPolicy`).
 public final class HTTPBeaconTransport: BeaconTransport {
     private let client: HTTPClient
     private let userAgent: String
     /// Bodies past this many bytes are not read further (a tracking pixel is ~43 bytes; 64 KiB is generous).
     public static let maxBodyBytes = 64 * 1024
 
-    /// - Parameter userAgent: sent with every request; name vplay and the simulated device.
-    public init(userAgent: String) {
+    /// - Parameters:
+    ///   - userAgent: sent with every request; name vplay and the simulated device.
+    ///   - connectTimeout: how long establishing a connection may take; keep it at most the per-request timeout
+    ///     (the request's deadline ends a slower connect anyway). 5 s, the default beacon timeout.
+    public init(userAgent: String, connectTimeout: Duration = .seconds(5)) {
         var configuration = HTTPClient.Configuration()
         configuration.redirectConfiguration = .follow(max: 5, allowCycles: false)
         configuration.decompression = .disabled
         configuration.connectionPool = .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 16)
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.timeout.connect = .nanoseconds(max(1, connectTimeout.nanoseconds))
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         self.userAgent = userAgent
     }
@@ -24,21 +42,24 @@ public final class HTTPBeaconTransport: BeaconTransport {
     public func send(_ url: String, timeout: Duration) async -> TransportOutcome {
         let clock = ContinuousClock()
         let started = clock.now
+        let deadline = started.advanced(by: timeout)
         var request = HTTPClientRequest(url: url)
         request.method = .GET
         request.headers.add(name: "User-Agent", value: userAgent)
+        let response: HTTPClientResponse
         do {
-            let deadline = TimeAmount.nanoseconds(Int64(timeout.seconds * 1e9))
-            let response = try await client.execute(request, timeout: deadline)
-            var bytes = 0
-            for try await chunk in response.body {
-                bytes += chunk.readableBytes
-                if bytes >= Self.maxBodyBytes { break }
-            }
-            return TransportOutcome(status: Int(response.status.code), error: nil, latency: started.duration(to: clock.now), bytes: bytes)
+            response = try await client.execute(request, deadline: .now() + .nanoseconds(max(0, timeout.nanoseconds)))
         } catch {
-            return TransportOutcome(status: nil, error: Self.describe(error), latency: started.duration(to: clock.now), bytes: 0)
+            let failure = Self.classify(error)
+            return TransportOutcome(status: nil, error: failure.reason, latency: started.duration(to: clock.now), bytes: 0,
+                                    failedBeforeSending: failure.beforeSending, requestedURL: url)
         }
+        // async-http-client's deadline ends with the response head; the body is read under what is left of it.
+        let body = await Self.drain(response.body, until: deadline)
+        return TransportOutcome(
+            status: Int(response.status.code), error: body.error, latency: started.duration(to: clock.now), bytes: body.bytes,
+            requestedURL: url, headers: response.headers.map { HeaderField(name: $0.name, value: $0.value) },
+            redirects: response.history.dropFirst().map(\.request.url))
     }
 
     /// Closes the connection pool; call once at the end.
@@ -46,20 +67,73 @@ public final class HTTPBeaconTransport: BeaconTransport {
         try? await client.shutdown()
     }
 
-    static func describe(_ error: any Error) -> String {
+    /// Reads and drops `body` until its end, `maxBodyBytes`, an error or `deadline`, whichever comes first.
+    static func drain(_ body: HTTPClientResponse.Body, until deadline: ContinuousClock.Instant) async -> (bytes: Int, error: String?) {
+        final class Counter: Sendable { let bytes = Atomic<Int>(0) }
+        let counter = Counter()
+        let error = await withTaskGroup(of: String??.self) { group -> String? in
+            group.addTask {
+                do {
+                    for try await chunk in body {
+                        let total = counter.bytes.add(chunk.readableBytes, ordering: .relaxed).newValue
+                        if total >= maxBodyBytes { break }
+                    }
+                    return .some(nil)
+                } catch {
+                    return Task.isCancelled ? nil : .some("\(classify(error).reason) while reading the body")
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(until: deadline, clock: .continuous)
+                return Task.isCancelled ? nil : .some("timed out reading the body")
+            }
+            // The first task to finish decides; the other is cancelled (cancelling the body read closes the connection).
+            var result: String?
+            if let first = await group.next(), let outcome = first { result = outcome }
+            group.cancelAll()
+            return result
+        }
+        return (counter.bytes.load(ordering: .relaxed), error)
+    }
+
+    /// A failure in words (`connection refused`, `timed out`, …), and whether it happened before the request was
+    /// written (only those are safe to retry).
+    static func classify(_ error: any Error) -> (reason: String, beforeSending: Bool) {
         if let error = error as? HTTPClientError {
             switch error {
-            case .deadlineExceeded, .readTimeout, .connectTimeout: return "timed out"
-            case .redirectLimitReached: return "too many redirects"
-            case .redirectCycleDetected: return "redirect cycle"
-            case .remoteConnectionClosed: return "connection closed by the server"
-            default: return "\(error)"
+            case .deadlineExceeded, .readTimeout, .writeTimeout: return ("timed out", false)
+            case .connectTimeout: return ("connect timed out", true)
+            case .tlsHandshakeTimeout: return ("TLS handshake timed out", true)
+            case .redirectLimitReached: return ("too many redirects", false)
+            case .redirectCycleDetected: return ("redirect cycle", false)
+            case .remoteConnectionClosed: return ("connection closed by the server", false)
+            default: return ("\(error)", false)
             }
         }
+        if let error = error as? NIOConnectionError {
+            if error.connectionErrors.isEmpty, error.dnsAError != nil || error.dnsAAAAError != nil {
+                return ("DNS lookup failed for \(error.host)", true)
+            }
+            let refused = error.connectionErrors.contains { ($0.error as? IOError)?.errnoCode == ECONNREFUSED }
+            return (refused ? "connection refused" : "could not connect: \(error)", true)
+        }
+        if let error = error as? IOError {
+            switch error.errnoCode {
+            case ECONNREFUSED: return ("connection refused", true)
+            case ENETUNREACH, EHOSTUNREACH: return ("could not connect: \(error)", true)
+            case ECONNRESET: return ("connection reset", false)
+            case EPIPE: return ("connection closed by the server", false)
+            default: return ("\(error)", false)
+            }
+        }
+        if let error = error as? ChannelError, case .connectTimeout = error { return ("connect timed out", true) }
+        if let error = error as? NIOSSLError, case .handshakeFailed = error { return ("TLS handshake failed: \(error)", true) }
+        if error is NIOSSLExtraError { return ("TLS handshake failed: \(error)", true) }
+        if error is SocketAddressError { return ("DNS lookup failed: \(error)", true) }
         let text = String(describing: error)
-        if text.contains("connectionRefused") || text.contains("Connection refused") { return "connection refused" }
-        if text.contains("connectionReset") || text.contains("Connection reset") { return "connection reset" }
-        return text
+        if text.contains("connectionRefused") || text.contains("Connection refused") { return ("connection refused", true) }
+        if text.contains("connectionReset") || text.contains("Connection reset") { return ("connection reset", false) }
+        return (text, false)
     }
 }
 
@@ -67,5 +141,12 @@ extension Duration {
     var seconds: Double {
         let (s, atto) = components
         return Double(s) + Double(atto) / 1e18
+    }
+
+    /// Whole nanoseconds (saturating far beyond any timeout vplay uses).
+    var nanoseconds: Int64 {
+        let (s, atto) = components
+        let (product, overflow) = s.multipliedReportingOverflow(by: 1_000_000_000)
+        return overflow ? (s < 0 ? .min : .max) : product &+ atto / 1_000_000_000
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Appends each beacon record to a JSON Lines file as it happens, flushed line by line, so the log survives an error
-/// exit, an interruption or a crash.
+/// exit, an interruption or a crash. Keys are sorted, so two runs with the same `--seed` and `--now` against the same
+/// answers write the same bytes (apart from wall times and latencies).
 public final class BeaconLogWriter: @unchecked Sendable {
     private let handle: FileHandle
     private let lock = NSLock()
@@ -14,7 +15,7 @@ public final class BeaconLogWriter: @unchecked Sendable {
         }
         handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     }
 
     public func append(_ record: BeaconRecord) {

@@ -1,8 +1,10 @@
 /// The beacon log's JSON Lines form (`--beacons FILE`): one object per attempt. Times in seconds (playhead, clock,
-/// latency) or ms since 1970 (`sentAt`).
+/// latency) or ms since 1970 (`sentAt`). `requestedURL` appears when the request went elsewhere than `url` (the
+/// embedded sink), `redirects` when redirects were followed.
 extension BeaconRecord: Encodable {
     private enum Keys: String, CodingKey {
         case event, source, template, url, playhead, clock, sentAt, attempt, finalAttempt, status, latency, bytes, error, unknownMacros, dryRun, delivered
+        case requestedURL, redirects
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -23,6 +25,8 @@ extension BeaconRecord: Encodable {
         if !unknownMacros.isEmpty { try c.encode(unknownMacros, forKey: .unknownMacros) }
         try c.encode(dryRun, forKey: .dryRun)
         try c.encode(delivered, forKey: .delivered)
+        if let requestedURL, requestedURL != url { try c.encode(requestedURL, forKey: .requestedURL) }
+        if !redirects.isEmpty { try c.encode(redirects, forKey: .redirects) }
     }
 
     /// Seconds rounded to the microsecond.

@@ -27,6 +27,12 @@ public struct BeaconRecord: Sendable, Equatable {
     public var sentAt: Int64?
     /// False for an attempt that a retry follows; the last attempt of a beacon decides delivered or failed.
     public var isFinalAttempt = true
+    /// The URL actually requested when it differs from `url` (routed to the embedded sink); nil otherwise.
+    public var requestedURL: String?
+    /// Headers of the final response (for the HAR); empty when none came.
+    public var responseHeaders: [HeaderField] = []
+    /// URLs requested after the first, in order, when redirects were followed.
+    public var redirects: [String] = []
 
     public init(event: String, source: String, template: String, url: String, playhead: Duration, clock: Duration,
                 attempt: Int = 1, status: Int? = nil, error: String? = nil, latency: Duration? = nil, bytes: Int? = nil,
@@ -49,4 +55,8 @@ public struct BeaconRecord: Sendable, Equatable {
 
     /// Whether it reached a server that answered 2xx/3xx.
     public var delivered: Bool { status.map { (200..<400).contains($0) } ?? false }
+
+    /// Whether a request went out for this record: false in a dry run and for a beacon the session ended before it
+    /// was sent (`BeaconDispatcher.notSentError`), which have no `sentAt`.
+    public var wasSent: Bool { !dryRun && sentAt != nil }
 }

@@ -1,9 +1,15 @@
 import Foundation
 
 /// The beacon log as an HTTP Archive (HAR 1.2, http://www.softwareishard.com/blog/har-12-spec/), which Charles,
-/// browser dev tools and HAR viewers open. One entry per attempt that was sent; a failed attempt has status 0 and
-/// its reason in `response._error` (the HAR convention for custom fields). vplay's own facts (event, source,
-/// playhead, session clock) are in `comment` and `_vplay`.
+/// browser dev tools and HAR viewers open. One entry per attempt that was sent (dry-run records and beacons the
+/// session ended before sending are not requests); a failed attempt has status 0 and its reason in
+/// `response._error` (the HAR convention for custom fields).
+///
+/// `request.url` is the URL actually requested: with `--sink` that is the embedded sink's, and the beacon's own URL
+/// is in `_vplay.beaconURL`. The response is the final one after redirects, with its real headers and
+/// `content.mimeType` from its `Content-Type` (`x-unknown` when there is none, as browsers write); the redirect hops
+/// are listed in `_vplay.redirects`, and `redirectURL` is the `Location` of a final answer that is itself a redirect.
+/// vplay's own facts (event, source, playhead, session clock) are in `comment` and `_vplay`.
 public struct HARDocument: Encodable, Sendable {
     public struct Log: Encodable, Sendable {
         public var version = "1.2"
@@ -60,26 +66,43 @@ public struct HARDocument: Encodable, Sendable {
         public var playhead: Double
         public var clock: Double
         public var attempt: Int
+        /// The beacon's URL (after macro expansion) when the request went elsewhere (the embedded sink).
+        public var beaconURL: String?
+        /// URLs requested after the first, when redirects were followed.
+        public var redirects: [String]?
     }
 
     public var log: Log
 
-    /// Builds the archive from the records that were sent (dry-run records have no request to show).
+    /// Builds the archive from the records that were sent (dry-run records and beacons never sent have no request
+    /// to show).
     public init(records: [BeaconRecord], userAgent: String, creatorVersion: String = "0.1", comment: String? = nil) {
-        let entries = records.filter { !$0.dryRun }.map { record -> Entry in
+        let entries = records.compactMap { record -> Entry? in
+            guard record.wasSent, let sentAt = record.sentAt else { return nil }
             let millis = record.latency.map { BeaconRecord.seconds($0) * 1000 } ?? 0
+            let requested = record.requestedURL ?? record.url
+            let headers = record.responseHeaders.map { NameValue(name: $0.name, value: $0.value) }
+            let redirectURL = record.status.map { (300..<400).contains($0) } == true ? Self.header("Location", in: record.responseHeaders) ?? "" : ""
+            let redirected = record.redirects.isEmpty ? "" : ", redirected \(record.redirects.count)×"
             return Entry(
-                startedDateTime: MacroFormat.timestamp(millisecondsSince1970: record.sentAt ?? 0).replacingOccurrences(of: "+00:00", with: "Z"),
+                startedDateTime: MacroFormat.timestamp(millisecondsSince1970: sentAt).replacingOccurrences(of: "+00:00", with: "Z"),
                 time: millis,
-                request: Request(url: record.url, headers: [NameValue(name: "User-Agent", value: userAgent)], queryString: Self.query(of: record.url)),
-                response: Response(status: record.status ?? 0, statusText: record.status.map { Self.reason($0) } ?? "", content: Content(size: record.bytes ?? 0, mimeType: "image/gif"),
-                                   bodySize: record.bytes ?? 0, _error: record.error),
+                request: Request(url: requested, headers: [NameValue(name: "User-Agent", value: userAgent)], queryString: Self.query(of: requested)),
+                response: Response(status: record.status ?? 0, statusText: record.status.map { Self.reason($0) } ?? "", headers: headers,
+                                   content: Content(size: record.bytes ?? 0, mimeType: Self.header("Content-Type", in: record.responseHeaders) ?? "x-unknown"),
+                                   redirectURL: redirectURL, bodySize: record.bytes ?? 0, _error: record.error),
                 timings: Timings(wait: millis),
-                comment: "\(record.event) from \(record.source) at playhead \(MacroFormat.playhead(record.playhead))",
+                comment: "\(record.event) from \(record.source) at playhead \(MacroFormat.playhead(record.playhead))\(redirected)",
                 _vplay: VPlayFields(event: record.event, source: record.source, template: record.template,
-                                    playhead: BeaconRecord.seconds(record.playhead), clock: BeaconRecord.seconds(record.clock), attempt: record.attempt))
+                                    playhead: BeaconRecord.seconds(record.playhead), clock: BeaconRecord.seconds(record.clock), attempt: record.attempt,
+                                    beaconURL: requested == record.url ? nil : record.url, redirects: record.redirects.isEmpty ? nil : record.redirects))
         }
         log = Log(creator: Creator(name: "vplay", version: creatorVersion), entries: entries, comment: comment)
+    }
+
+    /// The first value of header `name` (case-insensitive).
+    static func header(_ name: String, in headers: [HeaderField]) -> String? {
+        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
     }
 
     /// The document as JSON.

@@ -1,9 +1,10 @@
 /// The facts a tracking URL's macros are filled from at the moment its event happens. Device fields describe the
-/// simulated device and come from configuration; nothing here reads the real machine.
+/// simulated device and come from configuration; nothing here reads the real machine. A fact left nil has no value:
+/// its macro is sent as `-1` (unknown).
 public struct MacroContext: Sendable {
-    /// Ad playhead of *this* event (the peer sends the previous tick's).
+    /// Ad playhead of *this* event (the peer sends the previous tick's); nil before anything played.
     public var adPlayhead: Duration?
-    /// The media file actually played (the peer sends the first one listed).
+    /// The absolute URI of the media file actually played (the peer sends the first one listed).
     public var assetURI: String?
     /// VAST error code, for Error URLs only.
     public var errorCode: Int?
@@ -11,23 +12,29 @@ public struct MacroContext: Sendable {
     public var reason: Int?
     /// Wall time of the event, ms since 1970 (injected: `--now`).
     public var timestampMilliseconds: Int64
+    /// The simulated device's offset from UTC, minutes, shown in `[TIMESTAMP]`.
     public var timeZoneOffsetMinutes: Int
     /// `[CACHEBUSTING]` for this URL (8 digits).
     public var cacheBuster: String
     public var adServingId: String?
-    /// `registry value` pairs, comma-joined.
-    public var universalAdId: String?
+    /// `registry value` of each `<UniversalAdId>` (IAB format `{registryID}{space}{idvalue}`), one element each.
+    public var universalAdIds: [String]
     public var adType: String?
     public var podSequence: Int?
-    /// `muted`, `fullscreen`, comma-joined; empty when neither.
+    /// `[ADCOUNT]`: InLine ads played in the chain so far, this one included (1 for a single ad).
+    public var adCount: Int?
+    /// `[TRANSACTIONID]`: the session's UUID.
+    public var transactionID: String?
+    /// `muted`, `fullscreen`; empty when neither.
     public var playerState: [String]
-    /// Further configured values by macro name (`DEVICEUA`, `APPBUNDLE`, `IFA`, `PLAYERSIZE`, …), raw.
+    /// Further configured values by macro name (`DEVICEUA`, `APPBUNDLE`, `IFA`, `PLAYERSIZE`, …), raw; list macros
+    /// (`PLAYERSIZE=390,844`) are split on `,`.
     public var extra: [String: String]
 
     public init(adPlayhead: Duration? = nil, assetURI: String? = nil, errorCode: Int? = nil, reason: Int? = nil,
                 timestampMilliseconds: Int64, timeZoneOffsetMinutes: Int = 0, cacheBuster: String,
-                adServingId: String? = nil, universalAdId: String? = nil, adType: String? = nil, podSequence: Int? = nil,
-                playerState: [String] = [], extra: [String: String] = [:]) {
+                adServingId: String? = nil, universalAdIds: [String] = [], adType: String? = nil, podSequence: Int? = nil,
+                adCount: Int? = nil, transactionID: String? = nil, playerState: [String] = [], extra: [String: String] = [:]) {
         self.adPlayhead = adPlayhead
         self.assetURI = assetURI
         self.errorCode = errorCode
@@ -36,34 +43,39 @@ public struct MacroContext: Sendable {
         self.timeZoneOffsetMinutes = timeZoneOffsetMinutes
         self.cacheBuster = cacheBuster
         self.adServingId = adServingId
-        self.universalAdId = universalAdId
+        self.universalAdIds = universalAdIds
         self.adType = adType
         self.podSequence = podSequence
+        self.adCount = adCount
+        self.transactionID = transactionID
         self.playerState = playerState
         self.extra = extra
     }
 
     /// Raw (unencoded) values by macro name; `MacroExpander` encodes them.
-    public var values: [String: String] {
-        var values = extra
-        values["CACHEBUSTING"] = cacheBuster
-        values["TIMESTAMP"] = MacroFormat.timestamp(millisecondsSince1970: timestampMilliseconds, offsetMinutes: timeZoneOffsetMinutes)
+    public var values: [String: MacroValue] {
+        var values: [String: MacroValue] = [:]
+        for (name, raw) in extra { values[name] = .configured(raw, for: name) }
+        values["CACHEBUSTING"] = .text(cacheBuster)
+        values["TIMESTAMP"] = .text(MacroFormat.timestamp(millisecondsSince1970: timestampMilliseconds, offsetMinutes: timeZoneOffsetMinutes))
         if let adPlayhead {
             let text = MacroFormat.playhead(adPlayhead)
-            values["ADPLAYHEAD"] = text
+            values["ADPLAYHEAD"] = .text(text)
             // No content around a rewarded ad: vplay reports the ad's playhead for the content playhead macros too
             // (VAST 3's CONTENTPLAYHEAD is what the Adcash template uses for "video progress").
-            values["CONTENTPLAYHEAD"] = values["CONTENTPLAYHEAD"] ?? text
-            values["MEDIAPLAYHEAD"] = values["MEDIAPLAYHEAD"] ?? text
+            values["CONTENTPLAYHEAD"] = values["CONTENTPLAYHEAD"] ?? .text(text)
+            values["MEDIAPLAYHEAD"] = values["MEDIAPLAYHEAD"] ?? .text(text)
         }
-        if let assetURI { values["ASSETURI"] = assetURI }
-        if let errorCode { values["ERRORCODE"] = String(errorCode) }
-        if let reason { values["REASON"] = String(reason) }
-        if let adServingId { values["ADSERVINGID"] = adServingId }
-        if let universalAdId { values["UNIVERSALADID"] = universalAdId }
-        if let adType { values["ADTYPE"] = adType }
-        if let podSequence { values["PODSEQUENCE"] = String(podSequence) }
-        values["PLAYERSTATE"] = playerState.joined(separator: ",")
+        if let assetURI { values["ASSETURI"] = .text(assetURI) }
+        if let errorCode { values["ERRORCODE"] = .text(String(errorCode)) }
+        if let reason { values["REASON"] = .text(String(reason)) }
+        if let adServingId { values["ADSERVINGID"] = .text(adServingId) }
+        if !universalAdIds.isEmpty { values["UNIVERSALADID"] = .list(universalAdIds) }
+        if let adType { values["ADTYPE"] = .text(adType) }
+        if let podSequence { values["PODSEQUENCE"] = .text(String(podSequence)) }
+        if let adCount { values["ADCOUNT"] = .text(String(adCount)) }
+        if let transactionID { values["TRANSACTIONID"] = .text(transactionID) }
+        values["PLAYERSTATE"] = .list(playerState)
         return values
     }
 }

@@ -1,22 +1,28 @@
 /// Replaces VAST macros in a tracking URL template: `[NAME]` (VAST 3/4) and `%%NAME%%` (accepted as the peer
-/// vast-client-js does). Each value is percent-encoded per RFC 3986 (VAST 4.x §6.1: "URL-encode each value");
-/// a macro with no value is left exactly as written and reported, never blanked (VAST 4.x: "do not blanket-replace
-/// unknown macros"). Names are case-sensitive, as in the spec and the peer.
+/// vast-client-js does). Each value is percent-encoded per RFC 3986 (VAST 4.x §6.1: "URL-encode each value"); the
+/// elements of a list value are encoded one by one and joined with a literal `,`.
+///
+/// A VAST 4.x macro with no value becomes `-1` ("unknown", VAST 4.x §6.1; the peer does the same for the macros it
+/// supports). A name that is not a VAST macro is left exactly as written and reported, never blanked (VAST 4.x: "do
+/// not blanket-replace unknown macros"). Names are case-sensitive, as in the spec and the peer.
 public struct MacroExpander: Sendable {
     public struct Expansion: Sendable, Equatable {
         /// The URL to request.
         public var url: String
-        /// Macro names found in the template that had no value (left in place).
+        /// Names in the template that are not VAST macros and had no value (left in place, to be reported).
         public var unknownMacros: [String]
+        /// VAST macros in the template that had no value (sent as `-1`).
+        public var unfilledMacros: [String] = []
     }
 
     public init() {}
 
     /// Expands `template` with `values` (raw, not yet encoded).
-    public func expand(_ template: String, values: [String: String]) -> Expansion {
+    public func expand(_ template: String, values: [String: MacroValue]) -> Expansion {
         var output = ""
         output.reserveCapacity(template.utf8.count + 32)
         var unknown: [String] = []
+        var unfilled: [String] = []
         var rest = Substring(template)
         while let start = rest.firstIndex(where: { $0 == "[" || $0 == "%" }) {
             output += rest[..<start]
@@ -37,7 +43,10 @@ public struct MacroExpander: Sendable {
             let name = String(rest[nameStart..<nameEnd])
             let after = rest.index(nameEnd, offsetBy: close.count)
             if let value = values[name] {
-                output += Self.percentEncode(value)
+                output += value.encoded
+            } else if VASTMacros.isKnown(name) {
+                output += VASTMacros.unknownValue
+                if !unfilled.contains(name) { unfilled.append(name) }
             } else {
                 output += rest[start..<after]
                 if !unknown.contains(name) { unknown.append(name) }
@@ -45,7 +54,13 @@ public struct MacroExpander: Sendable {
             rest = rest[after...]
         }
         output += rest
-        return Expansion(url: output, unknownMacros: unknown)
+        return Expansion(url: output, unknownMacros: unknown, unfilledMacros: unfilled)
+    }
+
+    /// Expands `template` with configured raw values (list macros such as `PLAYERSIZE` written comma-separated,
+    /// see `MacroValue.configured(_:for:)`).
+    public func expand(_ template: String, values: [String: String]) -> Expansion {
+        expand(template, values: values.reduce(into: [String: MacroValue]()) { $0[$1.key] = .configured($1.value, for: $1.key) })
     }
 
     /// Macro names are upper-case letters, digits and underscores (`ADPLAYHEAD`, `GDPRCONSENT`, `IFATYPE`).

@@ -27,6 +27,22 @@ public enum MacroFormat {
             + "\(sign)\(pad(Int64(offset / 60), 2)):\(pad(Int64(offset % 60), 2))"
     }
 
+    /// The UTC offset, in minutes, that an ISO 8601 date-time ends with: `Z` → 0, `+09:00`/`+0900`/`+09` → 540,
+    /// `-05:30` → -330. nil when there is no time part or no offset (milliseconds since 1970, a bare local time).
+    /// `--now 2026-01-01T09:00:00.5+09:00` keeps its `+09:00` in `[TIMESTAMP]` this way.
+    public static func utcOffsetMinutes(ofISO8601 text: String) -> Int? {
+        guard let timeStart = text.firstIndex(where: { $0 == "T" || $0 == "t" }) else { return nil }
+        let time = text[text.index(after: timeStart)...]
+        if time.hasSuffix("Z") || time.hasSuffix("z") { return 0 }
+        guard let signIndex = time.lastIndex(where: { $0 == "+" || $0 == "-" }) else { return nil }
+        let digits = time[time.index(after: signIndex)...].filter { $0 != ":" }
+        guard [2, 4].contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isNumber }),
+              let hours = Int(digits.prefix(2)), let minutes = Int(digits.dropFirst(2).isEmpty ? "0" : String(digits.dropFirst(2))),
+              hours <= 23, minutes <= 59 else { return nil }
+        let total = hours * 60 + minutes
+        return time[signIndex] == "-" ? -total : total
+    }
+
     static func pad(_ value: Int64, _ width: Int) -> String {
         let text = String(value)
         return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text

@@ -143,6 +143,7 @@ struct RunCommand: AsyncParsableCommand {
         if let speed { configuration.clock = .realtime(speed: speed) } else if clock == .realtime { configuration.clock = .realtime(speed: 1) }
         configuration.seed = Self.parseSeed(seed) ?? 1
         configuration.now = now.flatMap(Self.parseNow)
+        configuration.timeZoneOffsetMinutes = now.flatMap(MacroFormat.utcOffsetMinutes(ofISO8601:)) ?? 0
         for entry in macro { if let (name, value) = Self.parseMacro(entry) { configuration.deviceMacros[name] = value } }
         configuration.decoderThreads = threads
         configuration.beaconPolicy = BeaconPolicy(timeout: .milliseconds(Int64((beaconTimeout * 1000).rounded())), retries: retries, maxConcurrent: beaconConcurrency)

@@ -1,0 +1,24 @@
+/// A macro's raw (not yet encoded) value: one text, or a list for the VAST macros whose type is an array
+/// (`UNIVERSALADID`, `PLAYERSIZE`, `PLAYERSTATE`, … — `VASTMacros.listValued`).
+public enum MacroValue: Sendable, Equatable, ExpressibleByStringLiteral {
+    case text(String)
+    /// Encoded element by element and joined with a literal `,` (VAST 4.x §6.1: "Join arrays with an unencoded `,`
+    /// and no spaces"), so a comma inside an element (`AB/CD,1` → `AB%2FCD%2C1`) cannot be taken for a separator.
+    case list([String])
+
+    public init(stringLiteral value: String) { self = .text(value) }
+
+    /// A configured value (`--macro PLAYERSIZE=390,844`) for the macro `name`: split on `,` when that macro is a list.
+    public static func configured(_ raw: String, for name: String) -> MacroValue {
+        guard VASTMacros.listValued.contains(name) else { return .text(raw) }
+        return .list(raw.split(separator: ",", omittingEmptySubsequences: false).map(String.init))
+    }
+
+    /// The value as it goes into the URL.
+    public var encoded: String {
+        switch self {
+        case let .text(text): MacroExpander.percentEncode(text)
+        case let .list(items): items.map(MacroExpander.percentEncode).joined(separator: ",")
+        }
+    }
+}
