@@ -76,14 +76,15 @@ import TestSupport
         #expect((run.lines.last?["beacons"] as? [String: Any])?["failed"] as? Int == 0, "the server answered 200: delivered")
     }
 
-    /// Concurrency 1 and a sink that never answers: three beacons time out (3 s each), the fourth is on the wire when
-    /// the 10 s drain ends, the rest never leave. Only what was sent is a request in the HAR and the reconciliation.
+    /// Concurrency 1 and a sink that never answers: three beacons time out (1 s each), the fourth is on the wire when
+    /// the 3.5 s drain (`--beacon-drain`) ends, the rest never leave. Only what was sent is a request in the HAR and
+    /// the reconciliation.
     @Test(.timeLimit(.minutes(1)))
     func sessionEnd_beaconsNeverSent_areMarkedAndLeftOutOfTheHARAndTheReconciliation() async throws {
         let folder = try TemporaryFolder()
         let log = folder.url.appendingPathComponent("beacons.jsonl").path, har = folder.url.appendingPathComponent("run.har").path
         let run = try await vplay(["--vast", "media/demo.xml", "--sink", "--json", "--sink-fault", "hang@*", "--beacon-concurrency", "1",
-                                   "--beacon-timeout", "3", "--beacons", log, "--har", har])
+                                   "--beacon-timeout", "1", "--beacon-drain", "3.5", "--beacons", log, "--har", har])
         let records = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
             .map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
         #expect(records.count == 12, "one final record per beacon")

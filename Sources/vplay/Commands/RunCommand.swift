@@ -87,7 +87,7 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Exit 5 when any beacon was not delivered.")
     var failOnBeaconErrors = false
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Retry a beacon this many times (0 to 10) after a connection failure or a 5xx (never after a timeout).", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Retry a beacon this many times (0 to 10) when it surely did not arrive (refused, DNS, connect timeout, TLS) or got a 5xx; never after a timeout, a reset once sent, or a redirect error.", valueName: "N"))
     var retries = 0
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Beacon requests in flight at once.", valueName: "N"))
@@ -99,7 +99,7 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Like --sink, for every tracking URL (replay a real tag offline).")
     var sinkAll = false
 
-    @Option(help: ArgumentHelp("A fault the sink plays, e.g. 500@/midpoint, delay=2s@/start, reset@*, 500x1@/complete; repeatable.", valueName: "spec"))
+    @Option(help: ArgumentHelp("A fault the sink plays, e.g. 500@/midpoint, delay=2s@/start, reset@*, hang@*, stall@* (headers, then the body stops), body=64k@*, 500x1@/complete; repeatable.", valueName: "spec"))
     var sinkFault: [String] = []
 
     @Option(help: ArgumentHelp("Write every beacon attempt to FILE as JSON Lines, as it happens.", valueName: "file"))

@@ -25,7 +25,7 @@ struct SinkCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Append every hit to FILE as JSON Lines.", valueName: "file"))
     var log: String?
 
-    @Option(help: ArgumentHelp("A fault to play for matching paths; repeatable.", valueName: "spec"))
+    @Option(help: ArgumentHelp("A fault to play for matching paths: 500@/midpoint, delay=2s@/start, reset@*, hang@*, stall@*, body=64k@*, 500x1@/complete; repeatable.", valueName: "spec"))
     var fault: [String] = []
 
     @Flag(help: "Print each hit as JSON instead of text.")

@@ -49,6 +49,7 @@ enum SessionJSON {
                 ("matched", .int(result.matched)),
                 ("missing", .array(result.missing.map { .object([("event", .string($0.event)), ("source", .string($0.source)), ("url", .string($0.url)), ("error", .optional($0.error))]) })),
                 ("unexpected", .array(result.unexpected.map(JSON.string))),
+                ("notSent", .array(result.notSent.map { .object([("event", .string($0.event)), ("source", .string($0.source)), ("url", .string($0.url))]) })),
             ])
         case let .error(error):
             var pairs: [(String, JSON)] = [
@@ -102,7 +103,8 @@ enum SessionJSON {
         if let error = summary.error { pairs.append(("error", .object([("code", .int(error.code)), ("message", .string(error.message))]))) }
         if let result = summary.reconciliation {
             pairs.append(("sink", .object([("sent", .int(result.sent)), ("received", .int(result.received)), ("matched", .int(result.matched)),
-                                            ("missing", .int(result.missing.count)), ("unexpected", .int(result.unexpected.count))])))
+                                            ("missing", .int(result.missing.count)), ("unexpected", .int(result.unexpected.count)),
+                                            ("notSent", .int(result.notSent.count))])))
         }
         if let expectations {
             pairs.append(("expectations", .object([("passed", .int(expectations.filter(\.passed).count)), ("failed", .int(expectations.filter { !$0.passed }.count))])))

@@ -41,6 +41,7 @@ enum SessionText {
             var lines = ["sink: \(result.received) received, \(result.matched) of \(result.sent) sent matched"]
             lines += result.missing.map { "  missing: \($0.event) [\($0.source)] \($0.url)\($0.error.map { " (\($0))" } ?? "")" }
             lines += result.unexpected.map { "  unexpected: \($0)" }
+            lines += result.notSent.map { "  not sent (the session ended first): \($0.event) [\($0.source)] \($0.url)" }
             return lines.joined(separator: "\n")
         case let .error(error):
             return style.red("error \(error.code): ") + error.message
@@ -68,7 +69,8 @@ enum SessionText {
             rows.append(("beacons", "\(summary.beaconsPlanned) planned, \(summary.beaconsDelivered) delivered, \(summary.beaconsFailed) failed"))
         }
         if let result = summary.reconciliation {
-            rows.append(("sink", "received \(result.received), matched \(result.matched) of \(result.sent) sent, \(result.missing.count) missing, \(result.unexpected.count) unexpected"))
+            rows.append(("sink", "received \(result.received), matched \(result.matched) of \(result.sent) sent, \(result.missing.count) missing, \(result.unexpected.count) unexpected"
+                                 + (result.notSent.isEmpty ? "" : ", \(result.notSent.count) not sent before the session ended")))
         }
         if let playback = summary.playback {
             rows.append(("ending", "\(playback.ending?.rawValue ?? "none")"))
