@@ -83,7 +83,8 @@ struct MutationPropertyTests {
         return result
     }
 
-    /// Every selection rule, so huge numbers reach every comparison and product.
+    /// Every selection rule (one per parsed Linear, drawn from the seeded generator), so huge numbers reach every
+    /// comparison and product.
     static let criteria: [MediaSelectionCriteria] = [
         .init(), .init(targetBitrateKbps: 1000), .init(screenWidth: 640, screenHeight: 360),
         .init(targetBitrateKbps: 5000, screenWidth: 1920, screenHeight: 1080), .init(adcashQuality: .mid),
@@ -123,7 +124,8 @@ struct MutationPropertyTests {
                     _ = try? JSONEncoder().encode(document)
                     for ad in document.ads {
                         guard let linear = ad.inLine?.linearCreative?.linear else { continue }
-                        for criteria in Self.criteria { _ = try? MediaFileSelector.select(from: linear.mediaFiles, criteria: criteria) }
+                        let criteria = Self.criteria[Int.random(in: 0..<Self.criteria.count, using: &rng)]
+                        _ = try? MediaFileSelector.select(from: linear.mediaFiles, criteria: criteria)
                         _ = linear.mediaFiles.map { ($0.area, $0.effectiveBitrate) }
                     }
                 } catch {
