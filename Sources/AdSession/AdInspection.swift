@@ -7,7 +7,8 @@ import VAST
 public struct AdInspection: Sendable {
     /// One tracking URL of the resolved ad.
     public struct Tracking: Sendable, Equatable {
-        /// `impression`, `error`, `start`, `progress`, `clickTracking`, `companion.creativeView`, …
+        /// `impression`, `error`, `start`, `progress`, `clickTracking`, `companion.creativeView`,
+        /// `companion.clickTracking`, `icon.viewTracking`, `icon.clickTracking`, `verificationNotExecuted`, …
         public var event: String
         public var url: String
         /// `inline`, `wrapper 1 (AdSystem)`, …
@@ -93,7 +94,10 @@ public struct AdInspector: Sendable {
         return report
     }
 
-    /// Every URL the ad can fire, grouped by event in a fixed order, each with its source.
+    /// Every URL a session can fire for the ad, grouped by event in a fixed order, each with its source: impressions,
+    /// errors, viewability, Linear tracking by event, clicks, companions (`companion.creativeView`,
+    /// `companion.clickTracking`), icons (`icon.viewTracking`, `icon.clickTracking`) and verification tracking
+    /// (`verificationNotExecuted`).
     static func tracking(of ad: ResolvedAd) -> [AdInspection.Tracking] {
         var rows: [AdInspection.Tracking] = []
         func add(_ event: String, _ url: String, _ source: TrackingSource, offset: String? = nil) {
@@ -114,8 +118,23 @@ public struct AdInspector: Sendable {
         if let click = ad.clickThrough { add("clickThrough", click.url, click.source) }
         for url in ad.clickTracking { add("clickTracking", url.url, url.source) }
         for url in ad.customClicks { add("customClick", url.url, url.source) }
+        // Companions: each displayable companion's own tracking (creativeView is the only companion event VAST
+        // defines) and CompanionClickTracking, InLine's and wrappers' alike, then the tracking-only wrapper
+        // companions' URLs, which fire with whichever companion is shown.
+        for companion in ad.companions {
+            for tracking in companion.value.tracking { add("companion.\(tracking.event.rawValue)", tracking.url, companion.source) }
+            for url in companion.value.clickTracking { add("companion.clickTracking", url.url, companion.source) }
+        }
         for url in ad.companionCreativeView { add("companion.creativeView", url.url, url.source) }
         for url in ad.companionClickTracking { add("companion.clickTracking", url.url, url.source) }
+        for icon in ad.icons {
+            for url in icon.value.viewTracking { add("icon.viewTracking", url, icon.source) }
+            for url in icon.value.clickTracking { add("icon.clickTracking", url.url, icon.source) }
+        }
+        // Verification tracking (verificationNotExecuted: a session reports every verification as not executed).
+        for verification in ad.verifications {
+            for tracking in verification.value.tracking { add(tracking.event.rawValue, tracking.url, verification.source) }
+        }
         return rows
     }
 }

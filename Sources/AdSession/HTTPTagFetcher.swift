@@ -44,7 +44,8 @@ public final class HTTPTagFetcher: AdTagFetcher {
             var chunk = chunk
             body.writeBuffer(&chunk)
         }
-        return FetchedTag(data: Data(body.readableBytesView), finalURL: url)
+        // After redirects the body comes from the last request's URL (relative MediaFile URLs resolve against it).
+        return FetchedTag(data: Data(body.readableBytesView), finalURL: response.url ?? url)
     }
 
     public func shutdown() async { try? await client.shutdown() }

@@ -1,4 +1,6 @@
 import Foundation
+import Synchronization
+import TrackingBeacons
 import VAST
 
 /// Loads the tag the user named and resolves its wrapper chain: a local file (read only because the user named it)
@@ -20,13 +22,41 @@ struct TagLoader {
             tagURL = URL(fileURLWithPath: path).standardizedFileURL
             fetcher = FileTagFetcher(fileURL: tagURL, next: mapped, maxBytes: configuration.resolver.parserLimits.maxBytes)
         }
-        let resolution = await VASTResolver(fetcher: fetcher, clock: ContinuousClock(), configuration: configuration.resolver)
+        let resolution = await VASTResolver(fetcher: fetcher, clock: ContinuousClock(), configuration: Self.resolverConfiguration(configuration))
             .resolve(tagURL: tagURL)
         return (tagURL, resolution)
     }
 
-    /// Where the InLine of `ad` was fetched from: the last wrapper's target, or the tag itself.
+    /// The session's resolver settings, completed from the rest of the session: playability is judged with the
+    /// session's media criteria, and wrapper URIs get their macros expanded (after any transform already set).
+    static func resolverConfiguration(_ configuration: SessionConfiguration) -> ResolverConfiguration {
+        var resolver = configuration.resolver
+        resolver.mediaCriteria = configuration.mediaCriteria
+        let expand = tagURLMacroExpansion(configuration)
+        let earlier = configuration.resolver.tagURLTransform
+        resolver.tagURLTransform = { expand(earlier($0)) }
+        return resolver
+    }
+
+    /// Expands the macros of a `VASTAdTagURI` before it is requested (vast-client-js requests them literally, its
+    /// issue #331): `[CACHEBUSTING]` from its own generator seeded with `--seed` (a separate stream, so beacon URLs
+    /// stay as they were), `[TIMESTAMP]` the session's start (`--now`, else the machine's clock once), and the device
+    /// macros (`--macro`). Values are percent-encoded; unknown macros stay as written. The resolver detects loops on
+    /// the URI before this expansion.
+    static func tagURLMacroExpansion(_ configuration: SessionConfiguration) -> @Sendable (String) -> String {
+        let cacheBuster = Mutex(CacheBuster(seed: configuration.seed ^ 0x7461_6755_524C))  // "tagURL"
+        let now = configuration.now ?? Int64(Date().timeIntervalSince1970 * 1000)
+        let device = configuration.deviceMacros
+        return { uri in
+            let buster = cacheBuster.withLock { $0.next() }
+            var values = MacroContext(timestampMilliseconds: now, cacheBuster: buster, extra: device).values
+            values["PLAYERSTATE"] = nil  // nothing is playing yet: leave it to the ad server
+            return MacroExpander().expand(uri, values: values).url
+        }
+    }
+
+    /// Where the InLine of `ad` was fetched from (after redirects): the base for relative MediaFile URLs.
     func inLineTagURL(of ad: ResolvedAd, tagURL: URL) -> String {
-        ad.wrappers.last.map { configuration.resolver.tagURLTransform($0.wrapper.vastAdTagURI) } ?? tagURL.absoluteString
+        ad.inLineResponseURL ?? tagURL.absoluteString
     }
 }

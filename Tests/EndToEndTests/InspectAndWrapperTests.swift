@@ -69,6 +69,99 @@ import TestSupport
     }
 }
 
+/// A wrapper (a local file) to an InLine served over loopback HTTP, each with companions, an icon and a
+/// verification; the InLine sits at `/sub/index.html`, so `http.server` answers `/sub?…` with a 301 to `/sub/?…`,
+/// and its MediaFile is relative (`clip.mp4`, served next to it).
+@Suite struct WrapperChainOverHTTPTests {
+    static func trackingParts(_ who: String, _ base: String) -> (linear: String, creatives: String, inLine: String) {
+        let linear = """
+            <Icons><Icon program="AdChoices" width="20" height="20"><StaticResource creativeType="image/png">\(base)/\(who)/icon.png</StaticResource>
+            <IconClicks><IconClickThrough>https://example.com/adchoices</IconClickThrough><IconClickTracking>\(base)/\(who)/iconclick</IconClickTracking></IconClicks>
+            <IconViewTracking>\(base)/\(who)/iconview</IconViewTracking></Icon></Icons>
+            """
+        let creatives = """
+            <Creative><CompanionAds><Companion width="300" height="250"><StaticResource creativeType="image/png">\(base)/\(who)/c.png</StaticResource>
+            <TrackingEvents><Tracking event="creativeView">\(base)/\(who)/cv</Tracking></TrackingEvents>
+            <CompanionClickTracking>\(base)/\(who)/cct</CompanionClickTracking></Companion></CompanionAds></Creative>
+            """
+        let inLine = """
+            <AdVerifications><Verification vendor="\(who).example-omid"><JavaScriptResource apiFramework="omid" browserOptional="true">\(base)/\(who)/omid.js</JavaScriptResource>
+            <TrackingEvents><Tracking event="verificationNotExecuted">\(base)/\(who)/vne?r=[REASON]</Tracking></TrackingEvents></Verification></AdVerifications>
+            """
+        return (linear, creatives, inLine)
+    }
+
+    /// Writes the served folder and the wrapper tag; returns the wrapper's path.
+    static func fixture(_ folder: TemporaryFolder, server: LoopbackFileServer) throws -> String {
+        let base = server.baseURL
+        let inline = trackingParts("inline", base), wrapper = trackingParts("w1", base)
+        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("www/sub"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Repo.media("clip-10s-360p.mp4"), toPath: folder.url.appendingPathComponent("www/sub/clip.mp4").path)
+        _ = try folder.write("www/sub/index.html", """
+            <VAST version="4.1"><Ad id="in"><InLine><AdSystem>insys</AdSystem><AdTitle>t</AdTitle><AdServingId>s</AdServingId>
+            <Impression>\(base)/inline/imp</Impression><Error>\(base)/inline/err?c=[ERRORCODE]</Error>\(inline.inLine)
+            <Creatives><Creative><Linear><Duration>00:00:10</Duration>
+            <TrackingEvents><Tracking event="start">\(base)/inline/start</Tracking></TrackingEvents>
+            <MediaFiles><MediaFile delivery="progressive" type="video/mp4" width="640" height="360" bitrate="223">clip.mp4</MediaFile></MediaFiles>
+            \(inline.linear)</Linear></Creative>\(inline.creatives)</Creatives></InLine></Ad></VAST>
+            """)
+        return try folder.write("wrapper.xml", """
+            <VAST version="4.1"><Ad id="w"><Wrapper><AdSystem>w1</AdSystem>
+            <VASTAdTagURI><![CDATA[\(base)/sub?cb=[CACHEBUSTING]&ts=[TIMESTAMP]&bundle=[APPBUNDLE]&x=[NOTAMACRO]]]></VASTAdTagURI>
+            <Impression>\(base)/w1/imp</Impression><Error>\(base)/w1/err?c=[ERRORCODE]</Error>\(wrapper.inLine)
+            <Creatives><Creative><Linear>\(wrapper.linear)</Linear></Creative>\(wrapper.creatives)
+            <Creative><CompanionAds><Companion><TrackingEvents><Tracking event="creativeView">\(base)/w1/anycv</Tracking></TrackingEvents>
+            <CompanionClickTracking>\(base)/w1/anycct</CompanionClickTracking></Companion></CompanionAds></Creative></Creatives>
+            </Wrapper></Ad></VAST>
+            """)
+    }
+
+    /// Finding 5: inspect lists every URL a session can fire — each companion's creativeView and
+    /// CompanionClickTracking (InLine's and the wrapper's), icon view/click tracking and verificationNotExecuted —
+    /// each with its source.
+    @Test func inspect_listsCompanionIconAndVerificationTrackingOfTheWholeChain() async throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("www/sub"), withIntermediateDirectories: true)
+        let server = try LoopbackFileServer(root: folder.url.appendingPathComponent("www").path)
+        defer { server.stop() }
+        let tag = try Self.fixture(folder, server: server)
+        let run = try await vplay(["inspect", "--vast", tag, "--json", "--no-media"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let rows = try #require(run.lines.first?["tracking"] as? [[String: Any]])
+        func urls(_ event: String) -> [String] {
+            rows.filter { $0["event"] as? String == event }.map { "\($0["source"] as? String ?? "?") \(URL(string: $0["url"] as? String ?? "")?.path ?? "")" }
+        }
+        #expect(urls("companion.creativeView") == ["wrapper 1 (w1) /w1/cv", "inline /inline/cv", "wrapper 1 (w1) /w1/anycv"])
+        #expect(urls("companion.clickTracking") == ["wrapper 1 (w1) /w1/cct", "inline /inline/cct", "wrapper 1 (w1) /w1/anycct"])
+        #expect(urls("icon.viewTracking") == ["wrapper 1 (w1) /w1/iconview", "inline /inline/iconview"])
+        #expect(urls("icon.clickTracking") == ["wrapper 1 (w1) /w1/iconclick", "inline /inline/iconclick"])
+        #expect(urls("verificationNotExecuted") == ["wrapper 1 (w1) /w1/vne", "inline /inline/vne"])
+    }
+
+    /// Finding 9: the wrapper's VASTAdTagURI macros are expanded when it is fetched (`[CACHEBUSTING]` from
+    /// `--seed`, `[TIMESTAMP]` from `--now`, device macros), unknown ones left alone. Finding 16: the relative
+    /// MediaFile resolves against the InLine's URL *after* the redirect, so the real clip plays.
+    @Test func dryRun_expandsTagURIMacros_andResolvesMediaAgainstTheRedirectedURL() async throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("www/sub"), withIntermediateDirectories: true)
+        let server = try LoopbackFileServer(root: folder.url.appendingPathComponent("www").path)
+        defer { server.stop() }
+        let tag = try Self.fixture(folder, server: server)
+        let run = try await vplay(["--vast", tag, "--dry-run", "--json", "--seed", "7", "--now", "2026-01-01T00:00:00Z"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let requests = server.requests()
+        let tagRequest = try #require(requests.first { $0.target.hasPrefix("/sub?") })
+        #expect(tagRequest.status == 301)
+        let query = tagRequest.target.dropFirst("/sub?".count)
+        #expect(query.range(of: #"^cb=[0-9]{8}&ts=2026-01-01T00%3A00%3A00\.000%2B00%3A00&bundle=com\.example\.vplay&x=(\[|%5B)NOTAMACRO(\]|%5D)$"#,
+                            options: .regularExpression) != nil, "\(query)")
+        #expect(requests.contains { $0.target == "/sub/?\(query)" && $0.status == 200 }, "the redirect was followed")
+        #expect(requests.contains { $0.target == "/sub/clip.mp4" && $0.status == 200 }, "\(requests)")
+        let resolved = try #require(run.lines.first { $0["kind"] as? String == "resolved" })
+        #expect((resolved["media"] as? [String: Any])?["url"] as? String == "clip.mp4")
+    }
+}
+
 /// The Adcash quality rule (seed 000, Table 5) from the CLI: no history → low; a fast download steps up.
 @Suite struct AdcashQualityTests {
     @Test func adcashState_firstRunLow_thenAFastDownloadStepsUpToHigh() async throws {

@@ -61,7 +61,12 @@ struct IABSampleTests {
             url: "https://iab-publicfiles.s3.amazonaws.com/vast/VAST-4.0-Short-Intro.mp4"))
         #expect(inLine.creatives.first?.universalAdIds == [UniversalAdId(idRegistry: "Ad-ID", value: "8465")])
         #expect(inLine.extensions.first?.type == "iab-Count")
-        #expect(inLine.extensions.first?.rawXML.contains("<total_available>2</total_available>") == true)
+        // The raw bytes of the element, CDATA and indentation included.
+        let file = String(decoding: try IABSamples.data("vast4.1/Inline_Linear_Tag-test.xml"), as: UTF8.self)
+        let raw = try #require(inLine.extensions.first?.rawXML)
+        #expect(raw.hasPrefix("<Extension type=\"iab-Count\">") && raw.hasSuffix("</Extension>"))
+        #expect(raw.contains("<total_available>\n            <![CDATA[ 2 ]]>\n          </total_available>"))
+        #expect(file.contains(raw))
     }
 
     @Test func vast2VerificationInsideAnExtension_isReadAsAVerification() throws {

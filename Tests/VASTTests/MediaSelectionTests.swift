@@ -42,6 +42,59 @@ struct MediaSelectionTests {
         #expect(selection.file.id == id)
     }
 
+    /// Finding 8: A meets the bandwidth only, B meets the bandwidth and the screen. B used to lose because the
+    /// bitrate rule ran first and left only A.
+    @Test func bandwidthAndScreen_preferTheFileThatMeetsBoth() throws {
+        let files = [
+            MediaFile(id: "A", delivery: "progressive", type: "video/mp4", width: 1920, height: 1080, bitrate: 2000, url: "https://c/a.mp4"),
+            MediaFile(id: "B", delivery: "progressive", type: "video/mp4", width: 640, height: 360, bitrate: 1000, url: "https://c/b.mp4"),
+        ]
+        let selection = try MediaFileSelector.select(from: files, criteria: .init(targetBitrateKbps: 5000, screenWidth: 640, screenHeight: 360))
+        #expect(selection.file.id == "B")
+        #expect(selection.reason.contains("fit 640x360"))
+    }
+
+    @Test(arguments: [
+        (5000, 1280, 720, "high"),   // low, mid and high fit: the highest bitrate ≤ 5000 among them
+        (1500, 1280, 720, "mid"),    // all three fit: 1100 kbps (mid) is the highest ≤ 1500
+        (100, 1280, 720, "low"),     // nothing ≤ 100 kbps: the lowest bitrate among the fitting files
+        (5000, 854, 480, "mid"),     // high does not fit 854x480: the best of low and mid
+        (5000, 320, 240, "low"),     // nothing fits: the smallest files (low), whatever the bandwidth
+    ])
+    func bandwidthAndScreen_screenFirstThenTheHighestBitrateNotAboveTheTarget(_ kbps: Int, _ w: Int, _ h: Int, _ id: String) throws {
+        let selection = try MediaFileSelector.select(from: Self.files, criteria: .init(targetBitrateKbps: kbps, screenWidth: w, screenHeight: h))
+        #expect(selection.file.id == id)
+    }
+
+    /// Finding 2: `width × height` of two 18-digit attributes trapped (SIGILL) in `MediaFile.area`.
+    @Test func hugeNumbers_neverOverflow() throws {
+        #expect(MediaFile(width: 999_999_999_999_999_999, height: 999_999_999_999_999_999, url: "u").area == Int.max)
+        #expect(MediaFile(width: Int.min, height: 2, url: "u").area == Int.min)
+        #expect(MediaFile(minBitrate: Int.max, maxBitrate: Int.max, url: "u").effectiveBitrate == Int.max)
+        #expect(MediaFile(minBitrate: Int.max - 1, maxBitrate: Int.max, url: "u").effectiveBitrate == Int.max - 1)
+        #expect(MediaFile(minBitrate: 700, maxBitrate: 1500, url: "u").effectiveBitrate == 1100)
+        let files = [MediaFile(delivery: "progressive", type: "video/mp4", width: Int.max, height: Int.max, bitrate: Int.max, url: "https://c/x.mp4"),
+                     MediaFile(delivery: "progressive", type: "video/mp4", width: 3, height: 2, url: "https://c/y.mp4")]
+        for criteria in [MediaSelectionCriteria(), .init(screenWidth: Int.max, screenHeight: Int.max),
+                         .init(targetBitrateKbps: Int.max, screenWidth: 640, screenHeight: 360), .init(adcashQuality: .mid)] {
+            _ = try MediaFileSelector.select(from: files, criteria: criteria)
+        }
+    }
+
+    @Test func absurdMediaFileAttributes_areClampedOrIgnoredWithAWarningWhenParsed() throws {
+        let media = #"<MediaFile delivery="progressive" type="video/mp4" width="999999999999999999" height="-5" bitrate="99999999999" minBitrate="1e14">https://c/a.mp4</MediaFile>"#
+        let document = try Fixture.parse(Fixture.inLine(mediaFiles: media))
+        let file = try #require(document.ads.first?.inLine?.linearCreative?.linear?.mediaFiles.first)
+        #expect(file.width == 100_000)
+        #expect(file.height == nil)
+        #expect(file.bitrate == 10_000_000)
+        #expect(file.minBitrate == 10_000_000)
+        let messages = document.warnings.filter { $0.kind == .invalidValue }.map(\.message)
+        #expect(messages.contains { $0.contains("width") && $0.contains("clamped") })
+        #expect(messages.contains { $0.contains("height") && $0.contains("negative") })
+        _ = try MediaFileSelector.select(from: [file], criteria: .init(screenWidth: 640, screenHeight: 360))
+    }
+
     @Test func forcedFile_byIdOrIndex_overridesEverything() throws {
         #expect(try MediaFileSelector.select(from: Self.files, criteria: .init(targetBitrateKbps: 100, forcedFile: "high-webm")).file.id == "high-webm")
         #expect(try MediaFileSelector.select(from: Self.files, criteria: .init(forcedFile: "4")).file.id == "mid")

@@ -33,7 +33,11 @@ struct MutationPropertyTests {
         let rounds = Int.random(in: 1...4, using: &rng)
         for _ in 0..<rounds {
             guard !bytes.isEmpty else { break }
-            switch Int.random(in: 0..<6, using: &rng) {
+            switch Int.random(in: 0..<8, using: &rng) {
+            case 6, 7:  // replace a run of digits (a width, a bitrate, a time) with a huge or hostile number
+                let runs = digitRuns(bytes)
+                guard let run = runs.randomElement(using: &rng) else { break }
+                bytes.replaceSubrange(run, with: Array(hugeNumbers.randomElement(using: &rng)!.utf8))
             case 0:  // byte flips
                 for _ in 0..<Int.random(in: 1...8, using: &rng) {
                     let i = Int.random(in: 0..<bytes.count, using: &rng)
@@ -61,6 +65,32 @@ struct MutationPropertyTests {
         return Data(bytes)
     }
 
+    /// Numbers that overflow `Int` arithmetic or sit at its edges (finding 2: two 18-digit sizes crashed).
+    static let hugeNumbers = ["999999999999999999", "9223372036854775807", "-9223372036854775808", "4294967296",
+                              "99999999999999999999999", "1e308", "-1", "0", "3037000500", "-999999999999999999"]
+
+    static func digitRuns(_ bytes: [UInt8]) -> [Range<Int>] {
+        var result: [Range<Int>] = []
+        var start: Int?
+        for (i, b) in bytes.enumerated() {
+            let isDigit = b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")
+            if isDigit, start == nil { start = i }
+            if !isDigit, let s = start {
+                result.append(s..<i)
+                start = nil
+            }
+        }
+        return result
+    }
+
+    /// Every selection rule (one per parsed Linear, drawn from the seeded generator), so huge numbers reach every
+    /// comparison and product.
+    static let criteria: [MediaSelectionCriteria] = [
+        .init(), .init(targetBitrateKbps: 1000), .init(screenWidth: 640, screenHeight: 360),
+        .init(targetBitrateKbps: 5000, screenWidth: 1920, screenHeight: 1080), .init(adcashQuality: .mid),
+        .init(targetBitrateKbps: Int.max, screenWidth: Int.max, screenHeight: Int.max),
+    ]
+
     static func tagRanges(_ bytes: [UInt8]) -> [Range<Int>] {
         var result: [Range<Int>] = []
         var start: Int?
@@ -79,25 +109,38 @@ struct MutationPropertyTests {
         let corpus = Self.corpus()
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: .seconds(15))
-        var parsed = 0, failed = 0, iterations = 0
+        var parsed = 0, failed = 0, iterations = 0, hugeNumberInputs = 0
         var badCodes: [VASTErrorCode] = []
+        var slowest: (elapsed: Duration, iteration: Int) = (.zero, 0)
         for _ in 0..<6_000 {
             guard clock.now < deadline else { break }
             let input = Self.mutate(corpus[Int.random(in: 0..<corpus.count, using: &rng)], &rng)
             iterations += 1
-            do {
-                let document = try VASTParser().parse(input)
-                parsed += 1
-                _ = try? JSONEncoder().encode(document)
-                for ad in document.ads {
-                    if let files = ad.inLine?.linearCreative?.linear?.mediaFiles { _ = try? MediaFileSelector.select(from: files) }
+            if Self.hugeNumbers.prefix(5).contains(where: { input.range(of: Data($0.utf8)) != nil }) { hugeNumberInputs += 1 }
+            let elapsed = clock.measure {
+                do throws(VASTError) {
+                    let document = try VASTParser().parse(input)
+                    parsed += 1
+                    _ = try? JSONEncoder().encode(document)
+                    for ad in document.ads {
+                        guard let linear = ad.inLine?.linearCreative?.linear else { continue }
+                        let criteria = Self.criteria[Int.random(in: 0..<Self.criteria.count, using: &rng)]
+                        _ = try? MediaFileSelector.select(from: linear.mediaFiles, criteria: criteria)
+                        _ = linear.mediaFiles.map { ($0.area, $0.effectiveBitrate) }
+                    }
+                } catch {
+                    failed += 1
+                    if !Self.allowedCodes.contains(error.code) { badCodes.append(error.code) }
                 }
-            } catch {
-                failed += 1
-                if !Self.allowedCodes.contains(error.code) { badCodes.append(error.code) }
             }
+            if elapsed > slowest.elapsed { slowest = (elapsed, iterations) }
         }
         #expect(badCodes.isEmpty)
+        // A bound per input, not only overall: one slow input among thousands of fast ones (like the 24 s
+        // attribute tag of finding 7) must fail the test by itself. Inputs are at most a few KiB and take
+        // milliseconds; 2 s leaves room for a loaded 2-core machine.
+        #expect(slowest.elapsed < .seconds(2), "mutation \(slowest.iteration) took \(slowest.elapsed)")
+        #expect(hugeNumberInputs >= 100, "only \(hugeNumberInputs) inputs carried a huge number")
         #expect(iterations >= 2_000, "only \(iterations) mutations ran before the time bound")
         #expect(parsed > 0 && failed > 0)
     }

@@ -30,6 +30,50 @@ struct ParserErrorTests {
         #expect(document.ads.count == 1)
     }
 
+    /// Finding 14: `3C 00` without a byte-order mark is UTF-16 little-endian (XML 1.0 Appendix F); it used to be
+    /// decoded as big-endian and refused, while the big-endian twin parsed.
+    @Test(arguments: [String.Encoding.utf16LittleEndian, .utf16BigEndian])
+    func utf16WithoutByteOrderMark_isDecodedInEitherByteOrder(_ encoding: String.Encoding) throws {
+        let xml = "<?xml version=\"1.0\" encoding=\"UTF-16\"?>" + Fixture.inLine().replacingOccurrences(of: "Inline ad", with: "Caf\u{E9}")
+        let data = try #require(xml.data(using: encoding))
+        #expect(data.prefix(2) == Data([0x3C, 0x00]) || data.prefix(2) == Data([0x00, 0x3C]), "no BOM")
+        let document = try VASTParser().parse(data)
+        #expect(document.ads.first?.inLine?.adTitle == "Caf\u{E9}")
+    }
+
+    /// Finding 13: Foundation's parser on Linux stops at the end of the root element and accepted what followed.
+    @Test(arguments: ["<VAST version=\"4.1\"/>", "<garbage", "junk & < >", "text", "</VAST>", "<![CDATA[x]]>"])
+    func contentAfterTheRootElement_isError100(_ tail: String) {
+        let error = Fixture.parseError(Fixture.inLine() + tail)
+        #expect(error?.code == .xmlParse)
+        #expect(error?.message.contains("after the root element") == true || error?.message.contains("outside the root") == true
+                || error?.message.contains("end tag without") == true || error?.message.contains("unterminated") == true)
+    }
+
+    @Test func commentsProcessingInstructionsAndWhitespaceAroundTheRoot_areFine() throws {
+        let xml = "\u{FEFF}<?xml version=\"1.0\"?>\n<!-- before -->\n" + Fixture.inLine() + "\n<!-- after --><?pi after?>\r\n\t "
+        #expect(try Fixture.parse(xml).ads.count == 1)
+    }
+
+    /// Finding 15: `Extension.rawXML` is the element's bytes, not a re-serialisation (which put all text before
+    /// the children, dropped comments, turned CDATA into escaped text and sorted the attributes).
+    @Test func extensionRawXML_isTheElementsExactBytes() throws {
+        let raw = """
+            <Extension type="html" z="1" a="2">before<b>bold</b> after <![CDATA[<p class="x">&amp; raw</p>]]><!-- a note -->
+              <vendor:data xmlns:vendor="urn:v">&lt;kept&gt;</vendor:data></Extension>
+            """
+        let document = try Fixture.parse(Fixture.inLine(extraInLine: "<Extensions>\(raw)<Extension type=\"two\"/></Extensions>"))
+        let extensions = try #require(document.ads.first?.inLine?.extensions)
+        #expect(extensions.map(\.rawXML) == [raw, "<Extension type=\"two\"/>"])
+    }
+
+    @Test func extensionRawXML_ofAUTF16Document_isTheElementInUTF8() throws {
+        let raw = "<Extension type=\"t\"><x>Caf\u{E9}</x><![CDATA[c]]></Extension>"
+        let xml = Fixture.inLine(extraInLine: "<Extensions>\(raw)</Extensions>")
+        let document = try VASTParser().parse(try #require(("\u{FEFF}" + xml).data(using: .utf16LittleEndian)))
+        #expect(document.ads.first?.inLine?.extensions.first?.rawXML == raw)
+    }
+
     @Test func adWithNeitherInLineNorWrapper_isError101_wherePeerCrashes() {
         let error = Fixture.parseError(#"<VAST version="4.1"><Ad id="x"></Ad></VAST>"#)
         #expect(error?.code == .schemaValidation)
@@ -46,6 +90,18 @@ struct ParserErrorTests {
         #expect(error?.code == .schemaValidation)
     }
 
+    /// Finding 11b: the broken wrapper's own `<Error>` (and a mis-cased InLine's) get the 101, then the root's.
+    @Test func brokenAdsOwnErrorURLs_andTheRootErrors_carryThe101() {
+        let error = Fixture.parseError("""
+            <VAST version="4.1"><Error>https://root.example/e?c=[ERRORCODE]</Error>
+            <Ad id="w"><Wrapper><AdSystem>a</AdSystem><Error>https://w.example/e?c=[ERRORCODE]</Error></Wrapper></Ad>
+            <Ad id="i"><inline><Error>https://i.example/e</Error></inline></Ad></VAST>
+            """)
+        #expect(error?.code == .schemaValidation)
+        #expect(error?.errorURLs.map(\.url) == ["https://w.example/e?c=[ERRORCODE]", "https://i.example/e",
+                                                "https://root.example/e?c=[ERRORCODE]"])
+    }
+
     @Test func rootThatIsNotVAST_isError101() {
         #expect(Fixture.parseError("<html><body/></html>")?.code == .schemaValidation)
     }
@@ -56,6 +112,8 @@ struct ParserErrorTests {
         let document = try Fixture.parse(xml)
         #expect(document.ads.map(\.id) == ["inline"])
         #expect(document.warnings.contains { $0.kind == .invalidAd })
+        #expect(document.invalidAds.map(\.id) == ["bad"])
+        #expect(document.invalidAds.first?.error.code == .schemaValidation)
     }
 
     @Test func vast1VideoAdServingTemplate_isError102() {

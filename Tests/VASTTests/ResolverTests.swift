@@ -175,10 +175,14 @@ struct ResolverTests {
         }
     }
 
-    @Test func malformedTarget_isError301() async {
-        let fetcher = InMemoryTagFetcher(xml: [Self.w2: "<VAST version=\"4.1\"><Ad>"])
+    /// 100 ("XML parsing error"), not 301: VAST-FACTS §1.5 defines 301 as the wrapper URI's timeout; a response
+    /// that arrived but does not parse is a parse error (IMA: MALFORMED_RESPONSE). The peer never sends 100.
+    @Test(arguments: ["<VAST version=\"4.1\"><Ad>", "hello, not xml", "<VAST version=\"4.1\"/><trailing/>"])
+    func malformedTarget_isError100(_ body: String) async {
+        let fetcher = InMemoryTagFetcher(xml: [Self.w2: body])
         let resolution = await Fixture.resolver(fetcher).resolve(data: Data(Fixture.wrapper(adSystem: "w1", tagURI: Self.w2).utf8))
-        #expect(resolution.failures.map(\.error.code) == [.wrapperTimeout])
+        #expect(resolution.failures.map(\.error.code) == [.xmlParse])
+        #expect(resolution.failures.first?.error.errorURLs.map(\.url) == ["https://w1.example/err?code=[ERRORCODE]"])
     }
 
     @Test func vast1Target_isError102() async {
@@ -256,10 +260,11 @@ struct ResolverTests {
         }
     }
 
-    @Test func topLevelPod_playsInSequenceAndTheFirstPlayableIsTheDefault() async {
+    @Test func topLevelPod_playsInSequenceAndTheFirstPlayableIsTheDefault_buffetNotResolved() async {
         let resolution = await Fixture.resolver(InMemoryTagFetcher()).resolve(data: Data(Self.podTarget.utf8))
         #expect(resolution.podAds.map(\.ad.id) == ["first", "second"])
-        #expect(resolution.buffetAds.map(\.ad.id) == ["buffet"])
+        // The pod plays, so the buffet (the fallback) is never resolved.
+        #expect(resolution.buffetAds.isEmpty)
         #expect(resolution.defaultAd?.ad.id == "first")
     }
 
@@ -275,6 +280,17 @@ struct ResolverTests {
         #expect(strict.defaultAd == nil)
         let lenient = await Fixture.resolver(InMemoryTagFetcher()).resolve(data: Data(body("true").utf8))
         #expect(lenient.defaultAd?.ad.id == "buffet")
+    }
+
+    /// An unexpanded `[MACRO]` used to make Foundation re-encode the URI's valid escapes (`%3A` → `%253A`).
+    @Test func wrapperURIWithInvalidCharacters_isEscapedOnce_keepingValidEscapes() async {
+        let requested = "https://t.example/tag?ts=00%3A00&m=%5BNOTAMACRO%5D&s=a%20b%7C&u=%C3%A9"
+        let fetcher = InMemoryTagFetcher(xml: [requested: Fixture.inLine()])
+        let wrapper = Fixture.wrapper(adSystem: "w1", tagURI: "https://t.example/tag?ts=00%3A00&m=[NOTAMACRO]&s=a b|&u=\u{E9}")
+        let resolution = await Fixture.resolver(fetcher).resolve(data: Data(wrapper.utf8))
+        #expect(await fetcher.requestedURLs.map(\.absoluteString) == [requested])
+        #expect(resolution.ads.count == 1)
+        #expect(URLTemplate.escapingInvalidCharacters("http://[::1]:8080/p?q=[X]") == "http://[::1]:8080/p?q=%5BX%5D")
     }
 
     @Test func tagURLTransform_isAppliedBeforeTheRequest() async {

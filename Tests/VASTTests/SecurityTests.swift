@@ -1,12 +1,103 @@
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import Testing
 @testable import VAST
 
 @Suite("Parser security")
 struct SecurityTests {
-    @Test func parser_neverResolvesExternalEntities() {
-        let parser = SafeXMLReader.makeParser(data: Data("<a/>".utf8))
-        #expect(parser.shouldResolveExternalEntities == false)
+    /// The second line of defence, tested by behaviour: the parser `SafeXMLReader` configures, run directly on a
+    /// document the pre-scan would refuse, still neither reads a local file nor connects anywhere for an external
+    /// entity, an external DTD or an external parameter entity.
+    @Test func configuredParser_behindThePreScan_neverLoadsExternalEntitiesOrDTDs() throws {
+        let listener = try LoopbackListener()
+        defer { listener.close() }
+        try withSecretFile { file, secret in
+            let net = "http://127.0.0.1:\(listener.port)"
+            let xml = """
+                <?xml version="1.0"?>
+                <!DOCTYPE VAST SYSTEM "\(net)/vast.dtd" [
+                  <!ENTITY xxe SYSTEM "\(file.absoluteString)">
+                  <!ENTITY net SYSTEM "\(net)/entity.xml">
+                  <!ENTITY % pe SYSTEM "\(net)/pe.dtd"> %pe;
+                ]>
+                <VAST version="4.1"><Ad><InLine><AdTitle>BEFORE&xxe;&net;</AdTitle></InLine></Ad></VAST>
+                """
+            let collector = TextCollector()
+            let parser = SafeXMLReader.makeParser(data: Data(xml.utf8))
+            parser.delegate = collector
+            _ = parser.parse()
+            #expect(!collector.text.contains(secret), "the file's content never reaches the document")
+            #expect(collector.text.contains("BEFORE"), "the parse reached the entity references")
+        }
+        #expect(listener.connectionsAccepted() == 0, "nothing connected to fetch an entity or DTD")
+    }
+
+    /// The pre-scan looks at the whole prolog: a comment or PI before the DOCTYPE (which used to end the old guard's
+    /// scan at its `<a`), `SYSTEM`/`PUBLIC` after a newline or tab, a DOCTYPE or entity declaration anywhere.
+    @Test(arguments: [
+        "<!-- <a --><!DOCTYPE VAST [<!ENTITY a \"x\">]><VAST version=\"4.1\"/>",
+        "<?pi <a ?><!DOCTYPE VAST [<!ENTITY a \"x\">]><VAST version=\"4.1\"/>",
+        "<?xml version=\"1.0\"?><!--x--><!DOCTYPE VAST SYSTEM \"file:///etc/passwd\"><VAST version=\"4.1\"/>",
+        "<!DOCTYPE VAST\nSYSTEM \"file:///etc/passwd\"><VAST version=\"4.1\"/>",
+        "<!DOCTYPE VAST\tSYSTEM \"file:///etc/passwd\"><VAST version=\"4.1\"/>",
+        "<!DOCTYPE VAST\r\nPUBLIC \"-//x//y\" \"http://127.0.0.1:9/v.dtd\"><VAST version=\"4.1\"/>",
+        "<!DOCTYPE\tVAST\tsystem 'file:///etc/passwd'><VAST version=\"4.1\"/>",
+        "<!ENTITY a \"x\"><VAST version=\"4.1\"/>",
+        "<VAST version=\"4.1\"><!ENTITY a \"x\"></VAST>",
+        "<VAST version=\"4.1\"><Ad><!DOCTYPE VAST [<!ENTITY a \"x\">]></Ad></VAST>",
+    ])
+    func doctypeAfterACommentPIOrAnyWhitespace_isStillRefusedWith100(_ xml: String) {
+        let error = Fixture.parseError(xml)
+        #expect(error?.code == .xmlParse)
+        #expect(error?.message.contains("not allowed in VAST") == true || error?.message.contains("DOCTYPE") == true,
+                "\(error?.message ?? "parsed")")
+    }
+
+    /// Finding 1's hang: one 1 MB entity referenced 300 000 times behind a comment ran for over 300 s in libxml2.
+    @Test func quadraticBlowupBehindAComment_isRefusedBeforeLibxml2() {
+        let entity = String(repeating: "x", count: 1_000_000)
+        let body = String(repeating: "&a;", count: 300_000)
+        let xml = "<!-- <a --><!DOCTYPE VAST [<!ENTITY a \"\(entity)\">]><VAST version=\"4.1\"><Ad><InLine><AdTitle>\(body)</AdTitle></InLine></Ad></VAST>"
+        #expect(xml.utf8.count < ParserLimits.default.maxBytes, "under the size cap, as in the audit")
+        let clock = ContinuousClock()
+        var error: VASTError?
+        let elapsed = clock.measure { error = Fixture.parseError(xml) }
+        #expect(error?.code == .xmlParse)
+        #expect(error?.message.contains("not allowed in VAST") == true)
+        #expect(elapsed < .seconds(2))
+    }
+
+    /// Finding 7: 260 000 attributes on one element (2 MB) cost 24 s in libxml2 (200 000: about 15 s); the
+    /// pre-scan refuses it.
+    @Test func tooManyAttributesOnOneElement_isError100Fast() {
+        var xml = "<VAST version=\"4.1\"><Ad><InLine><Extensions><Extension type=\"x\"><x"
+        for i in 0..<200_000 { xml += " k\(String(i, radix: 36))=\"\"" }
+        xml += "/></Extension></Extensions></InLine></Ad></VAST>"
+        #expect(xml.utf8.count < ParserLimits.default.maxBytes)
+        let clock = ContinuousClock()
+        var error: VASTError?
+        let elapsed = clock.measure { error = Fixture.parseError(xml) }
+        #expect(error?.code == .xmlParse)
+        #expect(error?.message.contains("more than 256 attributes") == true)
+        #expect(elapsed < .seconds(2))
+    }
+
+    @Test func attributesAcrossManyElements_areCappedInTotal() {
+        let element = "<x " + (0..<200).map { "a\($0)=\"1\"" }.joined(separator: " ") + "/>"
+        let xml = "<VAST version=\"4.1\"><Ad><InLine><Extensions><Extension>" + String(repeating: element, count: 600)
+            + "</Extension></Extensions></InLine></Ad></VAST>"
+        let error = Fixture.parseError(xml)
+        #expect(error?.code == .xmlParse)
+        #expect(error?.message.contains("more than 100000 attributes") == true)
+    }
+
+    @Test func attributesUpToTheCap_andAttributeValuesWithMarkup_parse() throws {
+        let attributes = (0..<256).map { "a\($0)=\"v>=\($0)\"" }.joined(separator: " ")
+        let xml = Fixture.inLine(extraInLine: "<Extensions><Extension type=\"t\"><x \(attributes)/></Extension></Extensions>")
+        let document = try Fixture.parse(xml)
+        #expect(document.ads.first?.inLine?.extensions.first?.rawXML.contains("a255=\"v>=255\"") == true)
     }
 
     @Test func billionLaughs_failsWithError100InWellUnderTwoSeconds() {
@@ -120,8 +211,9 @@ struct SecurityTests {
     }
 
     @Test func bareDoctype_andEntityTextInsideCDATA_areFine() throws {
+        // (Also a comment before the DOCTYPE, which the pre-scan skips as a unit.)
         let xml = """
-            <!DOCTYPE VAST><VAST version="4.1"><Ad><InLine><AdSystem>s</AdSystem><AdTitle><![CDATA[<!ENTITY not really>]]></AdTitle>
+            <!-- a comment --><!DOCTYPE VAST><VAST version="4.1"><Ad><InLine><AdSystem>s</AdSystem><AdTitle><![CDATA[<!ENTITY not really>]]></AdTitle>
             <Impression>https://x.example/i</Impression><Creatives><Creative><Linear><Duration>00:00:10</Duration><MediaFiles>
             <MediaFile delivery="progressive" type="video/mp4" width="640" height="360">https://x.example/a.mp4</MediaFile>
             </MediaFiles></Linear></Creative></Creatives></InLine></Ad></VAST>
@@ -129,4 +221,11 @@ struct SecurityTests {
         let document = try Fixture.parse(xml)
         #expect(document.ads.first?.inLine?.adTitle == "<!ENTITY not really>")
     }
+}
+
+/// Collects all character data a parser reports (for the parser-configuration test).
+private final class TextCollector: NSObject, XMLParserDelegate {
+    var text = ""
+    func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
+    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) { text += String(decoding: CDATABlock, as: UTF8.self) }
 }

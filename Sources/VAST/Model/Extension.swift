@@ -4,8 +4,8 @@ public struct Extension: Sendable, Hashable, Codable {
     public var type: String?
     /// `name` attribute (used by the Adcash `RewardedVideo` extension instead of `type`).
     public var name: String?
-    /// The element re-serialized as XML (`<Extension …>…</Extension>`): element and attribute names as written
-    /// (prefixes kept), text and CDATA content escaped as text, whitespace-only text dropped.
+    /// The element as raw XML (`<Extension …>…</Extension>`): its bytes exactly as in the response (attribute
+    /// order, whitespace, comments, CDATA sections and the order of text and child elements kept), as UTF-8.
     public var rawXML: String
     /// The typed rewarded extension, when this extension is one (see `RewardedExtension`).
     public var rewarded: RewardedExtension?

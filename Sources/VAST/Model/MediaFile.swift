@@ -57,16 +57,24 @@ public struct MediaFile: Sendable, Hashable, Codable {
     public var effectiveBitrate: Int? {
         if let bitrate { return bitrate }
         switch (minBitrate, maxBitrate) {
-        case let (lo?, hi?): return (lo + hi) / 2
+        case let (lo?, hi?): return lo / 2 + hi / 2 + (lo % 2 + hi % 2) / 2  // (lo + hi) / 2 without overflow
         case let (lo?, nil): return lo
         case let (nil, hi?): return hi
         default: return nil
         }
     }
 
-    /// `width × height` in pixels, when both are known.
+    /// `width × height` in pixels, when both are known; `Int.max` when the product would overflow (a hostile tag can
+    /// write any number, and the parser's clamping does not cover values set in code).
     public var area: Int? {
         guard let width, let height else { return nil }
-        return width * height
+        return MediaFile.saturatingProduct(width, height)
+    }
+
+    /// `a × b`, or `Int.max`/`Int.min` (by the sign the product would have) instead of overflowing.
+    public static func saturatingProduct(_ a: Int, _ b: Int) -> Int {
+        let (product, overflow) = a.multipliedReportingOverflow(by: b)
+        guard overflow else { return product }
+        return (a < 0) == (b < 0) ? Int.max : Int.min
     }
 }

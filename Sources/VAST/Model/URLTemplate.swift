@@ -7,6 +7,54 @@ public enum URLTemplate {
         return !trimmed.isEmpty && trimmed.lowercased() != "about:blank"
     }
 
+    /// Whether a tracking URL may be dispatched: it is fireable and has no scheme other than `http`/`https`.
+    /// `about:blank`, `file:`, `javascript:`, `data:`, `ftp:`… are never requested (a tag must not make the player
+    /// read a local file or run script). A URL without a scheme (`//host/p`, as vast-client-js also sends) is kept.
+    public static func isDispatchable(_ url: String) -> Bool {
+        guard isFireable(url) else { return false }
+        guard let scheme = scheme(of: url.trimmingCharacters(in: .whitespacesAndNewlines)) else { return true }
+        return scheme == "http" || scheme == "https"
+    }
+
+    /// The lower-cased RFC 3986 scheme of `url` (`ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"`), or `nil`.
+    static func scheme(of url: String) -> String? {
+        guard let colon = url.firstIndex(of: ":") else { return nil }
+        let candidate = url[..<colon]
+        guard let first = candidate.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic,
+              candidate.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "+" || $0 == "-" || $0 == ".") })
+        else { return nil }
+        return candidate.lowercased()
+    }
+
+    /// `url` with every character RFC 3986 does not allow after the authority percent-encoded (spaces, `[` `]` of a
+    /// macro left unexpanded, `|`, `{`, non-ASCII…); valid `%XX` escapes and the scheme and authority (where an
+    /// IPv6 literal keeps its brackets) are left as they are.
+    ///
+    /// Why: Foundation's `URL(string:)` on Linux, given a query with `[` or `]`, re-encodes the existing escapes
+    /// too (`%3A` becomes `%253A`), which corrupts every macro value expanded before it.
+    public static func escapingInvalidCharacters(_ url: String) -> String {
+        let bytes = Array(url.utf8)
+        var start = 0
+        if let separator = url.range(of: "://") {
+            let afterScheme = url.utf8.distance(from: url.utf8.startIndex, to: separator.upperBound)
+            start = bytes[afterScheme...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
+                ?? bytes.count
+        }
+        func isHex(_ b: UInt8) -> Bool { (48...57).contains(b) || (65...70).contains(b) || (97...102).contains(b) }
+        let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@/?#".utf8)
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out = Array(bytes[..<start])
+        for i in start..<bytes.count {
+            let b = bytes[i]
+            if allowed.contains(b) || (b == UInt8(ascii: "%") && i + 2 < bytes.count && isHex(bytes[i + 1]) && isHex(bytes[i + 2])) {
+                out.append(b)
+            } else {
+                out += [UInt8(ascii: "%"), hex[Int(b >> 4)], hex[Int(b & 0x0F)]]
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// Every `[NAME]` in the template, in order of appearance (duplicates kept). `NAME` is letters, digits and `_`
     /// starting with a letter or `_`, so IPv6 literals like `[::1]` are not macros.
     public static func macros(in url: String) -> [String] {

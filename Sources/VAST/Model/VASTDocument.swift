@@ -9,12 +9,16 @@ public struct VASTDocument: Sendable, Hashable, Encodable {
     /// Problems that did not stop parsing (unknown tracking events, `notUsed`, unknown macros, missing recommended
     /// elements, skipped broken ads…).
     public var warnings: [VASTWarning]
+    /// Broken `<Ad>`s that were skipped (error 101 each), in document order. Only present when some other ad
+    /// parsed; when none did, the parse throws 101 instead.
+    public var invalidAds: [InvalidAd]
 
-    public init(version: String?, ads: [Ad], errorURLs: [String], warnings: [VASTWarning]) {
+    public init(version: String?, ads: [Ad], errorURLs: [String], warnings: [VASTWarning], invalidAds: [InvalidAd] = []) {
         self.version = version
         self.ads = ads
         self.errorURLs = errorURLs
         self.warnings = warnings
+        self.invalidAds = invalidAds
     }
 
     /// Ads that belong to a pod (have a `sequence`), sorted by sequence; equal sequences keep document order.

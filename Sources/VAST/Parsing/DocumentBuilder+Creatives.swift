@@ -80,11 +80,13 @@ extension DocumentBuilder {
             warn(.missingRecommended, "<MediaFile> without a URL ignored", path)
             return nil
         }
+        let pixels = Self.maxMediaPixels, kbps = Self.maxMediaBitrateKbps
         let file = MediaFile(
             id: n.stringAttribute("id"), delivery: n.stringAttribute("delivery"), type: n.stringAttribute("type"),
-            width: n.intAttribute("width"), height: n.intAttribute("height"), codec: n.stringAttribute("codec"),
-            bitrate: n.intAttribute("bitrate"), minBitrate: n.intAttribute("minBitrate"),
-            maxBitrate: n.intAttribute("maxBitrate"), scalable: n.boolAttribute("scalable"),
+            width: bounded(n, "width", limit: pixels, path), height: bounded(n, "height", limit: pixels, path),
+            codec: n.stringAttribute("codec"), bitrate: bounded(n, "bitrate", limit: kbps, path),
+            minBitrate: bounded(n, "minBitrate", limit: kbps, path),
+            maxBitrate: bounded(n, "maxBitrate", limit: kbps, path), scalable: n.boolAttribute("scalable"),
             maintainAspectRatio: n.boolAttribute("maintainAspectRatio"), apiFramework: n.stringAttribute("apiFramework"),
             fileSize: n.intAttribute("fileSize"), mediaType: n.stringAttribute("mediaType"), url: u)
         var missing: [String] = []
@@ -96,6 +98,30 @@ extension DocumentBuilder {
             warn(.missingRecommended, "<MediaFile> lacks required attribute(s): \(missing.joined(separator: ", "))", path)
         }
         return file
+    }
+
+    /// Largest `width`/`height` of a MediaFile kept as written, in pixels: 16K video is 15 360 pixels wide, so a
+    /// larger value is a mistake or an attack (two 18-digit values overflowed `width × height`).
+    static let maxMediaPixels = 100_000
+    /// Largest MediaFile bitrate kept as written, in kbps (10 Gbit/s, far above any mezzanine file).
+    static let maxMediaBitrateKbps = 10_000_000
+
+    /// An integer attribute that counts something (pixels, kbps): a negative value is ignored and a value above
+    /// `limit` is clamped to it, each with an `invalidValue` warning.
+    private mutating func bounded(_ n: XMLNode, _ name: String, limit: Int, _ path: String) -> Int? {
+        guard let value = n.intAttribute(name) else {
+            if let text = n.stringAttribute(name) { warn(.invalidValue, "\(name)=\"\(text)\" is not an integer; ignored", path) }
+            return nil
+        }
+        if value < 0 {
+            warn(.invalidValue, "\(name)=\"\(value)\" is negative; ignored", path)
+            return nil
+        }
+        if value > limit {
+            warn(.invalidValue, "\(name)=\"\(value)\" is above \(limit); clamped to \(limit)", path)
+            return limit
+        }
+        return value
     }
 
     private mutating func icon(_ n: XMLNode, path: String) -> Icon {

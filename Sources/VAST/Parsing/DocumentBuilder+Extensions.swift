@@ -1,9 +1,24 @@
 extension DocumentBuilder {
     mutating func extensions(_ node: XMLNode, path: String) -> [Extension] {
         (node.child("Extensions")?.children("Extension") ?? []).map { n in
-            Extension(type: n.stringAttribute("type"), name: n.stringAttribute("name"), rawXML: n.xmlString,
+            Extension(type: n.stringAttribute("type"), name: n.stringAttribute("name"), rawXML: rawXML(n),
                       rewarded: rewarded(n))
         }
+    }
+
+    /// The element's bytes exactly as they appear in the input (UTF-8; the input re-encoded when it was UTF-16 or
+    /// Latin-1): attribute order, comments, CDATA and mixed content kept. Falls back to re-serialising the element
+    /// if its position is unknown or does not look like this element.
+    func rawXML(_ n: XMLNode) -> String {
+        if let range = n.sourceRange, range.lowerBound >= 0, range.upperBound <= source.count {
+            let slice = source[range]
+            let open = Array("<\(n.qualifiedName)".utf8)
+            if slice.starts(with: open), slice.last == UInt8(ascii: ">"),
+               let raw = String(validating: slice, as: UTF8.self) {
+                return raw
+            }
+        }
+        return n.xmlString
     }
 
     /// `<AdVerifications>` of the ad, plus any inside `<Extension type="AdVerifications">` (how VAST 2/3/4.0 tags

@@ -2,6 +2,12 @@
 struct DocumentBuilder {
     private(set) var warnings: [VASTWarning] = []
     private var warningKeys = Set<String>()
+    /// The UTF-8 input the tree was read from (`XMLNode.sourceRange` indexes it); empty when unknown.
+    let source: [UInt8]
+
+    init(source: [UInt8] = []) {
+        self.source = source
+    }
 
     mutating func warn(_ kind: VASTWarning.Kind, _ message: String, _ path: String) {
         let key = "\(kind.rawValue)|\(path)|\(message)"
@@ -25,28 +31,33 @@ struct DocumentBuilder {
         try checkVersion(version)
 
         let rootErrors = root.children("Error").compactMap { url($0, "VAST/Error") }
+        let source: TrackingSource = .response(depth: 0, tagURL: tagURL)
+        let sourcedRootErrors = rootErrors.map { SourcedURL(url: $0, source: source) }
         var ads: [Ad] = []
-        var brokenAds: [String] = []
+        var invalidAds: [InvalidAd] = []
         for (index, adNode) in root.children("Ad").enumerated() {
             let path = "VAST/Ad[\(index + 1)]"
             switch ad(adNode, path: path) {
             case .success(let ad): ads.append(ad)
             case .failure(let failure):
-                let reason = failure.reason
-                brokenAds.append(reason)
-                warn(.invalidAd, "\(reason) (error 101 for this ad; skipped)", path)
+                warn(.invalidAd, "\(failure.reason) (error 101 for this ad; skipped)", path)
+                let own = failure.errorURLs.map { SourcedURL(url: $0, source: source) }
+                invalidAds.append(InvalidAd(
+                    error: VASTError(.schemaValidation, "\(path): \(failure.reason)", errorURLs: own + sourcedRootErrors),
+                    id: adNode.stringAttribute("id"), sequence: adNode.attribute("sequence").flatMap { Int($0) }))
             }
         }
-        let sourcedRootErrors = rootErrors.map { SourcedURL(url: $0, source: .response(depth: 0, tagURL: tagURL)) }
         if ads.isEmpty {
-            if !brokenAds.isEmpty {
-                throw VASTError(.schemaValidation, "no usable <Ad>: " + brokenAds.joined(separator: "; "),
-                                errorURLs: sourcedRootErrors)
+            if !invalidAds.isEmpty {
+                // Every broken ad's own Error URLs, then the root's once.
+                let own = invalidAds.flatMap { $0.error.errorURLs.filter { !sourcedRootErrors.contains($0) } }
+                throw VASTError(.schemaValidation, "no usable <Ad>: " + invalidAds.map(\.error.message).joined(separator: "; "),
+                                errorURLs: own + sourcedRootErrors)
             }
             throw VASTError(.noAdAfterWrapper, "the VAST response contains no <Ad> (no-ad response)",
                             errorURLs: sourcedRootErrors)
         }
-        return VASTDocument(version: version, ads: ads, errorURLs: rootErrors, warnings: warnings)
+        return VASTDocument(version: version, ads: ads, errorURLs: rootErrors, warnings: warnings, invalidAds: invalidAds)
     }
 
     private mutating func checkVersion(_ version: String?) throws(VASTError) {
@@ -79,13 +90,17 @@ struct DocumentBuilder {
             content = .inLine(inLine(inLineNode, path: path + "/InLine"))
         } else if let wrapperNode = node.child("Wrapper") {
             guard let wrapper = wrapper(wrapperNode, path: path + "/Wrapper") else {
-                return .failure(AdFailure("<Wrapper> has no <VASTAdTagURI>"))
+                let errors = wrapperNode.children("Error").compactMap { url($0, path + "/Wrapper/Error") }
+                return .failure(AdFailure("<Wrapper> has no <VASTAdTagURI>", errorURLs: errors))
             }
             content = .wrapper(wrapper)
         } else {
             let names = node.children.map { "<\($0.qualifiedName)>" }.joined(separator: ", ")
+            // A mis-cased <inline>/<wrapper> still says where its ad server wants errors reported.
+            let errors = node.children.filter { ["inline", "wrapper"].contains($0.name.lowercased()) }
+                .flatMap { $0.children("Error") }.compactMap { url($0, path + "/Error") }
             return .failure(AdFailure("<Ad> has neither <InLine> nor <Wrapper>"
-                + (names.isEmpty ? "" : " (children: \(names))")))
+                + (names.isEmpty ? "" : " (children: \(names))"), errorURLs: errors))
         }
         var sequence: Int?
         if let text = node.attribute("sequence"), !text.isEmpty {
@@ -99,7 +114,12 @@ struct DocumentBuilder {
 
     struct AdFailure: Error {
         var reason: String
-        init(_ reason: String) { self.reason = reason }
+        /// `<Error>` URLs found in the broken ad.
+        var errorURLs: [String]
+        init(_ reason: String, errorURLs: [String] = []) {
+            self.reason = reason
+            self.errorURLs = errorURLs
+        }
     }
 
     private mutating func inLine(_ node: XMLNode, path: String) -> InLine {

@@ -13,13 +13,23 @@ public struct ParserLimits: Sendable, Hashable, Codable {
     /// default byte cap, so legitimate character references fit but any entity amplification that libxml2 lets
     /// through is stopped.
     public var maxTextCharacters: Int
+    /// Maximum attributes on one element. Default 256: the VAST element with the most attributes (`<MediaFile>`)
+    /// defines 14; libxml2's duplicate-attribute check is quadratic in the attributes of one element (260 000
+    /// attributes on one element of a 2 MiB tag cost 24 s of CPU), and 256² comparisons cost nothing.
+    public var maxAttributesPerElement: Int
+    /// Maximum attributes in the whole document. Default 100 000: the largest IAB sample has under 300; this
+    /// bounds the attribute dictionaries Foundation builds while leaving room for extension-heavy tags.
+    public var maxAttributes: Int
 
     public init(maxBytes: Int = 2 * 1024 * 1024, maxDepth: Int = 64, maxElements: Int = 200_000,
-                maxTextCharacters: Int = 4 * 1024 * 1024) {
+                maxTextCharacters: Int = 4 * 1024 * 1024, maxAttributesPerElement: Int = 256,
+                maxAttributes: Int = 100_000) {
         self.maxBytes = maxBytes
         self.maxDepth = maxDepth
         self.maxElements = maxElements
         self.maxTextCharacters = maxTextCharacters
+        self.maxAttributesPerElement = maxAttributesPerElement
+        self.maxAttributes = maxAttributes
     }
 
     /// The defaults described on each property.

@@ -5,24 +5,35 @@ import FoundationXML
 
 /// Builds an `XMLNode` tree with Foundation's `XMLParser` (libxml2 on Linux) under `ParserLimits`.
 ///
-/// Security: documents declaring entities or naming a DTD are refused before parsing (`DocumentTypeGuard`). Behind
-/// that, external entities and DTDs are never resolved (`shouldResolveExternalEntities = false`, also the default),
-/// libxml2 stops nested-entity bombs itself (error 89), and the text cap is a further line of defence.
+/// Security: documents declaring entities, naming a DTD, carrying too many attributes or content outside the root
+/// are refused before parsing (`MarkupPreScan`). Behind that, external entities and DTDs are never resolved
+/// (`shouldResolveExternalEntities = false`, also the default), libxml2 stops nested-entity bombs itself (error 89),
+/// and the text cap is a further line of defence.
 final class SafeXMLReader: NSObject, XMLParserDelegate {
     /// Why reading failed.
     struct Failure: Error {
         var message: String
     }
 
+    /// What `read` returns: the root element and the UTF-8 bytes it was parsed from (`XMLNode.sourceRange` indexes
+    /// them).
+    struct Output {
+        var root: XMLNode
+        var source: [UInt8]
+    }
+
     private let limits: ParserLimits
+    /// Byte range of each element, in start-tag order (from `MarkupPreScan`).
+    private let elementRanges: [Range<Int>]
     private var stack: [XMLNode] = []
     private var root: XMLNode?
     private var elementCount = 0
     private var textCount = 0
     private var limitFailure: String?
 
-    private init(limits: ParserLimits) {
+    private init(limits: ParserLimits, elementRanges: [Range<Int>]) {
         self.limits = limits
+        self.elementRanges = elementRanges
     }
 
     /// The configured parser for `data`. Exposed to tests to prove the security settings.
@@ -35,7 +46,7 @@ final class SafeXMLReader: NSObject, XMLParserDelegate {
     }
 
     /// Parses `data` into its root element.
-    static func read(_ input: Data, limits: ParserLimits) -> Result<XMLNode, Failure> {
+    static func read(_ input: Data, limits: ParserLimits) -> Result<Output, Failure> {
         if input.count > limits.maxBytes {
             return .failure(Failure(message: "input is \(input.count) bytes, over the \(limits.maxBytes)-byte limit"))
         }
@@ -45,8 +56,13 @@ final class SafeXMLReader: NSObject, XMLParserDelegate {
         case .success(let utf8): data = utf8
         case .failure(let failure): return .failure(Failure(message: failure.message))
         }
-        if let refusal = DocumentTypeGuard.refusal(Array(data)) { return .failure(Failure(message: refusal)) }
-        let reader = SafeXMLReader(limits: limits)
+        let bytes = [UInt8](data)
+        let scan: MarkupPreScan
+        switch MarkupPreScan.scan(bytes, limits: limits) {
+        case .success(let result): scan = result
+        case .failure(let failure): return .failure(Failure(message: failure.message))
+        }
+        let reader = SafeXMLReader(limits: limits, elementRanges: scan.elementRanges)
         let parser = makeParser(data: data)
         parser.delegate = reader
         let ok = parser.parse()
@@ -57,7 +73,7 @@ final class SafeXMLReader: NSObject, XMLParserDelegate {
             }
             return .failure(Failure(message: "not well-formed XML (line \(parser.lineNumber))"))
         }
-        return .success(root)
+        return .success(Output(root: root, source: bytes))
     }
 
     private func fail(_ parser: XMLParser, _ message: String) {
@@ -78,7 +94,10 @@ final class SafeXMLReader: NSObject, XMLParserDelegate {
         if root != nil && stack.isEmpty {
             return fail(parser, "more than one root element")
         }
-        stack.append(XMLNode(qualifiedName: qName ?? elementName, attributes: attributeDict))
+        var node = XMLNode(qualifiedName: qName ?? elementName, attributes: attributeDict)
+        let ordinal = elementCount - 1
+        if ordinal < elementRanges.count { node.sourceRange = elementRanges[ordinal] }
+        stack.append(node)
     }
 
     func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?,

@@ -3,7 +3,8 @@ import Foundation
 /// Parses VAST 2.0–4.3 XML into a `VASTDocument`. Safe on hostile input (see `ParserLimits`, `SafeXMLReader`).
 ///
 /// Errors (always `VASTError`):
-/// - 100: empty input, not well-formed XML, over a `ParserLimits` limit, or an entity bomb;
+/// - 100: empty input, not well-formed XML (including content after the root element), over a `ParserLimits` limit,
+///   or any DTD beyond a bare `<!DOCTYPE VAST>` (entity declarations, external DTDs; see `MarkupPreScan`);
 /// - 101: the root is not `<VAST>`, or the document has `<Ad>`s but none of them is usable (an `<Ad>` with neither
 ///   `<InLine>` nor `<Wrapper>`, or a `<Wrapper>` without `<VASTAdTagURI>`). When only some ads are broken they are
 ///   skipped with an `invalidAd` warning;
@@ -21,13 +22,13 @@ public struct VASTParser: Sendable {
     /// Parses a VAST response.
     /// - Parameter tagURL: where the data came from, only used to label root `<Error>` URLs in a 303 error.
     public func parse(_ data: Data, tagURL: String? = nil) throws(VASTError) -> VASTDocument {
-        let root: XMLNode
+        let output: SafeXMLReader.Output
         switch SafeXMLReader.read(data, limits: limits) {
-        case .success(let node): root = node
+        case .success(let result): output = result
         case .failure(let failure): throw VASTError(.xmlParse, failure.message)
         }
-        var builder = DocumentBuilder()
-        return try builder.build(root: root, tagURL: tagURL)
+        var builder = DocumentBuilder(source: output.source)
+        return try builder.build(root: output.root, tagURL: tagURL)
     }
 
     /// Parses a VAST response given as a string (UTF-8).

@@ -5,7 +5,8 @@ import Foundation
 /// Why: FoundationXML's `XMLParser` on Linux traps (crashes the process) when libxml2 hands it an element name that
 /// is not valid UTF-8, which libxml2 does for undeclared-encoding input with stray bytes (found by the mutation
 /// test: one flipped bit in `<Tracking>`). So every input is decoded here first:
-/// - a UTF-16 byte-order mark, or a declared `encoding` of UTF-16, ISO-8859-1/Latin-1, Windows-1252 or US-ASCII,
+/// - a UTF-16 byte-order mark, a BOM-less UTF-16 `<` (`3C 00` little-endian, `00 3C` big-endian), or a declared
+///   `encoding` of UTF-16, ISO-8859-1/Latin-1, Windows-1252 or US-ASCII,
 ///   is decoded and re-encoded as UTF-8 (with the declaration rewritten to `UTF-8`);
 /// - anything else must be valid UTF-8 (the XML default), or it is rejected (error 100).
 enum XMLInputDecoder {
@@ -15,9 +16,16 @@ enum XMLInputDecoder {
 
     static func utf8(_ data: Data) -> Result<Data, Failure> {
         let bytes = [UInt8](data.prefix(4))
-        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF])
-            || bytes.starts(with: [0x3C, 0x00]) || bytes.starts(with: [0x00, 0x3C]) {
-            return reencode(data, as: .utf16, label: "UTF-16")
+        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
+            return reencode(data, as: .utf16, label: "UTF-16")  // the byte-order mark says which
+        }
+        // No byte-order mark (XML requires one for UTF-16, but real servers omit it): `<` as 3C 00 is little-endian,
+        // 00 3C big-endian (XML 1.0 Appendix F). Plain `.utf16` would assume big-endian for both.
+        if bytes.starts(with: [0x3C, 0x00]) {
+            return reencode(data, as: .utf16LittleEndian, label: "UTF-16LE")
+        }
+        if bytes.starts(with: [0x00, 0x3C]) {
+            return reencode(data, as: .utf16BigEndian, label: "UTF-16BE")
         }
         switch declaredEncoding(data)?.lowercased() {
         case nil, "utf-8", "utf8":

@@ -10,6 +10,8 @@ struct XMLNode: Sendable, Hashable {
     var children: [XMLNode]
     /// All character data and CDATA directly inside this element, concatenated, untrimmed.
     var rawText: String
+    /// Where the element (start tag to end tag) sits in the UTF-8 input, when known.
+    var sourceRange: Range<Int>?
 
     init(qualifiedName: String, attributes: [String: String]) {
         self.qualifiedName = qualifiedName
@@ -17,6 +19,7 @@ struct XMLNode: Sendable, Hashable {
         self.attributes = attributes
         self.children = []
         self.rawText = ""
+        self.sourceRange = nil
     }
 
     static func localName(_ qualified: String) -> String {

@@ -14,7 +14,8 @@ enum LocalFileReader {
             throw VASTError(.wrapperTimeout, "cannot read \(fileURL.path)")
         }
         if data.count > maxBytes {
-            throw VASTError(.wrapperTimeout, "\(fileURL.path) is larger than \(maxBytes) bytes")
+            // The parser's size cap (`ParserLimits.maxBytes`): exceeding it is error 100, wherever it is found.
+            throw VASTError(.xmlParse, "\(fileURL.path) is larger than \(maxBytes) bytes")
         }
         return data
     }

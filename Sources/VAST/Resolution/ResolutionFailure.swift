@@ -8,7 +8,9 @@ public struct ResolutionFailure: Sendable, Hashable, Encodable {
     public var chain: [WrapperLink]
     /// The `sequence` of the top-level ad this failure replaces (its pod slot), `nil` for a buffet ad.
     public var sequence: Int?
-    /// `fallbackOnNoAd` of the innermost wrapper, when set: whether buffet ads may replace this ad.
+    /// `fallbackOnNoAd` as set by the innermost *followed* wrapper of the chain that carries the attribute (a wrapper
+    /// refused under `followAdditionalWrappers="false"` was never followed, so its value does not count); `nil` when
+    /// none sets it. `false` forbids buffet ads from replacing this ad.
     public var fallbackOnNoAd: Bool?
 
     public init(error: VASTError, chain: [WrapperLink], sequence: Int?, fallbackOnNoAd: Bool?) {

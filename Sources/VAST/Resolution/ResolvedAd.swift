@@ -4,7 +4,12 @@
 /// within one ad, document order. This holds for impressions and error URLs (the spec says to fire them together;
 /// outermost-first is also what vast-client-js does) and, for one rule everywhere, for tracking, click tracking,
 /// custom clicks, icons, verifications, viewable-impression URLs and extensions too. Nothing is de-duplicated: the
-/// same URL in two wrappers is two beacons, as the spec intends. `about:blank` and empty impressions are dropped.
+/// same URL in two wrappers is two beacons, as the spec intends.
+///
+/// Only dispatchable URLs are kept in every list a session fires (impressions, errors, tracking of the Linear, the
+/// companions, the icons and the verifications, click tracking, viewable impressions): empty URLs, `about:blank`
+/// and any scheme other than http(s) (`file:`, `javascript:`, `data:`…) are dropped here, for every event, and listed
+/// in `undispatchableURLs` so the resolver can warn once (see `URLTemplate.isDispatchable`).
 ///
 /// Creatives: tracking of the wrappers' `<Linear>` creatives merges into the InLine's (first) Linear. A wrapper
 /// `<Companion>` with a resource is an extra companion; one without any resource is tracking-only and its
@@ -58,6 +63,12 @@ public struct ResolvedAd: Sendable, Hashable, Encodable {
     public var viewUndetermined: [SourcedURL]
     /// Extensions of the chain.
     public var extensions: [Sourced<Extension>]
+    /// Tracking, error and click-tracking URLs dropped because they are not dispatchable (other than empty ones
+    /// and `about:blank`, the spec's "do not dispatch"), in merge order.
+    public var undispatchableURLs: [SourcedURL]
+    /// The URL the InLine's response finally came from (after redirects), when the resolver knows it: the base for
+    /// relative MediaFile URLs.
+    public var inLineResponseURL: String?
 
     /// Merges `inLineAd` with `wrappers` (outermost first).
     public init(inLineAd: Ad, inLine: InLine, wrappers: [WrapperLink], topLevelSequence: Int?, isPodAd: Bool) {
@@ -83,34 +94,62 @@ public struct ResolvedAd: Sendable, Hashable, Encodable {
         var undetermined: [SourcedURL] = [], extensions: [Sourced<Extension>] = []
         var clickThrough: SourcedURL?
 
+        var dropped: [SourcedURL] = []
+        func keep(_ url: String, _ source: TrackingSource) -> Bool {
+            if URLTemplate.isDispatchable(url) { return true }
+            if URLTemplate.isFireable(url) { dropped.append(SourcedURL(url: url, source: source)) }
+            return false
+        }
+        func dispatchable(_ events: [TrackingEvent], _ source: TrackingSource) -> [TrackingEvent] {
+            events.filter { keep($0.url, source) }
+        }
+        func dispatchable(_ clicks: [ClickURL], _ source: TrackingSource) -> [ClickURL] {
+            clicks.filter { keep($0.url, source) }
+        }
+        func sourced(_ urls: [String], _ source: TrackingSource) -> [SourcedURL] {
+            urls.filter { keep($0, source) }.map { SourcedURL(url: $0, source: source) }
+        }
+
         for link in links {
             let src = link.source
-            impressions += link.impressions.filter(\.isFireable).map { SourcedURL(url: $0.url, id: $0.id, source: src) }
-            errors += link.errors.map { SourcedURL(url: $0, source: src) }
+            impressions += link.impressions.filter { keep($0.url, src) }.map { SourcedURL(url: $0.url, id: $0.id, source: src) }
+            errors += sourced(link.errors, src)
             if let v = link.viewable {
-                viewable += v.viewable.map { SourcedURL(url: $0, source: src) }
-                notViewable += v.notViewable.map { SourcedURL(url: $0, source: src) }
-                undetermined += v.viewUndetermined.map { SourcedURL(url: $0, source: src) }
+                viewable += sourced(v.viewable, src)
+                notViewable += sourced(v.notViewable, src)
+                undetermined += sourced(v.viewUndetermined, src)
             }
-            verifications += link.verifications.map { Sourced($0, source: src) }
+            verifications += link.verifications.map { verification in
+                var v = verification
+                v.tracking = dispatchable(v.tracking, src)
+                return Sourced(v, source: src)
+            }
             extensions += link.extensions.map { Sourced($0, source: src) }
             // Only the first Linear of the InLine plays; a wrapper's Linear creatives all apply to it.
             let linears: [Linear] = src == .inline
                 ? (inLine.linearCreative?.linear).map { [$0] } ?? []
                 : link.creatives.compactMap(\.linear)
             for linear in linears {
-                tracking += linear.tracking.map {
+                tracking += dispatchable(linear.tracking, src).map {
                     SourcedTracking(event: $0.event, offset: $0.offset, url: $0.url, source: src)
                 }
-                clickTracking += linear.videoClicks.clickTracking.map { SourcedURL(url: $0.url, id: $0.id, source: src) }
-                customClicks += linear.videoClicks.customClicks.map { SourcedURL(url: $0.url, id: $0.id, source: src) }
+                clickTracking += dispatchable(linear.videoClicks.clickTracking, src).map { SourcedURL(url: $0.url, id: $0.id, source: src) }
+                customClicks += dispatchable(linear.videoClicks.customClicks, src).map { SourcedURL(url: $0.url, id: $0.id, source: src) }
                 if let through = linear.videoClicks.clickThrough {
                     // Later links are closer to the InLine, so the last one seen wins.
                     clickThrough = SourcedURL(url: through.url, id: through.id, source: src)
                 }
-                icons += linear.icons.map { Sourced($0, source: src) }
+                icons += linear.icons.map { icon in
+                    var i = icon
+                    i.viewTracking = i.viewTracking.filter { keep($0, src) }
+                    i.clickTracking = dispatchable(i.clickTracking, src)
+                    return Sourced(i, source: src)
+                }
             }
-            for companion in link.creatives.compactMap(\.companionAds).flatMap(\.companions) {
+            for original in link.creatives.compactMap(\.companionAds).flatMap(\.companions) {
+                var companion = original
+                companion.tracking = dispatchable(companion.tracking, src)
+                companion.clickTracking = dispatchable(companion.clickTracking, src)
                 if companion.resources.isEmpty && src != .inline {
                     companionView += companion.tracking.filter { $0.event == .creativeView }
                         .map { SourcedURL(url: $0.url, source: src) }
@@ -136,14 +175,17 @@ public struct ResolvedAd: Sendable, Hashable, Encodable {
         self.notViewable = notViewable
         self.viewUndetermined = undetermined
         self.extensions = extensions
+        self.undispatchableURLs = dropped
+        self.inLineResponseURL = nil
     }
 
     /// The InLine's Linear (the one to play), if any.
     public var linear: Linear? { linearCreative?.linear }
 
-    /// Whether vplay can play this ad: it has a Linear with at least one MediaFile. (A NonLinear-only ad is parsed
-    /// but not playable.) Whether one of the files is playable is `MediaFileSelector`'s question.
-    public var isPlayableLinear: Bool { !(linear?.mediaFiles.isEmpty ?? true) }
+    /// Whether vplay can play this ad with the default selection criteria: it has a Linear and `MediaFileSelector`
+    /// accepts one of its MediaFiles (see `playabilityError(criteria:)`). A NonLinear-only ad is parsed but not
+    /// playable.
+    public var isPlayableLinear: Bool { playabilityError() == nil }
 
     /// Merged tracking URLs of one Linear event, outermost wrapper first, InLine last.
     public func tracking(for event: TrackingEventName) -> [SourcedTracking] {

@@ -7,19 +7,40 @@ public struct ResolverConfiguration: Sendable {
     public var firstRequestTimeout: Duration
     /// Timeout of each wrapper's request. Default 4 s, IMA iOS's value per later wrapper.
     public var wrapperTimeout: Duration
+    /// Maximum requests in one resolution, the first request included. Default 32: a pod of six ads, each behind a
+    /// full chain of five wrappers, needs 31; a fan-out of wrappers (10 `allowMultipleAds` wrappers per level, three
+    /// levels deep, is 1 110 requests from a 1 KB tag) does not fit. A wrapper met once the budget is spent is not
+    /// requested: its chain gets **302** (wrapper limit reached; the VAST 4.x table's code for "too many wrapper
+    /// responses").
+    public var maxRequests: Int
+    /// Total time the requests of one resolution may take, measured on the resolver's clock. Default 28 s: a single
+    /// chain at the depth limit with every hop at its timeout (8 s + 5 × 4 s); more time than that is spent on many
+    /// chains, not one. Each request's timeout is cut to what is left; a wrapper met once nothing is left is not
+    /// requested and its chain gets **301** (the player-defined wrapper timeout of the VAST 4.x table).
+    public var resolutionTimeout: Duration
     /// Parser limits for every response.
     public var parserLimits: ParserLimits
+    /// What the player can play: an ad is playable when `MediaFileSelector.select(from:criteria:)` accepts one of
+    /// its Linear's MediaFiles with these criteria (only `forcedFile` changes the answer). The default ad is the
+    /// first playable one; unplayable ads before it are reported as failures (see `VASTResolver`).
+    public var mediaCriteria: MediaSelectionCriteria
     /// Applied to every `VASTAdTagURI` before it is requested, e.g. to expand `[CACHEBUSTING]` (vast-client-js
-    /// requests the literal macro unless the integrator adds a filter). Default: unchanged.
+    /// requests the literal macro unless the integrator adds a filter). Loop detection compares URIs *before*
+    /// this transform, so fresh cache-busters cannot hide a loop. Default: unchanged.
     public var tagURLTransform: @Sendable (String) -> String
 
     public init(maxWrapperDepth: Int = 5, firstRequestTimeout: Duration = .seconds(8),
-                wrapperTimeout: Duration = .seconds(4), parserLimits: ParserLimits = .default,
+                wrapperTimeout: Duration = .seconds(4), maxRequests: Int = 32,
+                resolutionTimeout: Duration = .seconds(28), parserLimits: ParserLimits = .default,
+                mediaCriteria: MediaSelectionCriteria = .init(),
                 tagURLTransform: @escaping @Sendable (String) -> String = { $0 }) {
         self.maxWrapperDepth = maxWrapperDepth
         self.firstRequestTimeout = firstRequestTimeout
         self.wrapperTimeout = wrapperTimeout
+        self.maxRequests = maxRequests
+        self.resolutionTimeout = resolutionTimeout
         self.parserLimits = parserLimits
+        self.mediaCriteria = mediaCriteria
         self.tagURLTransform = tagURLTransform
     }
 }

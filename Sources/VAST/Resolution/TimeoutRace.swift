@@ -16,7 +16,7 @@ enum TimeoutRace {
                     do {
                         gate.finish(.success(try await fetcher.fetch(url, timeout: timeout)))
                     } catch let error as VASTError {
-                        gate.finish(.failure(VASTError(.wrapperTimeout, error.message)))
+                        gate.finish(.failure(error))  // the fetcher's code (100 for an oversized body, 301…)
                     } catch {
                         gate.finish(.failure(VASTError(.wrapperTimeout, "fetch failed: \(error)")))
                     }

@@ -1,10 +1,13 @@
-/// The outcome of resolving a VAST tag: playable ads in play order, failures with the Error URLs to fire, the hop
-/// log and warnings.
+/// The outcome of resolving a VAST tag: resolved ads in play order, the one to play, failures with the Error URLs
+/// to fire, the hop log and warnings.
 public struct VASTResolution: Sendable, Hashable, Encodable {
     /// Resolved ads in play order: pod ads (top-level `sequence` order) first, then buffet ads, each expanded in
-    /// the order its wrapper's response gives.
+    /// the order its wrapper's response gives. Buffet ads are only resolved while no playable ad has been found
+    /// (they are the fallback), so a tag whose pod plays lists no buffet ads. Unplayable ads are kept here too.
     public var ads: [ResolvedAd]
-    /// Ads or chains that failed, in the order met. Fire each failure's `error.errorURLs` with its code.
+    /// Ads or chains that failed, in the order met: fetch and parse failures, broken ads (101), and the unplayable
+    /// ads met before the default ad (201/200/403, see `ResolvedAd.playabilityError`). Fire each failure's
+    /// `error.errorURLs` with its code.
     public var failures: [ResolutionFailure]
     /// Every request made (or refused), in order.
     public var hops: [ResolutionHop]
@@ -13,14 +16,17 @@ public struct VASTResolution: Sendable, Hashable, Encodable {
     /// The failure of the first request or of its parse (no ads at all), if any. A 303 here carries the root
     /// `<VAST><Error>` URLs.
     public var topLevelError: VASTError?
+    /// Index in `ads` of the ad to play, chosen by the resolver (see `defaultAd`); `nil` when none can play.
+    public var defaultAdIndex: Int?
 
     public init(ads: [ResolvedAd] = [], failures: [ResolutionFailure] = [], hops: [ResolutionHop] = [],
-                warnings: [VASTWarning] = [], topLevelError: VASTError? = nil) {
+                warnings: [VASTWarning] = [], topLevelError: VASTError? = nil, defaultAdIndex: Int? = nil) {
         self.ads = ads
         self.failures = failures
         self.hops = hops
         self.warnings = warnings
         self.topLevelError = topLevelError
+        self.defaultAdIndex = defaultAdIndex
     }
 
     /// Pod ads, in sequence order.
@@ -28,19 +34,18 @@ public struct VASTResolution: Sendable, Hashable, Encodable {
     /// Buffet (stand-alone) ads, in document order.
     public var buffetAds: [ResolvedAd] { ads.filter { !$0.isPodAd } }
 
-    /// Whether buffet ads may stand in when no pod ad plays: false only when a failed wrapper said
-    /// `fallbackOnNoAd="false"` and there were pod ads to replace.
+    /// Whether buffet ads may stand in: false once a failed wrapper said `fallbackOnNoAd="false"` (a pod wrapper's
+    /// or a buffet wrapper's alike: "the media player should not select an available Ad").
     public var buffetFallbackAllowed: Bool {
-        !failures.contains { $0.fallbackOnNoAd == false && $0.sequence != nil }
+        !failures.contains { $0.fallbackOnNoAd == false }
     }
 
-    /// The ad to play by default: the first playable Linear pod ad; else (if the pod is empty or failed, and
-    /// fallback is allowed) the first playable Linear buffet ad.
+    /// The ad to play: the first **playable** ad in play order (pod ads by sequence, then buffet ads), judged with
+    /// `ResolverConfiguration.mediaCriteria` by `ResolvedAd.playabilityError(criteria:)`. A buffet ad is only
+    /// chosen when no pod ad is playable and no failed wrapper met before it said `fallbackOnNoAd="false"`.
     public var defaultAd: ResolvedAd? {
-        if let pod = podAds.first(where: \.isPlayableLinear) { return pod }
-        let hadPod = podAds.isEmpty == false || failures.contains { $0.sequence != nil }
-        if hadPod && !buffetFallbackAllowed { return nil }
-        return buffetAds.first(where: \.isPlayableLinear)
+        guard let defaultAdIndex, ads.indices.contains(defaultAdIndex) else { return nil }
+        return ads[defaultAdIndex]
     }
 
     /// Why nothing can play, when `defaultAd` is `nil`: the top-level error, else the first failure, else 303.

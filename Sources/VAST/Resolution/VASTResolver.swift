@@ -1,25 +1,39 @@
 import Foundation
 
-/// Follows wrapper chains to InLine ads and merges them (see `ResolvedAd` for the merge rules).
+/// Follows wrapper chains to InLine ads, merges them (see `ResolvedAd` for the merge rules) and chooses the ad to
+/// play.
 ///
 /// Error codes (the `<Error>` URLs of every wrapper of the chain get the code; see `ResolutionFailure`):
+/// - **100** the wrapper's target is not well-formed XML or exceeds a `ParserLimits` limit (the VAST 4.x table's
+///   "XML parsing error"; the fetchers report a body over the size cap as 100 too).
+/// - **101** the target's ads are all broken (the target's root `<Error>` URLs get it too); a broken `<Ad>` beside
+///   good ones gets its own failure, fired to its own and the root `<Error>` URLs.
+/// - **102** the target is VAST 1 or a major version above 4.
 /// - **300** a `VASTAdTagURI` that is not an absolute `http`/`https` URL (a `file:` URI is refused before any
-///   fetcher is called, so no local file is read); a **loop** (a chain requesting a URL it already requested);
-///   a wrapper received although the previous wrapper said `followAdditionalWrappers="false"`.
+///   fetcher is called, so no local file is read); a **loop** (a chain requesting a URI it already requested,
+///   compared before `tagURLTransform` so cache-busters cannot hide it); a wrapper received although the previous
+///   wrapper said `followAdditionalWrappers="false"`.
 ///   A loop is reported as 300 rather than 302 because it is a trafficking mistake, not a long chain: 302 tells
 ///   ad ops "your chain is too long, shorten it", while a loop can never succeed at any limit. It is detected
 ///   before the request, so it costs no fetch.
-/// - **301** the fetch failed, timed out (the resolver enforces the timeout itself on its clock), or the response
-///   is not VAST (not XML, wrong root).
-/// - **302** more than `maxWrapperDepth` wrappers: the wrapper that would exceed it is not followed.
+/// - **301** the fetch failed or timed out (the resolver enforces the timeout itself on its clock), the response is
+///   well-formed XML but not VAST (wrong root), or the resolution's overall `resolutionTimeout` is spent.
+/// - **302** more than `maxWrapperDepth` wrappers, or the resolution's `maxRequests` budget is spent: the wrapper
+///   that would exceed it is not followed.
 /// - **303** the chain ends in a no-ad response (the response's root `<Error>` URLs are fired too), or
 ///   `allowMultipleAds="false"` leaves no usable ad.
-/// - **101/102** a response whose ads are all broken / of an unsupported version.
+/// - **201/200/403** an ad that resolved but cannot be played (`ResolvedAd.playabilityError`) and was skipped on
+///   the way to the default ad.
 ///
 /// `allowMultipleAds="false"` (the default): only the first stand-alone ad of the wrapper's target is used; if the
 /// target holds only pod ads, the first in sequence order is used with a warning (strictly the spec allows none,
 /// but IAB's own samples wrap single ads that carry `sequence="1"`). `true`: every ad is used, pods first.
-/// `fallbackOnNoAd` is recorded on the failure and honoured by `VASTResolution.defaultAd`.
+///
+/// **Play order and laziness**: top-level pod ads are all resolved (the pod is the list that plays); buffet ads
+/// are resolved one by one only while no playable ad has been found, and not at all after a failed wrapper said
+/// `fallbackOnNoAd="false"`. The first playable ad (judged with `ResolverConfiguration.mediaCriteria`) becomes
+/// `VASTResolution.defaultAd`. Every request counts against `maxRequests` and `resolutionTimeout`, which bound a
+/// fan-out of `allowMultipleAds` wrappers.
 ///
 /// Requests are made one at a time, in play order, so the hop log is deterministic.
 public struct VASTResolver: Sendable {
@@ -40,21 +54,24 @@ public struct VASTResolver: Sendable {
     /// fetcher accepts (e.g. the `file:` tag the user named through `FileTagFetcher`); wrapper URIs must be http(s).
     public func resolve(tagURL url: URL) async -> VASTResolution {
         var state = State()
-        let (fetched, elapsed) = await timedFetch(url, timeout: configuration.firstRequestTimeout)
+        let timeout = min(configuration.firstRequestTimeout, configuration.resolutionTimeout)
+        let (fetched, elapsed) = await timedFetch(url, timeout: timeout, state: &state)
         switch fetched {
         case .failure(let error):
             state.hops.append(ResolutionHop(depth: 0, url: url.absoluteString, outcome: .failed(error),
                                             elapsed: elapsed, adSystems: []))
-            return VASTResolution(hops: state.hops, topLevelError: error)
+            return VASTResolution(hops: state.hops, topLevelError: Self.dispatchableOnly(error))
         case .success(let tag):
-            return await resolve(data: tag.data, tagURL: url.absoluteString, state: &state, elapsed: elapsed)
+            return await resolve(data: tag.data, tagURL: url.absoluteString,
+                                 responseURL: tag.finalURL?.absoluteString ?? url.absoluteString,
+                                 state: &state, elapsed: elapsed)
         }
     }
 
     /// Resolves a response the caller already has (e.g. read from a local file). `tagURL` labels it in sources.
     public func resolve(data: Data, tagURL: String? = nil) async -> VASTResolution {
         var state = State()
-        return await resolve(data: data, tagURL: tagURL, state: &state, elapsed: .zero)
+        return await resolve(data: data, tagURL: tagURL, responseURL: tagURL, state: &state, elapsed: .zero)
     }
 
     /// Resolves an already-parsed document.
@@ -71,13 +88,22 @@ public struct VASTResolver: Sendable {
         var failures: [ResolutionFailure] = []
         var hops: [ResolutionHop] = []
         var warnings: [VASTWarning] = []
+        /// Requests made so far (against `maxRequests`).
+        var requests = 0
+        /// Time spent in requests so far (against `resolutionTimeout`).
+        var spent: Duration = .zero
+        /// Index in `ads` of the first playable ad, once found.
+        var chosen: Int?
 
         mutating func addWarnings(_ list: [VASTWarning], hop: Int) {
             warnings += list.map { VASTWarning($0.kind, $0.message, path: "hop \(hop): " + ($0.path ?? "")) }
         }
     }
 
-    private func resolve(data: Data, tagURL: String?, state: inout State, elapsed: Duration) async
+    /// Where a top-level ad sits: its pod `sequence` (nil for a buffet ad).
+    typealias TopLevel = (sequence: Int?, isPod: Bool)
+
+    private func resolve(data: Data, tagURL: String?, responseURL: String?, state: inout State, elapsed: Duration) async
         -> VASTResolution {
         let parser = VASTParser(limits: configuration.parserLimits)
         let document: VASTDocument
@@ -87,20 +113,22 @@ public struct VASTResolver: Sendable {
             let outcome: ResolutionHop.Outcome = error.code == .noAdAfterWrapper ? .noAd : .failed(error)
             state.hops.append(ResolutionHop(depth: 0, url: tagURL ?? "(data)", outcome: outcome,
                                             elapsed: elapsed, adSystems: []))
-            return VASTResolution(hops: state.hops, warnings: state.warnings, topLevelError: error)
+            return VASTResolution(hops: state.hops, warnings: state.warnings, topLevelError: Self.dispatchableOnly(error))
         }
         state.hops.append(ResolutionHop(depth: 0, url: tagURL ?? "(data)", outcome: .vast(adCount: document.ads.count),
                                         elapsed: elapsed, adSystems: adSystems(document)))
         state.addWarnings(document.warnings, hop: 0)
-        return await resolveTopLevel(document, tagURL: tagURL, state: &state)
+        return await resolveTopLevel(document, tagURL: tagURL, responseURL: responseURL, state: &state)
     }
 
-    /// Fetches with the timeout race and measures the time on `clock`.
-    private func timedFetch(_ url: URL, timeout: Duration) async -> (Result<FetchedTag, VASTError>, Duration) {
+    /// Fetches with the timeout race, counts the request and measures its time on `clock`.
+    private func timedFetch(_ url: URL, timeout: Duration, state: inout State) async -> (Result<FetchedTag, VASTError>, Duration) {
         var result: Result<FetchedTag, VASTError> = .failure(VASTError(.wrapperTimeout, "not fetched"))
         let elapsed = await clock.measure {
             result = await TimeoutRace.fetch(fetcher, url, timeout: timeout, clock: clock)
         }
+        state.requests += 1
+        state.spent += elapsed
         return (result, elapsed)
     }
 
@@ -109,31 +137,105 @@ public struct VASTResolver: Sendable {
         return document.ads.compactMap { $0.adSystem?.name }.filter { seen.insert($0).inserted }
     }
 
-    private func resolveTopLevel(_ document: VASTDocument, tagURL: String?, state: inout State) async -> VASTResolution {
-        for ad in document.adsInPlayOrder {
-            await resolve(ad: ad, tagURL: tagURL, chain: [], visited: tagURL.map { [$0] } ?? [],
-                          topLevel: (ad.sequence, ad.sequence != nil), state: &state)
+    private func resolveTopLevel(_ document: VASTDocument, tagURL: String?, responseURL: String? = nil,
+                                 state: inout State) async -> VASTResolution {
+        let responseURL = responseURL ?? tagURL
+        recordInvalidAds(document, chain: [], depth: 0, tagURL: tagURL, topLevel: nil, state: &state)
+        var buffetBlocked = false
+        let ordered = document.adsInPlayOrder
+        for (position, ad) in ordered.enumerated() {
+            let topLevel: TopLevel = (ad.sequence, ad.sequence != nil)
+            if !topLevel.isPod {
+                // Buffet ads are the fallback: only resolved while nothing playable has been found.
+                if state.chosen != nil { break }
+                if buffetBlocked {
+                    let left = ordered.count - position
+                    state.warnings.append(VASTWarning(.resolution,
+                        "a failed wrapper said fallbackOnNoAd=\"false\": \(left) buffet ad(s) not used", path: "hop 0"))
+                    break
+                }
+            }
+            let firstAd = state.ads.count, firstFailure = state.failures.count
+            await resolve(ad: ad, tagURL: tagURL, responseURL: responseURL, chain: [],
+                          visited: tagURL.map { [$0] } ?? [], topLevel: topLevel, state: &state)
+            if state.failures[firstFailure...].contains(where: { $0.fallbackOnNoAd == false }) { buffetBlocked = true }
+            judge(firstAd..<state.ads.count, state: &state)
         }
-        return VASTResolution(ads: state.ads, failures: state.failures, hops: state.hops, warnings: state.warnings)
+        warnAboutUndispatchableURLs(&state)
+        return VASTResolution(ads: state.ads, failures: state.failures, hops: state.hops, warnings: state.warnings,
+                              defaultAdIndex: state.chosen)
+    }
+
+    /// Finds the first playable ad among `range` while none is chosen; each unplayable ad met before it becomes a
+    /// failure with its playability error (fired to every Error URL of its chain).
+    private func judge(_ range: Range<Int>, state: inout State) {
+        for index in range where state.chosen == nil {
+            let ad = state.ads[index]
+            if let error = ad.playabilityError(criteria: configuration.mediaCriteria) {
+                state.failures.append(ResolutionFailure(error: error, chain: ad.wrappers,
+                                                        sequence: ad.isPodAd ? ad.sequence : nil, fallbackOnNoAd: nil))
+            } else {
+                state.chosen = index
+            }
+        }
+    }
+
+    /// One warning for all tracking URLs that will never be dispatched (`ResolvedAd.undispatchableURLs`).
+    private func warnAboutUndispatchableURLs(_ state: inout State) {
+        var seen = Set<SourcedURL>()
+        let dropped = state.ads.flatMap(\.undispatchableURLs).filter { seen.insert($0).inserted }
+        guard !dropped.isEmpty else { return }
+        let list = dropped.prefix(10).map { "\($0.url) (\($0.source))" }.joined(separator: ", ")
+        state.warnings.append(VASTWarning(.resolution,
+            "\(dropped.count) tracking URL(s) are not http(s) and are never dispatched: \(list)"
+                + (dropped.count > 10 ? ", …" : "")))
+    }
+
+    /// Each broken `<Ad>` of a response that still had good ones: a 101 failure fired to its own and the root
+    /// `<Error>` URLs (not the chain's: the chain's ad may still play through the good ads).
+    private func recordInvalidAds(_ document: VASTDocument, chain: [WrapperLink], depth: Int, tagURL: String?,
+                                  topLevel: TopLevel?, state: inout State) {
+        for invalid in document.invalidAds {
+            var error = invalid.error
+            error.errorURLs = Self.resourced(error.errorURLs, depth: depth, tagURL: tagURL)
+            state.failures.append(ResolutionFailure(error: Self.dispatchableOnly(error), chain: chain,
+                                                    sequence: topLevel?.sequence ?? invalid.sequence,
+                                                    fallbackOnNoAd: nil))
+        }
+    }
+
+    private static func resourced(_ urls: [SourcedURL], depth: Int, tagURL: String?) -> [SourcedURL] {
+        urls.map { SourcedURL(url: $0.url, id: $0.id, source: .response(depth: depth, tagURL: tagURL)) }
+    }
+
+    private static func dispatchableOnly(_ error: VASTError) -> VASTError {
+        var copy = error
+        copy.errorURLs = error.errorURLs.filter { URLTemplate.isDispatchable($0.url) }
+        return copy
     }
 
     private func chainErrors(_ chain: [WrapperLink]) -> [SourcedURL] {
         chain.flatMap { link in link.wrapper.errorURLs.map { SourcedURL(url: $0, source: link.source) } }
     }
 
-    private func fail(_ code: VASTErrorCode, _ message: String, chain: [WrapperLink], extra: [SourcedURL] = [],
-                      topLevel: (sequence: Int?, isPod: Bool), state: inout State) {
-        let error = VASTError(code, message, errorURLs: chainErrors(chain) + extra)
+    /// Records a failure of `chain`. `followed` (default: `chain`) are the wrappers actually followed: the innermost
+    /// of them that sets `fallbackOnNoAd` decides it.
+    private func fail(_ code: VASTErrorCode, _ message: String, chain: [WrapperLink], followed: [WrapperLink]? = nil,
+                      extra: [SourcedURL] = [], topLevel: TopLevel, state: inout State) {
+        let error = Self.dispatchableOnly(VASTError(code, message, errorURLs: chainErrors(chain) + extra))
+        let fallback = (followed ?? chain).reversed().lazy.compactMap(\.wrapper.fallbackOnNoAd).first
         state.failures.append(ResolutionFailure(error: error, chain: chain, sequence: topLevel.sequence,
-                                                fallbackOnNoAd: chain.last?.wrapper.fallbackOnNoAd))
+                                                fallbackOnNoAd: fallback))
     }
 
-    private func resolve(ad: Ad, tagURL: String?, chain: [WrapperLink], visited: [String],
-                         topLevel: (sequence: Int?, isPod: Bool), state: inout State) async {
+    private func resolve(ad: Ad, tagURL: String?, responseURL: String?, chain: [WrapperLink], visited: [String],
+                         topLevel: TopLevel, state: inout State) async {
         switch ad.content {
         case .inLine(let inLine):
-            state.ads.append(ResolvedAd(inLineAd: ad, inLine: inLine, wrappers: chain,
-                                        topLevelSequence: topLevel.sequence, isPodAd: topLevel.isPod))
+            var resolved = ResolvedAd(inLineAd: ad, inLine: inLine, wrappers: chain,
+                                      topLevelSequence: topLevel.sequence, isPodAd: topLevel.isPod)
+            resolved.inLineResponseURL = responseURL
+            state.ads.append(resolved)
         case .wrapper(let wrapper):
             await follow(wrapper, of: ad, tagURL: tagURL, chain: chain, visited: visited, topLevel: topLevel,
                          state: &state)
@@ -141,10 +243,11 @@ public struct VASTResolver: Sendable {
     }
 
     private func follow(_ wrapper: Wrapper, of ad: Ad, tagURL: String?, chain: [WrapperLink], visited: [String],
-                        topLevel: (sequence: Int?, isPod: Bool), state: inout State) async {
+                        topLevel: TopLevel, state: inout State) async {
         let link = WrapperLink(depth: chain.count + 1, ad: ad, wrapper: wrapper, tagURL: tagURL)
         let chain = chain + [link]
-        let uri = configuration.tagURLTransform(wrapper.vastAdTagURI)
+        let rawURI = wrapper.vastAdTagURI
+        let uri = URLTemplate.escapingInvalidCharacters(configuration.tagURLTransform(rawURI))
         func refuse(_ code: VASTErrorCode, _ message: String) {
             fail(code, message, chain: chain, topLevel: topLevel, state: &state)
             state.hops.append(ResolutionHop(depth: link.depth, url: uri,
@@ -158,42 +261,49 @@ public struct VASTResolver: Sendable {
               url.host != nil else {
             return refuse(.wrapperGeneral, "VASTAdTagURI \"\(uri)\" is not an absolute http(s) URL; not requested")
         }
-        if visited.contains(url.absoluteString) {
-            return refuse(.wrapperGeneral, "wrapper loop: \(url.absoluteString) was already requested in this chain")
+        // Keyed on the URI as written: after `tagURLTransform` a fresh [CACHEBUSTING] would make every hop look new.
+        if visited.contains(rawURI) {
+            return refuse(.wrapperGeneral, "wrapper loop: \(rawURI) was already requested in this chain")
         }
-        let (fetched, elapsedTime) = await timedFetch(url, timeout: configuration.wrapperTimeout)
+        if state.requests >= configuration.maxRequests {
+            return refuse(.wrapperLimit, "the budget of \(configuration.maxRequests) requests per resolution is spent (wrapper fan-out?); not requested")
+        }
+        let remaining = configuration.resolutionTimeout - state.spent
+        if remaining <= .zero {
+            return refuse(.wrapperTimeout, "the resolution's \(configuration.resolutionTimeout) are spent; not requested")
+        }
+        let (fetched, elapsedTime) = await timedFetch(url, timeout: min(configuration.wrapperTimeout, remaining), state: &state)
         let fetchedData: Data
+        let responseURL: String
         switch fetched {
         case .failure(let error):
             state.hops.append(ResolutionHop(depth: link.depth, url: url.absoluteString, outcome: .failed(error),
                                             elapsed: elapsedTime, adSystems: []))
-            return fail(.wrapperTimeout, error.message, chain: chain, topLevel: topLevel, state: &state)
+            return fail(error.code, error.message, chain: chain, topLevel: topLevel, state: &state)
         case .success(let tag):
             fetchedData = tag.data
+            responseURL = tag.finalURL?.absoluteString ?? url.absoluteString
         }
         let document: VASTDocument
         do {
             document = try VASTParser(limits: configuration.parserLimits).parse(fetchedData, tagURL: url.absoluteString)
         } catch {
+            let rootErrors = Self.resourced(error.errorURLs, depth: link.depth, tagURL: url.absoluteString)
+            let outcome: ResolutionHop.Outcome = error.code == .noAdAfterWrapper ? .noAd : .failed(error)
+            state.hops.append(ResolutionHop(depth: link.depth, url: url.absoluteString, outcome: outcome,
+                                            elapsed: elapsedTime, adSystems: []))
             switch error.code {
             case .noAdAfterWrapper:
-                state.hops.append(ResolutionHop(depth: link.depth, url: url.absoluteString, outcome: .noAd,
-                                                elapsed: elapsedTime, adSystems: []))
-                let rootErrors = error.errorURLs.map {
-                    SourcedURL(url: $0.url, id: $0.id, source: .response(depth: link.depth, tagURL: url.absoluteString))
-                }
                 fail(.noAdAfterWrapper, "the wrapper's target has no ad", chain: chain, extra: rootErrors,
                      topLevel: topLevel, state: &state)
-            case .xmlParse,
-                 .schemaValidation where error.message.hasPrefix(DocumentBuilder.notVASTMessagePrefix):
-                state.hops.append(ResolutionHop(depth: link.depth, url: url.absoluteString, outcome: .failed(error),
-                                                elapsed: elapsedTime, adSystems: []))
+            case .schemaValidation where error.message.hasPrefix(DocumentBuilder.notVASTMessagePrefix):
                 fail(.wrapperTimeout, "the wrapper's target is not VAST: \(error.message)", chain: chain,
                      topLevel: topLevel, state: &state)
+            case .xmlParse:
+                fail(.xmlParse, "the wrapper's target is not well-formed XML: \(error.message)", chain: chain,
+                     topLevel: topLevel, state: &state)
             default:
-                state.hops.append(ResolutionHop(depth: link.depth, url: url.absoluteString, outcome: .failed(error),
-                                                elapsed: elapsedTime, adSystems: []))
-                fail(error.code, error.message, chain: chain, topLevel: topLevel, state: &state)
+                fail(error.code, error.message, chain: chain, extra: rootErrors, topLevel: topLevel, state: &state)
             }
             return
         }
@@ -201,6 +311,8 @@ public struct VASTResolver: Sendable {
                                         outcome: .vast(adCount: document.ads.count), elapsed: elapsedTime,
                                         adSystems: adSystems(document)))
         state.addWarnings(document.warnings, hop: link.depth)
+        recordInvalidAds(document, chain: chain, depth: link.depth, tagURL: url.absoluteString, topLevel: topLevel,
+                         state: &state)
 
         var candidates = document.adsInPlayOrder
         if !wrapper.allowsMultipleAds {
@@ -224,11 +336,11 @@ public struct VASTResolver: Sendable {
             if case .wrapper(let next) = candidate.content, !wrapper.followsAdditionalWrappers {
                 let nextLink = WrapperLink(depth: link.depth + 1, ad: candidate, wrapper: next, tagURL: url.absoluteString)
                 fail(.wrapperGeneral, "followAdditionalWrappers is false but the target is another wrapper",
-                     chain: chain + [nextLink], topLevel: topLevel, state: &state)
+                     chain: chain + [nextLink], followed: chain, topLevel: topLevel, state: &state)
                 continue
             }
-            await resolve(ad: candidate, tagURL: url.absoluteString, chain: chain,
-                          visited: visited + [url.absoluteString], topLevel: topLevel, state: &state)
+            await resolve(ad: candidate, tagURL: url.absoluteString, responseURL: responseURL, chain: chain,
+                          visited: visited + [rawURI], topLevel: topLevel, state: &state)
         }
     }
 }

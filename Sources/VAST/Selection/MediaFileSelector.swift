@@ -8,10 +8,14 @@
 /// 1. `forcedFile`: by `id`, else by 1-based index; overrides everything.
 /// 2. `adcashQuality`: sort by (bitrate, area, document order) ascending; low = first, high = last,
 ///    mid = element `(n - 1) / 2` (the lower middle when n is even).
-/// 3. `targetBitrateKbps`: the highest bitrate ≤ target, else the lowest bitrate; then the screen rule among files
-///    of that bitrate; files without a bitrate are only used if no file has one.
-/// 4. screen size only: the largest area ≤ the screen's, else the smallest; then the highest bitrate.
-/// 5. nothing given: the highest bitrate, then the largest area.
+/// 3. `targetBitrateKbps` and a screen size: keep the files that fit the screen (area ≤ the screen's; if none fits,
+///    the smallest), then the highest bitrate ≤ target among them (else their lowest), then the largest area.
+///    So a file that meets both the bandwidth and the screen always wins over one that meets only the bandwidth.
+/// 4. `targetBitrateKbps` only: the highest bitrate ≤ target, else the lowest bitrate.
+/// 5. screen size only: the largest area ≤ the screen's, else the smallest; then the highest bitrate.
+/// 6. nothing given: the highest bitrate, then the largest area.
+///
+/// Files without a bitrate (or a size) are only used by a bitrate (size) rule when no file has one.
 ///
 /// Remaining ties: MIME preference in `playableTypes` order (mp4 first), then document order.
 public enum MediaFileSelector {
@@ -89,16 +93,18 @@ public enum MediaFileSelector {
         var pool = playable
         var reasons: [String] = []
         let hasScreen = criteria.screenWidth != nil && criteria.screenHeight != nil
-        if let target = criteria.targetBitrateKbps {
+        if let target = criteria.targetBitrateKbps, hasScreen {
+            (pool, reasons) = fittingScreen(pool, criteria, reasons)
             (pool, reasons) = byBitrate(pool, target: target, reasons)
-            if hasScreen { (pool, reasons) = byScreen(pool, criteria, reasons) }
+            (pool, reasons) = largestArea(pool, reasons)
+        } else if let target = criteria.targetBitrateKbps {
+            (pool, reasons) = byBitrate(pool, target: target, reasons)
         } else if hasScreen {
             (pool, reasons) = byScreen(pool, criteria, reasons)
             (pool, reasons) = byBitrate(pool, target: nil, reasons)
         } else {
             (pool, reasons) = byBitrate(pool, target: nil, reasons)
-            let largest = pool.map { $0.file.area ?? 0 }.max() ?? 0
-            pool = pool.filter { ($0.file.area ?? 0) == largest }
+            (pool, reasons) = largestArea(pool, reasons)
         }
         let chosen = pool.min { lhs, rhs in
             (typeRank(lhs.file), lhs.index) < (typeRank(rhs.file), rhs.index)
@@ -132,7 +138,7 @@ public enum MediaFileSelector {
 
     private static func byScreen(_ pool: [Entry], _ c: MediaSelectionCriteria, _ reasons: [String]) -> ([Entry], [String]) {
         guard let w = c.screenWidth, let h = c.screenHeight else { return (pool, reasons) }
-        let screen = w * h
+        let screen = MediaFile.saturatingProduct(w, h)
         let known = pool.filter { $0.file.area != nil }
         guard !known.isEmpty else { return (pool, reasons + ["no sizes given"]) }
         let areas = known.map { $0.file.area! }
@@ -141,6 +147,25 @@ public enum MediaFileSelector {
         }
         let smallest = areas.min()!
         return (known.filter { $0.file.area == smallest }, reasons + ["none fits \(w)x\(h); smallest"])
+    }
+
+    /// Every file whose area fits the screen; if none does, those of the smallest area.
+    private static func fittingScreen(_ pool: [Entry], _ c: MediaSelectionCriteria, _ reasons: [String]) -> ([Entry], [String]) {
+        guard let w = c.screenWidth, let h = c.screenHeight else { return (pool, reasons) }
+        let screen = MediaFile.saturatingProduct(w, h)
+        let known = pool.filter { $0.file.area != nil }
+        guard !known.isEmpty else { return (pool, reasons + ["no sizes given"]) }
+        let fitting = known.filter { $0.file.area! <= screen }
+        if !fitting.isEmpty { return (fitting, reasons + ["\(fitting.count) of \(pool.count) fit \(w)x\(h)"]) }
+        let smallest = known.map { $0.file.area! }.min()!
+        return (known.filter { $0.file.area == smallest }, reasons + ["none fits \(w)x\(h); smallest"])
+    }
+
+    /// The files of the largest known area (all of them when no size is known). Silent: a tie-break.
+    private static func largestArea(_ pool: [Entry], _ reasons: [String]) -> ([Entry], [String]) {
+        let largest = pool.compactMap(\.file.area).max()
+        guard let largest else { return (pool, reasons) }
+        return (pool.filter { $0.file.area == largest }, reasons)
     }
 
     private static func typeRank(_ file: MediaFile) -> Int {
