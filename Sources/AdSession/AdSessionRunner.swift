@@ -69,10 +69,14 @@ public struct AdSessionRunner: Sendable {
 
         guard let ad = resolution.defaultAd, let linear = ad.linear else {
             // No ad: the no-ad error and every failed chain's code go to their Error URLs.
+            // Each failed chain gets its own code (pod ad 1's 403, pod ad 2's 201); the session ends with the
+            // response's error. An ad that resolved but has nothing playable (4xx) is a media error (exit 4).
             let error = resolution.noAdError ?? VASTError(.noAdAfterWrapper, "no playable linear ad")
-            var urls = error.errorURLs
-            for failure in resolution.failures where failure.error != error { urls += failure.error.errorURLs }
-            await session.fail(SessionError(kind: .ad, code: error.code.rawValue, message: error.message), urls.map(Self.errorTarget))
+            let kind: SessionError.Kind = (400..<500).contains(error.code.rawValue) ? .media : .ad
+            await session.fail(SessionError(kind: kind, code: error.code.rawValue, message: error.message), error.errorURLs.map(Self.errorTarget))
+            for failure in resolution.failures where failure.error != error {
+                await session.fire(failure.error.errorURLs.map(Self.errorTarget), errorCode: failure.error.code.rawValue, playhead: nil, clock: .zero)
+            }
             return
         }
         // Failed chains beside the ad that plays (another pod or buffet ad) still get their codes.

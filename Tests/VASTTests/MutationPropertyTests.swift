@@ -104,16 +104,18 @@ struct MutationPropertyTests {
         return result
     }
 
-    @Test func thousandsOfSeededMutations_neverCrashOrHang_andOnlyThrowParseCodes() {
+    /// A fixed number of inputs (not "as many as fit in N seconds": a loaded CI machine must not change what is
+    /// tested), yielding between them so the other suites' tasks on the 2-thread pool are not starved.
+    @Test(.timeLimit(.minutes(3)))
+    func thousandsOfSeededMutations_neverCrashOrHang_andOnlyThrowParseCodes() async {
         var rng = SplitMix64(state: 0x5EED_0003)
         let corpus = Self.corpus()
         let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: .seconds(15))
         var parsed = 0, failed = 0, iterations = 0, hugeNumberInputs = 0
         var badCodes: [VASTErrorCode] = []
         var slowest: (elapsed: Duration, iteration: Int) = (.zero, 0)
-        for _ in 0..<6_000 {
-            guard clock.now < deadline else { break }
+        for _ in 0..<2_500 {
+            await Task.yield()
             let input = Self.mutate(corpus[Int.random(in: 0..<corpus.count, using: &rng)], &rng)
             iterations += 1
             if Self.hugeNumbers.prefix(5).contains(where: { input.range(of: Data($0.utf8)) != nil }) { hugeNumberInputs += 1 }
@@ -141,7 +143,6 @@ struct MutationPropertyTests {
         // milliseconds; 2 s leaves room for a loaded 2-core machine.
         #expect(slowest.elapsed < .seconds(2), "mutation \(slowest.iteration) took \(slowest.elapsed)")
         #expect(hugeNumberInputs >= 100, "only \(hugeNumberInputs) inputs carried a huge number")
-        #expect(iterations >= 2_000, "only \(iterations) mutations ran before the time bound")
         #expect(parsed > 0 && failed > 0)
     }
 }
