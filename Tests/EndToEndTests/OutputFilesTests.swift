@@ -128,8 +128,9 @@ import TestSupport
         let log = folder.url.appendingPathComponent("beacons.jsonl").path, har = folder.url.appendingPathComponent("run.har").path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Repo.vplayBinary)
-        // Real time: the ad runs 10 s, so a test process slowed by the other suites still signals it mid-session.
-        process.arguments = ["--vast", tag, "--json", "--speed", "1", "--beacons", log, "--har", har]
+        // Real time, paused from 3 s to 120 s: however long a test process slowed by the other suites takes to look,
+        // the session is still under way when it signals.
+        process.arguments = ["--vast", tag, "--json", "--clock", "realtime", "--script", "pause@3,resume@120", "--beacons", log, "--har", har]
         process.standardOutput = try FileHandle(forWritingTo: outURL)
         let errURL = folder.url.appendingPathComponent("stderr")
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)

@@ -180,16 +180,18 @@ import TestSupport
         #expect(forced.status == 4, "a file the user forced is the only one tried")
     }
 
-    @Test func signalEcho_withinAMoment_stillWritesEverything_andExits130() async throws {
+    @Test(.timeLimit(.minutes(1)))
+    func signalEcho_withinAMoment_stillWritesEverything_andExits130() async throws {
         let folder = try TemporaryFolder()
         func path(_ name: String) -> String { folder.url.appendingPathComponent(name).path }
         let outURL = folder.url.appendingPathComponent("stdout")
         _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Repo.vplayBinary)
-        // Real time at speed 1: 7.5 s between the first quartile and the end, so a test runner busy with other tests
-        // still signals before the ad ends.
-        process.arguments = ["--vast", "media/demo.xml", "--dry-run", "--json", "--clock", "realtime", "--report", path("r.json"), "--junit", path("j.xml")]
+        // Real time, paused from 3 s to 120 s: however long a busy test runner takes to look, the session is still
+        // under way when it signals.
+        process.arguments = ["--vast", "media/demo.xml", "--dry-run", "--json", "--clock", "realtime", "--script", "pause@3,resume@120",
+                             "--report", path("r.json"), "--junit", path("j.xml")]
         process.currentDirectoryURL = Repo.root
         process.standardOutput = try FileHandle(forWritingTo: outURL)
         let errURL = folder.url.appendingPathComponent("stderr")

@@ -29,7 +29,7 @@ struct PlayabilityTests {
 
     func resolve(_ xml: String, criteria: MediaSelectionCriteria = .init()) async -> VASTResolution {
         await VASTResolver(fetcher: InMemoryTagFetcher(), clock: ContinuousClock(),
-                           configuration: ResolverConfiguration(mediaCriteria: criteria)).resolve(data: Data(xml.utf8))
+                           configuration: ResolverConfiguration(resolutionTimeout: .seconds(3600), mediaCriteria: criteria)).resolve(data: Data(xml.utf8))
     }
 
     @Test func nonLinearOnlyInLine_isError201ToItsErrorURLs() async throws {

@@ -26,7 +26,7 @@ struct ResolutionLimitsTests {
 
     @Test func wrapperFanOut_stopsAtTheRequestBudget_with302ForTheRest() async throws {
         let fetcher = Self.fanOut(perLevel: 10, levels: 3)
-        let resolver = VASTResolver(fetcher: fetcher, clock: ContinuousClock(), configuration: ResolverConfiguration(maxRequests: 20))
+        let resolver = VASTResolver(fetcher: fetcher, clock: ContinuousClock(), configuration: ResolverConfiguration(maxRequests: 20, resolutionTimeout: .seconds(3600)))
         let resolution = await resolver.resolve(tagURL: URL(string: "https://fan.example/0")!)
         #expect(await fetcher.requestedURLs.count == 20, "the first request and 19 wrappers, then nothing")
         #expect(resolution.defaultAd == nil)
@@ -98,7 +98,7 @@ struct ResolutionLimitsTests {
             "https://b.example/tag": Fixture.wrapper(adSystem: "a", tagURI: a),
         ])
         let resolver = VASTResolver(fetcher: fetcher, clock: ContinuousClock(),
-                                    configuration: ResolverConfiguration(maxWrapperDepth: 50, tagURLTransform: transform))
+                                    configuration: ResolverConfiguration(maxWrapperDepth: 50, resolutionTimeout: .seconds(3600), tagURLTransform: transform))
         let resolution = await resolver.resolve(data: Data(Fixture.wrapper(adSystem: "start", tagURI: a).utf8))
         let failure = try #require(resolution.failures.first)
         #expect(failure.error.code == .wrapperGeneral)

@@ -296,7 +296,7 @@ struct ResolverTests {
     @Test func tagURLTransform_isAppliedBeforeTheRequest() async {
         let fetcher = InMemoryTagFetcher(xml: ["https://w2.example/tag?cb=12345678": Fixture.inLine()])
         let resolver = VASTResolver(fetcher: fetcher, clock: ContinuousClock(), configuration: ResolverConfiguration(
-            tagURLTransform: { $0.replacingOccurrences(of: "[CACHEBUSTING]", with: "12345678") }))
+            resolutionTimeout: .seconds(3600), tagURLTransform: { $0.replacingOccurrences(of: "[CACHEBUSTING]", with: "12345678") }))
         let wrapper = Fixture.wrapper(adSystem: "w1", tagURI: "https://w2.example/tag?cb=[CACHEBUSTING]")
         let resolution = await resolver.resolve(data: Data(wrapper.utf8))
         #expect(resolution.ads.count == 1)

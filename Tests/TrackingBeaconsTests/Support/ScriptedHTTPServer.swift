@@ -70,10 +70,12 @@ final class ScriptedHTTPServer: Sendable {
     /// Requests received so far, in order.
     func hits() -> [Hit] { log.withLock { $0 } }
 
+    /// Stops accepting. The listener is shut down here (waking the accept loop) but closed by the accept loop
+    /// itself: closing it from here would free its descriptor number while the loop may still poll or accept on
+    /// it, and the next test's server, given the same number, would have its connections taken and reset.
     func stop() {
         guard !stopped.exchange(true, ordering: .sequentiallyConsistent) else { return }
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
     }
 
     deinit { stop() }
@@ -101,6 +103,7 @@ final class ScriptedHTTPServer: Sendable {
     }
 
     private func acceptLoop() {
+        defer { close(listener) }
         while !stopped.load(ordering: .relaxed) {
             guard wait(for: listener, milliseconds: 50) else { continue }
             let connection = accept(listener, nil, nil)
