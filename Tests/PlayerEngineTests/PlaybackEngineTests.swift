@@ -247,3 +247,42 @@ final class LateClock: Clock, Sendable {
         }
     }
 }
+
+/// Decode once, play many: a timeline replays exactly what the decode gave, and a session on it is the session on
+/// the decode.
+@Suite struct MediaTimelineTests {
+    @Test func timeline_holdsEveryFrameOfTheDecode_andReplaysThemWithTheSameStatistics() throws {
+        let decoded = try FFmpegMediaSource(location: Repo.media("clip-10s-360p.mp4"))
+        var frames: [MediaFrame] = []
+        while let frame = try decoded.nextFrame() { frames.append(frame) }
+        let timeline = try MediaTimeline(decoding: FFmpegMediaSource(location: Repo.media("clip-10s-360p.mp4")))
+        #expect(timeline.frames == frames)
+        let replay = TimelineMediaSource(timeline)
+        var replayed: [MediaFrame] = []
+        while let frame = try replay.nextFrame() { replayed.append(frame) }
+        #expect(replayed == frames)
+        #expect(replay.statistics.streams.map(\.frames) == decoded.statistics.streams.map(\.frames))
+        #expect(replay.statistics.streams.map(\.end) == decoded.statistics.streams.map(\.end))
+    }
+
+    @Test func sessionOnTheTimeline_isTheSessionOnTheDecode() async throws {
+        let script = try SessionScript(parsing: "background@3,foreground@9,click@12,clickthroughClose@14")
+        var rules = PlaybackRules()
+        rules.progressOffsets = [.milliseconds(3_333)]
+        var onDecode: [PlaybackEvent] = [], onTimeline: [PlaybackEvent] = []
+        let decodeReport = try await PlaybackEngine(configuration: .init(rules: rules)).play(
+            FFmpegMediaSource(location: Repo.media("clip-10s-360p.mp4")), script: script, on: VirtualClock()) { onDecode.append($0) }
+        let timeline = try MediaTimeline(decoding: FFmpegMediaSource(location: Repo.media("clip-10s-360p.mp4")))
+        let timelineReport = try await PlaybackEngine(configuration: .init(rules: rules)).play(
+            TimelineMediaSource(timeline), script: script, on: VirtualClock()) { onTimeline.append($0) }
+        #expect(onTimeline == onDecode)
+        #expect(timelineReport.framesPresented == decodeReport.framesPresented)
+    }
+
+    @Test func truncatedMedia_failsToBecomeATimeline() throws {
+        let folder = try TemporaryFolder()
+        let data = try Data(contentsOf: URL(fileURLWithPath: Repo.media("clip-10s-360p.mp4")))
+        let path = try folder.write("cut.mp4", data.prefix(data.count / 2))
+        #expect(throws: MediaError.self) { _ = try MediaTimeline(decoding: FFmpegMediaSource(location: path)) }
+    }
+}
