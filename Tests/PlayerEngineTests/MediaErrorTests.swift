@@ -13,27 +13,9 @@ import Testing
         clip = try Data(contentsOf: URL(fileURLWithPath: Repo.media("clip-10s-360p.mp4")))
     }
 
-    /// Opens and decodes to the end; returns the error thrown, if any.
-    func failure(_ location: String) -> MediaError? {
-        do {
-            let source = try FFmpegMediaSource(location: location)
-            while try source.nextFrame() != nil {}
-            return nil
-        } catch {
-            return error
-        }
-    }
+    func failure(_ location: String) -> MediaError? { decodeFailure(location) }
 
-    func offset(of marker: String, in data: Data, occurrence: Int = 1) -> Int {
-        var from = data.startIndex
-        var found = 0
-        while let range = data.range(of: Data(marker.utf8), in: from..<data.endIndex) {
-            found += 1
-            if found == occurrence { return range.lowerBound }
-            from = range.upperBound
-        }
-        fatalError("\(marker) not found")
-    }
+    func offset(of marker: String, in data: Data, occurrence: Int = 1) -> Int { byteOffset(of: marker, in: data, occurrence: occurrence) }
 
     @Test func open_missingFile_isNotFound401() throws {
         let error = try #require(failure(folder.url.appendingPathComponent("missing.mp4").path))

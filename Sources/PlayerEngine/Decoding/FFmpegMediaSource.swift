@@ -30,7 +30,7 @@ public final class FFmpegMediaSource: MediaSource {
     /// Opens `location` and its decoders. Throws a `MediaError` naming what is wrong.
     public init(location: String, options: MediaOpenOptions = .init()) throws(MediaError) {
         self.options = options
-        let format = try FormatContext(location: location, ioTimeout: options.ioTimeout)
+        let format = try FormatContext(location: location, ioTimeout: options.ioTimeout, loadTimeout: options.loadTimeout)
         self.format = format
         self.startTime = format.startTime
 
@@ -64,6 +64,8 @@ public final class FFmpegMediaSource: MediaSource {
             streams: streams
         )
         if !streams.contains(where: { $0.type == .video || $0.type == .audio }) {
+            // An MP4 cut inside its moov can still open, with no streams: that is a truncated file, not "not media".
+            if let detail = format.headerTruncation() { throw MediaError.truncated(location: location, detail: detail) }
             throw MediaError.notMedia(location: location, message: "no audio or video stream")
         }
         if decoders.isEmpty {

@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+@testable import PlayerEngine
+
+/// Opens `location` and decodes it to the end; returns the error thrown, if any.
+func decodeFailure(_ location: String, options: MediaOpenOptions = .init()) -> MediaError? {
+    do {
+        let source = try FFmpegMediaSource(location: location, options: options)
+        while try source.nextFrame() != nil {}
+        return nil
+    } catch {
+        return error
+    }
+}
+
+/// Decodes to the end and returns the source (for its statistics) with the error that ended the decode, if any.
+func decodeToTheEnd(_ location: String, options: MediaOpenOptions = .init()) throws -> (source: FFmpegMediaSource, error: MediaError?) {
+    let source = try FFmpegMediaSource(location: location, options: options)
+    do {
+        while try source.nextFrame() != nil {}
+        return (source, nil)
+    } catch {
+        return (source, error)
+    }
+}
+
+/// The byte offset of the `occurrence`-th `marker` (an MP4 box type such as `"mdat"`) in `data`.
+func byteOffset(of marker: String, in data: Data, occurrence: Int = 1) -> Int {
+    var from = data.startIndex
+    var found = 0
+    while let range = data.range(of: Data(marker.utf8), in: from..<data.endIndex) {
+        found += 1
+        if found == occurrence { return range.lowerBound }
+        from = range.upperBound
+    }
+    fatalError("\(marker) not found")
+}
