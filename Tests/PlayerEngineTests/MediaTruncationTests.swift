@@ -14,12 +14,62 @@ import Testing
         clip = try Data(contentsOf: URL(fileURLWithPath: Repo.media("clip-10s-360p.mp4")))
     }
 
+    @Test func decode_mp4WhoseTimelineStartsAfterZero_isNotTruncatedAndMatchesFFprobe() throws {
+        // `-itsoffset 1` writes a 1 s empty edit: ffprobe says start 0.976 s, duration 11 s, and it plays fine.
+        let path = folder.url.appendingPathComponent("offset.mp4").path
+        try run("ffmpeg", ["-v", "error", "-y", "-itsoffset", "1", "-i", Repo.media("clip-10s-360p.mp4"), "-c", "copy", path])
+        let truth = try ProbeTruth.of(path)
+        #expect(truth.start > 0.9)
+        let (source, error) = try decodeToTheEnd(path)
+        #expect(error == nil)
+        for stream in source.statistics.streams {
+            #expect(stream.frames == truth.frames[stream.index])
+        }
+    }
+
+    @Test(arguments: [990, 995])
+    func decode_mp4CutNearItsEnd_isTruncated405(_ permille: Int) throws {
+        // 1 % (or 0.5 %) of the clip is under a tenth of a second of media: less than any time tolerance.
+        let path = try folder.write("cut-\(permille).mp4", clip.prefix(clip.count * permille / 1000))
+        let (source, error) = try decodeToTheEnd(path)
+        let thrown = try #require(error)
+        guard case let .truncated(_, detail) = thrown else { Issue.record("got \(thrown)"); return }
+        #expect(thrown.vastCode == 405)
+        #expect(detail.contains("samples its index lists"))
+        #expect(source.statistics.frames > 600, "the frames before the cut are still played")
+    }
+
+    @Test func decode_mp4MissingOnlyItsLastByte_isTruncated405() throws {
+        let path = try folder.write("cut-last-byte.mp4", clip.dropLast())
+        let error = try #require(decodeFailure(path))
+        guard case let .truncated(_, detail) = error else { Issue.record("got \(error)"); return }
+        #expect(detail.contains("cut short"))
+    }
+
+    @Test func demux_mp4CutAt99Percent_isTruncated405() throws {
+        let path = try folder.write("cut-99.mp4", clip.prefix(clip.count * 99 / 100))
+        let source = try FFmpegMediaSource(location: path)
+        var thrown: MediaError?
+        do { while try source.nextPacket() != nil {} } catch { thrown = error }
+        let error = try #require(thrown)
+        guard case .truncated = error else { Issue.record("got \(error)"); return }
+    }
+
     @Test(arguments: [8, 20, 36, 40, 200, 1000, 8000])
     func open_mp4CutInsideItsHeader_isTruncated405AtEveryCutPoint(_ bytes: Int) throws {
         let error = try #require(decodeFailure(try folder.write("cut-\(bytes).mp4", clip.prefix(bytes))))
         guard case let .truncated(_, detail) = error else { Issue.record("cut at \(bytes) bytes: got \(error)"); return }
         #expect(detail.contains("header"))
         #expect(error.vastCode == 405)
+    }
+
+    @Test func decode_mp4WithCompleteHeaderCutBeforeItsFirstFrame_isTruncated405() throws {
+        // The moov is whole and the mdat box header is there, but not one byte of sample data: nothing decodes,
+        // which is a truncated file, not a corrupt stream.
+        let mdatEnd = byteOffset(of: "mdat", in: clip) + 4
+        let error = try #require(decodeFailure(try folder.write("cut-at-mdat.mp4", clip.prefix(mdatEnd))))
+        guard case let .truncated(_, detail) = error else { Issue.record("got \(error)"); return }
+        #expect(detail.hasPrefix("data ends at 0.000 s of 10.000 s"))
     }
 
     @Test func open_mp4WithOnlyASubtitleStream_isStillNotMedia() throws {

@@ -24,8 +24,8 @@ public final class FFmpegMediaSource: MediaSource {
     private var drained = false
     private var deferredError: MediaError?
     private var lastDecodeError: Int32 = 0
-    /// Largest packet end seen by the demuxer, for truncation checks.
-    private var dataEnd: Duration = .zero
+    /// What the demuxer has read of each container stream (by index), for the truncation checks at the end.
+    private var tallies: [DemuxTally]
 
     /// Opens `location` and its decoders. Throws a `MediaError` naming what is wrong.
     public init(location: String, options: MediaOpenOptions = .init()) throws(MediaError) {
@@ -33,6 +33,7 @@ public final class FFmpegMediaSource: MediaSource {
         let format = try FormatContext(location: location, ioTimeout: options.ioTimeout, loadTimeout: options.loadTimeout)
         self.format = format
         self.startTime = format.startTime
+        tallies = Array(repeating: DemuxTally(), count: format.streamCount)
 
         var streams: [StreamInfo] = []
         var stats: [DecodeStatistics.Stream] = []
@@ -209,34 +210,83 @@ public final class FFmpegMediaSource: MediaSource {
         if let position = slot[stream] { statistics.streams[position].decodeErrors += 1 }
     }
 
-    /// After the last packet: a stream with nothing decodable is corrupt; data that ends well before the container's
-    /// duration is a truncated file.
+    /// After the last packet: data that stops short is a truncated file (checked first: a file cut before its first
+    /// frame decodes nothing, yet is truncated rather than corrupt); a stream with nothing decodable is corrupt.
     private func endOfDataError() -> MediaError? {
+        if let truncated = truncationError() { return truncated }
         let video = statistics.streams.first { $0.type == .video }
         if statistics.frames == 0 || (video.map { $0.frames == 0 } ?? false) {
             return .corruptStream(
                 location: info.location, decodeErrors: statistics.decodeErrors,
                 message: lastDecodeError == 0 ? "no frames" : FFmpegCode.message(lastDecodeError))
         }
-        return truncationError()
+        return nil
     }
 
+    /// At the end of the data, per audio and video stream, each in its own time base:
+    /// - a sample index (MP4) lists every sample: fewer read, once the reader hit the end of the data, is a cut;
+    /// - a last packet the demuxer flagged corrupt at the end of the data was cut short;
+    /// - a stream whose packets end short of its own start + duration by more than the tolerance was cut (for
+    ///   containers without a per-stream duration, the same against the container's duration).
     private func truncationError() -> MediaError? {
-        let expected = Duration.microseconds(format.durationMicroseconds)
-        guard format.durationMicroseconds > 0, dataEnd + options.truncationTolerance < expected else { return nil }
-        let detail = "data ends at \(Self.milliseconds(dataEnd)) s of \(Self.milliseconds(expected)) s"
+        let atEnd = format.atEndOfData
+        let tolerance = options.truncationTolerance
+        var reason: String?
+        var dataEnd: Duration?
+        var expectedEnd: Duration?
+        var furthestAbsolute: Duration?
+        var streamsWithDuration = 0
+        for index in 0..<format.streamCount {
+            let stream = format.stream(index).pointee
+            let kind = info.streams[index].type
+            guard kind == .audio || kind == .video else { continue }
+            let tally = tallies[index]
+            let base = stream.time_base
+            let absoluteEnd = tally.lastEnd.map { base.duration(ofTicks: $0) }
+            let end = absoluteEnd.map { $0 - startTime }
+            if let end { dataEnd = max(dataEnd ?? end, end) }
+            if let absoluteEnd { furthestAbsolute = max(furthestAbsolute ?? absoluteEnd, absoluteEnd) }
+            let name = "\(kind.rawValue) stream #\(index)"
+            if atEnd, stream.nb_frames > 0, Int64(tally.packets) < stream.nb_frames, reason == nil {
+                reason = "\(name) has \(tally.packets) of the \(stream.nb_frames) samples its index lists"
+            }
+            if atEnd, tally.lastCorrupt, reason == nil {
+                reason = "the last packet of \(name) is cut short"
+            }
+            guard stream.duration != FFmpegCode.noTimestamp, stream.duration > 0 else { continue }
+            streamsWithDuration += 1
+            let first = stream.start_time != FFmpegCode.noTimestamp ? stream.start_time : 0
+            let expected = base.duration(ofTicks: first + stream.duration) - startTime
+            expectedEnd = max(expectedEnd ?? expected, expected)
+            if (end ?? .zero) + tolerance < expected, reason == nil {
+                reason = "\(name) ends at \(Self.milliseconds(end ?? .zero)) s of \(Self.milliseconds(expected)) s"
+            }
+        }
+        if streamsWithDuration == 0, format.durationMicroseconds > 0 {
+            // Only the container's duration (Matroska): it may count from 0 or from the start time, so the data
+            // must fall short under both readings.
+            let expected = Duration.microseconds(format.durationMicroseconds)
+            expectedEnd = expected
+            let furthest = max(dataEnd ?? .zero, furthestAbsolute ?? .zero)
+            if furthest + tolerance < expected, reason == nil { reason = "" }
+        }
+        guard let reason else { return nil }
+        let ending = dataEnd ?? .zero
+        var detail = "data ends at \(Self.milliseconds(ending)) s of \(Self.milliseconds(max(expectedEnd ?? ending, ending))) s"
+        if !reason.isEmpty { detail += " (\(reason))" }
         return .truncated(location: info.location, detail: detail)
     }
 
     private func noteDemuxed(_ packet: Packet, stream index: Int) {
         let raw = packet.pointer.pointee
         statistics.bytes += Int64(raw.size)
-        guard index >= 0, index < format.streamCount else { return }
-        let base = format.stream(index).pointee.time_base
+        guard index >= 0, index < tallies.count else { return }
+        tallies[index].packets += 1
+        tallies[index].lastCorrupt = raw.flags & AV_PKT_FLAG_CORRUPT != 0
         let ticks = raw.pts != FFmpegCode.noTimestamp ? raw.pts : raw.dts
         if ticks != FFmpegCode.noTimestamp {
-            let end = base.duration(ofTicks: ticks + max(0, raw.duration)) - startTime
-            if end > dataEnd { dataEnd = end }
+            let end = ticks + max(0, raw.duration)
+            tallies[index].lastEnd = max(tallies[index].lastEnd ?? end, end)
         }
     }
 
