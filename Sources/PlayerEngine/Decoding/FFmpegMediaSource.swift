@@ -38,16 +38,24 @@ public final class FFmpegMediaSource: MediaSource {
         var streams: [StreamInfo] = []
         var stats: [DecodeStatistics.Stream] = []
         var decoders: [Int: CodecContext] = [:]
+        var decoderFailures: [Int: MediaError] = [:]
+        var pictures: Set<Int> = []
+        var labels: [Int: String] = [:]
         for index in 0..<format.streamCount {
             let stream = format.stream(index)
             var info = Self.describe(stream)
+            if stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0 { pictures.insert(index) }
+            labels[index] = Self.codecLabel(stream)
             if info.type == .video || info.type == .audio {
-                let decoder = try CodecContext(stream: stream, threads: options.decoderThreads)
-                info.decodable = decoder != nil
-                if let decoder {
-                    decoders[index] = decoder
-                    slot[index] = stats.count
-                    stats.append(.init(index: index, type: info.type))
+                do {
+                    if let decoder = try CodecContext(stream: stream, threads: options.decoderThreads, location: location) {
+                        info.decodable = true
+                        decoders[index] = decoder
+                        slot[index] = stats.count
+                        stats.append(.init(index: index, type: info.type))
+                    }
+                } catch {
+                    decoderFailures[index] = error
                 }
             }
             streams.append(info)
@@ -64,14 +72,18 @@ public final class FFmpegMediaSource: MediaSource {
             size: format.byteSize,
             streams: streams
         )
-        if !streams.contains(where: { $0.type == .video || $0.type == .audio }) {
+        let playable = streams.filter { $0.type == .audio || ($0.type == .video && !pictures.contains($0.index)) }
+        if playable.isEmpty {
             // An MP4 cut inside its moov can still open, with no streams: that is a truncated file, not "not media".
             if let detail = format.headerTruncation() { throw MediaError.truncated(location: location, detail: detail) }
             throw MediaError.notMedia(location: location, message: "no audio or video stream")
         }
-        if decoders.isEmpty {
-            throw MediaError.unsupportedCodec(
-                location: location, codecs: streams.filter { $0.type == .video || $0.type == .audio }.map(\.codec))
+        // Nothing decodable, or video that cannot be decoded: a video ad must not "play" as its sound alone.
+        let video = playable.filter { $0.type == .video }
+        let required = decoders.isEmpty ? playable : video.contains(where: \.decodable) ? [] : video
+        if !required.isEmpty {
+            if let failure = required.lazy.compactMap({ decoderFailures[$0.index] }).first { throw failure }
+            throw MediaError.unsupportedCodec(location: location, codecs: required.filter { !$0.decodable }.map { labels[$0.index]! })
         }
     }
 
@@ -335,6 +347,18 @@ public final class FFmpegMediaSource: MediaSource {
     }
 
     // MARK: - Describing streams
+
+    /// FFmpeg's codec name, with the container's four-character code when FFmpeg does not know the codec
+    /// (`"none (zzzz)"`), so an error names what the file actually holds.
+    private static func codecLabel(_ stream: UnsafeMutablePointer<AVStream>) -> String {
+        let parameters = stream.pointee.codecpar.pointee
+        let name = String(cString: avcodec_get_name(parameters.codec_id))
+        let tag = parameters.codec_tag
+        guard parameters.codec_id == AV_CODEC_ID_NONE, tag != 0 else { return name }
+        let bytes = (0..<4).map { UInt8(truncatingIfNeeded: tag >> ($0 * 8)) }
+        guard bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return name }
+        return "\(name) (\(String(decoding: bytes, as: UTF8.self)))"
+    }
 
     private static func describe(_ stream: UnsafeMutablePointer<AVStream>) -> StreamInfo {
         let parameters = stream.pointee.codecpar.pointee

@@ -21,6 +21,8 @@ public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
     /// This FFmpeg has no decoder for any audio or video stream, or for the video of a file that has video (so a
     /// video ad is never "played" as sound alone). `codecs` names the undecodable ones.
     case unsupportedCodec(location: String, codecs: [String])
+    /// A decoder exists for the codec but refused to open with this stream's parameters.
+    case decoderFailed(location: String, codec: String, message: String)
     /// The file ends early: inside its container header, or (cut after a complete header) before the duration the
     /// container announces. `detail` says which, with the timestamps.
     case truncated(location: String, detail: String)
@@ -36,7 +38,7 @@ public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notFound, .unreachable: 401
         case .loadTimedOut: 402
         case .schemeNotAllowed, .formatNotAllowed, .unsupportedCodec: 403
-        case .notMedia, .unreadableContainer, .truncated, .corruptStream, .readFailed: 405
+        case .notMedia, .unreadableContainer, .decoderFailed, .truncated, .corruptStream, .readFailed: 405
         }
     }
 
@@ -48,6 +50,7 @@ public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
         case .schemeNotAllowed: "scheme-not-allowed"
         case .formatNotAllowed: "format-not-allowed"
         case .loadTimedOut: "load-timed-out"
+        case .decoderFailed: "decoder-failed"
         case .notMedia: "not-media"
         case .unreadableContainer: "unreadable-container"
         case .unsupportedCodec: "unsupported-codec"
@@ -65,6 +68,7 @@ public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .formatNotAllowed(location, format):
             "media container not allowed (\(format); only MP4/MOV/3GP and Matroska/WebM files play): \(location)"
         case let .loadTimedOut(location, limit): "media load timed out after \(limit.seconds) s: \(location)"
+        case let .decoderFailed(location, codec, message): "the \(codec) decoder could not be opened (\(message)): \(location)"
         case let .notMedia(location, message): "not a media file: \(location) (\(message))"
         case let .unreadableContainer(location, format, message):
             "\(format) container header unreadable, probably truncated or corrupt: \(location) (\(message))"
