@@ -55,6 +55,19 @@ import Testing
         guard case .truncated = error else { Issue.record("got \(error)"); return }
     }
 
+    @Test func decode_badPacketNearTheEnd_drainsTheSameFramesWithAnyThreadCount() throws {
+        // The cut leaves a partial last video packet; with frame threads its decode error surfaces while draining,
+        // with frames still queued behind it in other threads. They must all come out, as with one thread.
+        let path = try folder.write("cut-99.mp4", clip.prefix(clip.count * 99 / 100))
+        var videoFrames: [Int] = []
+        for threads in [1, 4, 8] {
+            let (source, error) = try decodeToTheEnd(path, options: MediaOpenOptions(decoderThreads: threads))
+            guard case .truncated = error else { Issue.record("threads \(threads): got \(String(describing: error))"); continue }
+            videoFrames.append(try #require(source.statistics.streams.first { $0.type == .video }).frames)
+        }
+        #expect(videoFrames.count == 3 && Set(videoFrames).count == 1, "video frames by thread count 1, 4, 8: \(videoFrames)")
+    }
+
     @Test(arguments: [8, 20, 36, 40, 200, 1000, 8000])
     func open_mp4CutInsideItsHeader_isTruncated405AtEveryCutPoint(_ bytes: Int) throws {
         let error = try #require(decodeFailure(try folder.write("cut-\(bytes).mp4", clip.prefix(bytes))))

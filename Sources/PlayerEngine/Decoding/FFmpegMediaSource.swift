@@ -27,6 +27,11 @@ public final class FFmpegMediaSource: MediaSource {
     /// What the demuxer has read of each container stream (by index), for the truncation checks at the end.
     private var tallies: [DemuxTally]
 
+    /// A decoder that fails this many times in a row while draining, without a frame or the end, is stuck: stop.
+    /// A frame-threaded decoder holds at most one frame per thread, each of which can fail once; FFmpeg never uses
+    /// more than a few dozen threads, so 1024 is far above any honest drain.
+    static let drainFailureLimit = 1024
+
     /// Opens `location` and its decoders. Throws a `MediaError` naming what is wrong.
     public init(location: String, options: MediaOpenOptions = .init()) throws(MediaError) {
         self.options = options
@@ -149,8 +154,10 @@ public final class FFmpegMediaSource: MediaSource {
 
     private func decode(_ packet: Packet?, with decoder: CodecContext) {
         let index = decoder.streamIndex
+        let draining = packet == nil
         var toSend = packet
         var sent = false
+        var failuresInARow = 0
         while true {
             if !sent {
                 switch decoder.send(toSend) {
@@ -164,6 +171,7 @@ public final class FFmpegMediaSource: MediaSource {
             }
             switch decoder.receive(into: frame) {
             case .frame:
+                failuresInARow = 0
                 enqueue(frame, from: decoder)
                 frame.unref()
             case .needsInput:
@@ -172,7 +180,12 @@ public final class FFmpegMediaSource: MediaSource {
                 return
             case let .failed(status):
                 countError(status, stream: index)
-                if sent { return }
+                guard sent else { continue }
+                // Mid-stream the next packet picks up what is left. Draining, there is no next packet: frame threads
+                // still hold the frames behind a bad one, so keep receiving until the decoder says it is finished.
+                guard draining else { return }
+                failuresInARow += 1
+                if failuresInARow >= Self.drainFailureLimit { return }
             }
         }
     }
