@@ -38,6 +38,29 @@ import Testing
         try expectMatchesFFprobe(Repo.iabMP4)
     }
 
+    /// The decoded end of every stream (its last frame's end) against ffprobe's `start_time + duration`: audio
+    /// included, whose last AAC frame the container trims (680 of 1024 samples in the 10 s clip).
+    func expectStreamEndsMatchFFprobe(_ path: String) throws {
+        let truth = try ProbeTruth.of(path)
+        let source = try decodeAll(path)
+        for stream in source.statistics.streams {
+            let expected = try #require(truth.streamEnds[stream.index], "ffprobe gives no duration for #\(stream.index)")
+            let end = try #require(stream.end)
+            // ffprobe prints 6 decimals: up to 1.5 µs of rounding over start + duration - container start.
+            #expect(abs(end - expected) < 0.000_002, "stream #\(stream.index) of \(path) ends at \(end), ffprobe \(expected)")
+        }
+    }
+
+    @Test(arguments: clips)
+    func decode_mediaClip_everyStreamEndsWhereFFprobeSays(_ clip: String) throws {
+        try expectStreamEndsMatchFFprobe(Repo.media(clip))
+    }
+
+    @Test(.enabled(if: Repo.iabAvailable, Comment(rawValue: Repo.iabAbsent)))
+    func decode_iabShortIntro_everyStreamEndsWhereFFprobeSays() throws {
+        try expectStreamEndsMatchFFprobe(Repo.iabMP4)
+    }
+
     @Test func decode_tenSecondClip_lastVideoFrameEndsAtExactlyTenSeconds() throws {
         let source = try decodeAll(Repo.media("clip-10s-360p.mp4"))
         let video = try #require(source.statistics.streams.first { $0.type == .video })

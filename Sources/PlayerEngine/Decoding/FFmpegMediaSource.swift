@@ -204,11 +204,12 @@ public final class FFmpegMediaSource: MediaSource {
             start = base.duration(ofTicks: ticks) - startTime
             if stats.type == .audio, raw.sample_rate > 0 {
                 // Exact in the stream's ticks when they are 1/sample_rate (MP4 audio); else converted.
-                if base.num == 1, base.den == raw.sample_rate {
-                    end = base.duration(ofTicks: ticks + Int64(raw.nb_samples)) - startTime
-                } else {
-                    end = start + AVRational(num: 1, den: raw.sample_rate).duration(ofTicks: Int64(raw.nb_samples))
-                }
+                let samplesEnd = base.num == 1 && base.den == raw.sample_rate
+                    ? base.duration(ofTicks: ticks + Int64(raw.nb_samples)) - startTime
+                    : start + AVRational(num: 1, den: raw.sample_rate).duration(ofTicks: Int64(raw.nb_samples))
+                // The container may present less than the decoder outputs: an MP4 edit list ends AAC's last
+                // 1024-sample frame after 680 samples, and that packet's duration says so.
+                end = raw.pkt_duration > 0 ? min(samplesEnd, base.duration(ofTicks: ticks + raw.pkt_duration) - startTime) : samplesEnd
             } else if raw.pkt_duration > 0 {
                 end = base.duration(ofTicks: ticks + raw.pkt_duration) - startTime
             } else {
