@@ -49,7 +49,8 @@ final class FormatContext {
 
         // From here on deinit closes both on a throw.
         let infoStatus = avformat_find_stream_info(pointer, nil)
-        defer { deadline.disarm() }
+        // Loaded: playback reads are bounded by `ioTimeout` alone (`expired` stays set if the deadline hit).
+        deadline.disarm()
         if deadline.expired { throw MediaError.loadTimedOut(location: location, limit: loadTimeout) }
         if infoStatus < 0 {
             throw MediaError.unreadableContainer(
