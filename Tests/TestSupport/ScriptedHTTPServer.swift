@@ -50,14 +50,16 @@ public final class ScriptedHTTPServer: @unchecked Sendable {
         lock.withLock {
             guard !stopped else { return }
             stopped = true
+            // Wakes the accepting thread, which closes the listener itself: closing it here could let another test
+            // reuse the descriptor number before that thread's next accept(), which would then take its connections.
             shutdown(listener, Int32(SHUT_RDWR))
-            close(listener)
             // A connection's thread removes it from `clients` (under this lock) before closing it, so these are open.
             for client in clients { shutdown(client, Int32(SHUT_RDWR)) }
         }
     }
 
     private func acceptLoop() {
+        defer { close(listener) }
         while true {
             let client = accept(listener, nil, nil)
             guard client >= 0 else { return }
