@@ -20,7 +20,7 @@ public enum Repo {
 }
 
 /// `ffprobe -count_frames`: the oracle for frame counts and durations.
-public struct ProbeTruth {
+public struct ProbeTruth: Sendable {
     public var duration: Double
     /// The container's start time, seconds (0 when ffprobe gives none).
     public var start: Double
