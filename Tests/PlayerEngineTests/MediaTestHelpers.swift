@@ -3,14 +3,6 @@ import TestSupport
 import Testing
 @testable import PlayerEngine
 
-/// Runs blocking work (FFmpeg, subprocesses, sockets) on a thread of its own, so that a test waiting for it does not
-/// hold one of the few cooperative threads (one per core) that every other test's async code needs meanwhile.
-func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
-    }
-}
-
 /// Opens `location` and decodes it to the end; returns the error thrown, if any.
 func decodeFailure(_ location: String, options: MediaOpenOptions = .init()) -> MediaError? {
     do {
@@ -39,11 +31,6 @@ func decodeToTheEnd(_ location: String, options: MediaOpenOptions = .init()) asy
             return (source.statistics, error)
         }
     }
-}
-
-/// `run` (a program from PATH) off the cooperative pool.
-func runOffThePool(_ program: String, _ arguments: [String]) async throws {
-    try await offThePool { _ = try run(program, arguments) }
 }
 
 /// The byte offset of the `occurrence`-th `marker` (an MP4 box type such as `"mdat"`) in `data`.

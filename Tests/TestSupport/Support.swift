@@ -69,6 +69,25 @@ public func run(_ program: String, _ arguments: [String]) throws -> String {
     return String(decoding: data, as: UTF8.self)
 }
 
+/// Runs blocking work (FFmpeg, subprocesses, sockets) on a thread of its own, so that a test waiting for it does not
+/// hold one of the few cooperative threads (one per core) that every other test's async code needs meanwhile.
+public func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
+    }
+}
+
+/// `run` (a program from PATH) off the cooperative pool.
+public func runOffThePool(_ program: String, _ arguments: [String]) async throws {
+    try await offThePool { _ = try run(program, arguments) }
+}
+
+/// Prints a measurement (peak RSS, descriptor counts…) when `VPLAY_MEASURE` is set, so the numbers a bound test
+/// checks can be read and recorded (`VPLAY_MEASURE=1 swift test --filter MemoryBoundsTests`); silent otherwise.
+public func measurement(_ text: @autoclosure () -> String) {
+    if ProcessInfo.processInfo.environment["VPLAY_MEASURE"] != nil { print("measured: \(text())") }
+}
+
 /// A temporary folder removed when the value is released.
 public final class TemporaryFolder {
     public let url: URL

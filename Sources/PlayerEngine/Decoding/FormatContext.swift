@@ -152,7 +152,12 @@ final class FormatContext {
         var ioOptions: OpaquePointer? = nil
         av_dict_set(&ioOptions, "protocol_whitelist", protocols, 0)
         av_dict_set(&ioOptions, "rw_timeout", String(max(1, Int64(ioTimeout.seconds * 1_000_000))), 0)
-        if isRemote(target) { av_dict_set(&ioOptions, "user_agent", userAgent, 0) }
+        if isRemote(target) {
+            av_dict_set(&ioOptions, "user_agent", userAgent, 0)
+            // FFmpeg's TLS layer does not check the server's certificate unless told to (`tls_verify` defaults to 0);
+            // players do, against the system's trust store, and so does vplay (a failed check is `unreachable`).
+            av_dict_set(&ioOptions, "tls_verify", "1", 0)
+        }
         var reader: UnsafeMutablePointer<AVIOContext>? = nil
         let connected = avio_open2(&reader, target, AVIO_FLAG_READ, &interrupt, &ioOptions)
         av_dict_free(&ioOptions)

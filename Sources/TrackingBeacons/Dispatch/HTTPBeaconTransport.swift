@@ -96,6 +96,10 @@ public final class HTTPBeaconTransport: BeaconTransport {
         return (counter.bytes.load(ordering: .relaxed), error)
     }
 
+    /// A failed HTTP request in words (`connection refused`, `timed out`, `redirect cycle`, `too many redirects`,
+    /// `connection reset`, …), as beacon records give it; for other clients of async-http-client (tag fetches).
+    public static func describe(_ error: any Error) -> String { classify(error).reason }
+
     /// A failure in words (`connection refused`, `timed out`, …), and whether it happened before the request was
     /// written (only those are safe to retry).
     static func classify(_ error: any Error) -> (reason: String, beforeSending: Bool) {
