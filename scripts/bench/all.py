@@ -108,25 +108,33 @@ finally:
     sink.wait()
     os.unlink(errors.name)
 
-# 6. Fleet: SESSIONS sessions of the ad, every beacon to the embedded sink, against --decode-each (a decode per
-# session) on a tenth of the sessions, side by side.
+# 6. Fleet: SESSIONS sessions of the ad, every beacon to the embedded sink, three times (the median run by wall time
+# is reported, with the range of beacons/s: client and sink share the machine, so runs vary), against
+# --decode-each (a decode per session) on a hundredth of the sessions.
 fleet = [VPLAY, "fleet", "--vast", *TAG, "--sink-all", "--seed", "1", "--concurrency", "32", "--json"]
-wall, peak, out = run(fleet + ["--sessions", str(SESSIONS)], capture=True)
-report = json.loads(out)
+fleet_runs = []
+for _ in range(3):
+    wall, peak, out = run(fleet + ["--sessions", str(SESSIONS)], capture=True)
+    fleet_runs.append((wall, peak, json.loads(out)))
+fleet_runs.sort(key=lambda r: r[0])
+wall, _, report = fleet_runs[1]
+peak = max(r[1] for r in fleet_runs)
+rates = sorted(r[2]["performance"]["beaconsPerSecond"] for r in fleet_runs)
 perf, population = report["performance"], report["population"]
 sent = sum(b["sent"] for b in population["beacons"])
 received = sum(b["received"] or 0 for b in population["beacons"])
-few = max(50, SESSIONS // 10)
+few = max(50, SESSIONS // 100)
 _, _, out_each = run(fleet + ["--sessions", str(few), "--decode-each"], capture=True)
 each = json.loads(out_each)["performance"]
-row(f"fleet: {SESSIONS} sessions of the {AD}, every beacon to the sink (wall)", f"{wall:.1f} s", "target 60 s", f"{wall / 60:.2f}", "< 60 s")
+row(f"fleet: {SESSIONS} sessions of the {AD}, every beacon to the sink (median wall of 3)", f"{wall:.1f} s", "target 60 s", f"{wall / 60:.2f}", "< 60 s")
 row("fleet: sessions/s", f"{perf['sessionsPerSecond']:.0f}/s", f"--decode-each ({few} sessions) {each['sessionsPerSecond']:.0f}/s",
     f"{perf['sessionsPerSecond'] / each['sessionsPerSecond']:.1f}", "decode once, play many")
-row("fleet: beacons/s (sent / wall)", f"{perf['beaconsPerSecond']:.0f}/s", "target 5,000/s", f"{perf['beaconsPerSecond'] / 5000:.2f}", "≥ 5,000/s")
+row("fleet: beacons/s (sent / wall; median run, range of 3)", f"{perf['beaconsPerSecond']:.0f}/s ({rates[0]:.0f}–{rates[-1]:.0f})",
+    "target 5,000/s", f"{perf['beaconsPerSecond'] / 5000:.2f}", "≥ 5,000/s")
 row(f"fleet: beacons expected / sent / received", f"{sent} sent, {received} received", f"{sum(b['expected'] for b in population['beacons'])} expected",
     "exact" if report["checks"]["sentAsExpected"] and report["checks"]["receivedAsSent"] else "DIFFERS", "exact")
 row("fleet: beacon latency p50 / p99", f"{perf['latency']['p50Ms']:.2f} / {perf['latency']['p99Ms']:.2f} ms", "-", "-", "-")
-row("fleet: peak RSS", f"{peak / 1024:.1f} MiB", "target 200 MB", f"{peak / 1024 / 190.7:.2f}", "< 200 MB")
+row("fleet: peak RSS (highest of 3)", f"{peak / 1024:.1f} MiB", "target 200 MB", f"{peak / 1024 / 190.7:.2f}", "< 200 MB")
 
 print("| measure | vplay | reference (same run) | ratio | target |")
 print("|---|---|---|---|---|")
