@@ -66,6 +66,18 @@ import TestSupport
         #expect(nothing.status == 2 && nothing.stderr.contains("expects nothing"), "\(nothing.stderr)")
     }
 
+    /// `playhead: .nan` crashed vplay printing the check (and, printed, NaN would pass every comparison).
+    @Test func expectationsFile_withANaNOrInfiniteTime_isAUsageErrorNotACrash() async throws {
+        let folder = try TemporaryFolder()
+        let nan = try folder.write("nan.yaml", "events:\n  - name: midpoint\n    playhead: .nan\n")
+        let run = try await vplay(["--vast", "media/demo.xml", "--dry-run", "--expect", nan])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("at events[0].playhead: 'playhead' must be a finite number of seconds, not nan"), "\(run.stderr)")
+        let infinite = try folder.write("inf.yaml", "tolerance: .inf\nevents:\n  - name: midpoint\n")
+        let endless = try await vplay(["--vast", "media/demo.xml", "--dry-run", "--expect", infinite])
+        #expect(endless.status == 2 && endless.stderr.contains("'tolerance' must be a finite number of seconds, not inf"), "\(endless.stderr)")
+    }
+
     @Test func junit_withExpectations_hasOneCasePerExpectation() async throws {
         let folder = try TemporaryFolder()
         let file = try folder.write("expect.json", #"{"events": [{"name": "midpoint", "playhead": 5.0}, {"name": "complete", "playhead": 9.0}], "reward": true}"#)
