@@ -84,7 +84,7 @@ import TestSupport
         let junit = folder.url.appendingPathComponent("junit.xml").path
         let run = try await vplay(["--vast", "media/demo.xml", "--dry-run", "--expect", file, "--junit", junit])
         #expect(run.status == 1)
-        let document = try XMLDocument(contentsOf: URL(fileURLWithPath: junit))
+        let document = try LeakSanitizer.ignore(XMLDocument(contentsOf: URL(fileURLWithPath: junit)))
         #expect(try document.nodes(forXPath: "//testcase").count == 3)
         let failures = try document.nodes(forXPath: "//failure")
         #expect(failures.count == 1 && failures.first?.stringValue?.contains("complete") == true)
@@ -146,7 +146,7 @@ import TestSupport
             #expect(run.status == Int32(code))
             let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path("r.json")))) as? [String: Any])
             #expect((report["summary"] as? [String: Any])?["exitCode"] as? Int == code)
-            let junit = try XMLDocument(contentsOf: URL(fileURLWithPath: path("j.xml")))
+            let junit = try LeakSanitizer.ignore(XMLDocument(contentsOf: URL(fileURLWithPath: path("j.xml"))))
             #expect(try junit.nodes(forXPath: "//failure").count >= 1)
             let svg = try String(contentsOfFile: path("t.svg"), encoding: .utf8)
             #expect(svg.contains("error \(code == 3 ? 303 : 401)"))
@@ -198,7 +198,7 @@ import TestSupport
         func path(_ name: String) -> String { folder.url.appendingPathComponent(name).path }
         let outURL = folder.url.appendingPathComponent("stdout")
         _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        let process = Process()
+        let process = LeakSanitizer.ignore(Process())
         process.executableURL = URL(fileURLWithPath: Repo.vplayBinary)
         // Real time, paused from 3 s to 120 s: however long a busy test runner takes to look, the session is still
         // under way when it signals.
