@@ -105,49 +105,17 @@ public struct AdSessionRunner: Sendable {
             criteria.adcashQuality = AdcashState.nextQuality(statePath: path)
         }
         let inLineTagURL = loader.inLineTagURL(of: ad, tagURL: tagURL)
-        var candidates = linear.mediaFiles
-        var firstFailure: SessionError?
-        var opened: (selection: MediaSelection, location: String, source: FFmpegMediaSource)?
-        while opened == nil {
-            var selection: MediaSelection
-            do {
-                selection = try MediaFileSelector.select(from: candidates, criteria: criteria)
-                // Positions count in the tag's list, not among the files left after a fallback.
-                if let position = linear.mediaFiles.firstIndex(of: selection.file).map({ $0 + 1 }), position != selection.index {
-                    selection.reason = selection.reason.replacingOccurrences(of: "→ #\(selection.index)", with: "→ #\(position)")
-                    selection.index = position
-                }
-            } catch {
-                await session.fail(firstFailure ?? SessionError(kind: .media, code: error.code.rawValue, message: error.message), errorTargets)
-                return
-            }
-            let attempt: Result<(String, FFmpegMediaSource), MediaError>
-            switch MediaLocator(mappings: configuration.mappings).locate(selection.file.url, inLineTagURL: inLineTagURL) {
-            case let .success(location):
-                do {
-                    attempt = .success((location, try FFmpegMediaSource(location: location, options: MediaOpenOptions(decoderThreads: configuration.decoderThreads))))
-                } catch {
-                    attempt = .failure(error)
-                }
-            case let .failure(error):
-                attempt = .failure(error)
-            }
-            switch attempt {
-            case let .success((location, source)):
-                opened = (selection, location, source)
-            case let .failure(error):
-                let failure = SessionError(kind: .media, code: error.vastCode, message: error.description)
-                firstFailure = firstFailure ?? failure
-                candidates.removeAll { $0 == selection.file }
-                // A file the user forced is the only one to try.
-                if criteria.forcedFile != nil || candidates.isEmpty {
-                    await session.fail(firstFailure!, errorTargets)
-                    return
-                }
-                await tally.send(.warning("media file \(selection.file.url) cannot be played (VAST \(error.vastCode): \(error.description)); trying the next one"))
-            }
+        let (opening, skipped) = MediaOpener(mappings: configuration.mappings, decoderThreads: configuration.decoderThreads)
+            .open(linear.mediaFiles, criteria: criteria, inLineTagURL: inLineTagURL)
+        for note in skipped { await tally.send(.warning(note)) }
+        let opened: MediaOpener.Opened
+        switch opening {
+        case let .success(file): opened = file
+        case let .failure(error):
+            await session.fail(error, errorTargets)
+            return
         }
-        guard let (selection, location, source) = opened else { return }
+        let (selection, location, source) = (opened.selection, opened.location, opened.source)
         session.planner.assetURI = BeaconPlanner.assetURI(selection.file.url, inLineTagURL: inLineTagURL)
         session.summary.mediaURL = selection.file.url
         if let path = configuration.adcashStatePath, let quality = criteria.adcashQuality {
@@ -165,14 +133,14 @@ public struct AdSessionRunner: Sendable {
         await tally.send(.resolved(ResolvedInfo(
             adID: ad.ad.id, adSystem: ad.inLine.adSystem?.name, adTitle: ad.inLine.adTitle, wrapperCount: ad.wrappers.count,
             mediaURL: selection.file.url, mediaReason: selection.reason, vastDuration: linear.duration, media: source.info,
-            skipOffset: linear.skipOffset.map { $0.resolve(against: duration) }, reward: reward(for: ad))))
+            skipOffset: linear.skipOffset.map { $0.resolve(against: duration) }, reward: Self.reward(for: ad, configuration: configuration))))
         if let declared = linear.duration, abs((declared - duration).seconds) > 1 {
             await tally.send(.warning("VAST <Duration> \(VASTTime.format(declared)) differs from the media's \(VASTTime.format(duration)) by more than 1 s; quartiles use the media's"))
         }
 
         // 3. Play, firing each event's tracking at its time.
         let plan = TrackingPlan(ad: ad, duration: duration)
-        let rules = rules(for: ad, linear: linear, plan: plan, duration: duration)
+        let rules = Self.rules(for: ad, linear: linear, plan: plan, duration: duration, configuration: configuration)
         let engine = PlaybackEngine(configuration: .init(rules: rules))
         var gate = TrackingGate(repeatTracking: configuration.repeatTracking, replayTracking: configuration.replayTracking)
         let onEvent: (PlaybackEvent) async -> Void = { event in
@@ -208,11 +176,11 @@ public struct AdSessionRunner: Sendable {
 
     /// The player's rules for this ad: its skip offset, reward, end card and click-through, with the configured
     /// policies.
-    private func rules(for ad: ResolvedAd, linear: Linear, plan: TrackingPlan, duration: Duration) -> PlaybackRules {
+    static func rules(for ad: ResolvedAd, linear: Linear, plan: TrackingPlan, duration: Duration, configuration: SessionConfiguration) -> PlaybackRules {
         var rules = PlaybackRules(duration: duration)
         rules.progressOffsets = plan.progressOffsets
         rules.skipOffset = linear.skipOffset.map { $0.resolve(against: duration) }
-        rules.reward = reward(for: ad)
+        rules.reward = reward(for: ad, configuration: configuration)
         rules.rewardThreshold = configuration.rewardThreshold
         rules.videoClose = configuration.videoClose
         rules.hasEndCard = plan.endCard != nil
@@ -226,13 +194,13 @@ public struct AdSessionRunner: Sendable {
     }
 
     /// The configured reward, else the tag's RewardedVideo extension's.
-    private func reward(for ad: ResolvedAd) -> Reward? {
+    static func reward(for ad: ResolvedAd, configuration: SessionConfiguration) -> Reward? {
         if let reward = configuration.reward { return reward }
         guard let extensionReward = ad.rewarded, extensionReward.isEnabled else { return nil }
         return Reward(currency: extensionReward.currencyName ?? "reward", amount: extensionReward.amount ?? 1)
     }
 
-    private static func errorTarget(_ url: SourcedURL) -> TrackingPlan.Target {
+    static func errorTarget(_ url: SourcedURL) -> TrackingPlan.Target {
         TrackingPlan.Target(event: "error", url: url.url, source: url.source)
     }
 }

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import TrackingBeacons
 import VAST
 
 /// Fetches wrapper targets and remote tags over HTTP(S) with async-http-client: a deadline per request, redirects
@@ -31,18 +32,27 @@ public final class HTTPTagFetcher: AdTagFetcher {
         do {
             response = try await client.execute(request, timeout: deadline)
         } catch {
-            throw VASTError(.wrapperTimeout, "\(url.absoluteString): \(error)")
+            // In words, as beacon records say it: "redirect cycle", "too many redirects", "connection refused"…
+            throw VASTError(.wrapperTimeout, "\(url.absoluteString): \(HTTPBeaconTransport.describe(error))")
         }
         guard (200..<300).contains(Int(response.status.code)) else {
             throw VASTError(.wrapperTimeout, "\(url.absoluteString): HTTP \(response.status.code)")
         }
         var body = ByteBuffer()
-        for try await chunk in response.body {
-            guard body.readableBytes + chunk.readableBytes <= maxBytes else {
-                throw VASTError(.xmlParse, "\(url.absoluteString): response larger than \(maxBytes) bytes")
+        do {
+            for try await chunk in response.body {
+                guard body.readableBytes + chunk.readableBytes <= maxBytes else {
+                    // Leaving the loop drops the body stream, and async-http-client closes the connection: the
+                    // rest of the response is never read.
+                    throw VASTError(.xmlParse, "\(url.absoluteString): response larger than \(maxBytes) bytes")
+                }
+                var chunk = chunk
+                body.writeBuffer(&chunk)
             }
-            var chunk = chunk
-            body.writeBuffer(&chunk)
+        } catch let error as VASTError {
+            throw error
+        } catch {
+            throw VASTError(.wrapperTimeout, "\(url.absoluteString): \(HTTPBeaconTransport.describe(error)) while reading the body")
         }
         // After redirects the body comes from the last request's URL (relative MediaFile URLs resolve against it).
         return FetchedTag(data: Data(body.readableBytesView), finalURL: response.url ?? url)

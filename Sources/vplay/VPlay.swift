@@ -13,7 +13,7 @@ struct VPlay: AsyncParsableCommand {
 
             \(ExitCode.documentation)
             """,
-        subcommands: [RunCommand.self, InspectCommand.self, ProbeCommand.self, SinkCommand.self, BeaconLoadCommand.self],
+        subcommands: [RunCommand.self, InspectCommand.self, ProbeCommand.self, FleetCommand.self, MergeCommand.self, SinkCommand.self, BeaconLoadCommand.self],
         defaultSubcommand: RunCommand.self
     )
 

@@ -297,3 +297,13 @@ actor Recorder {
         #expect(await none.events.filter { $0.name == .impression }.count == 2, "the events still say what happened")
     }
 }
+
+/// The README's first library example, as written there (with the demo clip for its fixture).
+@Suite struct ReadmeEngineExampleTests {
+    @Test func myClip_quartilesFireAtTheirExactTimes() async throws {
+        let source = try FFmpegMediaSource(location: Repo.media("clip-10s-360p.mp4"))
+        var events: [PlaybackEvent] = []
+        _ = try await PlaybackEngine().play(source, on: VirtualClock()) { events.append($0) }
+        #expect(events.first { $0.name == .midpoint }?.playhead == source.info.exactDuration / 2)
+    }
+}

@@ -198,3 +198,20 @@ struct TerminalConsoleTests {
         #expect(screen.contains("Coins: pending") && screen.contains("Coins: granted"))
     }
 }
+
+/// The README shows what the demo command prints: its summary block is checked against a real run of that command,
+/// so the README cannot drift from the binary.
+@Suite struct ReadmeDemoTests {
+    @Test func readmeDemoSummary_isWhatTheDemoCommandPrints() async throws {
+        let readme = try String(contentsOfFile: Repo.root.appendingPathComponent("README.md").path, encoding: .utf8)
+        let start = try #require(readme.range(of: "summary: completed (exit 0)\n"))
+        let block = readme[start.lowerBound...].prefix { $0 != "`" }
+        let expected = block.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        #expect(expected.count >= 8)
+        let run = try await vplay(["--vast", "media/demo.xml", "--sink"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let actual = Set(run.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
+        for line in expected { #expect(actual.contains(line), "README line not printed by the demo: \(line)") }
+        #expect(run.stdout.contains("sink: 12 received, 12 of 12 sent matched"))
+    }
+}

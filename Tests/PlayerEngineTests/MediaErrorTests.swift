@@ -13,27 +13,9 @@ import Testing
         clip = try Data(contentsOf: URL(fileURLWithPath: Repo.media("clip-10s-360p.mp4")))
     }
 
-    /// Opens and decodes to the end; returns the error thrown, if any.
-    func failure(_ location: String) -> MediaError? {
-        do {
-            let source = try FFmpegMediaSource(location: location)
-            while try source.nextFrame() != nil {}
-            return nil
-        } catch {
-            return error
-        }
-    }
+    func failure(_ location: String) -> MediaError? { decodeFailure(location) }
 
-    func offset(of marker: String, in data: Data, occurrence: Int = 1) -> Int {
-        var from = data.startIndex
-        var found = 0
-        while let range = data.range(of: Data(marker.utf8), in: from..<data.endIndex) {
-            found += 1
-            if found == occurrence { return range.lowerBound }
-            from = range.upperBound
-        }
-        fatalError("\(marker) not found")
-    }
+    func offset(of marker: String, in data: Data, occurrence: Int = 1) -> Int { byteOffset(of: marker, in: data, occurrence: occurrence) }
 
     @Test func open_missingFile_isNotFound401() throws {
         let error = try #require(failure(folder.url.appendingPathComponent("missing.mp4").path))
@@ -108,6 +90,36 @@ import Testing
         let error = try #require(failure(try folder.write("unknown-codec.mp4", data)))
         guard case .unsupportedCodec = error else { Issue.record("got \(error)"); return }
         #expect(error.vastCode == 403)
+    }
+
+    @Test func open_audioAndVideoWithAnUnknownVideoCodec_isUnsupported403NotAudioOnly() async throws {
+        // The a+v clip with its video sample entry renamed: the audio still decodes, but a video ad must not "play"
+        // as its sound alone.
+        var data = clip
+        let at = offset(of: "avc1", in: data, occurrence: 2)
+        data.replaceSubrange(at..<at + 4, with: Data("zzzz".utf8))
+        let error = try #require(await decodeFailure(try folder.write("unknown-video-codec-with-audio.mp4", data)))
+        guard case let .unsupportedCodec(location, codecs) = error else { Issue.record("got \(error)"); return }
+        #expect(error.vastCode == 403)
+        #expect(location.hasSuffix("unknown-video-codec-with-audio.mp4"))
+        #expect(codecs == ["none (zzzz)"])
+    }
+
+    @Test func open_decoderThatRefusesItsStreamParameters_isDecoderFailed405WithTheLocation() async throws {
+        // An audio-only MP4 whose AAC AudioSpecificConfig names object type 0: FFmpeg has an AAC decoder, but
+        // avcodec_open2 refuses this configuration. The media is there and cannot be played: 405, not 403.
+        let audio = folder.url.appendingPathComponent("audio.m4a").path
+        try await runOffThePool("ffmpeg", ["-v", "error", "-y", "-i", Repo.media("clip-10s-360p.mp4"), "-vn", "-c", "copy", audio])
+        var data = try Data(contentsOf: URL(fileURLWithPath: audio))
+        // esds DecoderSpecificInfo: tag 5, a 4-byte length of 5, then the config (0x12 0x08 = AAC LC, 44.1 kHz, mono).
+        let info = try #require(data.range(of: Data([0x05, 0x80, 0x80, 0x80, 0x05, 0x12, 0x08])))
+        data[info.lowerBound + 5] = 0x00
+        let path = try folder.write("bad-config.m4a", data)
+        let error = try #require(await decodeFailure(path))
+        guard case let .decoderFailed(location, codec, _) = error else { Issue.record("got \(error)"); return }
+        #expect(error.vastCode == 405)
+        #expect(location == path)
+        #expect(codec == "aac")
     }
 
     @Test func decode_someCorruptBytes_countsDecodeErrorsAndKeepsPlaying() throws {

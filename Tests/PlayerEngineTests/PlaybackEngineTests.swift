@@ -156,11 +156,11 @@ import Testing
         #expect(!names.contains(.complete))
         #expect(names.suffix(2) == [.error, .close])
         let error = try #require(events.first { $0.name == .error })
-        // Where playback really stopped: the end of the last frame the data holds (the cut leaves decodable audio to
-        // 4.853 s), not the first quartile's 2.500 s nor the frame being read ahead.
+        // Where playback really stopped: the end of the last frame the data holds (a little after 5 s), not the
+        // first quartile's 2.500 s nor the frame being read ahead.
         #expect(error.playhead == failure.playhead && error.clock == failure.clock)
-        let lastAudioEnd = failure.report.statistics.streams.first { $0.type == .audio }?.end
-        #expect(lastAudioEnd.map { abs(failure.playhead.seconds - $0) < 0.001 } == true, "\(failure.playhead) vs \(String(describing: lastAudioEnd))")
+        let dataEnd = failure.report.statistics.end
+        #expect(dataEnd.map { abs(failure.playhead.seconds - $0) < 0.001 } == true, "\(failure.playhead) vs \(String(describing: dataEnd))")
         #expect(failure.playhead > .milliseconds(4800) && failure.playhead < .milliseconds(5100))
         #expect(failure.report.framesPresented > 0 && failure.report.statistics.frames >= failure.report.framesPresented)
         #expect(failure.report.ending == .failed)
@@ -245,5 +245,44 @@ final class LateClock: Clock, Sendable {
                 state.now += lateness
             }
         }
+    }
+}
+
+/// Decode once, play many: a timeline replays exactly what the decode gave, and a session on it is the session on
+/// the decode.
+@Suite struct MediaTimelineTests {
+    @Test func timeline_holdsEveryFrameOfTheDecode_andReplaysThemWithTheSameStatistics() throws {
+        let decoded = try FFmpegMediaSource(location: Repo.media("clip-10s-360p.mp4"))
+        var frames: [MediaFrame] = []
+        while let frame = try decoded.nextFrame() { frames.append(frame) }
+        let timeline = try MediaTimeline(decoding: FFmpegMediaSource(location: Repo.media("clip-10s-360p.mp4")))
+        #expect(timeline.frames == frames)
+        let replay = TimelineMediaSource(timeline)
+        var replayed: [MediaFrame] = []
+        while let frame = try replay.nextFrame() { replayed.append(frame) }
+        #expect(replayed == frames)
+        #expect(replay.statistics.streams.map(\.frames) == decoded.statistics.streams.map(\.frames))
+        #expect(replay.statistics.streams.map(\.end) == decoded.statistics.streams.map(\.end))
+    }
+
+    @Test func sessionOnTheTimeline_isTheSessionOnTheDecode() async throws {
+        let script = try SessionScript(parsing: "background@3,foreground@9,click@12,clickthroughClose@14")
+        var rules = PlaybackRules()
+        rules.progressOffsets = [.milliseconds(3_333)]
+        var onDecode: [PlaybackEvent] = [], onTimeline: [PlaybackEvent] = []
+        let decodeReport = try await PlaybackEngine(configuration: .init(rules: rules)).play(
+            FFmpegMediaSource(location: Repo.media("clip-10s-360p.mp4")), script: script, on: VirtualClock()) { onDecode.append($0) }
+        let timeline = try MediaTimeline(decoding: FFmpegMediaSource(location: Repo.media("clip-10s-360p.mp4")))
+        let timelineReport = try await PlaybackEngine(configuration: .init(rules: rules)).play(
+            TimelineMediaSource(timeline), script: script, on: VirtualClock()) { onTimeline.append($0) }
+        #expect(onTimeline == onDecode)
+        #expect(timelineReport.framesPresented == decodeReport.framesPresented)
+    }
+
+    @Test func truncatedMedia_failsToBecomeATimeline() throws {
+        let folder = try TemporaryFolder()
+        let data = try Data(contentsOf: URL(fileURLWithPath: Repo.media("clip-10s-360p.mp4")))
+        let path = try folder.write("cut.mp4", data.prefix(data.count / 2))
+        #expect(throws: MediaError.self) { _ = try MediaTimeline(decoding: FFmpegMediaSource(location: path)) }
     }
 }

@@ -20,21 +20,34 @@ public enum Repo {
 }
 
 /// `ffprobe -count_frames`: the oracle for frame counts and durations.
-public struct ProbeTruth {
+public struct ProbeTruth: Sendable {
     public var duration: Double
+    /// The container's start time, seconds (0 when ffprobe gives none).
+    public var start: Double
     /// Decoded frames per stream index.
     public var frames: [Int: Int]
+    /// Where each stream ends, in seconds from the container's start (`start_time + duration - format start`),
+    /// for the streams whose duration ffprobe knows.
+    public var streamEnds: [Int: Double]
 
     public static func of(_ path: String) throws -> ProbeTruth {
         let output = try run("ffprobe", ["-v", "error", "-count_frames", "-show_entries",
-                                         "format=duration:stream=index,nb_read_frames", "-of", "json", path])
+                                         "format=duration,start_time:stream=index,nb_read_frames,start_time,duration",
+                                         "-of", "json", path])
         let object = try JSONSerialization.jsonObject(with: Data(output.utf8)) as! [String: Any]
         let format = object["format"] as! [String: Any]
+        let start = (format["start_time"] as? String).flatMap(Double.init) ?? 0
         var frames: [Int: Int] = [:]
+        var streamEnds: [Int: Double] = [:]
         for stream in object["streams"] as! [[String: Any]] {
-            frames[stream["index"] as! Int] = Int(stream["nb_read_frames"] as! String)!
+            let index = stream["index"] as! Int
+            frames[index] = Int(stream["nb_read_frames"] as! String)!
+            if let duration = (stream["duration"] as? String).flatMap(Double.init) {
+                let first = (stream["start_time"] as? String).flatMap(Double.init) ?? 0
+                streamEnds[index] = first + duration - start
+            }
         }
-        return ProbeTruth(duration: Double(format["duration"] as! String)!, frames: frames)
+        return ProbeTruth(duration: Double(format["duration"] as! String)!, start: start, frames: frames, streamEnds: streamEnds)
     }
 }
 
@@ -54,6 +67,25 @@ public func run(_ program: String, _ arguments: [String]) throws -> String {
         throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "\(program) exited \(process.terminationStatus)"])
     }
     return String(decoding: data, as: UTF8.self)
+}
+
+/// Runs blocking work (FFmpeg, subprocesses, sockets) on a thread of its own, so that a test waiting for it does not
+/// hold one of the few cooperative threads (one per core) that every other test's async code needs meanwhile.
+public func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
+    }
+}
+
+/// `run` (a program from PATH) off the cooperative pool.
+public func runOffThePool(_ program: String, _ arguments: [String]) async throws {
+    try await offThePool { _ = try run(program, arguments) }
+}
+
+/// Prints a measurement (peak RSS, descriptor counts…) when `VPLAY_MEASURE` is set, so the numbers a bound test
+/// checks can be read and recorded (`VPLAY_MEASURE=1 swift test --filter MemoryBoundsTests`); silent otherwise.
+public func measurement(_ text: @autoclosure () -> String) {
+    if ProcessInfo.processInfo.environment["VPLAY_MEASURE"] != nil { print("measured: \(text())") }
 }
 
 /// A temporary folder removed when the value is released.

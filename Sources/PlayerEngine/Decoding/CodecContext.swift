@@ -7,24 +7,31 @@ final class CodecContext {
     let timeBase: AVRational
 
     /// Opens a decoder for `stream`, or returns nil when this FFmpeg build has none for its codec.
-    /// - Parameter threads: decoder threads; 0 lets FFmpeg pick one per core, as the `ffmpeg` CLI does by default.
-    init?(stream: UnsafeMutablePointer<AVStream>, threads: Int) throws(MediaError) {
+    /// - Parameters:
+    ///   - threads: decoder threads; 0 lets FFmpeg pick one per core, as the `ffmpeg` CLI does by default.
+    ///   - location: the media's path or URL, for the error.
+    /// - Throws: `MediaError.decoderFailed` when the decoder exists but will not open with this stream's parameters.
+    init?(stream: UnsafeMutablePointer<AVStream>, threads: Int, location: String) throws(MediaError) {
         let parameters = stream.pointee.codecpar!
         guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else { return nil }
         guard let context = avcodec_alloc_context3(codec) else { fatalError("avcodec_alloc_context3: out of memory") }
         pointer = context
         streamIndex = Int(stream.pointee.index)
         timeBase = stream.pointee.time_base
+        let name = String(cString: avcodec_get_name(parameters.pointee.codec_id))
 
+        // `pointer` is set, so deinit frees the context on a throw.
         let copied = avcodec_parameters_to_context(context, parameters)
         if copied < 0 {
-            throw MediaError.unsupportedCodec(location: "", codecs: [String(cString: avcodec_get_name(parameters.pointee.codec_id))])
+            throw MediaError.decoderFailed(location: location, codec: name, message: FFmpegCode.message(copied))
         }
         context.pointee.pkt_timebase = stream.pointee.time_base
         context.pointee.thread_count = Int32(max(0, threads))
         context.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
         let opened = avcodec_open2(context, codec, nil)
-        if opened < 0 { return nil }
+        if opened < 0 {
+            throw MediaError.decoderFailed(location: location, codec: name, message: FFmpegCode.message(opened))
+        }
     }
 
     deinit {

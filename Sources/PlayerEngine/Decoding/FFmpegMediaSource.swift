@@ -24,29 +24,43 @@ public final class FFmpegMediaSource: MediaSource {
     private var drained = false
     private var deferredError: MediaError?
     private var lastDecodeError: Int32 = 0
-    /// Largest packet end seen by the demuxer, for truncation checks.
-    private var dataEnd: Duration = .zero
+    /// What the demuxer has read of each container stream (by index), for the truncation checks at the end.
+    private var tallies: [DemuxTally]
+
+    /// A decoder that fails this many times in a row while draining, without a frame or the end, is stuck: stop.
+    /// A frame-threaded decoder holds at most one frame per thread, each of which can fail once; FFmpeg never uses
+    /// more than a few dozen threads, so 1024 is far above any honest drain.
+    static let drainFailureLimit = 1024
 
     /// Opens `location` and its decoders. Throws a `MediaError` naming what is wrong.
     public init(location: String, options: MediaOpenOptions = .init()) throws(MediaError) {
         self.options = options
-        let format = try FormatContext(location: location, ioTimeout: options.ioTimeout)
+        let format = try FormatContext(location: location, ioTimeout: options.ioTimeout, loadTimeout: options.loadTimeout)
         self.format = format
         self.startTime = format.startTime
+        tallies = Array(repeating: DemuxTally(), count: format.streamCount)
 
         var streams: [StreamInfo] = []
         var stats: [DecodeStatistics.Stream] = []
         var decoders: [Int: CodecContext] = [:]
+        var decoderFailures: [Int: MediaError] = [:]
+        var pictures: Set<Int> = []
+        var labels: [Int: String] = [:]
         for index in 0..<format.streamCount {
             let stream = format.stream(index)
             var info = Self.describe(stream)
+            if stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0 { pictures.insert(index) }
+            labels[index] = Self.codecLabel(stream)
             if info.type == .video || info.type == .audio {
-                let decoder = try CodecContext(stream: stream, threads: options.decoderThreads)
-                info.decodable = decoder != nil
-                if let decoder {
-                    decoders[index] = decoder
-                    slot[index] = stats.count
-                    stats.append(.init(index: index, type: info.type))
+                do {
+                    if let decoder = try CodecContext(stream: stream, threads: options.decoderThreads, location: location) {
+                        info.decodable = true
+                        decoders[index] = decoder
+                        slot[index] = stats.count
+                        stats.append(.init(index: index, type: info.type))
+                    }
+                } catch {
+                    decoderFailures[index] = error
                 }
             }
             streams.append(info)
@@ -63,12 +77,18 @@ public final class FFmpegMediaSource: MediaSource {
             size: format.byteSize,
             streams: streams
         )
-        if !streams.contains(where: { $0.type == .video || $0.type == .audio }) {
+        let playable = streams.filter { $0.type == .audio || ($0.type == .video && !pictures.contains($0.index)) }
+        if playable.isEmpty {
+            // An MP4 cut inside its moov can still open, with no streams: that is a truncated file, not "not media".
+            if let detail = format.headerTruncation() { throw MediaError.truncated(location: location, detail: detail) }
             throw MediaError.notMedia(location: location, message: "no audio or video stream")
         }
-        if decoders.isEmpty {
-            throw MediaError.unsupportedCodec(
-                location: location, codecs: streams.filter { $0.type == .video || $0.type == .audio }.map(\.codec))
+        // Nothing decodable, or video that cannot be decoded: a video ad must not "play" as its sound alone.
+        let video = playable.filter { $0.type == .video }
+        let required = decoders.isEmpty ? playable : video.contains(where: \.decodable) ? [] : video
+        if !required.isEmpty {
+            if let failure = required.lazy.compactMap({ decoderFailures[$0.index] }).first { throw failure }
+            throw MediaError.unsupportedCodec(location: location, codecs: required.filter { !$0.decodable }.map { labels[$0.index]! })
         }
     }
 
@@ -134,8 +154,10 @@ public final class FFmpegMediaSource: MediaSource {
 
     private func decode(_ packet: Packet?, with decoder: CodecContext) {
         let index = decoder.streamIndex
+        let draining = packet == nil
         var toSend = packet
         var sent = false
+        var failuresInARow = 0
         while true {
             if !sent {
                 switch decoder.send(toSend) {
@@ -149,6 +171,7 @@ public final class FFmpegMediaSource: MediaSource {
             }
             switch decoder.receive(into: frame) {
             case .frame:
+                failuresInARow = 0
                 enqueue(frame, from: decoder)
                 frame.unref()
             case .needsInput:
@@ -157,7 +180,12 @@ public final class FFmpegMediaSource: MediaSource {
                 return
             case let .failed(status):
                 countError(status, stream: index)
-                if sent { return }
+                guard sent else { continue }
+                // Mid-stream the next packet picks up what is left. Draining, there is no next packet: frame threads
+                // still hold the frames behind a bad one, so keep receiving until the decoder says it is finished.
+                guard draining else { return }
+                failuresInARow += 1
+                if failuresInARow >= Self.drainFailureLimit { return }
             }
         }
     }
@@ -176,11 +204,12 @@ public final class FFmpegMediaSource: MediaSource {
             start = base.duration(ofTicks: ticks) - startTime
             if stats.type == .audio, raw.sample_rate > 0 {
                 // Exact in the stream's ticks when they are 1/sample_rate (MP4 audio); else converted.
-                if base.num == 1, base.den == raw.sample_rate {
-                    end = base.duration(ofTicks: ticks + Int64(raw.nb_samples)) - startTime
-                } else {
-                    end = start + AVRational(num: 1, den: raw.sample_rate).duration(ofTicks: Int64(raw.nb_samples))
-                }
+                let samplesEnd = base.num == 1 && base.den == raw.sample_rate
+                    ? base.duration(ofTicks: ticks + Int64(raw.nb_samples)) - startTime
+                    : start + AVRational(num: 1, den: raw.sample_rate).duration(ofTicks: Int64(raw.nb_samples))
+                // The container may present less than the decoder outputs: an MP4 edit list ends AAC's last
+                // 1024-sample frame after 680 samples, and that packet's duration says so.
+                end = raw.pkt_duration > 0 ? min(samplesEnd, base.duration(ofTicks: ticks + raw.pkt_duration) - startTime) : samplesEnd
             } else if raw.pkt_duration > 0 {
                 end = base.duration(ofTicks: ticks + raw.pkt_duration) - startTime
             } else {
@@ -207,34 +236,83 @@ public final class FFmpegMediaSource: MediaSource {
         if let position = slot[stream] { statistics.streams[position].decodeErrors += 1 }
     }
 
-    /// After the last packet: a stream with nothing decodable is corrupt; data that ends well before the container's
-    /// duration is a truncated file.
+    /// After the last packet: data that stops short is a truncated file (checked first: a file cut before its first
+    /// frame decodes nothing, yet is truncated rather than corrupt); a stream with nothing decodable is corrupt.
     private func endOfDataError() -> MediaError? {
+        if let truncated = truncationError() { return truncated }
         let video = statistics.streams.first { $0.type == .video }
         if statistics.frames == 0 || (video.map { $0.frames == 0 } ?? false) {
             return .corruptStream(
                 location: info.location, decodeErrors: statistics.decodeErrors,
                 message: lastDecodeError == 0 ? "no frames" : FFmpegCode.message(lastDecodeError))
         }
-        return truncationError()
+        return nil
     }
 
+    /// At the end of the data, per audio and video stream, each in its own time base:
+    /// - a sample index (MP4) lists every sample: fewer read, once the reader hit the end of the data, is a cut;
+    /// - a last packet the demuxer flagged corrupt at the end of the data was cut short;
+    /// - a stream whose packets end short of its own start + duration by more than the tolerance was cut (for
+    ///   containers without a per-stream duration, the same against the container's duration).
     private func truncationError() -> MediaError? {
-        let expected = Duration.microseconds(format.durationMicroseconds)
-        guard format.durationMicroseconds > 0, dataEnd + options.truncationTolerance < expected else { return nil }
-        let detail = "data ends at \(Self.milliseconds(dataEnd)) s of \(Self.milliseconds(expected)) s"
+        let atEnd = format.atEndOfData
+        let tolerance = options.truncationTolerance
+        var reason: String?
+        var dataEnd: Duration?
+        var expectedEnd: Duration?
+        var furthestAbsolute: Duration?
+        var streamsWithDuration = 0
+        for index in 0..<format.streamCount {
+            let stream = format.stream(index).pointee
+            let kind = info.streams[index].type
+            guard kind == .audio || kind == .video else { continue }
+            let tally = tallies[index]
+            let base = stream.time_base
+            let absoluteEnd = tally.lastEnd.map { base.duration(ofTicks: $0) }
+            let end = absoluteEnd.map { $0 - startTime }
+            if let end { dataEnd = max(dataEnd ?? end, end) }
+            if let absoluteEnd { furthestAbsolute = max(furthestAbsolute ?? absoluteEnd, absoluteEnd) }
+            let name = "\(kind.rawValue) stream #\(index)"
+            if atEnd, stream.nb_frames > 0, Int64(tally.packets) < stream.nb_frames, reason == nil {
+                reason = "\(name) has \(tally.packets) of the \(stream.nb_frames) samples its index lists"
+            }
+            if atEnd, tally.lastCorrupt, reason == nil {
+                reason = "the last packet of \(name) is cut short"
+            }
+            guard stream.duration != FFmpegCode.noTimestamp, stream.duration > 0 else { continue }
+            streamsWithDuration += 1
+            let first = stream.start_time != FFmpegCode.noTimestamp ? stream.start_time : 0
+            let expected = base.duration(ofTicks: first + stream.duration) - startTime
+            expectedEnd = max(expectedEnd ?? expected, expected)
+            if (end ?? .zero) + tolerance < expected, reason == nil {
+                reason = "\(name) ends at \(Self.milliseconds(end ?? .zero)) s of \(Self.milliseconds(expected)) s"
+            }
+        }
+        if streamsWithDuration == 0, format.durationMicroseconds > 0 {
+            // Only the container's duration (Matroska): it may count from 0 or from the start time, so the data
+            // must fall short under both readings.
+            let expected = Duration.microseconds(format.durationMicroseconds)
+            expectedEnd = expected
+            let furthest = max(dataEnd ?? .zero, furthestAbsolute ?? .zero)
+            if furthest + tolerance < expected, reason == nil { reason = "" }
+        }
+        guard let reason else { return nil }
+        let ending = dataEnd ?? .zero
+        var detail = "data ends at \(Self.milliseconds(ending)) s of \(Self.milliseconds(max(expectedEnd ?? ending, ending))) s"
+        if !reason.isEmpty { detail += " (\(reason))" }
         return .truncated(location: info.location, detail: detail)
     }
 
     private func noteDemuxed(_ packet: Packet, stream index: Int) {
         let raw = packet.pointer.pointee
         statistics.bytes += Int64(raw.size)
-        guard index >= 0, index < format.streamCount else { return }
-        let base = format.stream(index).pointee.time_base
+        guard index >= 0, index < tallies.count else { return }
+        tallies[index].packets += 1
+        tallies[index].lastCorrupt = raw.flags & AV_PKT_FLAG_CORRUPT != 0
         let ticks = raw.pts != FFmpegCode.noTimestamp ? raw.pts : raw.dts
         if ticks != FFmpegCode.noTimestamp {
-            let end = base.duration(ofTicks: ticks + max(0, raw.duration)) - startTime
-            if end > dataEnd { dataEnd = end }
+            let end = ticks + max(0, raw.duration)
+            tallies[index].lastEnd = max(tallies[index].lastEnd ?? end, end)
         }
     }
 
@@ -283,6 +361,18 @@ public final class FFmpegMediaSource: MediaSource {
     }
 
     // MARK: - Describing streams
+
+    /// FFmpeg's codec name, with the container's four-character code when FFmpeg does not know the codec
+    /// (`"none (zzzz)"`), so an error names what the file actually holds.
+    private static func codecLabel(_ stream: UnsafeMutablePointer<AVStream>) -> String {
+        let parameters = stream.pointee.codecpar.pointee
+        let name = String(cString: avcodec_get_name(parameters.codec_id))
+        let tag = parameters.codec_tag
+        guard parameters.codec_id == AV_CODEC_ID_NONE, tag != 0 else { return name }
+        let bytes = (0..<4).map { UInt8(truncatingIfNeeded: tag >> ($0 * 8)) }
+        guard bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return name }
+        return "\(name) (\(String(decoding: bytes, as: UTF8.self)))"
+    }
 
     private static func describe(_ stream: UnsafeMutablePointer<AVStream>) -> StreamInfo {
         let parameters = stream.pointee.codecpar.pointee

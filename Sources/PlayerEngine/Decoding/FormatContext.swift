@@ -1,41 +1,58 @@
 import CFFmpeg
 import Foundation
 
-/// Owns one opened `AVFormatContext` (a demuxer on a file or URL); closed in `deinit`.
+/// Owns one opened `AVFormatContext` (a demuxer on a file or URL) and the reader under it; both closed in `deinit`.
 /// Streams are read through it by index, so no `AVStream` pointer outlives it.
+///
+/// The media is requested once: vplay opens the reader itself, probes its first bytes, and hands the same reader to
+/// the demuxer (`pb`). The probe result also classifies a failure (a damaged MP4 is not "not media") without a
+/// second request, and FFmpeg's interrupt callback bounds the whole load by `loadTimeout`.
 final class FormatContext {
     private(set) var pointer: UnsafeMutablePointer<AVFormatContext>
+    /// The reader vplay opened and gave the demuxer as custom I/O (so the demuxer does not close it; deinit does).
+    let io: UnsafeMutablePointer<AVIOContext>
+    /// The target of the interrupt callback FFmpeg holds; it must outlive `pointer` and `io`.
+    private let deadline: LoadDeadline
     let location: String
 
-    /// Protocols FFmpeg may use: local files and HTTP(S) (with what HTTPS and HLS-less HTTP need underneath).
-    /// Anything else (`concat:`, `subfile:`, `pipe:`, `data:`, `ftp:`, …) is refused, so a tag cannot make FFmpeg
-    /// read an arbitrary local file or another protocol through a crafted media URL.
-    static let protocolWhitelist = "file,http,https,tcp,tls,crypto"
+    /// Protocols FFmpeg may use for a local path or `file:` URL: the file itself and nothing else.
+    static let localProtocols = "file"
+    /// Protocols FFmpeg may use for http(s) media: HTTP(S) and what HTTPS needs underneath, and no `file`, so
+    /// nothing a server sends (a redirect, a playlist, a reference) can make FFmpeg read a local file.
+    /// Anything else (`concat:`, `subfile,…:`, `pipe:`, `data:`, `ftp:`, …) is refused by FFmpeg itself.
+    static let remoteProtocols = "http,https,tcp,tls"
+    /// Containers FFmpeg may demux (its `format_whitelist`): the MP4/MOV/3GP family and Matroska/WebM, the
+    /// progressive types a VAST MediaFile names (`video/mp4`, `video/quicktime`, `video/3gpp`, `video/webm`).
+    /// Playlists and containers that open further URLs (`hls`, `dash`, `concat`, `image2`, …) are refused.
+    static let adFormats = "mov,mp4,m4a,3gp,3g2,mj2,matroska,webm"
+    /// A probe at or above this score (FFmpeg's `AVPROBE_SCORE_MAX / 2`) means the container was recognised with
+    /// confidence, so a file that fails later is damaged rather than "not media".
+    static let confidentScore: Int32 = 50
+    static let userAgent = "vplay/0.1 (headless ad player)"
 
     /// Opens `location` (a path, `file:` URL or http(s) URL) and reads its stream parameters.
-    /// - Parameter ioTimeout: how long one network read or connect may block before it fails.
-    init(location: String, ioTimeout: Duration) throws(MediaError) {
+    /// - Parameters:
+    ///   - ioTimeout: how long one network read or connect may block before it fails (`rw_timeout`).
+    ///   - loadTimeout: how long the whole load (connect, probe, header, stream parameters) may take.
+    ///   - allowedFormats: FFmpeg's `format_whitelist`; tests widen it to show that the protocol list holds alone.
+    init(location: String, ioTimeout: Duration, loadTimeout: Duration, allowedFormats: String = adFormats) throws(MediaError) {
         self.location = location
         let target = try Self.openableTarget(location)
         MediaLog.configureOnce()
+        let deadline = LoadDeadline(limit: loadTimeout)
+        deadline.arm()
+        let opened = try Self.open(
+            target: target, location: location, ioTimeout: ioTimeout, deadline: deadline, allowedFormats: allowedFormats)
+        pointer = opened.context
+        io = opened.io
+        self.deadline = deadline
 
-        var options: OpaquePointer? = nil
-        av_dict_set(&options, "protocol_whitelist", Self.protocolWhitelist, 0)
-        let timeoutMicros = max(1, Int64(ioTimeout.seconds * 1_000_000))
-        av_dict_set(&options, "rw_timeout", String(timeoutMicros), 0)
-        av_dict_set(&options, "user_agent", "vplay/0.1 (headless ad player)", 0)
-        defer { av_dict_free(&options) }
-
-        var context: UnsafeMutablePointer<AVFormatContext>? = nil
-        let status = avformat_open_input(&context, target, nil, &options)
-        guard status >= 0, let context else {
-            throw Self.classifyOpenFailure(status, location: location, target: target)
-        }
-        pointer = context
-
-        let infoStatus = avformat_find_stream_info(context, nil)
+        // From here on deinit closes both on a throw.
+        let infoStatus = avformat_find_stream_info(pointer, nil)
+        // Loaded: playback reads are bounded by `ioTimeout` alone (`expired` stays set if the deadline hit).
+        deadline.disarm()
+        if deadline.expired { throw MediaError.loadTimedOut(location: location, limit: loadTimeout) }
         if infoStatus < 0 {
-            // `pointer` is set, so deinit closes it.
             throw MediaError.unreadableContainer(
                 location: location, format: formatName, message: FFmpegCode.message(infoStatus))
         }
@@ -44,6 +61,8 @@ final class FormatContext {
     deinit {
         var context: UnsafeMutablePointer<AVFormatContext>? = pointer
         avformat_close_input(&context)
+        var reader: UnsafeMutablePointer<AVIOContext>? = io
+        avio_closep(&reader)
     }
 
     var formatName: String {
@@ -72,17 +91,20 @@ final class FormatContext {
         return value == FFmpegCode.noTimestamp || value < 0 ? 0 : value
     }
 
-    /// Whether the underlying reader has reached the end of its data (`avio_feof`).
-    var atEndOfData: Bool {
-        guard let io = pointer.pointee.pb else { return true }
-        return avio_feof(io) != 0
-    }
+    /// Whether the reader has tried to read past the end of its data (`avio_feof`). An MP4 read completely never
+    /// does (the demuxer reads exactly the indexed samples), so at the end of an MP4 this means the data ran out.
+    var atEndOfData: Bool { avio_feof(io) != 0 }
 
     /// The size of the input in bytes when the reader knows it.
     var byteSize: Int64? {
-        guard let io = pointer.pointee.pb else { return nil }
         let size = avio_size(io)
         return size >= 0 ? size : nil
+    }
+
+    /// Why the container header looks cut short (an MP4 box that runs past the end of the file), or nil.
+    /// For an opened file with no audio or video stream: a header cut early still opens, with no streams.
+    func headerTruncation() -> String? {
+        Self.isMP4Family(formatName) ? Self.mp4BoxTruncation(io) : nil
     }
 
     enum ReadResult { case packet, endOfFile, failed(Int32) }
@@ -97,15 +119,16 @@ final class FormatContext {
 
     // MARK: - Opening
 
-    /// Checks the scheme and turns `file:` URLs into paths. Only local paths, `file:`, `http:` and `https:`.
+    /// Checks the scheme, lower-cases it (FFmpeg's protocol names are case-sensitive, URI schemes are not) and turns
+    /// `file:` URLs into paths. Only local paths, `file:`, `http:` and `https:`.
     static func openableTarget(_ location: String) throws(MediaError) -> String {
         if let colon = location.firstIndex(of: ":"), location[..<colon].allSatisfy({ $0.isLetter || $0 == "+" || $0 == "-" || $0 == "." }),
            location.distance(from: location.startIndex, to: colon) > 1 {
             let scheme = location[..<colon].lowercased()
             switch scheme {
-            case "http", "https": return location
+            case "http", "https": return scheme + location[colon...]
             case "file":
-                guard let url = URL(string: location), url.isFileURL else { throw .schemeNotAllowed(location: location) }
+                guard let url = URL(string: scheme + location[colon...]), url.isFileURL else { throw .schemeNotAllowed(location: location) }
                 return url.path
             default: throw .schemeNotAllowed(location: location)
             }
@@ -113,46 +136,133 @@ final class FormatContext {
         return location
     }
 
-    private static func classifyOpenFailure(_ status: Int32, location: String, target: String) -> MediaError {
-        let message = FFmpegCode.message(status)
-        switch status {
-        case FFmpegCode.posix(ENOENT), FFmpegCode.posix(ENOTDIR), FFmpegCode.posix(EISDIR),
-             FFmpegCode.httpNotFound, FFmpegCode.httpForbidden, FFmpegCode.httpUnauthorized, FFmpegCode.httpOther4xx,
-             FFmpegCode.httpBadRequest:
-            return .notFound(location: location, message: message)
-        case FFmpegCode.protocolNotFound:
-            return .schemeNotAllowed(location: location)
-        case FFmpegCode.httpServerError, FFmpegCode.posix(ECONNREFUSED), FFmpegCode.posix(ETIMEDOUT),
-             FFmpegCode.posix(EHOSTUNREACH), FFmpegCode.posix(ENETUNREACH), FFmpegCode.posix(ECONNRESET),
-             FFmpegCode.posix(EIO), FFmpegCode.exit:
-            return .unreachable(location: location, message: message)
-        case FFmpegCode.invalidData, FFmpegCode.endOfFile:
-            if let format = recognisedFormat(target) {
-                if status == FFmpegCode.endOfFile {
-                    return .truncated(location: location, detail: "the file ends inside its \(format) header")
-                }
-                return .unreadableContainer(location: location, format: format, message: message)
+    /// Whether `target` (as returned by `openableTarget`) is fetched over the network.
+    static func isRemote(_ target: String) -> Bool {
+        target.hasPrefix("http:") || target.hasPrefix("https:")
+    }
+
+    private static func open(
+        target: String, location: String, ioTimeout: Duration, deadline: LoadDeadline, allowedFormats: String
+    ) throws(MediaError) -> (context: UnsafeMutablePointer<AVFormatContext>, io: UnsafeMutablePointer<AVIOContext>) {
+        let protocols = isRemote(target) ? remoteProtocols : localProtocols
+        var interrupt = deadline.callback
+        WhitelistRefusal.reset()
+        let failure = Failure(location: location, target: target, protocols: protocols, deadline: deadline)
+
+        var ioOptions: OpaquePointer? = nil
+        av_dict_set(&ioOptions, "protocol_whitelist", protocols, 0)
+        av_dict_set(&ioOptions, "rw_timeout", String(max(1, Int64(ioTimeout.seconds * 1_000_000))), 0)
+        if isRemote(target) {
+            av_dict_set(&ioOptions, "user_agent", userAgent, 0)
+            // FFmpeg's TLS layer does not check the server's certificate unless told to (`tls_verify` defaults to 0);
+            // players do, against the system's trust store, and so does vplay (a failed check is `unreachable`).
+            av_dict_set(&ioOptions, "tls_verify", "1", 0)
+        }
+        var reader: UnsafeMutablePointer<AVIOContext>? = nil
+        let connected = avio_open2(&reader, target, AVIO_FLAG_READ, &interrupt, &ioOptions)
+        av_dict_free(&ioOptions)
+        guard connected >= 0, let io = reader else { throw failure.classify(connected) }
+        func closing(_ error: MediaError) -> MediaError {
+            var open: UnsafeMutablePointer<AVIOContext>? = io
+            avio_closep(&open)
+            return error
+        }
+
+        // The probed bytes stay in the reader's buffer, so the demuxer reads them again without a new request.
+        var probed: UnsafePointer<AVInputFormat>? = nil
+        let score = av_probe_input_buffer2(io, &probed, target, nil, 0, 0)
+        guard score >= 0, let probed, let probedName = probed.pointee.name else {
+            throw closing(failure.classify(score < 0 ? score : FFmpegCode.invalidData))
+        }
+        let format = String(cString: probedName)
+
+        guard let allocated = avformat_alloc_context() else { fatalError("avformat_alloc_context: out of memory") }
+        allocated.pointee.pb = io
+        allocated.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        allocated.pointee.interrupt_callback = interrupt
+        var options: OpaquePointer? = nil
+        av_dict_set(&options, "protocol_whitelist", protocols, 0)
+        av_dict_set(&options, "format_whitelist", allowedFormats, 0)
+        var context: UnsafeMutablePointer<AVFormatContext>? = allocated
+        // On failure FFmpeg frees the context (not the custom reader, which `closing` closes).
+        let status = avformat_open_input(&context, target, probed, &options)
+        av_dict_free(&options)
+        guard status >= 0, let context else {
+            throw closing(failure.classifyHeader(status, io: io, format: format, score: score, allowedFormats: allowedFormats))
+        }
+        return (context, io)
+    }
+
+    /// Turns an FFmpeg status from one of the opening steps into the `MediaError` a player can act on.
+    private struct Failure {
+        let location: String
+        let target: String
+        let protocols: String
+        let deadline: LoadDeadline
+
+        /// A failure to connect, read or recognise the data.
+        func classify(_ status: Int32) -> MediaError {
+            if deadline.expired { return .loadTimedOut(location: location, limit: deadline.limit) }
+            if WhitelistRefusal.take() == .protocolRefused { return .schemeNotAllowed(location: location) }
+            let message = FFmpegCode.message(status)
+            switch status {
+            case FFmpegCode.posix(ENOENT), FFmpegCode.posix(ENOTDIR), FFmpegCode.posix(EISDIR), FFmpegCode.posix(EACCES),
+                 FFmpegCode.httpNotFound, FFmpegCode.httpForbidden, FFmpegCode.httpUnauthorized, FFmpegCode.httpOther4xx,
+                 FFmpegCode.httpBadRequest:
+                return .notFound(location: location, message: message)
+            case FFmpegCode.protocolNotFound:
+                return .schemeNotAllowed(location: location)
+            case FFmpegCode.posix(EINVAL) where !protocolAllowed:
+                // FFmpeg refuses a protocol that is not on `protocol_whitelist` with EINVAL ("not on whitelist"),
+                // e.g. `subfile,,start,0,end,0,,:/etc/passwd`, which vplay's own check takes for a path.
+                return .schemeNotAllowed(location: location)
+            case FFmpegCode.httpServerError, FFmpegCode.posix(ECONNREFUSED), FFmpegCode.posix(ETIMEDOUT),
+                 FFmpegCode.posix(EHOSTUNREACH), FFmpegCode.posix(ENETUNREACH), FFmpegCode.posix(ECONNRESET),
+                 FFmpegCode.posix(EIO), FFmpegCode.exit:
+                return .unreachable(location: location, message: message)
+            default:
+                return .notMedia(location: location, message: message)
             }
-            return .notMedia(location: location, message: message)
-        default:
-            if status == FFmpegCode.posix(EACCES) { return .notFound(location: location, message: message) }
-            return .notMedia(location: location, message: message)
+        }
+
+        /// A failure of `avformat_open_input` on data probed as `format` with `score`.
+        func classifyHeader(
+            _ status: Int32, io: UnsafeMutablePointer<AVIOContext>, format: String, score: Int32, allowedFormats: String
+        ) -> MediaError {
+            if deadline.expired { return .loadTimedOut(location: location, limit: deadline.limit) }
+            let refusal = WhitelistRefusal.take()
+            // A protocol refused inside the container (a playlist or a redirect naming a local file).
+            if refusal == .protocolRefused { return .schemeNotAllowed(location: location) }
+            if refusal == .formatRefused || (status == FFmpegCode.posix(EINVAL) && !FormatContext.formatAllowed(format, in: allowedFormats)) {
+                // FFmpeg's `format_whitelist` refused the container (EINVAL, "Format not on whitelist").
+                guard score >= FormatContext.confidentScore else {
+                    return .notMedia(location: location, message: "not a container vplay plays (at best \(format))")
+                }
+                return .formatNotAllowed(location: location, format: format)
+            }
+            guard status == FFmpegCode.invalidData || status == FFmpegCode.endOfFile else { return classify(status) }
+            let message = FFmpegCode.message(status)
+            guard score >= FormatContext.confidentScore else { return .notMedia(location: location, message: message) }
+            if FormatContext.isMP4Family(format), let detail = FormatContext.mp4BoxTruncation(io) {
+                return .truncated(location: location, detail: detail)
+            }
+            if status == FFmpegCode.endOfFile {
+                return .truncated(location: location, detail: "the file ends inside its \(format) header")
+            }
+            return .unreadableContainer(location: location, format: format, message: message)
+        }
+
+        /// Whether FFmpeg would open `target` with a protocol on the whitelist (`avio_find_protocol_name`).
+        private var protocolAllowed: Bool {
+            guard let name = avio_find_protocol_name(target) else { return false }
+            return protocols.split(separator: ",").contains(Substring(String(cString: name)))
         }
     }
 
-    /// Probes the first bytes of an input that failed to open: a container whose signature is recognised with
-    /// confidence (score ≥ 50 of 100, FFmpeg's `AVPROBE_SCORE_MAX / 2`) but whose header could not be read is a
-    /// damaged file, not "not media".
-    private static func recognisedFormat(_ target: String) -> String? {
-        var options: OpaquePointer? = nil
-        av_dict_set(&options, "protocol_whitelist", protocolWhitelist, 0)
-        defer { av_dict_free(&options) }
-        var io: UnsafeMutablePointer<AVIOContext>? = nil
-        guard avio_open2(&io, target, AVIO_FLAG_READ, nil, &options) >= 0, let io else { return nil }
-        defer { var closing: UnsafeMutablePointer<AVIOContext>? = io; avio_closep(&closing) }
-        var format: UnsafePointer<AVInputFormat>? = nil
-        let score = av_probe_input_buffer2(io, &format, target, nil, 0, 0)
-        guard score >= 50, let format, let name = format.pointee.name else { return nil }
-        return String(cString: name)
+    /// Whether FFmpeg's demuxer name (e.g. `"mov,mp4,m4a,3gp,3g2,mj2"`) matches the list, as `av_match_list` does.
+    static func formatAllowed(_ format: String, in allowed: String) -> Bool {
+        !Set(format.split(separator: ",")).isDisjoint(with: allowed.split(separator: ","))
     }
+
+    static func isMP4Family(_ format: String) -> Bool { format.split(separator: ",").contains("mp4") }
 }

@@ -5,14 +5,24 @@ public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
     case notFound(location: String, message: String)
     /// The server could not be reached, refused, timed out or failed (network or 5xx).
     case unreachable(location: String, message: String)
-    /// The URL's scheme is not one vplay lets FFmpeg open (file, http, https only).
+    /// The URL's scheme is not one vplay lets FFmpeg open (file, http, https only), or FFmpeg was asked to open
+    /// another protocol on its behalf (e.g. `subfile,,…:/path`, or a local file from remote media).
     case schemeNotAllowed(location: String)
+    /// The data is a container vplay does not play (only MP4/MOV/3GP and Matroska/WebM files are), e.g. an HLS
+    /// playlist, which could otherwise make FFmpeg open further URLs. `format` is FFmpeg's name for what it found.
+    case formatNotAllowed(location: String, format: String)
+    /// Loading (connect, probe, header, stream parameters) took longer than `limit`
+    /// (`MediaOpenOptions.loadTimeout`).
+    case loadTimedOut(location: String, limit: Duration)
     /// Nothing here is media FFmpeg recognises (empty file, HTML, random bytes).
     case notMedia(location: String, message: String)
     /// The container was recognised but its header cannot be read (e.g. an MP4 cut inside its `moov`).
     case unreadableContainer(location: String, format: String, message: String)
-    /// No stream has a decoder here (or the file has no audio or video stream at all).
+    /// This FFmpeg has no decoder for any audio or video stream, or for the video of a file that has video (so a
+    /// video ad is never "played" as sound alone). `codecs` names the undecodable ones.
     case unsupportedCodec(location: String, codecs: [String])
+    /// A decoder exists for the codec but refused to open with this stream's parameters.
+    case decoderFailed(location: String, codec: String, message: String)
     /// The file ends early: inside its container header, or (cut after a complete header) before the duration the
     /// container announces. `detail` says which, with the timestamps.
     case truncated(location: String, detail: String)
@@ -21,12 +31,14 @@ public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Reading failed in the middle of the file for another reason.
     case readFailed(location: String, message: String)
 
-    /// The VAST 3/4 error code for `[ERRORCODE]`: 401 file not found, 403 no supported media, 405 cannot play.
+    /// The VAST 3/4 error code for `[ERRORCODE]`: 401 file not found, 402 timeout of the media file URI,
+    /// 403 no supported media, 405 cannot play.
     public var vastCode: Int {
         switch self {
         case .notFound, .unreachable: 401
-        case .schemeNotAllowed, .unsupportedCodec: 403
-        case .notMedia, .unreadableContainer, .truncated, .corruptStream, .readFailed: 405
+        case .loadTimedOut: 402
+        case .schemeNotAllowed, .formatNotAllowed, .unsupportedCodec: 403
+        case .notMedia, .unreadableContainer, .decoderFailed, .truncated, .corruptStream, .readFailed: 405
         }
     }
 
@@ -36,6 +48,9 @@ public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notFound: "not-found"
         case .unreachable: "unreachable"
         case .schemeNotAllowed: "scheme-not-allowed"
+        case .formatNotAllowed: "format-not-allowed"
+        case .loadTimedOut: "load-timed-out"
+        case .decoderFailed: "decoder-failed"
         case .notMedia: "not-media"
         case .unreadableContainer: "unreadable-container"
         case .unsupportedCodec: "unsupported-codec"
@@ -50,6 +65,10 @@ public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .notFound(location, message): "media not found: \(location) (\(message))"
         case let .unreachable(location, message): "media unreachable: \(location) (\(message))"
         case let .schemeNotAllowed(location): "media URL scheme not allowed (file, http, https only): \(location)"
+        case let .formatNotAllowed(location, format):
+            "media container not allowed (\(format); only MP4/MOV/3GP and Matroska/WebM files play): \(location)"
+        case let .loadTimedOut(location, limit): "media load timed out after \(limit.seconds) s: \(location)"
+        case let .decoderFailed(location, codec, message): "the \(codec) decoder could not be opened (\(message)): \(location)"
         case let .notMedia(location, message): "not a media file: \(location) (\(message))"
         case let .unreadableContainer(location, format, message):
             "\(format) container header unreadable, probably truncated or corrupt: \(location) (\(message))"

@@ -14,6 +14,8 @@ enum MediaLog {
         default: level = AV_LOG_QUIET
         }
         vplay_set_log_level(level)
+        // Notes "not on whitelist" refusals for `FormatContext`.
+        WhitelistRefusal.installLogCallback()
     }()
 
     static func configureOnce() { _ = configured }

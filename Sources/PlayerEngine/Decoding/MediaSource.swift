@@ -45,13 +45,22 @@ public struct MediaOpenOptions: Sendable {
     /// How long one network connect or read may block before failing (FFmpeg's `rw_timeout`). 10 s: longer than
     /// IMA's 8 s media load timeout, so a slow CDN is reported by the player's own deadline first.
     public var ioTimeout: Duration
-    /// A data end shorter than the container's duration by more than this is a truncated file. Half a second is
-    /// more than any frame or audio packet of an ad (≤ 0.1 s) and far less than a cut file loses.
+    /// A stream whose data ends short of its duration by more than this is a truncated file. Half a second is more
+    /// than any frame or audio packet of an ad (≤ 0.1 s). Containers with a sample index (MP4) are checked exactly
+    /// (every indexed sample must be read); this tolerance is for those without one (Matroska/WebM).
     public var truncationTolerance: Duration
+    /// How long loading may take in all (connect, probe, container header, stream parameters) before it fails with
+    /// `MediaError.loadTimedOut` (VAST 402). 8 s: IMA's `loadVideoTimeout` default. Unlike `ioTimeout` this also
+    /// stops a server that trickles bytes just fast enough never to block a single read for long.
+    public var loadTimeout: Duration
 
-    public init(decoderThreads: Int = 0, ioTimeout: Duration = .seconds(10), truncationTolerance: Duration = .milliseconds(500)) {
+    public init(
+        decoderThreads: Int = 0, ioTimeout: Duration = .seconds(10), truncationTolerance: Duration = .milliseconds(500),
+        loadTimeout: Duration = .seconds(8)
+    ) {
         self.decoderThreads = decoderThreads
         self.ioTimeout = ioTimeout
         self.truncationTolerance = truncationTolerance
+        self.loadTimeout = loadTimeout
     }
 }

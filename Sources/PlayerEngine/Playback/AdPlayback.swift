@@ -75,11 +75,17 @@ public struct AdPlayback: Sendable {
 
     /// The next playhead boundary: a quartile, progress offset, the skip offset or the reward threshold.
     private func nextBoundary() -> Duration? {
-        var candidates: [Duration] = []
-        if let next = milestones.next { candidates.append(next) }
-        if let skip = rules.skipOffset, !skippableShown, skip < duration { candidates.append(max(skip, startPlayhead)) }
-        if rules.reward != nil, !rewardGranted, !rewardForfeited, let at = rules.rewardPlayhead(duration: duration) { candidates.append(max(at, startPlayhead)) }
-        return candidates.min()
+        // Called once per frame: no allocation.
+        var earliest = milestones.next
+        if let skip = rules.skipOffset, !skippableShown, skip < duration {
+            let at = max(skip, startPlayhead)
+            earliest = earliest.map { min($0, at) } ?? at
+        }
+        if rules.reward != nil, !rewardGranted, !rewardForfeited, let threshold = rules.rewardPlayhead(duration: duration) {
+            let at = max(threshold, startPlayhead)
+            earliest = earliest.map { min($0, at) } ?? at
+        }
+        return earliest
     }
 
     // MARK: - Inputs

@@ -109,7 +109,7 @@ public struct PlaybackEngine: Sendable {
                 let failureDue: Duration? = pendingFailure == nil ? nil : machine.clock(forPlayhead: min(dataEnd, duration))
                 let boundaryDue = machine.nextDeadline()
                 let actionDue = script.time(at: step)
-                guard let target = [frameDue, boundaryDue, actionDue, failureDue].compactMap({ $0 }).min() else {
+                guard let target = Self.earliest(frameDue, boundaryDue, actionDue, failureDue) else {
                     // Nothing more will come. Data that ran out under a suppressed video is still a failure.
                     if let pendingFailure { throw pendingFailure }
                     await emit(machine.finish(at: now))
@@ -177,6 +177,16 @@ public struct PlaybackEngine: Sendable {
         finalize()
         report.finish(machine, clock: now)
         return report
+    }
+
+    /// The earliest of the times given (called once per frame: no array).
+    @inline(__always)
+    static func earliest(_ a: Duration?, _ b: Duration?, _ c: Duration?, _ d: Duration?) -> Duration? {
+        var result = a
+        if let b { result = result.map { min($0, b) } ?? b }
+        if let c { result = result.map { min($0, c) } ?? c }
+        if let d { result = result.map { min($0, d) } ?? d }
+        return result
     }
 
     /// Reads up to the first picture: the first video frame when the media has a decodable video stream, counting

@@ -13,6 +13,12 @@ public struct SessionScript: Sendable, Equatable {
         public var inputs: [SessionInput]
         /// The step as written, for messages.
         public var text: String
+
+        public init(at: Duration, inputs: [SessionInput], text: String) {
+            self.at = at
+            self.inputs = inputs
+            self.text = text
+        }
     }
 
     public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {

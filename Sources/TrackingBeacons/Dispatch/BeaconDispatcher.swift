@@ -29,6 +29,8 @@ public actor BeaconDispatcher {
     private var nextID = 0
     private var running = 0
     private var waiting: [CheckedContinuation<Void, Never>] = []
+    /// Set by `finish` when the wait is over: no new attempt starts.
+    private var closing = false
 
     /// - Parameters:
     ///   - transport: the real sender, or nil for a dry run.
@@ -62,7 +64,9 @@ public actor BeaconDispatcher {
         defer { release() }
         var backoff = policy.backoff
         for attempt in 1...(policy.retries + 1) {
-            if Task.isCancelled { return }
+            // Once the session's end has come, nothing new goes out (a slot freed by a cancelled request must not
+            // start one the end-of-session records would call "not sent").
+            if Task.isCancelled || closing { return }
             var record = planned
             record.dryRun = false
             record.attempt = attempt
@@ -121,9 +125,13 @@ public actor BeaconDispatcher {
         while !inFlight.isEmpty, clock.now < deadline {
             try? await clock.sleep(for: .milliseconds(2))
         }
-        for (id, flight) in inFlight.sorted(by: { $0.key < $1.key }) {
-            flight.task?.cancel()
-            inFlight[id] = nil
+        // Stop new sends first, then cancel; each flight is read as it is when its turn comes (an earlier record's
+        // `onRecord` may let other tasks run on this actor in between).
+        closing = true
+        let ids = inFlight.keys.sorted()
+        for id in ids { inFlight[id]?.task?.cancel() }
+        for id in ids {
+            guard let flight = inFlight.removeValue(forKey: id) else { continue }
             var record: BeaconRecord
             if let current = flight.current {
                 record = current

@@ -26,8 +26,9 @@ public final class HTTPBeaconTransport: BeaconTransport {
 
     /// - Parameters:
     ///   - userAgent: sent with every request; name vplay and the simulated device.
-    ///   - connectTimeout: how long establishing a connection may take; keep it at most the per-request timeout
-    ///     (the request's deadline ends a slower connect anyway). 5 s, the default beacon timeout.
+    ///   - connectTimeout: how long establishing a connection may take, and how long a response may stop arriving
+    ///     (its body included); the beacon timeout (default 5 s): the request's own deadline ends a slower connect
+    ///     or head anyway.
     public init(userAgent: String, connectTimeout: Duration = .seconds(5)) {
         var configuration = HTTPClient.Configuration()
         configuration.redirectConfiguration = .follow(max: 5, allowCycles: false)
@@ -35,6 +36,8 @@ public final class HTTPBeaconTransport: BeaconTransport {
         configuration.connectionPool = .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 16)
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.timeout.connect = .nanoseconds(max(1, connectTimeout.nanoseconds))
+        // A body that stops arriving ends here (see `drain`); the request's own deadline covers connect and head.
+        configuration.timeout.read = .nanoseconds(max(1, connectTimeout.nanoseconds))
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         self.userAgent = userAgent
     }
@@ -68,33 +71,29 @@ public final class HTTPBeaconTransport: BeaconTransport {
     }
 
     /// Reads and drops `body` until its end, `maxBodyBytes`, an error or `deadline`, whichever comes first.
+    ///
+    /// Read in this task, with no timer of its own (a tracking pixel's body is in hand with its head, so racing a
+    /// timer task against every read cost more than the read): a body still arriving is stopped at the deadline
+    /// between chunks, and one that stops arriving is ended by the client's read timeout (`readTimeout`, the
+    /// beacon timeout), so an attempt never takes longer than its head plus one timeout.
     static func drain(_ body: HTTPClientResponse.Body, until deadline: ContinuousClock.Instant) async -> (bytes: Int, error: String?) {
-        final class Counter: Sendable { let bytes = Atomic<Int>(0) }
-        let counter = Counter()
-        let error = await withTaskGroup(of: String??.self) { group -> String? in
-            group.addTask {
-                do {
-                    for try await chunk in body {
-                        let total = counter.bytes.add(chunk.readableBytes, ordering: .relaxed).newValue
-                        if total >= maxBodyBytes { break }
-                    }
-                    return .some(nil)
-                } catch {
-                    return Task.isCancelled ? nil : .some("\(classify(error).reason) while reading the body")
-                }
+        var bytes = 0
+        do {
+            for try await chunk in body {
+                bytes += chunk.readableBytes
+                if bytes >= maxBodyBytes { break }
+                if ContinuousClock.now >= deadline { return (bytes, "timed out reading the body") }
             }
-            group.addTask {
-                try? await Task.sleep(until: deadline, clock: .continuous)
-                return Task.isCancelled ? nil : .some("timed out reading the body")
-            }
-            // The first task to finish decides; the other is cancelled (cancelling the body read closes the connection).
-            var result: String?
-            if let first = await group.next(), let outcome = first { result = outcome }
-            group.cancelAll()
-            return result
+            return (bytes, nil)
+        } catch {
+            let reason = classify(error).reason
+            return (bytes, reason == "timed out" ? "timed out reading the body" : "\(reason) while reading the body")
         }
-        return (counter.bytes.load(ordering: .relaxed), error)
     }
+
+    /// A failed HTTP request in words (`connection refused`, `timed out`, `redirect cycle`, `too many redirects`,
+    /// `connection reset`, …), as beacon records give it; for other clients of async-http-client (tag fetches).
+    public static func describe(_ error: any Error) -> String { classify(error).reason }
 
     /// A failure in words (`connection refused`, `timed out`, …), and whether it happened before the request was
     /// written (only those are safe to retry).

@@ -1,12 +1,13 @@
 /// SplitMix64 (Steele, Lea and Flood, 2014): a tiny seeded generator with good statistical quality, so every random
-/// value vplay puts into a URL (`[CACHEBUSTING]`, `[TRANSACTIONID]`) is reproducible from `--seed`.
-struct SplitMix64: Sendable {
+/// value vplay puts into a URL (`[CACHEBUSTING]`, `[TRANSACTIONID]`) and every draw of a fleet's scenarios is
+/// reproducible from `--seed`.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { state = seed }
 
     /// The next 64 random bits.
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -18,13 +18,13 @@ enum TimeoutRace {
                     } catch let error as VASTError {
                         gate.finish(.failure(error))  // the fetcher's code (100 for an oversized body, 301…)
                     } catch {
-                        gate.finish(.failure(VASTError(.wrapperTimeout, "fetch failed: \(error)")))
+                        gate.finish(.failure(VASTError(.wrapperTimeout, "\(url.absoluteString): fetch failed: \(error)")))
                     }
                 }
                 let timerTask = Task {
                     do {
                         try await sleep(on: clock, for: timeout)
-                        gate.finish(.failure(VASTError(.wrapperTimeout, "no response within \(timeout)")))
+                        gate.finish(.failure(VASTError(.wrapperTimeout, "\(url.absoluteString): no response within \(timeout)")))
                     } catch {
                         // Cancelled: the fetch finished first.
                     }

@@ -43,11 +43,18 @@ enum TimelineSVG {
             svg.append(##"<text x="\##(f(x(from) + 3))" y="\##(f(top + 12))" fill="#556">\##(escape(label))</text>"##)
         }
         // Above the plot, one band per state while it lasted (they can overlap): the app inactive, in the
-        // background, a click-through open.
-        for (index, band) in Self.stateBands(events, end: endClock).enumerated() {
-            let color = band.state == "background" ? "#8aa4c8" : band.state == "inactive" ? "#c5d3e6" : "#e8b86d"
+        // background, a click-through open; a legend at the right names them.
+        let bands = Self.stateBands(events, end: endClock)
+        for band in bands {
             let bandY = top - 6 - Double(Self.bandRow(band.state)) * 5
-            svg.append(##"<rect x="\##(f(x(band.from)))" y="\##(f(bandY))" width="\##(f(max(1, x(band.to) - x(band.from))))" height="4" fill="\##(color)"><title>\##(escape(band.state)) \##(f(band.from))–\##(f(band.to)) s (band \##(index + 1))</title></rect>"##)
+            svg.append(##"<rect x="\##(f(x(band.from)))" y="\##(f(bandY))" width="\##(f(max(1, x(band.to) - x(band.from))))" height="4" fill="\##(Self.bandColor(band.state))"><title>\##(escape(Self.bandLabel(band.state))) \##(f(band.from))–\##(f(band.to)) s</title></rect>"##)
+        }
+        // The legend: in the title's row, at the right end of the plot.
+        var legendX = left + plotWidth - 370
+        for state in ["inactive", "background", "clickThrough"] where bands.contains(where: { $0.state == state }) {
+            svg.append(##"<rect x="\##(f(legendX))" y="\##(f(14))" width="14" height="4" fill="\##(Self.bandColor(state))"/>"##)
+            svg.append(##"<text x="\##(f(legendX + 18))" y="\##(f(19))" font-size="10" fill="#556">\##(Self.bandLabel(state))</text>"##)
+            legendX += 125
         }
 
         // Axes and grid.
@@ -148,6 +155,10 @@ enum TimelineSVG {
     }
 
     static func bandRow(_ state: String) -> Int { state == "inactive" ? 0 : state == "background" ? 1 : 2 }
+    static func bandColor(_ state: String) -> String { state == "background" ? "#8aa4c8" : state == "inactive" ? "#c5d3e6" : "#e8b86d" }
+    static func bandLabel(_ state: String) -> String {
+        state == "background" ? "app in background" : state == "inactive" ? "app inactive" : "click-through open"
+    }
 
     /// A round number of milliseconds at or above `ms` (1, 2, 5, 10, 20, 50, …), for the latency scale.
     static func niceScale(_ ms: Double) -> Double {

@@ -1,0 +1,102 @@
+import PlayerEngine
+
+/// What a scenario implies, worked out from the rules and not from a run: the tracking events a session of that
+/// scenario fires, with how often. A fleet compares what its sessions really fired (and what the sink received) with
+/// the sum of these, so an engine that fires a quartile twice, late or never shows up as a difference.
+///
+/// The rules (README "Scripts", VAST 4.x §3.14): every session shows its first frame (loaded, impression,
+/// creativeView, start). A boundary (quartile, progress offset) fires when the playhead reaches it; one at the
+/// very instant of a skip or close still fires (boundaries come first). A pause, a background span or an open
+/// click-through is one pause and one resume. A video played to its end, or skipped with the end card shown after
+/// skips, ends on the end card (the companion's creativeView) or the replay screen, which the simulated viewer closes
+/// (closeLinear); a video closed early is closeLinear at once.
+public struct FleetOracle: Sendable {
+    public struct Facts: Sendable, Equatable {
+        public var duration: Duration
+        public var progressOffsets: [Duration]
+        /// Skippable only when below the duration.
+        public var skipOffset: Duration?
+        public var hasEndCard: Bool
+        public var endCardAfterSkip: Bool
+        public var hasClickThrough: Bool
+
+        public init(duration: Duration, progressOffsets: [Duration], skipOffset: Duration?, hasEndCard: Bool, endCardAfterSkip: Bool, hasClickThrough: Bool) {
+            self.duration = duration
+            self.progressOffsets = progressOffsets
+            self.skipOffset = skipOffset.flatMap { $0 < duration ? $0 : nil }
+            self.hasEndCard = hasEndCard
+            self.endCardAfterSkip = endCardAfterSkip
+            self.hasClickThrough = hasClickThrough
+        }
+    }
+
+    /// One kind of tracking event: a name, and for progress its offset.
+    public struct Event: Sendable, Hashable, Comparable {
+        public var name: PlaybackEvent.Name
+        public var offset: Duration?
+
+        public init(_ name: PlaybackEvent.Name, offset: Duration? = nil) {
+            self.name = name
+            self.offset = offset
+        }
+
+        public static func < (lhs: Self, rhs: Self) -> Bool {
+            (lhs.name.rawValue, lhs.offset ?? .zero) < (rhs.name.rawValue, rhs.offset ?? .zero)
+        }
+    }
+
+    public let facts: Facts
+
+    public init(facts: Facts) { self.facts = facts }
+
+    /// The events a session of `scenario` fires, each with its count.
+    public func events(of scenario: FleetScenario) -> [Event: Int] {
+        var events: [Event: Int] = [:]
+        func add(_ name: PlaybackEvent.Name, offset: Duration? = nil) { events[Event(name, offset: offset), default: 0] += 1 }
+        for name in [PlaybackEvent.Name.loaded, .impression, .creativeView, .start] { add(name) }
+        let duration = facts.duration
+        /// Boundaries reached by a playhead of `reach`.
+        func boundaries(upTo reach: Duration) {
+            for (name, at) in [(PlaybackEvent.Name.firstQuartile, duration / 4), (.midpoint, duration / 2), (.thirdQuartile, duration * 3 / 4), (.complete, duration)]
+            where at <= reach { add(name) }
+            for offset in Set(facts.progressOffsets) where offset >= .zero && offset <= duration && offset <= reach { add(.progress, offset: offset) }
+        }
+        func endScreen() {
+            if facts.hasEndCard { add(.endCardShown) }
+            add(.closeLinear)
+        }
+        switch scenario.kind {
+        case .complete:
+            boundaries(upTo: duration)
+            endScreen()
+        case .background, .pause:
+            add(.pause)
+            add(.resume)
+            boundaries(upTo: duration)
+            endScreen()
+        case .click:
+            add(.click)
+            if facts.hasClickThrough {
+                add(.pause)
+                add(.resume)
+            }
+            boundaries(upTo: duration)
+            endScreen()
+        case .skip:
+            let at = scenario.at ?? .zero
+            if let offset = facts.skipOffset, at >= offset {
+                boundaries(upTo: at)
+                add(.skip)
+                if facts.endCardAfterSkip { endScreen() }
+            } else {
+                // Not skippable (yet): the skip is refused and the video plays on.
+                boundaries(upTo: duration)
+                endScreen()
+            }
+        case .close:
+            boundaries(upTo: scenario.at ?? .zero)
+            add(.closeLinear)
+        }
+        return events
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Histogram
+
+extension FleetReport {
+    static func emptyHistogram() -> Histogram<UInt64> {
+        Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: .three)
+    }
+
+    /// Percentiles in milliseconds, and the recorded values so another report's can be added exactly.
+    static func latency(of histogram: Histogram<UInt64>) -> Latency {
+        func ms(_ percentile: Double) -> Double { histogram.totalCount == 0 ? 0 : Double(histogram.valueAtPercentile(percentile)) / 1000 }
+        let pairs = histogram.recordedValues().map { [$0.value, UInt64($0.count)] }
+        return Latency(count: Int(histogram.totalCount), p50Ms: ms(50), p90Ms: ms(90), p99Ms: ms(99),
+                       maxMs: histogram.totalCount == 0 ? 0 : Double(histogram.max) / 1000, histogram: pairs)
+    }
+
+    /// The histogram a report's latency was taken from.
+    static func histogram(of latency: Latency) -> Histogram<UInt64> {
+        var histogram = emptyHistogram()
+        for pair in latency.histogram where pair.count == 2 { _ = histogram.record(pair[0], count: pair[1]) }
+        return histogram
+    }
+
+    /// This process's peak resident memory so far, MiB (Linux reports `ru_maxrss` in KiB).
+    static func peakRSSMiB() -> Double {
+        var usage = rusage()
+        guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return 0 }
+        return Double(usage.ru_maxrss) / 1024
+    }
+
+    public struct MergeError: Error, Sendable, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Shard reports of one fleet combined into the report of the whole: population counts added, latency
+    /// histograms added, wall time and memory the largest shard's (shards run side by side). The shards must come
+    /// from the same fleet (tag, sessions, seed, mix, media, shard count) and none may be given twice; with all of
+    /// them, the population equals an unsharded run's.
+    public static func merge(_ reports: [FleetReport]) throws(MergeError) -> FleetReport {
+        guard var merged = reports.first else { throw MergeError(description: "no reports to merge") }
+        for report in reports.dropFirst() {
+            var fleet = report.fleet, mine = merged.fleet
+            fleet.shards = []
+            mine.shards = []
+            guard fleet == mine else {
+                throw MergeError(description: "the reports are not shards of one fleet (tag, sessions, seed, mix, media and shard count must agree)")
+            }
+            let twice = Set(report.fleet.shards).intersection(merged.fleet.shards)
+            guard twice.isEmpty else { throw MergeError(description: "shard \(twice.sorted().map(String.init).joined(separator: ", ")) is given twice") }
+            guard report.population.beacons.map(\.template) == merged.population.beacons.map(\.template) else {
+                throw MergeError(description: "the reports list different tracking URLs")
+            }
+            merged.fleet.shards = (merged.fleet.shards + report.fleet.shards).sorted()
+            merged.population = merge(merged.population, report.population)
+            var histogram = histogram(of: merged.performance.latency)
+            histogram.add(Self.histogram(of: report.performance.latency))
+            let sessions = merged.fleet.shards.reduce(0) { $0 + FleetShard(index: $1, count: merged.fleet.shardCount).indices(of: merged.fleet.sessions).underestimatedCount }
+            let seconds = max(merged.performance.seconds, report.performance.seconds)
+            let sent = merged.population.beacons.reduce(0) { $0 + $1.sent }
+            merged.performance = Performance(
+                seconds: seconds, decodeSeconds: max(merged.performance.decodeSeconds, report.performance.decodeSeconds),
+                sessionsPerSecond: seconds > 0 ? Double(sessions) / seconds : 0, beaconsPerSecond: seconds > 0 ? Double(sent) / seconds : 0,
+                latency: latency(of: histogram), peakRSSMiB: max(merged.performance.peakRSSMiB, report.performance.peakRSSMiB))
+        }
+        merged.checks = checks(of: merged.population)
+        return merged
+    }
+
+    static func merge(_ a: Population, _ b: Population) -> Population {
+        func add(_ x: [String: Int], _ y: [String: Int]) -> [String: Int] { x.merging(y, uniquingKeysWith: +) }
+        var beacons = a.beacons
+        for index in beacons.indices {
+            let other = b.beacons[index]
+            beacons[index].expected += other.expected
+            beacons[index].sent += other.sent
+            beacons[index].delivered += other.delivered
+            if let received = other.received { beacons[index].received = (beacons[index].received ?? 0) + received }
+        }
+        let unexpected: Int? = (a.unexpected == nil && b.unexpected == nil) ? nil : (a.unexpected ?? 0) + (b.unexpected ?? 0)
+        return Population(scenarios: add(a.scenarios, b.scenarios), endings: add(a.endings, b.endings),
+                          rewardsGranted: a.rewardsGranted + b.rewardsGranted, rewardsForfeited: a.rewardsForfeited + b.rewardsForfeited,
+                          events: add(a.events, b.events), beacons: beacons, failures: add(a.failures, b.failures), unexpected: unexpected)
+    }
+}

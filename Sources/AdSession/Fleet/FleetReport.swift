@@ -1,0 +1,106 @@
+import Foundation
+
+/// What a fleet did, in two parts: the **population** (scenarios drawn, events fired, each beacon's expected, sent,
+/// delivered and received counts, failures by reason) depends only on the tag, the seed, the mix and the sessions
+/// run, so a sharded run merged (`vplay merge`) equals the unsharded run; the **performance** (wall time, rates,
+/// latency, memory) is what this machine measured.
+public struct FleetReport: Sendable, Equatable, Codable {
+    /// What was run.
+    public struct Fleet: Sendable, Equatable, Codable {
+        public var tag: String
+        public var sessions: Int
+        public var seed: UInt64
+        public var mix: String
+        /// How many shards the fleet was cut into, and which of them this report holds (all of them when merged).
+        public var shardCount: Int
+        public var shards: [Int]
+        public var media: String
+        /// The media's duration, seconds.
+        public var duration: Double
+        public var decodeEach: Bool
+        public var dryRun: Bool
+    }
+
+    /// One tracking URL of the ad, with its counts over the sessions of the report.
+    public struct Beacon: Sendable, Equatable, Codable {
+        public var event: String
+        public var source: String
+        public var template: String
+        /// For progress: its offset, seconds.
+        public var offset: Double?
+        /// What the scenarios imply (`FleetOracle`).
+        public var expected: Int
+        /// Beacons the sessions fired (one per firing, retries not counted).
+        public var sent: Int
+        /// Of those, answered 2xx/3xx (final attempt).
+        public var delivered: Int
+        /// Requests the embedded sink received for it (with `--sink`); nil without a sink.
+        public var received: Int?
+    }
+
+    public struct Population: Sendable, Equatable, Codable {
+        /// Sessions by scenario kind.
+        public var scenarios: [String: Int]
+        /// Sessions by how their video ended (completed, skipped, closedEarly, failed, none).
+        public var endings: [String: Int]
+        public var rewardsGranted: Int
+        public var rewardsForfeited: Int
+        /// Playback events by name, over every session.
+        public var events: [String: Int]
+        /// Every tracking URL of the ad, in the plan's order.
+        public var beacons: [Beacon]
+        /// Failed beacons by reason (final attempts).
+        public var failures: [String: Int]
+        /// Hits the sink received that no beacon accounts for.
+        public var unexpected: Int?
+    }
+
+    public struct Latency: Sendable, Equatable, Codable {
+        public var count: Int
+        public var p50Ms: Double
+        public var p90Ms: Double
+        public var p99Ms: Double
+        public var maxMs: Double
+        /// The HdrHistogram's recorded values as `[microseconds, count]` pairs, so shards merge exactly.
+        public var histogram: [[UInt64]]
+    }
+
+    public struct Performance: Sendable, Equatable, Codable {
+        /// Wall time of the sessions and their beacons (merged: the longest shard's, as shards run side by side).
+        public var seconds: Double
+        /// The one decode that verified the media (per shard; merged: the longest).
+        public var decodeSeconds: Double
+        public var sessionsPerSecond: Double
+        public var beaconsPerSecond: Double
+        public var latency: Latency
+        /// Peak resident memory of the process (merged: the largest shard's), MiB.
+        public var peakRSSMiB: Double
+    }
+
+    /// Whether the counts agree: every beacon sent as often as the scenarios imply, and (with a sink) received as
+    /// often as sent, nothing unexpected.
+    public struct Checks: Sendable, Equatable, Codable {
+        public var sentAsExpected: Bool
+        public var receivedAsSent: Bool?
+    }
+
+    public var kind = "fleet"
+    public var fleet: Fleet
+    public var population: Population
+    public var checks: Checks
+    public var performance: Performance
+
+    /// Sorted keys, so equal reports are equal bytes.
+    public func json() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self)
+    }
+
+    public static func checks(of population: Population) -> Checks {
+        let sentAsExpected = population.beacons.allSatisfy { $0.sent == $0.expected }
+        let hasSink = population.beacons.contains { $0.received != nil }
+        let receivedAsSent = hasSink ? population.beacons.allSatisfy { $0.received == $0.sent } && (population.unexpected ?? 0) == 0 : nil
+        return Checks(sentAsExpected: sentAsExpected, receivedAsSent: receivedAsSent)
+    }
+}

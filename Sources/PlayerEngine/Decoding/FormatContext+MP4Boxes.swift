@@ -1,0 +1,55 @@
+import CFFmpeg
+
+extension FormatContext {
+    /// Walks the top-level boxes of an MP4 (`ftyp`, `moov`, `mdat`, …) and says where the file stops short: a box
+    /// that declares more bytes than the file has, a box header cut in two, or no `moov` at all. Nil when the
+    /// boxes are whole, or when the size of the input is unknown (a server that sent no length).
+    ///
+    /// FFmpeg reports such a cut in different ways depending on where it falls (invalid data, end of file, or a
+    /// header that opens with no streams); the box sizes say it the same way every time.
+    static func mp4BoxTruncation(_ io: UnsafeMutablePointer<AVIOContext>) -> String? {
+        let size = avio_size(io)
+        guard size > 0 else { return nil }
+        var position: Int64 = 0
+        var sawMovie = false
+        var header = [UInt8](repeating: 0, count: 16)
+        while position < size {
+            guard size - position >= 8 else {
+                return "the file ends inside its MP4 header (a box header at byte \(position) is cut; the file has \(size) bytes)"
+            }
+            guard avio_seek(io, position, SEEK_SET) == position else { return nil }
+            let wanted = Int32(min(16, size - position))
+            let read = header.withUnsafeMutableBufferPointer { avio_read(io, $0.baseAddress, wanted) }
+            guard read >= 8 else { return nil }
+            let type = String(decoding: header[4..<8], as: UTF8.self)
+            var boxSize = Int64(bigEndianBytes: header[0..<4])
+            if boxSize == 1 {
+                // A 64-bit size follows the type.
+                guard read >= 16 else {
+                    return "the file ends inside its MP4 header (the \(type) box header at byte \(position) is cut; the file has \(size) bytes)"
+                }
+                boxSize = Int64(bigEndianBytes: header[8..<16])
+            } else if boxSize == 0 {
+                boxSize = size - position // "to the end of the file"
+            }
+            // Not a box structure (or one vplay does not follow): say nothing rather than guess.
+            guard boxSize >= 8, type.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
+            if type == "moov" { sawMovie = true }
+            if boxSize > size - position {
+                let box = "the \(type) box declares \(boxSize) bytes from byte \(position); the file has \(size)"
+                return type == "mdat" && !sawMovie
+                    ? "the file ends inside its media data, before its MP4 header (\(box))"
+                    : "the file ends inside its MP4 header (\(box))"
+            }
+            position += boxSize
+        }
+        return sawMovie ? nil : "the file ends before its MP4 header (no moov box in \(size) bytes)"
+    }
+}
+
+private extension Int64 {
+    /// A big-endian unsigned integer of up to 8 bytes (bit patterns above `Int64.max` wrap, and fail the size checks).
+    init(bigEndianBytes bytes: ArraySlice<UInt8>) {
+        self = bytes.reduce(0) { ($0 << 8) | Int64($1) }
+    }
+}

@@ -1,0 +1,48 @@
+import CFFmpeg
+
+/// A wall-time limit on loading media, enforced inside FFmpeg through its interrupt callback (`AVIOInterruptCB`).
+///
+/// FFmpeg's `rw_timeout` bounds one blocked read, but a server that trickles a byte every few seconds never trips
+/// it; FFmpeg polls this callback while it connects, reads and waits, so loading ends once the limit has passed.
+/// The callback runs on the thread that called into FFmpeg, the one that owns this object.
+final class LoadDeadline {
+    /// How long loading may take.
+    let limit: Duration
+    /// `av_gettime_relative()` (monotonic microseconds) after which FFmpeg is told to give up; nil when disarmed.
+    private var deadlineMicros: Int64?
+    /// Whether FFmpeg was told to give up (sticky, so an error can be attributed to the deadline afterwards).
+    private(set) var expired = false
+
+    init(limit: Duration) {
+        self.limit = limit
+    }
+
+    /// Starts counting `limit` from now.
+    func arm() {
+        let micros = max(1, Int64(limit.seconds * 1_000_000))
+        deadlineMicros = av_gettime_relative() + micros
+        expired = false
+    }
+
+    /// Stops the limit (loading is done; playback has no overall wall-time limit).
+    func disarm() { deadlineMicros = nil }
+
+    /// FFmpeg's question "should I stop now?".
+    fileprivate func shouldInterrupt() -> Bool {
+        if expired { return true }
+        guard let deadlineMicros, av_gettime_relative() >= deadlineMicros else { return false }
+        expired = true
+        return true
+    }
+
+    /// The callback to give FFmpeg; valid while this object lives (its owner keeps it alive longer than every
+    /// FFmpeg context that holds the callback).
+    var callback: AVIOInterruptCB {
+        AVIOInterruptCB(
+            callback: { opaque in
+                guard let opaque else { return 0 }
+                return Unmanaged<LoadDeadline>.fromOpaque(opaque).takeUnretainedValue().shouldInterrupt() ? 1 : 0
+            },
+            opaque: Unmanaged.passUnretained(self).toOpaque())
+    }
+}

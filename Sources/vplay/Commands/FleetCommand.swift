@@ -1,0 +1,196 @@
+import AdSession
+import ArgumentParser
+import BeaconSink
+import Foundation
+import TrackingBeacons
+
+/// `vplay fleet --vast TAG --sessions N --mix …`: thousands of simulated viewers of one ad, each with its own virtual
+/// clock and a scenario drawn from the mix, every beacon over real HTTP; expected against sent against received.
+struct FleetCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fleet",
+        abstract: "Play N viewers of one ad from a seeded scenario mix; count every beacon expected, sent and received.",
+        discussion: """
+            The tag is resolved and its media opened, decoded and verified once; every session then replays that \
+            frame timeline on its own virtual clock (--decode-each decodes in every session instead). Scenarios \
+            (uniform draws, whole ms, D = the media's duration): complete; background at 5-95 % of D for 1-30 s; \
+            pause at 5-95 % for 0.5-10 s; click at 5-95 % with the click-through open 1-10 s; skip between the skip \
+            offset and the end (refused on a non-skippable ad); close at 2-98 %. Session i's scenario and seeds \
+            depend only on --seed and i, so --shard K/N runs exactly the sessions an unsharded run gives those \
+            indices, and `vplay merge` adds shard reports up to the unsharded one.
+
+            Exit codes: 0 every beacon sent as the scenarios imply (and, with a sink, received as sent); 1 a count \
+            differs; 2 usage error; 3 ad error; 4 media error; 5 beacon delivery failures (with \
+            --fail-on-beacon-errors).
+            """
+    )
+
+    @OptionGroup var tag: TagOptions
+
+    @Option(parsing: .unconditional, help: "How many viewers (sessions) in the whole fleet.")
+    var sessions = 1000
+
+    @Option(parsing: .unconditional, help: "Sessions played at once.")
+    var concurrency = 16
+
+    @Option(help: ArgumentHelp("What the viewers do, as weights: complete, background, pause, click, skip, close.", valueName: "KIND:WEIGHT,…"))
+    var mix = "complete:70,background:15,skip:10,close:5"
+
+    @Option(parsing: .unconditional, help: "Seed of every draw (scenarios, [CACHEBUSTING]): the same seed, the same fleet.")
+    var seed: String = "1"
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("At most this many beacons per second over the whole fleet.", valueName: "per-second"))
+    var rate: Double?
+
+    @Option(help: ArgumentHelp("Run only shard K of N (sessions i with i % N == K), 0-based.", valueName: "K/N"))
+    var shard: String?
+
+    @Flag(help: "Decode the media in every session instead of replaying the one verified decode.")
+    var decodeEach = false
+
+    @Flag(help: "Start vplay's beacon sink on a free loopback port and send loopback tracking URLs to it; count what it received.")
+    var sink = false
+
+    @Flag(help: "Like --sink, for every tracking URL.")
+    var sinkAll = false
+
+    @Option(help: ArgumentHelp("A fault the sink plays (500@/midpoint, delay=2s@/start, reset@*…); repeatable.", valueName: "spec"))
+    var sinkFault: [String] = []
+
+    @Flag(help: "Plan and count every beacon; send nothing.")
+    var dryRun = false
+
+    @Option(help: ArgumentHelp("Wall time of the first frame for [TIMESTAMP]: ISO 8601 or ms since 1970.", valueName: "time"))
+    var now: String?
+
+    @Option(help: ArgumentHelp("A device or app macro value, e.g. APPBUNDLE=com.game.app; repeatable.", valueName: "NAME=VALUE"))
+    var macro: [String] = []
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds each beacon request may take.", valueName: "seconds"))
+    var beaconTimeout: Double = 5
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Beacon requests in flight at once over the fleet.", valueName: "N"))
+    var beaconConcurrency = 64
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Retries for a beacon that surely did not arrive, or got a 5xx.", valueName: "N"))
+    var retries = 0
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds the end waits for beacons still in flight.", valueName: "seconds"))
+    var beaconDrain: Double = 10
+
+    @Flag(help: "Exit 5 when any beacon was not delivered.")
+    var failOnBeaconErrors = false
+
+    @Option(help: ArgumentHelp("Write the fleet report (JSON) to FILE; `vplay merge` adds shard reports up.", valueName: "file"))
+    var report: String?
+
+    @Flag(help: "Print the report as JSON on stdout instead of the text summary.")
+    var json = false
+
+    func validate() throws {
+        if sessions < 1 { throw ValidationError("--sessions must be 1 or more") }
+        if concurrency < 1 { throw ValidationError("--concurrency must be 1 or more") }
+        do { _ = try FleetMix(parsing: mix) } catch { throw ValidationError(error.description) }
+        if UInt64(seed) == nil { throw ValidationError("--seed must be a whole number from 0 to \(UInt64.max)") }
+        if let rate, !(rate > 0 && rate.isFinite) { throw ValidationError("--rate must be a positive number of beacons per second") }
+        if let shard, FleetShard(parsing: shard) == nil { throw ValidationError("--shard must be K/N with 0 ≤ K < N, e.g. 0/4") }
+        for spec in sinkFault {
+            do { _ = try SinkFault(spec: spec) } catch { throw ValidationError("--sink-fault: \(error)") }
+        }
+        if !sinkFault.isEmpty && !sink && !sinkAll { throw ValidationError("--sink-fault needs --sink or --sink-all") }
+        if (sink || sinkAll) && dryRun { throw ValidationError("--sink sends beacons; it does not go with --dry-run") }
+        if let now, RunCommand.parseNow(now) == nil { throw ValidationError("--now must be ISO 8601 (2026-01-01T00:00:00Z) or milliseconds since 1970") }
+        for entry in macro where RunCommand.parseMacro(entry) == nil { throw ValidationError("--macro \(entry): expected NAME=VALUE with an upper-case NAME") }
+        if !(beaconTimeout > 0 && beaconTimeout.isFinite) { throw ValidationError("--beacon-timeout must be a positive number of seconds") }
+        if beaconConcurrency < 1 { throw ValidationError("--beacon-concurrency must be 1 or more") }
+        if retries < 0 || retries > 10 { throw ValidationError("--retries must be 0 to 10") }
+        if !(beaconDrain >= 0 && beaconDrain.isFinite) { throw ValidationError("--beacon-drain must be 0 or more seconds") }
+        try ReportOptions.checkWritable(report, option: "--report")
+    }
+
+    func fleetConfiguration() -> FleetConfiguration {
+        var session = SessionConfiguration(tag: tag.vast)
+        tag.apply(to: &session)
+        session.dryRun = dryRun
+        session.seed = UInt64(seed) ?? 1
+        session.now = now.flatMap(RunCommand.parseNow)
+        session.timeZoneOffsetMinutes = now.flatMap(MacroFormat.utcOffsetMinutes(ofISO8601:)) ?? 0
+        for entry in macro { if let (name, value) = RunCommand.parseMacro(entry) { session.deviceMacros[name] = value } }
+        session.beaconPolicy = BeaconPolicy(timeout: .milliseconds(Int64((beaconTimeout * 1000).rounded())), retries: retries, maxConcurrent: beaconConcurrency)
+        session.beaconDrain = .milliseconds(Int64((beaconDrain * 1000).rounded()))
+        session.sink = sinkAll ? .all : sink ? .loopback : nil
+        session.sinkFaults = sinkFault.compactMap { try? SinkFault(spec: $0) }
+        // One decoder thread: a fleet decodes once, and --decode-each runs many decodes side by side.
+        session.decoderThreads = 1
+        var configuration = FleetConfiguration(session: session, sessions: sessions, mix: (try? FleetMix(parsing: mix))!)
+        configuration.concurrency = concurrency
+        configuration.rate = rate
+        configuration.shard = shard.flatMap(FleetShard.init(parsing:)) ?? .whole
+        configuration.decodeEach = decodeEach
+        return configuration
+    }
+
+    func run() async throws {
+        let configuration = fleetConfiguration()
+        let bar = FleetProgressBar()
+        let signals = SignalWatch()
+        let fleet = Task { await FleetRunner(configuration: configuration).run { bar.draw($0) } }
+        signals.onFirst { fleet.cancel() }
+        let result = await fleet.value
+        bar.clear()
+        switch result {
+        case let .failure(failure):
+            for warning in failure.warnings { FileHandle.standardError.write(Data("vplay: warning: \(warning)\n".utf8)) }
+            FileHandle.standardError.write(Data("vplay: the fleet cannot play: error \(failure.error.code): \(failure.error.message)\n".utf8))
+            throw ExitCode(failure.error.kind == .ad ? ExitCode.adError.rawValue : ExitCode.mediaError.rawValue)
+        case let .success(result):
+            let data = try result.json()
+            if let path = report { try ReportOptions.write(String(decoding: data, as: UTF8.self) + "\n", to: path) }
+            print(json ? String(decoding: data, as: UTF8.self) : FleetText.summary(result))
+            if let signal = signals.received { throw ExitCode(128 + signal) }
+            if !result.checks.sentAsExpected || result.checks.receivedAsSent == false { throw ExitCode(ExitCode.expectationFailed.rawValue) }
+            if failOnBeaconErrors && !result.population.failures.isEmpty { throw ExitCode(ExitCode.beaconFailures.rawValue) }
+        }
+    }
+}
+
+/// `vplay merge REPORT…`: shard reports of one fleet added up into the report of the whole.
+struct MergeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "merge",
+        abstract: "Add up fleet shard reports (vplay fleet --shard K/N --report …) into the whole fleet's report."
+    )
+
+    @Argument(help: "Shard reports written by vplay fleet --report.")
+    var reports: [String]
+
+    @Option(help: ArgumentHelp("Write the merged report to FILE.", valueName: "file"))
+    var report: String?
+
+    @Flag(help: "Print the merged report as JSON on stdout instead of the text summary.")
+    var json = false
+
+    func validate() throws {
+        if reports.isEmpty { throw ValidationError("name at least one shard report") }
+        try ReportOptions.checkWritable(report, option: "--report")
+    }
+
+    func run() throws {
+        var parsed: [FleetReport] = []
+        for path in reports {
+            guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("\(path): cannot read it") }
+            do { parsed.append(try JSONDecoder().decode(FleetReport.self, from: data)) } catch {
+                throw ValidationError("\(path): not a fleet report (\(ReportOptions.describe(error)))")
+            }
+        }
+        let merged: FleetReport
+        do { merged = try FleetReport.merge(parsed) } catch { throw ValidationError(error.description) }
+        let data = try merged.json()
+        if let path = report { try ReportOptions.write(String(decoding: data, as: UTF8.self) + "\n", to: path) }
+        print(json ? String(decoding: data, as: UTF8.self) : FleetText.summary(merged))
+        if merged.fleet.shards.count != merged.fleet.shardCount {
+            FileHandle.standardError.write(Data("vplay: warning: \(merged.fleet.shards.count) of \(merged.fleet.shardCount) shards merged\n".utf8))
+        }
+        if !merged.checks.sentAsExpected || merged.checks.receivedAsSent == false { throw ExitCode(ExitCode.expectationFailed.rawValue) }
+    }
+}

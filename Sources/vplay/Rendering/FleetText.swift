@@ -1,0 +1,87 @@
+import AdSession
+import Foundation
+
+/// A fleet report for people: who did what, every tracking URL's expected / sent / delivered / received, the
+/// failures, whether the counts agree, and what the run cost.
+enum FleetText {
+    static func summary(_ report: FleetReport) -> String {
+        let fleet = report.fleet, population = report.population, performance = report.performance
+        var lines: [String] = []
+        let shards = fleet.shardCount == 1 ? "" : " (shards \(fleet.shards.map(String.init).joined(separator: ",")) of \(fleet.shardCount))"
+        let sessions = population.scenarios.values.reduce(0, +)
+        lines.append("fleet: \(sessions) of \(fleet.sessions) sessions\(shards), seed \(fleet.seed), mix \(fleet.mix)")
+        lines.append(String(format: "media: %@, %.3f s%@", fleet.media, fleet.duration, fleet.decodeEach ? " (decoded in every session)" : " (decoded once, replayed)"))
+        lines.append("scenarios  " + counts(population.scenarios))
+        lines.append("endings    " + counts(population.endings))
+        lines.append("rewards    \(population.rewardsGranted) granted, \(population.rewardsForfeited) forfeited")
+        lines.append("")
+        let hasSink = population.beacons.contains { $0.received != nil }
+        var table = [["event", "source", "expected", "sent", "delivered"] + (hasSink ? ["received"] : []) + ["url"]]
+        for beacon in population.beacons {
+            let event = beacon.offset.map { "\(beacon.event)@\(String(format: "%.3f", $0))" } ?? beacon.event
+            var row = [event, beacon.source, "\(beacon.expected)", "\(beacon.sent)", "\(beacon.delivered)"]
+            if hasSink { row.append(beacon.received.map(String.init) ?? "-") }
+            row.append(beacon.template)
+            let agrees = beacon.sent == beacon.expected && (beacon.received.map { $0 == beacon.sent } ?? true)
+            table.append(row + (agrees ? [] : ["✗"]))
+        }
+        lines += aligned(table)
+        lines.append("")
+        lines.append("failures   " + (population.failures.isEmpty ? "none" : counts(population.failures)))
+        if let unexpected = population.unexpected { lines.append("unexpected \(unexpected) hits at the sink no beacon accounts for") }
+        var checks = "sent as the scenarios imply: \(report.checks.sentAsExpected ? "yes" : "NO")"
+        if let received = report.checks.receivedAsSent { checks += "; received as sent: \(received ? "yes" : "NO")" }
+        lines.append("checks     " + checks)
+        lines.append(String(format: "cost       %.2f s (decode %.2f s): %.0f sessions/s, %.0f beacons/s; latency p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms; peak RSS %.1f MiB",
+                            performance.seconds, performance.decodeSeconds, performance.sessionsPerSecond, performance.beaconsPerSecond,
+                            performance.latency.p50Ms, performance.latency.p90Ms, performance.latency.p99Ms, performance.latency.maxMs,
+                            performance.peakRSSMiB))
+        return lines.joined(separator: "\n")
+    }
+
+    static func counts(_ values: [String: Int]) -> String {
+        values.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+    }
+
+    /// Left-aligned columns, numbers right-aligned.
+    static func aligned(_ rows: [[String]]) -> [String] {
+        let columns = rows.map(\.count).max() ?? 0
+        var widths = Array(repeating: 0, count: columns)
+        for row in rows { for (index, cell) in row.enumerated() where index < columns - 1 { widths[index] = max(widths[index], cell.count) } }
+        return rows.map { row in
+            row.enumerated().map { index, cell in
+                guard index < widths.count, widths[index] > 0, index < row.count - 1 else { return cell }
+                let pad = String(repeating: " ", count: widths[index] - cell.count)
+                return Int(cell) != nil ? pad + cell : cell + pad
+            }.joined(separator: "  ")
+        }
+    }
+}
+
+/// The live line of a fleet on a terminal (stderr): sessions done, beacons sent and answered, rate.
+final class FleetProgressBar: @unchecked Sendable {
+    private let enabled = isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["TERM"] != "dumb"
+    private let lock = NSLock()
+    private var shown = false
+
+    func draw(_ progress: FleetProgress) {
+        guard enabled else { return }
+        let fraction = progress.sessions > 0 ? Double(progress.sessionsDone) / Double(progress.sessions) : 1
+        let filled = Int((fraction * 30).rounded(.down))
+        let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: 30 - filled)
+        let rate = progress.seconds > 0 ? Double(progress.beaconsAnswered) / progress.seconds : 0
+        let line = String(format: "\r\u{1B}[2K[%@] %d/%d sessions · %d beacons sent, %d answered · %.0f/s · %.1f s",
+                          bar, progress.sessionsDone, progress.sessions, progress.beaconsSent, progress.beaconsAnswered, rate, progress.seconds)
+        lock.lock()
+        shown = true
+        FileHandle.standardError.write(Data(line.utf8))
+        lock.unlock()
+    }
+
+    func clear() {
+        lock.lock()
+        if shown { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
+        shown = false
+        lock.unlock()
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import PlayerEngine
+import Testing
+import TestSupport
+@testable import AdSession
+
+/// Fleet mode's pure parts: the mix, the seeded scenarios, the oracle of what they imply, and the oracle against the
+/// real engine on a real clip's timeline.
+@Suite struct FleetScenarioTests {
+    static let facts = FleetScenario.Facts(duration: .seconds(10), skipOffset: .seconds(5))
+
+    @Test func mix_parsesWeights_andRefusesWhatItCannotUse() throws {
+        let mix = try FleetMix(parsing: "complete:70,background:15,skip:10,close:5")
+        #expect(mix.total == 100 && mix.description == "complete:70,background:15,skip:10,close:5")
+        for (text, message) in [("complete:70,jump:30", "KIND one of"), ("complete:x", "whole number"), ("complete:0", "at least one positive"),
+                                ("complete:1,complete:2", "names complete twice"), ("complete", "KIND:WEIGHT")] {
+            #expect(throws: FleetMix.ParseError.self) { try FleetMix(parsing: text) }
+            do { _ = try FleetMix(parsing: text) } catch { #expect(error.description.contains(message), "\(text): \(error)") }
+        }
+    }
+
+    @Test func draw_isTheSameForTheSameSeedAndIndex_andDiffersWithTheSeed() throws {
+        let mix = try FleetMix(parsing: "complete:1,background:1,pause:1,click:1,skip:1,close:1")
+        let first = (0..<500).map { FleetScenario.draw(index: $0, seed: 42, mix: mix, facts: Self.facts) }
+        let again = (0..<500).map { FleetScenario.draw(index: $0, seed: 42, mix: mix, facts: Self.facts) }
+        let other = (0..<500).map { FleetScenario.draw(index: $0, seed: 43, mix: mix, facts: Self.facts) }
+        #expect(first == again)
+        #expect(first != other)
+        // Every index draws on its own: the shard a session runs in cannot change it.
+        #expect((0..<500).filter { $0 % 3 == 1 }.map { FleetScenario.draw(index: $0, seed: 42, mix: mix, facts: Self.facts) }
+            == first.enumerated().filter { $0.offset % 3 == 1 }.map(\.element))
+    }
+
+    @Test func draw_honoursTheMix_withinTheSpreadOfTheDraw() throws {
+        let mix = try FleetMix(parsing: "complete:70,background:15,skip:10,close:5")
+        let n = 10_000
+        var counts: [FleetScenario.Kind: Int] = [:]
+        for index in 0..<n { counts[FleetScenario.draw(index: index, seed: 7, mix: mix, facts: Self.facts).kind, default: 0] += 1 }
+        #expect(counts.values.reduce(0, +) == n)
+        #expect(counts[.pause] == nil && counts[.click] == nil, "kinds outside the mix never happen")
+        for share in mix.shares {
+            let p = Double(share.weight) / 100
+            let expected = p * Double(n), sigma = (Double(n) * p * (1 - p)).squareRoot()
+            #expect(abs(Double(counts[share.kind] ?? 0) - expected) < 4.5 * sigma, "\(share.kind): \(counts[share.kind] ?? 0) of \(n)")
+        }
+    }
+
+    @Test func draw_keepsEveryTimeInsideItsStatedRange() throws {
+        let mix = try FleetMix(parsing: "background:1,pause:1,click:1,skip:1,close:1")
+        for index in 0..<3_000 {
+            let scenario = FleetScenario.draw(index: index, seed: 9, mix: mix, facts: Self.facts)
+            let at = try #require(scenario.at)
+            switch scenario.kind {
+            case .background:
+                #expect(at >= .milliseconds(500) && at < .milliseconds(9_500))
+                #expect(scenario.length! >= .seconds(1) && scenario.length! < .seconds(30))
+            case .pause:
+                #expect(scenario.length! >= .milliseconds(500) && scenario.length! < .seconds(10))
+            case .click:
+                #expect(scenario.length! >= .seconds(1) && scenario.length! < .seconds(10))
+            case .skip:
+                #expect(at >= .seconds(5) && at < .seconds(10), "between the skip offset and the end")
+            case .close:
+                #expect(at >= .milliseconds(200) && at < .milliseconds(9_800))
+            case .complete:
+                Issue.record("complete is not in this mix")
+            }
+        }
+    }
+
+    // MARK: - The oracle
+
+    static let oracleFacts = FleetOracle.Facts(duration: .seconds(10), progressOffsets: [.seconds(2), .seconds(3)], skipOffset: .seconds(5),
+                                               hasEndCard: true, endCardAfterSkip: true, hasClickThrough: true)
+
+    func counts(_ scenario: FleetScenario, _ facts: FleetOracle.Facts = Self.oracleFacts) -> [String: Int] {
+        var result: [String: Int] = [:]
+        for (event, count) in FleetOracle(facts: facts).events(of: scenario) {
+            result[event.name.rawValue + (event.offset.map { "@\($0.components.seconds)" } ?? ""), default: 0] += count
+        }
+        return result
+    }
+
+    @Test func oracle_complete_isEveryBoundaryOnceThenTheEndCardAndItsClose() {
+        #expect(counts(FleetScenario(index: 0, kind: .complete)) == [
+            "loaded": 1, "impression": 1, "creativeView": 1, "start": 1, "progress@2": 1, "firstQuartile": 1, "progress@3": 1,
+            "midpoint": 1, "thirdQuartile": 1, "complete": 1, "endCardShown": 1, "closeLinear": 1,
+        ])
+    }
+
+    @Test func oracle_closeAt4s_firesWhatItReachedAndCloseLinear() {
+        let events = counts(FleetScenario(index: 0, kind: .close, at: .seconds(4)))
+        #expect(events["progress@3"] == 1 && events["firstQuartile"] == 1 && events["midpoint"] == nil && events["complete"] == nil)
+        #expect(events["closeLinear"] == 1 && events["endCardShown"] == nil)
+    }
+
+    @Test func oracle_skipExactlyAtABoundary_stillFiresTheBoundary() {
+        let events = counts(FleetScenario(index: 0, kind: .skip, at: .milliseconds(7_500)))
+        #expect(events["thirdQuartile"] == 1 && events["skip"] == 1 && events["complete"] == nil && events["endCardShown"] == 1)
+        var noCard = Self.oracleFacts
+        noCard.endCardAfterSkip = false
+        #expect(counts(FleetScenario(index: 0, kind: .skip, at: .seconds(6)), noCard)["closeLinear"] == nil)
+    }
+
+    @Test func oracle_skipOnAnAdThatIsNotSkippable_playsToTheEnd() {
+        var facts = Self.oracleFacts
+        facts.skipOffset = nil
+        let events = counts(FleetScenario(index: 0, kind: .skip, at: .seconds(6)), facts)
+        #expect(events["skip"] == nil && events["complete"] == 1)
+    }
+
+    @Test func oracle_interruptions_areOnePauseAndOneResume_clickWithoutClickThroughIsNone() {
+        for kind in [FleetScenario.Kind.background, .pause, .click] {
+            let events = counts(FleetScenario(index: 0, kind: kind, at: .seconds(3), length: .seconds(2)))
+            #expect(events["pause"] == 1 && events["resume"] == 1 && events["complete"] == 1, "\(kind)")
+        }
+        var facts = Self.oracleFacts
+        facts.hasClickThrough = false
+        let events = counts(FleetScenario(index: 0, kind: .click, at: .seconds(3), length: .seconds(2)), facts)
+        #expect(events["click"] == 1 && events["pause"] == nil)
+    }
+
+    // MARK: - The oracle against the engine
+
+    /// Thousands of drawn scenarios played by the real engine on the demo clip's real timeline (one FFmpeg decode):
+    /// every session fires exactly the events the oracle says, so a fleet's "expected" column is worked out right.
+    @Test func engine_firesExactlyWhatTheOracleSays_forEveryDrawnScenario() async throws {
+        let timeline = try MediaTimeline(decoding: FFmpegMediaSource(location: Repo.media("clip-10s-360p.mp4")))
+        let duration = timeline.info.exactDuration
+        for hasEndCard in [true, false] {
+            var rules = PlaybackRules(duration: duration)
+            rules.progressOffsets = [.seconds(2), .milliseconds(3_333), duration]
+            rules.skipOffset = .seconds(5)
+            rules.reward = Reward(currency: "Coins", amount: 1)
+            rules.hasEndCard = hasEndCard
+            let facts = FleetOracle.Facts(duration: duration, progressOffsets: rules.progressOffsets, skipOffset: rules.skipOffset,
+                                          hasEndCard: hasEndCard, endCardAfterSkip: true, hasClickThrough: true)
+            let mix = try FleetMix(parsing: "complete:1,background:1,pause:1,click:1,skip:1,close:1")
+            let tracked = Set(FleetOracle(facts: facts).events(of: FleetScenario(index: 0, kind: .complete)).keys.map(\.name))
+                .union([.pause, .resume, .skip, .click])
+            for index in 0..<300 {
+                let scenario = FleetScenario.draw(index: index, seed: 11, mix: mix, facts: .init(duration: duration, skipOffset: rules.skipOffset))
+                var fired: [FleetOracle.Event: Int] = [:]
+                _ = try await PlaybackEngine(configuration: .init(rules: rules)).play(TimelineMediaSource(timeline), script: scenario.script, on: VirtualClock()) { event in
+                    guard tracked.contains(event.name) else { return }
+                    fired[FleetOracle.Event(event.name, offset: event.offset), default: 0] += 1
+                }
+                #expect(fired == FleetOracle(facts: facts).events(of: scenario), "scenario \(scenario)")
+            }
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `vplay fleet` and `vplay merge` over real HTTP to the embedded sink.
+@Suite(.timeLimit(.minutes(3))) struct FleetEndToEndTests {
+    func report(_ run: Invocation) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "stdout: \(run.stdout.prefix(300)) stderr: \(run.stderr)")
+    }
+
+    @Test func fiveHundredSessions_everyBeaconExpectedSentDeliveredAndReceivedExactly() async throws {
+        let run = try await vplay(["fleet", "--vast", "media/demo.xml", "--sessions", "500", "--concurrency", "16", "--sink", "--seed", "5",
+                                   "--mix", "complete:50,background:15,pause:5,click:10,skip:10,close:10", "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try report(run)
+        let population = try #require(report["population"] as? [String: Any])
+        let beacons = try #require(population["beacons"] as? [[String: Any]])
+        #expect(beacons.count == 19, "every tracking URL of the demo tag is listed")
+        for beacon in beacons {
+            let expected = beacon["expected"] as? Int, sent = beacon["sent"] as? Int
+            #expect(expected == sent && sent == beacon["delivered"] as? Int && sent == beacon["received"] as? Int, "\(beacon)")
+        }
+        let impressions = try #require(beacons.first { $0["event"] as? String == "impression" })
+        #expect(impressions["received"] as? Int == 500)
+        #expect(population["unexpected"] as? Int == 0)
+        #expect((population["failures"] as? [String: Any])?.isEmpty == true)
+        let scenarios = try #require(population["scenarios"] as? [String: Int])
+        #expect(scenarios.values.reduce(0, +) == 500)
+        #expect(Set(scenarios.keys) == ["complete", "background", "pause", "click", "skip", "close"])
+        let checks = try #require(report["checks"] as? [String: Any])
+        #expect(checks["sentAsExpected"] as? Bool == true && checks["receivedAsSent"] as? Bool == true)
+        let latency = try #require((report["performance"] as? [String: Any])?["latency"] as? [String: Any])
+        #expect(latency["count"] as? Int == beacons.reduce(0) { $0 + ($1["sent"] as? Int ?? 0) })
+    }
+
+    @Test func threeShardsMerged_equalTheUnshardedFleet() async throws {
+        let folder = try TemporaryFolder()
+        func path(_ name: String) -> String { folder.url.appendingPathComponent(name).path }
+        let common = ["fleet", "--vast", "media/demo.xml", "--sessions", "240", "--sink", "--seed", "21",
+                      "--mix", "complete:60,background:20,skip:10,close:10", "--now", "2026-01-01T00:00:00Z"]
+        let whole = try await vplay(common + ["--report", path("whole.json")])
+        #expect(whole.status == 0, "\(whole.stderr)")
+        for shard in 0..<3 {
+            let run = try await vplay(common + ["--shard", "\(shard)/3", "--report", path("shard\(shard).json")])
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        let merged = try await vplay(["merge", path("shard2.json"), path("shard0.json"), path("shard1.json"), "--report", path("merged.json")])
+        #expect(merged.status == 0, "\(merged.stderr)")
+        let a = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path("whole.json")))) as? [String: Any])
+        let b = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path("merged.json")))) as? [String: Any])
+        func canonical(_ value: Any?) throws -> String {
+            String(decoding: try JSONSerialization.data(withJSONObject: value ?? NSNull(), options: [.sortedKeys]), as: UTF8.self)
+        }
+        #expect(try canonical(a["population"]) == canonical(b["population"]), "the population of the merged shards is the whole fleet's")
+        #expect(try canonical(a["checks"]) == canonical(b["checks"]))
+        var fleetA = try #require(a["fleet"] as? [String: Any]), fleetB = try #require(b["fleet"] as? [String: Any])
+        #expect(fleetA["shards"] as? [Int] == [0] && fleetB["shards"] as? [Int] == [0, 1, 2])
+        fleetA["shards"] = nil
+        fleetA["shardCount"] = nil
+        fleetB["shards"] = nil
+        fleetB["shardCount"] = nil
+        #expect(try canonical(fleetA) == canonical(fleetB))
+        // Shards of different fleets, or a shard twice, do not merge.
+        let twice = try await vplay(["merge", path("shard0.json"), path("shard0.json")])
+        #expect(twice.status == 2 && twice.stderr.contains("shard 0 is given twice"))
+        let mixed = try await vplay(["merge", path("shard0.json"), path("whole.json")])
+        #expect(mixed.status == 2 && mixed.stderr.contains("not shards of one fleet"))
+    }
+
+    @Test func noAd_isAnAdError_beforeAnySessionPlays() async throws {
+        let folder = try TemporaryFolder()
+        let tag = try folder.write("noad.xml", #"<VAST version="4.1"></VAST>"#)
+        let run = try await vplay(["fleet", "--vast", tag, "--sessions", "10", "--dry-run"])
+        #expect(run.status == 3)
+        #expect(run.stderr.contains("the fleet cannot play: error 303"))
+    }
+
+    @Test func usageErrors_namePreciselyWhatIsWrong() async throws {
+        for (arguments, message) in [(["--mix", "complete:70,dance:30"], "KIND one of"), (["--shard", "3/3"], "--shard must be K/N"),
+                                     (["--sessions", "0"], "--sessions must be 1 or more"), (["--rate", "-5"], "--rate must be a positive number")] {
+            let run = try await vplay(["fleet", "--vast", "media/demo.xml", "--dry-run"] + arguments)
+            #expect(run.status == 2 && run.stderr.contains(message), "\(arguments): \(run.stderr)")
+        }
+    }
+}
+
+/// The Kubernetes Job shipped in deploy/k8s runs what the README says: its pods' arguments are a valid fleet
+/// command whose shard is the completion index, over as many shards as the Job has completions.
+@Suite struct FleetDeploymentTests {
+    @Test func k8sIndexedJob_argumentsAreAValidShardedFleet() async throws {
+        let text = try String(contentsOfFile: Repo.root.appendingPathComponent("deploy/k8s/fleet-job.yaml").path, encoding: .utf8)
+        let lines = text.split(separator: "\n").map(String.init)
+        func value(_ key: String) -> String? {
+            lines.first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(key + ":") }
+                .map { $0.split(separator: ":", maxSplits: 1)[1].split(separator: "#")[0].trimmingCharacters(in: .whitespaces) }
+        }
+        #expect(value("completionMode") == "Indexed")
+        let completions = try #require(value("completions").flatMap { Int($0) })
+        #expect(value("parallelism").flatMap { Int($0) } == completions)
+        // The container's args: the list after `args:`, up to the next key.
+        let start = try #require(lines.firstIndex { $0.trimmingCharacters(in: .whitespaces) == "args:" })
+        var arguments: [String] = []
+        for line in lines[(start + 1)...] {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.hasPrefix("#") { continue }
+            guard trimmed.hasPrefix("- ") else { break }
+            var argument = String(trimmed.dropFirst(2)).split(separator: "#")[0].trimmingCharacters(in: .whitespaces)
+            if argument.hasPrefix("\"") { argument = String(argument.dropFirst().dropLast()) }
+            arguments.append(argument.replacingOccurrences(of: "$(JOB_COMPLETION_INDEX)", with: "3"))
+        }
+        #expect(arguments.first == "fleet")
+        let shard = try #require(arguments.firstIndex(of: "--shard").map { arguments[$0 + 1] })
+        #expect(shard == "3/\(completions)", "the completion index is the shard, of as many shards as completions")
+        // Run it here, small: the tag replaced by the demo, few sessions, nothing sent, the report to a temporary file.
+        let folder = try TemporaryFolder()
+        var local = arguments
+        func set(_ option: String, _ value: String) { if let i = local.firstIndex(of: option) { local[i + 1] = value } }
+        set("--vast", "media/demo.xml")
+        set("--sessions", "40")
+        set("--report", folder.url.appendingPathComponent("shard-3.json").path)
+        if let rate = local.firstIndex(of: "--rate") { local.removeSubrange(rate...(rate + 1)) }
+        let run = try await vplay(local + ["--dry-run"])
+        #expect(run.status == 0, "\(local): \(run.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: folder.url.appendingPathComponent("shard-3.json"))) as? [String: Any])
+        #expect((report["fleet"] as? [String: Any])?["shards"] as? [Int] == [3])
+    }
+}

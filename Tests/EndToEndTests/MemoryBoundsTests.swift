@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Memory stays flat in the length of the ad: decoding a 10-minute clip, and playing it in a whole session on the
+/// virtual clock, peaks at the resident memory of the same on a 10-second clip, within 20 %. Both clips are made at
+/// test time with FFmpeg's synthetic sources, tiny (160×90, 10 fps, 8 kHz mono) so that making and decoding the
+/// 10-minute one takes a few seconds; frames are what a leak per frame or per packet would be multiplied by
+/// (10 688 of them in the long clip). Peak RSS is the child's `ru_maxrss` from `wait4` (a bound, not a benchmark).
+@Suite struct MemoryBoundsTests {
+    /// Allowed growth of peak RSS from the 10-second clip to the 10-minute one.
+    static let tolerance = 1.2
+
+    /// Makes a `seconds`-long clip with `ffmpeg` and a tag that plays it.
+    static func clip(_ folder: TemporaryFolder, seconds: Int) async throws -> (media: String, tag: String) {
+        let media = folder.url.appendingPathComponent("clip-\(seconds)s.mp4").path
+        try await runOffThePool("ffmpeg", [
+            "-v", "error", "-y",
+            "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=10:duration=\(seconds)",
+            "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=8000:duration=\(seconds)",
+            "-c:v", "libx264", "-preset", "ultrafast", "-crf", "40", "-g", "100", "-pix_fmt", "yuv420p",
+            "-c:a", "aac", "-b:a", "8k", "-ac", "1", "-movflags", "+faststart", media,
+        ])
+        let tag = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
+            .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "file://\(media)")
+            .replacingOccurrences(of: "<Duration>00:00:10.000</Duration>", with: "<Duration>\(String(format: "00:%02d:%02d.000", seconds / 60, seconds % 60))</Duration>")
+        return (media, try folder.write("tag-\(seconds)s.xml", tag))
+    }
+
+    @Test(.timeLimit(.minutes(3)))
+    func tenMinuteClip_decodedAndPlayed_peaksWithin20PercentOfATenSecondOne() async throws {
+        let folder = try TemporaryFolder()
+        let short = try await Self.clip(folder, seconds: 10)
+        let long = try await Self.clip(folder, seconds: 600)
+
+        let (shortProbe, shortProbeExit) = try await measuredVPlay(["probe", short.media, "--decode", "--json"])
+        let (longProbe, longProbeExit) = try await measuredVPlay(["probe", long.media, "--decode", "--json"])
+        for (run, frames) in [(shortProbe, 100), (longProbe, 6000)] {
+            #expect(run.status == 0, "\(run.stderr)")
+            let streams = run.lines.first?["streams"] as? [[String: Any]] ?? []
+            #expect(streams.first?["frames"] as? Int == frames, "every video frame decoded")
+        }
+        measurement("probe --decode peak RSS: 10 s \(shortProbeExit.peakRSS / 1024) KiB, 10 min \(longProbeExit.peakRSS / 1024) KiB")
+        #expect(Double(longProbeExit.peakRSS) <= Double(shortProbeExit.peakRSS) * Self.tolerance,
+                "probe --decode: \(longProbeExit.peakRSS / 1024) KiB for 10 min, \(shortProbeExit.peakRSS / 1024) KiB for 10 s")
+
+        let (shortSession, shortSessionExit) = try await measuredVPlay(["--vast", short.tag, "--dry-run", "--json"])
+        let (longSession, longSessionExit) = try await measuredVPlay(["--vast", long.tag, "--dry-run", "--json"])
+        for (run, seconds) in [(shortSession, 10.0), (longSession, 600.0)] {
+            #expect(run.status == 0, "\(run.stderr)")
+            let complete = run.lines.first { $0["kind"] as? String == "event" && $0["name"] as? String == "complete" }
+            #expect(complete?["playhead"] as? Double == seconds, "played to the end")
+        }
+        measurement("dry-run session peak RSS: 10 s \(shortSessionExit.peakRSS / 1024) KiB, 10 min \(longSessionExit.peakRSS / 1024) KiB")
+        #expect(Double(longSessionExit.peakRSS) <= Double(shortSessionExit.peakRSS) * Self.tolerance,
+                "session: \(longSessionExit.peakRSS / 1024) KiB for 10 min, \(shortSessionExit.peakRSS / 1024) KiB for 10 s")
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import TestSupport
+
+/// The built `vplay` as a child process the test controls: started with `posix_spawn` (standard output and error to
+/// descriptors the test chooses, every other descriptor of the test process closed), signalled, and reaped with
+/// `wait4`, whose `rusage` gives the child's peak resident memory. `vplay(_:)` runs through Foundation's `Process`,
+/// which gives neither the memory nor a pipe whose write end the test keeps.
+final class SpawnedVPlay: @unchecked Sendable {
+    /// How a run ended.
+    struct Exit: Sendable {
+        /// The exit code, or 128 + the signal that ended the process (as a shell reports it).
+        var status: Int32
+        /// Peak resident set size in bytes (`ru_maxrss`).
+        var peakRSS: Int
+        /// From the spawn to the exit.
+        var wall: Duration
+        /// The watchdog killed it: the run hung.
+        var killed: Bool
+    }
+
+    let pid: pid_t
+    private let started = ContinuousClock.now
+    private let lock = NSLock()
+    /// Set once the child has exited (before it is reaped, so its pid cannot have been reused by then).
+    private var exited = false
+
+    /// Starts `vplay arguments…` with stdin from /dev/null and stdout, stderr on the given descriptors (which the caller
+    /// still owns). SIGINT, SIGTERM and SIGPIPE start with their default actions and nothing blocked, as from a shell.
+    init(_ arguments: [String], stdout: Int32, stderr: Int32) throws {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, stdout, 1)
+        posix_spawn_file_actions_adddup2(&actions, stderr, 2)
+        // The test process holds servers' sockets and pipes: a child holding a copy would keep a connection open
+        // after the server closed it. glibc ignores a close action on a descriptor closed meanwhile.
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        for fd in open.compactMap({ Int32($0) }) where fd > 2 { posix_spawn_file_actions_addclose(&actions, fd) }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for number in [SIGINT, SIGTERM, SIGPIPE] { sigaddset(&defaults, number) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let argv = ([Repo.vplayBinary] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var child: pid_t = 0
+        let result = posix_spawn(&child, Repo.vplayBinary, &actions, &attributes, argv, environ)
+        guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EINVAL) }
+        pid = child
+    }
+
+    /// Sends `number` to the child, unless it has already exited.
+    func signal(_ number: Int32) {
+        lock.withLock { if !exited { _ = kill(pid, number) } }
+    }
+
+    /// Waits for the exit on a thread of its own (not the test runner's cooperative pool). After `limit` the child is
+    /// killed, so a hang fails the test (`killed`) instead of stalling the suite.
+    func exit(killAfter limit: Duration) async -> Exit {
+        let watchdog = Task.detached { [self] in
+            try await Task.sleep(for: limit)
+            signal(SIGKILL)
+        }
+        defer { watchdog.cancel() }
+        return await withCheckedContinuation { continuation in
+            Thread.detachNewThread { [self] in
+                // Wait without reaping, mark it exited, then reap: the pid cannot be reused while `signal` may use it.
+                var info = siginfo_t()
+                while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
+                lock.withLock { exited = true }
+                var status: Int32 = 0
+                var usage = rusage()
+                while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+                let signalled = status & 0x7f
+                continuation.resume(returning: Exit(
+                    status: signalled == 0 ? (status >> 8) & 0xff : 128 + signalled,
+                    peakRSS: usage.ru_maxrss * 1024, wall: started.duration(to: .now), killed: signalled == SIGKILL))
+            }
+        }
+    }
+}
+
+/// Runs the built binary to its end, like `vplay(_:)`, and measures it: peak RSS and wall time.
+func measuredVPlay(_ arguments: [String], killAfter limit: Duration = .seconds(90)) async throws -> (Invocation, SpawnedVPlay.Exit) {
+    let folder = try TemporaryFolder()
+    let outURL = folder.url.appendingPathComponent("stdout"), errURL = folder.url.appendingPathComponent("stderr")
+    _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+    let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
+    let child: SpawnedVPlay
+    do {
+        child = try SpawnedVPlay(arguments, stdout: out.fileDescriptor, stderr: err.fileDescriptor)
+    } catch {
+        try? out.close(); try? err.close()
+        throw error
+    }
+    try out.close()
+    try err.close()
+    let exit = await child.exit(killAfter: limit)
+    let run = Invocation(status: exit.status, stdout: try String(contentsOf: outURL, encoding: .utf8),
+                         stderr: try String(contentsOf: errURL, encoding: .utf8))
+    return (run, exit)
+}
