@@ -49,6 +49,29 @@ import Testing
         #expect(error.kind == "load-timed-out")
     }
 
+    @Test(.timeLimit(.minutes(1)))
+    func decode_serverTricklingAfterTheHeader_failsMidPlaybackAtTheReadLimitWith402() async throws {
+        // The header and the first half of the clip arrive at once, so loading succeeds and frames decode; then one
+        // byte every 50 ms never blocks a read for long, and only the per-packet limit stops it. Without it the
+        // other 139 KB would take nearly two hours (the time limit fails the test first).
+        let clip = try Data(contentsOf: URL(fileURLWithPath: Repo.media("clip-10s-360p.mp4")))
+        let half = clip.count / 2
+        let server = try ScriptedHTTPServer(replies: [.trickle(clip, intervalMilliseconds: 50, fastBytes: half)])
+        defer { server.stop() }
+        let options = MediaOpenOptions(decoderThreads: 1, ioTimeout: .seconds(1), loadTimeout: .seconds(8))
+        let started = ContinuousClock.now
+        let (statistics, error) = try await decodeToTheEnd("http://127.0.0.1:\(server.port)/ad.mp4", options: options)
+        let elapsed = ContinuousClock.now - started
+        let failure = try #require(error, "the trickling media decoded to its end")
+        guard case let .readTimedOut(_, limit) = failure else { Issue.record("got \(failure)"); return }
+        #expect(limit == .seconds(1))
+        #expect(failure.vastCode == 402)
+        #expect(failure.kind == "read-timed-out")
+        #expect(statistics.frames > 0, "the fast half decodes before the stall")
+        #expect(elapsed < .seconds(15), "took \(elapsed)")
+        #expect(server.connections == 1)
+    }
+
     @Test func open_remoteHLSPlaylistNamingALocalFile_isRefusedByTheFormatWhitelist403() async throws {
         _ = try await writePlaylistNamingALocalFile()
         let server = try LoopbackFileServer(root: folder.url.path)

@@ -17,8 +17,9 @@ public final class ScriptedHTTPServer: @unchecked Sendable {
         /// Read the request, then send nothing for this long (or until the client gives up or the server stops), then
         /// close. Bounded, so a client that never gives up fails its test instead of hanging it.
         case stall(milliseconds: Int32)
-        /// `200 OK` with a `Content-Length` for all of `body`, then one byte every `interval` milliseconds.
-        case trickle(Data, intervalMilliseconds: Int32)
+        /// `200 OK` with a `Content-Length` for all of `body`, then its first `fastBytes` bytes at once, then one byte
+        /// every `interval` milliseconds.
+        case trickle(Data, intervalMilliseconds: Int32, fastBytes: Int = 0)
         /// `200 OK`, then `prefix` and zero bytes, 64 KiB at a time as fast as the client reads them: `length` bytes
         /// in all, announced in `Content-Length`; or, when `length` is nil, no `Content-Length` and a body that never
         /// ends (until the client goes away or the server stops). Costs the server one 64 KiB chunk of memory.
@@ -138,9 +139,10 @@ public final class ScriptedHTTPServer: @unchecked Sendable {
             // poll wakes early when the client closes or the server stops (shutdown).
             var wait = pollfd(fd: client, events: Int16(POLLIN), revents: 0)
             _ = poll(&wait, 1, milliseconds)
-        case let .trickle(body, interval):
+        case let .trickle(body, interval, fastBytes):
             guard send(client, head(200, length: body.count, contentType: "video/mp4")) else { return }
-            for byte in body {
+            guard sendBody(body.prefix(fastBytes)) else { return }
+            for byte in body.dropFirst(fastBytes) {
                 guard sendBody(Data([byte])) else { return }
                 // The pause doubles as a check that the client is still there (poll wakes when it closes).
                 var wait = pollfd(fd: client, events: Int16(POLLIN), revents: 0)

@@ -84,6 +84,30 @@ struct SecurityTests {
         #expect(elapsed < .seconds(2))
     }
 
+    /// Found by the `vast` fuzz target: a processing instruction with no data made Foundation's XMLParser call
+    /// `strlen(NULL)`, and `vplay inspect`/`run` died with SIGSEGV (exit 139) on any tag holding one, even inside an
+    /// attribute value. In-process here: without the pre-scan's check this test run itself crashes.
+    @Test(arguments: [
+        "<VAST version=\"4.2\"><?x?></VAST>",
+        "<?x?><VAST version=\"4.2\"></VAST>",
+        "<VAST version=\"4.2\" a=\"<?x?>\"></VAST>",
+        "<VAST version=\"4.2\"><!-- <?x?> --></VAST>",
+        "<VAST version=\"4.2\"><Ad><InLine><AdTitle><![CDATA[<?x?>]]></AdTitle></InLine></Ad></VAST>",
+        "<VAST version=\"4.2\" xmlns=\"http<?x?>\n<!-    <Wrapp~~si://www.iab.com/VAST\"><Ad/></VAST>",
+        "<?xml version=\"1.0\"?><VAST version=\"4.2\"><?xml-stylesheet?></VAST>",
+    ])
+    func processingInstructionWithoutData_isError100_notACrash(xml: String) {
+        let error = Fixture.parseError(xml)
+        #expect(error?.code == .xmlParse)
+        #expect(error?.message.contains("processing instruction without data") == true, "\(error?.message ?? "parsed")")
+    }
+
+    @Test func processingInstructionsWithData_stillParse() throws {
+        let xml = Fixture.inLine(extraInLine: "<?vendor ?><?vendor note?>")
+        let document = try Fixture.parse("<?xml version=\"1.0\" encoding=\"UTF-8\"?><?xml-stylesheet href=\"a.xsl\"?>" + xml)
+        #expect(document.ads.count == 1)
+    }
+
     @Test func attributesAcrossManyElements_areCappedInTotal() {
         let element = "<x " + (0..<200).map { "a\($0)=\"1\"" }.joined(separator: " ") + "/>"
         let xml = "<VAST version=\"4.1\"><Ad><InLine><Extensions><Extension>" + String(repeating: element, count: 600)

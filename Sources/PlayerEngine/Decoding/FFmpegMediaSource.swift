@@ -149,6 +149,8 @@ public final class FFmpegMediaSource: MediaSource {
             deferredError = endOfDataError()
         case let .failed(status):
             throw MediaError.readFailed(location: info.location, message: FFmpegCode.message(status))
+        case let .timedOut(limit):
+            throw MediaError.readTimedOut(location: info.location, limit: limit)
         }
     }
 
@@ -350,6 +352,8 @@ public final class FFmpegMediaSource: MediaSource {
             return nil
         case let .failed(status):
             throw MediaError.readFailed(location: info.location, message: FFmpegCode.message(status))
+        case let .timedOut(limit):
+            throw MediaError.readTimedOut(location: info.location, limit: limit)
         }
     }
 

@@ -13,6 +13,10 @@ final class FormatContext {
     let io: UnsafeMutablePointer<AVIOContext>
     /// The target of the interrupt callback FFmpeg holds; it must outlive `pointer` and `io`.
     private let deadline: LoadDeadline
+    /// How long reading one packet may take in all once loaded (`MediaOpenOptions.ioTimeout`).
+    private let readLimit: Duration
+    /// Whether a packet read hit `readLimit` (sticky: FFmpeg reports it as `AVERROR_EXIT`, possibly one call later).
+    private var readTimedOut = false
     let location: String
 
     /// Protocols FFmpeg may use for a local path or `file:` URL: the file itself and nothing else.
@@ -37,6 +41,7 @@ final class FormatContext {
     ///   - allowedFormats: FFmpeg's `format_whitelist`; tests widen it to show that the protocol list holds alone.
     init(location: String, ioTimeout: Duration, loadTimeout: Duration, allowedFormats: String = adFormats) throws(MediaError) {
         self.location = location
+        readLimit = ioTimeout
         let target = try Self.openableTarget(location)
         MediaLog.configureOnce()
         let deadline = LoadDeadline(limit: loadTimeout)
@@ -49,7 +54,8 @@ final class FormatContext {
 
         // From here on deinit closes both on a throw.
         let infoStatus = avformat_find_stream_info(pointer, nil)
-        // Loaded: playback reads are bounded by `ioTimeout` alone (`expired` stays set if the deadline hit).
+        // Loaded: from here each packet read is bounded by `ioTimeout` in all (`read(into:)`); `expired` stays set
+        // if the load deadline hit.
         deadline.disarm()
         if deadline.expired { throw MediaError.loadTimedOut(location: location, limit: loadTimeout) }
         if infoStatus < 0 {
@@ -107,12 +113,21 @@ final class FormatContext {
         Self.isMP4Family(formatName) ? Self.mp4BoxTruncation(io) : nil
     }
 
-    enum ReadResult { case packet, endOfFile, failed(Int32) }
+    enum ReadResult { case packet, endOfFile, failed(Int32), timedOut(Duration) }
 
-    /// Reads the next packet into `packet` (which the caller unreferences after use).
+    /// Reads the next packet into `packet` (which the caller unreferences after use). The read may take `ioTimeout`
+    /// in all: `rw_timeout` alone stops a server that goes silent, not one that trickles a byte now and then after
+    /// the header, which would otherwise stall playback (and, on the virtual clock, the whole run) for as long as it
+    /// pleases.
     func read(into packet: Packet) -> ReadResult {
+        deadline.arm(for: readLimit)
         let status = av_read_frame(pointer, packet.pointer)
+        deadline.disarm()
+        // The limit can stop a read-ahead under a packet that is still returned; the reader keeps the error and
+        // hands it out on the next call, so the expiry is remembered until then.
+        if deadline.expired { readTimedOut = true }
         if status >= 0 { return .packet }
+        if readTimedOut { return .timedOut(readLimit) }
         if status == FFmpegCode.endOfFile { return .endOfFile }
         return .failed(status)
     }

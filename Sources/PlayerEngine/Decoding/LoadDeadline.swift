@@ -1,10 +1,11 @@
 import CFFmpeg
 
-/// A wall-time limit on loading media, enforced inside FFmpeg through its interrupt callback (`AVIOInterruptCB`).
+/// A wall-time limit on loading media, and then on reading each packet, enforced inside FFmpeg through its interrupt
+/// callback (`AVIOInterruptCB`).
 ///
 /// FFmpeg's `rw_timeout` bounds one blocked read, but a server that trickles a byte every few seconds never trips
-/// it; FFmpeg polls this callback while it connects, reads and waits, so loading ends once the limit has passed.
-/// The callback runs on the thread that called into FFmpeg, the one that owns this object.
+/// it; FFmpeg polls this callback while it connects, reads and waits, so loading (or reading one packet) ends once
+/// the limit has passed. The callback runs on the thread that called into FFmpeg, the one that owns this object.
 final class LoadDeadline {
     /// How long loading may take.
     let limit: Duration
@@ -17,14 +18,14 @@ final class LoadDeadline {
         self.limit = limit
     }
 
-    /// Starts counting `limit` from now.
-    func arm() {
-        let micros = max(1, Int64(limit.seconds * 1_000_000))
+    /// Starts counting `limit` (the load limit unless another is given) from now.
+    func arm(for limit: Duration? = nil) {
+        let micros = max(1, Int64((limit ?? self.limit).seconds * 1_000_000))
         deadlineMicros = av_gettime_relative() + micros
         expired = false
     }
 
-    /// Stops the limit (loading is done; playback has no overall wall-time limit).
+    /// Stops the limit (loading, or reading one packet, is done).
     func disarm() { deadlineMicros = nil }
 
     /// FFmpeg's question "should I stop now?".

@@ -30,13 +30,16 @@ public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
     case corruptStream(location: String, decodeErrors: Int, message: String)
     /// Reading failed in the middle of the file for another reason.
     case readFailed(location: String, message: String)
+    /// After loading, reading one packet took longer than `limit` (`MediaOpenOptions.ioTimeout`): the server
+    /// stalled or trickled its bytes mid-file.
+    case readTimedOut(location: String, limit: Duration)
 
     /// The VAST 3/4 error code for `[ERRORCODE]`: 401 file not found, 402 timeout of the media file URI,
     /// 403 no supported media, 405 cannot play.
     public var vastCode: Int {
         switch self {
         case .notFound, .unreachable: 401
-        case .loadTimedOut: 402
+        case .loadTimedOut, .readTimedOut: 402
         case .schemeNotAllowed, .formatNotAllowed, .unsupportedCodec: 403
         case .notMedia, .unreadableContainer, .decoderFailed, .truncated, .corruptStream, .readFailed: 405
         }
@@ -57,6 +60,7 @@ public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
         case .truncated: "truncated"
         case .corruptStream: "corrupt-stream"
         case .readFailed: "read-failed"
+        case .readTimedOut: "read-timed-out"
         }
     }
 
@@ -78,6 +82,8 @@ public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .corruptStream(location, errors, message):
             "corrupt stream: no frame could be decoded (\(errors) decode errors, last: \(message)): \(location)"
         case let .readFailed(location, message): "reading media failed: \(location) (\(message))"
+        case let .readTimedOut(location, limit):
+            "media stalled: reading one packet took longer than \(limit.seconds) s: \(location)"
         }
     }
 }

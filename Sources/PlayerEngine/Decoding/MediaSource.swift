@@ -42,8 +42,10 @@ public struct DecodeStatistics: Sendable, Equatable, Codable {
 public struct MediaOpenOptions: Sendable {
     /// Decoder threads per stream; 0 = one per core, chosen by FFmpeg (the `ffmpeg` CLI's default, `-threads auto`).
     public var decoderThreads: Int
-    /// How long one network connect or read may block before failing (FFmpeg's `rw_timeout`). 10 s: longer than
-    /// IMA's 8 s media load timeout, so a slow CDN is reported by the player's own deadline first.
+    /// How long one network connect or read may block before failing (FFmpeg's `rw_timeout`), and, once loaded, how
+    /// long reading one packet may take in all, however the bytes trickle in (`MediaError.readTimedOut`, VAST 402).
+    /// 10 s: longer than IMA's 8 s media load timeout, so a slow CDN is reported by the player's own deadline first,
+    /// and far longer than any packet of an ad takes on a working connection.
     public var ioTimeout: Duration
     /// A stream whose data ends short of its duration by more than this is a truncated file. Half a second is more
     /// than any frame or audio packet of an ad (≤ 0.1 s). Containers with a sample index (MP4) are checked exactly

@@ -13,6 +13,12 @@
 /// - anything but whitespace, comments and processing instructions before or after the root element (a second root,
 ///   trailing text), which Foundation's `XMLParser` on Linux accepts silently.
 ///
+/// Refused anywhere in the input, even inside comments, CDATA and attribute values: a processing instruction with no
+/// data (`<?x?>`: a target followed at once by `?>`). libxml2 hands such an instruction to its SAX callback with a
+/// NULL data pointer, and Foundation's `XMLParser` on Linux (swift-corelibs-foundation, Swift 6.3.1) calls `strlen` on
+/// it: the process dies with SIGSEGV. libxml2 reaches it even from inside an attribute value once it recovers from
+/// the `<` there, so this check does not trust context. Found by the `vast` fuzz target (`scripts/fuzz.sh`).
+///
 /// Because comments, processing instructions, CDATA and quoted attribute values are skipped as units, a comment or
 /// PI before the DOCTYPE (`<!-- <a -->`) cannot end the scan early, and `<!ENTITY` inside CDATA text is fine.
 ///
@@ -61,6 +67,7 @@ struct MarkupPreScan {
         static func isWhitespace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
 
         mutating func run() throws(Failure) {
+            try refuseProcessingInstructionsWithoutData()
             var i = 0
             if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
             while i < bytes.count {
@@ -84,6 +91,22 @@ struct MarkupPreScan {
                     i = try endTag(at: i)
                 } else {
                     i = try startTag(at: i)
+                }
+            }
+        }
+
+        /// `<?` then one or more bytes that are neither XML whitespace nor `?`, then `?>`: libxml2's PI target
+        /// (`xmlParsePITarget`) followed directly by the end of the instruction, which gives Foundation NULL data.
+        func refuseProcessingInstructionsWithoutData() throws(Failure) {
+            var i = 0
+            while let open = bytes[i...].firstIndex(of: Self.lt) {
+                i = open + 1
+                guard i < bytes.count, bytes[i] == Self.question else { continue }
+                var j = i + 1
+                while j < bytes.count, bytes[j] != Self.question, !Self.isWhitespace(bytes[j]), bytes[j] != Self.lt { j += 1 }
+                if j > i + 1, j + 1 < bytes.count, bytes[j] == Self.question, bytes[j + 1] == Self.gt {
+                    let target = String(decoding: bytes[(i + 1)..<min(j, i + 41)], as: UTF8.self)
+                    throw Failure(message: "a processing instruction without data (<?\(target)?>) at byte \(open)")
                 }
             }
         }
