@@ -132,6 +132,26 @@ func vplay(_ arguments: [String], in directory: URL = Repo.root) async throws ->
         #expect(!run.stderr.isEmpty)
     }
 
+    /// Numbers too large for the millisecond durations and 32-bit counts they become used to stop vplay with a Swift
+    /// trap (exit 132, no report); each is now a usage error naming its range.
+    @Test(arguments: [
+        ["--beacon-timeout", "1e300"], ["--beacon-drain", "1e300"], ["--close-delay", "1e300"], ["--tag-timeouts", "1e300,4"],
+        ["--reward-at", "1e300s"], ["--video-close", "1e300s"], ["--clock", "realtime", "--speed", "1e300"],
+        ["--clock", "realtime", "--speed", "1e-300"], ["--threads", "99999999999"],
+    ])
+    func hugeNumbers_areUsageErrors_notCrashes(_ options: [String]) async throws {
+        let run = try await vplay(["--vast", "media/demo.xml", "--dry-run"] + options)
+        #expect(run.status == 2, "\(options): \(run.stderr)")
+        #expect(run.stderr.contains(options[options.count - 2]), "the message names the option: \(run.stderr)")
+    }
+
+    @Test(arguments: [["--rate", "1e-300"], ["--rate", "1e300"], ["--beacon-timeout", "1e300"], ["--beacon-drain", "1e300"]])
+    func fleetHugeNumbers_areUsageErrors_notCrashes(_ options: [String]) async throws {
+        let run = try await vplay(["fleet", "--vast", "media/demo.xml", "--sessions", "1", "--dry-run"] + options)
+        #expect(run.status == 2, "\(options): \(run.stderr)")
+        #expect(run.stderr.contains(options[0]), "the message names the option: \(run.stderr)")
+    }
+
     @Test func help_documentsExitCodes() async throws {
         let run = try await vplay(["--help"])
         #expect(run.status == 0)

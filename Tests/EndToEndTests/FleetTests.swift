@@ -77,7 +77,7 @@ import TestSupport
 
     @Test func usageErrors_namePreciselyWhatIsWrong() async throws {
         for (arguments, message) in [(["--mix", "complete:70,dance:30"], "KIND one of"), (["--shard", "3/3"], "--shard must be K/N"),
-                                     (["--sessions", "0"], "--sessions must be 1 or more"), (["--rate", "-5"], "--rate must be a positive number")] {
+                                     (["--sessions", "0"], "--sessions must be 1 or more"), (["--rate", "-5"], "--rate must be from 0.001 to 10000000 beacons per second")] {
             let run = try await vplay(["fleet", "--vast", "media/demo.xml", "--dry-run"] + arguments)
             #expect(run.status == 2 && run.stderr.contains(message), "\(arguments): \(run.stderr)")
         }

@@ -100,7 +100,7 @@ import TestSupport
     }
 
     @Test(arguments: [
-        (["--speed", "-1"], "--speed must be a positive number"),
+        (["--speed", "-1"], "--speed must be from 0.001 to 1000"),
         (["--retries", "-1"], "--retries must be 0 to 10"),
         (["--bandwidth", "-5"], "--bandwidth must be a positive number of kbps"),
         (["--bandwidth", "0"], "--bandwidth must be a positive number of kbps"),

@@ -17,6 +17,25 @@ import Testing
 
     func offset(of marker: String, in data: Data, occurrence: Int = 1) -> Int { byteOffset(of: marker, in: data, occurrence: occurrence) }
 
+    /// Found by the `media` fuzz target: an MP4 whose damaged index puts a stream's data end before zero
+    /// (-277.142 s). Describing it trapped (a negative count of zeros to pad the milliseconds with) and the process
+    /// died; it is a truncated file (6 of the 150 samples its index lists).
+    @Test func decode_fuzzedMP4WithANegativeStreamEnd_isTruncated405_notACrash() throws {
+        let path = Repo.root.appendingPathComponent("Fuzz/corpus/media/negative-stream-end-crash.mp4").path
+        let error = try #require(failure(path))
+        guard case .truncated = error else { Issue.record("got \(error)"); return }
+        #expect(error.vastCode == 405)
+        #expect(error.description.contains("data ends at -277.142 s of 5.000 s"), "\(error)")
+    }
+
+    @Test(arguments: [
+        (Duration.zero, "0.000"), (.milliseconds(42), "0.042"), (.milliseconds(-42), "-0.042"), (.milliseconds(-277_142), "-277.142"),
+        (.milliseconds(12_345), "12.345"), (.seconds(Int64.max), "9.223372036854776e+18"), (.seconds(Int64.min), "-9.223372036854776e+18"),
+    ])
+    func millisecondText_isExactAndNeverTraps(_ duration: Duration, _ text: String) {
+        #expect(duration.millisecondText == text)
+    }
+
     @Test func open_missingFile_isNotFound401() throws {
         let error = try #require(failure(folder.url.appendingPathComponent("missing.mp4").path))
         guard case .notFound = error else { Issue.record("got \(error)"); return }

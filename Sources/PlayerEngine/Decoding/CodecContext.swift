@@ -26,7 +26,7 @@ final class CodecContext {
             throw MediaError.decoderFailed(location: location, codec: name, message: FFmpegCode.message(copied))
         }
         context.pointee.pkt_timebase = stream.pointee.time_base
-        context.pointee.thread_count = Int32(max(0, threads))
+        context.pointee.thread_count = Int32(min(max(0, threads), 1024))
         context.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
         let opened = avcodec_open2(context, codec, nil)
         if opened < 0 {

@@ -358,11 +358,7 @@ public final class FFmpegMediaSource: MediaSource {
     }
 
     /// Seconds with three decimals, without Foundation's formatter.
-    static func milliseconds(_ duration: Duration) -> String {
-        let millis = Int64((duration.seconds * 1000).rounded())
-        let fraction = String(millis % 1000)
-        return "\(millis / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
-    }
+    static func milliseconds(_ duration: Duration) -> String { duration.millisecondText }
 
     // MARK: - Describing streams
 

@@ -454,9 +454,5 @@ public struct AdPlayback: Sendable {
         PlaybackEvent(name: name, playhead: playhead(at: clock), clock: clock, offset: offset, detail: detail, play: play, reward: reward)
     }
 
-    static func format(_ duration: Duration) -> String {
-        let millis = Int64((duration.seconds * 1000).rounded())
-        let fraction = String(millis % 1000)
-        return "\(millis / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction + " s"
-    }
+    static func format(_ duration: Duration) -> String { duration.millisecondText + " s" }
 }

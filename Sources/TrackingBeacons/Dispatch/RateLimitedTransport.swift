@@ -5,11 +5,11 @@ public struct RateLimitedTransport: BeaconTransport {
     public let perSecond: Double
     private let slots: SlotClock
 
-    /// - Parameter perSecond: requests per second, > 0.
+    /// - Parameter perSecond: requests per second, > 0 (taken as 0.001 to 10⁹).
     public init(base: any BeaconTransport, perSecond: Double) {
         self.base = base
         self.perSecond = perSecond
-        slots = SlotClock(interval: .nanoseconds(Int64((1e9 / perSecond).rounded())))
+        slots = SlotClock(interval: .nanoseconds(Int64((1e9 / min(max(perSecond, 0.001), 1e9)).rounded())))
     }
 
     public func send(_ url: String, timeout: Duration) async -> TransportOutcome {

@@ -39,7 +39,7 @@ struct FleetCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Seed of every draw (scenarios, [CACHEBUSTING]): the same seed, the same fleet.")
     var seed: String = "1"
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("At most this many beacons per second over the whole fleet.", valueName: "per-second"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("At most this many beacons per second over the whole fleet (0.001 to 10,000,000).", valueName: "per-second"))
     var rate: Double?
 
     @Option(help: ArgumentHelp("Run only shard K of N (sessions i with i % N == K), 0-based.", valueName: "K/N"))
@@ -92,7 +92,7 @@ struct FleetCommand: AsyncParsableCommand {
         if concurrency < 1 { throw ValidationError("--concurrency must be 1 or more") }
         do { _ = try FleetMix(parsing: mix) } catch { throw ValidationError(error.description) }
         if UInt64(seed) == nil { throw ValidationError("--seed must be a whole number from 0 to \(UInt64.max)") }
-        if let rate, !(rate > 0 && rate.isFinite) { throw ValidationError("--rate must be a positive number of beacons per second") }
+        if let rate, !OptionRanges.rates.contains(rate) { throw ValidationError("--rate must be from 0.001 to 10000000 beacons per second") }
         if let shard, FleetShard(parsing: shard) == nil { throw ValidationError("--shard must be K/N with 0 ≤ K < N, e.g. 0/4") }
         for spec in sinkFault {
             do { _ = try SinkFault(spec: spec) } catch { throw ValidationError("--sink-fault: \(error)") }
@@ -101,10 +101,10 @@ struct FleetCommand: AsyncParsableCommand {
         if (sink || sinkAll) && dryRun { throw ValidationError("--sink sends beacons; it does not go with --dry-run") }
         if let now, RunCommand.parseNow(now) == nil { throw ValidationError("--now must be ISO 8601 (2026-01-01T00:00:00Z) or milliseconds since 1970") }
         for entry in macro where RunCommand.parseMacro(entry) == nil { throw ValidationError("--macro \(entry): expected NAME=VALUE with an upper-case NAME") }
-        if !(beaconTimeout > 0 && beaconTimeout.isFinite) { throw ValidationError("--beacon-timeout must be a positive number of seconds") }
+        if !OptionRanges.isSeconds(beaconTimeout, positive: true) { throw ValidationError("--beacon-timeout must be a positive number of seconds, at most a year") }
         if beaconConcurrency < 1 { throw ValidationError("--beacon-concurrency must be 1 or more") }
         if retries < 0 || retries > 10 { throw ValidationError("--retries must be 0 to 10") }
-        if !(beaconDrain >= 0 && beaconDrain.isFinite) { throw ValidationError("--beacon-drain must be 0 or more seconds") }
+        if !OptionRanges.isSeconds(beaconDrain) { throw ValidationError("--beacon-drain must be 0 or more seconds, at most a year") }
         try ReportOptions.checkWritable(report, option: "--report")
     }
 
@@ -116,8 +116,8 @@ struct FleetCommand: AsyncParsableCommand {
         session.now = now.flatMap(RunCommand.parseNow)
         session.timeZoneOffsetMinutes = now.flatMap(MacroFormat.utcOffsetMinutes(ofISO8601:)) ?? 0
         for entry in macro { if let (name, value) = RunCommand.parseMacro(entry) { session.deviceMacros[name] = value } }
-        session.beaconPolicy = BeaconPolicy(timeout: .milliseconds(Int64((beaconTimeout * 1000).rounded())), retries: retries, maxConcurrent: beaconConcurrency)
-        session.beaconDrain = .milliseconds(Int64((beaconDrain * 1000).rounded()))
+        session.beaconPolicy = BeaconPolicy(timeout: OptionRanges.duration(seconds: beaconTimeout), retries: retries, maxConcurrent: beaconConcurrency)
+        session.beaconDrain = OptionRanges.duration(seconds: beaconDrain)
         session.sink = sinkAll ? .all : sink ? .loopback : nil
         session.sinkFaults = sinkFault.compactMap { try? SinkFault(spec: $0) }
         // One decoder thread: a fleet decodes once, and --decode-each runs many decodes side by side.

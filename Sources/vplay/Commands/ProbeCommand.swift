@@ -27,7 +27,7 @@ struct ProbeCommand: AsyncParsableCommand {
 
     func validate() throws {
         if decode && demux { throw ValidationError("--decode and --demux exclude each other") }
-        if threads < 0 { throw ValidationError("--threads must be 0 (auto) or more") }
+        if threads < 0 || threads > OptionRanges.maxThreads { throw ValidationError("--threads must be 0 (auto) to \(OptionRanges.maxThreads)") }
     }
 
     func run() async throws {

@@ -34,7 +34,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("virtual (as fast as decoding allows, exact times; default) or realtime.", valueName: "mode"))
     var clock: ClockOption?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Real time scaled by N (implies --clock realtime); 2 plays a 10 s ad in 5 s.", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Real time scaled by N (implies --clock realtime); 2 plays a 10 s ad in 5 s; 0.001 to 1000.", valueName: "N"))
     var speed: Double?
 
     @Option(help: ArgumentHelp("Scripted actions at session seconds since the first frame, e.g. mute@1,background@3,foreground@13,skip@+2 (README \"Scripts\").", valueName: "steps"))
@@ -111,15 +111,15 @@ struct RunCommand: AsyncParsableCommand {
     enum ClockOption: String, ExpressibleByArgument, CaseIterable { case virtual, realtime }
 
     func validate() throws {
-        if let speed, !(speed > 0 && speed.isFinite) { throw ValidationError("--speed must be a positive number") }
+        if let speed, !OptionRanges.speeds.contains(speed) { throw ValidationError("--speed must be from 0.001 to 1000") }
         if speed != nil && clock == .virtual {
             throw ValidationError("--speed plays in real time; it does not go with --clock virtual")
         }
         if Self.parseSeed(seed) == nil { throw ValidationError("--seed must be a whole number from 0 to \(UInt64.max)") }
-        if !(beaconDrain >= 0 && beaconDrain.isFinite) { throw ValidationError("--beacon-drain must be 0 or more seconds") }
+        if !OptionRanges.isSeconds(beaconDrain) { throw ValidationError("--beacon-drain must be 0 or more seconds, at most a year") }
         if let now, Self.parseNow(now) == nil { throw ValidationError("--now must be ISO 8601 (2026-01-01T00:00:00Z) or milliseconds since 1970") }
         for entry in macro where Self.parseMacro(entry) == nil { throw ValidationError("--macro \(entry): expected NAME=VALUE with an upper-case NAME") }
-        if !(beaconTimeout > 0 && beaconTimeout.isFinite) { throw ValidationError("--beacon-timeout must be a positive number of seconds") }
+        if !OptionRanges.isSeconds(beaconTimeout, positive: true) { throw ValidationError("--beacon-timeout must be a positive number of seconds, at most a year") }
         if retries < 0 || retries > 10 { throw ValidationError("--retries must be 0 to 10") }
         for spec in sinkFault {
             do { _ = try SinkFault(spec: spec) } catch { throw ValidationError("--sink-fault: \(error)") }
@@ -132,8 +132,8 @@ struct RunCommand: AsyncParsableCommand {
         if let reward, Self.parseReward(reward) == nil { throw ValidationError("--reward must look like Coins:10") }
         if Self.parseThreshold(rewardAt) == nil { throw ValidationError("--reward-at must be complete, a percentage (50%) or seconds (15s)") }
         if Self.parseVideoClose(videoClose) == nil { throw ValidationError("--video-close must be anytime, never or seconds (5s)") }
-        if !(closeDelay >= 0 && closeDelay.isFinite) { throw ValidationError("--close-delay must be 0 or more seconds") }
-        if threads < 0 { throw ValidationError("--threads must be 0 (auto) or more") }
+        if !OptionRanges.isSeconds(closeDelay) { throw ValidationError("--close-delay must be 0 or more seconds, at most a year") }
+        if threads < 0 || threads > OptionRanges.maxThreads { throw ValidationError("--threads must be 0 (auto) to \(OptionRanges.maxThreads)") }
     }
 
     func sessionConfiguration() -> SessionConfiguration {
@@ -146,13 +146,13 @@ struct RunCommand: AsyncParsableCommand {
         configuration.timeZoneOffsetMinutes = now.flatMap(MacroFormat.utcOffsetMinutes(ofISO8601:)) ?? 0
         for entry in macro { if let (name, value) = Self.parseMacro(entry) { configuration.deviceMacros[name] = value } }
         configuration.decoderThreads = threads
-        configuration.beaconPolicy = BeaconPolicy(timeout: .milliseconds(Int64((beaconTimeout * 1000).rounded())), retries: retries, maxConcurrent: beaconConcurrency)
-        configuration.beaconDrain = .milliseconds(Int64((beaconDrain * 1000).rounded()))
+        configuration.beaconPolicy = BeaconPolicy(timeout: OptionRanges.duration(seconds: beaconTimeout), retries: retries, maxConcurrent: beaconConcurrency)
+        configuration.beaconDrain = OptionRanges.duration(seconds: beaconDrain)
         configuration.script = (try? parsedScript()) ?? SessionScript()
         configuration.reward = reward.flatMap(Self.parseReward)
         configuration.rewardThreshold = Self.parseThreshold(rewardAt) ?? .complete
         configuration.videoClose = Self.parseVideoClose(videoClose) ?? .anytime
-        configuration.closeDelay = .milliseconds(Int64((closeDelay * 1000).rounded()))
+        configuration.closeDelay = OptionRanges.duration(seconds: closeDelay)
         configuration.endCardAfterSkip = !noEndCardAfterSkip
         configuration.repeatTracking = repeatTracking
         configuration.sink = sinkAll ? .all : sink ? .loopback : nil
@@ -255,8 +255,8 @@ struct RunCommand: AsyncParsableCommand {
 
     static func parseSeconds(_ text: String) -> Duration? {
         let number = text.hasSuffix("s") ? String(text.dropLast()) : text
-        guard let value = Double(number), value.isFinite, value >= 0 else { return nil }
-        return .milliseconds(Int64((value * 1000).rounded()))
+        guard let value = Double(number), OptionRanges.isSeconds(value) else { return nil }
+        return OptionRanges.duration(seconds: value)
     }
 
     static func parseThreshold(_ text: String) -> PlaybackRules.RewardThreshold? {

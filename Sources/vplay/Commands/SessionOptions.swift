@@ -67,7 +67,7 @@ struct TagOptions: ParsableArguments {
 
     static func parseTimeouts(_ text: String) -> (Duration, Duration)? {
         let parts = text.split(separator: ",").compactMap { Double($0) }
-        guard parts.count == 2, parts.allSatisfy({ $0 > 0 && $0.isFinite }) else { return nil }
-        return (.milliseconds(Int64(parts[0] * 1000)), .milliseconds(Int64(parts[1] * 1000)))
+        guard parts.count == 2, parts.allSatisfy({ OptionRanges.isSeconds($0, positive: true) }) else { return nil }
+        return (OptionRanges.duration(seconds: parts[0]), OptionRanges.duration(seconds: parts[1]))
     }
 }
