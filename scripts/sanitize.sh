@@ -35,7 +35,7 @@ for kind in "${kinds[@]}"; do
   SWIFT_BACKTRACE=enable=no \
     ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 \
     LSAN_OPTIONS="suppressions=$(pwd)/scripts/lsan-suppressions.txt:print_suppressions=0" \
-    TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+    TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$(pwd)/scripts/tsan-suppressions.txt" \
     nice -n 10 swift test --no-parallel --disable-xctest --sanitize="$kind" --scratch-path "$scratch" "$@" >"$log" 2>&1
   status=$?
   set -e
