@@ -92,6 +92,25 @@ import Testing
         #expect(keyFrames == 5, "one key frame every 48 frames (-g 48) over 240 frames")
     }
 
+    /// `vplay probe --demux` opens no decoder (their threads and buffers put its peak RSS above `ffmpeg -c copy`'s):
+    /// the pass must read the same packets and describe the same streams as one with decoders open.
+    @Test func demux_withoutDecoders_readsTheSamePacketsAndInfo() throws {
+        let path = Repo.media("clip-10s-360p.mp4")
+        func demux(_ options: MediaOpenOptions) throws -> (MediaInfo, DecodeStatistics, [MediaPacket]) {
+            let source = try FFmpegMediaSource(location: path, options: options)
+            var packets: [MediaPacket] = []
+            while let packet = try source.nextPacket() { packets.append(packet) }
+            return (source.info, source.statistics, packets)
+        }
+        let with = try demux(MediaOpenOptions())
+        let without = try demux(MediaOpenOptions(openDecoders: false))
+        #expect(without.0 == with.0)
+        #expect(without.1 == with.1)
+        #expect(without.2 == with.2)
+        #expect(without.1.streams.map(\.frames) == [240, 432], "packets per stream")
+        #expect(try FFmpegMediaSource(location: path, options: MediaOpenOptions(openDecoders: false)).nextFrame() == nil)
+    }
+
     @Test func decode_overLoopbackHTTP_equalsTheLocalFile() async throws {
         let server = try LoopbackFileServer(root: Repo.root.appendingPathComponent("media").path)
         defer { server.stop() }

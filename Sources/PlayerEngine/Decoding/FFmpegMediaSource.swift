@@ -43,6 +43,7 @@ public final class FFmpegMediaSource: MediaSource {
         var streams: [StreamInfo] = []
         var stats: [DecodeStatistics.Stream] = []
         var decoders: [Int: CodecContext] = [:]
+        var decodable = 0
         var decoderFailures: [Int: MediaError] = [:]
         var pictures: Set<Int> = []
         var labels: [Int: String] = [:]
@@ -51,10 +52,19 @@ public final class FFmpegMediaSource: MediaSource {
             var info = Self.describe(stream)
             if stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0 { pictures.insert(index) }
             labels[index] = Self.codecLabel(stream)
-            if info.type == .video || info.type == .audio {
+            if (info.type == .video || info.type == .audio) && !options.openDecoders {
+                // Demux only: a decoder exists for the codec, which is all the pass needs to know.
+                if avcodec_find_decoder(stream.pointee.codecpar.pointee.codec_id) != nil {
+                    info.decodable = true
+                    decodable += 1
+                    slot[index] = stats.count
+                    stats.append(.init(index: index, type: info.type))
+                }
+            } else if info.type == .video || info.type == .audio {
                 do {
                     if let decoder = try CodecContext(stream: stream, threads: options.decoderThreads, location: location) {
                         info.decodable = true
+                        decodable += 1
                         decoders[index] = decoder
                         slot[index] = stats.count
                         stats.append(.init(index: index, type: info.type))
@@ -85,7 +95,7 @@ public final class FFmpegMediaSource: MediaSource {
         }
         // Nothing decodable, or video that cannot be decoded: a video ad must not "play" as its sound alone.
         let video = playable.filter { $0.type == .video }
-        let required = decoders.isEmpty ? playable : video.contains(where: \.decodable) ? [] : video
+        let required = decodable == 0 ? playable : video.contains(where: \.decodable) ? [] : video
         if !required.isEmpty {
             if let failure = required.lazy.compactMap({ decoderFailures[$0.index] }).first { throw failure }
             throw MediaError.unsupportedCodec(location: location, codecs: required.filter { !$0.decodable }.map { labels[$0.index]! })
@@ -95,6 +105,7 @@ public final class FFmpegMediaSource: MediaSource {
     // MARK: - Decode mode
 
     public func nextFrame() throws(MediaError) -> MediaFrame? {
+        guard options.openDecoders else { return nil }
         while true {
             if let next = popEarliestIfReady() { return next }
             if drained {

@@ -55,11 +55,16 @@ public struct MediaOpenOptions: Sendable {
     /// `MediaError.loadTimedOut` (VAST 402). 8 s: IMA's `loadVideoTimeout` default. Unlike `ioTimeout` this also
     /// stops a server that trickles bytes just fast enough never to block a single read for long.
     public var loadTimeout: Duration
+    /// Whether to open the decoders. `false` is for a demux-only pass (`nextPacket()`, `vplay probe --demux`): a
+    /// decoder's threads and buffers cost memory such a pass never uses. Whether a decoder exists is still checked
+    /// (`unsupportedCodec`), not whether it opens (`decoderFailed`); `nextFrame()` then yields no frame.
+    public var openDecoders: Bool
 
     public init(
         decoderThreads: Int = 0, ioTimeout: Duration = .seconds(10), truncationTolerance: Duration = .milliseconds(500),
-        loadTimeout: Duration = .seconds(8)
+        loadTimeout: Duration = .seconds(8), openDecoders: Bool = true
     ) {
+        self.openDecoders = openDecoders
         self.decoderThreads = decoderThreads
         self.ioTimeout = ioTimeout
         self.truncationTolerance = truncationTolerance

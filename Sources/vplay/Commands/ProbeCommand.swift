@@ -34,7 +34,9 @@ struct ProbeCommand: AsyncParsableCommand {
         let wall = ContinuousClock()
         let started = wall.now
         do {
-            let source = try FFmpegMediaSource(location: location, options: MediaOpenOptions(decoderThreads: threads))
+            // A demux pass opens no decoder; a plain probe opens them, to report a decoder that will not open.
+            let options = MediaOpenOptions(decoderThreads: threads, openDecoders: !demux)
+            let source = try FFmpegMediaSource(location: location, options: options)
             var pass: MediaPass? = nil
             if decode {
                 while try source.nextFrame() != nil {}

@@ -1,0 +1,9 @@
+import Foundation
+
+/// Whether this test process (and so the `vplay` it runs, built the same way) runs under AddressSanitizer or
+/// ThreadSanitizer (`scripts/sanitize.sh`). Their shadow memory and quarantine put even a well-behaved sanitized run
+/// at several hundred MiB, so absolute memory ceilings hold only without them; comparisons with a well-behaved twin
+/// run hold either way.
+public enum Sanitizer {
+    public static let active: Bool = dlsym(nil, "__asan_init") != nil || dlsym(nil, "__tsan_init") != nil
+}
