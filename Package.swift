@@ -41,6 +41,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
         .target(
@@ -61,7 +62,7 @@ let package = Package(
         ),
         /// Paths, temporary folders, a loopback HTTP file server: shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "VASTTests", dependencies: ["VAST", "PlayerEngine"]),
+        .testTarget(name: "VASTTests", dependencies: ["VAST", "PlayerEngine", "TestSupport"]),
         .testTarget(name: "PlayerEngineTests", dependencies: ["PlayerEngine", "TestSupport"]),
         .testTarget(name: "TrackingBeaconsTests", dependencies: ["TrackingBeacons"]),
         .testTarget(name: "BeaconSinkTests", dependencies: ["BeaconSink"]),

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import PlayerEngine
 import TrackingBeacons
 import VAST
 
@@ -44,7 +44,7 @@ struct TagLoader {
     /// macros (`--macro`). Values are percent-encoded; unknown macros stay as written. The resolver detects loops on
     /// the URI before this expansion.
     static func tagURLMacroExpansion(_ configuration: SessionConfiguration) -> @Sendable (String) -> String {
-        let cacheBuster = Mutex(CacheBuster(seed: configuration.seed ^ 0x7461_6755_524C))  // "tagURL"
+        let cacheBuster = Locked(CacheBuster(seed: configuration.seed ^ 0x7461_6755_524C))  // "tagURL"
         let now = configuration.now ?? Int64(Date().timeIntervalSince1970 * 1000)
         let device = configuration.deviceMacros
         return { uri in

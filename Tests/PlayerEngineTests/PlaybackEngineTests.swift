@@ -168,7 +168,6 @@ import Testing
 }
 
 import Foundation
-import Synchronization
 import TestSupport
 
 /// The engine's paths beyond a plain play: steps after the close, replays' statistics, and real-time lateness on a
@@ -225,13 +224,13 @@ import TestSupport
 /// A decoder that falls behind real time, without waiting for real time.
 final class LateClock: Clock, Sendable {
     typealias Instant = VirtualClock.Instant
-    private let state: Mutex<(now: Duration, done: Bool)>
+    private let state: Locked<(now: Duration, done: Bool)>
     private let lateAt: Duration, lateness: Duration
 
     init(lateAt: Duration, by lateness: Duration) {
         self.lateAt = lateAt
         self.lateness = lateness
-        state = Mutex((.zero, false))
+        state = Locked((.zero, false))
     }
 
     var now: Instant { Instant(offset: state.withLock { $0.now }) }

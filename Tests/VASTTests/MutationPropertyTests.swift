@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import VAST
 
@@ -141,7 +142,7 @@ struct MutationPropertyTests {
         // A bound per input, not only overall: one slow input among thousands of fast ones (like the 24 s
         // attribute tag of finding 7) must fail the test by itself. Inputs are at most a few KiB and take
         // milliseconds; 2 s leaves room for a loaded 2-core machine.
-        #expect(slowest.elapsed < .seconds(2), "mutation \(slowest.iteration) took \(slowest.elapsed)")
+        #expect(slowest.elapsed < Sanitizer.budget(seconds: 2), "mutation \(slowest.iteration) took \(slowest.elapsed)")
         #expect(hugeNumberInputs >= 100, "only \(hugeNumberInputs) inputs carried a huge number")
         #expect(parsed > 0 && failed > 0)
     }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import PlayerEngine
 @testable import VAST
@@ -135,7 +134,7 @@ struct ResolutionLimitsTests {
 
 /// Counts from 1, across tasks.
 final class Counter: Sendable {
-    private let value = Mutex(0)
+    private let value = Locked(0)
     func next() -> Int { value.withLock { $0 += 1; return $0 } }
 }
 

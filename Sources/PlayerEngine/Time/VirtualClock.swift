@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A clock whose time moves only when someone sleeps on it: `sleep(until:)` returns at once with `now` set to the
 /// deadline. Playback on it runs as fast as decoding allows while every event keeps the timestamps it would have on a
 /// wall clock, to the attosecond, so runs are deterministic and tests assert exact times.
@@ -16,9 +14,9 @@ public final class VirtualClock: Clock, Sendable {
         public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
     }
 
-    private let current: Mutex<Duration>
+    private let current: Locked<Duration>
 
-    public init(now: Duration = .zero) { current = Mutex(now) }
+    public init(now: Duration = .zero) { current = Locked(now) }
 
     public var now: Instant { Instant(offset: current.withLock { $0 }) }
     public var minimumResolution: Duration { .zero }

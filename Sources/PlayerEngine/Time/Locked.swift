@@ -1,0 +1,33 @@
+import Glibc
+
+/// A value behind a pthread mutex, for state shared across threads (the virtual clock, the session's tag-URL cache
+/// buster).
+///
+/// Swift's `Mutex` would do the same job, but on Linux its contended path has the kernel take the lock
+/// (`FUTEX_LOCK_PI`) inside the uninstrumented `libswiftSynchronization`, so ThreadSanitizer sees no synchronisation
+/// and reports every contended access as a race (`scripts/sanitize.sh thread`); `pthread_mutex_lock` is one
+/// ThreadSanitizer intercepts, so its reports stay about real races.
+public final class Locked<Value: Sendable>: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private var value: Value
+
+    public init(_ value: Value) {
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+        self.value = value
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deinitialize(count: 1)
+        mutex.deallocate()
+    }
+
+    /// Runs `body` with the value, holding the lock.
+    public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&value)
+    }
+}
