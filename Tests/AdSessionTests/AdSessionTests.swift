@@ -191,6 +191,14 @@ actor Recorder {
 }
 
 @Suite struct ExpectationLogicTests {
+    /// Found writing the expectations fuzz target (Fuzz/) and reproduced with it: `playhead: 1e300` decodes, and printing
+    /// it in the result trapped converting 1e303 ms to an Int64.
+    @Test func check_eventExpectedAtAHugePlayhead_failsSayingSoInsteadOfCrashing() {
+        let expectations = SessionExpectations(events: [.init(name: "start", playhead: 1e300, clock: -1e300, tolerance: 1e300)])
+        let results = expectations.check(SessionTranscript(), summary: SessionSummary(outcome: .completed))
+        #expect(results == [ExpectationResult(name: "start at playhead 1e+300 s, clock -1e+300 s ±1e+300 s", passed: false, detail: "happened never")])
+    }
+
     @Test func glob_matchesRunsOfCharacters() {
         #expect(Glob("*pos=00%3A00%3A05.000*").matches("http://t/m?pos=00%3A00%3A05.000&cb=1"))
         #expect(Glob("http://t/*").matches("http://t/"))

@@ -20,7 +20,7 @@ func vplay(_ arguments: [String], in directory: URL = Repo.root) async throws ->
     let outURL = folder.url.appendingPathComponent("stdout"), errURL = folder.url.appendingPathComponent("stderr")
     _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
     _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-    let process = Process()
+    let process = LeakSanitizer.ignore(Process())
     process.executableURL = URL(fileURLWithPath: Repo.vplayBinary)
     process.arguments = arguments
     process.currentDirectoryURL = directory
@@ -182,7 +182,7 @@ struct TerminalConsoleTests {
         let folder = try TemporaryFolder()
         let outURL = folder.url.appendingPathComponent("tty")
         _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        let process = Process()
+        let process = LeakSanitizer.ignore(Process())
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
         process.arguments = ["-qfec", command, "/dev/null"]
         process.currentDirectoryURL = Repo.root

@@ -126,7 +126,7 @@ import TestSupport
         let outURL = folder.url.appendingPathComponent("stdout")
         _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
         let log = folder.url.appendingPathComponent("beacons.jsonl").path, har = folder.url.appendingPathComponent("run.har").path
-        let process = Process()
+        let process = LeakSanitizer.ignore(Process())
         process.executableURL = URL(fileURLWithPath: Repo.vplayBinary)
         // Real time, paused from 3 s to 120 s: however long a test process slowed by the other suites takes to look,
         // the session is still under way when it signals.

@@ -66,13 +66,25 @@ import TestSupport
         #expect(nothing.status == 2 && nothing.stderr.contains("expects nothing"), "\(nothing.stderr)")
     }
 
+    /// `playhead: .nan` crashed vplay printing the check (and, printed, NaN would pass every comparison).
+    @Test func expectationsFile_withANaNOrInfiniteTime_isAUsageErrorNotACrash() async throws {
+        let folder = try TemporaryFolder()
+        let nan = try folder.write("nan.yaml", "events:\n  - name: midpoint\n    playhead: .nan\n")
+        let run = try await vplay(["--vast", "media/demo.xml", "--dry-run", "--expect", nan])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("at events[0].playhead: 'playhead' must be a finite number of seconds, not nan"), "\(run.stderr)")
+        let infinite = try folder.write("inf.yaml", "tolerance: .inf\nevents:\n  - name: midpoint\n")
+        let endless = try await vplay(["--vast", "media/demo.xml", "--dry-run", "--expect", infinite])
+        #expect(endless.status == 2 && endless.stderr.contains("'tolerance' must be a finite number of seconds, not inf"), "\(endless.stderr)")
+    }
+
     @Test func junit_withExpectations_hasOneCasePerExpectation() async throws {
         let folder = try TemporaryFolder()
         let file = try folder.write("expect.json", #"{"events": [{"name": "midpoint", "playhead": 5.0}, {"name": "complete", "playhead": 9.0}], "reward": true}"#)
         let junit = folder.url.appendingPathComponent("junit.xml").path
         let run = try await vplay(["--vast", "media/demo.xml", "--dry-run", "--expect", file, "--junit", junit])
         #expect(run.status == 1)
-        let document = try XMLDocument(contentsOf: URL(fileURLWithPath: junit))
+        let document = try LeakSanitizer.ignore(XMLDocument(contentsOf: URL(fileURLWithPath: junit)))
         #expect(try document.nodes(forXPath: "//testcase").count == 3)
         let failures = try document.nodes(forXPath: "//failure")
         #expect(failures.count == 1 && failures.first?.stringValue?.contains("complete") == true)
@@ -134,7 +146,7 @@ import TestSupport
             #expect(run.status == Int32(code))
             let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path("r.json")))) as? [String: Any])
             #expect((report["summary"] as? [String: Any])?["exitCode"] as? Int == code)
-            let junit = try XMLDocument(contentsOf: URL(fileURLWithPath: path("j.xml")))
+            let junit = try LeakSanitizer.ignore(XMLDocument(contentsOf: URL(fileURLWithPath: path("j.xml"))))
             #expect(try junit.nodes(forXPath: "//failure").count >= 1)
             let svg = try String(contentsOfFile: path("t.svg"), encoding: .utf8)
             #expect(svg.contains("error \(code == 3 ? 303 : 401)"))
@@ -186,7 +198,7 @@ import TestSupport
         func path(_ name: String) -> String { folder.url.appendingPathComponent(name).path }
         let outURL = folder.url.appendingPathComponent("stdout")
         _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        let process = Process()
+        let process = LeakSanitizer.ignore(Process())
         process.executableURL = URL(fileURLWithPath: Repo.vplayBinary)
         // Real time, paused from 3 s to 120 s: however long a busy test runner takes to look, the session is still
         // under way when it signals.

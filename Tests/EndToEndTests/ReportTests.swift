@@ -26,12 +26,12 @@ import TestSupport
         #expect((report["reconciliation"] as? [String: Any])?["matched"] as? Int == 15)
         #expect((report["summary"] as? [String: Any])?["outcome"] as? String == "completed")
         // JUnit: well-formed XML with the default checks, all passing.
-        let junit = try XMLDocument(contentsOf: URL(fileURLWithPath: path("junit.xml")))
+        let junit = try LeakSanitizer.ignore(XMLDocument(contentsOf: URL(fileURLWithPath: path("junit.xml"))))
         let cases = try junit.nodes(forXPath: "//testcase")
         #expect(cases.count == 4, "plays without error, ran to its end, beacons delivered, beacons received")
         #expect(try junit.nodes(forXPath: "//failure").isEmpty)
         // The timeline: well-formed SVG with the shaded background span and the event markers.
-        let svg = try XMLDocument(contentsOf: URL(fileURLWithPath: path("timeline.svg")))
+        let svg = try LeakSanitizer.ignore(XMLDocument(contentsOf: URL(fileURLWithPath: path("timeline.svg"))))
         #expect(svg.rootElement()?.name == "svg")
         let text = try String(contentsOfFile: path("timeline.svg"), encoding: .utf8)
         #expect(text.contains(">paused: inactive + background</text>") && text.contains(">midpoint</text>") && text.contains("<polyline"))

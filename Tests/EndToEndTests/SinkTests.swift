@@ -168,7 +168,7 @@ import TestSupport
         let log = folder.url.appendingPathComponent("hits.jsonl").path
         let errURL = folder.url.appendingPathComponent("stderr")
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let process = Process()
+        let process = LeakSanitizer.ignore(Process())
         process.executableURL = URL(fileURLWithPath: Repo.vplayBinary)
         process.arguments = ["sink", "--port", "0", "--log", log]
         process.standardOutput = FileHandle.nullDevice
@@ -203,7 +203,7 @@ import TestSupport
         let log = folder.url.appendingPathComponent("hits.jsonl").path
         let errURL = folder.url.appendingPathComponent("stderr")
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let process = Process()
+        let process = LeakSanitizer.ignore(Process())
         process.executableURL = URL(fileURLWithPath: Repo.vplayBinary)
         process.arguments = ["sink", "--port", "0", "--log", log, "--fault", "404@/gone"]
         process.standardOutput = FileHandle.nullDevice

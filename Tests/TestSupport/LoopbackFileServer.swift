@@ -10,7 +10,7 @@ public final class LoopbackFileServer: @unchecked Sendable {
     public init(root: String) throws {
         log = FileManager.default.temporaryDirectory.appendingPathComponent("vplay-http-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        process = Process()
+        process = LeakSanitizer.ignore(Process())
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", root]
         let pipe = Pipe()

@@ -54,7 +54,7 @@ public struct ProbeTruth: Sendable {
 /// Runs a program from PATH and returns its standard output; throws when it fails.
 @discardableResult
 public func run(_ program: String, _ arguments: [String]) throws -> String {
-    let process = Process()
+    let process = LeakSanitizer.ignore(Process())
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = [program] + arguments
     let pipe = Pipe()

@@ -7,7 +7,7 @@ extension SessionExpectations {
         try KnownKeys.check(decoder, allowed: Keys.allCases.map(\.rawValue))
         let container = try decoder.container(keyedBy: Keys.self)
         self.init(
-            tolerance: try container.decodeIfPresent(Double.self, forKey: .tolerance),
+            tolerance: try container.decodeSecondsIfPresent(forKey: .tolerance),
             events: try container.decodeIfPresent([Event].self, forKey: .events),
             beacons: try container.decodeIfPresent([Beacon].self, forKey: .beacons),
             reward: try container.decodeIfPresent(Bool.self, forKey: .reward),
@@ -26,9 +26,9 @@ extension SessionExpectations.Event {
         self.init(
             name: try container.decode(String.self, forKey: .name),
             occurrence: try container.decodeIfPresent(Int.self, forKey: .occurrence),
-            playhead: try container.decodeIfPresent(Double.self, forKey: .playhead),
-            clock: try container.decodeIfPresent(Double.self, forKey: .clock),
-            tolerance: try container.decodeIfPresent(Double.self, forKey: .tolerance),
+            playhead: try container.decodeSecondsIfPresent(forKey: .playhead),
+            clock: try container.decodeSecondsIfPresent(forKey: .clock),
+            tolerance: try container.decodeSecondsIfPresent(forKey: .tolerance),
             count: try container.decodeIfPresent(Int.self, forKey: .count),
             detail: try container.decodeIfPresent(String.self, forKey: .detail))
     }
@@ -66,5 +66,19 @@ enum KnownKeys {
                 forKey: key, in: container,
                 debugDescription: "unknown key '\(key.stringValue)' (known: \(allowed.joined(separator: ", ")))")
         }
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// A time or tolerance in seconds, refused unless finite: YAML's `.nan` would make every comparison with it
+    /// false, so an expectation at `playhead: .nan` would pass whatever happened, and `.inf` can be neither met nor
+    /// printed.
+    fileprivate func decodeSecondsIfPresent(forKey key: Key) throws -> Double? {
+        guard let value = try decodeIfPresent(Double.self, forKey: key) else { return nil }
+        guard value.isFinite else {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: self, debugDescription: "'\(key.stringValue)' must be a finite number of seconds, not \(value)")
+        }
+        return value
     }
 }
