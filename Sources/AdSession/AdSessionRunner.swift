@@ -12,6 +12,12 @@ public struct AdSessionRunner: Sendable {
 
     public init(configuration: SessionConfiguration) { self.configuration = configuration }
 
+    /// The warning when the VAST `<Duration>` and the media's differ by more than 1 s (quartiles use the media's).
+    static func durationWarning(declared: Duration?, media: Duration) -> String? {
+        guard let declared, abs((declared - media).seconds) > 1 else { return nil }
+        return "VAST <Duration> \(VASTTime.format(declared)) differs from the media's \(VASTTime.format(media)) by more than 1 s; quartiles use the media's"
+    }
+
     public func run(observer: @escaping @Sendable (SessionRecord) async -> Void) async -> SessionSummary {
         let tally = Tally(observer: observer)
         let wallStart = configuration.now ?? Int64(Date().timeIntervalSince1970 * 1000)
@@ -21,15 +27,11 @@ public struct AdSessionRunner: Sendable {
         var sink: BeaconSink?
         var routing: SinkRouting?
         if let scope = configuration.sink, let http {
-            let server = BeaconSink(configuration: SinkConfiguration(faults: configuration.sinkFaults))
             do {
-                let port = try await server.start()
-                let route = SinkRouting(scope: scope, base: "http://127.0.0.1:\(port)")
-                transport = RoutingTransport(base: http, route: route.route)
-                sink = server
-                routing = route
+                let hookup = try await SinkHookup.start(scope: scope, faults: configuration.sinkFaults, http: http)
+                (sink, routing, transport) = (hookup.sink, hookup.routing, hookup.transport)
             } catch {
-                await tally.send(.warning("the beacon sink could not start (\(error)); beacons go to their own URLs"))
+                await tally.send(.warning(SinkHookup.unavailable(error)))
             }
         }
         let dispatcher = BeaconDispatcher(transport: transport, policy: configuration.beaconPolicy,
@@ -134,9 +136,7 @@ public struct AdSessionRunner: Sendable {
             adID: ad.ad.id, adSystem: ad.inLine.adSystem?.name, adTitle: ad.inLine.adTitle, wrapperCount: ad.wrappers.count,
             mediaURL: selection.file.url, mediaReason: selection.reason, vastDuration: linear.duration, media: source.info,
             skipOffset: linear.skipOffset.map { $0.resolve(against: duration) }, reward: Self.reward(for: ad, configuration: configuration))))
-        if let declared = linear.duration, abs((declared - duration).seconds) > 1 {
-            await tally.send(.warning("VAST <Duration> \(VASTTime.format(declared)) differs from the media's \(VASTTime.format(duration)) by more than 1 s; quartiles use the media's"))
-        }
+        if let warning = Self.durationWarning(declared: linear.duration, media: duration) { await tally.send(.warning(warning)) }
 
         // 3. Play, firing each event's tracking at its time.
         let plan = TrackingPlan(ad: ad, duration: duration)

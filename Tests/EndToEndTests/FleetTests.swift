@@ -67,6 +67,31 @@ import TestSupport
         #expect(mixed.status == 2 && mixed.stderr.contains("not shards of one fleet"))
     }
 
+    /// Warnings met preparing the fleet are in its report (they used to be gathered and dropped), once each, and a
+    /// merge keeps them.
+    @Test func warnings_areReported_andKeptByMerge() async throws {
+        let folder = try TemporaryFolder()
+        let tag = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
+            .replacingOccurrences(of: "<Duration>00:00:10.000</Duration>", with: "<Duration>00:00:20.000</Duration>")
+            .replacingOccurrences(of: "clip-10s-360p.mp4", with: Repo.media("clip-10s-360p.mp4"))
+        let path = try folder.write("ad.xml", tag)
+        var reports: [String] = []
+        for shard in ["0/2", "1/2"] {
+            let report = folder.url.appendingPathComponent("shard-\(shard.first!).json").path
+            let run = try await vplay(["fleet", "--vast", path, "--sessions", "4", "--dry-run", "--shard", shard, "--report", report])
+            #expect(run.status == 0, "\(run.stderr)")
+            reports.append(report)
+        }
+        let shard = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: reports[0]))) as? [String: Any])
+        let expected = ["VAST <Duration> 00:00:20.000 differs from the media's 00:00:10.000 by more than 1 s; quartiles use the media's"]
+        #expect(shard["warnings"] as? [String] == expected)
+        let merged = folder.url.appendingPathComponent("fleet.json").path
+        let run = try await vplay(["merge"] + reports + ["--report", merged])
+        #expect(run.status == 0, "\(run.stderr)")
+        let whole = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: merged))) as? [String: Any])
+        #expect(whole["warnings"] as? [String] == expected)
+    }
+
     @Test func noAd_isAnAdError_beforeAnySessionPlays() async throws {
         let folder = try TemporaryFolder()
         let tag = try folder.write("noad.xml", #"<VAST version="4.1"></VAST>"#)

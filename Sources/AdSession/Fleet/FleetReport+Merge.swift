@@ -51,6 +51,7 @@ extension FleetReport {
                 throw MergeError(description: "the reports list different tracking URLs")
             }
             merged.fleet.shards = (merged.fleet.shards + report.fleet.shards).sorted()
+            merged.warnings += report.warnings.filter { !merged.warnings.contains($0) }
             merged.population = merge(merged.population, report.population)
             var histogram = histogram(of: merged.performance.latency)
             histogram.add(Self.histogram(of: report.performance.latency))

@@ -89,6 +89,9 @@ public struct FleetReport: Sendable, Equatable, Codable {
     public var population: Population
     public var checks: Checks
     public var performance: Performance
+    /// What was worth saying while preparing the ad and the run (a media file skipped, a VAST Duration that differs
+    /// from the media's, a sink that could not start), once each.
+    public var warnings: [String]
 
     /// Sorted keys, so equal reports are equal bytes.
     public func json() throws -> Data {

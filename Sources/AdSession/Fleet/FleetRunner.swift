@@ -102,6 +102,7 @@ public struct FleetRunner: Sendable {
         }
         let decodeSeconds = started.duration(to: clock.now).seconds
         let duration = timeline.info.exactDuration
+        if let warning = AdSessionRunner.durationWarning(declared: linear.duration, media: duration) { warnings.append(warning) }
         let plan = TrackingPlan(ad: ad, duration: duration)
         let rules = AdSessionRunner.rules(for: ad, linear: linear, plan: plan, duration: duration, configuration: session)
         return .success(PreparedAd(ad: ad, plan: plan, rules: rules, timeline: timeline, location: opened.location,
@@ -139,13 +140,13 @@ public struct FleetRunner: Sendable {
         var routing: SinkRouting?
         let http = session.dryRun ? nil : HTTPBeaconTransport(userAgent: session.userAgent, connectTimeout: session.beaconPolicy.timeout)
         var transport: (any BeaconTransport)? = http
+        var warnings = prepared.warnings
         if let scope = session.sink, let http {
-            let server = BeaconSink(configuration: SinkConfiguration(faults: session.sinkFaults))
-            if let port = try? await server.start() {
-                let route = SinkRouting(scope: scope, base: "http://127.0.0.1:\(port)")
-                transport = RoutingTransport(base: http, route: route.route)
-                sink = server
-                routing = route
+            do {
+                let hookup = try await SinkHookup.start(scope: scope, faults: session.sinkFaults, http: http)
+                (sink, routing, transport) = (hookup.sink, hookup.routing, hookup.transport)
+            } catch {
+                warnings.append(SinkHookup.unavailable(error))
             }
         }
         if let rate = configuration.rate, let base = transport { transport = RateLimitedTransport(base: base, perSecond: rate) }
@@ -193,7 +194,7 @@ public struct FleetRunner: Sendable {
         let hits = sink?.hits().map(\.target)
         await sink?.stop()
         await http?.shutdown()
-        return await report(prepared, targets: targets, tally: tally, hits: hits, seconds: seconds)
+        return await report(prepared, targets: targets, tally: tally, hits: hits, seconds: seconds, warnings: warnings)
     }
 
     private static func progress(_ tally: FleetTally, sessions: Int, since started: ContinuousClock.Instant) async -> FleetProgress {
@@ -237,7 +238,8 @@ public struct FleetRunner: Sendable {
         await tally.finished(scenario, report: report)
     }
 
-    private func report(_ prepared: PreparedAd, targets: [TrackingPlan.Target], tally: FleetTally, hits: [String]?, seconds: Double) async -> FleetReport {
+    private func report(_ prepared: PreparedAd, targets: [TrackingPlan.Target], tally: FleetTally, hits: [String]?, seconds: Double,
+                        warnings: [String]) async -> FleetReport {
         let configuration = self.configuration
         let facts = FleetOracle.Facts(duration: prepared.timeline.info.exactDuration, progressOffsets: prepared.rules.progressOffsets,
                                       skipOffset: prepared.rules.skipOffset, hasEndCard: prepared.rules.hasEndCard,
@@ -284,7 +286,8 @@ public struct FleetRunner: Sendable {
             mix: configuration.mix.description, shardCount: configuration.shard.count, shards: [configuration.shard.index],
             media: prepared.mediaURL, duration: prepared.timeline.info.exactDuration.seconds,
             decodeEach: configuration.decodeEach, dryRun: configuration.session.dryRun)
-        return FleetReport(fleet: fleet, population: population, checks: FleetReport.checks(of: population), performance: performance)
+        return FleetReport(fleet: fleet, population: population, checks: FleetReport.checks(of: population), performance: performance,
+                           warnings: warnings)
     }
 }
 

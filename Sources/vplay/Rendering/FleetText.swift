@@ -28,6 +28,7 @@ enum FleetText {
         lines += aligned(table)
         lines.append("")
         lines.append("failures   " + (population.failures.isEmpty ? "none" : counts(population.failures)))
+        for warning in report.warnings { lines.append("warning    " + warning) }
         if let unexpected = population.unexpected { lines.append("unexpected \(unexpected) hits at the sink no beacon accounts for") }
         var checks = "sent as the scenarios imply: \(report.checks.sentAsExpected ? "yes" : "NO")"
         if let received = report.checks.receivedAsSent { checks += "; received as sent: \(received ? "yes" : "NO")" }
