@@ -64,7 +64,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "VASTTests", dependencies: ["VAST", "PlayerEngine", "TestSupport"]),
         .testTarget(name: "PlayerEngineTests", dependencies: ["PlayerEngine", "TestSupport"]),
-        .testTarget(name: "TrackingBeaconsTests", dependencies: ["TrackingBeacons"]),
+        .testTarget(name: "TrackingBeaconsTests", dependencies: ["TrackingBeacons", "TestSupport"]),
         .testTarget(name: "BeaconSinkTests", dependencies: ["BeaconSink"]),
         .testTarget(name: "AdSessionTests", dependencies: ["AdSession", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["vplay", "TestSupport"]),

@@ -31,6 +31,7 @@ public struct AdSessionRunner: Sendable {
                 let hookup = try await SinkHookup.start(scope: scope, faults: configuration.sinkFaults, http: http)
                 (sink, routing, transport) = (hookup.sink, hookup.routing, hookup.transport)
             } catch {
+                transport = SinkHookup.withoutSink(scope: scope, base: http)
                 await tally.send(.warning(SinkHookup.unavailable(error)))
             }
         }

@@ -16,8 +16,26 @@ struct SinkHookup {
         return SinkHookup(sink: sink, routing: routing, transport: RoutingTransport(base: http, route: routing.route))
     }
 
-    /// The warning when the sink cannot start: the run goes on, with beacons to their own URLs.
+    /// The warning when the sink cannot start.
     static func unavailable(_ error: any Error) -> String {
-        "the beacon sink could not start (\(error)); beacons go to their own URLs"
+        "the beacon sink could not start (\(error)); the beacons meant for it are not sent"
+    }
+
+    /// The transport when the sink cannot start: the beacons the sink would have taken fail at once, unsent, and
+    /// only the others go out through `base`. Never to their own URLs: `--sink-all` promises that nothing leaves the
+    /// machine.
+    static func withoutSink(scope: SinkRouting.Scope, base: any BeaconTransport) -> any BeaconTransport {
+        SinkUnavailableTransport(routing: SinkRouting(scope: scope, base: ""), base: base)
+    }
+}
+
+/// Fails, without sending, every beacon the embedded sink would have taken.
+struct SinkUnavailableTransport: BeaconTransport {
+    let routing: SinkRouting
+    let base: any BeaconTransport
+
+    func send(_ url: String, timeout: Duration) async -> TransportOutcome {
+        guard routing.routes(url) else { return await base.send(url, timeout: timeout) }
+        return TransportOutcome(status: nil, error: "not sent: the beacon sink could not start", latency: .zero, bytes: 0)
     }
 }

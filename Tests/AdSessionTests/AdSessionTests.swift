@@ -307,3 +307,34 @@ actor Recorder {
         #expect(events.first { $0.name == .midpoint }?.playhead == source.info.exactDuration / 2)
     }
 }
+
+/// When the embedded sink cannot start, the beacons it would have taken fail unsent: never to their own URLs
+/// (`--sink-all` promises nothing leaves the machine). It used to fall back to the real URLs with a warning.
+@Suite struct SinkUnavailableTests {
+    actor Sent: BeaconTransport {
+        var urls: [String] = []
+        func send(_ url: String, timeout: Duration) async -> TransportOutcome {
+            urls.append(url)
+            return TransportOutcome(status: 200, error: nil, latency: .zero, bytes: 0)
+        }
+    }
+
+    @Test func sinkAll_sendsNothing_andSaysWhy() async {
+        let base = Sent()
+        let transport = SinkHookup.withoutSink(scope: .all, base: base)
+        let outcome = await transport.send("https://tracker.example/imp?x=1", timeout: .seconds(1))
+        #expect(outcome.status == nil && !outcome.delivered)
+        #expect(outcome.error == "not sent: the beacon sink could not start")
+        #expect(await base.urls.isEmpty)
+    }
+
+    @Test func loopbackScope_stillSendsTheURLsItWouldNotHaveRouted() async {
+        let base = Sent()
+        let transport = SinkHookup.withoutSink(scope: .loopback, base: base)
+        let local = await transport.send("http://127.0.0.1:8089/imp", timeout: .seconds(1))
+        let remote = await transport.send("https://tracker.example/imp", timeout: .seconds(1))
+        #expect(local.error == "not sent: the beacon sink could not start")
+        #expect(remote.status == 200)
+        #expect(await base.urls == ["https://tracker.example/imp"])
+    }
+}

@@ -22,6 +22,7 @@ import Testing
         #expect(truth.start > 0.9)
         let (statistics, error) = try await decodeToTheEnd(path)
         #expect(error == nil)
+        #expect(statistics.streams.count == truth.frames.count)
         for stream in statistics.streams {
             #expect(stream.frames == truth.frames[stream.index])
         }

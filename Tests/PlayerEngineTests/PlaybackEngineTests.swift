@@ -204,8 +204,9 @@ import TestSupport
 
     @Test func skip_leavesOnlyTheDecodersReadAheadNotShown() async throws {
         let (_, report) = try await session(script: "skip@6") { $0.skipOffset = .seconds(5) }
-        #expect(report.framesNotShown == report.statistics.frames - report.framesPresented)
-        #expect(report.framesNotShown < 10, "a few frames decoded ahead, not a lost video")
+        // Skipped at 6 s of a 10 s clip: frames up to 6 s were shown, the decoder had read a little ahead.
+        #expect(report.framesPresented < report.statistics.frames)
+        #expect((1..<10).contains(report.framesNotShown), "a few frames decoded ahead, not a lost video: \(report.framesNotShown)")
     }
 
     @Test func aClockThatRunsHalfASecondLate_isAStall_heldOutOfThePlayhead() async throws {
@@ -282,6 +283,12 @@ final class LateClock: Clock, Sendable {
         let folder = try TemporaryFolder()
         let data = try Data(contentsOf: URL(fileURLWithPath: Repo.media("clip-10s-360p.mp4")))
         let path = try folder.write("cut.mp4", data.prefix(data.count / 2))
-        #expect(throws: MediaError.self) { _ = try MediaTimeline(decoding: FFmpegMediaSource(location: path)) }
+        let source = try FFmpegMediaSource(location: path)
+        do {
+            _ = try MediaTimeline(decoding: source)
+            Issue.record("the cut file became a timeline")
+        } catch {
+            guard case .truncated = error else { Issue.record("got \(error)"); return }
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import TrackingBeacons
 
@@ -46,39 +47,9 @@ import Testing
         #expect(keys == keys.sorted() && keys.count == 15, "\(keys)")
     }
 
-    /// Checks the HAR 1.2 structure: required fields and their types (http://www.softwareishard.com/blog/har-12-spec/).
-    static func validateHAR(_ data: Data) throws -> [[String: Any]] {
-        let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        let log = try #require(root["log"] as? [String: Any])
-        #expect(log["version"] as? String == "1.2")
-        let creator = try #require(log["creator"] as? [String: Any])
-        #expect(creator["name"] is String && creator["version"] is String)
-        let entries = try #require(log["entries"] as? [[String: Any]])
-        for entry in entries {
-            let started = try #require(entry["startedDateTime"] as? String)
-            #expect(ISO8601DateFormatter.har.date(from: started) != nil, "startedDateTime \(started) is ISO 8601")
-            #expect(!started.hasPrefix("1970"), "a real send time, not the epoch")
-            #expect(entry["time"] is Double || entry["time"] is Int)
-            let request = try #require(entry["request"] as? [String: Any])
-            for key in ["method", "url", "httpVersion"] { #expect(request[key] is String, "request.\(key)") }
-            for key in ["cookies", "headers", "queryString"] { #expect(request[key] is [Any], "request.\(key)") }
-            #expect(request["headersSize"] is Int && request["bodySize"] is Int)
-            let response = try #require(entry["response"] as? [String: Any])
-            #expect(response["status"] is Int && response["statusText"] is String && response["httpVersion"] is String)
-            #expect(response["cookies"] is [Any] && response["headers"] is [Any] && response["redirectURL"] is String)
-            let content = try #require(response["content"] as? [String: Any])
-            #expect(content["size"] is Int && content["mimeType"] is String)
-            #expect(response["headersSize"] is Int && response["bodySize"] is Int)
-            #expect(entry["cache"] is [String: Any])
-            let timings = try #require(entry["timings"] as? [String: Any])
-            for key in ["send", "wait", "receive"] { #expect(timings[key] is Double || timings[key] is Int, "timings.\(key)") }
-        }
-        return entries
-    }
-
     @Test func har_isValidHAR12_withOneEntryPerSentAttempt() throws {
         let data = try HARDocument(records: [Self.sent, Self.failed, Self.dry], userAgent: "vplay-test").encoded()
-        let entries = try Self.validateHAR(data)
+        let entries = try HARValidation.validate(data)
         #expect(entries.count == 2, "dry-run records are not requests")
         let first = entries[0]
         #expect((first["request"] as? [String: Any])?["url"] as? String == Self.sent.url)
@@ -100,7 +71,7 @@ import Testing
         redirect.status = 302
         redirect.error = nil
         redirect.responseHeaders = [HeaderField(name: "location", value: "http://elsewhere.example/p")]
-        let entries = try Self.validateHAR(try HARDocument(records: [routed, redirect], userAgent: "vplay-test").encoded())
+        let entries = try HARValidation.validate(try HARDocument(records: [routed, redirect], userAgent: "vplay-test").encoded())
         let request = try #require(entries[0]["request"] as? [String: Any])
         #expect(request["url"] as? String == routed.requestedURL)
         let response = try #require(entries[0]["response"] as? [String: Any])
@@ -119,16 +90,8 @@ import Testing
         notSent.sentAt = nil
         notSent.latency = nil
         notSent.error = BeaconDispatcher.notSentError
-        let entries = try Self.validateHAR(try HARDocument(records: [Self.sent, notSent], userAgent: "vplay-test").encoded())
+        let entries = try HARValidation.validate(try HARDocument(records: [Self.sent, notSent], userAgent: "vplay-test").encoded())
         #expect(entries.count == 1)
         #expect((entries[0]["_vplay"] as? [String: Any])?["event"] as? String == "midpoint")
-    }
-}
-
-extension ISO8601DateFormatter {
-    static var har: ISO8601DateFormatter {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter
     }
 }

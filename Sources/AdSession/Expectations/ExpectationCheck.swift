@@ -98,14 +98,8 @@ extension SessionExpectations {
     }
 
     static func times(_ count: Int) -> String { count == 0 ? "never" : count == 1 ? "once" : "\(count) times" }
-    /// Seconds with three decimals (`5.000 s`). A value too large for whole milliseconds in an `Int64` (over about
-    /// 292 million years, as a hostile or mistyped `playhead: 1e300` gives) is shown as written instead of trapping.
-    static func seconds(_ value: Double) -> String {
-        guard value.isFinite, abs(value) < 9e15 else { return "\(value) s" }
-        let millis = Int64((value * 1000).rounded())
-        let fraction = String(abs(millis) % 1000)
-        return "\(millis < 0 ? "-" : "")\(abs(millis) / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction + " s"
-    }
+    /// Seconds with three decimals (`5.000 s`); a value too large for milliseconds (`playhead: 1e300`) as written.
+    static func seconds(_ value: Double) -> String { millisecondText(seconds: value) + " s" }
     static func signed(_ value: Double) -> String { (value >= 0 ? "+" : "") + seconds(value) }
 }
 

@@ -146,6 +146,7 @@ public struct FleetRunner: Sendable {
                 let hookup = try await SinkHookup.start(scope: scope, faults: session.sinkFaults, http: http)
                 (sink, routing, transport) = (hookup.sink, hookup.routing, hookup.transport)
             } catch {
+                transport = SinkHookup.withoutSink(scope: scope, base: http)
                 warnings.append(SinkHookup.unavailable(error))
             }
         }

@@ -43,7 +43,6 @@ public final class FFmpegMediaSource: MediaSource {
         var streams: [StreamInfo] = []
         var stats: [DecodeStatistics.Stream] = []
         var decoders: [Int: CodecContext] = [:]
-        var decodable = 0
         var decoderFailures: [Int: MediaError] = [:]
         var pictures: Set<Int> = []
         var labels: [Int: String] = [:]
@@ -52,19 +51,13 @@ public final class FFmpegMediaSource: MediaSource {
             var info = Self.describe(stream)
             if stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0 { pictures.insert(index) }
             labels[index] = Self.codecLabel(stream)
-            if (info.type == .video || info.type == .audio) && !options.openDecoders {
-                // Demux only: a decoder exists for the codec, which is all the pass needs to know.
-                if avcodec_find_decoder(stream.pointee.codecpar.pointee.codec_id) != nil {
-                    info.decodable = true
-                    decodable += 1
-                    slot[index] = stats.count
-                    stats.append(.init(index: index, type: info.type))
-                }
-            } else if info.type == .video || info.type == .audio {
+            if info.type == .video || info.type == .audio {
                 do {
-                    if let decoder = try CodecContext(stream: stream, threads: options.decoderThreads, location: location) {
+                    // A demux-only pass needs to know that a decoder exists, not to open it.
+                    let decoder = options.openDecoders
+                        ? try CodecContext(stream: stream, threads: options.decoderThreads, location: location) : nil
+                    if decoder != nil || (!options.openDecoders && avcodec_find_decoder(stream.pointee.codecpar.pointee.codec_id) != nil) {
                         info.decodable = true
-                        decodable += 1
                         decoders[index] = decoder
                         slot[index] = stats.count
                         stats.append(.init(index: index, type: info.type))
@@ -95,7 +88,7 @@ public final class FFmpegMediaSource: MediaSource {
         }
         // Nothing decodable, or video that cannot be decoded: a video ad must not "play" as its sound alone.
         let video = playable.filter { $0.type == .video }
-        let required = decodable == 0 ? playable : video.contains(where: \.decodable) ? [] : video
+        let required = stats.isEmpty ? playable : video.contains(where: \.decodable) ? [] : video
         if !required.isEmpty {
             if let failure = required.lazy.compactMap({ decoderFailures[$0.index] }).first { throw failure }
             throw MediaError.unsupportedCodec(location: location, codecs: required.filter { !$0.decodable }.map { labels[$0.index]! })
@@ -298,7 +291,7 @@ public final class FFmpegMediaSource: MediaSource {
             let expected = base.duration(ofTicks: first + stream.duration) - startTime
             expectedEnd = max(expectedEnd ?? expected, expected)
             if (end ?? .zero) + tolerance < expected, reason == nil {
-                reason = "\(name) ends at \(Self.milliseconds(end ?? .zero)) s of \(Self.milliseconds(expected)) s"
+                reason = "\(name) ends at \((end ?? .zero).millisecondText) s of \(expected.millisecondText) s"
             }
         }
         if streamsWithDuration == 0, format.durationMicroseconds > 0 {
@@ -311,7 +304,7 @@ public final class FFmpegMediaSource: MediaSource {
         }
         guard let reason else { return nil }
         let ending = dataEnd ?? .zero
-        var detail = "data ends at \(Self.milliseconds(ending)) s of \(Self.milliseconds(max(expectedEnd ?? ending, ending))) s"
+        var detail = "data ends at \(ending.millisecondText) s of \(max(expectedEnd ?? ending, ending).millisecondText) s"
         if !reason.isEmpty { detail += " (\(reason))" }
         return .truncated(location: info.location, detail: detail)
     }
@@ -367,9 +360,6 @@ public final class FFmpegMediaSource: MediaSource {
             throw MediaError.readTimedOut(location: info.location, limit: limit)
         }
     }
-
-    /// Seconds with three decimals, without Foundation's formatter.
-    static func milliseconds(_ duration: Duration) -> String { duration.millisecondText }
 
     // MARK: - Describing streams
 

@@ -102,10 +102,8 @@ public struct PlaybackEngine: Sendable {
             var upcoming = fetch()
             while machine.phase != .closed {
                 try Task.checkCancellation()
-                let frameDue: Duration? = {
-                    guard machine.phase == .playing, let frame = upcoming, frame.time < duration else { return nil }
-                    return machine.clock(forPlayhead: frame.time)
-                }()
+                var frameDue: Duration?
+                if machine.phase == .playing, let frame = upcoming, frame.time < duration { frameDue = machine.clock(forPlayhead: frame.time) }
                 let failureDue: Duration? = pendingFailure == nil ? nil : machine.clock(forPlayhead: min(dataEnd, duration))
                 let boundaryDue = machine.nextDeadline()
                 let actionDue = script.time(at: step)
