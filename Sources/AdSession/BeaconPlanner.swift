@@ -20,6 +20,8 @@ struct BeaconPlanner {
     /// `registry value` of each `<UniversalAdId>` of the creative played.
     var universalAdIds: [String] = []
     var podSequence: Int?
+    /// `[ADTYPE]`: the ad's `adType` (VAST 4.1), `video` when it has none.
+    var adType = "video"
     /// `[ADCOUNT]`: 1 once the ad to play is known (vplay plays one InLine per session); unknown (-1) before.
     var adCount: Int?
     /// `muted` while the player is muted (`[PLAYERSTATE]`).
@@ -45,6 +47,7 @@ struct BeaconPlanner {
         adServingId = ad.inLine.adServingId
         universalAdIds = ad.linearCreative?.universalAdIds.map { "\($0.idRegistry ?? "unknown") \($0.value)" } ?? []
         podSequence = ad.sequence
+        adType = ad.ad.adType ?? "video"
         adCount = 1
     }
 
@@ -68,7 +71,7 @@ struct BeaconPlanner {
             cacheBuster: cacheBuster.next(),
             adServingId: adServingId,
             universalAdIds: universalAdIds,
-            adType: "video",
+            adType: adType,
             podSequence: podSequence,
             adCount: adCount,
             transactionID: transactionID,

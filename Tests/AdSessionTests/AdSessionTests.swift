@@ -49,6 +49,20 @@ actor Recorder {
         #expect(beacons.allSatisfy { $0.dryRun && $0.status == nil })
     }
 
+    /// `[ADTYPE]` is the ad's `adType` (VAST 4.1), `video` without one; it used to be `video` always.
+    @Test(arguments: [("<Ad id=\"vplay-demo-001\" adType=\"hybrid\">", "hybrid"), ("<Ad id=\"vplay-demo-001\">", "video")])
+    func adTypeMacro_isTheAdsAdType(_ element: String, _ expected: String) async throws {
+        let folder = try TemporaryFolder()
+        let tag = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
+            .replacingOccurrences(of: "<Ad id=\"vplay-demo-001\">", with: element)
+            .replacingOccurrences(of: "impression?ad=vplay-demo-001&", with: "impression?ad=vplay-demo-001&type=[ADTYPE]&")
+            .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "file://\(Repo.media("clip-10s-360p.mp4"))")
+        let (summary, recorder) = await run(dryRun(try folder.write("tag.xml", tag)))
+        #expect(summary.outcome == .completed)
+        let impression = try #require(await recorder.beacons.first { $0.event == "impression" })
+        #expect(impression.url.contains("&type=\(expected)&"), "\(impression.url)")
+    }
+
     @Test func dryRun_sameSeedAndNow_isReproducibleToTheByte() async {
         let first = await run(dryRun(Repo.media("demo.xml"))).1.beacons.map(\.url)
         let second = await run(dryRun(Repo.media("demo.xml"))).1.beacons.map(\.url)

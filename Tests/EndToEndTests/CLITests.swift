@@ -137,7 +137,8 @@ func vplay(_ arguments: [String], in directory: URL = Repo.root) async throws ->
     @Test(arguments: [
         ["--beacon-timeout", "1e300"], ["--beacon-drain", "1e300"], ["--close-delay", "1e300"], ["--tag-timeouts", "1e300,4"],
         ["--reward-at", "1e300s"], ["--video-close", "1e300s"], ["--clock", "realtime", "--speed", "1e300"],
-        ["--clock", "realtime", "--speed", "1e-300"], ["--threads", "99999999999"],
+        ["--clock", "realtime", "--speed", "1e-300"], ["--threads", "99999999999"], ["--now", "9223372036854775807"],
+        ["--beacon-concurrency", "9223372036854775807"],
     ])
     func hugeNumbers_areUsageErrors_notCrashes(_ options: [String]) async throws {
         let run = try await vplay(["--vast", "media/demo.xml", "--dry-run"] + options)
@@ -145,7 +146,8 @@ func vplay(_ arguments: [String], in directory: URL = Repo.root) async throws ->
         #expect(run.stderr.contains(options[options.count - 2]), "the message names the option: \(run.stderr)")
     }
 
-    @Test(arguments: [["--rate", "1e-300"], ["--rate", "1e300"], ["--beacon-timeout", "1e300"], ["--beacon-drain", "1e300"]])
+    @Test(arguments: [["--rate", "1e-300"], ["--rate", "1e300"], ["--beacon-timeout", "1e300"], ["--beacon-drain", "1e300"],
+                      ["--beacon-concurrency", "9223372036854775807"], ["--now", "9223372036854775807"]])
     func fleetHugeNumbers_areUsageErrors_notCrashes(_ options: [String]) async throws {
         let run = try await vplay(["fleet", "--vast", "media/demo.xml", "--sessions", "1", "--dry-run"] + options)
         #expect(run.status == 2, "\(options): \(run.stderr)")

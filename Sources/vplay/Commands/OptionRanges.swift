@@ -8,6 +8,10 @@ enum OptionRanges {
     static let speeds: ClosedRange<Double> = 0.001...1000
     /// `fleet --rate`, beacons per second: one every 1,000 s to one every 100 ns.
     static let rates: ClosedRange<Double> = 0.001...10_000_000
+    /// `--now`, milliseconds since 1970: up to the end of year 9999, as ISO 8601 can write it.
+    static let nowMilliseconds: ClosedRange<Int64> = 0...253_402_300_799_999
+    /// `--beacon-concurrency`: requests in flight (a fleet queues up to four times as many).
+    static let maxBeaconConcurrency = 10_000
     /// `--threads`: FFmpeg's own limit on decoder threads is far lower; this keeps the count a 32-bit number.
     static let maxThreads = 1024
 

@@ -117,7 +117,7 @@ struct RunCommand: AsyncParsableCommand {
         }
         if Self.parseSeed(seed) == nil { throw ValidationError("--seed must be a whole number from 0 to \(UInt64.max)") }
         if !OptionRanges.isSeconds(beaconDrain) { throw ValidationError("--beacon-drain must be 0 or more seconds, at most a year") }
-        if let now, Self.parseNow(now) == nil { throw ValidationError("--now must be ISO 8601 (2026-01-01T00:00:00Z) or milliseconds since 1970") }
+        if let now, Self.parseNow(now) == nil { throw ValidationError("--now must be ISO 8601 (2026-01-01T00:00:00Z) or milliseconds since 1970, up to the year 9999") }
         for entry in macro where Self.parseMacro(entry) == nil { throw ValidationError("--macro \(entry): expected NAME=VALUE with an upper-case NAME") }
         if !OptionRanges.isSeconds(beaconTimeout, positive: true) { throw ValidationError("--beacon-timeout must be a positive number of seconds, at most a year") }
         if retries < 0 || retries > 10 { throw ValidationError("--retries must be 0 to 10") }
@@ -126,7 +126,7 @@ struct RunCommand: AsyncParsableCommand {
         }
         if !sinkFault.isEmpty && !sink && !sinkAll { throw ValidationError("--sink-fault needs --sink or --sink-all") }
         if (sink || sinkAll) && dryRun { throw ValidationError("--sink sends beacons; it does not go with --dry-run") }
-        if beaconConcurrency < 1 { throw ValidationError("--beacon-concurrency must be 1 or more") }
+        if !(1...OptionRanges.maxBeaconConcurrency).contains(beaconConcurrency) { throw ValidationError("--beacon-concurrency must be 1 to \(OptionRanges.maxBeaconConcurrency)") }
         if script != nil && scriptFile != nil { throw ValidationError("--script and --script-file exclude each other") }
         _ = try parsedScript()
         if let reward, Self.parseReward(reward) == nil { throw ValidationError("--reward must look like Coins:10") }
@@ -274,6 +274,10 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     static func parseNow(_ text: String) -> Int64? {
+        parseNowUnchecked(text).flatMap { OptionRanges.nowMilliseconds.contains($0) ? $0 : nil }
+    }
+
+    private static func parseNowUnchecked(_ text: String) -> Int64? {
         if let millis = Int64(text) { return millis }
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
