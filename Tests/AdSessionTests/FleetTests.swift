@@ -55,8 +55,10 @@ import TestSupport
                 #expect(at >= .milliseconds(500) && at < .milliseconds(9_500))
                 #expect(scenario.length! >= .seconds(1) && scenario.length! < .seconds(30))
             case .pause:
+                #expect(at >= .milliseconds(500) && at < .milliseconds(9_500))
                 #expect(scenario.length! >= .milliseconds(500) && scenario.length! < .seconds(10))
             case .click:
+                #expect(at >= .milliseconds(500) && at < .milliseconds(9_500))
                 #expect(scenario.length! >= .seconds(1) && scenario.length! < .seconds(10))
             case .skip:
                 #expect(at >= .seconds(5) && at < .seconds(10), "between the skip offset and the end")

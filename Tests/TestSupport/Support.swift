@@ -6,7 +6,12 @@ public enum Repo {
     public static func media(_ name: String) -> String { root.appendingPathComponent("media").appendingPathComponent(name).path }
     /// The IAB sample ad's media, present only in the project's workspace (not in a user's clone).
     public static let iabMP4 = root.deletingLastPathComponent().appendingPathComponent("shared/vast-samples/iab/media/VAST-4.0-Short-Intro.mp4").path
-    public static var iabAvailable: Bool { FileManager.default.fileExists(atPath: iabMP4) }
+    /// The IAB samples the tests use are all there: the clip and the tags they play (not a partial copy).
+    public static var iabAvailable: Bool {
+        let iab = URL(fileURLWithPath: iabMP4).deletingLastPathComponent().deletingLastPathComponent()
+        return [iabMP4, iab.appendingPathComponent("vast4.0/Event_Tracking-test.xml").path,
+                iab.appendingPathComponent("vast4.1/Wrapper_Tag-test.xml").path].allSatisfy { FileManager.default.fileExists(atPath: $0) }
+    }
     /// Why IAB-sample tests skip on a user's clone.
     public static let iabAbsent = "../shared/vast-samples/iab is absent (only the project's workspace has the IAB samples)"
     /// The built `vplay` binary next to the test bundle (swift test builds it first).
