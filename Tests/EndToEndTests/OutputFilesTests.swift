@@ -82,30 +82,16 @@ import TestSupport
         let server = try Self.demoServer(folder)
         defer { server.stop() }
         let tag = try Self.demoTag(folder, beaconBase: server.baseURL)
-        let outURL = folder.url.appendingPathComponent("stdout")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
         let log = folder.url.appendingPathComponent("beacons.jsonl").path, har = folder.url.appendingPathComponent("run.har").path
-        let process = LeakSanitizer.ignore(Process())
-        process.executableURL = URL(fileURLWithPath: Repo.vplayBinary)
         // Real time, paused from 3 s to 120 s: however long a test process slowed by the other suites takes to look,
         // the session is still under way when it signals.
-        process.arguments = ["--vast", tag, "--json", "--clock", "realtime", "--script", "pause@3,resume@120", "--beacons", log, "--har", har]
-        process.standardOutput = try FileHandle(forWritingTo: outURL)
-        let errURL = folder.url.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        process.standardError = try FileHandle(forWritingTo: errURL)
-        let exited = AsyncStream<Int32>.makeStream()
-        process.terminationHandler = { exited.continuation.yield($0.terminationStatus) }
-        try process.run()
-        // Wait (by polling the output, not by a fixed sleep) until the session is under way: its first quartile.
-        while !(try String(contentsOf: outURL, encoding: .utf8)).contains(#""name":"firstQuartile""#) {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        kill(process.processIdentifier, SIGINT)
-        var status: Int32 = -1
-        for await code in exited.stream { status = code; break }
-        #expect(status == 130, "stderr: \((try? String(contentsOf: errURL, encoding: .utf8)) ?? "")")
-        let lines = try String(contentsOf: outURL, encoding: .utf8).split(separator: "\n")
+        let running = try RunningVPlay(["--vast", tag, "--json", "--clock", "realtime", "--script", "pause@3,resume@120",
+                                        "--beacons", log, "--har", har], in: folder, killAfter: .seconds(50))
+        try await running.waitForOutput(containing: #""name":"firstQuartile""#)
+        running.child.signal(SIGINT)
+        let exit = await running.exit.value
+        #expect(!exit.killed && exit.status == 130, "stderr: \(running.errors)")
+        let lines = try String(contentsOf: running.stdout, encoding: .utf8).split(separator: "\n")
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(lines.last!.utf8)) as? [String: Any])
         #expect(summary["kind"] as? String == "summary" && summary["outcome"] as? String == "interrupted" && summary["exitCode"] as? Int == 130)
         #expect(!lines.contains { $0.contains(#""name":"complete""#) })

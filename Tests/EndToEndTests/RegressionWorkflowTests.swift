@@ -196,31 +196,17 @@ import TestSupport
     func signalEcho_withinAMoment_stillWritesEverything_andExits130() async throws {
         let folder = try TemporaryFolder()
         func path(_ name: String) -> String { folder.url.appendingPathComponent(name).path }
-        let outURL = folder.url.appendingPathComponent("stdout")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        let process = LeakSanitizer.ignore(Process())
-        process.executableURL = URL(fileURLWithPath: Repo.vplayBinary)
         // Real time, paused from 3 s to 120 s: however long a busy test runner takes to look, the session is still
         // under way when it signals.
-        process.arguments = ["--vast", "media/demo.xml", "--dry-run", "--json", "--clock", "realtime", "--script", "pause@3,resume@120",
-                             "--report", path("r.json"), "--junit", path("j.xml")]
-        process.currentDirectoryURL = Repo.root
-        process.standardOutput = try FileHandle(forWritingTo: outURL)
-        let errURL = folder.url.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        process.standardError = try FileHandle(forWritingTo: errURL)
-        let exited = AsyncStream<Int32>.makeStream()
-        process.terminationHandler = { exited.continuation.yield($0.terminationStatus) }
-        try process.run()
-        while !(try String(contentsOf: outURL, encoding: .utf8)).contains(#""name":"firstQuartile""#) {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        let running = try RunningVPlay(["--vast", Repo.media("demo.xml"), "--dry-run", "--json", "--clock", "realtime",
+                                        "--script", "pause@3,resume@120", "--report", path("r.json"), "--junit", path("j.xml")],
+                                       in: folder, killAfter: .seconds(50))
+        try await running.waitForOutput(containing: #""name":"firstQuartile""#)
         // What GNU timeout and a terminal do: the same signal to the process and again to its group.
-        kill(process.processIdentifier, SIGINT)
-        kill(process.processIdentifier, SIGINT)
-        var status: Int32 = -1
-        for await code in exited.stream { status = code; break }
-        #expect(status == 130, "stderr: \((try? String(contentsOf: errURL, encoding: .utf8)) ?? "")")
+        running.child.signal(SIGINT)
+        running.child.signal(SIGINT)
+        let exit = await running.exit.value
+        #expect(!exit.killed && exit.status == 130, "stderr: \(running.errors)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path("r.json")))) as? [String: Any])
         #expect((report["summary"] as? [String: Any])?["outcome"] as? String == "interrupted")
         let junit = try String(contentsOfFile: path("j.xml"), encoding: .utf8)

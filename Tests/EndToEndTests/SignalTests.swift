@@ -29,21 +29,13 @@ import TestSupport
     /// sink and exits 130.
     @Test(.timeLimit(.minutes(1)))
     func sigint_duringARunWithTheSink_reconcilesWhatWasSentStopsTheSinkAndExits130() async throws {
-        let folder = try TemporaryFolder()
-        let outURL = folder.url.appendingPathComponent("stdout"), errURL = folder.url.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
-        let child = try SpawnedVPlay(["--vast", Repo.media("demo.xml"), "--sink", "--json", "--clock", "realtime",
-                                      "--script", "pause@3,resume@120"], stdout: out.fileDescriptor, stderr: err.fileDescriptor)
-        try out.close()
-        try err.close()
-        let exited = Task { await child.exit(killAfter: .seconds(50)) }
-        try await Self.waitUntil { try String(contentsOf: outURL, encoding: .utf8).contains(#""name":"pause""#) }
-        child.signal(SIGINT)
-        let exit = await exited.value
-        #expect(!exit.killed && exit.status == 130, "stderr: \((try? String(contentsOf: errURL, encoding: .utf8)) ?? "")")
-        let lines = try String(contentsOf: outURL, encoding: .utf8).split(separator: "\n")
+        let running = try RunningVPlay(["--vast", Repo.media("demo.xml"), "--sink", "--json", "--clock", "realtime",
+                                        "--script", "pause@3,resume@120"], in: try TemporaryFolder(), killAfter: .seconds(50))
+        try await running.waitForOutput(containing: #""name":"pause""#)
+        running.child.signal(SIGINT)
+        let exit = await running.exit.value
+        #expect(!exit.killed && exit.status == 130, "stderr: \(running.errors)")
+        let lines = try String(contentsOf: running.stdout, encoding: .utf8).split(separator: "\n")
             .compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         let beacons = lines.filter { $0["kind"] as? String == "beacon" }
         #expect(beacons.count >= 5, "loaded, impression, creativeView, start, progress, firstQuartile… before the pause")

@@ -161,34 +161,43 @@ import TestSupport
         #expect(!warnings.contains { $0.contains("GDPRCONSENT") || $0.contains("ADPLAYHEAD") })
     }
 
-    /// The User-Agent header and `[DEVICEUA]` are one setting: `--macro DEVICEUA=…` changes both.
-    @Test(.timeLimit(.minutes(1)))
-    func deviceUAMacro_setsTheUserAgentHeaderToo() async throws {
-        let folder = try TemporaryFolder()
-        let log = folder.url.appendingPathComponent("hits.jsonl").path
-        let errURL = folder.url.appendingPathComponent("stderr")
+    /// Starts `vplay sink --port 0 ARGUMENTS` and waits until it says which port it listens on; a sink that exits
+    /// first fails the test at once instead of leaving it to spin until its time limit.
+    static func startSink(_ folder: TemporaryFolder, _ arguments: [String]) async throws
+        -> (process: Process, exited: AsyncStream<Int32>, port: Int) {
+        let errURL = folder.url.appendingPathComponent("sink-stderr")
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let process = LeakSanitizer.ignore(Process())
         process.executableURL = URL(fileURLWithPath: Repo.vplayBinary)
-        process.arguments = ["sink", "--port", "0", "--log", log]
+        process.arguments = ["sink", "--port", "0"] + arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = try FileHandle(forWritingTo: errURL)
         let exited = AsyncStream<Int32>.makeStream()
         process.terminationHandler = { exited.continuation.yield($0.terminationStatus) }
         try process.run()
-        var port: Int?
-        while port == nil {
+        while true {
             let text = try String(contentsOf: errURL, encoding: .utf8)
-            if let range = text.range(of: #"127\.0\.0\.1:(\d+)"#, options: .regularExpression) { port = Int(text[range].split(separator: ":")[1]) }
+            if let range = text.range(of: #"127\.0\.0\.1:(\d+)"#, options: .regularExpression), let port = Int(text[range].split(separator: ":")[1]) {
+                return (process, exited.stream, port)
+            }
+            try #require(process.isRunning, "vplay sink exited before listening: \(text)")
             try await Task.sleep(for: .milliseconds(20))
         }
+    }
+
+    /// The User-Agent header and `[DEVICEUA]` are one setting: `--macro DEVICEUA=…` changes both.
+    @Test(.timeLimit(.minutes(1)))
+    func deviceUAMacro_setsTheUserAgentHeaderToo() async throws {
+        let folder = try TemporaryFolder()
+        let log = folder.url.appendingPathComponent("hits.jsonl").path
+        let (process, exited, port) = try await Self.startSink(folder, ["--log", log])
         let tag = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
-            .replacingOccurrences(of: "http://127.0.0.1:8089/impression?ad=vplay-demo-001", with: "http://127.0.0.1:\(port!)/impression?ua=[DEVICEUA]")
-            .replacingOccurrences(of: "http://127.0.0.1:8089", with: "http://127.0.0.1:\(port!)")
+            .replacingOccurrences(of: "http://127.0.0.1:8089/impression?ad=vplay-demo-001", with: "http://127.0.0.1:\(port)/impression?ua=[DEVICEUA]")
+            .replacingOccurrences(of: "http://127.0.0.1:8089", with: "http://127.0.0.1:\(port)")
             .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "file://\(Repo.media("clip-10s-360p.mp4"))")
         let run = try await vplay(["--vast", try folder.write("tag.xml", tag), "--json", "--macro", "DEVICEUA=Tester/2.0 (sim)"])
         kill(process.processIdentifier, SIGINT)
-        for await _ in exited.stream { break }
+        for await _ in exited { break }
         #expect(run.status == 0, "\(run.stderr)")
         let hits = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
             .map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
@@ -201,30 +210,15 @@ import TestSupport
     func sinkCommand_recordsHitsAndStopsOnSIGINT() async throws {
         let folder = try TemporaryFolder()
         let log = folder.url.appendingPathComponent("hits.jsonl").path
-        let errURL = folder.url.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let process = LeakSanitizer.ignore(Process())
-        process.executableURL = URL(fileURLWithPath: Repo.vplayBinary)
-        process.arguments = ["sink", "--port", "0", "--log", log, "--fault", "404@/gone"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = try FileHandle(forWritingTo: errURL)
-        let exited = AsyncStream<Int32>.makeStream()
-        process.terminationHandler = { exited.continuation.yield($0.terminationStatus) }
-        try process.run()
-        var port: Int?
-        while port == nil {
-            let text = try String(contentsOf: errURL, encoding: .utf8)
-            if let range = text.range(of: #"127\.0\.0\.1:(\d+)"#, options: .regularExpression) { port = Int(text[range].split(separator: ":")[1]) }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        let load = try await vplay(["beacon-load", "--url", "http://127.0.0.1:\(port!)/ok?cb=[CACHEBUSTING]", "--count", "50", "--json"])
+        let (process, exited, port) = try await Self.startSink(folder, ["--log", log, "--fault", "404@/gone"])
+        let load = try await vplay(["beacon-load", "--url", "http://127.0.0.1:\(port)/ok?cb=[CACHEBUSTING]", "--count", "50", "--json"])
         #expect(load.status == 0)
         #expect(load.lines.first?["delivered"] as? Int == 50)
-        let gone = try await vplay(["beacon-load", "--url", "http://127.0.0.1:\(port!)/gone", "--count", "1", "--json"])
+        let gone = try await vplay(["beacon-load", "--url", "http://127.0.0.1:\(port)/gone", "--count", "1", "--json"])
         #expect(gone.status == 5 && gone.lines.first?["failed"] as? Int == 1)
         kill(process.processIdentifier, SIGINT)
         var status: Int32 = -1
-        for await code in exited.stream { status = code; break }
+        for await code in exited { status = code; break }
         #expect(status == 0)
         let hits = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
         #expect(hits.count == 51)

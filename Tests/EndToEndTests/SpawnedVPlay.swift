@@ -87,24 +87,41 @@ final class SpawnedVPlay: @unchecked Sendable {
     }
 }
 
+/// The built binary started with its stdout and stderr going to `stdout` and `stderr` in a folder, and the wait for
+/// its exit (killed after `limit`) already under way.
+struct RunningVPlay {
+    let child: SpawnedVPlay
+    let exit: Task<SpawnedVPlay.Exit, Never>
+    let stdout: URL
+    let stderr: URL
+    /// Held so the files outlive the run (the folder is removed when its last holder goes).
+    let folder: TemporaryFolder
+
+    init(_ arguments: [String], in folder: TemporaryFolder, killAfter limit: Duration) throws {
+        self.folder = folder
+        stdout = folder.url.appendingPathComponent("stdout")
+        stderr = folder.url.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: stdout.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderr.path, contents: nil)
+        let out = try FileHandle(forWritingTo: stdout), err = try FileHandle(forWritingTo: stderr)
+        defer { try? out.close(); try? err.close() }
+        let child = try SpawnedVPlay(arguments, stdout: out.fileDescriptor, stderr: err.fileDescriptor)
+        self.child = child
+        exit = Task { await child.exit(killAfter: limit) }
+    }
+
+    /// Polls stdout (never a fixed sleep) until it contains `text`: the session is under way.
+    func waitForOutput(containing text: String) async throws {
+        while try !String(contentsOf: stdout, encoding: .utf8).contains(text) { try await Task.sleep(for: .milliseconds(20)) }
+    }
+
+    var errors: String { (try? String(contentsOf: stderr, encoding: .utf8)) ?? "" }
+}
+
 /// Runs the built binary to its end, like `vplay(_:)`, and measures it: peak RSS and wall time.
 func measuredVPlay(_ arguments: [String], killAfter limit: Duration = .seconds(90)) async throws -> (Invocation, SpawnedVPlay.Exit) {
-    let folder = try TemporaryFolder()
-    let outURL = folder.url.appendingPathComponent("stdout"), errURL = folder.url.appendingPathComponent("stderr")
-    _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-    _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-    let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
-    let child: SpawnedVPlay
-    do {
-        child = try SpawnedVPlay(arguments, stdout: out.fileDescriptor, stderr: err.fileDescriptor)
-    } catch {
-        try? out.close(); try? err.close()
-        throw error
-    }
-    try out.close()
-    try err.close()
-    let exit = await child.exit(killAfter: limit)
-    let run = Invocation(status: exit.status, stdout: try String(contentsOf: outURL, encoding: .utf8),
-                         stderr: try String(contentsOf: errURL, encoding: .utf8))
+    let running = try RunningVPlay(arguments, in: try TemporaryFolder(), killAfter: limit)
+    let exit = await running.exit.value
+    let run = Invocation(status: exit.status, stdout: try String(contentsOf: running.stdout, encoding: .utf8), stderr: running.errors)
     return (run, exit)
 }

@@ -1,9 +1,11 @@
 import Testing
 @testable import PlayerEngine
 
-/// The rewarded session's pure state machine, with plain timestamps (no clock, no media).
-@Suite struct AdPlaybackTests {
-    static let coins = Reward(currency: "Coins", amount: 10)
+/// A 10 s rewarded ad's state machine, begun at zero, and shorthand for times and event names.
+protocol MachineFixture {}
+
+extension MachineFixture {
+    static var coins: Reward { Reward(currency: "Coins", amount: 10) }
 
     func machine(_ configure: (inout PlaybackRules) -> Void = { _ in }) -> AdPlayback {
         var rules = PlaybackRules(duration: .seconds(10))
@@ -16,7 +18,10 @@ import Testing
 
     func s(_ seconds: Double) -> Duration { .milliseconds(Int64(seconds * 1000)) }
     func names(_ events: [PlaybackEvent]) -> [PlaybackEvent.Name] { events.map(\.name) }
+}
 
+/// The rewarded session's pure state machine, with plain timestamps (no clock, no media).
+@Suite struct AdPlaybackTests: MachineFixture {
     /// Runs to `clock`, applying `inputs` at their times, and returns every event.
     func run(_ machine: inout AdPlayback, _ inputs: [(Double, SessionInput)], until end: Double) -> [PlaybackEvent] {
         var events: [PlaybackEvent] = []
@@ -308,21 +313,7 @@ import Foundation
 
 /// The rules the first audit found broken: a forfeited reward stays forfeited, failures, the end card while the app
 /// is away, the end card's click-through, vetoes on every close path, and the skip offset at the very end.
-@Suite struct AdPlaybackRuleTests {
-    static let coins = Reward(currency: "Coins", amount: 10)
-
-    func machine(_ configure: (inout PlaybackRules) -> Void = { _ in }) -> AdPlayback {
-        var rules = PlaybackRules(duration: .seconds(10))
-        rules.reward = Self.coins
-        configure(&rules)
-        var machine = AdPlayback(rules: rules, duration: .seconds(10))
-        _ = machine.begin(at: .zero)
-        return machine
-    }
-
-    func s(_ seconds: Double) -> Duration { .milliseconds(Int64(seconds * 1000)) }
-    func names(_ events: [PlaybackEvent]) -> [PlaybackEvent.Name] { events.map(\.name) }
-
+@Suite struct AdPlaybackRuleTests: MachineFixture {
     @Test func skipThenReplayToTheEnd_neverRewards_andForfeitsOnce() {
         var m = machine { $0.skipOffset = .seconds(5) }
         var events = m.handle(.action(.skip), at: s(6))
