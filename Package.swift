@@ -8,6 +8,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "vplay", targets: ["vplay"]),
+        .library(name: "Primitives", targets: ["Primitives"]),
         .library(name: "VAST", targets: ["VAST"]),
         .library(name: "PlayerEngine", targets: ["PlayerEngine"]),
         .library(name: "TrackingBeacons", targets: ["TrackingBeacons"]),
@@ -18,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.29.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.1.0"),
     ],
@@ -27,11 +29,21 @@ let package = Package(
             pkgConfig: "libavformat",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]
         ),
-        .target(name: "VAST"),
-        .target(name: "PlayerEngine", dependencies: ["CFFmpeg"]),
+        /// Clocks, the lock, the blocking-work executor, SplitMix64, the `Duration` conversions and the VAST macro
+        /// names: what every other target shares, with no dependency of its own (so VAST's tests link no FFmpeg).
+        .target(name: "Primitives"),
+        .target(name: "VAST", dependencies: ["Primitives"]),
+        .target(name: "PlayerEngine", dependencies: ["CFFmpeg", "Primitives"]),
         .target(
             name: "TrackingBeacons",
-            dependencies: [.product(name: "AsyncHTTPClient", package: "async-http-client")]
+            dependencies: [
+                "Primitives",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
         ),
         /// The embedded beacon sink: an HTTP server that records every hit (its own target, so the beacon library
         /// does not carry a server).
@@ -47,26 +59,28 @@ let package = Package(
         .target(
             name: "AdSession",
             dependencies: [
-                "VAST", "PlayerEngine", "TrackingBeacons", "BeaconSink",
+                "Primitives", "VAST", "PlayerEngine", "TrackingBeacons", "BeaconSink",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
         .executableTarget(
             name: "vplay",
             dependencies: [
-                "AdSession", "BeaconSink",
+                "Primitives", "AdSession", "BeaconSink", "PlayerEngine", "TrackingBeacons", "VAST",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
         /// Paths, temporary folders, a loopback HTTP file server: shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "VASTTests", dependencies: ["VAST", "PlayerEngine", "TestSupport"]),
-        .testTarget(name: "PlayerEngineTests", dependencies: ["PlayerEngine", "TestSupport"]),
-        .testTarget(name: "TrackingBeaconsTests", dependencies: ["TrackingBeacons", "TestSupport"]),
+        .testTarget(name: "PrimitivesTests", dependencies: ["Primitives"]),
+        .testTarget(name: "VASTTests", dependencies: ["VAST", "Primitives", "TestSupport"]),
+        .testTarget(name: "PlayerEngineTests", dependencies: ["PlayerEngine", "Primitives", "TestSupport"]),
+        .testTarget(name: "TrackingBeaconsTests", dependencies: ["TrackingBeacons", "Primitives", "TestSupport"]),
         .testTarget(name: "BeaconSinkTests", dependencies: ["BeaconSink"]),
-        .testTarget(name: "AdSessionTests", dependencies: ["AdSession", "TestSupport"]),
+        .testTarget(name: "AdSessionTests", dependencies: ["AdSession", "Primitives", "PlayerEngine", "TrackingBeacons", "VAST", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["vplay", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

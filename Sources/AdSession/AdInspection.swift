@@ -1,3 +1,4 @@
+import Primitives
 import Foundation
 import PlayerEngine
 import VAST
@@ -80,7 +81,7 @@ public struct AdInspector: Sendable {
                     let info = try FFmpegMediaSource(location: location, options: MediaOpenOptions(decoderThreads: 1)).info
                     report.media = info
                     if let declared = linear.duration, abs((declared - info.exactDuration).seconds) > 1 {
-                        report.warnings.append("duration mismatch: VAST <Duration> \(VASTTime.format(declared)) vs media \(VASTTime.format(info.exactDuration)) (quartiles use the media's)")
+                        report.warnings.append("duration mismatch: VAST <Duration> \(declared.clockText) vs media \(info.exactDuration.clockText) (quartiles use the media's)")
                     }
                 } catch {
                     report.errors.append(SessionError(kind: .media, code: error.vastCode, message: error.description))

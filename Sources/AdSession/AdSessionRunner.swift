@@ -1,3 +1,4 @@
+import Primitives
 import BeaconSink
 import Foundation
 import PlayerEngine
@@ -15,7 +16,7 @@ public struct AdSessionRunner: Sendable {
     /// The warning when the VAST `<Duration>` and the media's differ by more than 1 s (quartiles use the media's).
     static func durationWarning(declared: Duration?, media: Duration) -> String? {
         guard let declared, abs((declared - media).seconds) > 1 else { return nil }
-        return "VAST <Duration> \(VASTTime.format(declared)) differs from the media's \(VASTTime.format(media)) by more than 1 s; quartiles use the media's"
+        return "VAST <Duration> \(declared.clockText) differs from the media's \(media.clockText) by more than 1 s; quartiles use the media's"
     }
 
     public func run(observer: @escaping @Sendable (SessionRecord) async -> Void) async -> SessionSummary {

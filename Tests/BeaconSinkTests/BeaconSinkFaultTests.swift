@@ -1,3 +1,4 @@
+import Primitives
 import BeaconSink
 import Testing
 

@@ -1,3 +1,4 @@
+import Primitives
 import Testing
 @testable import PlayerEngine
 

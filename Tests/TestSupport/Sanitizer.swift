@@ -1,3 +1,4 @@
+import Primitives
 import Foundation
 
 /// Whether this test process (and so the `vplay` it runs, built the same way) runs under AddressSanitizer or

@@ -1,3 +1,4 @@
+import Primitives
 import Foundation
 
 /// Paths of the repository and its sibling `../shared` folder, found from this file.

@@ -1,3 +1,4 @@
+import Primitives
 import Synchronization
 import Testing
 @testable import TrackingBeacons

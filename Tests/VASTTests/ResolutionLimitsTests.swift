@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import PlayerEngine
+import Primitives
 @testable import VAST
 
 /// How much a resolution may fetch, for how long, and which codes its fetch failures carry (findings 6, 9, 10, 16).

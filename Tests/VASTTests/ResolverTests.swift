@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import PlayerEngine
+import Primitives
 @testable import VAST
 
 @Suite("Wrapper resolution")

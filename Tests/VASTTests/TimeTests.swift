@@ -1,3 +1,4 @@
+import Primitives
 import Testing
 @testable import VAST
 
@@ -37,7 +38,7 @@ struct TimeTests {
     }
 
     @Test func format_writesADPLAYHEADStyle() {
-        #expect(VASTTime.format(.milliseconds(11_355)) == "00:00:11.355")
-        #expect(VASTTime.format(.milliseconds(3_723_004)) == "01:02:03.004")
+        #expect(Duration.milliseconds(11_355).clockText == "00:00:11.355")
+        #expect(Duration.milliseconds(3_723_004).clockText == "01:02:03.004")
     }
 }

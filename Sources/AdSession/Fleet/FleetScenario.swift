@@ -1,3 +1,4 @@
+import Primitives
 import PlayerEngine
 import TrackingBeacons
 
@@ -51,7 +52,7 @@ public struct FleetScenario: Sendable, Equatable, Codable {
     public static func draw(index: Int, seed: UInt64, mix: FleetMix, facts: Facts) -> FleetScenario {
         var generator = SplitMix64(seed: seed ^ (UInt64(truncatingIfNeeded: index) &* 0xD1B5_4A32_D192_ED03) ^ 0x666C_6565_7453_6365)
         let kind = mix.kind(at: Int(generator.next() % UInt64(mix.total)))
-        let duration = facts.duration.milliseconds
+        let duration = facts.duration.wholeMilliseconds
         func uniform(_ low: Int64, _ high: Int64) -> Int64 {
             high <= low ? low : low + Int64(generator.next() % UInt64(high - low))
         }
@@ -101,16 +102,3 @@ public struct FleetScenario: Sendable, Equatable, Codable {
     }
 }
 
-extension Duration {
-    /// Whole milliseconds, truncated.
-    var milliseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
-    }
-
-    /// Whole milliseconds, rounded up.
-    var millisecondsRoundedUp: Int64 {
-        let whole = milliseconds
-        return Duration.milliseconds(whole) < self ? whole + 1 : whole
-    }
-}

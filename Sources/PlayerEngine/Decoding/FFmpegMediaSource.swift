@@ -1,3 +1,4 @@
+import Primitives
 import CFFmpeg
 
 /// A media file or URL really demuxed and decoded by FFmpeg (libavformat, libavcodec).

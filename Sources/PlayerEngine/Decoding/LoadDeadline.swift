@@ -1,3 +1,4 @@
+import Primitives
 import CFFmpeg
 
 /// A wall-time limit on loading media, and then on reading each packet, enforced inside FFmpeg through its interrupt

@@ -18,10 +18,3 @@ extension AVRational {
     }
 }
 
-extension Duration {
-    /// Seconds as a Double (for display and JSON).
-    public var seconds: Double {
-        let (s, atto) = components
-        return Double(s) + Double(atto) / 1e18
-    }
-}

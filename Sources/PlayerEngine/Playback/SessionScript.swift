@@ -1,3 +1,4 @@
+import Primitives
 import Foundation
 
 /// Scripted user and OS actions at session-clock times: `mute@1,background@3,foreground@13,click@15,close@+2`.

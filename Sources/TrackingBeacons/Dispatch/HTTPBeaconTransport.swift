@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import Primitives
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
@@ -136,16 +137,3 @@ public final class HTTPBeaconTransport: BeaconTransport {
     }
 }
 
-extension Duration {
-    var seconds: Double {
-        let (s, atto) = components
-        return Double(s) + Double(atto) / 1e18
-    }
-
-    /// Whole nanoseconds (saturating far beyond any timeout vplay uses).
-    var nanoseconds: Int64 {
-        let (s, atto) = components
-        let (product, overflow) = s.multipliedReportingOverflow(by: 1_000_000_000)
-        return overflow ? (s < 0 ? .min : .max) : product &+ atto / 1_000_000_000
-    }
-}

@@ -1,3 +1,4 @@
+import Primitives
 import Foundation
 
 /// The beacon log as an HTTP Archive (HAR 1.2, http://www.softwareishard.com/blog/har-12-spec/), which Charles,

@@ -1,3 +1,5 @@
+import Primitives
+
 /// `[CACHEBUSTING]` values: random 8-digit numbers (VAST 3+: "a random 8-digit integer"; zero-padded like the peer)
 /// from a seeded generator (SplitMix64), so `--seed` makes every URL of a run reproducible.
 public struct CacheBuster: Sendable {

@@ -1,3 +1,4 @@
+import Primitives
 /// Replaces VAST macros in a tracking URL template: `[NAME]` (VAST 3/4) and `%%NAME%%` (accepted as the peer
 /// vast-client-js does). Each value is percent-encoded per RFC 3986 (VAST 4.x §6.1: "URL-encode each value"); the
 /// elements of a list value are encoded one by one and joined with a literal `,`.
@@ -44,8 +45,8 @@ public struct MacroExpander: Sendable {
             let after = rest.index(nameEnd, offsetBy: close.count)
             if let value = values[name] {
                 output += value.encoded
-            } else if VASTMacros.isKnown(name) {
-                output += VASTMacros.unknownValue
+            } else if VASTMacroNames.isKnown(name) {
+                output += VASTMacroNames.unknownValue
                 if !unfilled.contains(name) { unfilled.append(name) }
             } else {
                 output += rest[start..<after]

@@ -1,15 +1,9 @@
+import Primitives
+
 /// Value formats VAST macros require (VAST 4.x macro list).
 public enum MacroFormat {
     /// `HH:MM:SS.mmm` for `[ADPLAYHEAD]`, `[CONTENTPLAYHEAD]`, `[MEDIAPLAYHEAD]` (rounded to the millisecond).
-    public static func playhead(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        var millis = seconds * 1000 + Int64((Double(attoseconds) / 1e15).rounded())
-        if millis < 0 { millis = 0 }
-        let hours = millis / 3_600_000
-        let minutes = millis / 60_000 % 60
-        let secs = millis / 1000 % 60
-        return "\(pad(hours, 2)):\(pad(minutes, 2)):\(pad(secs, 2)).\(pad(millis % 1000, 3))"
-    }
+    public static func playhead(_ duration: Duration) -> String { duration.clockText }
 
     /// `[TIMESTAMP]`: ISO 8601 with milliseconds and a UTC offset, `2026-11-22T10:15:07.127+00:00`.
     /// - Parameters:

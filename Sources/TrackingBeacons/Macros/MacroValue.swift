@@ -1,5 +1,6 @@
+import Primitives
 /// A macro's raw (not yet encoded) value: one text, or a list for the VAST macros whose type is an array
-/// (`UNIVERSALADID`, `PLAYERSIZE`, `PLAYERSTATE`, … — `VASTMacros.listValued`).
+/// (`UNIVERSALADID`, `PLAYERSIZE`, `PLAYERSTATE`, … — `VASTMacroNames.listValued`).
 public enum MacroValue: Sendable, Equatable, ExpressibleByStringLiteral {
     case text(String)
     /// Encoded element by element and joined with a literal `,` (VAST 4.x §6.1: "Join arrays with an unencoded `,`
@@ -10,7 +11,7 @@ public enum MacroValue: Sendable, Equatable, ExpressibleByStringLiteral {
 
     /// A configured value (`--macro PLAYERSIZE=390,844`) for the macro `name`: split on `,` when that macro is a list.
     public static func configured(_ raw: String, for name: String) -> MacroValue {
-        guard VASTMacros.listValued.contains(name) else { return .text(raw) }
+        guard VASTMacroNames.listValued.contains(name) else { return .text(raw) }
         return .list(raw.split(separator: ",", omittingEmptySubsequences: false).map(String.init))
     }
 

@@ -1,3 +1,4 @@
+import Primitives
 /// Helpers for VAST URL templates (URLs that may contain `[MACRO]`s).
 public enum URLTemplate {
     /// Whether a URL should be requested at all: not empty/whitespace and not `about:blank` (case-insensitive),
@@ -75,10 +76,10 @@ public enum URLTemplate {
         return result
     }
 
-    /// The `[NAME]`s of a template that are not VAST 4.x macros (see `MacroCatalog`), in order, without duplicates.
+    /// The `[NAME]`s of a template that are not VAST 4.x macros (see `VASTMacroNames`), in order, without duplicates.
     /// Matching is case-sensitive, like the spec and vast-client-js: `[cachebusting]` is unknown.
     public static func unknownMacros(in url: String) -> [String] {
         var seen = Set<String>()
-        return macros(in: url).filter { !MacroCatalog.isKnown($0) && seen.insert($0).inserted }
+        return macros(in: url).filter { !VASTMacroNames.isKnown($0) && seen.insert($0).inserted }
     }
 }

@@ -1,3 +1,4 @@
+import Primitives
 import Foundation
 
 /// A point in an ad given either as a time (`HH:MM:SS[.mmm]`, or bare seconds) or as a percentage of its duration
@@ -40,7 +41,7 @@ public enum TimeOffset: Sendable, Hashable, Encodable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .time(let d): return VASTTime.format(d)
+        case .time(let d): return d.clockText
         case .percent(let p):
             return p == p.rounded() ? "\(Int(p))%" : "\(p)%"
         }

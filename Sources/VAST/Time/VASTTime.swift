@@ -60,29 +60,9 @@ public enum VASTTime {
         return seconds * 1000 + ms
     }
 
-    /// Formats a duration as `HH:MM:SS.mmm` (the `[ADPLAYHEAD]` format). Negative values are clamped to zero.
-    public static func format(_ duration: Duration) -> String {
-        let ms = max(0, duration.wholeMilliseconds)
-        let h = ms / 3_600_000
-        let m = (ms / 60_000) % 60
-        let s = (ms / 1000) % 60
-        let f = ms % 1000
-        func pad(_ v: Int64, _ n: Int) -> String {
-            let s = String(v)
-            return s.count >= n ? s : String(repeating: "0", count: n - s.count) + s
-        }
-        return "\(pad(h, 2)):\(pad(m, 2)):\(pad(s, 2)).\(pad(f, 3))"
-    }
 }
 
 extension Character {
     var isASCIIDigit: Bool { self >= "0" && self <= "9" }
 }
 
-extension Duration {
-    /// The duration in whole milliseconds, truncated toward zero.
-    public var wholeMilliseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds &* 1000 &+ attoseconds / 1_000_000_000_000_000
-    }
-}

@@ -1,3 +1,4 @@
+import Primitives
 import AdSession
 import ArgumentParser
 import BeaconSink

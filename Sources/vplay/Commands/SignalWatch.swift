@@ -1,3 +1,4 @@
+import Primitives
 import Foundation
 
 /// The write end of SignalWatch's pipe, for the signal handler (which can capture nothing).

@@ -1,3 +1,4 @@
+import Primitives
 import AdSession
 import Foundation
 import PlayerEngine
@@ -58,11 +59,11 @@ enum InspectRendering {
         for hop in inspection.hops {
             let (status, code) = outcome(hop.outcome)
             let systems = hop.adSystems.isEmpty ? "" : " [\(hop.adSystems.joined(separator: ", "))]"
-            lines.append(String(format: "  %d. %@ — %@%@ (%.0f ms)%@", hop.depth, hop.url, code.map { "\($0) " } ?? "", status, hop.elapsed.jsonSeconds * 1000, systems))
+            lines.append(String(format: "  %d. %@ — %@%@ (%.0f ms)%@", hop.depth, hop.url, code.map { "\($0) " } ?? "", status, hop.elapsed.reportedSeconds * 1000, systems))
         }
         if let ad = inspection.ad {
             lines += ["", "ad \(ad.ad.id ?? "?") from \(ad.inLine.adSystem?.name ?? "?"): \(ad.inLine.adTitle ?? "")"]
-            if let duration = ad.linear?.duration { lines.append("  VAST duration \(VASTTime.format(duration))") }
+            if let duration = ad.linear?.duration { lines.append("  VAST duration \(duration.clockText)") }
             if let skip = ad.linear?.skipOffset { lines.append("  skippable at \(skip)") }
             if let reward = ad.rewarded { lines.append("  rewarded: \(reward.amountText ?? "?") \(reward.currencyName ?? "")") }
         }

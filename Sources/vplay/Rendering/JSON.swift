@@ -1,3 +1,4 @@
+import Primitives
 import Foundation
 
 /// A JSON value whose objects keep their keys in the order written, so each JSON Lines record reads
@@ -75,17 +76,9 @@ enum JSON: Sendable, Equatable {
 }
 
 extension JSON {
-    static func seconds(_ duration: Duration) -> JSON { .number(duration.jsonSeconds) }
+    static func seconds(_ duration: Duration) -> JSON { .number(duration.reportedSeconds) }
     static func optional(_ value: Int?) -> JSON { value.map(JSON.int) ?? .null }
     static func optional(_ value: Double?) -> JSON { value.map(JSON.number) ?? .null }
     static func optional(_ value: String?) -> JSON { value.map(JSON.string) ?? .null }
 }
 
-extension Duration {
-    /// Seconds rounded to the millisecond, the resolution of every time vplay reports.
-    var jsonSeconds: Double {
-        let (seconds, attoseconds) = components
-        let millis = (Double(attoseconds) / 1e15).rounded()
-        return Double(seconds) + millis / 1000
-    }
-}

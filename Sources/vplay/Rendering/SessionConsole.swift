@@ -1,3 +1,4 @@
+import Primitives
 import AdSession
 import Foundation
 import PlayerEngine
@@ -60,7 +61,7 @@ actor SessionConsole {
         switch record {
         case let .resolved(info):
             duration = info.media.duration
-            skipOffset = info.skipOffset?.jsonSeconds
+            skipOffset = info.skipOffset?.reportedSeconds
             reward = info.reward
             if ticker == nil {
                 ticker = Task { [weak self] in
@@ -71,7 +72,7 @@ actor SessionConsole {
                 }
             }
         case let .event(event):
-            anchor = (event.playhead.jsonSeconds, ContinuousClock().now)
+            anchor = (event.playhead.reportedSeconds, ContinuousClock().now)
             switch event.name {
             case .start, .resume, .rewind: playing = true
             case .pause, .complete, .skip, .close, .closeLinear, .abandoned: playing = false

@@ -1,3 +1,4 @@
+import Primitives
 import AdSession
 import Foundation
 import TrackingBeacons

@@ -1,3 +1,4 @@
+import Primitives
 import AdSession
 import Foundation
 import PlayerEngine
@@ -5,7 +6,7 @@ import TrackingBeacons
 
 /// One readable line per session record (the console timeline without `--json`).
 enum SessionText {
-    static func time(_ duration: Duration) -> String { String(format: "%8.3f", duration.jsonSeconds) }
+    static func time(_ duration: Duration) -> String { String(format: "%8.3f", duration.reportedSeconds) }
 
     static func line(_ record: SessionRecord, style: Style = Style(enabled: false)) -> String {
         switch record {
@@ -31,7 +32,7 @@ enum SessionText {
             let plain = beacon.dryRun ? "dry-run" : beacon.status.map { "\($0)" } ?? "FAILED"
             let status = beacon.dryRun ? style.dim(plain) : beacon.delivered ? style.green(plain) : style.red(plain)
             var text = "\(time(beacon.clock)) \(time(beacon.playhead))    → \(beacon.event) [\(beacon.source)] \(status)"
-            if let latency = beacon.latency { text += String(format: " %.0f ms", latency.jsonSeconds * 1000) }
+            if let latency = beacon.latency { text += String(format: " %.0f ms", latency.reportedSeconds * 1000) }
             if beacon.attempt > 1 || !beacon.isFinalAttempt { text += " attempt \(beacon.attempt)" }
             if let error = beacon.error { text += style.red(" (\(error))") }
             return text + style.dim(" \(beacon.url)")
@@ -60,7 +61,7 @@ enum SessionText {
     static func summary(_ summary: SessionSummary, exitCode: Int32, style: Style = Style(enabled: false)) -> String {
         var rows: [(String, String)] = []
         if let duration = summary.duration {
-            rows.append(("duration", String(format: "%.3f s of media, session clock %.3f s", duration.jsonSeconds, summary.clock.jsonSeconds)))
+            rows.append(("duration", String(format: "%.3f s of media, session clock %.3f s", duration.reportedSeconds, summary.clock.reportedSeconds)))
         }
         rows.append(("events", "\(summary.events)"))
         if summary.dryRun {

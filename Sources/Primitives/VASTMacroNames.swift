@@ -1,10 +1,9 @@
-/// The VAST 4.x macro names the beacon layer knows (IAB `vast4macros/data/macros-data.json`, VAST-FACTS.md §1.6),
-/// kept here because TrackingBeacons does not depend on the VAST module (its `MacroCatalog` holds the same list for
-/// the parser's warnings).
+/// The VAST 4.x macro names (IAB `vast4macros/data/macros-data.json`, VAST-FACTS.md §1.6): one list, used by the
+/// parser's warnings (VAST) and by the expander (TrackingBeacons).
 ///
 /// A known macro vplay has no value for is sent as `-1` ("unknown", VAST 4.x §6.1), as the peer vast-client-js does
 /// for its supported macros; only names that are not VAST macros stay as written.
-public enum VASTMacros {
+public enum VASTMacroNames {
     /// Every macro of the IAB VAST 4.x list (52 names) plus `PLAYBACKMETHODS` (VAST 4.3).
     public static let names: Set<String> = [
         "TIMESTAMP", "CACHEBUSTING", "CONTENTPLAYHEAD", "MEDIAPLAYHEAD", "BREAKPOSITION", "BLOCKEDADCATEGORIES",
@@ -26,7 +25,7 @@ public enum VASTMacros {
     ]
 
     /// Name prefixes of macro families newer than the pinned list (`GPP…` privacy strings, `DSA…` Digital Services
-    /// Act fields), accepted as known.
+    /// Act fields), accepted as known so new tags do not warn spuriously.
     public static let knownPrefixes: [String] = ["GPP", "DSA"]
 
     /// What a known macro without a value is replaced with: "-1 = unknown" (VAST 4.x §6.1).

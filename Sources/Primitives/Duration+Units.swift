@@ -1,0 +1,70 @@
+/// The one set of `Duration` conversions vplay uses, each with its rounding stated.
+///
+/// One rounding rule for every time vplay shows or sends: to the nearest millisecond (VAST's finest unit), in JSON,
+/// text, reports and the `HH:MM:SS.mmm` of `[ADPLAYHEAD]` alike. Truncating and rounding-up conversions exist only
+/// for arithmetic on values already in whole milliseconds (parsed VAST times) or for drawing bounds.
+extension Duration {
+    /// Seconds as a Double, unrounded (arithmetic, not display).
+    public var seconds: Double {
+        let (s, atto) = components
+        return Double(s) + Double(atto) / 1e18
+    }
+
+    /// Whole nanoseconds, truncated, saturating far beyond any time vplay uses.
+    public var nanoseconds: Int64 {
+        let (s, atto) = components
+        let (product, overflow) = s.multipliedReportingOverflow(by: 1_000_000_000)
+        return overflow ? (s < 0 ? .min : .max) : product &+ atto / 1_000_000_000
+    }
+
+    /// Whole milliseconds, truncated toward zero.
+    public var wholeMilliseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds &* 1000 &+ attoseconds / 1_000_000_000_000_000
+    }
+
+    /// Whole milliseconds, rounded up.
+    public var millisecondsRoundedUp: Int64 {
+        let whole = wholeMilliseconds
+        return Duration.milliseconds(whole) < self ? whole + 1 : whole
+    }
+
+    /// Seconds rounded to the nearest millisecond: the resolution of every time vplay reports.
+    public var reportedSeconds: Double {
+        let (seconds, attoseconds) = components
+        let millis = (Double(attoseconds) / 1e15).rounded()
+        return Double(seconds) + millis / 1000
+    }
+
+    /// Seconds with exactly three decimals, rounded to the millisecond (`"12.345"`): `millisecondText(seconds:)`.
+    public var millisecondText: String { Primitives.millisecondText(seconds: seconds) }
+
+    /// Whole milliseconds, rounded to the nearest (the reporting rule).
+    public var roundedMilliseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds &* 1000 &+ Int64((Double(attoseconds) / 1e15).rounded())
+    }
+
+    /// `HH:MM:SS.mmm`, rounded to the millisecond: the `[ADPLAYHEAD]` format, and how vplay writes a VAST time in
+    /// messages. Negative values are clamped to zero.
+    public var clockText: String {
+        let ms = max(0, roundedMilliseconds)
+        func pad(_ value: Int64, _ width: Int) -> String {
+            let text = String(value)
+            return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+        }
+        return "\(pad(ms / 3_600_000, 2)):\(pad((ms / 60_000) % 60, 2)):\(pad((ms / 1000) % 60, 2)).\(pad(ms % 1000, 3))"
+    }
+}
+
+/// Seconds with exactly three decimals (`"12.345"`, `"-0.042"`), rounded to the millisecond, without Foundation's
+/// formatter. Any value is safe: one beyond ±10¹⁵ s (damaged media's timestamps, a mistyped `playhead: 1e300` in an
+/// expectations file) is written as a plain number rather than overflowing the millisecond count (a fuzzed MP4 once
+/// trapped the old formatter with a negative end).
+public func millisecondText(seconds value: Double) -> String {
+    guard value.isFinite, abs(value) < 1e15 else { return "\(value)" }
+    let millis = Int64((value * 1000).rounded())
+    let magnitude = millis.magnitude
+    let fraction = String(magnitude % 1000)
+    return (millis < 0 ? "-" : "") + "\(magnitude / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+}
