@@ -39,29 +39,33 @@ public struct AdInspection: Sendable {
     }
 }
 
-/// Builds an `AdInspection` for a configuration (the same tag loading and media selection as a session).
+/// Builds an `AdInspection` for a configuration: the same preparation as a session (`AdPreparation`: tag loading,
+/// the resolver's choice, media opening with the fallback to the next file), without playing.
 public struct AdInspector: Sendable {
     public let configuration: SessionConfiguration
+    public let environment: SessionEnvironment
 
-    public init(configuration: SessionConfiguration) { self.configuration = configuration }
+    /// - Parameter environment: `.live(configuration)` when nil.
+    public init(configuration: SessionConfiguration, environment: SessionEnvironment? = nil) {
+        self.configuration = configuration
+        self.environment = environment ?? .live(configuration)
+    }
 
     /// - Parameter openMedia: open the chosen media file to compare its duration with the tag's (no decode).
     public func inspect(openMedia: Bool = true) async -> AdInspection {
-        let http = HTTPTagFetcher(userAgent: configuration.userAgent, maxBytes: configuration.resolver.parserLimits.maxBytes)
-        let report = await inspect(openMedia: openMedia, http: http)
-        await http.shutdown()
-        return report
+        let prepared = await AdPreparation(configuration: configuration, environment: environment).prepare(.inspect(openMedia: openMedia))
+        await environment.shutdown()
+        return Self.inspection(of: prepared, tag: configuration.tag)
     }
 
-    private func inspect(openMedia: Bool, http: HTTPTagFetcher) async -> AdInspection {
-        let loader = TagLoader(configuration: configuration, http: http)
-        let (tagURL, resolution) = await loader.resolve()
-        var report = AdInspection(tag: configuration.tag, hops: resolution.hops)
-        report.warnings = resolution.warnings.map(\.description)
+    static func inspection(of prepared: PreparedAd, tag: String) -> AdInspection {
+        let resolution = prepared.resolution
+        var report = AdInspection(tag: tag, hops: resolution.hops)
+        report.warnings = prepared.warnings
         for failure in resolution.failures {
             report.errors.append(SessionError(kind: .ad, code: failure.error.code.rawValue, message: failure.error.message))
         }
-        guard let ad = resolution.defaultAd, let linear = ad.linear else {
+        guard let ad = prepared.ad, ad.linear != nil else {
             if let error = resolution.noAdError, !report.errors.contains(where: { $0.code == error.code.rawValue && $0.message == error.message }) {
                 report.errors.append(SessionError(kind: .ad, code: error.code.rawValue, message: error.message))
             }
@@ -69,29 +73,9 @@ public struct AdInspector: Sendable {
         }
         report.ad = ad
         report.tracking = Self.tracking(of: ad)
-        do {
-            var criteria = configuration.mediaCriteria
-            if let path = configuration.adcashStatePath, criteria.forcedFile == nil { criteria.adcashQuality = AdcashState.nextQuality(statePath: path) }
-            let selection = try MediaFileSelector.select(from: linear.mediaFiles, criteria: criteria)
-            report.selection = selection
-            guard openMedia else { return report }
-            switch MediaLocator(mappings: configuration.mappings).locate(selection.file.url, inLineTagURL: loader.inLineTagURL(of: ad, tagURL: tagURL)) {
-            case let .success(location):
-                do {
-                    let info = try FFmpegMediaSource(location: location, options: MediaOpenOptions(decoderThreads: 1)).info
-                    report.media = info
-                    if let declared = linear.duration, abs((declared - info.exactDuration).seconds) > 1 {
-                        report.warnings.append("duration mismatch: VAST <Duration> \(declared.clockText) vs media \(info.exactDuration.clockText) (quartiles use the media's)")
-                    }
-                } catch {
-                    report.errors.append(SessionError(kind: .media, code: error.vastCode, message: error.description))
-                }
-            case let .failure(error):
-                report.errors.append(SessionError(kind: .media, code: error.vastCode, message: error.description))
-            }
-        } catch {
-            report.errors.append(SessionError(kind: .media, code: error.code.rawValue, message: error.message))
-        }
+        report.selection = prepared.selection
+        report.media = prepared.media?.source.info
+        if let failure = prepared.failure { report.errors.append(failure) }
         return report
     }
 

@@ -35,12 +35,17 @@ public struct AdcashState: Codable, Sendable, Equatable {
 
     /// Times the download of `location` as the Adcash SDK does before playing: one full read of the file (FFmpeg's
     /// demuxer, no decode), on the wall clock.
-    static func timeDownload(_ location: String) throws(MediaError) -> Double {
-        let clock = ContinuousClock()
-        let started = clock.now
-        let source = try FFmpegMediaSource(location: location, options: MediaOpenOptions(decoderThreads: 1))
-        while try source.nextPacket() != nil {}
-        let elapsed = started.duration(to: clock.now)
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    static func timeDownload(_ location: String, media: any MediaOpening, clock: any Clock<Duration>) throws(MediaError) -> Double {
+        var failure: MediaError?
+        let elapsed = clock.measure {
+            do throws(MediaError) {
+                let source = try media.openForDemux(location)
+                while try source.readPacket() {}
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+        return elapsed.seconds
     }
 }

@@ -31,9 +31,9 @@ struct BeaconPlanner {
     /// Macros seen without a value, each reported once per session.
     private(set) var unknownMacros: [String] = []
 
-    init(configuration: SessionConfiguration, wallStart: Int64) {
-        cacheBuster = CacheBuster(seed: configuration.seed)
-        transactionID = TransactionID.make(seed: configuration.seed)
+    init(configuration: SessionConfiguration, seed: UInt64, wallStart: Int64) {
+        cacheBuster = CacheBuster(seed: seed)
+        transactionID = TransactionID.make(seed: seed)
         self.wallStart = wallStart
         timeZoneOffsetMinutes = configuration.timeZoneOffsetMinutes
         var macros = configuration.deviceMacros
@@ -59,7 +59,7 @@ struct BeaconPlanner {
         return url.absoluteString
     }
 
-    mutating func plan(_ target: TrackingPlan.Target, playhead: Duration?, clock: Duration, errorCode: Int? = nil, reason: Int? = nil) -> (BeaconRecord, newUnknown: [String]) {
+    mutating func plan(_ target: TrackingPlan.Target, playhead: Duration?, clock: Duration, errorCode: Int? = nil, reason: Int? = nil) -> (PlannedBeacon, newUnknown: [String]) {
         let (seconds, atto) = clock.components
         let context = MacroContext(
             adPlayhead: playhead,
@@ -81,9 +81,9 @@ struct BeaconPlanner {
         let expansion = expander.expand(target.url, values: context.values)
         let fresh = expansion.unknownMacros.filter { !unknownMacros.contains($0) }
         unknownMacros += fresh
-        let record = BeaconRecord(
+        let planned = PlannedBeacon(
             event: target.event, source: target.source.description, template: target.url, url: expansion.url,
-            playhead: playhead ?? .zero, clock: clock, unknownMacros: expansion.unknownMacros, dryRun: true)
-        return (record, fresh)
+            playhead: playhead ?? .zero, clock: clock, unknownMacros: expansion.unknownMacros)
+        return (planned, fresh)
     }
 }

@@ -8,12 +8,13 @@ import VAST
 struct MediaOpener {
     let mappings: [URLMapping]
     let decoderThreads: Int
+    let media: any MediaOpening
 
     struct Opened {
         var selection: MediaSelection
         /// Where FFmpeg opened it (a local path under `--map`, else the URL).
         var location: String
-        var source: FFmpegMediaSource
+        var source: any MediaSource
     }
 
     /// The file opened, or the error to report; `skipped` says why each better file was passed over, in order.
@@ -33,11 +34,11 @@ struct MediaOpener {
             } catch {
                 return (.failure(firstFailure ?? SessionError(kind: .media, code: error.code.rawValue, message: error.message)), skipped)
             }
-            let attempt: Result<(String, FFmpegMediaSource), MediaError>
+            let attempt: Result<(String, any MediaSource), MediaError>
             switch MediaLocator(mappings: mappings).locate(selection.file.url, inLineTagURL: inLineTagURL) {
             case let .success(location):
                 do {
-                    attempt = .success((location, try FFmpegMediaSource(location: location, options: MediaOpenOptions(decoderThreads: decoderThreads))))
+                    attempt = .success((location, try media.open(location, options: MediaOpenOptions(decoderThreads: decoderThreads))))
                 } catch {
                     attempt = .failure(error)
                 }

@@ -8,12 +8,12 @@ struct SinkHookup {
     let routing: SinkRouting
     let transport: any BeaconTransport
 
-    /// Starts a sink with `faults` and routes the beacons in `scope` from `http` to it.
-    static func start(scope: SinkRouting.Scope, faults: [SinkFault], http: HTTPBeaconTransport) async throws -> SinkHookup {
+    /// Starts a sink with `faults` and routes the beacons in `scope` from `base` to it.
+    static func start(scope: SinkRouting.Scope, faults: [SinkFault], base: any BeaconTransport) async throws -> SinkHookup {
         let sink = BeaconSink(configuration: SinkConfiguration(faults: faults))
         let port = try await sink.start()
         let routing = SinkRouting(scope: scope, base: "http://127.0.0.1:\(port)")
-        return SinkHookup(sink: sink, routing: routing, transport: RoutingTransport(base: http, route: routing.route))
+        return SinkHookup(sink: sink, routing: routing, transport: RoutingTransport(base: base, route: routing.route))
     }
 
     /// The warning when the sink cannot start.

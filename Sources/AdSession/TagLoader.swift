@@ -8,13 +8,13 @@ import VAST
 /// or an http(s) URL, with `--map` rules in front of the network for offline replay.
 struct TagLoader {
     let configuration: SessionConfiguration
-    let http: HTTPTagFetcher
+    let environment: SessionEnvironment
 
     /// The tag's URL (a `file:` URL for a local path) and the resolved chain.
     func resolve() async -> (tagURL: URL, resolution: VASTResolution) {
         let tagURL: URL
         let fetcher: any AdTagFetcher
-        let mapped = URLMapFetcher(mappings: configuration.mappings, next: http)
+        let mapped = URLMapFetcher(mappings: configuration.mappings, next: environment.tagFetcher)
         if let url = URL(string: configuration.tag), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
             tagURL = url
             fetcher = mapped
@@ -23,17 +23,18 @@ struct TagLoader {
             tagURL = URL(fileURLWithPath: path).standardizedFileURL
             fetcher = FileTagFetcher(fileURL: tagURL, next: mapped, maxBytes: configuration.resolver.parserLimits.maxBytes)
         }
-        let resolution = await VASTResolver(fetcher: fetcher, clock: ContinuousClock(), configuration: Self.resolverConfiguration(configuration))
+        let resolver = Self.resolverConfiguration(configuration, now: configuration.now ?? environment.wallClock())
+        let resolution = await VASTResolver(fetcher: fetcher, clock: environment.networkClock, configuration: resolver)
             .resolve(tagURL: tagURL)
         return (tagURL, resolution)
     }
 
     /// The session's resolver settings, completed from the rest of the session: playability is judged with the
     /// session's media criteria, and wrapper URIs get their macros expanded (after any transform already set).
-    static func resolverConfiguration(_ configuration: SessionConfiguration) -> ResolverConfiguration {
+    static func resolverConfiguration(_ configuration: SessionConfiguration, now: Int64) -> ResolverConfiguration {
         var resolver = configuration.resolver
         resolver.mediaCriteria = configuration.mediaCriteria
-        let expand = tagURLMacroExpansion(configuration)
+        let expand = tagURLMacroExpansion(configuration, now: now)
         let earlier = configuration.resolver.tagURLTransform
         resolver.tagURLTransform = { expand(earlier($0)) }
         return resolver
@@ -41,12 +42,11 @@ struct TagLoader {
 
     /// Expands the macros of a `VASTAdTagURI` before it is requested (vast-client-js requests them literally, its
     /// issue #331): `[CACHEBUSTING]` from its own generator seeded with `--seed` (a separate stream, so beacon URLs
-    /// stay as they were), `[TIMESTAMP]` the session's start (`--now`, else the machine's clock once), and the device
+    /// stay as they were), `[TIMESTAMP]` the session's start (`--now`, else the environment's wall clock once), and the device
     /// macros (`--macro`). Values are percent-encoded; unknown macros stay as written. The resolver detects loops on
     /// the URI before this expansion.
-    static func tagURLMacroExpansion(_ configuration: SessionConfiguration) -> @Sendable (String) -> String {
+    static func tagURLMacroExpansion(_ configuration: SessionConfiguration, now: Int64) -> @Sendable (String) -> String {
         let cacheBuster = Locked(CacheBuster(seed: configuration.seed ^ 0x7461_6755_524C))  // "tagURL"
-        let now = configuration.now ?? Int64(Date().timeIntervalSince1970 * 1000)
         let device = configuration.deviceMacros
         return { uri in
             let buster = cacheBuster.withLock { $0.next() }

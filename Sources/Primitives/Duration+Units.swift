@@ -68,3 +68,12 @@ public func millisecondText(seconds value: Double) -> String {
     let fraction = String(magnitude % 1000)
     return (millis < 0 ? "-" : "") + "\(magnitude / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
 }
+
+extension Clock where Duration == Swift.Duration {
+    /// A function that says how much time has passed on this clock since it was made (works on `any Clock<Duration>`,
+    /// whose instants cannot be kept by type).
+    public func stopwatch() -> @Sendable () -> Swift.Duration {
+        let origin = now
+        return { origin.duration(to: self.now) }
+    }
+}

@@ -61,6 +61,11 @@ public final class ManualClock: Clock, Sendable {
         for sleeper in due { sleeper.continuation.resume() }
     }
 
+    /// The earliest deadline a task sleeps until, if any.
+    public var nextDeadline: Instant? {
+        state.withLock { $0.sleepers.map(\.deadline).min() }.map(Instant.init(offset:))
+    }
+
     /// Waits (yielding, never sleeping) until at least `count` tasks sleep on this clock: a test advances time only
     /// once the code under test is waiting for it.
     public func waitForSleepers(_ count: Int = 1) async {

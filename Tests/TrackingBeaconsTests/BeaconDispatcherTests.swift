@@ -3,7 +3,8 @@ import Synchronization
 import Testing
 @testable import TrackingBeacons
 
-/// A transport that records URLs and answers from a table, for the dispatcher's pure logic.
+/// A transport that records URLs and answers from a table, for the dispatcher's logic. Its delays run on a
+/// `ManualClock`, so a test decides when an answer comes.
 final class RecordingTransport: BeaconTransport {
     let sent = Mutex<[String]>([])
     /// Requests in flight now, and the most ever at once.
@@ -13,19 +14,29 @@ final class RecordingTransport: BeaconTransport {
     let statuses: [Int?]
     /// Wait before each answer, in turn; the last one repeats.
     let delays: [Duration]
-    init(status: Int?, delay: Duration = .zero) { self.statuses = [status]; self.delays = [delay] }
-    init(statuses: [Int?], delays: [Duration] = [.zero]) { self.statuses = statuses; self.delays = delays }
+    let clock: ManualClock
+    convenience init(status: Int?, delay: Duration = .zero, clock: ManualClock = ManualClock()) {
+        self.init(statuses: [status], delays: [delay], clock: clock)
+    }
+    init(statuses: [Int?], delays: [Duration] = [.zero], clock: ManualClock = ManualClock()) {
+        self.statuses = statuses
+        self.delays = delays
+        self.clock = clock
+    }
     func send(_ url: String, timeout: Duration) async -> TransportOutcome {
         let index = sent.withLock { $0.append(url); return $0.count - 1 }
         concurrency.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
         defer { concurrency.withLock { $0.now -= 1 } }
         let delay = delays[min(index, delays.count - 1)]
-        if delay > .zero { try? await Task.sleep(for: delay) }
-        let status = statuses[min(index, statuses.count - 1)]
+        if delay > .zero { try? await clock.sleep(for: delay) }
+        return Self.outcome(statuses[min(index, statuses.count - 1)], latency: delay, timeout: timeout)
+    }
+
+    static func outcome(_ status: Int?, latency: Duration = .zero, timeout: Duration = .seconds(5)) -> TransportOutcome {
         if status == -1 { return TransportOutcome(status: nil, error: "timed out", latency: timeout, bytes: 0) }
-        if status == -2 { return TransportOutcome(status: nil, error: "connection reset", latency: delay, bytes: 0) }
-        if status == nil { return TransportOutcome(status: nil, error: "connection refused", latency: delay, bytes: 0, failedBeforeSending: true) }
-        return TransportOutcome(status: status, error: nil, latency: delay, bytes: 0)
+        if status == -2 { return TransportOutcome(status: nil, error: "connection reset", latency: latency, bytes: 0) }
+        if status == nil { return TransportOutcome(status: nil, error: "connection refused", latency: latency, bytes: 0, failedBeforeSending: true) }
+        return TransportOutcome(status: status, error: nil, latency: latency, bytes: 0)
     }
 }
 
@@ -34,22 +45,15 @@ actor Collected {
     func add(_ record: BeaconRecord) { records.append(record) }
 }
 
-/// Waits (polling, at most 30 s) until `condition` holds: tests that end a session mid-flight wait for the state
-/// they mean, not for a time, so a busy machine cannot change what they see.
-func until(_ condition: @Sendable () async -> Bool) async {
-    let clock = ContinuousClock()
-    let limit = clock.now.advanced(by: .seconds(30))
-    while !(await condition()), clock.now < limit { try? await Task.sleep(for: .milliseconds(1)) }
+func planned(_ url: String) -> PlannedBeacon {
+    PlannedBeacon(event: "start", source: "inline", template: url, url: url, playhead: .zero, clock: .zero)
 }
 
+/// The actor: it executes the machine's actions on a `ManualClock`; no test waits in real time.
 @Suite struct BeaconDispatcherTests {
-    func planned(_ url: String) -> BeaconRecord {
-        BeaconRecord(event: "start", source: "inline", template: url, url: url, playhead: .zero, clock: .zero, dryRun: true)
-    }
-
     @Test func dryRun_recordsEveryRequestAndSendsNothing() async {
         let collected = Collected()
-        let dispatcher = BeaconDispatcher(transport: nil, wallClock: { 0 }) { await collected.add($0) }
+        let dispatcher = BeaconDispatcher(transport: nil, clock: ManualClock(), wallClock: { 0 }) { await collected.add($0) }
         await dispatcher.submit(planned("http://a/1"))
         await dispatcher.submit(planned("http://a/2"))
         await dispatcher.finish(waitingAtMost: .seconds(1))
@@ -58,120 +62,139 @@ func until(_ condition: @Sendable () async -> Bool) async {
         #expect(records.allSatisfy { $0.dryRun && $0.status == nil })
     }
 
-    @Test func send_recordsStatusOrErrorOfEachAttempt() async {
+    @Test func send_recordsStatusOrErrorOfEachAttempt() async throws {
         let collected = Collected()
-        let dispatcher = BeaconDispatcher(transport: RecordingTransport(status: 500), wallClock: { 42 }) { await collected.add($0) }
+        let dispatcher = BeaconDispatcher(transport: RecordingTransport(status: 500), clock: ManualClock(), wallClock: { 42 }) { await collected.add($0) }
         await dispatcher.submit(planned("http://a/1"))
         await dispatcher.finish(waitingAtMost: .seconds(5))
-        let record = try! #require(await collected.records.first)
+        let record = try #require(await collected.records.first)
         #expect(record.status == 500 && record.error == "HTTP 500" && !record.delivered && !record.dryRun)
         #expect(record.sentAt == 42 && record.attempt == 1 && record.isFinalAttempt)
     }
 
-    @Test func finish_reportsRequestsStillOpenAtTheDeadline() async {
+    /// The drain resumes the moment the last answer comes: no polling, no waiting out its limit.
+    @Test func finish_returnsWhenTheLastAnswerComes_notAtItsLimit() async {
+        let clock = ManualClock()
         let collected = Collected()
-        let transport = RecordingTransport(status: 200, delay: .seconds(30))
-        let dispatcher = BeaconDispatcher(transport: transport, wallClock: { 0 }) { await collected.add($0) }
-        await dispatcher.submit(planned("http://slow/1"))
-        await until { transport.sent.withLock { $0.count } == 1 }
-        await dispatcher.finish(waitingAtMost: .milliseconds(50))
-        let records = await collected.records
-        #expect(records.count == 1)
-        #expect(records.first?.error == "unanswered at session end")
-    }
-
-    @Test func finish_attemptOnTheWire_keepsItsAttemptNumberAndSentAt() async {
-        let collected = Collected()
-        let transport = RecordingTransport(statuses: [500, 200], delays: [.zero, .seconds(30)])
-        let dispatcher = BeaconDispatcher(transport: transport, policy: BeaconPolicy(retries: 2, backoff: .milliseconds(1)),
-                                          wallClock: { 1_767_225_600_000 }) { await collected.add($0) }
-        await dispatcher.submit(planned("http://slow/1"))
-        await until { transport.sent.withLock { $0.count } == 2 }
-        await dispatcher.finish(waitingAtMost: .zero)
-        let records = await collected.records
-        #expect(records.map(\.attempt) == [1, 2])
-        #expect(records.map(\.error) == ["HTTP 500", "unanswered at session end"])
-        #expect(records.last?.sentAt == 1_767_225_600_000 && records.last?.isFinalAttempt == true && records.last?.wasSent == true)
-    }
-
-    @Test func finish_beaconStillWaitingForASlot_isNotSent_withoutASendTime() async {
-        let collected = Collected()
-        let transport = RecordingTransport(status: 200, delay: .seconds(30))
-        let dispatcher = BeaconDispatcher(transport: transport, policy: BeaconPolicy(maxConcurrent: 1),
-                                          wallClock: { 1_767_225_600_000 }) { await collected.add($0) }
-        await dispatcher.submit(planned("http://slow/1"))
-        await dispatcher.submit(planned("http://slow/2"))
-        await until { transport.sent.withLock { $0.count } == 1 }
-        await dispatcher.finish(waitingAtMost: .zero)
-        let records = await collected.records
-        #expect(records.map(\.url) == ["http://slow/1", "http://slow/2"])
-        #expect(records.map(\.error) == ["unanswered at session end", "not sent before session end"])
-        #expect(records.map(\.sentAt) == [1_767_225_600_000, nil])
-        #expect(records.map(\.wasSent) == [true, false])
-        #expect(records.allSatisfy { !$0.dryRun && $0.isFinalAttempt && $0.attempt == 1 })
-    }
-
-    @Test func finish_retryWaitingForItsBackoff_isNotSent_withTheNumberItWouldHaveHad() async {
-        let collected = Collected()
-        let dispatcher = BeaconDispatcher(transport: RecordingTransport(status: 503), policy: BeaconPolicy(retries: 3, backoff: .seconds(30)),
-                                          wallClock: { 1_767_225_600_000 }) { await collected.add($0) }
+        let transport = RecordingTransport(status: 200, delay: .seconds(1), clock: clock)
+        let dispatcher = BeaconDispatcher(transport: transport, clock: clock, wallClock: { 0 }) { await collected.add($0) }
         await dispatcher.submit(planned("http://a/1"))
-        await until { await collected.records.count == 1 }
-        await dispatcher.finish(waitingAtMost: .zero)
+        let finished = Task { await dispatcher.finish(waitingAtMost: .seconds(10)) }
+        await clock.waitForSleepers(2)  // the answer's delay and the drain's limit
+        clock.advance(by: .seconds(1))
+        await finished.value
+        #expect(clock.now.offset == .seconds(1))
+        #expect(await collected.records.map(\.status) == [200])
+    }
+
+    @Test func finish_reportsRequestsStillOpenAtTheDeadline() async {
+        let clock = ManualClock()
+        let collected = Collected()
+        let transport = RecordingTransport(status: 200, delay: .seconds(30), clock: clock)
+        let dispatcher = BeaconDispatcher(transport: transport, clock: clock, wallClock: { 7 }) { await collected.add($0) }
+        await dispatcher.submit(planned("http://slow/1"))
+        let finished = Task { await dispatcher.finish(waitingAtMost: .milliseconds(50)) }
+        await clock.waitForSleepers(2)
+        clock.advance(by: .milliseconds(50))
+        await finished.value
         let records = await collected.records
-        #expect(records.map(\.attempt) == [1, 2])
-        #expect(records.map(\.error) == ["HTTP 503", "not sent before session end"])
-        #expect(records.map(\.isFinalAttempt) == [false, true])
-        #expect(records.last?.sentAt == nil)
+        #expect(records.map(\.error) == ["unanswered at session end"])
+        #expect(records.first?.sentAt == 7 && records.first?.wasSent == true)
+        await clock.waitForSleepers(0)
+        #expect(clock.sleeperCount == 0, "the attempt on the wire was cancelled")
+    }
+
+    @Test func retry_waitsItsBackoffOnTheNetworkClock() async {
+        let clock = ManualClock()
+        let collected = Collected()
+        let transport = RecordingTransport(statuses: [503, 200], clock: clock)
+        let dispatcher = BeaconDispatcher(transport: transport, policy: BeaconPolicy(retries: 2, backoff: .seconds(2)), clock: clock,
+                                          wallClock: { 0 }) { await collected.add($0) }
+        await dispatcher.submit(planned("http://a/1"))
+        let finished = Task { await dispatcher.finish(waitingAtMost: .seconds(10)) }
+        await clock.waitForSleepers(2)  // the backoff and the drain's limit
+        #expect(transport.sent.withLock { $0.count } == 1)
+        clock.advance(by: .milliseconds(1999))
+        #expect(transport.sent.withLock { $0.count } == 1, "not before its backoff")
+        clock.advance(by: .milliseconds(1))
+        await finished.value
+        #expect(await collected.records.map(\.status) == [503, 200])
+        #expect(clock.now.offset == .seconds(2))
     }
 }
 
-@Suite struct BeaconRetryTests {
-    func run(_ transport: RecordingTransport, retries: Int) async -> [BeaconRecord] {
-        let collected = Collected()
-        let policy = BeaconPolicy(retries: retries, backoff: .milliseconds(1))
-        let dispatcher = BeaconDispatcher(transport: transport, policy: policy, wallClock: { 0 }) { await collected.add($0) }
-        await dispatcher.submit(BeaconRecord(event: "start", source: "inline", template: "http://a/1", url: "http://a/1", playhead: .zero, clock: .zero, dryRun: true))
-        await dispatcher.finish(waitingAtMost: .seconds(5))
-        return await collected.records
+/// The machine: slots, retries and the end-of-session bookkeeping, with plain values.
+@Suite struct DispatchMachineTests {
+    func sends(_ actions: [DispatchMachine.Action]) -> [Int] {
+        actions.compactMap { if case let .send(id, _) = $0 { id } else { nil } }
     }
 
-    @Test func retries_500Then200_endsWithExactlyOneSuccess() async {
-        let records = await run(RecordingTransport(statuses: [500, 200]), retries: 2)
-        #expect(records.map(\.status) == [500, 200])
-        #expect(records.map(\.attempt) == [1, 2])
-        #expect(records.map(\.isFinalAttempt) == [false, true])
-        #expect(records.filter(\.delivered).count == 1)
+    func records(_ actions: [DispatchMachine.Action]) -> [BeaconRecord] {
+        actions.compactMap { if case let .record(record) = $0 { record } else { nil } }
     }
 
-    @Test func retries_connectionRefused_untilTheLimit() async {
-        let transport = RecordingTransport(statuses: [nil])
-        let records = await run(transport, retries: 2)
-        #expect(records.count == 3 && records.last?.isFinalAttempt == true && records.last?.delivered == false)
+    @Test func retries_500Then200_endsWithExactlyOneSuccess() {
+        var machine = DispatchMachine(policy: BeaconPolicy(retries: 2, backoff: .milliseconds(500)))
+        #expect(sends(machine.submit(planned("http://a/1"), now: 1)) == [0])
+        let first = machine.answered(id: 0, RecordingTransport.outcome(500), now: 2)
+        #expect(records(first).map(\.isFinalAttempt) == [false])
+        #expect(first.contains(.wait(id: 0, .milliseconds(500))))
+        let retry = machine.backoffElapsed(id: 0, now: 3)
+        guard case let .send(_, record)? = retry.first else { Issue.record("no retry sent"); return }
+        #expect(record.attempt == 2 && record.sentAt == 3)
+        let last = records(machine.answered(id: 0, RecordingTransport.outcome(200), now: 4))
+        #expect(last.map(\.status) == [200] && last.map(\.isFinalAttempt) == [true])
+        #expect(machine.pending == 0)
     }
 
-    @Test func noRetries_byDefault_andNeverAfterATimeoutOrA4xx() async {
-        #expect(await run(RecordingTransport(statuses: [500]), retries: 0).count == 1)
-        #expect(await run(RecordingTransport(statuses: [-1, 200]), retries: 3).count == 1, "a timed-out request may have arrived")
-        #expect(await run(RecordingTransport(statuses: [404, 200]), retries: 3).count == 1)
-    }
-
-    @Test func noRetry_afterAResetOnceTheRequestWasWritten() async {
-        let transport = RecordingTransport(statuses: [-2, 200])
-        let records = await run(transport, retries: 3)
-        #expect(records.map(\.error) == ["connection reset"], "the request reached the server")
-        #expect(transport.sent.withLock { $0.count } == 1)
-    }
-
-    @Test func concurrencyLimit_holdsRequestsInFlight() async {
-        let transport = RecordingTransport(status: 200, delay: .milliseconds(20))
-        let collected = Collected()
-        let dispatcher = BeaconDispatcher(transport: transport, policy: BeaconPolicy(maxConcurrent: 2), wallClock: { 0 }) { await collected.add($0) }
-        for index in 0..<6 {
-            await dispatcher.submit(BeaconRecord(event: "e", source: "inline", template: "", url: "http://a/\(index)", playhead: .zero, clock: .zero, dryRun: true))
+    @Test func backoff_doublesEachTime() {
+        var machine = DispatchMachine(policy: BeaconPolicy(retries: 3, backoff: .milliseconds(100)))
+        _ = machine.submit(planned("http://a/1"), now: 0)
+        var waits: [Duration] = []
+        for _ in 0..<3 {
+            for action in machine.answered(id: 0, RecordingTransport.outcome(nil), now: 0) {
+                if case let .wait(_, duration) = action { waits.append(duration) }
+            }
+            _ = machine.backoffElapsed(id: 0, now: 0)
         }
-        await dispatcher.finish(waitingAtMost: .seconds(5))
-        #expect(await collected.records.count == 6)
-        #expect(transport.concurrency.withLock { $0.most } == 2, "never more than two at once, and two did overlap")
+        #expect(waits == [.milliseconds(100), .milliseconds(200), .milliseconds(400)])
+        #expect(records(machine.answered(id: 0, RecordingTransport.outcome(nil), now: 0)).first?.isFinalAttempt == true, "retries spent")
+    }
+
+    @Test func noRetries_byDefault_andNeverAfterATimeoutA4xxOrAReset() {
+        for (retries, status) in [(0, 500), (3, -1), (3, 404), (3, -2)] as [(Int, Int?)] {
+            var machine = DispatchMachine(policy: BeaconPolicy(retries: retries))
+            _ = machine.submit(planned("http://a/1"), now: 0)
+            let actions = machine.answered(id: 0, RecordingTransport.outcome(status), now: 0)
+            #expect(records(actions).map(\.isFinalAttempt) == [true], "status \(String(describing: status))")
+            #expect(machine.pending == 0)
+        }
+    }
+
+    @Test func concurrencyLimit_queuesBeyondItsSlots_firstComeFirstServed() {
+        var machine = DispatchMachine(policy: BeaconPolicy(maxConcurrent: 2))
+        let started = (0..<5).flatMap { sends(machine.submit(planned("http://a/\($0)"), now: 0)) }
+        #expect(started == [0, 1])
+        #expect(sends(machine.answered(id: 1, RecordingTransport.outcome(200), now: 0)) == [2])
+        #expect(sends(machine.answered(id: 0, RecordingTransport.outcome(200), now: 0)) == [3])
+        #expect(machine.pending == 3)
+    }
+
+    @Test func close_recordsUnansweredNotSentAndWaitingRetries() {
+        var machine = DispatchMachine(policy: BeaconPolicy(retries: 3, maxConcurrent: 2))
+        _ = machine.submit(planned("http://a/wire"), now: 9)
+        _ = machine.submit(planned("http://a/retry"), now: 9)
+        _ = machine.submit(planned("http://a/queued"), now: 9)
+        _ = machine.answered(id: 1, RecordingTransport.outcome(503), now: 9)
+        let closing = machine.close()
+        let closed = records(closing)
+        #expect(closed.map(\.url) == ["http://a/wire", "http://a/retry", "http://a/queued"])
+        #expect(closed.map(\.error) == [BeaconDispatcher.unansweredError, BeaconDispatcher.notSentError, BeaconDispatcher.notSentError])
+        #expect(closed.map(\.attempt) == [1, 2, 1])
+        #expect(closed.map(\.sentAt) == [9, nil, nil])
+        #expect(closed.allSatisfy { $0.isFinalAttempt && !$0.dryRun })
+        #expect(closing.contains(.cancel(id: 0)) && closing.contains(.cancel(id: 1)))
+        #expect(machine.answered(id: 0, RecordingTransport.outcome(200), now: 9).isEmpty, "a late answer is dropped")
+        #expect(machine.submit(planned("http://a/late"), now: 9).isEmpty, "nothing new goes out")
     }
 }

@@ -30,7 +30,7 @@ import Testing
     }
 
     @Test func refusedConnection_failsAtOnceWithConnectionRefused_notAtTheTimeout() async throws {
-        let transport = HTTPBeaconTransport(userAgent: Self.userAgent)
+        let transport = HTTPBeaconTransport(userAgent: Self.userAgent, clock: ContinuousClock())
         defer { Task { await transport.shutdown() } }
         let outcome = await transport.send("http://127.0.0.1:\(ScriptedHTTPServer.closedPort())/impression", timeout: .seconds(30))
         #expect(outcome.error == "connection refused")
@@ -42,7 +42,7 @@ import Testing
     @Test func bodyThatStallsAfterTheHead_endsAtTheTimeout_withTheStatusThatArrived() async throws {
         let server = try Self.server()
         defer { server.stop() }
-        let transport = HTTPBeaconTransport(userAgent: Self.userAgent)
+        let transport = HTTPBeaconTransport(userAgent: Self.userAgent, clock: ContinuousClock())
         let outcome = await transport.send(server.baseURL + "/stall", timeout: .seconds(1))
         await transport.shutdown()
         #expect(outcome.status == 200 && outcome.delivered)
@@ -55,7 +55,7 @@ import Testing
     @Test func response_carriesItsHeadersTheRequestedURLAndTheUserAgentOnTheWire() async throws {
         let server = try Self.server()
         defer { server.stop() }
-        let transport = HTTPBeaconTransport(userAgent: Self.userAgent)
+        let transport = HTTPBeaconTransport(userAgent: Self.userAgent, clock: ContinuousClock())
         let outcome = await transport.send(server.baseURL + "/ok?cb=1", timeout: .seconds(5))
         await transport.shutdown()
         #expect(outcome.status == 200 && outcome.error == nil && outcome.bytes == 6)
@@ -69,7 +69,7 @@ import Testing
     @Test func redirects_fiveAreFollowed_withTheUserAgentOnEveryHop() async throws {
         let server = try Self.server()
         defer { server.stop() }
-        let transport = HTTPBeaconTransport(userAgent: Self.userAgent)
+        let transport = HTTPBeaconTransport(userAgent: Self.userAgent, clock: ContinuousClock())
         let outcome = await transport.send(server.baseURL + "/chain/5", timeout: .seconds(5))
         await transport.shutdown()
         #expect(outcome.status == 200 && outcome.error == nil)
@@ -82,7 +82,7 @@ import Testing
     @Test func redirects_aSixth_isTooManyRedirects_andACycleIsARedirectCycle() async throws {
         let server = try Self.server()
         defer { server.stop() }
-        let transport = HTTPBeaconTransport(userAgent: Self.userAgent)
+        let transport = HTTPBeaconTransport(userAgent: Self.userAgent, clock: ContinuousClock())
         let six = await transport.send(server.baseURL + "/chain/6", timeout: .seconds(5))
         let loop = await transport.send(server.baseURL + "/loop", timeout: .seconds(5))
         await transport.shutdown()
@@ -94,7 +94,7 @@ import Testing
     @Test func resetAfterTheRequestWasWritten_isConnectionReset_notBeforeSending() async throws {
         let server = try Self.server()
         defer { server.stop() }
-        let transport = HTTPBeaconTransport(userAgent: Self.userAgent)
+        let transport = HTTPBeaconTransport(userAgent: Self.userAgent, clock: ContinuousClock())
         let outcome = await transport.send(server.baseURL + "/reset", timeout: .seconds(5))
         await transport.shutdown()
         #expect(outcome.status == nil && outcome.error == "connection reset")
@@ -107,11 +107,11 @@ import Testing
     /// One beacon with a 30 s timeout; the session end waits at most 20 s, so an attempt that runs into its timeout
     /// shows as unanswered.
     func dispatch(_ url: String, retries: Int) async -> [BeaconRecord] {
-        let transport = HTTPBeaconTransport(userAgent: "vplay-test")
+        let transport = HTTPBeaconTransport(userAgent: "vplay-test", clock: ContinuousClock())
         let collected = Collected()
         let dispatcher = BeaconDispatcher(transport: transport, policy: BeaconPolicy(timeout: .seconds(30), retries: retries, backoff: .milliseconds(1)),
-                                          wallClock: { 1_767_225_600_000 }) { await collected.add($0) }
-        await dispatcher.submit(BeaconRecord(event: "midpoint", source: "inline", template: url, url: url, playhead: .zero, clock: .zero, dryRun: true))
+                                          clock: ContinuousClock(), wallClock: { 1_767_225_600_000 }) { await collected.add($0) }
+        await dispatcher.submit(PlannedBeacon(event: "midpoint", source: "inline", template: url, url: url, playhead: .zero, clock: .zero))
         await dispatcher.finish(waitingAtMost: .seconds(20))
         await transport.shutdown()
         return await collected.records

@@ -39,119 +39,131 @@ public struct FleetProgress: Sendable {
 }
 
 /// Plays a fleet: resolves the tag and opens, decodes and verifies the media once, then plays every session of its
-/// shard on its own virtual clock from its scenario, sending every beacon over real HTTP (or to the embedded sink),
-/// and reports expected against sent against received for each tracking URL.
+/// shard on its own virtual clock from its scenario, through the same session core as a single run
+/// (`SessionCore`), sending every beacon over real HTTP (or to the embedded sink), and reports expected against sent
+/// against received for each tracking URL.
 public struct FleetRunner: Sendable {
     public let configuration: FleetConfiguration
+    public let environment: SessionEnvironment
 
-    public init(configuration: FleetConfiguration) { self.configuration = configuration }
+    /// - Parameter environment: what the fleet reaches outside itself; `.live(configuration.session)` when nil.
+    public init(configuration: FleetConfiguration, environment: SessionEnvironment? = nil) {
+        self.configuration = configuration
+        self.environment = environment ?? .live(configuration.session)
+    }
 
     /// Runs the fleet. Returns the report, or the error that kept any session from playing (no ad, no playable
-    /// media), with the warnings met on the way.
+    /// media), with the warnings met on the way. Either way every session fires what a single session of the tag
+    /// fires (a failed ad's Error URLs included).
     public func run(onProgress: @escaping @Sendable (FleetProgress) -> Void = { _ in }) async -> Result<FleetReport, FleetFailure> {
-        let session = configuration.session
-        let http = HTTPTagFetcher(userAgent: session.userAgent, maxBytes: session.resolver.parserLimits.maxBytes)
-        let prepared = await prepare(http: http)
-        await http.shutdown()
+        let prepared = await prepare()
+        let result: Result<FleetReport, FleetFailure>
         switch prepared {
-        case let .failure(failure): return .failure(failure)
-        case let .success(ad): return .success(await play(ad, onProgress: onProgress))
+        case let .failure(failure):
+            await play(FleetAd(plan: failure.plan, timeline: nil, location: "", mediaURL: "", decodeSeconds: 0), onProgress: onProgress)
+            result = .failure(FleetFailure(error: failure.error, warnings: failure.plan.steps.warnings))
+        case let .success(ad):
+            if let report = await play(ad, onProgress: onProgress) {
+                result = .success(report)
+            } else {
+                result = .failure(FleetFailure(error: SessionError(kind: .media, code: 405, message: "the media did not play"), warnings: ad.warnings))
+            }
         }
+        await environment.shutdown()
+        return result
     }
 
     /// The one resolution and decode every session shares.
-    struct PreparedAd: Sendable {
-        var ad: ResolvedAd
-        var plan: TrackingPlan
-        var rules: PlaybackRules
-        var timeline: MediaTimeline
+    struct FleetAd: Sendable {
+        var plan: SessionPlan
+        /// Every frame of one verified decode; nil when the ad failed before its media played.
+        var timeline: MediaTimeline?
         var location: String
         var mediaURL: String
-        var assetURI: String
         var decodeSeconds: Double
-        var warnings: [String]
+        var warnings: [String] { plan.steps.warnings }
     }
 
-    private func prepare(http: HTTPTagFetcher) async -> Result<PreparedAd, FleetFailure> {
-        let session = configuration.session
-        let loader = TagLoader(configuration: session, http: http)
-        let (tagURL, resolution) = await loader.resolve()
-        var warnings = resolution.warnings.map { String(describing: $0) }
-        guard let ad = resolution.defaultAd, let linear = ad.linear else {
-            let error = resolution.noAdError ?? VASTError(.noAdAfterWrapper, "no playable linear ad")
-            let kind: SessionError.Kind = (400..<500).contains(error.code.rawValue) ? .media : .ad
-            return .failure(FleetFailure(error: SessionError(kind: kind, code: error.code.rawValue, message: error.message), warnings: warnings))
-        }
-        let inLineTagURL = loader.inLineTagURL(of: ad, tagURL: tagURL)
-        let (opening, skipped) = MediaOpener(mappings: session.mappings, decoderThreads: session.decoderThreads)
-            .open(linear.mediaFiles, criteria: session.mediaCriteria, inLineTagURL: inLineTagURL)
-        warnings += skipped
-        let opened: MediaOpener.Opened
-        switch opening {
-        case let .success(file): opened = file
-        case let .failure(error): return .failure(FleetFailure(error: error, warnings: warnings))
+    private struct PreparationFailure: Error {
+        var error: SessionError
+        var plan: SessionPlan
+    }
+
+    private func prepare() async -> Result<FleetAd, PreparationFailure> {
+        let prepared = await AdPreparation(configuration: configuration.session, environment: environment).prepare(.play)
+        var plan = prepared.sessionPlan
+        if let failure = prepared.failure { return .failure(PreparationFailure(error: failure, plan: plan)) }
+        guard let media = prepared.media else {
+            return .failure(PreparationFailure(error: SessionError(kind: .media, code: 405, message: "no media"), plan: plan))
         }
         // Decode once, all of it: the media is verified (a truncated or corrupt file fails the fleet here) and its
         // frame timeline is what every session replays.
-        let clock = ContinuousClock()
-        let started = clock.now
-        let timeline: MediaTimeline
-        do {
-            timeline = try MediaTimeline(decoding: opened.source)
-        } catch {
-            return .failure(FleetFailure(error: SessionError(kind: .media, code: error.vastCode, message: error.description), warnings: warnings))
+        var timeline: MediaTimeline?
+        var decodeError: MediaError?
+        let decodeSeconds = await environment.networkClock.measure {
+            do throws(MediaError) {
+                timeline = try await environment.onMediaExecutor { () throws(MediaError) -> MediaTimeline in
+                    try MediaTimeline(decoding: media.source)
+                }
+            } catch {
+                decodeError = error
+            }
         }
-        let decodeSeconds = started.duration(to: clock.now).seconds
-        let duration = timeline.info.exactDuration
-        if let warning = AdSessionRunner.durationWarning(declared: linear.duration, media: duration) { warnings.append(warning) }
-        let plan = TrackingPlan(ad: ad, duration: duration)
-        let rules = AdSessionRunner.rules(for: ad, linear: linear, plan: plan, duration: duration, configuration: session)
-        return .success(PreparedAd(ad: ad, plan: plan, rules: rules, timeline: timeline, location: opened.location,
-                                   mediaURL: opened.selection.file.url,
-                                   assetURI: BeaconPlanner.assetURI(opened.selection.file.url, inLineTagURL: inLineTagURL),
-                                   decodeSeconds: decodeSeconds, warnings: warnings))
+        guard let timeline else {
+            let error = decodeError ?? .readFailed(location: media.location, message: "no frames")
+            let failure = SessionError(kind: .media, code: error.vastCode, message: error.description)
+            plan.failure = failure
+            plan.steps.append(.failure(failure, errorTargets: prepared.ad?.errorURLs.map(AdPreparation.errorTarget) ?? []))
+            return .failure(PreparationFailure(error: failure, plan: plan))
+        }
+        return .success(FleetAd(plan: plan, timeline: timeline, location: media.location, mediaURL: media.selection.file.url,
+                                decodeSeconds: decodeSeconds.seconds))
     }
 
-    /// Every tracking URL a session of this ad can fire, in a stable order, each once.
-    static func targets(of plan: TrackingPlan) -> [TrackingPlan.Target] {
+    /// Every tracking URL a session of this ad can fire, in a stable order, each once: the prelude's (failed chains'
+    /// Error URLs, verificationNotExecuted, the ad's error) first, then each playback event's.
+    static func targets(of ad: SessionPlan) -> [TrackingPlan.Target] {
         var seen: Set<String> = []
         var all: [TrackingPlan.Target] = []
+        func add(_ target: TrackingPlan.Target) {
+            if seen.insert(FleetTally.key(event: target.event, source: target.source.description, template: target.url)).inserted { all.append(target) }
+        }
+        for beacons in ad.steps.preludeBeacons { beacons.targets.forEach(add) }
+        guard let plan = ad.plan else { return all }
         for name in PlaybackEvent.Name.allCases {
             let events = name == .progress
                 ? plan.progressOffsets.map { PlaybackEvent(name: name, playhead: $0, clock: $0, offset: $0) }
                 : [PlaybackEvent(name: name, playhead: .zero, clock: .zero)]
-            for event in events {
-                for target in plan.targets(for: event) {
-                    let key = FleetTally.key(event: target.event, source: target.source.description, template: target.url)
-                    if seen.insert(key).inserted { all.append(target) }
-                }
-            }
+            for event in events { plan.targets(for: event).forEach(add) }
         }
         return all
     }
 
-    private func play(_ prepared: PreparedAd, onProgress: @escaping @Sendable (FleetProgress) -> Void) async -> FleetReport {
-        let configuration = self.configuration
+    /// Plays every session of the shard; the report, unless the ad failed before its media (then the sessions only
+    /// fire what a failed session fires).
+    @discardableResult
+    private func play(_ prepared: FleetAd, onProgress: @escaping @Sendable (FleetProgress) -> Void) async -> FleetReport? {
+        let configuration = self.configuration, environment = self.environment
         let session = configuration.session
-        let clock = ContinuousClock()
-        let started = clock.now
+        let elapsed = environment.networkClock.stopwatch()
 
         // The embedded sink, and the transport to it (or to the tag's own URLs).
         var sink: BeaconSink?
         var routing: SinkRouting?
-        let http = session.dryRun ? nil : HTTPBeaconTransport(userAgent: session.userAgent, connectTimeout: session.beaconPolicy.timeout)
-        var transport: (any BeaconTransport)? = http
+        var transport = environment.beaconTransport
         var warnings = prepared.warnings
-        if let scope = session.sink, let http {
+        if let scope = session.sink, let http = transport {
             do {
-                let hookup = try await SinkHookup.start(scope: scope, faults: session.sinkFaults, http: http)
+                let hookup = try await SinkHookup.start(scope: scope, faults: session.sinkFaults, base: http)
                 (sink, routing, transport) = (hookup.sink, hookup.routing, hookup.transport)
             } catch {
                 transport = SinkHookup.withoutSink(scope: scope, base: http)
                 warnings.append(SinkHookup.unavailable(error))
             }
         }
-        if let rate = configuration.rate, let base = transport { transport = RateLimitedTransport(base: base, perSecond: rate) }
+        if let rate = configuration.rate, let base = transport {
+            transport = RateLimitedTransport(base: base, perSecond: rate, clock: environment.networkClock)
+        }
 
         let targets = Self.targets(of: prepared.plan)
         let keys = targets.map { FleetTally.key(event: $0.event, source: $0.source.description, template: $0.url) }
@@ -160,18 +172,13 @@ public struct FleetRunner: Sendable {
             guard let route, route.routes(url) else { return nil }
             return SinkRouting.target(of: url)
         }
-        let dispatcher = BeaconDispatcher(transport: transport, policy: session.beaconPolicy,
-                                          wallClock: { Int64(Date().timeIntervalSince1970 * 1000) }) { await tally.record($0) }
-        let wallStart = session.now ?? Int64(Date().timeIntervalSince1970 * 1000)
-        let facts = FleetScenario.Facts(duration: prepared.timeline.info.exactDuration, skipOffset: prepared.rules.skipOffset)
-
-        // The progress reporter: a few times a second, on the wall clock.
-        let reporter = Task {
-            while !Task.isCancelled {
-                onProgress(await Self.progress(tally, sessions: configuration.shard.indices(of: configuration.sessions).underestimatedCount, since: started))
-                try? await Task.sleep(for: .milliseconds(200))
-            }
-        }
+        let dispatcher = BeaconDispatcher(transport: transport, policy: session.beaconPolicy, clock: environment.networkClock,
+                                          wallClock: environment.wallClock) { await tally.record($0) }
+        let wallStart = session.now ?? environment.wallClock()
+        let duration = prepared.timeline?.info.exactDuration ?? .zero
+        let facts = FleetScenario.Facts(duration: duration, skipOffset: prepared.plan.rules?.skipOffset)
+        let sessions = configuration.shard.indices(of: configuration.sessions).underestimatedCount
+        let progress = FleetProgressReporter(sessions: sessions, clock: environment.networkClock, onProgress: onProgress)
 
         await withTaskGroup(of: Void.self) { group in
             var running = 0
@@ -179,73 +186,66 @@ public struct FleetRunner: Sendable {
                 if running == configuration.concurrency {
                     await group.next()
                     running -= 1
+                    await progress.report(tally)
                 }
                 let scenario = FleetScenario.draw(index: index, seed: session.seed, mix: configuration.mix, facts: facts)
                 group.addTask {
-                    await Self.playOne(scenario, prepared: prepared, configuration: configuration, wallStart: wallStart,
-                                       tally: tally, dispatcher: dispatcher)
+                    await Self.playOne(scenario, prepared: prepared, configuration: configuration, environment: environment,
+                                       wallStart: wallStart, tally: tally, dispatcher: dispatcher)
                 }
                 running += 1
             }
         }
         await dispatcher.finish(waitingAtMost: session.beaconDrain)
-        reporter.cancel()
-        onProgress(await Self.progress(tally, sessions: configuration.shard.indices(of: configuration.sessions).underestimatedCount, since: started))
-        let seconds = started.duration(to: clock.now).seconds
+        await progress.report(tally, final: true)
+        let seconds = elapsed().seconds
 
         let hits = sink?.hits().map(\.target)
         await sink?.stop()
-        await http?.shutdown()
-        return await report(prepared, targets: targets, tally: tally, hits: hits, seconds: seconds, warnings: warnings)
+        guard let timeline = prepared.timeline, let rules = prepared.plan.rules, let plan = prepared.plan.plan else { return nil }
+        return await report(prepared, timeline: timeline, rules: rules, plan: plan, targets: targets, tally: tally, hits: hits,
+                            seconds: seconds, warnings: warnings)
     }
 
-    private static func progress(_ tally: FleetTally, sessions: Int, since started: ContinuousClock.Instant) async -> FleetProgress {
-        FleetProgress(sessionsDone: await tally.sessionsDone, sessions: sessions, beaconsSent: await tally.beaconsSent,
-                      beaconsAnswered: await tally.beaconsAnswered, seconds: started.duration(to: .now).seconds)
-    }
-
-    /// One viewer: its own virtual clock, planner (its own `[CACHEBUSTING]` stream) and tracking gate.
-    private static func playOne(_ scenario: FleetScenario, prepared: PreparedAd, configuration: FleetConfiguration, wallStart: Int64,
-                                tally: FleetTally, dispatcher: BeaconDispatcher) async {
-        var sessionConfiguration = configuration.session
-        sessionConfiguration.seed = configuration.session.seed ^ (UInt64(truncatingIfNeeded: scenario.index) &* 0x9E37_79B9_7F4A_7C15)
-        var planner = BeaconPlanner(configuration: sessionConfiguration, wallStart: wallStart)
-        planner.begin(prepared.ad)
-        planner.assetURI = prepared.assetURI
-        var gate = TrackingGate(repeatTracking: configuration.session.repeatTracking, replayTracking: configuration.session.replayTracking)
-        let source: any MediaSource
-        if configuration.decodeEach, let decoded = try? FFmpegMediaSource(location: prepared.location,
-                                                                             options: MediaOpenOptions(decoderThreads: configuration.session.decoderThreads)) {
-            source = decoded
-        } else {
-            source = TimelineMediaSource(prepared.timeline)
+    /// One viewer: its own virtual clock, beacon step (its own `[CACHEBUSTING]` stream) and tracking gate, through
+    /// the session core.
+    private static func playOne(_ scenario: FleetScenario, prepared: FleetAd, configuration: FleetConfiguration,
+                                environment: SessionEnvironment, wallStart: Int64, tally: FleetTally,
+                                dispatcher: BeaconDispatcher) async {
+        let session = configuration.session
+        let seed = session.seed ^ (UInt64(truncatingIfNeeded: scenario.index) &* 0x9E37_79B9_7F4A_7C15)
+        var step = BeaconStep(configuration: session, seed: seed, wallStart: wallStart)
+        let media = environment.media, location = prepared.location, threads = session.decoderThreads
+        let open: () throws(MediaError) -> any MediaSource = {
+            try media.open(location, options: MediaOpenOptions(decoderThreads: threads))
         }
-        let engine = PlaybackEngine(configuration: .init(rules: prepared.rules))
-        var report: PlaybackReport?
-        do {
-            report = try await engine.play(source, script: scenario.script, on: VirtualClock()) { event in
-                await tally.event(event)
-                if event.name == .mute { planner.muted = true }
-                if event.name == .unmute { planner.muted = false }
-                guard gate.fires(event) else { return }
-                for target in prepared.plan.targets(for: event) {
-                    let (record, _) = planner.plan(target, playhead: event.playhead, clock: event.clock)
-                    await tally.admit(record)
-                    await dispatcher.submit(record)
-                }
+        var source: (any MediaSource)?
+        if let timeline = prepared.timeline {
+            if configuration.decodeEach, let decoded = try? await environment.onMediaExecutor(open) {
+                source = decoded
+            } else {
+                source = TimelineMediaSource(timeline)
             }
-        } catch {
-            report = error.report
         }
-        await tally.finished(scenario, report: report)
+        let outputs = SessionCore.Outputs(
+            report: { record in if case let .event(event) = record { await tally.event(event) } },
+            submit: { beacon in
+                await tally.admit(beacon)
+                await dispatcher.submit(beacon)
+            })
+        let result = await SessionCore(prepared: prepared.plan, environment: environment).run(
+            source: source, reopen: prepared.timeline.map { timeline in { TimelineMediaSource(timeline) } },
+            script: scenario.script, clock: VirtualClock(), step: &step, outputs: outputs)
+        await tally.finished(scenario, report: result.playback)
     }
 
-    private func report(_ prepared: PreparedAd, targets: [TrackingPlan.Target], tally: FleetTally, hits: [String]?, seconds: Double,
+    private func report(_ prepared: FleetAd, timeline: MediaTimeline, rules: PlaybackRules, plan: TrackingPlan,
+                        targets: [TrackingPlan.Target], tally: FleetTally, hits: [String]?, seconds: Double,
                         warnings: [String]) async -> FleetReport {
         let configuration = self.configuration
-        let facts = FleetOracle.Facts(duration: prepared.timeline.info.exactDuration, progressOffsets: prepared.rules.progressOffsets,
-                                      skipOffset: prepared.rules.skipOffset, hasEndCard: prepared.rules.hasEndCard,
-                                      endCardAfterSkip: prepared.rules.endCardAfterSkip, hasClickThrough: prepared.rules.hasClickThrough)
+        let facts = FleetOracle.Facts(duration: timeline.info.exactDuration, progressOffsets: rules.progressOffsets,
+                                      skipOffset: rules.skipOffset, hasEndCard: rules.hasEndCard,
+                                      endCardAfterSkip: rules.endCardAfterSkip, hasClickThrough: rules.hasClickThrough)
         let oracle = FleetOracle(facts: facts)
         let scenarioFacts = FleetScenario.Facts(duration: facts.duration, skipOffset: facts.skipOffset)
         var expectedEvents: [FleetOracle.Event: Int] = [:]
@@ -257,9 +257,18 @@ public struct FleetRunner: Sendable {
         let keys = targets.map { FleetTally.key(event: $0.event, source: $0.source.description, template: $0.url) }
         for (event, count) in expectedEvents {
             let playbackEvent = PlaybackEvent(name: event.name, playhead: event.offset ?? .zero, clock: event.offset ?? .zero, offset: event.offset)
-            for target in prepared.plan.targets(for: playbackEvent) {
+            for target in plan.targets(for: playbackEvent) {
                 if let index = keys.firstIndex(of: FleetTally.key(event: target.event, source: target.source.description, template: target.url)) {
                     expected[index] += count
+                }
+            }
+        }
+        // Every session fires the prelude (failed chains' Error URLs, verificationNotExecuted) once.
+        let sessions = configuration.shard.indices(of: configuration.sessions).underestimatedCount
+        for beacons in prepared.plan.steps.preludeBeacons {
+            for target in beacons.targets {
+                if let index = keys.firstIndex(of: FleetTally.key(event: target.event, source: target.source.description, template: target.url)) {
+                    expected[index] += sessions
                 }
             }
         }
@@ -267,7 +276,7 @@ public struct FleetRunner: Sendable {
         let received = await hits.asyncMap { await tally.received(hits: $0) }
         var beacons: [FleetReport.Beacon] = []
         for (index, target) in targets.enumerated() {
-            let offset = target.event == "progress" ? prepared.plan.progress.first { $0.targets.contains { $0.url == target.url } }?.at.seconds : nil
+            let offset = target.event == "progress" ? plan.progress.first { $0.targets.contains { $0.url == target.url } }?.at.seconds : nil
             beacons.append(FleetReport.Beacon(event: target.event, source: target.source.description, template: target.url, offset: offset,
                                               expected: expected[index], sent: sent[index], delivered: delivered[index],
                                               received: received?.perKey[index]))
@@ -277,7 +286,6 @@ public struct FleetRunner: Sendable {
             rewardsForfeited: await tally.rewardsForfeited, events: await tally.events, beacons: beacons,
             failures: await tally.failures, unexpected: received?.unexpected)
         let latency = FleetReport.latency(of: await tally.latency)
-        let sessions = configuration.shard.indices(of: configuration.sessions).underestimatedCount
         let performance = FleetReport.Performance(
             seconds: seconds, decodeSeconds: prepared.decodeSeconds,
             sessionsPerSecond: seconds > 0 ? Double(sessions) / seconds : 0,
@@ -286,7 +294,7 @@ public struct FleetRunner: Sendable {
         let fleet = FleetReport.Fleet(
             tag: configuration.session.tag, sessions: configuration.sessions, seed: configuration.session.seed,
             mix: configuration.mix.description, shardCount: configuration.shard.count, shards: [configuration.shard.index],
-            media: prepared.mediaURL, duration: prepared.timeline.info.exactDuration.seconds,
+            media: prepared.mediaURL, duration: timeline.info.exactDuration.seconds,
             decodeEach: configuration.decodeEach, dryRun: configuration.session.dryRun)
         return FleetReport(fleet: fleet, population: population, checks: FleetReport.checks(of: population), performance: performance,
                            warnings: warnings)

@@ -48,7 +48,7 @@ actor FleetTally {
     static func key(event: String, source: String, template: String) -> String { event + "\u{1F}" + source + "\u{1F}" + template }
 
     /// Waits until a beacon may be sent, then counts it as sent and outstanding.
-    func admit(_ record: BeaconRecord) async {
+    func admit(_ record: PlannedBeacon) async {
         while outstanding >= limit { await withCheckedContinuation { waiting.append($0) } }
         outstanding += 1
         beaconsSent += 1

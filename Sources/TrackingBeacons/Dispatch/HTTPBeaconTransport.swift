@@ -22,6 +22,8 @@ import Synchronization
 public final class HTTPBeaconTransport: BeaconTransport {
     private let client: HTTPClient
     private let userAgent: String
+    /// Measures each attempt's latency and bounds its body's read (the machine's monotonic clock: real I/O).
+    private let clock: ContinuousClock
     /// Bodies past this many bytes are not read further (a tracking pixel is ~43 bytes; 64 KiB is generous).
     public static let maxBodyBytes = 64 * 1024
 
@@ -30,7 +32,8 @@ public final class HTTPBeaconTransport: BeaconTransport {
     ///   - connectTimeout: how long establishing a connection may take, and how long a response may stop arriving
     ///     (its body included); the beacon timeout (default 5 s): the request's own deadline ends a slower connect
     ///     or head anyway.
-    public init(userAgent: String, connectTimeout: Duration = .seconds(5)) {
+    ///   - clock: the monotonic clock latencies and body deadlines are measured on.
+    public init(userAgent: String, connectTimeout: Duration = .seconds(5), clock: ContinuousClock) {
         var configuration = HTTPClient.Configuration()
         configuration.redirectConfiguration = .follow(max: 5, allowCycles: false)
         configuration.decompression = .disabled
@@ -41,10 +44,10 @@ public final class HTTPBeaconTransport: BeaconTransport {
         configuration.timeout.read = .nanoseconds(max(1, connectTimeout.nanoseconds))
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         self.userAgent = userAgent
+        self.clock = clock
     }
 
     public func send(_ url: String, timeout: Duration) async -> TransportOutcome {
-        let clock = ContinuousClock()
         let started = clock.now
         let deadline = started.advanced(by: timeout)
         var request = HTTPClientRequest(url: url)
@@ -59,7 +62,7 @@ public final class HTTPBeaconTransport: BeaconTransport {
                                     failedBeforeSending: failure.beforeSending, requestedURL: url)
         }
         // async-http-client's deadline ends with the response head; the body is read under what is left of it.
-        let body = await Self.drain(response.body, until: deadline)
+        let body = await Self.drain(response.body, until: deadline, clock: clock)
         return TransportOutcome(
             status: Int(response.status.code), error: body.error, latency: started.duration(to: clock.now), bytes: body.bytes,
             requestedURL: url, headers: response.headers.map { HeaderField(name: $0.name, value: $0.value) },
@@ -77,13 +80,13 @@ public final class HTTPBeaconTransport: BeaconTransport {
     /// timer task against every read cost more than the read): a body still arriving is stopped at the deadline
     /// between chunks, and one that stops arriving is ended by the client's read timeout (`readTimeout`, the
     /// beacon timeout), so an attempt never takes longer than its head plus one timeout.
-    static func drain(_ body: HTTPClientResponse.Body, until deadline: ContinuousClock.Instant) async -> (bytes: Int, error: String?) {
+    static func drain(_ body: HTTPClientResponse.Body, until deadline: ContinuousClock.Instant, clock: ContinuousClock) async -> (bytes: Int, error: String?) {
         var bytes = 0
         do {
             for try await chunk in body {
                 bytes += chunk.readableBytes
                 if bytes >= maxBodyBytes { break }
-                if ContinuousClock.now >= deadline { return (bytes, "timed out reading the body") }
+                if clock.now >= deadline { return (bytes, "timed out reading the body") }
             }
             return (bytes, nil)
         } catch {

@@ -1,35 +1,43 @@
+import Primitives
+
 /// Spaces requests out to at most `perSecond` a second over everything sent through it (a fleet's `--rate`), on the
-/// wall clock: each request waits for its slot, `1/perSecond` after the previous one's, then goes out.
+/// network clock: each request waits for its slot, `1/perSecond` after the previous one's, then goes out.
 public struct RateLimitedTransport: BeaconTransport {
     public let base: any BeaconTransport
     public let perSecond: Double
     private let slots: SlotClock
+    private let clock: any Clock<Duration>
 
     /// - Parameter perSecond: requests per second, > 0 (taken as 0.001 to 10⁹).
-    public init(base: any BeaconTransport, perSecond: Double) {
+    public init(base: any BeaconTransport, perSecond: Double, clock: any Clock<Duration>) {
         self.base = base
         self.perSecond = perSecond
-        slots = SlotClock(interval: .nanoseconds(Int64((1e9 / min(max(perSecond, 0.001), 1e9)).rounded())))
+        self.clock = clock
+        slots = SlotClock(interval: .nanoseconds(Int64((1e9 / min(max(perSecond, 0.001), 1e9)).rounded())), elapsed: clock.stopwatch())
     }
 
     public func send(_ url: String, timeout: Duration) async -> TransportOutcome {
-        let slot = await slots.next()
-        try? await ContinuousClock().sleep(until: slot, tolerance: nil)
+        let wait = await slots.next()
+        if wait > .zero { try? await clock.sleep(for: wait) }
         return await base.send(url, timeout: timeout)
     }
 
-    /// Hands out send times `interval` apart, never in the past.
+    /// Hands out send times `interval` apart, never in the past; returns how long the caller waits for its slot.
     private actor SlotClock {
         let interval: Duration
-        private var last: ContinuousClock.Instant?
+        let elapsed: @Sendable () -> Duration
+        private var last: Duration?
 
-        init(interval: Duration) { self.interval = interval }
+        init(interval: Duration, elapsed: @escaping @Sendable () -> Duration) {
+            self.interval = interval
+            self.elapsed = elapsed
+        }
 
-        func next() -> ContinuousClock.Instant {
-            let now = ContinuousClock.now
-            let slot = last.map { max(now, $0.advanced(by: interval)) } ?? now
+        func next() -> Duration {
+            let now = elapsed()
+            let slot = last.map { max(now, $0 + interval) } ?? now
             last = slot
-            return slot
+            return slot - now
         }
     }
 }

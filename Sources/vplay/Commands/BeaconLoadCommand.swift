@@ -1,3 +1,4 @@
+import AdSession
 import Primitives
 import ArgumentParser
 import Foundation
@@ -30,19 +31,18 @@ struct BeaconLoadCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let transport = HTTPBeaconTransport(userAgent: "vplay-beacon-load")
+        let (transport, clock, wallClock) = SessionEnvironment.liveBeacons(userAgent: "vplay-beacon-load")
         let stats = LoadStats()
         let dispatcher = BeaconDispatcher(
-            transport: transport, policy: BeaconPolicy(timeout: .seconds(10), maxConcurrent: concurrency),
-            wallClock: { Int64(Date().timeIntervalSince1970 * 1000) }
+            transport: transport, policy: BeaconPolicy(timeout: .seconds(10), maxConcurrent: concurrency), clock: clock,
+            wallClock: wallClock
         ) { record in await stats.add(record) }
         var buster = CacheBuster(seed: 1)
         let expander = MacroExpander()
-        let clock = ContinuousClock()
         let started = clock.now
         for index in 0..<count {
             let expanded = expander.expand(url, values: ["CACHEBUSTING": buster.next()]).url
-            await dispatcher.submit(BeaconRecord(event: "load", source: "load \(index)", template: url, url: expanded, playhead: .zero, clock: .zero, dryRun: false))
+            await dispatcher.submit(PlannedBeacon(event: "load", source: "load \(index)", template: url, url: expanded, playhead: .zero, clock: .zero))
         }
         await dispatcher.finish(waitingAtMost: .seconds(120))
         let elapsed = started.duration(to: clock.now)

@@ -1,4 +1,5 @@
 import Primitives
+import AdSession
 import ArgumentParser
 import Foundation
 import PlayerEngine
@@ -32,12 +33,12 @@ struct ProbeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let wall = ContinuousClock()
+        let wall = SessionEnvironment.liveMonotonicClock()
         let started = wall.now
         do {
             // A demux pass opens no decoder; a plain probe opens them, to report a decoder that will not open.
             let options = MediaOpenOptions(decoderThreads: threads, openDecoders: !demux)
-            let source = try FFmpegMediaSource(location: location, options: options)
+            let source = try SessionEnvironment.liveMediaSource(location, options: options)
             var pass: MediaPass? = nil
             if decode {
                 while try source.nextFrame() != nil {}

@@ -1,0 +1,157 @@
+import Foundation
+import PlayerEngine
+import Primitives
+import TrackingBeacons
+import VAST
+
+/// Prepares the ad a session plays — resolve the tag, keep the resolver's choice, open its media (falling back to
+/// the next file), plan its tracking and its rules — once, for `run`, `fleet` and `inspect` alike.
+struct AdPreparation {
+    /// What to do beyond resolving.
+    enum Purpose: Equatable {
+        /// A session: open the media, time and save an `--adcash-state` download, warn about verifications.
+        case play
+        /// `inspect`: open the media only when asked (container facts, no decode), write nothing.
+        case inspect(openMedia: Bool)
+    }
+
+    let configuration: SessionConfiguration
+    let environment: SessionEnvironment
+
+    func prepare(_ purpose: Purpose) async -> PreparedAd {
+        let (tagURL, resolution) = await TagLoader(configuration: configuration, environment: environment).resolve()
+        var criteria = configuration.mediaCriteria
+        if let path = configuration.adcashStatePath, criteria.forcedFile == nil {
+            criteria.adcashQuality = AdcashState.nextQuality(statePath: path)
+        }
+        var prepared = PreparedAd(tagURL: tagURL, resolution: resolution, ad: resolution.defaultAd, criteria: criteria)
+        prepared.steps = resolution.warnings.map { .warning(String(describing: $0)) }
+
+        guard let ad = resolution.defaultAd, let linear = ad.linear else {
+            // No ad: the no-ad error and every failed chain's code go to their Error URLs. Each failed chain gets
+            // its own code (pod ad 1's 403, pod ad 2's 201); the session ends with the response's error. An ad that
+            // resolved but has nothing playable (4xx) is a media error (exit 4).
+            prepared.ad = nil
+            let error = resolution.noAdError ?? VASTError(.noAdAfterWrapper, "no playable linear ad")
+            let kind: SessionError.Kind = (400..<500).contains(error.code.rawValue) ? .media : .ad
+            let failure = SessionError(kind: kind, code: error.code.rawValue, message: error.message)
+            prepared.failure = failure
+            prepared.steps.append(.failure(failure, errorTargets: error.errorURLs.map(Self.errorTarget)))
+            for other in resolution.failures where other.error != error {
+                prepared.steps.append(.fire(other.error.errorURLs.map(Self.errorTarget), errorCode: other.error.code.rawValue, reason: nil))
+            }
+            return prepared
+        }
+        // Failed chains beside the ad that plays (another pod or buffet ad) still get their codes.
+        for other in resolution.failures {
+            prepared.steps.append(.fire(other.error.errorURLs.map(Self.errorTarget), errorCode: other.error.code.rawValue, reason: nil))
+            if purpose == .play {  // `inspect` lists the failures as errors
+                prepared.steps.append(.warning("an ad of the response failed with VAST error \(other.error.code.rawValue): \(other.error.message)"))
+            }
+        }
+        prepared.steps.append(.adChosen(ad))
+        if purpose == .play { prepared.steps += Self.verificationSteps(ad) }
+
+        let inLineTagURL = ad.inLineResponseURL ?? tagURL.absoluteString
+        if case .inspect(openMedia: false) = purpose {
+            prepared.selection = try? MediaFileSelector.select(from: linear.mediaFiles, criteria: criteria)
+            return prepared
+        }
+        let opener = MediaOpener(mappings: configuration.mappings, decoderThreads: purpose == .play ? configuration.decoderThreads : 1,
+                                 media: environment.media)
+        let (opening, skipped) = await environment.onMediaExecutor {
+            opener.open(linear.mediaFiles, criteria: criteria, inLineTagURL: inLineTagURL)
+        }
+        prepared.skippedMedia = skipped
+        prepared.steps += skipped.map { .warning($0) }
+        let opened: MediaOpener.Opened
+        switch opening {
+        case let .success(file): opened = file
+        case let .failure(error):
+            prepared.failure = error
+            prepared.selection = try? MediaFileSelector.select(from: linear.mediaFiles, criteria: criteria)
+            prepared.steps.append(.failure(error, errorTargets: ad.errorURLs.map(Self.errorTarget)))
+            return prepared
+        }
+        let media = PreparedAd.Media(selection: opened.selection, location: opened.location, source: opened.source,
+                                     assetURI: BeaconPlanner.assetURI(opened.selection.file.url, inLineTagURL: inLineTagURL))
+        prepared.media = media
+        prepared.selection = opened.selection
+        prepared.steps.append(.mediaOpened(assetURI: media.assetURI))
+        if purpose == .play, let note = await adcashNote(location: opened.location, quality: criteria.adcashQuality) {
+            prepared.steps.append(.warning(note))
+        }
+        let duration = media.duration
+        let plan = TrackingPlan(ad: ad, duration: duration)
+        let rules = Self.rules(for: ad, linear: linear, plan: plan, duration: duration, configuration: configuration)
+        prepared.plan = plan
+        prepared.rules = rules
+        prepared.steps.append(.resolved(ResolvedInfo(
+            adID: ad.ad.id, adSystem: ad.inLine.adSystem?.name, adTitle: ad.inLine.adTitle, wrapperCount: ad.wrappers.count,
+            mediaURL: opened.selection.file.url, mediaReason: opened.selection.reason, vastDuration: linear.duration,
+            media: media.source.info, skipOffset: rules.skipOffset, reward: rules.reward)))
+        if let warning = Self.durationWarning(declared: linear.duration, media: duration) { prepared.steps.append(.warning(warning)) }
+        return prepared
+    }
+
+    /// Verification scripts load before playback (VAST 4.x §1.8); vplay runs no JavaScript, so each one reports
+    /// verificationNotExecuted with [REASON] 2 ("not supported").
+    static func verificationSteps(_ ad: ResolvedAd) -> [PreparedAd.Step] {
+        ad.verifications.flatMap { verification -> [PreparedAd.Step] in
+            let targets = verification.value.tracking.filter { $0.event == .verificationNotExecuted }
+                .map { TrackingPlan.Target(event: "verificationNotExecuted", url: $0.url, source: verification.source) }
+            return [.warning("verification \(verification.value.vendor ?? "(no vendor)") from \(verification.source) not executed: vplay runs no JavaScript (REASON 2)"),
+                    .fire(targets, errorCode: nil, reason: 2)]
+        }
+    }
+
+    /// `--adcash-state`: times this download (one full read, as the SDK downloads before playing) and saves it.
+    private func adcashNote(location: String, quality: AdcashQuality?) async -> String? {
+        guard let path = configuration.adcashStatePath, let quality else { return nil }
+        do {
+            let seconds = try await environment.onMediaExecutor { () throws(MediaError) -> Double in
+                try AdcashState.timeDownload(location, media: environment.media, clock: environment.networkClock)
+            }
+            try AdcashState(quality: quality, downloadSeconds: seconds).save(path)
+            return String(format: "adcash: played %@ quality; download took %.3f s (saved to %@)", quality.rawValue, seconds, path)
+        } catch {
+            return "adcash: could not time or save the download: \(error)"
+        }
+    }
+
+    /// The warning when the VAST `<Duration>` and the media's differ by more than 1 s (quartiles use the media's).
+    static func durationWarning(declared: Duration?, media: Duration) -> String? {
+        guard let declared, abs((declared - media).seconds) > 1 else { return nil }
+        return "VAST <Duration> \(declared.clockText) differs from the media's \(media.clockText) by more than 1 s; quartiles use the media's"
+    }
+
+    /// The player's rules for this ad: its skip offset, reward, end card and click-through, with the configured
+    /// policies.
+    static func rules(for ad: ResolvedAd, linear: Linear, plan: TrackingPlan, duration: Duration, configuration: SessionConfiguration) -> PlaybackRules {
+        var rules = PlaybackRules(duration: duration)
+        rules.progressOffsets = plan.progressOffsets
+        rules.skipOffset = linear.skipOffset.map { $0.resolve(against: duration) }
+        rules.reward = reward(for: ad, configuration: configuration)
+        rules.rewardThreshold = configuration.rewardThreshold
+        rules.videoClose = configuration.videoClose
+        rules.hasEndCard = plan.endCard != nil
+        rules.endCardAfterSkip = configuration.endCardAfterSkip
+        rules.closeDelay = configuration.closeDelay
+        rules.hasClickThrough = ad.clickThrough != nil
+        rules.hasEndCardClickThrough = plan.endCard?.value.clickThrough != nil
+        rules.willClose = configuration.willClose
+        rules.willBeginClickThrough = configuration.willBeginClickThrough
+        return rules
+    }
+
+    /// The configured reward, else the tag's RewardedVideo extension's.
+    static func reward(for ad: ResolvedAd, configuration: SessionConfiguration) -> Reward? {
+        if let reward = configuration.reward { return reward }
+        guard let extensionReward = ad.rewarded, extensionReward.isEnabled else { return nil }
+        return Reward(currency: extensionReward.currencyName ?? "reward", amount: extensionReward.amount ?? 1)
+    }
+
+    static func errorTarget(_ url: SourcedURL) -> TrackingPlan.Target {
+        TrackingPlan.Target(event: "error", url: url.url, source: url.source)
+    }
+}

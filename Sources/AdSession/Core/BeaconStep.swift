@@ -1,0 +1,60 @@
+import PlayerEngine
+import TrackingBeacons
+import VAST
+
+/// The one beacon step of a session: an event, with the player state it needs, becomes the beacon requests it
+/// fires, macros filled for its moment. A pure value (no clock, no I/O): the single-session runner and every fleet
+/// session use it, so both fire the same beacons by construction.
+struct BeaconStep {
+    /// One planned beacon, and the macros it met without a value for the first time in this session (each is
+    /// warned about once, before the beacon).
+    struct Planned {
+        var beacon: PlannedBeacon
+        var newUnknownMacros: [String]
+    }
+
+    private var planner: BeaconPlanner
+    private var gate: TrackingGate
+    private var plan: TrackingPlan?
+
+    /// - Parameters:
+    ///   - seed: this session's seed (`[CACHEBUSTING]`, `[TRANSACTIONID]`).
+    ///   - wallStart: wall time of the first frame, ms since 1970 (`[TIMESTAMP]` = this + the event's clock).
+    init(configuration: SessionConfiguration, seed: UInt64, wallStart: Int64) {
+        planner = BeaconPlanner(configuration: configuration, seed: seed, wallStart: wallStart)
+        gate = TrackingGate(repeatTracking: configuration.repeatTracking, replayTracking: configuration.replayTracking)
+    }
+
+    /// Takes what a step of the ad's preparation changes (the ad chosen, the media opened) and returns the beacons
+    /// it fires.
+    mutating func take(_ step: PreparedAd.Step) -> [Planned] {
+        switch step {
+        case let .adChosen(ad): planner.begin(ad)
+        case let .mediaOpened(assetURI): planner.assetURI = assetURI
+        case let .fire(targets, code, reason): return fire(targets, errorCode: code, reason: reason, playhead: nil, clock: .zero)
+        case let .failure(error, targets): return fire(targets, errorCode: error.code, reason: nil, playhead: error.playhead, clock: error.clock ?? .zero)
+        case .warning, .resolved: break
+        }
+        return []
+    }
+
+    /// Playback is about to start with this tracking plan.
+    mutating func play(_ plan: TrackingPlan) { self.plan = plan }
+
+    /// The beacons `event` fires: its tracking URLs by the repeat and replay policies, with `[PLAYERSTATE]` as the
+    /// player is after it (a mute's own beacon says muted).
+    mutating func beacons(for event: PlaybackEvent) -> [Planned] {
+        if event.name == .mute { planner.muted = true }
+        if event.name == .unmute { planner.muted = false }
+        guard let plan, gate.fires(event) else { return [] }
+        return fire(plan.targets(for: event), errorCode: nil, reason: nil, playhead: event.playhead, clock: event.clock)
+    }
+
+    /// `targets` planned for one moment; `errorCode` fills `[ERRORCODE]`, `reason` `[REASON]`.
+    mutating func fire(_ targets: [TrackingPlan.Target], errorCode: Int?, reason: Int?, playhead: Duration?, clock: Duration) -> [Planned] {
+        targets.map { target in
+            let (beacon, fresh) = planner.plan(target, playhead: playhead, clock: clock, errorCode: errorCode, reason: reason)
+            return Planned(beacon: beacon, newUnknownMacros: fresh)
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import PlayerEngine
+import TrackingBeacons
+import VAST
+
+/// One session of a prepared ad, written once: what happens before the first frame (warnings, the ad's error, the
+/// beacons fired before playback), then the media played on the session's clock, each event's beacons planned by the
+/// `BeaconStep` and handed to `submit`. The single-session runner and every session of a fleet run this.
+struct SessionCore {
+    /// Where what happens goes, in order.
+    struct Outputs {
+        /// Warnings, errors, the resolved ad and every event (a fleet counts events and drops the rest).
+        var report: (SessionRecord) async -> Void
+        /// Each planned beacon, in order (to the dispatcher).
+        var submit: (PlannedBeacon) async -> Void
+    }
+
+    /// How the session went.
+    struct Result {
+        var playback: PlaybackReport?
+        /// The ad's or the media's error (reported, its Error URLs fired), if any.
+        var error: SessionError?
+    }
+
+    let prepared: SessionPlan
+    let environment: SessionEnvironment
+
+    /// Plays the session. `media` is this session's source (nil plays nothing: the ad failed in preparation);
+    /// `reopen` opens it again for a replay.
+    func run(source: (any MediaSource)?, reopen: (() throws(MediaError) -> any MediaSource)?, script: SessionScript,
+             clock: any Clock<Duration>, step: inout BeaconStep, outputs: Outputs) async -> Result {
+        var result = Result(error: prepared.failure)
+        for item in prepared.steps {
+            switch item {
+            case let .warning(text): await outputs.report(.warning(text))
+            case let .failure(error, _): await outputs.report(.error(error))
+            case let .resolved(info): await outputs.report(.resolved(info))
+            case .fire, .adChosen, .mediaOpened: break
+            }
+            await submit(step.take(item), outputs)
+        }
+        guard prepared.failure == nil, let source, let plan = prepared.plan, let rules = prepared.rules else { return result }
+
+        step.play(plan)
+        let engine = PlaybackEngine(configuration: .init(rules: rules))
+        var beacons = step
+        defer { step = beacons }
+        let onEvent: (PlaybackEvent) async -> Void = { event in
+            await outputs.report(.event(event))
+            await submit(beacons.beacons(for: event), outputs)
+        }
+        do {
+            result.playback = try await environment.onMediaExecutor { () async throws(PlaybackFailure) -> PlaybackReport in
+                try await engine.play(source, script: script, reopen: reopen, on: clock, onEvent: onEvent)
+            }
+        } catch {
+            // The media failed mid-play: the error goes out with the playhead where playback stopped.
+            result.playback = error.report
+            let failure = SessionError(kind: .media, code: error.error.vastCode, message: error.error.description,
+                                       playhead: error.playhead, clock: error.clock)
+            result.error = failure
+            await outputs.report(.error(failure))
+            let targets = prepared.ad?.errorURLs.map(AdPreparation.errorTarget) ?? []
+            await submit(beacons.fire(targets, errorCode: failure.code, reason: nil, playhead: failure.playhead, clock: error.clock), outputs)
+        }
+        return result
+    }
+
+    private func submit(_ planned: [BeaconStep.Planned], _ outputs: Outputs) async {
+        for item in planned {
+            for name in item.newUnknownMacros { await outputs.report(.warning("[\(name)] is not a VAST macro; left as written")) }
+            await outputs.submit(item.beacon)
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import PlayerEngine
+import Primitives
+import TrackingBeacons
+import VAST
+
+extension SessionEnvironment {
+    /// The real world: HTTP for tags and beacons (none for a dry run), FFmpeg on its own threads, the machine's
+    /// monotonic and wall clocks. The only place vplay builds an HTTP transport, an FFmpeg source, a
+    /// `ContinuousClock` or reads `Date()`.
+    public static func live(_ configuration: SessionConfiguration) -> SessionEnvironment {
+        let clock = ContinuousClock()
+        let tags = HTTPTagFetcher(userAgent: configuration.userAgent, maxBytes: configuration.resolver.parserLimits.maxBytes)
+        let beacons = configuration.dryRun
+            ? nil : HTTPBeaconTransport(userAgent: configuration.userAgent, connectTimeout: configuration.beaconPolicy.timeout, clock: clock)
+        return SessionEnvironment(
+            tagFetcher: tags, beaconTransport: beacons, media: FFmpegMediaOpener(), networkClock: clock,
+            wallClock: liveWallClock,
+            playbackClock: { mode in
+                switch mode {
+                case .virtual: VirtualClock()
+                case let .realtime(speed): ScaledClock(speed: speed, base: clock)
+                }
+            },
+            mediaExecutor: BlockingExecutor.shared,
+            shutdown: {
+                await tags.shutdown()
+                await beacons?.shutdown()
+            })
+    }
+
+    /// A beacon transport alone (`vplay beacon-load`), with the monotonic clock it measures on.
+    public static func liveBeacons(userAgent: String) -> (transport: HTTPBeaconTransport, clock: ContinuousClock, wallClock: @Sendable () -> Int64) {
+        let clock = ContinuousClock()
+        return (HTTPBeaconTransport(userAgent: userAgent, clock: clock), clock, liveWallClock)
+    }
+
+    /// The machine's monotonic clock, for what the CLI itself times (a real-time console, progress bars).
+    public static func liveMonotonicClock() -> ContinuousClock { ContinuousClock() }
+
+    /// Opens a media file with FFmpeg directly (`vplay probe`: container facts, demux and decode passes).
+    public static func liveMediaSource(_ location: String, options: MediaOpenOptions) throws(MediaError) -> FFmpegMediaSource {
+        try FFmpegMediaSource(location: location, options: options)
+    }
+
+    /// Milliseconds since 1970 on the machine's clock.
+    static let liveWallClock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }
+}
+
+/// FFmpeg behind the media seam.
+struct FFmpegMediaOpener: MediaOpening {
+    func open(_ location: String, options: MediaOpenOptions) throws(MediaError) -> any MediaSource {
+        try FFmpegMediaSource(location: location, options: options)
+    }
+
+    func openForDemux(_ location: String) throws(MediaError) -> any PacketSource {
+        try FFmpegMediaSource(location: location, options: MediaOpenOptions(decoderThreads: 1, openDecoders: false))
+    }
+}
+
+extension FFmpegMediaSource: PacketSource {
+    public func readPacket() throws(MediaError) -> Bool { try nextPacket() != nil }
+}

@@ -1,0 +1,52 @@
+import PlayerEngine
+import Primitives
+import TrackingBeacons
+import VAST
+
+/// Everything a session reaches outside itself: the tag fetcher, the beacon transport, the media opener, the clock
+/// that times the network (timeouts, retries, drains, resolution budgets) and the wall clock (`[TIMESTAMP]`, send
+/// times). `live(_:)` is the only place that builds the real ones; tests build environments from in-memory
+/// fetchers, recording transports, timeline media and `ManualClock`s, so every session step runs without sockets or
+/// sleeps.
+public struct SessionEnvironment: Sendable {
+    /// Fetches http(s) tags: the `--vast` URL and every wrapper's `VASTAdTagURI`. Local files and `--map` rules are
+    /// layered on it by the tag loader.
+    public var tagFetcher: any AdTagFetcher
+    /// Sends beacons; nil for a dry run, which plans beacons and sends none.
+    public var beaconTransport: (any BeaconTransport)?
+    /// Opens the chosen media file.
+    public var media: any MediaOpening
+    /// Times everything that waits on the network: tag timeouts, beacon retries' backoff, the end-of-session drain,
+    /// a fleet's run time. Never the playback clock (`SessionConfiguration.clock`).
+    public var networkClock: any Clock<Duration>
+    /// The clock playback runs on, for the configured mode: a `VirtualClock` (as fast as decoding allows, exact
+    /// times) or real time scaled by `--speed`.
+    public var playbackClock: @Sendable (SessionConfiguration.ClockMode) -> any Clock<Duration>
+    /// Milliseconds since 1970: `[TIMESTAMP]` when `--now` is not given, each beacon attempt's `sentAt`.
+    public var wallClock: @Sendable () -> Int64
+    /// Where media is opened and decoded. FFmpeg blocks its thread (network reads wait up to their timeouts), so the
+    /// live environment gives it threads of its own, never Swift's cooperative pool; nil runs it where the caller is
+    /// (tests with in-memory media).
+    public var mediaExecutor: (any TaskExecutor)?
+    /// Closes what the environment opened (HTTP clients); called once when the session or fleet is over.
+    public var shutdown: @Sendable () async -> Void
+
+    public init(tagFetcher: any AdTagFetcher, beaconTransport: (any BeaconTransport)?, media: any MediaOpening,
+                networkClock: any Clock<Duration>, wallClock: @escaping @Sendable () -> Int64,
+                playbackClock: @escaping @Sendable (SessionConfiguration.ClockMode) -> any Clock<Duration> = { _ in VirtualClock() },
+                mediaExecutor: (any TaskExecutor)? = nil, shutdown: @escaping @Sendable () async -> Void = {}) {
+        self.tagFetcher = tagFetcher
+        self.beaconTransport = beaconTransport
+        self.media = media
+        self.networkClock = networkClock
+        self.wallClock = wallClock
+        self.playbackClock = playbackClock
+        self.mediaExecutor = mediaExecutor
+        self.shutdown = shutdown
+    }
+
+    /// Runs `body` preferring the media executor (where FFmpeg may block), when there is one.
+    func onMediaExecutor<T, Failure: Error>(_ body: () async throws(Failure) -> T) async throws(Failure) -> T {
+        try await withTaskExecutorPreference(mediaExecutor, operation: body)
+    }
+}

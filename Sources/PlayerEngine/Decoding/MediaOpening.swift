@@ -1,0 +1,17 @@
+/// Opens a media location (a local path or an http(s) URL) for playback: FFmpeg in the live environment, a
+/// decoded timeline or scripted frames in tests. The one seam through which a session reaches media.
+///
+/// Opening may block (a network connect, FFmpeg probing the container), so callers run it where blocking is allowed
+/// (`SessionEnvironment.mediaExecutor`).
+public protocol MediaOpening: Sendable {
+    /// Opens `location` and reads its header; the source is positioned before the first frame.
+    func open(_ location: String, options: MediaOpenOptions) throws(MediaError) -> any MediaSource
+    /// Opens `location` to read its packets only (no decoder), for timing a full download.
+    func openForDemux(_ location: String) throws(MediaError) -> any PacketSource
+}
+
+/// Reads a media file's compressed packets to the end without decoding: what a full download costs.
+public protocol PacketSource: AnyObject {
+    /// Reads the next packet; false after the last.
+    func readPacket() throws(MediaError) -> Bool
+}

@@ -1,0 +1,129 @@
+/// The beacon dispatcher's bookkeeping as a pure machine — concurrency slots, retries with backoff, and what is
+/// left unanswered or unsent when the session ends — with no clock and no I/O. Each input returns the actions to
+/// execute; `BeaconDispatcher` only executes them (sends, sleeps, records). Tested with plain values.
+struct DispatchMachine {
+    enum Action: Equatable {
+        /// Hand this record to the log (a retried attempt, a final answer, a beacon closed at the session's end).
+        case record(BeaconRecord)
+        /// Put this attempt on the wire (the record carries its attempt number and `sentAt`).
+        case send(id: Int, BeaconRecord)
+        /// Call `backoffElapsed(id:)` after this long on the network clock.
+        case wait(id: Int, Duration)
+        /// Stop the attempt or backoff of this beacon: the session ended.
+        case cancel(id: Int)
+    }
+
+    private enum State {
+        case waitingForSlot
+        case onWire(BeaconRecord)
+        /// Between attempts: the next one's number and the backoff after it.
+        case backingOff(nextAttempt: Int, backoff: Duration)
+    }
+
+    private struct Flight {
+        var planned: PlannedBeacon
+        var state: State
+        var backoff: Duration
+    }
+
+    let policy: BeaconPolicy
+    private var flights: [Int: Flight] = [:]
+    private var queue: [Int] = []
+    private var nextID = 0
+    private var slotsInUse = 0
+    /// Set by `close()`: nothing new goes out, late answers are dropped.
+    private(set) var closed = false
+
+    init(policy: BeaconPolicy) { self.policy = policy }
+
+    /// Beacons not finished: on the wire, backing off, or waiting for a slot.
+    var pending: Int { flights.count }
+
+    /// A new beacon. It takes a slot if one is free (sending at once), else waits for one, first come first served.
+    mutating func submit(_ planned: PlannedBeacon, now: Int64) -> [Action] {
+        guard !closed else { return [] }
+        let id = nextID
+        nextID += 1
+        flights[id] = Flight(planned: planned, state: .waitingForSlot, backoff: policy.backoff)
+        if slotsInUse < policy.maxConcurrent {
+            slotsInUse += 1
+            return [attempt(id, number: 1, now: now)]
+        }
+        queue.append(id)
+        return []
+    }
+
+    /// The answer to beacon `id`'s attempt on the wire. A retryable failure with retries left is recorded and waits
+    /// its backoff (keeping its slot); anything else is final and frees the slot for the next waiting beacon.
+    mutating func answered(id: Int, _ outcome: TransportOutcome, now: Int64) -> [Action] {
+        guard !closed, var flight = flights[id], case let .onWire(sent) = flight.state else { return [] }
+        var record = sent
+        record.status = outcome.status
+        record.error = outcome.error ?? (outcome.delivered ? nil : outcome.status.map { "HTTP \($0)" })
+        record.latency = outcome.latency
+        record.bytes = outcome.bytes
+        record.requestedURL = outcome.requestedURL == sent.url ? nil : outcome.requestedURL
+        record.responseHeaders = outcome.headers
+        record.redirects = outcome.redirects
+        let again = !outcome.delivered && record.attempt <= policy.retries && policy.retries(outcome)
+        record.isFinalAttempt = !again
+        if again {
+            flight.state = .backingOff(nextAttempt: record.attempt + 1, backoff: flight.backoff)
+            let wait = flight.backoff
+            flight.backoff *= 2
+            flights[id] = flight
+            return [.record(record), .wait(id: id, wait)]
+        }
+        flights[id] = nil
+        return [.record(record)] + freeSlot(now: now)
+    }
+
+    /// Beacon `id`'s backoff is over: its next attempt goes out.
+    mutating func backoffElapsed(id: Int, now: Int64) -> [Action] {
+        guard !closed, let flight = flights[id], case let .backingOff(next, _) = flight.state else { return [] }
+        return [attempt(id, number: next, now: now)]
+    }
+
+    /// The session ends: nothing new goes out, and every beacon left is recorded as final — an attempt on the wire
+    /// as `BeaconDispatcher.unansweredError` (its attempt number and `sentAt` kept), a beacon that never went out
+    /// (waiting for a slot or a retry) as `notSentError`, without `sentAt`.
+    mutating func close() -> [Action] {
+        closed = true
+        var actions: [Action] = []
+        for id in flights.keys.sorted() {
+            guard let flight = flights.removeValue(forKey: id) else { continue }
+            var record: BeaconRecord
+            switch flight.state {
+            case let .onWire(current):
+                record = current
+                record.error = BeaconDispatcher.unansweredError
+            case .waitingForSlot, .backingOff:
+                record = BeaconRecord(planned: flight.planned, dryRun: false)
+                if case let .backingOff(next, _) = flight.state { record.attempt = next }
+                record.error = BeaconDispatcher.notSentError
+            }
+            record.isFinalAttempt = true
+            if case .waitingForSlot = flight.state {} else { actions.append(.cancel(id: id)) }
+            actions.append(.record(record))
+        }
+        queue.removeAll()
+        return actions
+    }
+
+    private mutating func attempt(_ id: Int, number: Int, now: Int64) -> Action {
+        var record = BeaconRecord(planned: flights[id]!.planned, dryRun: false)
+        record.attempt = number
+        record.sentAt = now
+        flights[id]?.state = .onWire(record)
+        return .send(id: id, record)
+    }
+
+    private mutating func freeSlot(now: Int64) -> [Action] {
+        while !queue.isEmpty {
+            let next = queue.removeFirst()
+            if flights[next] != nil { return [attempt(next, number: 1, now: now)] }
+        }
+        slotsInUse -= 1
+        return []
+    }
+}

@@ -1,0 +1,37 @@
+/// One tracking request as planned: the event's URL with its macros filled for the moment of the event. A dry run
+/// plans and logs; only the dispatcher attempts, and each attempt is a `BeaconRecord`.
+public struct PlannedBeacon: Sendable, Equatable {
+    /// The VAST event (`impression`, `firstQuartile`, `error`, `progress`…).
+    public var event: String
+    /// Where the URL came from in the wrapper chain (`inline`, `wrapper 1 (AdServer)`).
+    public var source: String
+    /// The URL as written in the tag, macros and all.
+    public var template: String
+    /// The URL after macro expansion: what will be requested.
+    public var url: String
+    /// Ad playhead and session clock when the event happened.
+    public var playhead: Duration
+    public var clock: Duration
+    /// Macros the template uses that vplay had no value for (left in the URL as written).
+    public var unknownMacros: [String]
+
+    public init(event: String, source: String, template: String, url: String, playhead: Duration, clock: Duration,
+                unknownMacros: [String] = []) {
+        self.event = event
+        self.source = source
+        self.template = template
+        self.url = url
+        self.playhead = playhead
+        self.clock = clock
+        self.unknownMacros = unknownMacros
+    }
+}
+
+extension BeaconRecord {
+    /// The record of a planned beacon before any attempt: a dry run's log line (`dryRun`), or the start of an
+    /// attempt's record.
+    public init(planned: PlannedBeacon, dryRun: Bool) {
+        self.init(event: planned.event, source: planned.source, template: planned.template, url: planned.url,
+                  playhead: planned.playhead, clock: planned.clock, unknownMacros: planned.unknownMacros, dryRun: dryRun)
+    }
+}
