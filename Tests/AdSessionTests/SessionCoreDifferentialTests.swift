@@ -1,0 +1,165 @@
+import Foundation
+import Primitives
+import Testing
+import TestSupport
+@testable import AdSession
+import PlayerEngine
+import TrackingBeacons
+import VAST
+
+/// Answers every beacon 200 at once and keeps the URLs, for comparing what two runs fire.
+final class URLRecorder: BeaconTransport {
+    private let urls = Locked<[String]>([])
+    func send(_ url: String, timeout: Duration) async -> TransportOutcome {
+        urls.withLock { $0.append(url) }
+        return TransportOutcome(status: 200, error: nil, latency: .zero, bytes: 0)
+    }
+    var sorted: [String] { urls.withLock { $0.sorted() } }
+}
+
+/// The single-session runner and a one-session fleet go through the same session core, so for the same tag,
+/// scenario and seed they fire the same beacons: the multiset of expanded URLs (Error URLs and
+/// verificationNotExecuted included) is identical. Before the core they were not: the fleet fired no failure or
+/// verification URLs and ignored `--adcash-state`.
+@Suite struct SessionCoreDifferentialTests {
+    static let seed: UInt64 = 11
+
+    /// A tag with what only the prelude fires: a verification (verificationNotExecuted, REASON 2), a broken pod ad
+    /// before the one that plays (its Error URL with 101… or 403), a first MediaFile that does not exist.
+    static func preludeTag(in folder: TemporaryFolder) throws -> String {
+        let clip = Repo.media("clip-5s-video-only.mp4")
+        return try folder.write("prelude.xml", """
+            <VAST version="4.1">
+              <Ad id="broken" sequence="1"><InLine><AdSystem>x</AdSystem><AdTitle>t</AdTitle>
+                <Error><![CDATA[http://127.0.0.1:9/broken-error?code=[ERRORCODE]]]></Error>
+                <Impression><![CDATA[http://127.0.0.1:9/broken-imp]]></Impression>
+                <Creatives><Creative><Linear><Duration>00:00:05</Duration><MediaFiles>
+                  <MediaFile delivery="progressive" type="video/x-flv" width="640" height="360"><![CDATA[http://127.0.0.1:9/a.flv]]></MediaFile>
+                </MediaFiles></Linear></Creative></Creatives></InLine></Ad>
+              <Ad id="plays" sequence="2"><InLine><AdSystem>x</AdSystem><AdTitle>t</AdTitle>
+                <Error><![CDATA[http://127.0.0.1:9/error?code=[ERRORCODE]&pos=[ADPLAYHEAD]]]></Error>
+                <Impression><![CDATA[http://127.0.0.1:9/imp?cb=[CACHEBUSTING]&ts=[TIMESTAMP]]]></Impression>
+                <AdVerifications><Verification vendor="v.example">
+                  <JavaScriptResource apiFramework="omid"><![CDATA[http://127.0.0.1:9/omid.js]]></JavaScriptResource>
+                  <TrackingEvents><Tracking event="verificationNotExecuted"><![CDATA[http://127.0.0.1:9/vne?r=[REASON]]]></Tracking></TrackingEvents>
+                </Verification></AdVerifications>
+                <Creatives><Creative><Linear skipoffset="00:00:02">
+                  <Duration>00:00:05</Duration>
+                  <TrackingEvents>
+                    <Tracking event="start"><![CDATA[http://127.0.0.1:9/start?cb=[CACHEBUSTING]]]></Tracking>
+                    <Tracking event="midpoint"><![CDATA[http://127.0.0.1:9/mid?pos=[ADPLAYHEAD]]]></Tracking>
+                    <Tracking event="pause"><![CDATA[http://127.0.0.1:9/pause?pos=[ADPLAYHEAD]]]></Tracking>
+                    <Tracking event="resume"><![CDATA[http://127.0.0.1:9/resume?pos=[ADPLAYHEAD]]]></Tracking>
+                    <Tracking event="skip"><![CDATA[http://127.0.0.1:9/skip?pos=[ADPLAYHEAD]]]></Tracking>
+                    <Tracking event="complete"><![CDATA[http://127.0.0.1:9/complete]]></Tracking>
+                    <Tracking event="closeLinear"><![CDATA[http://127.0.0.1:9/close?pos=[ADPLAYHEAD]]]></Tracking>
+                  </TrackingEvents>
+                  <VideoClicks><ClickThrough><![CDATA[https://example.com/]]></ClickThrough>
+                    <ClickTracking><![CDATA[http://127.0.0.1:9/click?pos=[ADPLAYHEAD]]]></ClickTracking></VideoClicks>
+                  <MediaFiles>
+                    <MediaFile delivery="progressive" type="video/mp4" width="640" height="360" bitrate="900"><![CDATA[file://\(folder.url.path)/missing.mp4]]></MediaFile>
+                    <MediaFile delivery="progressive" type="video/mp4" width="640" height="360" bitrate="100"><![CDATA[file://\(clip)]]></MediaFile>
+                  </MediaFiles></Linear></Creative></Creatives></InLine></Ad>
+            </VAST>
+            """)
+    }
+
+    /// A tag with no ad: only its Error URL fires (303).
+    static func noAdTag(in folder: TemporaryFolder) throws -> String {
+        try folder.write("noad.xml", """
+            <VAST version="4.1"><Error><![CDATA[http://127.0.0.1:9/noad?code=[ERRORCODE]&cb=[CACHEBUSTING]]]></Error></VAST>
+            """)
+    }
+
+    /// Every tag in media/ and the two above, with every scenario kind and `--adcash-state` on and off; then every
+    /// IAB sample present, each with one kind in turn (so the samples cover every kind) and no state file: each
+    /// playing sample costs two full decodes of a 15 s 720p clip, and the 37 of them with all six kinds took 15 min.
+    static func tags(in folder: TemporaryFolder) throws -> [(path: String, mappings: [URLMapping], kinds: [FleetScenario.Kind], adcash: [Bool])] {
+        let all = FleetScenario.Kind.allCases
+        let own = try FileManager.default.contentsOfDirectory(atPath: Repo.root.appendingPathComponent("media").path)
+            .filter { $0.hasSuffix(".xml") }.sorted().map(Repo.media)
+        var tags: [(String, [URLMapping], [FleetScenario.Kind], [Bool])] = (own + [try preludeTag(in: folder), try noAdTag(in: folder)])
+            .map { ($0, [], all, [false, true]) }
+        if Repo.iabAvailable {
+            let iab = URL(fileURLWithPath: Repo.iabMP4).deletingLastPathComponent().deletingLastPathComponent()
+            let maps = [
+                URLMapping(argument: "https://iab-publicfiles.s3.amazonaws.com/vast/=\(iab.path)/media/", relativeTo: folder.url),
+                URLMapping(argument: "https://raw.githubusercontent.com/InteractiveAdvertisingBureau/VAST_Samples/master/VAST%204.0%20Samples/=\(iab.path)/vast4.0/", relativeTo: folder.url),
+            ].compactMap { $0 }
+            let files = (try? FileManager.default.subpathsOfDirectory(atPath: iab.path)) ?? []
+            for (index, file) in files.sorted().filter({ $0.hasSuffix(".xml") }).enumerated() {
+                tags.append((iab.appendingPathComponent(file).path, maps, [all[index % all.count]], [false]))
+            }
+        }
+        return tags
+    }
+
+    func configuration(_ tag: String, mappings: [URLMapping], adcash: String?) -> SessionConfiguration {
+        var configuration = SessionConfiguration(tag: tag)
+        configuration.mappings = mappings
+        configuration.seed = Self.seed
+        configuration.now = 1_767_225_600_000
+        configuration.adcashStatePath = adcash
+        return configuration
+    }
+
+    func environment(_ configuration: SessionConfiguration, recorder: URLRecorder) -> SessionEnvironment {
+        var environment = SessionEnvironment.live(configuration)
+        environment.beaconTransport = recorder
+        return environment
+    }
+
+    /// The URLs one session fires through `AdSessionRunner`, playing `scenario`'s script.
+    func single(_ configuration: SessionConfiguration, script: SessionScript) async -> [String] {
+        var configuration = configuration
+        configuration.script = script
+        let recorder = URLRecorder()
+        _ = await AdSessionRunner(configuration: configuration, environment: environment(configuration, recorder: recorder)).run { _ in }
+        return recorder.sorted
+    }
+
+    /// The URLs a one-session fleet of `kind` fires, and the scenario it drew.
+    func fleet(_ configuration: SessionConfiguration, kind: FleetScenario.Kind, facts: FleetScenario.Facts?) async throws -> ([String], SessionScript) {
+        let mix = try FleetMix(parsing: "\(kind.rawValue):1")
+        let recorder = URLRecorder()
+        let fleet = FleetConfiguration(session: configuration, sessions: 1, mix: mix)
+        _ = await FleetRunner(configuration: fleet, environment: environment(configuration, recorder: recorder)).run()
+        let script = facts.map { FleetScenario.draw(index: 0, seed: Self.seed, mix: mix, facts: $0).script } ?? SessionScript()
+        return (recorder.sorted, script)
+    }
+
+    @Test(.timeLimit(.minutes(10)))
+    func singleSessionAndOneSessionFleet_fireTheSameBeacons_forEveryTagAndScenario() async throws {
+        let folder = try TemporaryFolder()
+        let state = #"{"quality":"low","downloadSeconds":0.5}"#
+        for (tag, mappings, kinds, adcashModes) in try Self.tags(in: folder) {
+            for adcash in adcashModes {
+                let base = configuration(tag, mappings: mappings, adcash: nil)
+                let live = SessionEnvironment.live(base)
+                let prepared = await AdPreparation(configuration: base, environment: live).prepare(.play)
+                await live.shutdown()
+                let facts = prepared.media.map { FleetScenario.Facts(duration: $0.duration, skipOffset: prepared.rules?.skipOffset) }
+                for kind in kinds {
+                    // Each run starts from the same saved download, as two viewers with the same history would.
+                    let statePath = adcash ? try folder.write("adcash-\(kind).json", state) : nil
+                    let (fleetURLs, script) = try await fleet(configuration(tag, mappings: mappings, adcash: statePath), kind: kind, facts: facts)
+                    if adcash { _ = try folder.write("adcash-\(kind).json", state) }
+                    let singleURLs = await single(configuration(tag, mappings: mappings, adcash: statePath), script: script)
+                    #expect(singleURLs == fleetURLs, "\(URL(fileURLWithPath: tag).lastPathComponent) \(kind) adcash=\(adcash)")
+                    #expect(!singleURLs.isEmpty || !tag.contains("prelude"), "the prelude tag fires")
+                }
+            }
+        }
+    }
+
+    /// The prelude tag's failure and verification URLs are among what a fleet session fires (they were not before).
+    @Test func fleetSession_firesPreludeErrorAndVerificationURLs() async throws {
+        let folder = try TemporaryFolder()
+        let tag = try Self.preludeTag(in: folder)
+        let (urls, _) = try await fleet(configuration(tag, mappings: [], adcash: nil), kind: .complete, facts: nil)
+        #expect(urls.contains("http://127.0.0.1:9/vne?r=2"))
+        #expect(urls.contains { $0.hasPrefix("http://127.0.0.1:9/broken-error?code=") })
+        let (noAd, _) = try await fleet(configuration(try Self.noAdTag(in: folder), mappings: [], adcash: nil), kind: .complete, facts: nil)
+        #expect(noAd.count == 1 && noAd[0].hasPrefix("http://127.0.0.1:9/noad?code=303"))
+    }
+}
