@@ -36,8 +36,7 @@ struct FleetCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("What the viewers do, as weights: complete, background, pause, click, skip, close.", valueName: "KIND:WEIGHT,…"))
     var mix = "complete:70,background:15,skip:10,close:5"
 
-    @Option(parsing: .unconditional, help: "Seed of every draw (scenarios, [CACHEBUSTING]): the same seed, the same fleet.")
-    var seed: String = "1"
+    @OptionGroup var macros: MacroOptions
 
     @Option(parsing: .unconditional, help: ArgumentHelp("At most this many beacons per second over the whole fleet (0.001 to 10,000,000).", valueName: "per-second"))
     var rate: Double?
@@ -59,12 +58,6 @@ struct FleetCommand: AsyncParsableCommand {
 
     @Flag(help: "Plan and count every beacon; send nothing.")
     var dryRun = false
-
-    @Option(help: ArgumentHelp("Wall time of the first frame for [TIMESTAMP]: ISO 8601 or ms since 1970.", valueName: "time"))
-    var now: String?
-
-    @Option(help: ArgumentHelp("A device or app macro value, e.g. APPBUNDLE=com.game.app; repeatable.", valueName: "NAME=VALUE"))
-    var macro: [String] = []
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Seconds each beacon request may take.", valueName: "seconds"))
     var beaconTimeout: Double = 5
@@ -91,7 +84,6 @@ struct FleetCommand: AsyncParsableCommand {
         if sessions < 1 { throw ValidationError("--sessions must be 1 or more") }
         if concurrency < 1 { throw ValidationError("--concurrency must be 1 or more") }
         do { _ = try FleetMix(parsing: mix) } catch { throw ValidationError(error.description) }
-        if UInt64(seed) == nil { throw ValidationError("--seed must be a whole number from 0 to \(UInt64.max)") }
         if let rate, !OptionRanges.rates.contains(rate) { throw ValidationError("--rate must be from 0.001 to 10000000 beacons per second") }
         if let shard, FleetShard(parsing: shard) == nil { throw ValidationError("--shard must be K/N with 0 ≤ K < N, e.g. 0/4") }
         for spec in sinkFault {
@@ -99,8 +91,6 @@ struct FleetCommand: AsyncParsableCommand {
         }
         if !sinkFault.isEmpty && !sink && !sinkAll { throw ValidationError("--sink-fault needs --sink or --sink-all") }
         if (sink || sinkAll) && dryRun { throw ValidationError("--sink sends beacons; it does not go with --dry-run") }
-        if let now, RunCommand.parseNow(now) == nil { throw ValidationError("--now must be ISO 8601 (2026-01-01T00:00:00Z) or milliseconds since 1970, up to the year 9999") }
-        for entry in macro where RunCommand.parseMacro(entry) == nil { throw ValidationError("--macro \(entry): expected NAME=VALUE with an upper-case NAME") }
         if !OptionRanges.isSeconds(beaconTimeout, positive: true) { throw ValidationError("--beacon-timeout must be a positive number of seconds, at most a year") }
         if !(1...OptionRanges.maxBeaconConcurrency).contains(beaconConcurrency) { throw ValidationError("--beacon-concurrency must be 1 to \(OptionRanges.maxBeaconConcurrency)") }
         if retries < 0 || retries > 10 { throw ValidationError("--retries must be 0 to 10") }
@@ -112,10 +102,7 @@ struct FleetCommand: AsyncParsableCommand {
         var session = SessionConfiguration(tag: tag.vast)
         tag.apply(to: &session)
         session.dryRun = dryRun
-        session.seed = UInt64(seed) ?? 1
-        session.now = now.flatMap(RunCommand.parseNow)
-        session.timeZoneOffsetMinutes = now.flatMap(MacroFormat.utcOffsetMinutes(ofISO8601:)) ?? 0
-        for entry in macro { if let (name, value) = RunCommand.parseMacro(entry) { session.deviceMacros[name] = value } }
+        macros.apply(to: &session)
         session.beaconPolicy = BeaconPolicy(timeout: OptionRanges.duration(seconds: beaconTimeout), retries: retries, maxConcurrent: beaconConcurrency)
         session.beaconDrain = OptionRanges.duration(seconds: beaconDrain)
         session.sink = sinkAll ? .all : sink ? .loopback : nil

@@ -64,16 +64,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Whether a replay fires impression, start, quartiles… again.", valueName: "none|all"))
     var replayTracking: SessionConfiguration.ReplayTracking = .none
 
-    @Option(parsing: .unconditional, help: "Seed for [CACHEBUSTING] and every other random draw, for reproducible runs (0 or more).")
-    var seed: String = "1"
-
-    @Option(help: ArgumentHelp("Wall time of the first frame for [TIMESTAMP]: ISO 8601 (2026-01-01T00:00:00Z) or ms since 1970.", valueName: "time"))
-    var now: String?
-
-
-
-    @Option(help: ArgumentHelp("A device or app macro value, e.g. APPBUNDLE=com.game.app; repeatable.", valueName: "NAME=VALUE"))
-    var macro: [String] = []
+    @OptionGroup var macros: MacroOptions
 
     @Option(parsing: .unconditional, help: "Decoder threads per stream; 0 = one per core.")
     var threads = 0
@@ -115,10 +106,7 @@ struct RunCommand: AsyncParsableCommand {
         if speed != nil && clock == .virtual {
             throw ValidationError("--speed plays in real time; it does not go with --clock virtual")
         }
-        if Self.parseSeed(seed) == nil { throw ValidationError("--seed must be a whole number from 0 to \(UInt64.max)") }
         if !OptionRanges.isSeconds(beaconDrain) { throw ValidationError("--beacon-drain must be 0 or more seconds, at most a year") }
-        if let now, Self.parseNow(now) == nil { throw ValidationError("--now must be ISO 8601 (2026-01-01T00:00:00Z) or milliseconds since 1970, up to the year 9999") }
-        for entry in macro where Self.parseMacro(entry) == nil { throw ValidationError("--macro \(entry): expected NAME=VALUE with an upper-case NAME") }
         if !OptionRanges.isSeconds(beaconTimeout, positive: true) { throw ValidationError("--beacon-timeout must be a positive number of seconds, at most a year") }
         if retries < 0 || retries > 10 { throw ValidationError("--retries must be 0 to 10") }
         for spec in sinkFault {
@@ -141,10 +129,7 @@ struct RunCommand: AsyncParsableCommand {
         tag.apply(to: &configuration)
         configuration.dryRun = dryRun
         if let speed { configuration.clock = .realtime(speed: speed) } else if clock == .realtime { configuration.clock = .realtime(speed: 1) }
-        configuration.seed = Self.parseSeed(seed) ?? 1
-        configuration.now = now.flatMap(Self.parseNow)
-        configuration.timeZoneOffsetMinutes = now.flatMap(MacroFormat.utcOffsetMinutes(ofISO8601:)) ?? 0
-        for entry in macro { if let (name, value) = Self.parseMacro(entry) { configuration.deviceMacros[name] = value } }
+        macros.apply(to: &configuration)
         configuration.decoderThreads = threads
         configuration.beaconPolicy = BeaconPolicy(timeout: OptionRanges.duration(seconds: beaconTimeout), retries: retries, maxConcurrent: beaconConcurrency)
         configuration.beaconDrain = OptionRanges.duration(seconds: beaconDrain)
@@ -166,7 +151,7 @@ struct RunCommand: AsyncParsableCommand {
         let outputs = try SessionOutputs(beaconsPath: beacons, harPath: har, userAgent: configuration.userAgent)
         let speed: Double? = { if case let .realtime(speed) = configuration.clock { return speed } else { return nil } }()
         let console = SessionConsole(json: json, realtimeSpeed: speed)
-        for (name, _) in macro.compactMap(Self.parseMacro) where !SessionConfiguration.defaultDeviceMacros.keys.contains(name) {
+        for name in macros.unknownMacroNames {
             console.warn("--macro \(name): vplay fills [\(name)] itself or does not know it; the value is used only where the tag has [\(name)] and vplay has no value of its own")
         }
         let signals = SignalWatch()
@@ -246,8 +231,6 @@ struct RunCommand: AsyncParsableCommand {
         return SessionScript()
     }
 
-    static func parseSeed(_ text: String) -> UInt64? { UInt64(text) }
-
     static func parseReward(_ text: String) -> Reward? {
         guard let colon = text.lastIndex(of: ":"), let amount = Double(text[text.index(after: colon)...]), amount.isFinite, colon > text.startIndex else { return nil }
         return Reward(currency: String(text[..<colon]), amount: amount)
@@ -271,27 +254,6 @@ struct RunCommand: AsyncParsableCommand {
         case "never": return .never
         default: return parseSeconds(text).map { .after($0) }
         }
-    }
-
-    static func parseNow(_ text: String) -> Int64? {
-        parseNowUnchecked(text).flatMap { OptionRanges.nowMilliseconds.contains($0) ? $0 : nil }
-    }
-
-    private static func parseNowUnchecked(_ text: String) -> Int64? {
-        if let millis = Int64(text) { return millis }
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = formatter.date(from: text) { return Int64((date.timeIntervalSince1970 * 1000).rounded()) }
-        formatter.formatOptions = [.withInternetDateTime]
-        if let date = formatter.date(from: text) { return Int64((date.timeIntervalSince1970 * 1000).rounded()) }
-        return nil
-    }
-
-    static func parseMacro(_ text: String) -> (String, String)? {
-        guard let equals = text.firstIndex(of: "=") else { return nil }
-        let name = String(text[..<equals])
-        guard !name.isEmpty, name.allSatisfy({ $0.isUppercase || $0.isNumber || $0 == "_" }) else { return nil }
-        return (name, String(text[text.index(after: equals)...]))
     }
 }
 
