@@ -59,20 +59,7 @@ struct FleetCommand: AsyncParsableCommand {
     @Flag(help: "Plan and count every beacon; send nothing.")
     var dryRun = false
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds each beacon request may take.", valueName: "seconds"))
-    var beaconTimeout: Double = 5
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("Beacon requests in flight at once over the fleet.", valueName: "N"))
-    var beaconConcurrency = 64
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("Retries for a beacon that surely did not arrive, or got a 5xx.", valueName: "N"))
-    var retries = 0
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds the end waits for beacons still in flight.", valueName: "seconds"))
-    var beaconDrain: Double = 10
-
-    @Flag(help: "Exit 5 when any beacon was not delivered.")
-    var failOnBeaconErrors = false
+    @OptionGroup var beacon: BeaconOptions<FleetCommand>
 
     @Option(help: ArgumentHelp("Write the fleet report (JSON) to FILE; `vplay merge` adds shard reports up.", valueName: "file"))
     var report: String?
@@ -91,10 +78,6 @@ struct FleetCommand: AsyncParsableCommand {
         }
         if !sinkFault.isEmpty && !sink && !sinkAll { throw ValidationError("--sink-fault needs --sink or --sink-all") }
         if (sink || sinkAll) && dryRun { throw ValidationError("--sink sends beacons; it does not go with --dry-run") }
-        if !OptionRanges.isSeconds(beaconTimeout, positive: true) { throw ValidationError("--beacon-timeout must be a positive number of seconds, at most a year") }
-        if !(1...OptionRanges.maxBeaconConcurrency).contains(beaconConcurrency) { throw ValidationError("--beacon-concurrency must be 1 to \(OptionRanges.maxBeaconConcurrency)") }
-        if retries < 0 || retries > 10 { throw ValidationError("--retries must be 0 to 10") }
-        if !OptionRanges.isSeconds(beaconDrain) { throw ValidationError("--beacon-drain must be 0 or more seconds, at most a year") }
         try ReportOptions.checkWritable(report, option: "--report")
     }
 
@@ -103,8 +86,7 @@ struct FleetCommand: AsyncParsableCommand {
         tag.apply(to: &session)
         session.dryRun = dryRun
         macros.apply(to: &session)
-        session.beaconPolicy = BeaconPolicy(timeout: OptionRanges.duration(seconds: beaconTimeout), retries: retries, maxConcurrent: beaconConcurrency)
-        session.beaconDrain = OptionRanges.duration(seconds: beaconDrain)
+        beacon.apply(to: &session)
         session.sink = sinkAll ? .all : sink ? .loopback : nil
         session.sinkFaults = sinkFault.compactMap { try? SinkFault(spec: $0) }
         // One decoder thread: a fleet decodes once, and --decode-each runs many decodes side by side.
@@ -136,9 +118,14 @@ struct FleetCommand: AsyncParsableCommand {
             print(json ? String(decoding: data, as: UTF8.self) : FleetText.summary(result))
             if let signal = signals.received { throw ExitCode(128 + signal) }
             if !result.checks.sentAsExpected || result.checks.receivedAsSent == false { throw ExitCode(ExitCode.expectationFailed.rawValue) }
-            if failOnBeaconErrors && !result.population.failures.isEmpty { throw ExitCode(ExitCode.beaconFailures.rawValue) }
+            if beacon.failOnBeaconErrors && !result.population.failures.isEmpty { throw ExitCode(ExitCode.beaconFailures.rawValue) }
         }
     }
+}
+
+extension FleetCommand: BeaconDefaults {
+    static let beaconConcurrency = 64
+    static let concurrencyScope = " over the fleet"
 }
 
 /// `vplay merge REPORT…`: shard reports of one fleet added up into the report of the whole.

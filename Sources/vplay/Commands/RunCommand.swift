@@ -69,20 +69,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Decoder threads per stream; 0 = one per core.")
     var threads = 0
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds each beacon request may take, body included.", valueName: "seconds"))
-    var beaconTimeout: Double = 5
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds the end of the session waits for beacons still in flight; the ones left are reported unanswered.", valueName: "seconds"))
-    var beaconDrain: Double = 10
-
-    @Flag(help: "Exit 5 when any beacon was not delivered.")
-    var failOnBeaconErrors = false
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("Retry a beacon this many times (0 to 10) when it surely did not arrive (refused, DNS, connect timeout, TLS) or got a 5xx; never after a timeout, a reset once sent, or a redirect error.", valueName: "N"))
-    var retries = 0
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("Beacon requests in flight at once.", valueName: "N"))
-    var beaconConcurrency = 32
+    @OptionGroup var beacon: BeaconOptions<RunCommand>
 
     @Flag(help: "Start vplay's beacon sink on a free loopback port and send loopback tracking URLs (127.0.0.1, localhost) to it; reconcile fired against received at the end.")
     var sink = false
@@ -106,15 +93,11 @@ struct RunCommand: AsyncParsableCommand {
         if speed != nil && clock == .virtual {
             throw ValidationError("--speed plays in real time; it does not go with --clock virtual")
         }
-        if !OptionRanges.isSeconds(beaconDrain) { throw ValidationError("--beacon-drain must be 0 or more seconds, at most a year") }
-        if !OptionRanges.isSeconds(beaconTimeout, positive: true) { throw ValidationError("--beacon-timeout must be a positive number of seconds, at most a year") }
-        if retries < 0 || retries > 10 { throw ValidationError("--retries must be 0 to 10") }
         for spec in sinkFault {
             do { _ = try SinkFault(spec: spec) } catch { throw ValidationError("--sink-fault: \(error)") }
         }
         if !sinkFault.isEmpty && !sink && !sinkAll { throw ValidationError("--sink-fault needs --sink or --sink-all") }
         if (sink || sinkAll) && dryRun { throw ValidationError("--sink sends beacons; it does not go with --dry-run") }
-        if !(1...OptionRanges.maxBeaconConcurrency).contains(beaconConcurrency) { throw ValidationError("--beacon-concurrency must be 1 to \(OptionRanges.maxBeaconConcurrency)") }
         if script != nil && scriptFile != nil { throw ValidationError("--script and --script-file exclude each other") }
         _ = try parsedScript()
         if let reward, Self.parseReward(reward) == nil { throw ValidationError("--reward must look like Coins:10") }
@@ -131,8 +114,7 @@ struct RunCommand: AsyncParsableCommand {
         if let speed { configuration.clock = .realtime(speed: speed) } else if clock == .realtime { configuration.clock = .realtime(speed: 1) }
         macros.apply(to: &configuration)
         configuration.decoderThreads = threads
-        configuration.beaconPolicy = BeaconPolicy(timeout: OptionRanges.duration(seconds: beaconTimeout), retries: retries, maxConcurrent: beaconConcurrency)
-        configuration.beaconDrain = OptionRanges.duration(seconds: beaconDrain)
+        beacon.apply(to: &configuration)
         configuration.script = (try? parsedScript()) ?? SessionScript()
         configuration.reward = reward.flatMap(Self.parseReward)
         configuration.rewardThreshold = Self.parseThreshold(rewardAt) ?? .complete
@@ -214,7 +196,7 @@ struct RunCommand: AsyncParsableCommand {
         case .interrupted: return 130
         case .completed:
             let lost = summary.beaconsFailed > 0 || !(summary.reconciliation?.isComplete ?? true)
-            return failOnBeaconErrors && lost ? ExitCode.beaconFailures.rawValue : 0
+            return beacon.failOnBeaconErrors && lost ? ExitCode.beaconFailures.rawValue : 0
         }
     }
 
@@ -255,6 +237,11 @@ struct RunCommand: AsyncParsableCommand {
         default: return parseSeconds(text).map { .after($0) }
         }
     }
+}
+
+extension RunCommand: BeaconDefaults {
+    static let beaconConcurrency = 32
+    static let concurrencyScope = ""
 }
 
 extension SessionConfiguration.RepeatTracking: ExpressibleByArgument {}
