@@ -47,14 +47,7 @@ struct FleetCommand: AsyncParsableCommand {
     @Flag(help: "Decode the media in every session instead of replaying the one verified decode.")
     var decodeEach = false
 
-    @Flag(help: "Start vplay's beacon sink on a free loopback port and send loopback tracking URLs to it; count what it received.")
-    var sink = false
-
-    @Flag(help: "Like --sink, for every tracking URL.")
-    var sinkAll = false
-
-    @Option(help: ArgumentHelp("A fault the sink plays (500@/midpoint, delay=2s@/start, reset@*…); repeatable.", valueName: "spec"))
-    var sinkFault: [String] = []
+    @OptionGroup var sink: SinkOptions
 
     @Flag(help: "Plan and count every beacon; send nothing.")
     var dryRun = false
@@ -73,11 +66,7 @@ struct FleetCommand: AsyncParsableCommand {
         do { _ = try FleetMix(parsing: mix) } catch { throw ValidationError(error.description) }
         if let rate, !OptionRanges.rates.contains(rate) { throw ValidationError("--rate must be from 0.001 to 10000000 beacons per second") }
         if let shard, FleetShard(parsing: shard) == nil { throw ValidationError("--shard must be K/N with 0 ≤ K < N, e.g. 0/4") }
-        for spec in sinkFault {
-            do { _ = try SinkFault(spec: spec) } catch { throw ValidationError("--sink-fault: \(error)") }
-        }
-        if !sinkFault.isEmpty && !sink && !sinkAll { throw ValidationError("--sink-fault needs --sink or --sink-all") }
-        if (sink || sinkAll) && dryRun { throw ValidationError("--sink sends beacons; it does not go with --dry-run") }
+        try sink.validate(dryRun: dryRun)
         try ReportOptions.checkWritable(report, option: "--report")
     }
 
@@ -87,8 +76,7 @@ struct FleetCommand: AsyncParsableCommand {
         session.dryRun = dryRun
         macros.apply(to: &session)
         beacon.apply(to: &session)
-        session.sink = sinkAll ? .all : sink ? .loopback : nil
-        session.sinkFaults = sinkFault.compactMap { try? SinkFault(spec: $0) }
+        sink.apply(to: &session)
         // One decoder thread: a fleet decodes once, and --decode-each runs many decodes side by side.
         session.decoderThreads = 1
         var configuration = FleetConfiguration(session: session, sessions: sessions, mix: (try? FleetMix(parsing: mix))!)

@@ -71,14 +71,7 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var beacon: BeaconOptions<RunCommand>
 
-    @Flag(help: "Start vplay's beacon sink on a free loopback port and send loopback tracking URLs (127.0.0.1, localhost) to it; reconcile fired against received at the end.")
-    var sink = false
-
-    @Flag(help: "Like --sink, for every tracking URL (replay a real tag offline).")
-    var sinkAll = false
-
-    @Option(help: ArgumentHelp("A fault the sink plays, e.g. 500@/midpoint, delay=2s@/start, reset@*, hang@*, stall@* (headers, then the body stops), body=64k@*, 500x1@/complete; repeatable.", valueName: "spec"))
-    var sinkFault: [String] = []
+    @OptionGroup var sink: SinkOptions
 
     @Option(help: ArgumentHelp("Write every beacon attempt to FILE as JSON Lines, as it happens.", valueName: "file"))
     var beacons: String?
@@ -93,11 +86,7 @@ struct RunCommand: AsyncParsableCommand {
         if speed != nil && clock == .virtual {
             throw ValidationError("--speed plays in real time; it does not go with --clock virtual")
         }
-        for spec in sinkFault {
-            do { _ = try SinkFault(spec: spec) } catch { throw ValidationError("--sink-fault: \(error)") }
-        }
-        if !sinkFault.isEmpty && !sink && !sinkAll { throw ValidationError("--sink-fault needs --sink or --sink-all") }
-        if (sink || sinkAll) && dryRun { throw ValidationError("--sink sends beacons; it does not go with --dry-run") }
+        try sink.validate(dryRun: dryRun)
         if script != nil && scriptFile != nil { throw ValidationError("--script and --script-file exclude each other") }
         _ = try parsedScript()
         if let reward, Self.parseReward(reward) == nil { throw ValidationError("--reward must look like Coins:10") }
@@ -122,8 +111,7 @@ struct RunCommand: AsyncParsableCommand {
         configuration.closeDelay = OptionRanges.duration(seconds: closeDelay)
         configuration.endCardAfterSkip = !noEndCardAfterSkip
         configuration.repeatTracking = repeatTracking
-        configuration.sink = sinkAll ? .all : sink ? .loopback : nil
-        configuration.sinkFaults = sinkFault.compactMap { try? SinkFault(spec: $0) }
+        sink.apply(to: &configuration)
         configuration.replayTracking = replayTracking
         return configuration
     }
