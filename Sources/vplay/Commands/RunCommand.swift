@@ -34,29 +34,13 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("virtual (as fast as decoding allows, exact times; default) or realtime.", valueName: "mode"))
     var clock: ClockOption?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Real time scaled by N (implies --clock realtime); 2 plays a 10 s ad in 5 s; 0.001 to 1000.", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Real time scaled by N (implies --clock realtime); 2 plays a 10 s ad in 5 s; 0.001 to 1000.", valueName: "N"),
+            transform: OptionValue.number(in: OptionRanges.speeds, else: "--speed must be from 0.001 to 1000"))
     var speed: Double?
 
-    @Option(help: ArgumentHelp("Scripted actions at session seconds since the first frame, e.g. mute@1,background@3,foreground@13,skip@+2 (README \"Scripts\").", valueName: "steps"))
-    var script: String?
+    @OptionGroup var scripting: ScriptOptions
 
-    @Option(help: ArgumentHelp("The same as a JSON file: [{\"at\": 1, \"action\": \"mute\"}, …].", valueName: "file"))
-    var scriptFile: String?
-
-    @Option(help: ArgumentHelp("The reward when the tag has no RewardedVideo extension, or to override it.", valueName: "CURRENCY:AMOUNT"))
-    var reward: String?
-
-    @Option(help: ArgumentHelp("When the reward is granted: complete (default), a percentage (50%) or seconds played (15s).", valueName: "threshold"))
-    var rewardAt = "complete"
-
-    @Option(help: ArgumentHelp("When the video may be closed early: anytime (default), never, or after N seconds played (5s).", valueName: "when"))
-    var videoClose = "anytime"
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds before the end card's close control appears (its countdown waits while the app is not active).", valueName: "seconds"))
-    var closeDelay: Double = 0
-
-    @Flag(help: "Close after a skip instead of showing the end card.")
-    var noEndCardAfterSkip = false
+    @OptionGroup var rewards: RewardOptions
 
     @Option(help: ArgumentHelp("pause/resume/mute/unmute beacons on every occurrence or only the first.", valueName: "every|first"))
     var repeatTracking: SessionConfiguration.RepeatTracking = .every
@@ -66,7 +50,7 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var macros: MacroOptions
 
-    @Option(parsing: .unconditional, help: "Decoder threads per stream; 0 = one per core.")
+    @Option(parsing: .unconditional, help: .withDefault("Decoder threads per stream; 0 = one per core.", 0, valueName: "threads"), transform: OptionValue.threads)
     var threads = 0
 
     @OptionGroup var beacon: BeaconOptions<RunCommand>
@@ -82,18 +66,10 @@ struct RunCommand: AsyncParsableCommand {
     enum ClockOption: String, ExpressibleByArgument, CaseIterable { case virtual, realtime }
 
     func validate() throws {
-        if let speed, !OptionRanges.speeds.contains(speed) { throw ValidationError("--speed must be from 0.001 to 1000") }
         if speed != nil && clock == .virtual {
             throw ValidationError("--speed plays in real time; it does not go with --clock virtual")
         }
         try sink.validate(dryRun: dryRun)
-        if script != nil && scriptFile != nil { throw ValidationError("--script and --script-file exclude each other") }
-        _ = try parsedScript()
-        if let reward, Self.parseReward(reward) == nil { throw ValidationError("--reward must look like Coins:10") }
-        if Self.parseThreshold(rewardAt) == nil { throw ValidationError("--reward-at must be complete, a percentage (50%) or seconds (15s)") }
-        if Self.parseVideoClose(videoClose) == nil { throw ValidationError("--video-close must be anytime, never or seconds (5s)") }
-        if !OptionRanges.isSeconds(closeDelay) { throw ValidationError("--close-delay must be 0 or more seconds, at most a year") }
-        if threads < 0 || threads > OptionRanges.maxThreads { throw ValidationError("--threads must be 0 (auto) to \(OptionRanges.maxThreads)") }
     }
 
     func sessionConfiguration() -> SessionConfiguration {
@@ -104,12 +80,8 @@ struct RunCommand: AsyncParsableCommand {
         macros.apply(to: &configuration)
         configuration.decoderThreads = threads
         beacon.apply(to: &configuration)
-        configuration.script = (try? parsedScript()) ?? SessionScript()
-        configuration.reward = reward.flatMap(Self.parseReward)
-        configuration.rewardThreshold = Self.parseThreshold(rewardAt) ?? .complete
-        configuration.videoClose = Self.parseVideoClose(videoClose) ?? .anytime
-        configuration.closeDelay = OptionRanges.duration(seconds: closeDelay)
-        configuration.endCardAfterSkip = !noEndCardAfterSkip
+        configuration.script = scripting.steps
+        rewards.apply(to: &configuration)
         configuration.repeatTracking = repeatTracking
         sink.apply(to: &configuration)
         configuration.replayTracking = replayTracking
@@ -185,44 +157,6 @@ struct RunCommand: AsyncParsableCommand {
         case .completed:
             let lost = summary.beaconsFailed > 0 || !(summary.reconciliation?.isComplete ?? true)
             return beacon.failOnBeaconErrors && lost ? ExitCode.beaconFailures.rawValue : 0
-        }
-    }
-
-    func parsedScript() throws -> SessionScript {
-        do {
-            if let script { return try SessionScript(parsing: script) }
-            if let scriptFile {
-                guard let data = FileManager.default.contents(atPath: scriptFile) else { throw ValidationError("--script-file \(scriptFile): cannot read it") }
-                return try SessionScript(json: data)
-            }
-        } catch let error as SessionScript.ParseError {
-            throw ValidationError(error.description)
-        }
-        return SessionScript()
-    }
-
-    static func parseReward(_ text: String) -> Reward? {
-        guard let colon = text.lastIndex(of: ":"), let amount = Double(text[text.index(after: colon)...]), amount.isFinite, colon > text.startIndex else { return nil }
-        return Reward(currency: String(text[..<colon]), amount: amount)
-    }
-
-    static func parseSeconds(_ text: String) -> Duration? {
-        let number = text.hasSuffix("s") ? String(text.dropLast()) : text
-        guard let value = Double(number), OptionRanges.isSeconds(value) else { return nil }
-        return OptionRanges.duration(seconds: value)
-    }
-
-    static func parseThreshold(_ text: String) -> PlaybackRules.RewardThreshold? {
-        if text == "complete" { return .complete }
-        if text.hasSuffix("%"), let value = Double(text.dropLast()), value >= 0, value <= 100 { return .percent(value) }
-        return parseSeconds(text).map { .played($0) }
-    }
-
-    static func parseVideoClose(_ text: String) -> PlaybackRules.VideoClose? {
-        switch text {
-        case "anytime": return .anytime
-        case "never": return .never
-        default: return parseSeconds(text).map { .after($0) }
         }
     }
 }

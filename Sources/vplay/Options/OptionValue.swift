@@ -16,6 +16,11 @@ enum OptionValue {
         }
     }
 
+    /// `--threads`: decoder threads per stream, 0 (one per core) to `OptionRanges.maxThreads`.
+    static var threads: @Sendable (String) throws -> Int {
+        integer(in: 0...OptionRanges.maxThreads, else: "--threads must be 0 (auto) to \(OptionRanges.maxThreads)")
+    }
+
     /// A number in `range` (so finite), else `message`.
     static func number(in range: ClosedRange<Double>, else message: String) -> @Sendable (String) throws -> Double {
         { text in
