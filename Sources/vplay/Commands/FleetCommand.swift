@@ -54,7 +54,8 @@ struct FleetCommand: AsyncParsableCommand {
 
     @OptionGroup var beacon: BeaconOptions<FleetCommand>
 
-    @Option(help: ArgumentHelp("Write the fleet report (JSON) to FILE; `vplay merge` adds shard reports up.", valueName: "file"))
+    @Option(help: ArgumentHelp("Write the fleet report (JSON) to FILE; `vplay merge` adds shard reports up.", valueName: "file"),
+            transform: OptionValue.writableFile("--report"))
     var report: String?
 
     @Flag(help: "Print the report as JSON on stdout instead of the text summary.")
@@ -67,7 +68,6 @@ struct FleetCommand: AsyncParsableCommand {
         if let rate, !OptionRanges.rates.contains(rate) { throw ValidationError("--rate must be from 0.001 to 10000000 beacons per second") }
         if let shard, FleetShard(parsing: shard) == nil { throw ValidationError("--shard must be K/N with 0 ≤ K < N, e.g. 0/4") }
         try sink.validate(dryRun: dryRun)
-        try ReportOptions.checkWritable(report, option: "--report")
     }
 
     func fleetConfiguration() -> FleetConfiguration {
@@ -126,7 +126,7 @@ struct MergeCommand: ParsableCommand {
     @Argument(help: "Shard reports written by vplay fleet --report.")
     var reports: [String]
 
-    @Option(help: ArgumentHelp("Write the merged report to FILE.", valueName: "file"))
+    @Option(help: ArgumentHelp("Write the merged report to FILE.", valueName: "file"), transform: OptionValue.writableFile("--report"))
     var report: String?
 
     @Flag(help: "Print the merged report as JSON on stdout instead of the text summary.")
@@ -134,7 +134,6 @@ struct MergeCommand: ParsableCommand {
 
     func validate() throws {
         if reports.isEmpty { throw ValidationError("name at least one shard report") }
-        try ReportOptions.checkWritable(report, option: "--report")
     }
 
     func run() throws {

@@ -57,10 +57,12 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var sink: SinkOptions
 
-    @Option(help: ArgumentHelp("Write every beacon attempt to FILE as JSON Lines, as it happens.", valueName: "file"))
+    @Option(help: ArgumentHelp("Write every beacon attempt to FILE as JSON Lines, as it happens.", valueName: "file"),
+            transform: OptionValue.writableFile("--beacons"))
     var beacons: String?
 
-    @Option(help: ArgumentHelp("Write the beacon attempts as a HAR 1.2 archive (Charles, browser dev tools).", valueName: "file"))
+    @Option(help: ArgumentHelp("Write the beacon attempts as a HAR 1.2 archive (Charles, browser dev tools).", valueName: "file"),
+            transform: OptionValue.writableFile("--har"))
     var har: String?
 
     enum ClockOption: String, ExpressibleByArgument, CaseIterable { case virtual, realtime }
@@ -109,7 +111,7 @@ struct RunCommand: AsyncParsableCommand {
         var failures: [String] = []
         do { try outputs.finish(interrupted: interrupted) } catch { failures.append("\(error)") }
         let transcript = outputs.sessionTranscript
-        let expectations = try reports.expect.map { try ReportOptions.load($0) }
+        let expectations = reports.expect
         let results = expectations.map { $0.check(transcript, summary: summary) }
         let code = signals.received.map { 128 + $0 } ?? exitCode(for: summary, expectations: expectations, results: results)
         // Each file on its own: one that cannot be written does not keep the others (or the summary) from being written.

@@ -36,6 +36,29 @@ enum OptionValue {
             return OptionRanges.duration(seconds: value)
         }
     }
+
+    /// A path an output file can be written at, checked now so that a run fails before its ad plays (and its beacons
+    /// go out) rather than after.
+    static func writableFile(_ option: String) -> @Sendable (String) throws -> String {
+        { path in
+            try checkWritable(path, option: option)
+            return path
+        }
+    }
+
+    /// Throws a usage error when an output file cannot be created at `path` (a file there is kept as it is).
+    static func checkWritable(_ path: String, option: String) throws {
+        let manager = FileManager.default
+        var isDirectory: ObjCBool = false
+        if manager.fileExists(atPath: path, isDirectory: &isDirectory) {
+            guard !isDirectory.boolValue, manager.isWritableFile(atPath: path) else {
+                throw ValidationError("\(option) \(path): cannot write there")
+            }
+            return
+        }
+        guard manager.createFile(atPath: path, contents: nil) else { throw ValidationError("\(option) \(path): cannot write there") }
+        try? manager.removeItem(atPath: path)
+    }
 }
 
 extension ArgumentHelp {
