@@ -27,22 +27,26 @@ struct FleetCommand: AsyncParsableCommand {
 
     @OptionGroup var tag: TagOptions
 
-    @Option(parsing: .unconditional, help: "How many viewers (sessions) in the whole fleet.")
+    @Option(parsing: .unconditional, help: .withDefault("How many viewers (sessions) in the whole fleet.", 1000, valueName: "sessions"),
+            transform: OptionValue.integer(in: 1..., else: "--sessions must be 1 or more"))
     var sessions = 1000
 
-    @Option(parsing: .unconditional, help: "Sessions played at once.")
+    @Option(parsing: .unconditional, help: .withDefault("Sessions played at once.", 16, valueName: "concurrency"),
+            transform: OptionValue.integer(in: 1..., else: "--concurrency must be 1 or more"))
     var concurrency = 16
 
-    @Option(help: ArgumentHelp("What the viewers do, as weights: complete, background, pause, click, skip, close.", valueName: "KIND:WEIGHT,…"))
-    var mix = "complete:70,background:15,skip:10,close:5"
+    @Option(help: .withDefault("What the viewers do, as weights: complete, background, pause, click, skip, close.", Self.defaultMix, valueName: "KIND:WEIGHT,…"),
+            transform: Self.mix)
+    var mix = Self.defaultMix
 
     @OptionGroup var macros: MacroOptions
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("At most this many beacons per second over the whole fleet (0.001 to 10,000,000).", valueName: "per-second"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("At most this many beacons per second over the whole fleet (0.001 to 10,000,000).", valueName: "per-second"),
+            transform: OptionValue.number(in: OptionRanges.rates, else: "--rate must be from 0.001 to 10000000 beacons per second"))
     var rate: Double?
 
-    @Option(help: ArgumentHelp("Run only shard K of N (sessions i with i % N == K), 0-based.", valueName: "K/N"))
-    var shard: String?
+    @Option(help: ArgumentHelp("Run only shard K of N (sessions i with i % N == K), 0-based.", valueName: "K/N"), transform: Self.shard)
+    var shard: FleetShard?
 
     @Flag(help: "Decode the media in every session instead of replaying the one verified decode.")
     var decodeEach = false
@@ -61,12 +65,22 @@ struct FleetCommand: AsyncParsableCommand {
     @Flag(help: "Print the report as JSON on stdout instead of the text summary.")
     var json = false
 
+    /// What the viewers do when `--mix` is not given: most watch to the end; some send the app to the background,
+    /// skip or close.
+    static let defaultMix: FleetMix = {
+        do { return try FleetMix(parsing: "complete:70,background:15,skip:10,close:5") } catch { fatalError("the default mix: \(error)") }
+    }()
+
+    @Sendable static func mix(_ text: String) throws -> FleetMix {
+        do { return try FleetMix(parsing: text) } catch { throw ValidationError(error.description) }
+    }
+
+    @Sendable static func shard(_ text: String) throws -> FleetShard {
+        guard let shard = FleetShard(parsing: text) else { throw ValidationError("--shard must be K/N with 0 ≤ K < N, e.g. 0/4") }
+        return shard
+    }
+
     func validate() throws {
-        if sessions < 1 { throw ValidationError("--sessions must be 1 or more") }
-        if concurrency < 1 { throw ValidationError("--concurrency must be 1 or more") }
-        do { _ = try FleetMix(parsing: mix) } catch { throw ValidationError(error.description) }
-        if let rate, !OptionRanges.rates.contains(rate) { throw ValidationError("--rate must be from 0.001 to 10000000 beacons per second") }
-        if let shard, FleetShard(parsing: shard) == nil { throw ValidationError("--shard must be K/N with 0 ≤ K < N, e.g. 0/4") }
         try sink.validate(dryRun: dryRun)
     }
 
@@ -79,10 +93,10 @@ struct FleetCommand: AsyncParsableCommand {
         sink.apply(to: &session)
         // One decoder thread: a fleet decodes once, and --decode-each runs many decodes side by side.
         session.decoderThreads = 1
-        var configuration = FleetConfiguration(session: session, sessions: sessions, mix: (try? FleetMix(parsing: mix))!)
+        var configuration = FleetConfiguration(session: session, sessions: sessions, mix: mix)
         configuration.concurrency = concurrency
         configuration.rate = rate
-        configuration.shard = shard.flatMap(FleetShard.init(parsing:)) ?? .whole
+        configuration.shard = shard ?? .whole
         configuration.decodeEach = decodeEach
         return configuration
     }
