@@ -4,6 +4,9 @@ import Foundation
 /// The command tree. `main.swift` starts it: SignalWatch must block signals on the main thread before any other
 /// thread exists, which an `async` `@main` cannot promise (its body may run on a worker thread).
 struct VPlay: AsyncParsableCommand {
+    /// vplay's version, the one place it is written: `vplay --version` prints it.
+    static let version = "0.2.0"
+
     static let configuration = CommandConfiguration(
         commandName: "vplay",
         abstract: "A headless rewarded-video ad player: resolves a VAST tag, decodes its media with FFmpeg on a clock, fires its tracking.",
@@ -13,6 +16,7 @@ struct VPlay: AsyncParsableCommand {
 
             \(ExitCode.documentation)
             """,
+        version: "vplay \(version)",
         subcommands: [RunCommand.self, InspectCommand.self, ProbeCommand.self, FleetCommand.self, MergeCommand.self, SinkCommand.self, BeaconLoadCommand.self],
         defaultSubcommand: RunCommand.self
     )
@@ -29,11 +33,18 @@ struct VPlay: AsyncParsableCommand {
             }
             Foundation.exit(0)
         } catch {
-            if exitCode(for: error) == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            if let message = usageMessage(for: error) {
+                FileHandle.standardError.write(Data((message + "\n").utf8))
                 Foundation.exit(ExitCode.usage.rawValue)
             }
             exit(withError: error)
         }
+    }
+
+    /// What `entry` prints before it exits 2 when `error` is a usage error: an unknown flag, a value its option does
+    /// not take (refused while the command line is parsed), options that do not go together (`validate()`); nil for
+    /// any other error.
+    static func usageMessage(for error: any Error) -> String? {
+        exitCode(for: error) == .validationFailure ? fullMessage(for: error) : nil
     }
 }

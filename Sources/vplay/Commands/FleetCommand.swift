@@ -27,105 +27,76 @@ struct FleetCommand: AsyncParsableCommand {
 
     @OptionGroup var tag: TagOptions
 
-    @Option(parsing: .unconditional, help: "How many viewers (sessions) in the whole fleet.")
+    @Option(parsing: .unconditional, help: .withDefault("How many viewers (sessions) in the whole fleet.", 1000, valueName: "sessions"),
+            transform: OptionValue.integer(in: 1..., else: "--sessions must be 1 or more"))
     var sessions = 1000
 
-    @Option(parsing: .unconditional, help: "Sessions played at once.")
+    @Option(parsing: .unconditional, help: .withDefault("Sessions played at once.", 16, valueName: "concurrency"),
+            transform: OptionValue.integer(in: 1..., else: "--concurrency must be 1 or more"))
     var concurrency = 16
 
-    @Option(help: ArgumentHelp("What the viewers do, as weights: complete, background, pause, click, skip, close.", valueName: "KIND:WEIGHT,…"))
-    var mix = "complete:70,background:15,skip:10,close:5"
+    @Option(help: .withDefault("What the viewers do, as weights: complete, background, pause, click, skip, close.", Self.defaultMix, valueName: "KIND:WEIGHT,…"),
+            transform: Self.mix)
+    var mix = Self.defaultMix
 
-    @Option(parsing: .unconditional, help: "Seed of every draw (scenarios, [CACHEBUSTING]): the same seed, the same fleet.")
-    var seed: String = "1"
+    @OptionGroup var macros: MacroOptions
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("At most this many beacons per second over the whole fleet (0.001 to 10,000,000).", valueName: "per-second"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("At most this many beacons per second over the whole fleet (0.001 to 10,000,000).", valueName: "per-second"),
+            transform: OptionValue.number(in: OptionRanges.rates, else: "--rate must be from 0.001 to 10000000 beacons per second"))
     var rate: Double?
 
-    @Option(help: ArgumentHelp("Run only shard K of N (sessions i with i % N == K), 0-based.", valueName: "K/N"))
-    var shard: String?
+    @Option(help: ArgumentHelp("Run only shard K of N (sessions i with i % N == K), 0-based.", valueName: "K/N"), transform: Self.shard)
+    var shard: FleetShard?
 
     @Flag(help: "Decode the media in every session instead of replaying the one verified decode.")
     var decodeEach = false
 
-    @Flag(help: "Start vplay's beacon sink on a free loopback port and send loopback tracking URLs to it; count what it received.")
-    var sink = false
-
-    @Flag(help: "Like --sink, for every tracking URL.")
-    var sinkAll = false
-
-    @Option(help: ArgumentHelp("A fault the sink plays (500@/midpoint, delay=2s@/start, reset@*…); repeatable.", valueName: "spec"))
-    var sinkFault: [String] = []
+    @OptionGroup var sink: SinkOptions
 
     @Flag(help: "Plan and count every beacon; send nothing.")
     var dryRun = false
 
-    @Option(help: ArgumentHelp("Wall time of the first frame for [TIMESTAMP]: ISO 8601 or ms since 1970.", valueName: "time"))
-    var now: String?
+    @OptionGroup var beacon: BeaconOptions<FleetCommand>
 
-    @Option(help: ArgumentHelp("A device or app macro value, e.g. APPBUNDLE=com.game.app; repeatable.", valueName: "NAME=VALUE"))
-    var macro: [String] = []
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds each beacon request may take.", valueName: "seconds"))
-    var beaconTimeout: Double = 5
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("Beacon requests in flight at once over the fleet.", valueName: "N"))
-    var beaconConcurrency = 64
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("Retries for a beacon that surely did not arrive, or got a 5xx.", valueName: "N"))
-    var retries = 0
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds the end waits for beacons still in flight.", valueName: "seconds"))
-    var beaconDrain: Double = 10
-
-    @Flag(help: "Exit 5 when any beacon was not delivered.")
-    var failOnBeaconErrors = false
-
-    @Option(help: ArgumentHelp("Write the fleet report (JSON) to FILE; `vplay merge` adds shard reports up.", valueName: "file"))
+    @Option(help: ArgumentHelp("Write the fleet report (JSON) to FILE; `vplay merge` adds shard reports up.", valueName: "file"),
+            transform: OptionValue.writableFile("--report"))
     var report: String?
 
     @Flag(help: "Print the report as JSON on stdout instead of the text summary.")
     var json = false
 
+    /// What the viewers do when `--mix` is not given: most watch to the end; some send the app to the background,
+    /// skip or close.
+    static let defaultMix: FleetMix = {
+        do { return try FleetMix(parsing: "complete:70,background:15,skip:10,close:5") } catch { fatalError("the default mix: \(error)") }
+    }()
+
+    @Sendable static func mix(_ text: String) throws -> FleetMix {
+        do { return try FleetMix(parsing: text) } catch { throw ValidationError(error.description) }
+    }
+
+    @Sendable static func shard(_ text: String) throws -> FleetShard {
+        guard let shard = FleetShard(parsing: text) else { throw ValidationError("--shard must be K/N with 0 ≤ K < N, e.g. 0/4") }
+        return shard
+    }
+
     func validate() throws {
-        if sessions < 1 { throw ValidationError("--sessions must be 1 or more") }
-        if concurrency < 1 { throw ValidationError("--concurrency must be 1 or more") }
-        do { _ = try FleetMix(parsing: mix) } catch { throw ValidationError(error.description) }
-        if UInt64(seed) == nil { throw ValidationError("--seed must be a whole number from 0 to \(UInt64.max)") }
-        if let rate, !OptionRanges.rates.contains(rate) { throw ValidationError("--rate must be from 0.001 to 10000000 beacons per second") }
-        if let shard, FleetShard(parsing: shard) == nil { throw ValidationError("--shard must be K/N with 0 ≤ K < N, e.g. 0/4") }
-        for spec in sinkFault {
-            do { _ = try SinkFault(spec: spec) } catch { throw ValidationError("--sink-fault: \(error)") }
-        }
-        if !sinkFault.isEmpty && !sink && !sinkAll { throw ValidationError("--sink-fault needs --sink or --sink-all") }
-        if (sink || sinkAll) && dryRun { throw ValidationError("--sink sends beacons; it does not go with --dry-run") }
-        if let now, RunCommand.parseNow(now) == nil { throw ValidationError("--now must be ISO 8601 (2026-01-01T00:00:00Z) or milliseconds since 1970, up to the year 9999") }
-        for entry in macro where RunCommand.parseMacro(entry) == nil { throw ValidationError("--macro \(entry): expected NAME=VALUE with an upper-case NAME") }
-        if !OptionRanges.isSeconds(beaconTimeout, positive: true) { throw ValidationError("--beacon-timeout must be a positive number of seconds, at most a year") }
-        if !(1...OptionRanges.maxBeaconConcurrency).contains(beaconConcurrency) { throw ValidationError("--beacon-concurrency must be 1 to \(OptionRanges.maxBeaconConcurrency)") }
-        if retries < 0 || retries > 10 { throw ValidationError("--retries must be 0 to 10") }
-        if !OptionRanges.isSeconds(beaconDrain) { throw ValidationError("--beacon-drain must be 0 or more seconds, at most a year") }
-        try ReportOptions.checkWritable(report, option: "--report")
+        try sink.validate(dryRun: dryRun)
     }
 
     func fleetConfiguration() -> FleetConfiguration {
         var session = SessionConfiguration(tag: tag.vast)
         tag.apply(to: &session)
         session.dryRun = dryRun
-        session.seed = UInt64(seed) ?? 1
-        session.now = now.flatMap(RunCommand.parseNow)
-        session.timeZoneOffsetMinutes = now.flatMap(MacroFormat.utcOffsetMinutes(ofISO8601:)) ?? 0
-        for entry in macro { if let (name, value) = RunCommand.parseMacro(entry) { session.deviceMacros[name] = value } }
-        session.beaconPolicy = BeaconPolicy(timeout: OptionRanges.duration(seconds: beaconTimeout), retries: retries, maxConcurrent: beaconConcurrency)
-        session.beaconDrain = OptionRanges.duration(seconds: beaconDrain)
-        session.sink = sinkAll ? .all : sink ? .loopback : nil
-        session.sinkFaults = sinkFault.compactMap { try? SinkFault(spec: $0) }
+        macros.apply(to: &session)
+        beacon.apply(to: &session)
+        sink.apply(to: &session)
         // One decoder thread: a fleet decodes once, and --decode-each runs many decodes side by side.
         session.decoderThreads = 1
-        var configuration = FleetConfiguration(session: session, sessions: sessions, mix: (try? FleetMix(parsing: mix))!)
+        var configuration = FleetConfiguration(session: session, sessions: sessions, mix: mix)
         configuration.concurrency = concurrency
         configuration.rate = rate
-        configuration.shard = shard.flatMap(FleetShard.init(parsing:)) ?? .whole
+        configuration.shard = shard ?? .whole
         configuration.decodeEach = decodeEach
         return configuration
     }
@@ -149,9 +120,14 @@ struct FleetCommand: AsyncParsableCommand {
             print(json ? String(decoding: data, as: UTF8.self) : FleetText.summary(result))
             if let signal = signals.received { throw ExitCode(128 + signal) }
             if !result.checks.sentAsExpected || result.checks.receivedAsSent == false { throw ExitCode(ExitCode.expectationFailed.rawValue) }
-            if failOnBeaconErrors && !result.population.failures.isEmpty { throw ExitCode(ExitCode.beaconFailures.rawValue) }
+            if beacon.failOnBeaconErrors && !result.population.failures.isEmpty { throw ExitCode(ExitCode.beaconFailures.rawValue) }
         }
     }
+}
+
+extension FleetCommand: BeaconDefaults {
+    static let beaconConcurrency = 64
+    static let concurrencyScope = " over the fleet"
 }
 
 /// `vplay merge REPORT…`: shard reports of one fleet added up into the report of the whole.
@@ -164,7 +140,7 @@ struct MergeCommand: ParsableCommand {
     @Argument(help: "Shard reports written by vplay fleet --report.")
     var reports: [String]
 
-    @Option(help: ArgumentHelp("Write the merged report to FILE.", valueName: "file"))
+    @Option(help: ArgumentHelp("Write the merged report to FILE.", valueName: "file"), transform: OptionValue.writableFile("--report"))
     var report: String?
 
     @Flag(help: "Print the merged report as JSON on stdout instead of the text summary.")
@@ -172,7 +148,6 @@ struct MergeCommand: ParsableCommand {
 
     func validate() throws {
         if reports.isEmpty { throw ValidationError("name at least one shard report") }
-        try ReportOptions.checkWritable(report, option: "--report")
     }
 
     func run() throws {

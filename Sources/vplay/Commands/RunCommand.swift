@@ -35,29 +35,13 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("virtual (as fast as decoding allows, exact times; default) or realtime.", valueName: "mode"))
     var clock: ClockOption?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Real time scaled by N (implies --clock realtime); 2 plays a 10 s ad in 5 s; 0.001 to 1000.", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Real time scaled by N (implies --clock realtime); 2 plays a 10 s ad in 5 s; 0.001 to 1000.", valueName: "N"),
+            transform: OptionValue.number(in: OptionRanges.speeds, else: "--speed must be from 0.001 to 1000"))
     var speed: Double?
 
-    @Option(help: ArgumentHelp("Scripted actions at session seconds since the first frame, e.g. mute@1,background@3,foreground@13,skip@+2 (README \"Scripts\").", valueName: "steps"))
-    var script: String?
+    @OptionGroup var scripting: ScriptOptions
 
-    @Option(help: ArgumentHelp("The same as a JSON file: [{\"at\": 1, \"action\": \"mute\"}, …].", valueName: "file"))
-    var scriptFile: String?
-
-    @Option(help: ArgumentHelp("The reward when the tag has no RewardedVideo extension, or to override it.", valueName: "CURRENCY:AMOUNT"))
-    var reward: String?
-
-    @Option(help: ArgumentHelp("When the reward is granted: complete (default), a percentage (50%) or seconds played (15s).", valueName: "threshold"))
-    var rewardAt = "complete"
-
-    @Option(help: ArgumentHelp("When the video may be closed early: anytime (default), never, or after N seconds played (5s).", valueName: "when"))
-    var videoClose = "anytime"
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds before the end card's close control appears (its countdown waits while the app is not active).", valueName: "seconds"))
-    var closeDelay: Double = 0
-
-    @Flag(help: "Close after a skip instead of showing the end card.")
-    var noEndCardAfterSkip = false
+    @OptionGroup var rewards: RewardOptions
 
     @Option(help: ArgumentHelp("pause/resume/mute/unmute beacons on every occurrence or only the first.", valueName: "every|first"))
     var repeatTracking: SessionConfiguration.RepeatTracking = .every
@@ -65,76 +49,30 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Whether a replay fires impression, start, quartiles… again.", valueName: "none|all"))
     var replayTracking: SessionConfiguration.ReplayTracking = .none
 
-    @Option(parsing: .unconditional, help: "Seed for [CACHEBUSTING] and every other random draw, for reproducible runs (0 or more).")
-    var seed: String = "1"
+    @OptionGroup var macros: MacroOptions
 
-    @Option(help: ArgumentHelp("Wall time of the first frame for [TIMESTAMP]: ISO 8601 (2026-01-01T00:00:00Z) or ms since 1970.", valueName: "time"))
-    var now: String?
-
-
-
-    @Option(help: ArgumentHelp("A device or app macro value, e.g. APPBUNDLE=com.game.app; repeatable.", valueName: "NAME=VALUE"))
-    var macro: [String] = []
-
-    @Option(parsing: .unconditional, help: "Decoder threads per stream; 0 = one per core.")
+    @Option(parsing: .unconditional, help: .withDefault("Decoder threads per stream; 0 = one per core.", 0, valueName: "threads"), transform: OptionValue.threads)
     var threads = 0
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds each beacon request may take, body included.", valueName: "seconds"))
-    var beaconTimeout: Double = 5
+    @OptionGroup var beacon: BeaconOptions<RunCommand>
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds the end of the session waits for beacons still in flight; the ones left are reported unanswered.", valueName: "seconds"))
-    var beaconDrain: Double = 10
+    @OptionGroup var sink: SinkOptions
 
-    @Flag(help: "Exit 5 when any beacon was not delivered.")
-    var failOnBeaconErrors = false
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("Retry a beacon this many times (0 to 10) when it surely did not arrive (refused, DNS, connect timeout, TLS) or got a 5xx; never after a timeout, a reset once sent, or a redirect error.", valueName: "N"))
-    var retries = 0
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("Beacon requests in flight at once.", valueName: "N"))
-    var beaconConcurrency = 32
-
-    @Flag(help: "Start vplay's beacon sink on a free loopback port and send loopback tracking URLs (127.0.0.1, localhost) to it; reconcile fired against received at the end.")
-    var sink = false
-
-    @Flag(help: "Like --sink, for every tracking URL (replay a real tag offline).")
-    var sinkAll = false
-
-    @Option(help: ArgumentHelp("A fault the sink plays, e.g. 500@/midpoint, delay=2s@/start, reset@*, hang@*, stall@* (headers, then the body stops), body=64k@*, 500x1@/complete; repeatable.", valueName: "spec"))
-    var sinkFault: [String] = []
-
-    @Option(help: ArgumentHelp("Write every beacon attempt to FILE as JSON Lines, as it happens.", valueName: "file"))
+    @Option(help: ArgumentHelp("Write every beacon attempt to FILE as JSON Lines, as it happens.", valueName: "file"),
+            transform: OptionValue.writableFile("--beacons"))
     var beacons: String?
 
-    @Option(help: ArgumentHelp("Write the beacon attempts as a HAR 1.2 archive (Charles, browser dev tools).", valueName: "file"))
+    @Option(help: ArgumentHelp("Write the beacon attempts as a HAR 1.2 archive (Charles, browser dev tools).", valueName: "file"),
+            transform: OptionValue.writableFile("--har"))
     var har: String?
 
     enum ClockOption: String, ExpressibleByArgument, CaseIterable { case virtual, realtime }
 
     func validate() throws {
-        if let speed, !OptionRanges.speeds.contains(speed) { throw ValidationError("--speed must be from 0.001 to 1000") }
         if speed != nil && clock == .virtual {
             throw ValidationError("--speed plays in real time; it does not go with --clock virtual")
         }
-        if Self.parseSeed(seed) == nil { throw ValidationError("--seed must be a whole number from 0 to \(UInt64.max)") }
-        if !OptionRanges.isSeconds(beaconDrain) { throw ValidationError("--beacon-drain must be 0 or more seconds, at most a year") }
-        if let now, Self.parseNow(now) == nil { throw ValidationError("--now must be ISO 8601 (2026-01-01T00:00:00Z) or milliseconds since 1970, up to the year 9999") }
-        for entry in macro where Self.parseMacro(entry) == nil { throw ValidationError("--macro \(entry): expected NAME=VALUE with an upper-case NAME") }
-        if !OptionRanges.isSeconds(beaconTimeout, positive: true) { throw ValidationError("--beacon-timeout must be a positive number of seconds, at most a year") }
-        if retries < 0 || retries > 10 { throw ValidationError("--retries must be 0 to 10") }
-        for spec in sinkFault {
-            do { _ = try SinkFault(spec: spec) } catch { throw ValidationError("--sink-fault: \(error)") }
-        }
-        if !sinkFault.isEmpty && !sink && !sinkAll { throw ValidationError("--sink-fault needs --sink or --sink-all") }
-        if (sink || sinkAll) && dryRun { throw ValidationError("--sink sends beacons; it does not go with --dry-run") }
-        if !(1...OptionRanges.maxBeaconConcurrency).contains(beaconConcurrency) { throw ValidationError("--beacon-concurrency must be 1 to \(OptionRanges.maxBeaconConcurrency)") }
-        if script != nil && scriptFile != nil { throw ValidationError("--script and --script-file exclude each other") }
-        _ = try parsedScript()
-        if let reward, Self.parseReward(reward) == nil { throw ValidationError("--reward must look like Coins:10") }
-        if Self.parseThreshold(rewardAt) == nil { throw ValidationError("--reward-at must be complete, a percentage (50%) or seconds (15s)") }
-        if Self.parseVideoClose(videoClose) == nil { throw ValidationError("--video-close must be anytime, never or seconds (5s)") }
-        if !OptionRanges.isSeconds(closeDelay) { throw ValidationError("--close-delay must be 0 or more seconds, at most a year") }
-        if threads < 0 || threads > OptionRanges.maxThreads { throw ValidationError("--threads must be 0 (auto) to \(OptionRanges.maxThreads)") }
+        try sink.validate(dryRun: dryRun)
     }
 
     func sessionConfiguration() -> SessionConfiguration {
@@ -142,22 +80,13 @@ struct RunCommand: AsyncParsableCommand {
         tag.apply(to: &configuration)
         configuration.dryRun = dryRun
         if let speed { configuration.clock = .realtime(speed: speed) } else if clock == .realtime { configuration.clock = .realtime(speed: 1) }
-        configuration.seed = Self.parseSeed(seed) ?? 1
-        configuration.now = now.flatMap(Self.parseNow)
-        configuration.timeZoneOffsetMinutes = now.flatMap(MacroFormat.utcOffsetMinutes(ofISO8601:)) ?? 0
-        for entry in macro { if let (name, value) = Self.parseMacro(entry) { configuration.deviceMacros[name] = value } }
+        macros.apply(to: &configuration)
         configuration.decoderThreads = threads
-        configuration.beaconPolicy = BeaconPolicy(timeout: OptionRanges.duration(seconds: beaconTimeout), retries: retries, maxConcurrent: beaconConcurrency)
-        configuration.beaconDrain = OptionRanges.duration(seconds: beaconDrain)
-        configuration.script = (try? parsedScript()) ?? SessionScript()
-        configuration.reward = reward.flatMap(Self.parseReward)
-        configuration.rewardThreshold = Self.parseThreshold(rewardAt) ?? .complete
-        configuration.videoClose = Self.parseVideoClose(videoClose) ?? .anytime
-        configuration.closeDelay = OptionRanges.duration(seconds: closeDelay)
-        configuration.endCardAfterSkip = !noEndCardAfterSkip
+        beacon.apply(to: &configuration)
+        configuration.script = scripting.steps
+        rewards.apply(to: &configuration)
         configuration.repeatTracking = repeatTracking
-        configuration.sink = sinkAll ? .all : sink ? .loopback : nil
-        configuration.sinkFaults = sinkFault.compactMap { try? SinkFault(spec: $0) }
+        sink.apply(to: &configuration)
         configuration.replayTracking = replayTracking
         return configuration
     }
@@ -167,7 +96,7 @@ struct RunCommand: AsyncParsableCommand {
         let outputs = try SessionOutputs(beaconsPath: beacons, harPath: har, userAgent: configuration.userAgent)
         let speed: Double? = { if case let .realtime(speed) = configuration.clock { return speed } else { return nil } }()
         let console = SessionConsole(json: json, realtimeSpeed: speed)
-        for (name, _) in macro.compactMap(Self.parseMacro) where !SessionConfiguration.defaultDeviceMacros.keys.contains(name) {
+        for name in macros.unknownMacroNames {
             console.warn("--macro \(name): vplay fills [\(name)] itself or does not know it; the value is used only where the tag has [\(name)] and vplay has no value of its own")
         }
         let signals = SignalWatch()
@@ -183,7 +112,7 @@ struct RunCommand: AsyncParsableCommand {
         var failures: [String] = []
         do { try outputs.finish(interrupted: interrupted) } catch { failures.append("\(error)") }
         let transcript = outputs.sessionTranscript
-        let expectations = try reports.expect.map { try ReportOptions.load($0) }
+        let expectations = reports.expect
         let results = expectations.map { $0.check(transcript, summary: summary) }
         let code = signals.received.map { 128 + $0 } ?? exitCode(for: summary, expectations: expectations, results: results)
         // Each file on its own: one that cannot be written does not keep the others (or the summary) from being written.
@@ -230,70 +159,14 @@ struct RunCommand: AsyncParsableCommand {
         case .interrupted: return 130
         case .completed:
             let lost = summary.beaconsFailed > 0 || !(summary.reconciliation?.isComplete ?? true)
-            return failOnBeaconErrors && lost ? ExitCode.beaconFailures.rawValue : 0
+            return beacon.failOnBeaconErrors && lost ? ExitCode.beaconFailures.rawValue : 0
         }
     }
+}
 
-    func parsedScript() throws -> SessionScript {
-        do {
-            if let script { return try SessionScript(parsing: script) }
-            if let scriptFile {
-                guard let data = FileManager.default.contents(atPath: scriptFile) else { throw ValidationError("--script-file \(scriptFile): cannot read it") }
-                return try SessionScript(json: data)
-            }
-        } catch let error as SessionScript.ParseError {
-            throw ValidationError(error.description)
-        }
-        return SessionScript()
-    }
-
-    static func parseSeed(_ text: String) -> UInt64? { UInt64(text) }
-
-    static func parseReward(_ text: String) -> Reward? {
-        guard let colon = text.lastIndex(of: ":"), let amount = Double(text[text.index(after: colon)...]), amount.isFinite, colon > text.startIndex else { return nil }
-        return Reward(currency: String(text[..<colon]), amount: amount)
-    }
-
-    static func parseSeconds(_ text: String) -> Duration? {
-        let number = text.hasSuffix("s") ? String(text.dropLast()) : text
-        guard let value = Double(number), OptionRanges.isSeconds(value) else { return nil }
-        return OptionRanges.duration(seconds: value)
-    }
-
-    static func parseThreshold(_ text: String) -> PlaybackRules.RewardThreshold? {
-        if text == "complete" { return .complete }
-        if text.hasSuffix("%"), let value = Double(text.dropLast()), value >= 0, value <= 100 { return .percent(value) }
-        return parseSeconds(text).map { .played($0) }
-    }
-
-    static func parseVideoClose(_ text: String) -> PlaybackRules.VideoClose? {
-        switch text {
-        case "anytime": return .anytime
-        case "never": return .never
-        default: return parseSeconds(text).map { .after($0) }
-        }
-    }
-
-    static func parseNow(_ text: String) -> Int64? {
-        parseNowUnchecked(text).flatMap { OptionRanges.nowMilliseconds.contains($0) ? $0 : nil }
-    }
-
-    private static func parseNowUnchecked(_ text: String) -> Int64? {
-        if let millis = Int64(text) { return millis }
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = formatter.date(from: text) { return Int64((date.timeIntervalSince1970 * 1000).rounded()) }
-        formatter.formatOptions = [.withInternetDateTime]
-        if let date = formatter.date(from: text) { return Int64((date.timeIntervalSince1970 * 1000).rounded()) }
-        return nil
-    }
-
-    static func parseMacro(_ text: String) -> (String, String)? {
-        guard let equals = text.firstIndex(of: "=") else { return nil }
-        let name = String(text[..<equals])
-        guard !name.isEmpty, name.allSatisfy({ $0.isUppercase || $0.isNumber || $0 == "_" }) else { return nil }
-        return (name, String(text[text.index(after: equals)...]))
-    }
+extension RunCommand: BeaconDefaults {
+    static let beaconConcurrency = 32
+    static let concurrencyScope = ""
 }
 
 extension SessionConfiguration.RepeatTracking: ExpressibleByArgument {}

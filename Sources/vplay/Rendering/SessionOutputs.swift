@@ -14,8 +14,6 @@ final class SessionOutputs: @unchecked Sendable {
     private var transcript = SessionTranscript()
 
     init(beaconsPath: String?, harPath: String?, userAgent: String) throws {
-        // Fail now on an unwritable path, before the ad plays and its beacons go out.
-        try ReportOptions.checkWritable(harPath, option: "--har")
         do {
             log = try beaconsPath.map { try BeaconLogWriter(path: $0) }
         } catch {

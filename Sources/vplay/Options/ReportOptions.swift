@@ -5,48 +5,30 @@ import Yams
 
 /// Files a run writes for CI and people, and the expectations it is checked against.
 struct ReportOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Write the whole session as one JSON document: chain, media, events, beacons, summary.", valueName: "file"))
+    @Option(help: ArgumentHelp("Write the whole session as one JSON document: chain, media, events, beacons, summary.", valueName: "file"),
+            transform: OptionValue.writableFile("--report"))
     var report: String?
 
-    @Option(help: ArgumentHelp("Write JUnit XML: one test case per expectation (or per default check).", valueName: "file"))
+    @Option(help: ArgumentHelp("Write JUnit XML: one test case per expectation (or per default check).", valueName: "file"),
+            transform: OptionValue.writableFile("--junit"))
     var junit: String?
 
-    @Option(help: ArgumentHelp("Draw the session as SVG: playhead against session time, pauses shaded, events, beacon latencies.", valueName: "file"))
+    @Option(help: ArgumentHelp("Draw the session as SVG: playhead against session time, pauses shaded, events, beacon latencies.", valueName: "file"),
+            transform: OptionValue.writableFile("--timeline"))
     var timeline: String?
 
-    @Option(help: ArgumentHelp("Check the run against expectations (JSON or YAML); exit 1 with a diff when one fails.", valueName: "file"))
-    var expect: String?
+    @Option(help: ArgumentHelp("Check the run against expectations (JSON or YAML); exit 1 with a diff when one fails.", valueName: "file"),
+            transform: Self.load)
+    var expect: SessionExpectations?
 
-    @Option(help: ArgumentHelp("Write what this run did as an expectations file (a golden file for --expect).", valueName: "file"))
+    @Option(help: ArgumentHelp("Write what this run did as an expectations file (a golden file for --expect).", valueName: "file"),
+            transform: OptionValue.writableFile("--record-expectations"))
     var recordExpectations: String?
-
-    func validate() throws {
-        if let expect { _ = try Self.load(expect) }
-        try Self.checkWritable(report, option: "--report")
-        try Self.checkWritable(junit, option: "--junit")
-        try Self.checkWritable(timeline, option: "--timeline")
-        try Self.checkWritable(recordExpectations, option: "--record-expectations")
-    }
-
-    /// Fails now, before the ad plays (and its beacons go out), when an output file cannot be created at `path`.
-    static func checkWritable(_ path: String?, option: String) throws {
-        guard let path else { return }
-        let manager = FileManager.default
-        var isDirectory: ObjCBool = false
-        if manager.fileExists(atPath: path, isDirectory: &isDirectory) {
-            guard !isDirectory.boolValue, manager.isWritableFile(atPath: path) else {
-                throw ValidationError("\(option) \(path): cannot write there")
-            }
-            return
-        }
-        guard manager.createFile(atPath: path, contents: nil) else { throw ValidationError("\(option) \(path): cannot write there") }
-        try? manager.removeItem(atPath: path)
-    }
 
     /// Reads an expectations file: YAML when it ends in .yaml/.yml, else JSON (YAML is tried when the text is not
     /// JSON). A key vplay does not know (`event:` for `events:`) or a file with no expectations at all is refused:
     /// a check that silently checks nothing is worse than none.
-    static func load(_ path: String) throws -> SessionExpectations {
+    @Sendable static func load(_ path: String) throws -> SessionExpectations {
         guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("--expect \(path): cannot read it") }
         let isYAML = path.hasSuffix(".yaml") || path.hasSuffix(".yml")
         let expectations: SessionExpectations

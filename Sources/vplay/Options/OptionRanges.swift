@@ -24,4 +24,10 @@ enum OptionRanges {
     static func duration(seconds value: Double) -> Duration {
         .milliseconds(Int64((min(max(value, 0), maxSeconds) * 1000).rounded()))
     }
+
+    /// `duration` in seconds as a person writes them: 8, 0.25 (to the millisecond, as `duration(seconds:)` keeps it).
+    static func text(seconds duration: Duration) -> String {
+        let milliseconds = Int64((duration / .milliseconds(1)).rounded())
+        return milliseconds % 1000 == 0 ? "\(milliseconds / 1000)" : "\(Double(milliseconds) / 1000)"
+    }
 }

@@ -1,0 +1,61 @@
+import AdSession
+import ArgumentParser
+import Foundation
+import VAST
+
+/// The options that say which ad to load and how: shared by `run`, `inspect` and `fleet`.
+struct TagOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The VAST tag: a file path or an http(s) URL.", valueName: "path|url"))
+    var vast: String
+
+    @Option(help: ArgumentHelp("Read URLs under PREFIX (tags and media) from the local DIR, for offline replay; repeatable.", valueName: "PREFIX=DIR"),
+            transform: Self.mapping)
+    var map: [URLMapping] = []
+
+    @Option(parsing: .unconditional, help: .withDefault("Most wrappers followed before error 302 (VAST 4.x: players need accept only 5).", 5, valueName: "N"),
+            transform: OptionValue.integer(in: 0..., else: "--max-wrappers must be 0 or more"))
+    var maxWrappers = 5
+
+    @Option(help: .withDefault("Seconds for the first tag request, then for each wrapper (IMA iOS: 8 and 4).", TagTimeouts.ima, valueName: "first,each"),
+            transform: TagTimeouts.init(parsing:))
+    var tagTimeouts = TagTimeouts.ima
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Target bandwidth in kbps for choosing the media file (highest bitrate not above it).", valueName: "kbps"),
+            transform: OptionValue.integer(in: 1..., else: "--bandwidth must be a positive number of kbps"))
+    var bandwidth: Int?
+
+    @Option(help: ArgumentHelp("Screen size for choosing the media file (closest area not above it).", valueName: "WxH"),
+            transform: ScreenSize.init(parsing:))
+    var screen: ScreenSize?
+
+    @Option(help: ArgumentHelp("Force a media file by its id attribute or 1-based position.", valueName: "id"))
+    var mediaFile: String?
+
+    @Option(help: ArgumentHelp("Choose low/mid/high quality by the Adcash rule from the last download saved in FILE (none yet: low); time this download and save it.", valueName: "file"))
+    var adcashState: String?
+
+    /// `PREFIX=DIR`, a relative DIR taken from the current directory.
+    @Sendable static func mapping(_ text: String) throws -> URLMapping {
+        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        guard let mapping = URLMapping(argument: text, relativeTo: cwd) else {
+            throw ValidationError("--map \(text): expected PREFIX=DIR with an http(s) PREFIX")
+        }
+        return mapping
+    }
+
+    /// Applies these options to a session configuration.
+    func apply(to configuration: inout SessionConfiguration) {
+        configuration.tag = vast
+        configuration.mappings = map
+        configuration.resolver.maxWrapperDepth = maxWrappers
+        configuration.resolver.firstRequestTimeout = tagTimeouts.first
+        configuration.resolver.wrapperTimeout = tagTimeouts.each
+        configuration.mediaCriteria.targetBitrateKbps = bandwidth
+        if let screen {
+            configuration.mediaCriteria.screenWidth = screen.width
+            configuration.mediaCriteria.screenHeight = screen.height
+        }
+        configuration.mediaCriteria.forcedFile = mediaFile
+        configuration.adcashStatePath = adcashState
+    }
+}
