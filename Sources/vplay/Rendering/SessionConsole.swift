@@ -22,9 +22,12 @@ actor SessionConsole {
     private var playing = false
     private var skipped = false
     private var statusShown = false
+    /// The wall clock the live line is drawn against (injected: the live environment's).
+    private let clock: ContinuousClock
 
-    init(json: Bool, realtimeSpeed: Double?) {
+    init(json: Bool, realtimeSpeed: Double?, clock: ContinuousClock = SessionEnvironment.liveMonotonicClock()) {
         self.json = json
+        self.clock = clock
         style = Style.detect(json: json)
         liveSpeed = (!json && isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["TERM"] != "dumb") ? realtimeSpeed : nil
     }
@@ -72,7 +75,7 @@ actor SessionConsole {
                 }
             }
         case let .event(event):
-            anchor = (event.playhead.reportedSeconds, ContinuousClock().now)
+            anchor = (event.playhead.reportedSeconds, clock.now)
             switch event.name {
             case .start, .resume, .rewind: playing = true
             case .pause, .complete, .skip, .close, .closeLinear, .abandoned: playing = false
@@ -95,7 +98,7 @@ actor SessionConsole {
         guard let speed = liveSpeed, let anchor, duration > 0 else { return }
         var playhead = anchor.playhead
         if playing {
-            let elapsed = anchor.wall.duration(to: ContinuousClock().now)
+            let elapsed = anchor.wall.duration(to: clock.now)
             playhead = min(duration, playhead + Double(elapsed.components.seconds) * speed + Double(elapsed.components.attoseconds) / 1e18 * speed)
         }
         let width = 24
