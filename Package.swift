@@ -74,7 +74,7 @@ let package = Package(
             ]
         ),
         /// Paths, temporary folders, a loopback HTTP file server: shared by the test targets.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Primitives"], path: "Tests/TestSupport"),
         .testTarget(name: "PrimitivesTests", dependencies: ["Primitives"]),
         .testTarget(name: "VASTTests", dependencies: ["VAST", "Primitives", "TestSupport"]),
         .testTarget(name: "PlayerEngineTests", dependencies: ["PlayerEngine", "Primitives", "TestSupport"]),
