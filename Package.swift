@@ -73,8 +73,19 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
-        /// Paths, temporary folders, a loopback HTTP file server: shared by the test targets.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        /// Paths, temporary folders, the scripted loopback HTTP(S) server: shared by the test targets.
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                "Primitives",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            path: "Tests/TestSupport"
+        ),
         .testTarget(name: "PrimitivesTests", dependencies: ["Primitives"]),
         .testTarget(name: "VASTTests", dependencies: ["VAST", "Primitives", "TestSupport"]),
         .testTarget(name: "PlayerEngineTests", dependencies: ["PlayerEngine", "Primitives", "TestSupport"]),

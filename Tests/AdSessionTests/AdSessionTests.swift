@@ -145,7 +145,7 @@ actor Recorder {
         for name in names { _ = try folder.write(name, "") }
         try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("endcard"), withIntermediateDirectories: true)
         _ = try folder.write("endcard/view", "")
-        let server = try LoopbackFileServer(root: folder.url.path)
+        let server = try ScriptedHTTPServer(files: folder.url.path)
         defer { server.stop() }
         let tag = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
             .replacingOccurrences(of: "http://127.0.0.1:8089", with: server.baseURL)

@@ -96,7 +96,7 @@ import TestSupport
     @Test func tagTricklingOneByteASecond_failsWith301AtTheWrapperTimeout_andTheWrapperErrorURLGets301() async throws {
         let folder = try TemporaryFolder()
         let server = try ScriptedHTTPServer { target in
-            target == "/tag" ? .trickle(Data(Self.inLine.utf8), intervalMilliseconds: 1000) : Self.pixel
+            target == "/tag" ? .trickle(Data(Self.inLine.utf8), every: .seconds(1), contentType: "application/xml") : Self.pixel
         }
         defer { server.stop() }
         let tag = try Self.wrapper(folder, server, tagPath: "/tag")
@@ -260,7 +260,7 @@ import TestSupport
     /// A beacon endpoint that accepts the connection and never answers: that beacon is `timed out` at its 1 s
     /// timeout; the others are delivered and playback timing is unchanged.
     @Test func beaconEndpointThatNeverAnswers_timesOut_andPlaybackTimingIsUnchanged() async throws {
-        let (run, exit, server, _) = try await demo({ $0.hasPrefix("/midpoint") ? .stall(milliseconds: 60_000) : Self.pixel },
+        let (run, exit, server, _) = try await demo({ $0.hasPrefix("/midpoint") ? .stall(for: .seconds(60)) : Self.pixel },
                                                    ["--beacon-timeout", "1"])
         Self.expectPlaybackUnchanged(run, exit, server)
         let midpoint = try #require(Self.beacons(run).first { $0["event"] as? String == "midpoint" })

@@ -27,7 +27,7 @@ import Testing
         // server that stalled on that second request hung it for good.
         let html = Data(String(repeating: "<html>not media</html>", count: 10).utf8)
         // The stall ends after 20 s, so that a second request fails the test instead of hanging it.
-        let server = try ScriptedHTTPServer(replies: [.body(html, contentType: "text/html"), .stall(milliseconds: 20_000)])
+        let server = try ScriptedHTTPServer(replies: [.body(html, contentType: "text/html"), .stall(for: .seconds(20))])
         defer { server.stop() }
         let error = try #require(await decodeFailure("http://127.0.0.1:\(server.port)/ad.mp4"))
         guard case .notMedia = error else { Issue.record("got \(error)"); return }
@@ -40,7 +40,7 @@ import Testing
         // One byte every 50 ms never blocks a read for the 10 s read timeout; only the whole-load deadline stops it.
         // 300 bytes (15 s) keep a regression from hanging: without the deadline, the load fails otherwise at 15 s.
         let clip = try Data(contentsOf: URL(fileURLWithPath: Repo.media("clip-10s-360p.mp4")))
-        let server = try ScriptedHTTPServer(replies: [.trickle(clip.prefix(300), intervalMilliseconds: 50)])
+        let server = try ScriptedHTTPServer(replies: [.trickle(clip.prefix(300), every: .milliseconds(50))])
         defer { server.stop() }
         let options = MediaOpenOptions(ioTimeout: .seconds(10), loadTimeout: .milliseconds(500))
         let error = try #require(await decodeFailure("http://127.0.0.1:\(server.port)/ad.mp4", options: options))
@@ -57,7 +57,7 @@ import Testing
         // other 139 KB would take nearly two hours (the time limit fails the test first).
         let clip = try Data(contentsOf: URL(fileURLWithPath: Repo.media("clip-10s-360p.mp4")))
         let half = clip.count / 2
-        let server = try ScriptedHTTPServer(replies: [.trickle(clip, intervalMilliseconds: 50, fastBytes: half)])
+        let server = try ScriptedHTTPServer(replies: [.trickle(clip, every: .milliseconds(50), fastBytes: half)])
         defer { server.stop() }
         let options = MediaOpenOptions(decoderThreads: 1, ioTimeout: .seconds(1), loadTimeout: .seconds(8))
         let started = ContinuousClock.now
@@ -75,7 +75,7 @@ import Testing
 
     @Test func open_remoteHLSPlaylistNamingALocalFile_isRefusedByTheFormatWhitelist403() async throws {
         _ = try await writePlaylistNamingALocalFile()
-        let server = try LoopbackFileServer(root: folder.url.path)
+        let server = try ScriptedHTTPServer(files: folder.url.path)
         defer { server.stop() }
         let error = try #require(await decodeFailure("http://127.0.0.1:\(server.port)/ad.mp4"))
         guard case let .formatNotAllowed(_, format) = error else { Issue.record("got \(error)"); return }
@@ -89,7 +89,7 @@ import Testing
         // protocol whitelist stands between the remote playlist and the local segment, and FFmpeg must refuse `file`
         // for remote media.
         _ = try await writePlaylistNamingALocalFile()
-        let server = try LoopbackFileServer(root: folder.url.path)
+        let server = try ScriptedHTTPServer(files: folder.url.path)
         defer { server.stop() }
         let location = "http://127.0.0.1:\(server.port)/ad.mp4"
         // FFmpeg logs "Protocol 'file' not on whitelist" and the HLS demuxer fails to load its first segment.
@@ -107,7 +107,7 @@ import Testing
 
     @Test func decode_upperCaseHTTPScheme_playsLikeLowerCase() async throws {
         // URI schemes are case-insensitive (RFC 3986); FFmpeg's protocol names are not.
-        let server = try LoopbackFileServer(root: Repo.root.appendingPathComponent("media").path)
+        let server = try ScriptedHTTPServer(files: Repo.root.appendingPathComponent("media").path)
         defer { server.stop() }
         for scheme in ["HTTP", "hTTp"] {
             let (statistics, error) = try await decodeToTheEnd("\(scheme)://127.0.0.1:\(server.port)/clip-5s-video-only.mp4")

@@ -1,5 +1,6 @@
 import Primitives
 import Foundation
+import TestSupport
 import Testing
 @testable import TrackingBeacons
 
@@ -15,17 +16,17 @@ import Testing
         try ScriptedHTTPServer { target in
             let path = target.split(separator: "?").first.map(String.init) ?? target
             if path == "/ok" {
-                return .respond(status: 200, headers: [.init("Content-Type", "image/gif"), .init("X-Beacon", "seen")], body: Array("GIF89a".utf8))
+                return .respond(status: 200, headers: [.init("Content-Type", "image/gif"), .init("X-Beacon", "seen")], body: Data("GIF89a".utf8))
             }
             if path.hasPrefix("/chain/"), let left = Int(path.dropFirst("/chain/".count)) {
-                return left == 0 ? .respond(status: 200, headers: [.init("Content-Type", "text/plain; charset=utf-8")], body: Array("end".utf8))
+                return left == 0 ? .respond(status: 200, headers: [.init("Content-Type", "text/plain; charset=utf-8")], body: Data("end".utf8))
                     : .redirect(to: "/chain/\(left - 1)")
             }
             if path == "/loop" { return .redirect(to: "/loop2") }
             if path == "/loop2" { return .redirect(to: "/loop") }
-            if path == "/stall" { return .stall(promised: 43, sent: Array("GIF".utf8), closeAfter: .seconds(30)) }
+            if path == "/stall" { return .stallBody(promised: 43, sent: Data("GIF".utf8), closeAfter: .seconds(30)) }
             if path == "/reset" { return .reset }
-            return .respond(status: 500, headers: [], body: [])
+            return .status(500)
         }
     }
 
@@ -63,7 +64,7 @@ import Testing
         #expect(outcome.headers.contains(HeaderField(name: "Content-Type", value: "image/gif")))
         #expect(outcome.headers.contains(HeaderField(name: "X-Beacon", value: "seen")))
         #expect(outcome.redirects.isEmpty)
-        #expect(server.hits() == [.init(target: "/ok?cb=1", userAgent: Self.userAgent)])
+        #expect(server.requests().map { [$0.target, $0.userAgent] } == [["/ok?cb=1", Self.userAgent]])
     }
 
     @Test func redirects_fiveAreFollowed_withTheUserAgentOnEveryHop() async throws {
@@ -75,8 +76,8 @@ import Testing
         #expect(outcome.status == 200 && outcome.error == nil)
         #expect(outcome.redirects == (0...4).reversed().map { server.baseURL + "/chain/\($0)" })
         #expect(outcome.headers.contains(HeaderField(name: "Content-Type", value: "text/plain; charset=utf-8")))
-        #expect(server.hits().map(\.target) == (0...5).reversed().map { "/chain/\($0)" })
-        #expect(server.hits().allSatisfy { $0.userAgent == Self.userAgent })
+        #expect(server.requests().map(\.target) == (0...5).reversed().map { "/chain/\($0)" })
+        #expect(server.requests().allSatisfy { $0.userAgent == Self.userAgent })
     }
 
     @Test func redirects_aSixth_isTooManyRedirects_andACycleIsARedirectCycle() async throws {
@@ -88,7 +89,7 @@ import Testing
         await transport.shutdown()
         #expect(six.status == nil && six.error == "too many redirects" && !six.failedBeforeSending)
         #expect(loop.status == nil && loop.error == "redirect cycle" && !loop.failedBeforeSending)
-        #expect(server.hits().filter { $0.target.hasPrefix("/chain/") }.count == 6, "the sixth Location is not requested")
+        #expect(server.requests().filter { $0.target.hasPrefix("/chain/") }.count == 6, "the sixth Location is not requested")
     }
 
     @Test func resetAfterTheRequestWasWritten_isConnectionReset_notBeforeSending() async throws {
@@ -122,7 +123,7 @@ import Testing
         defer { server.stop() }
         let records = await dispatch(server.baseURL + "/loop", retries: 2)
         #expect(records.map(\.error) == ["redirect cycle"])
-        #expect(server.hits().map(\.target) == ["/loop", "/loop2"])
+        #expect(server.requests().map(\.target) == ["/loop", "/loop2"])
     }
 
     @Test func tooManyRedirects_withRetries_walksTheChainOnce() async throws {
@@ -130,7 +131,7 @@ import Testing
         defer { server.stop() }
         let records = await dispatch(server.baseURL + "/chain/6", retries: 2)
         #expect(records.map(\.error) == ["too many redirects"])
-        #expect(server.hits().count == 6)
+        #expect(server.requests().count == 6)
     }
 
     @Test func resetAfterSending_withRetries_isSentOnce() async throws {
@@ -138,7 +139,7 @@ import Testing
         defer { server.stop() }
         let records = await dispatch(server.baseURL + "/reset", retries: 2)
         #expect(records.map(\.error) == ["connection reset"])
-        #expect(server.hits().count == 1)
+        #expect(server.requests().count == 1)
     }
 
     @Test func serverError_withRetries_isSentAgainUntilTheLimit() async throws {
@@ -147,7 +148,7 @@ import Testing
         let records = await dispatch(server.baseURL + "/fail", retries: 2)
         #expect(records.map(\.status) == [500, 500, 500])
         #expect(records.map(\.attempt) == [1, 2, 3])
-        #expect(server.hits().count == 3)
+        #expect(server.requests().count == 3)
     }
 
     @Test func refused_withRetries_isTriedAgainAndEachAttemptFailsFast() async throws {
