@@ -7,22 +7,15 @@ import TestSupport
 /// a 50 MB "VAST", media that is HTML or never ends, beacon endpoints that never answer, answer with a huge body or
 /// reset the connection. Each run ends with a clear error and the right VAST code sent to the Error URLs of the chain
 /// (beacon failures have no VAST code: the ad plays on, on time), within an upper bound on wall time (the watchdog
-/// kills a hung run), and with bounded memory: the child's peak RSS from `wait4`, compared with a run of the same
-/// shape against a well-behaved endpoint where the hostile one could make it grow.
+/// kills a hung run), and with bounded memory: vplay's own peak RSS (`SpawnedVPlay`'s meter), compared with a run of
+/// the same shape against a well-behaved endpoint where the hostile one could make it grow.
 @Suite(.timeLimit(.minutes(2))) struct HostileServerTests {
     /// Far above a debug vplay's resident set (about 60 MiB) and far below what buffering a 50 MB response costs.
     /// Under a sanitizer (`scripts/sanitize.sh`) a well-behaved run alone peaks near 700 MiB, so the ceiling is 1 GiB
     /// there and the growth limit against the well-behaved twin below carries the check.
-    ///
-    /// Linux counts the test process's own resident set at the fork in a child's `ru_maxrss`, so once this process
-    /// has grown past the ceiling (the session-core differential test decodes dozens of clips in it, and suites run
-    /// in one process) the ceiling is its own peak plus the same margin: the growth limit below still carries the
-    /// check of a hostile server.
-    static var memoryCeiling: Int {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        return max((Sanitizer.active ? 1024 : 150) * 1024 * 1024, usage.ru_maxrss * 1024 + 90 * 1024 * 1024)
-    }
+    /// It holds for vplay's own peak: `SpawnedVPlay` measures through a meter process, because a child spawned
+    /// straight from this (large) test process starts its `ru_maxrss` at this process's peak.
+    static let memoryCeiling = (Sanitizer.active ? 1024 : 150) * 1024 * 1024
     /// How much more than its well-behaved twin a run facing a large or endless body may peak at: a few MiB of
     /// buffers and allocator slack, far below the 50 MB or 1 GiB the server offers.
     static let memoryGrowthLimit = 24 * 1024 * 1024
