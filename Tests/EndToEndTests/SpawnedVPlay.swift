@@ -69,6 +69,9 @@ final class SpawnedVPlay: @unchecked Sendable {
         lock.withLock { if !exited { _ = kill(-pid, number) } }
     }
 
+    /// Whether the child has exited (it may not have been reaped yet).
+    var hasExited: Bool { lock.withLock { exited } }
+
     /// Waits for the exit on a thread of its own (not the test runner's cooperative pool). After `limit` the child is
     /// killed, so a hang fails the test (`killed`) instead of stalling the suite.
     func exit(killAfter limit: Duration) async -> Exit {
@@ -120,9 +123,18 @@ struct RunningVPlay {
         exit = Task { await child.exit(killAfter: limit) }
     }
 
-    /// Polls stdout (never a fixed sleep) until it contains `text`: the session is under way.
+    /// Polls stdout (never a fixed sleep) until it contains `text`: the session is under way. Throws if vplay exits
+    /// first, with what it wrote, instead of waiting for the test's time limit.
     func waitForOutput(containing text: String) async throws {
-        while try !String(contentsOf: stdout, encoding: .utf8).contains(text) { try await Task.sleep(for: .milliseconds(20)) }
+        while try !String(contentsOf: stdout, encoding: .utf8).contains(text) {
+            if child.hasExited, try !String(contentsOf: stdout, encoding: .utf8).contains(text) {
+                let output = (try? String(contentsOf: stdout, encoding: .utf8)) ?? ""
+                throw CocoaError(.executableLoad, userInfo: [
+                    NSLocalizedDescriptionKey: "vplay exited before writing \(text); stderr: \(errors); stdout: \(output.suffix(2000))",
+                ])
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
     }
 
     var errors: String { (try? String(contentsOf: stderr, encoding: .utf8)) ?? "" }
