@@ -50,11 +50,12 @@ import Testing
         #expect(error.kind == "load-timed-out")
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(2)))
     func decode_serverTricklingAfterTheHeader_failsMidPlaybackAtTheReadLimitWith402() async throws {
         // The header and the first half of the clip arrive at once, so loading succeeds and frames decode; then one
         // byte every 50 ms never blocks a read for long, and only the per-packet limit stops it. Without it the
-        // other 139 KB would take nearly two hours (the time limit fails the test first).
+        // other 139 KB would take nearly two hours (the time limit fails the test first). Alone it fails in about a
+        // second; the bound leaves room for a parallel run on 2 cores (16.5 s seen against an earlier 15 s bound).
         let clip = try Data(contentsOf: URL(fileURLWithPath: Repo.media("clip-10s-360p.mp4")))
         let half = clip.count / 2
         let server = try ScriptedHTTPServer(replies: [.trickle(clip, every: .milliseconds(50), fastBytes: half)])
@@ -69,7 +70,7 @@ import Testing
         #expect(failure.vastCode == 402)
         #expect(failure.kind == "read-timed-out")
         #expect(statistics.frames > 0, "the fast half decodes before the stall")
-        #expect(elapsed < .seconds(15), "took \(elapsed)")
+        #expect(elapsed < .seconds(60), "took \(elapsed)")
         #expect(server.connections == 1)
     }
 
