@@ -81,7 +81,7 @@ import TestSupport
     /// the reconciliation. (Beacons go out from the first frame on, so a session slowed by a parallel run sends more
     /// of them before the drain: fewer than 5 never left in one parallel run. At least one never leaves while the
     /// session, a 0.2 s decode alone, takes under 7 s.)
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(2)))
     func sessionEnd_beaconsNeverSent_areMarkedAndLeftOutOfTheHARAndTheReconciliation() async throws {
         let folder = try TemporaryFolder()
         let log = folder.url.appendingPathComponent("beacons.jsonl").path, har = folder.url.appendingPathComponent("run.har").path
@@ -188,7 +188,7 @@ import TestSupport
     }
 
     /// The User-Agent header and `[DEVICEUA]` are one setting: `--macro DEVICEUA=…` changes both.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(2)))
     func deviceUAMacro_setsTheUserAgentHeaderToo() async throws {
         let folder = try TemporaryFolder()
         let log = folder.url.appendingPathComponent("hits.jsonl").path
@@ -208,7 +208,7 @@ import TestSupport
         #expect(hits.contains { ($0["target"] as? String)?.hasPrefix("/impression?ua=Tester%2F2.0%20%28sim%29&") == true })
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(2)))
     func sinkCommand_recordsHitsAndStopsOnSIGINT() async throws {
         let folder = try TemporaryFolder()
         let log = folder.url.appendingPathComponent("hits.jsonl").path
