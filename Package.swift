@@ -73,15 +73,29 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
-        /// Paths, temporary folders, a loopback HTTP file server: shared by the test targets.
-        .target(name: "TestSupport", dependencies: ["Primitives"], path: "Tests/TestSupport"),
+        /// Paths, temporary folders, the scripted loopback HTTP(S) server: shared by the test targets.
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                "Primitives",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            path: "Tests/TestSupport"
+        ),
         .testTarget(name: "PrimitivesTests", dependencies: ["Primitives"]),
         .testTarget(name: "VASTTests", dependencies: ["VAST", "Primitives", "TestSupport"]),
         .testTarget(name: "PlayerEngineTests", dependencies: ["PlayerEngine", "Primitives", "TestSupport"]),
         .testTarget(name: "TrackingBeaconsTests", dependencies: ["TrackingBeacons", "Primitives", "TestSupport"]),
         .testTarget(name: "BeaconSinkTests", dependencies: ["BeaconSink"]),
         .testTarget(name: "AdSessionTests", dependencies: ["AdSession", "Primitives", "PlayerEngine", "TrackingBeacons", "VAST", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["vplay", "TestSupport"]),
+        /// Runs a command and reports its own peak RSS, which a child spawned from the test process cannot
+        /// (Tests/PeakRSS/main.swift says why): the end-to-end tests run `vplay` through it.
+        .executableTarget(name: "peak-rss", path: "Tests/PeakRSS"),
+        .testTarget(name: "EndToEndTests", dependencies: ["vplay", "peak-rss", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what vplay needs on Debian/Ubuntu when it is missing: FFmpeg's development libraries (libavformat,
 # libavcodec, libavutil) for the build, the ffmpeg/ffprobe commands (test oracle, benchmarks, media script),
-# pkg-config, and python3 (the tests' loopback HTTP file server). Uses sudo when not root.
+# pkg-config, and python3 (the benchmark scripts; the tests do not need it). Uses sudo when not root.
 # The Swift toolchain itself (6.0 or newer) is expected on PATH.
 set -euo pipefail
 

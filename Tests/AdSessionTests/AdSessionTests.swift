@@ -23,10 +23,15 @@ actor Recorder {
         return (summary, recorder)
     }
 
+    /// A dry run with tag timeouts of a minute: none of these tests is about them, and in a parallel run on 2 cores the
+    /// defaults (8 s, then 4 s per wrapper) have run out before a busy test process read a mapped file.
     func dryRun(_ tag: String) -> SessionConfiguration {
         var configuration = SessionConfiguration(tag: tag)
         configuration.dryRun = true
         configuration.now = 1_767_225_600_000 // 2026-01-01T00:00:00Z
+        configuration.resolver.firstRequestTimeout = .seconds(60)
+        configuration.resolver.wrapperTimeout = .seconds(60)
+        configuration.resolver.resolutionTimeout = .seconds(120)
         return configuration
     }
 
@@ -145,13 +150,16 @@ actor Recorder {
         for name in names { _ = try folder.write(name, "") }
         try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("endcard"), withIntermediateDirectories: true)
         _ = try folder.write("endcard/view", "")
-        let server = try LoopbackFileServer(root: folder.url.path)
+        let server = try ScriptedHTTPServer(files: folder.url.path)
         defer { server.stop() }
         let tag = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
             .replacingOccurrences(of: "http://127.0.0.1:8089", with: server.baseURL)
             .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "file://\(Repo.media("clip-10s-360p.mp4"))")
         var configuration = SessionConfiguration(tag: try folder.write("tag.xml", tag))
         configuration.now = 0
+        // Every beacon must arrive: a minute each, not the 5 s default, which a parallel run on 2 cores can exceed.
+        configuration.beaconPolicy.timeout = .seconds(60)
+        configuration.beaconDrain = .seconds(60)
         let (summary, recorder) = await run(configuration)
         #expect(summary.outcome == .completed)
         let beacons = await recorder.beacons

@@ -6,7 +6,7 @@ import TestSupport
 /// virtual clock, peaks at the resident memory of the same on a 10-second clip, within 20 %. Both clips are made at
 /// test time with FFmpeg's synthetic sources, tiny (160×90, 10 fps, 8 kHz mono) so that making and decoding the
 /// 10-minute one takes a few seconds; frames are what a leak per frame or per packet would be multiplied by
-/// (10 688 of them in the long clip). Peak RSS is the child's `ru_maxrss` from `wait4` (a bound, not a benchmark).
+/// (10 688 of them in the long clip). Peak RSS is vplay's own `ru_maxrss`, through `SpawnedVPlay`'s meter (a bound, not a benchmark).
 @Suite struct MemoryBoundsTests {
     /// Allowed growth of peak RSS from the 10-second clip to the 10-minute one.
     static let tolerance = 1.2

@@ -6,13 +6,13 @@ import TestSupport
 /// The beacon log and HAR files, over real HTTP, and what survives an interruption.
 @Suite struct OutputFilesTests {
     /// A loopback server with a file for every path the demo tag's beacons request.
-    static func demoServer(_ folder: TemporaryFolder) throws -> LoopbackFileServer {
+    static func demoServer(_ folder: TemporaryFolder) throws -> ScriptedHTTPServer {
         for name in ["loaded", "impression", "creativeView", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete", "progress", "closeLinear", "pause", "resume", "mute"] {
             _ = try folder.write(name, "")
         }
         try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("endcard"), withIntermediateDirectories: true)
         _ = try folder.write("endcard/view", "")
-        return try LoopbackFileServer(root: folder.url.path)
+        return try ScriptedHTTPServer(files: folder.url.path)
     }
 
     static func demoTag(_ folder: TemporaryFolder, beaconBase: String) throws -> String {
@@ -38,7 +38,8 @@ import TestSupport
         #expect(entries.count == 12)
         #expect(entries.allSatisfy { ($0["response"] as? [String: Any])?["status"] as? Int == 200 })
         #expect(entries.allSatisfy { (($0["request"] as? [String: Any])?["url"] as? String)?.hasPrefix(server.baseURL + "/") == true })
-        // python's http.server answers its empty files as application/octet-stream: the real header, not a made-up GIF.
+        // The file server answers its empty files (no extension) as application/octet-stream, as Python's http.server
+        // did: the real header, not a made-up GIF.
         #expect(entries.allSatisfy { (($0["response"] as? [String: Any])?["content"] as? [String: Any])?["mimeType"] as? String == "application/octet-stream" })
         #expect(server.requests().count == 12)
     }
@@ -77,7 +78,7 @@ import TestSupport
         #expect(!keys.isEmpty && keys == keys.sorted(), "\(keys)")
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(2)))
     func sigint_duringARealTimeRun_writesLogsAndSummaryMarkedInterruptedAndExits130() async throws {
         let folder = try TemporaryFolder()
         let server = try Self.demoServer(folder)

@@ -3,15 +3,17 @@ import Foundation
 import TestSupport
 
 /// The built `vplay` as a child process the test controls: started with `posix_spawn` (standard output and error to
-/// descriptors the test chooses, every other descriptor of the test process closed), signalled, and reaped with
-/// `wait4`, whose `rusage` gives the child's peak resident memory. `vplay(_:)` runs through Foundation's `Process`,
-/// which gives neither the memory nor a pipe whose write end the test keeps.
+/// descriptors the test chooses, every other descriptor of the test process closed) under the `peak-rss` meter, in a
+/// process group of its own that signals go to, and reaped with `wait4`. The meter gives vplay's own peak resident
+/// memory: the `ru_maxrss` of a child spawned straight from the test process starts at the test process's peak
+/// (`Tests/PeakRSS/main.swift`). `vplay(_:)` runs through Foundation's `Process`, which gives neither the memory nor a
+/// pipe whose write end the test keeps.
 final class SpawnedVPlay: @unchecked Sendable {
     /// How a run ended.
     struct Exit: Sendable {
         /// The exit code, or 128 + the signal that ended the process (as a shell reports it).
         var status: Int32
-        /// Peak resident set size in bytes (`ru_maxrss`).
+        /// vplay's peak resident set size in bytes (its `ru_maxrss`, as the meter saw it; 0 if the meter was killed).
         var peakRSS: Int
         /// From the spawn to the exit.
         var wall: Duration
@@ -19,8 +21,11 @@ final class SpawnedVPlay: @unchecked Sendable {
         var killed: Bool
     }
 
+    /// The meter's pid, which is also the process group of the meter and vplay.
     let pid: pid_t
     private let started = ContinuousClock.now
+    /// Where the meter writes vplay's peak RSS.
+    private let report = FileManager.default.temporaryDirectory.appendingPathComponent("vplay-peak-rss-\(UUID().uuidString)")
     private let lock = NSLock()
     /// Set once the child has exited (before it is reaped, so its pid cannot have been reused by then).
     private var exited = false
@@ -48,19 +53,24 @@ final class SpawnedVPlay: @unchecked Sendable {
         sigemptyset(&defaults)
         for number in [SIGINT, SIGTERM, SIGPIPE] { sigaddset(&defaults, number) }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv = ([Repo.vplayBinary] + arguments).map { strdup($0) } + [nil]
+        // A group of its own (pgid = the meter's pid), so a signal reaches vplay and a watchdog's SIGKILL both.
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+        let argv = ([Repo.peakRSSMeter, report.path, Repo.vplayBinary] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var child: pid_t = 0
-        let result = posix_spawn(&child, Repo.vplayBinary, &actions, &attributes, argv, environ)
+        let result = posix_spawn(&child, Repo.peakRSSMeter, &actions, &attributes, argv, environ)
         guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EINVAL) }
         pid = child
     }
 
-    /// Sends `number` to the child, unless it has already exited.
+    /// Sends `number` to vplay (and the meter, which ignores all but SIGKILL), unless they have already exited.
     func signal(_ number: Int32) {
-        lock.withLock { if !exited { _ = kill(pid, number) } }
+        lock.withLock { if !exited { _ = kill(-pid, number) } }
     }
+
+    /// Whether the child has exited (it may not have been reaped yet).
+    var hasExited: Bool { lock.withLock { exited } }
 
     /// Waits for the exit on a thread of its own (not the test runner's cooperative pool). After `limit` the child is
     /// killed, so a hang fails the test (`killed`) instead of stalling the suite.
@@ -80,9 +90,11 @@ final class SpawnedVPlay: @unchecked Sendable {
                 var usage = rusage()
                 while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
                 let signalled = status & 0x7f
+                let peak = (try? String(contentsOf: report, encoding: .utf8)).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+                try? FileManager.default.removeItem(at: report)
                 continuation.resume(returning: Exit(
                     status: signalled == 0 ? (status >> 8) & 0xff : 128 + signalled,
-                    peakRSS: usage.ru_maxrss * 1024, wall: started.duration(to: .now), killed: signalled == SIGKILL))
+                    peakRSS: peak ?? 0, wall: started.duration(to: .now), killed: signalled == SIGKILL))
             }
         }
     }
@@ -111,9 +123,18 @@ struct RunningVPlay {
         exit = Task { await child.exit(killAfter: limit) }
     }
 
-    /// Polls stdout (never a fixed sleep) until it contains `text`: the session is under way.
+    /// Polls stdout (never a fixed sleep) until it contains `text`: the session is under way. Throws if vplay exits
+    /// first, with what it wrote, instead of waiting for the test's time limit.
     func waitForOutput(containing text: String) async throws {
-        while try !String(contentsOf: stdout, encoding: .utf8).contains(text) { try await Task.sleep(for: .milliseconds(20)) }
+        while try !String(contentsOf: stdout, encoding: .utf8).contains(text) {
+            if child.hasExited, try !String(contentsOf: stdout, encoding: .utf8).contains(text) {
+                let output = (try? String(contentsOf: stdout, encoding: .utf8)) ?? ""
+                throw CocoaError(.executableLoad, userInfo: [
+                    NSLocalizedDescriptionKey: "vplay exited before writing \(text); stderr: \(errors); stdout: \(output.suffix(2000))",
+                ])
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
     }
 
     var errors: String { (try? String(contentsOf: stderr, encoding: .utf8)) ?? "" }

@@ -113,7 +113,7 @@ import Testing
     }
 
     @Test func decode_overLoopbackHTTP_equalsTheLocalFile() async throws {
-        let server = try LoopbackFileServer(root: Repo.root.appendingPathComponent("media").path)
+        let server = try ScriptedHTTPServer(files: Repo.root.appendingPathComponent("media").path)
         defer { server.stop() }
         let source = try decodeAll("http://127.0.0.1:\(server.port)/clip-5s-video-only.mp4")
         #expect(source.statistics.streams.map(\.frames) == [150])

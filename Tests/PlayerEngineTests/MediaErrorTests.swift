@@ -52,7 +52,7 @@ import Testing
     }
 
     @Test func open_missingURLOnARealServer_isNotFound401() throws {
-        let server = try LoopbackFileServer(root: folder.url.path)
+        let server = try ScriptedHTTPServer(files: folder.url.path)
         defer { server.stop() }
         let error = try #require(failure("http://127.0.0.1:\(server.port)/nothing-here.mp4"))
         guard case .notFound = error else { Issue.record("got \(error)"); return }

@@ -8,8 +8,8 @@ import Foundation
 public enum Sanitizer {
     public static let active: Bool = dlsym(nil, "__asan_init") != nil || dlsym(nil, "__tsan_init") != nil
 
-    /// A wall-time budget for work that must be fast: `seconds` normally, five times that under a sanitizer, which
-    /// slows instrumented code several-fold. Such budgets only tell "refused up front" from "ran into the slow path"
+    /// A budget for work that must be fast (measured as the thread's CPU time, `ThreadCPUTime`): `seconds` normally,
+    /// five times that under a sanitizer, which slows instrumented code several-fold. Such budgets only tell "refused up front" from "ran into the slow path"
     /// (which takes minutes), so the wider one still does.
     public static func budget(seconds: Int64) -> Duration { .seconds(active ? seconds * 5 : seconds) }
 }

@@ -16,12 +16,16 @@ public enum Repo {
     /// Why IAB-sample tests skip on a user's clone.
     public static let iabAbsent = "../shared/vast-samples/iab is absent (only the project's workspace has the IAB samples)"
     /// The built `vplay` binary next to the test bundle (swift test builds it first).
-    public static var vplayBinary: String {
+    public static var vplayBinary: String { built("vplay") }
+    /// The built `peak-rss` meter (`Tests/PeakRSS`), next to `vplay`.
+    public static var peakRSSMeter: String { built("peak-rss") }
+
+    private static func built(_ name: String) -> String {
         let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for candidate in [bundle.appendingPathComponent("vplay"), bundle.deletingLastPathComponent().appendingPathComponent("vplay")] {
+        for candidate in [bundle.appendingPathComponent(name), bundle.deletingLastPathComponent().appendingPathComponent(name)] {
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate.path }
         }
-        return root.appendingPathComponent(".build/debug/vplay").path
+        return root.appendingPathComponent(".build/debug/\(name)").path
     }
 }
 
