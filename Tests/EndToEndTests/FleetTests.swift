@@ -99,14 +99,6 @@ import TestSupport
         #expect(run.status == 3)
         #expect(run.stderr.contains("the fleet cannot play: error 303"))
     }
-
-    @Test func usageErrors_namePreciselyWhatIsWrong() async throws {
-        for (arguments, message) in [(["--mix", "complete:70,dance:30"], "KIND one of"), (["--shard", "3/3"], "--shard must be K/N"),
-                                     (["--sessions", "0"], "--sessions must be 1 or more"), (["--rate", "-5"], "--rate must be from 0.001 to 10000000 beacons per second")] {
-            let run = try await vplay(["fleet", "--vast", "media/demo.xml", "--dry-run"] + arguments)
-            #expect(run.status == 2 && run.stderr.contains(message), "\(arguments): \(run.stderr)")
-        }
-    }
 }
 
 /// The Kubernetes Job shipped in deploy/k8s runs what the README says: its pods' arguments are a valid fleet

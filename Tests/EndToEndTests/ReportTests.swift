@@ -89,15 +89,4 @@ import TestSupport
         let wrong = try folder.write("wrong.json", #"{"errorCode": 0}"#)
         #expect(try await vplay(["--vast", tag, "--dry-run", "--expect", wrong]).status == 1)
     }
-
-    @Test func runHelp_listsEveryOptionGroup() async throws {
-        let help = try await vplay(["run", "--help"])
-        #expect(help.status == 0)
-        for option in ["--vast", "--map", "--bandwidth", "--screen", "--media-file", "--dry-run", "--clock", "--speed", "--script",
-                       "--script-file", "--seed", "--now", "--macro", "--sink", "--sink-fault", "--retries", "--beacons", "--har",
-                       "--report", "--junit", "--timeline", "--expect", "--record-expectations", "--fail-on-beacon-errors", "--reward"] {
-            #expect(help.stdout.contains(option), "\(option) in run --help")
-        }
-        #expect(help.stdout.contains("Exit codes: 0 played"))
-    }
 }

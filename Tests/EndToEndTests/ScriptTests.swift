@@ -72,10 +72,4 @@ import TestSupport
         #expect(beacons(once).filter { $0["event"] as? String == "pause" }.count == 1)
         #expect(events(once).filter { $0["name"] as? String == "pause" }.count == 2, "the events still happen")
     }
-
-    @Test func badScript_isAUsageError() async throws {
-        let run = try await vplay(["--vast", "media/demo.xml", "--script", "jump@3"])
-        #expect(run.status == 2)
-        #expect(run.stderr.contains("unknown action 'jump'"))
-    }
 }

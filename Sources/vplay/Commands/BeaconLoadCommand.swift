@@ -16,19 +16,15 @@ struct BeaconLoadCommand: AsyncParsableCommand {
     @Option(help: "The URL to request ([CACHEBUSTING] is filled for each request).")
     var url: String
 
-    @Option(help: "How many beacons.")
+    @Option(help: .withDefault("How many beacons.", 10_000, valueName: "count"), transform: OptionValue.integer(in: 1..., else: "--count must be 1 or more"))
     var count = 10_000
 
-    @Option(help: "Requests in flight at once.")
+    @Option(help: .withDefault("Requests in flight at once.", 64, valueName: "concurrency"),
+            transform: OptionValue.integer(in: 1..., else: "--concurrency must be 1 or more"))
     var concurrency = 64
 
     @Flag(help: "Print one JSON object.")
     var json = false
-
-    func validate() throws {
-        if count < 1 { throw ValidationError("--count must be 1 or more") }
-        if concurrency < 1 { throw ValidationError("--concurrency must be 1 or more") }
-    }
 
     func run() async throws {
         let (transport, clock, wallClock) = SessionEnvironment.liveBeacons(userAgent: "vplay-beacon-load")

@@ -21,7 +21,7 @@ struct ProbeCommand: AsyncParsableCommand {
     @Flag(help: "Demux only: read every packet without decoding (packet counts, speed).")
     var demux = false
 
-    @Option(help: "Decoder threads per stream; 0 = one per core, as ffmpeg's default.")
+    @Option(help: .withDefault("Decoder threads per stream; 0 = one per core, as ffmpeg's default.", 0, valueName: "threads"), transform: OptionValue.threads)
     var threads = 0
 
     @Flag(help: "Print one JSON object instead of text.")
@@ -29,7 +29,6 @@ struct ProbeCommand: AsyncParsableCommand {
 
     func validate() throws {
         if decode && demux { throw ValidationError("--decode and --demux exclude each other") }
-        if threads < 0 || threads > OptionRanges.maxThreads { throw ValidationError("--threads must be 0 (auto) to \(OptionRanges.maxThreads)") }
     }
 
     func run() async throws {

@@ -16,7 +16,8 @@ struct SinkCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "Port on 127.0.0.1 (0 = any free port).")
+    @Option(help: .withDefault("Port on 127.0.0.1 (0 = any free port).", 8089, valueName: "port"),
+            transform: OptionValue.integer(in: 0...65535, else: "--port must be 0 to 65535"))
     var port = 8089
 
     @Option(help: ArgumentHelp("Address to listen on. The sink is a test tool: keep it on loopback.", valueName: "host"))
@@ -25,22 +26,15 @@ struct SinkCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Append every hit to FILE as JSON Lines.", valueName: "file"))
     var log: String?
 
-    @Option(help: ArgumentHelp("A fault to play for matching paths: 500@/midpoint, delay=2s@/start, reset@*, hang@*, stall@*, body=64k@*, 500x1@/complete; repeatable.", valueName: "spec"))
-    var fault: [String] = []
+    @Option(help: ArgumentHelp("A fault to play for matching paths: 500@/midpoint, delay=2s@/start, reset@*, hang@*, stall@*, body=64k@*, 500x1@/complete; repeatable.", valueName: "spec"),
+            transform: SinkOptions.fault("--fault"))
+    var fault: [SinkFault] = []
 
     @Flag(help: "Print each hit as JSON instead of text.")
     var json = false
 
-    func validate() throws {
-        if !(0...65535).contains(port) { throw ValidationError("--port must be 0 to 65535") }
-        for spec in fault {
-            do { _ = try SinkFault(spec: spec) } catch { throw ValidationError("--fault: \(error)") }
-        }
-    }
-
     func run() async throws {
-        let faults = fault.compactMap { try? SinkFault(spec: $0) }
-        let sink = BeaconSink(configuration: SinkConfiguration(host: host, port: port, faults: faults, logPath: log))
+        let sink = BeaconSink(configuration: SinkConfiguration(host: host, port: port, faults: fault, logPath: log))
         let bound: Int
         do { bound = try await sink.start() } catch {
             FileHandle.standardError.write(Data("vplay sink: \(error)\n".utf8))
