@@ -40,7 +40,8 @@ if [ -d "$iab" ]; then
   for tag in "$iab"/vast*/*.xml; do
     base=iab-$(basename "$(dirname "$tag")")-$(basename "$tag" .xml)
     maps=(--map "https://iab-publicfiles.s3.amazonaws.com/vast/=$iab/media/"
-          --map "https://raw.githubusercontent.com/InteractiveAdvertisingBureau/VAST_Samples/master/VAST%204.0%20Samples/=$iab/vast4.0/")
+          --map "https://raw.githubusercontent.com/InteractiveAdvertisingBureau/VAST_Samples/master/VAST%204.0%20Samples/=$iab/vast4.0/"
+          --map "https://raw.githubusercontent.com/InteractiveAdvertisingBureau/VAST_Samples/master/VAST%203.0%20Samples/=$iab/vast3/")
     run "$base-json" --vast "$tag" "${maps[@]}" "${fixed[@]}" --json --beacons "$out/$base.beacons.jsonl" --junit "$out/$base.junit.xml"
     run "$base-inspect-json" inspect --vast "$tag" "${maps[@]}" --json
   done

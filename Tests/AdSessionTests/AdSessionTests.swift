@@ -300,7 +300,7 @@ actor Recorder {
             $0.willClose = { _ in false }
             $0.willBeginClickThrough = { playhead in playhead > .seconds(3) }
         }
-        let rejected = await recorder.events.filter { $0.name == .rejected }.compactMap(\.detail)
+        let rejected = await recorder.events.filter { $0.name == .rejected }.compactMap(\.detailText)
         #expect(rejected.contains("click: vetoed by willBeginClickThrough"))
         #expect(rejected.contains("close: vetoed by willClose"))
         #expect(await !recorder.beacons.contains { $0.event == "clickTracking" || $0.event == "closeLinear" })

@@ -85,6 +85,7 @@ final class URLRecorder: BeaconTransport {
             let maps = [
                 URLMapping(argument: "https://iab-publicfiles.s3.amazonaws.com/vast/=\(iab.path)/media/", relativeTo: folder.url),
                 URLMapping(argument: "https://raw.githubusercontent.com/InteractiveAdvertisingBureau/VAST_Samples/master/VAST%204.0%20Samples/=\(iab.path)/vast4.0/", relativeTo: folder.url),
+                URLMapping(argument: "https://raw.githubusercontent.com/InteractiveAdvertisingBureau/VAST_Samples/master/VAST%203.0%20Samples/=\(iab.path)/vast3/", relativeTo: folder.url),
             ].compactMap { $0 }
             let files = (try? FileManager.default.subpathsOfDirectory(atPath: iab.path)) ?? []
             for (index, file) in files.sorted().filter({ $0.hasSuffix(".xml") }).enumerated() {

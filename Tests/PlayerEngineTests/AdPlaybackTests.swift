@@ -56,7 +56,7 @@ extension MachineFixture {
             (13, .lifecycle(.willEnterForeground)), (13, .lifecycle(.didBecomeActive)),
         ], until: 20)
         let pause = events.first { $0.name == .pause }!
-        #expect(pause.playhead == s(3) && pause.clock == s(3) && pause.detail == "inactive")
+        #expect(pause.playhead == s(3) && pause.clock == s(3) && pause.detail == .suppression(.inactive))
         let resume = events.first { $0.name == .resume }!
         #expect(resume.playhead == s(3) && resume.clock == s(13))
         let midpoint = events.first { $0.name == .midpoint }!
@@ -100,7 +100,7 @@ extension MachineFixture {
         var m = machine { $0.skipOffset = .seconds(5) }
         let early = m.handle(.action(.skip), at: s(4))
         #expect(names(early) == [.firstQuartile, .rejected], "the quartile due before the tap fires first")
-        #expect(early.last?.detail?.contains("not skippable until 5.000 s") == true)
+        #expect(early.last?.detail == .refused(step: "skip", .notSkippableYet(offset: s(5), playhead: s(4))))
         let events = m.handle(.action(.skip), at: s(6))
         #expect(names(events) == [.midpoint, .skippable, .skip, .rewardForfeited, .replayShown, .closeShown])
         #expect(events.first { $0.name == .skip }?.playhead == s(6))
@@ -117,7 +117,7 @@ extension MachineFixture {
 
     @Test func skip_onUnskippableAd_isRejected() {
         var m = machine()
-        #expect(m.handle(.action(.skip), at: s(8)).last?.detail == "skip: the ad is not skippable")
+        #expect(m.handle(.action(.skip), at: s(8)).last?.detail == .refused(step: "skip", .notSkippable))
     }
 
     @Test func closeBeforeComplete_forfeitsTheReward() {
@@ -164,7 +164,7 @@ extension MachineFixture {
         var m = machine()
         var events = m.handle(.action(.click), at: s(2))
         #expect(names(events) == [.click, .pause])
-        #expect(events.first?.detail == "opened")
+        #expect(events.first?.detail == .clickThrough(opened: true))
         events = m.handle(.action(.clickthroughClose), at: s(7))
         #expect(names(events) == [.clickThroughClose, .resume])
         #expect(m.playhead(at: s(8)) == s(3))
@@ -181,21 +181,21 @@ extension MachineFixture {
             $0.willClose = { _ in false }
             $0.willBeginClickThrough = { _ in false }
         }
-        #expect(m.handle(.action(.close), at: s(1)).first?.detail == "close: vetoed by willClose")
-        #expect(m.handle(.action(.click), at: s(1)).first?.detail == "click: vetoed by willBeginClickThrough")
+        #expect(m.handle(.action(.close), at: s(1)).first?.detail == .refused(step: "close", .vetoedByWillClose))
+        #expect(m.handle(.action(.click), at: s(1)).first?.detail == .refused(step: "click", .vetoedByWillBeginClickThrough))
         #expect(m.phase == .playing)
     }
 
     @Test func actionsWhileInBackground_areRejected() {
         var m = machine { $0.skipOffset = .seconds(1) }
         _ = m.handle(.lifecycle(.willResignActive), at: s(2))
-        #expect(m.handle(.action(.skip), at: s(3)).first?.detail == "skip: the app is not active")
+        #expect(m.handle(.action(.skip), at: s(3)).first?.detail == .refused(step: "skip", .appNotActive))
     }
 
     @Test func muteTwice_isRejectedTheSecondTime() {
         var m = machine()
         #expect(names(m.handle(.action(.mute), at: s(1))) == [.mute])
-        #expect(m.handle(.action(.mute), at: s(2)).first?.detail == "mute: already muted")
+        #expect(m.handle(.action(.mute), at: s(2)).first?.detail == .refused(step: "mute", .alreadyMuted))
         #expect(names(m.handle(.action(.unmute), at: s(3))) == [.firstQuartile, .unmute])
     }
 
@@ -208,13 +208,13 @@ extension MachineFixture {
         #expect(names(events).suffix(2) == [.rewarded, .endCardShown])
         #expect(m.nextDeadline() == s(13))
         events = m.handle(.action(.close), at: s(11))
-        #expect(events.first?.detail == "close: close delay running (2.000 s left)")
+        #expect(events.first?.detail == .refused(step: "close", .closeDelayRunning(left: s(2))))
         events = m.handle(.action(.endcardClick), at: s(12))
         #expect(names(events) == [.endCardClick])
         events = m.handle(.action(.close), at: s(14))
         #expect(names(events) == [.closeShown, .closeLinear, .close])
         #expect(events.first?.clock == s(13), "the close control appeared at exactly 10 + 3 s")
-        #expect(events[1].detail == "endCard")
+        #expect(events[1].detail == .closed(.endCard))
     }
 
     @Test func endCardAfterSkip_isASetting() {
@@ -240,7 +240,7 @@ extension MachineFixture {
     @Test func replay_onEndCard_isRejected() {
         var m = machine { $0.hasEndCard = true }
         _ = m.advance(to: s(10))
-        #expect(m.handle(.action(.replay), at: s(11)).first?.detail == "replay: no replay screen is shown")
+        #expect(m.handle(.action(.replay), at: s(11)).first?.detail == .refused(step: "replay", .noReplayScreen))
     }
 
     @Test func finish_closesAWaitingScreenWhenItsControlShows_orAbandonsASuppressedVideo() {
@@ -253,7 +253,7 @@ extension MachineFixture {
         _ = background.handle(.lifecycle(.didEnterBackground), at: s(4))
         let abandoned = background.finish(at: s(4))
         #expect(names(abandoned) == [.abandoned, .rewardForfeited])
-        #expect(abandoned.first?.detail == "inactive,background", "a background app is inactive too")
+        #expect(abandoned.first?.detail == .abandoned(.suppressed([.inactive, .background])), "a background app is inactive too")
     }
 
     @Test func oneShotEvents_fireOncePerPlayEvenAcrossPauses() {
@@ -333,21 +333,23 @@ import Foundation
         #expect(names(events).filter { $0 == .rewardForfeited }.count == 1)
     }
 
+    static let truncated = MediaError.truncated(location: "clip.mp4", detail: "data ends at 7.000 s of 10.000 s")
+
     @Test func fail_midVideo_endsWithErrorForfeitAndClose_atThePlayheadReached() {
         var m = machine()
         _ = m.handle(.lifecycle(.willResignActive), at: s(2))
         _ = m.handle(.lifecycle(.didBecomeActive), at: s(3))
-        let events = m.fail("media truncated", at: s(7.25))
+        let events = m.fail(Self.truncated, at: s(7.25))
         #expect(names(events) == [.error, .rewardForfeited, .close])
         #expect(events.first?.playhead == s(6.25) && events.first?.clock == s(7.25))
-        #expect(events.first?.detail == "media truncated")
+        #expect(events.first?.detail == .mediaError(Self.truncated))
         #expect(m.phase == .closed && m.ending == .failed)
-        #expect(m.fail("again", at: s(8)).isEmpty, "a closed session fails once")
+        #expect(m.fail(Self.truncated, at: s(8)).isEmpty, "a closed session fails once")
     }
 
     @Test func skipOffsetEqualToTheDuration_neverShowsTheSkipControl() {
         var early = machine { $0.skipOffset = .seconds(10) }
-        #expect(early.handle(.action(.skip), at: s(9)).last?.detail == "skip: the ad is not skippable")
+        #expect(early.handle(.action(.skip), at: s(9)).last?.detail == .refused(step: "skip", .notSkippable))
         var m = machine { $0.skipOffset = .seconds(10) }
         let events = m.advance(to: s(10))
         #expect(!names(events).contains(.skippable), "a skip control after the video would skip nothing")
@@ -374,7 +376,7 @@ import Foundation
         events += m.handle(.lifecycle(.didBecomeActive), at: s(5))
         #expect(m.phase == .suppressed, "the click-through is still open")
         events += m.handle(.action(.mute), at: s(5.5))
-        #expect(events.last?.detail == "mute: the click-through is open")
+        #expect(events.last?.detail == .refused(step: "mute", .clickThroughOpen))
         events += m.handle(.action(.clickthroughClose), at: s(6))
         #expect(m.phase == .playing)
         #expect(m.playhead(at: s(7)) == s(3), "1 s before the pause, 1 s between resume and click, 1 s after")
@@ -387,7 +389,7 @@ import Foundation
         _ = m.handle(.lifecycle(.didEnterBackground), at: s(11))
         let events = m.finish(at: s(11))
         #expect(names(events) == [.abandoned])
-        #expect(events.first?.detail == "app in background")
+        #expect(events.first?.detail == .abandoned(.appInBackground))
     }
 
     @Test func closeDelay_countdownWaitsWhileTheAppIsAway() {
@@ -406,8 +408,8 @@ import Foundation
         var m = machine { $0.hasEndCard = true; $0.hasEndCardClickThrough = true }
         _ = m.advance(to: s(10))
         let click = m.handle(.action(.endcardClick), at: s(11))
-        #expect(names(click) == [.endCardClick] && click.first?.detail == "opened")
-        #expect(m.handle(.action(.close), at: s(12)).first?.detail == "close: the click-through is open")
+        #expect(names(click) == [.endCardClick] && click.first?.detail == .clickThrough(opened: true))
+        #expect(m.handle(.action(.close), at: s(12)).first?.detail == .refused(step: "close", .clickThroughOpen))
         #expect(names(m.handle(.action(.clickthroughClose), at: s(13))) == [.clickThroughClose])
         #expect(names(m.handle(.action(.close), at: s(14))) == [.closeLinear, .close])
     }
@@ -415,14 +417,14 @@ import Foundation
     @Test func endCardClick_withoutAClickThrough_opensNothing() {
         var m = machine { $0.hasEndCard = true }
         _ = m.advance(to: s(10))
-        #expect(m.handle(.action(.endcardClick), at: s(11)).first?.detail == "none")
+        #expect(m.handle(.action(.endcardClick), at: s(11)).first?.detail == .clickThrough(opened: false))
         #expect(names(m.handle(.action(.close), at: s(12))) == [.closeLinear, .close])
     }
 
     @Test func willBeginClickThrough_vetoesTheEndCardClick() {
         var m = machine { $0.hasEndCard = true; $0.hasEndCardClickThrough = true; $0.willBeginClickThrough = { _ in false } }
         _ = m.advance(to: s(10))
-        #expect(m.handle(.action(.endcardClick), at: s(11)).first?.detail == "endcardClick: vetoed by willBeginClickThrough")
+        #expect(m.handle(.action(.endcardClick), at: s(11)).first?.detail == .refused(step: "endcardClick", .vetoedByWillBeginClickThrough))
     }
 
     @Test func willClose_vetoesTheAutomaticCloseAndTheSkipThatWouldClose() {
@@ -432,7 +434,7 @@ import Foundation
         #expect(names(events) == [.rejected, .abandoned])
         #expect(!names(events).contains(.closeLinear))
         var skipping = machine { $0.skipOffset = .seconds(1); $0.endCardAfterSkip = false; $0.willClose = { _ in false } }
-        #expect(skipping.handle(.action(.skip), at: s(2)).last?.detail == "skip: vetoed by willClose")
+        #expect(skipping.handle(.action(.skip), at: s(2)).last?.detail == .refused(step: "skip", .vetoedByWillClose))
         #expect(skipping.phase == .playing)
     }
 
@@ -440,6 +442,6 @@ import Foundation
         var m = machine()
         _ = m.handle(.action(.close), at: s(4))
         let event = m.ignored("mute@5", at: s(4))
-        #expect(event.name == .rejected && event.detail == "mute@5: the ad has already closed" && event.clock == s(4))
+        #expect(event.name == .rejected && event.detail == .refused(step: "mute@5", .adAlreadyClosed) && event.clock == s(4))
     }
 }

@@ -93,7 +93,7 @@ import Testing
     @Test func skipBeforeOffsetRejected_afterItSkipsAndNoLaterQuartileOrCompleteFires() async throws {
         let (events, report) = try await session(script: "skip@4,skip@6") { $0.skipOffset = .seconds(5) }
         let rejected = try first(.rejected, in: events)
-        #expect(rejected.clock == .seconds(4) && rejected.detail?.hasPrefix("skip: not skippable") == true)
+        #expect(rejected.clock == .seconds(4) && rejected.detail == .refused(step: "skip", .notSkippableYet(offset: .seconds(5), playhead: .seconds(4))))
         #expect(try first(.skippable, in: events).playhead == .seconds(5))
         let skip = try first(.skip, in: events)
         #expect(skip.playhead == .seconds(6) && skip.clock == .seconds(6))
@@ -113,14 +113,14 @@ import Testing
 
     @Test func controlCenter_pausesAndResumes() async throws {
         let (events, _) = try await session(script: "willResignActive@2,didBecomeActive@4")
-        #expect(try first(.pause, in: events).detail == "inactive")
+        #expect(try first(.pause, in: events).detail == .suppression(.inactive))
         #expect(try first(.resume, in: events).clock == .seconds(4))
         #expect(try first(.complete, in: events).clock == .seconds(12))
     }
 
     @Test func clickThrough_suppressesUntilClosed_thenEndCardAndReplay() async throws {
         let (events, report) = try await session(script: "click@2,clickthroughClose@5,replay@+10") { $0.hasEndCard = false }
-        #expect(try first(.click, in: events).detail == "opened")
+        #expect(try first(.click, in: events).detail == .clickThrough(opened: true))
         #expect(try first(.resume, in: events).clock == .seconds(5))
         #expect(try first(.complete, in: events).clock == .seconds(13))
         let rewind = try first(.rewind, in: events)
@@ -190,7 +190,7 @@ import TestSupport
     @Test func scriptStepsAfterTheClose_areReportedAsRejected_notDropped() async throws {
         let (events, _) = try await session(script: "close@4,mute@5,click@6")
         let rejected = events.filter { $0.name == .rejected }
-        #expect(rejected.map(\.detail) == ["mute@5: the ad has already closed", "click@6: the ad has already closed"])
+        #expect(rejected.map(\.detail) == [.refused(step: "mute@5", .adAlreadyClosed), .refused(step: "click@6", .adAlreadyClosed)])
         #expect(rejected.allSatisfy { $0.clock == .seconds(4) })
     }
 

@@ -23,7 +23,7 @@ extension SessionExpectations {
         var results: [ExpectationResult] = []
         let slack = tolerance ?? 0.001
         for expected in events ?? [] {
-            let seen = transcript.events.filter { $0.name.rawValue == expected.name && (expected.detail == nil || $0.detail == expected.detail) }
+            let seen = transcript.events.filter { $0.name.rawValue == expected.name && (expected.detail == nil || $0.detailText == expected.detail) }
             let label = expected.detail.map { "\(expected.name) (\($0))" } ?? expected.name
             if let count = expected.count {
                 results.append(.init(name: "\(label) happens \(Self.times(count))", passed: seen.count == count,

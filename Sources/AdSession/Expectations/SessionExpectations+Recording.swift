@@ -13,12 +13,12 @@ extension SessionExpectations {
             let name = event.name.rawValue
             counts[name, default: 0] += 1
             // Occurrences are numbered among the events of the same name and detail, as `check` finds them.
-            let key = name + "\u{1F}" + (event.detail ?? "")
+            let key = name + "\u{1F}" + (event.detailText ?? "")
             occurrences[key, default: 0] += 1
             let occurrence = occurrences[key]!
             events.append(Event(name: name, occurrence: occurrence > 1 ? occurrence : nil,
                                 playhead: Self.rounded(event.playhead.seconds), clock: Self.rounded(event.clock.seconds),
-                                detail: event.detail))
+                                detail: event.detailText))
         }
         for (name, count) in counts.sorted(by: { $0.key < $1.key }) {
             events.append(Event(name: name, count: count))

@@ -158,7 +158,7 @@ public struct AdPlayback: Sendable {
     /// A scripted input that came after the ad had closed: reported at `clock` (the close) as refused, so a script
     /// step never disappears silently.
     public func ignored(_ step: String, at clock: Duration) -> PlaybackEvent {
-        event(.rejected, at: clock, detail: "\(step): the ad has already closed")
+        event(.rejected, at: clock, detail: .refused(step: step, .adAlreadyClosed))
     }
 
     /// A real-time decoder stall of `length` ending at `clock`: the viewer saw a frozen frame, so the playhead is
@@ -171,7 +171,7 @@ public struct AdPlayback: Sendable {
     /// The media failed at `clock` (truncated data, a lost connection): the ad ends there with an `error` event
     /// (`detail`: the message), the reward is forfeited, and the session closes without closeLinear (nobody
     /// closed it).
-    public mutating func fail(_ message: String, at clock: Duration) -> [PlaybackEvent] {
+    public mutating func fail(_ error: MediaError, at clock: Duration) -> [PlaybackEvent] {
         guard phase != .closed else { return [] }
         let wasInVideo = inVideo
         var events: [PlaybackEvent] = []
@@ -181,9 +181,9 @@ public struct AdPlayback: Sendable {
         }
         phase = .closed
         ending = .failed
-        events.append(event(.error, at: clock, detail: message))
-        events += forfeit(at: clock, detail: "media error")
-        events.append(event(.close, at: clock, detail: "error"))
+        events.append(event(.error, at: clock, detail: .mediaError(error)))
+        events += forfeit(at: clock, .mediaError)
+        events.append(event(.close, at: clock, detail: .ended(.error)))
         return events
     }
 
@@ -195,23 +195,23 @@ public struct AdPlayback: Sendable {
         switch phase {
         case .endCard, .replayScreen:
             if let why = blockedScreen {
-                events.append(event(.abandoned, at: clock, detail: why))
+                events.append(event(.abandoned, at: clock, detail: .abandoned(why)))
                 phase = .closed
                 return events
             }
             let at = max(clock, nextDeadline() ?? clock)
             events += advance(to: at)
             if let veto = rules.willClose, !veto(playhead(at: at)) {
-                events.append(event(.rejected, at: at, detail: "close: vetoed by willClose"))
-                events.append(event(.abandoned, at: at, detail: "close vetoed"))
+                events.append(event(.rejected, at: at, detail: .refused(step: UserAction.close.rawValue, .vetoedByWillClose)))
+                events.append(event(.abandoned, at: at, detail: .abandoned(.closeVetoed)))
                 phase = .closed
                 return events
             }
-            events += close(at: at, detail: "auto: end of script")
+            events += close(at: at, cause: .endOfScript)
         case .suppressed, .playing, .loading:
-            let why = reasons.isEmpty ? "no more frames" : reasons.sorted().map(\.rawValue).joined(separator: ",")
-            events.append(event(.abandoned, at: clock, detail: why))
-            events += forfeit(at: clock, detail: "abandoned")
+            let why: PlaybackEvent.Abandonment = reasons.isEmpty ? .noMoreFrames : .suppressed(reasons.sorted())
+            events.append(event(.abandoned, at: clock, detail: .abandoned(why)))
+            events += forfeit(at: clock, .abandoned)
             phase = .closed
         case .closed:
             break
@@ -220,10 +220,10 @@ public struct AdPlayback: Sendable {
     }
 
     /// Why the simulated user cannot close the end card or replay screen now, or nil.
-    private var blockedScreen: String? {
-        if !appForeground { return "app in background" }
-        if !appActive { return "app inactive" }
-        if reasons.contains(.clickThrough) { return "click-through open" }
+    private var blockedScreen: PlaybackEvent.Abandonment? {
+        if !appForeground { return .appInBackground }
+        if !appActive { return .appInactive }
+        if reasons.contains(.clickThrough) { return .clickThroughOpen }
         return nil
     }
 
@@ -231,7 +231,7 @@ public struct AdPlayback: Sendable {
 
     private mutating func perform(_ action: UserAction, at clock: Duration) -> [PlaybackEvent] {
         if let refusal = refusal(of: action, at: clock) {
-            return [event(.rejected, at: clock, detail: "\(action.rawValue): \(refusal)")]
+            return [event(.rejected, at: clock, detail: .refused(step: action.rawValue, refusal))]
         }
         switch action {
         case .pause: return suppress(.user, at: clock)
@@ -247,19 +247,19 @@ public struct AdPlayback: Sendable {
             basePlayhead = playhead(at: clock)
             baseClock = clock
             ending = .skipped
-            events += forfeit(at: clock, detail: "skipped")
+            events += forfeit(at: clock, .skipped)
             if rules.endCardAfterSkip {
                 reasons.removeAll()
                 events += showScreen(at: clock)
             } else {
                 // Skipping ends the ad: `skip` is its tracking, not closeLinear (the viewer did not close it).
                 phase = .closed
-                events.append(event(.close, at: clock, detail: "skipped"))
+                events.append(event(.close, at: clock, detail: .ended(.skipped)))
             }
             return events
         case .click:
             let opens = rules.hasClickThrough
-            var events = [event(.click, at: clock, detail: opens ? "opened" : "none")]
+            var events = [event(.click, at: clock, detail: .clickThrough(opened: opens))]
             if opens { events += suppress(.clickThrough, at: clock) }
             return events
         case .clickthroughClose:
@@ -274,17 +274,17 @@ public struct AdPlayback: Sendable {
                 basePlayhead = playhead(at: clock)
                 baseClock = clock
                 ending = .closedEarly
-                var events = [event(.closeLinear, at: clock, detail: "video")]
-                events += forfeit(at: clock, detail: "closed early")
+                var events = [event(.closeLinear, at: clock, detail: .closed(.video))]
+                events += forfeit(at: clock, .closedEarly)
                 phase = .closed
                 events.append(event(.close, at: clock))
                 return events
             }
-            return close(at: clock, detail: nil)
+            return close(at: clock, cause: nil)
         case .endcardClick:
             let opens = rules.hasEndCardClickThrough
             if opens { reasons.insert(.clickThrough) }
-            return [event(.endCardClick, at: clock, detail: opens ? "opened" : "none")]
+            return [event(.endCardClick, at: clock, detail: .clickThrough(opened: opens))]
         case .replay:
             play += 1
             milestones = Milestones(duration: duration, progressOffsets: rules.progressOffsets)
@@ -305,76 +305,76 @@ public struct AdPlayback: Sendable {
     }
 
     /// Why `action` is not allowed now, or nil.
-    private func refusal(of action: UserAction, at clock: Duration) -> String? {
+    private func refusal(of action: UserAction, at clock: Duration) -> PlaybackEvent.Refusal? {
         let userFacing: Set<UserAction> = [.pause, .resume, .mute, .unmute, .skip, .click, .close, .endcardClick, .replay]
-        if userFacing.contains(action) && (!appActive || !appForeground) { return "the app is not active" }
+        if userFacing.contains(action) && (!appActive || !appForeground) { return .appNotActive }
         switch action {
         case .pause:
-            if !inVideo { return "no video playing" }
-            return reasons.contains(.user) ? "already paused" : nil
+            if !inVideo { return .noVideoPlaying }
+            return reasons.contains(.user) ? .alreadyPaused : nil
         case .resume:
-            return reasons.contains(.user) ? nil : "not paused by the user"
+            return reasons.contains(.user) ? nil : .notPausedByUser
         case .mute, .unmute:
-            if !inVideo { return "no video playing" }
-            if reasons.contains(.clickThrough) { return "the click-through is open" }
-            return muted == (action == .mute) ? (muted ? "already muted" : "not muted") : nil
+            if !inVideo { return .noVideoPlaying }
+            if reasons.contains(.clickThrough) { return .clickThroughOpen }
+            return muted == (action == .mute) ? (muted ? .alreadyMuted : .notMuted) : nil
         case .skip:
-            if !inVideo { return "no video playing" }
-            guard let offset = rules.skipOffset, offset < duration else { return "the ad is not skippable" }
-            if reasons.contains(.clickThrough) { return "the click-through is open" }
-            if !skippableShown { return "not skippable until \(Self.format(offset)) (playhead \(Self.format(playhead(at: clock))))" }
-            if !rules.endCardAfterSkip, let veto = rules.willClose, !veto(playhead(at: clock)) { return "vetoed by willClose" }
+            if !inVideo { return .noVideoPlaying }
+            guard let offset = rules.skipOffset, offset < duration else { return .notSkippable }
+            if reasons.contains(.clickThrough) { return .clickThroughOpen }
+            if !skippableShown { return .notSkippableYet(offset: offset, playhead: playhead(at: clock)) }
+            if !rules.endCardAfterSkip, let veto = rules.willClose, !veto(playhead(at: clock)) { return .vetoedByWillClose }
             return nil
         case .click:
-            if !inVideo { return "no video playing" }
-            if reasons.contains(.clickThrough) { return "the click-through is already open" }
-            if let veto = rules.willBeginClickThrough, !veto(playhead(at: clock)) { return "vetoed by willBeginClickThrough" }
+            if !inVideo { return .noVideoPlaying }
+            if reasons.contains(.clickThrough) { return .clickThroughAlreadyOpen }
+            if let veto = rules.willBeginClickThrough, !veto(playhead(at: clock)) { return .vetoedByWillBeginClickThrough }
             return nil
         case .clickthroughClose:
-            return reasons.contains(.clickThrough) ? nil : "no click-through is open"
+            return reasons.contains(.clickThrough) ? nil : .noClickThroughOpen
         case .close:
-            if reasons.contains(.clickThrough) { return "the click-through is open" }
+            if reasons.contains(.clickThrough) { return .clickThroughOpen }
             if inVideo {
                 switch rules.videoClose {
                 case .anytime: break
-                case .never: return "the video cannot be closed before it ends"
+                case .never: return .videoCannotBeClosed
                 case let .after(time):
-                    if playhead(at: clock) < time { return "the close control shows at \(Self.format(time))" }
+                    if playhead(at: clock) < time { return .closeControlAt(time) }
                 }
             } else if phase == .endCard || phase == .replayScreen {
                 if !closeShown {
                     let left = nextDeadline().map { $0 - clock } ?? closeDelayLeft
-                    return "close delay running (\(Self.format(left)) left)"
+                    return .closeDelayRunning(left: left)
                 }
             } else {
-                return "nothing to close"
+                return .nothingToClose
             }
-            if let veto = rules.willClose, !veto(playhead(at: clock)) { return "vetoed by willClose" }
+            if let veto = rules.willClose, !veto(playhead(at: clock)) { return .vetoedByWillClose }
             return nil
         case .endcardClick:
-            if phase != .endCard { return "no end card is shown" }
-            if reasons.contains(.clickThrough) { return "the click-through is already open" }
+            if phase != .endCard { return .noEndCard }
+            if reasons.contains(.clickThrough) { return .clickThroughAlreadyOpen }
             if rules.hasEndCardClickThrough, let veto = rules.willBeginClickThrough, !veto(playhead(at: clock)) {
-                return "vetoed by willBeginClickThrough"
+                return .vetoedByWillBeginClickThrough
             }
             return nil
         case .replay:
-            return phase == .replayScreen ? nil : "no replay screen is shown"
+            return phase == .replayScreen ? nil : .noReplayScreen
         }
     }
 
-    private mutating func close(at clock: Duration, detail: String?) -> [PlaybackEvent] {
+    private mutating func close(at clock: Duration, cause: PlaybackEvent.CloseCause?) -> [PlaybackEvent] {
         guard phase == .endCard || phase == .replayScreen else { return [] }
-        let screen = phase == .endCard ? "endCard" : "replayScreen"
+        let screen: PlaybackEvent.Screen = phase == .endCard ? .endCard : .replayScreen
         phase = .closed
-        return [event(.closeLinear, at: clock, detail: screen), event(.close, at: clock, detail: detail)]
+        return [event(.closeLinear, at: clock, detail: .closed(screen)), event(.close, at: clock, detail: cause.map(PlaybackEvent.Detail.ended))]
     }
 
     /// Tells the user no reward was earned, once, if the ad is rewarded and the reward was not granted.
-    private mutating func forfeit(at clock: Duration, detail: String) -> [PlaybackEvent] {
+    private mutating func forfeit(at clock: Duration, _ why: PlaybackEvent.Forfeit) -> [PlaybackEvent] {
         guard rules.reward != nil, !rewardGranted, !rewardForfeited else { return [] }
         rewardForfeited = true
-        return [event(.rewardForfeited, at: clock, detail: detail)]
+        return [event(.rewardForfeited, at: clock, detail: .forfeited(why))]
     }
 
     private mutating func showScreen(at clock: Duration) -> [PlaybackEvent] {
@@ -394,7 +394,7 @@ public struct AdPlayback: Sendable {
     // MARK: - Lifecycle and suppression
 
     private mutating func lifecycle(_ notification: LifecycleEvent, at clock: Duration) -> [PlaybackEvent] {
-        var events = [event(.appState, at: clock, detail: notification.rawValue)]
+        var events = [event(.appState, at: clock, detail: .lifecycle(notification))]
         let wasVisible = appActive && appForeground
         switch notification {
         case .willResignActive:
@@ -438,21 +438,20 @@ public struct AdPlayback: Sendable {
         basePlayhead = playhead(at: clock)
         baseClock = clock
         phase = .suppressed
-        return [event(.pause, at: clock, detail: reason.rawValue)]
+        return [event(.pause, at: clock, detail: .suppression(reason))]
     }
 
     private mutating func release(_ reason: SuppressionReason, at clock: Duration) -> [PlaybackEvent] {
         guard reasons.remove(reason) != nil, phase == .suppressed, reasons.isEmpty else { return [] }
         phase = .playing
         baseClock = clock
-        return [event(.resume, at: clock, detail: reason.rawValue)]
+        return [event(.resume, at: clock, detail: .suppression(reason))]
     }
 
     // MARK: - Events
 
-    private func event(_ name: PlaybackEvent.Name, at clock: Duration, offset: Duration? = nil, detail: String? = nil, reward: Reward? = nil) -> PlaybackEvent {
+    private func event(_ name: PlaybackEvent.Name, at clock: Duration, offset: Duration? = nil, detail: PlaybackEvent.Detail? = nil, reward: Reward? = nil) -> PlaybackEvent {
         PlaybackEvent(name: name, playhead: playhead(at: clock), clock: clock, offset: offset, detail: detail, play: play, reward: reward)
     }
 
-    static func format(_ duration: Duration) -> String { duration.millisecondText + " s" }
 }

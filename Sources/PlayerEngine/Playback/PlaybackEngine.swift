@@ -155,7 +155,7 @@ public struct PlaybackEngine: Sendable {
                 }
             }
         } catch let error as MediaError {
-            let events = machine.fail(error.description, at: now)
+            let events = machine.fail(error, at: now)
             await emit(events)
             finalize()
             report.finish(machine, clock: now)

@@ -59,14 +59,15 @@ public struct PlaybackEvent: Sendable, Equatable {
     public var clock: Duration
     /// For `progress`: the playhead offset it was scheduled at.
     public var offset: Duration?
-    /// Why or how: the suppression reason, the rejected action and its reason, the lifecycle notification.
-    public var detail: String?
+    /// Why or how: the suppression reason, the rejected action and its reason, the lifecycle notification… (typed;
+    /// see `Detail`).
+    public var detail: Detail?
     /// 1 for the first play, 2 after the first replay, …
     public var play: Int
     /// For `rewarded`: what was granted.
     public var reward: Reward?
 
-    public init(name: Name, playhead: Duration, clock: Duration, offset: Duration? = nil, detail: String? = nil, play: Int = 1, reward: Reward? = nil) {
+    public init(name: Name, playhead: Duration, clock: Duration, offset: Duration? = nil, detail: Detail? = nil, play: Int = 1, reward: Reward? = nil) {
         self.name = name
         self.playhead = playhead
         self.clock = clock

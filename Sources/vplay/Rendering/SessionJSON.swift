@@ -27,7 +27,7 @@ enum SessionJSON {
                 ("playhead", .seconds(event.playhead)), ("clock", .seconds(event.clock)),
             ]
             if let offset = event.offset { pairs.append(("offset", .seconds(offset))) }
-            if let detail = event.detail { pairs.append(("detail", .string(detail))) }
+            if let detail = event.detailText { pairs.append(("detail", .string(detail))) }
             if event.play > 1 { pairs.append(("play", .int(event.play))) }
             if let reward = event.reward { pairs.append(("reward", .object([("currency", .string(reward.currency)), ("amount", .number(reward.amount))]))) }
             return .object(pairs)

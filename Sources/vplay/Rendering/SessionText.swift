@@ -24,7 +24,7 @@ enum SessionText {
             default: style.cyan(event.name.rawValue)
             }
             var text = "\(time(event.clock)) \(time(event.playhead))  ● \(name)"
-            if let detail = event.detail { text += " (\(detail))" }
+            if let detail = event.detailText { text += " (\(detail))" }
             if let reward = event.reward { text += " \(JSON.format(reward.amount)) \(reward.currency)" }
             if event.play > 1 { text += " [play \(event.play)]" }
             return text

@@ -30,7 +30,7 @@ enum TimelineSVG {
         var pauseStart: (clock: Double, reasons: [String])?
         var spans: [(Double, Double, [String])] = []
         for event in events {
-            if event.name == .pause { pauseStart = (event.clock.seconds, [event.detail ?? "pause"]) }
+            if event.name == .pause { pauseStart = (event.clock.seconds, [event.detailText ?? "pause"]) }
             if var open = pauseStart, let reason = Self.reasonAdded(by: event), !open.reasons.contains(reason) {
                 open.reasons.append(reason)
                 pauseStart = open
@@ -84,7 +84,7 @@ enum TimelineSVG {
         for event in events where marked.contains(event.name) {
             let cx = x(event.clock.seconds), cy = y(event.playhead.seconds)
             let color = [.rejected, .rewardForfeited, .abandoned, .error].contains(event.name) ? "#d1242f" : event.name == .rewarded ? "#1a7f37" : "#0b3d91"
-            svg.append(##"<circle cx="\##(f(cx))" cy="\##(f(cy))" r="4" fill="\##(color)"><title>\##(escape(event.name.rawValue)) playhead \##(f(event.playhead.seconds)) s, clock \##(f(event.clock.seconds)) s\##(event.detail.map { " (\(escape($0)))" } ?? "")</title></circle>"##)
+            svg.append(##"<circle cx="\##(f(cx))" cy="\##(f(cy))" r="4" fill="\##(color)"><title>\##(escape(event.name.rawValue)) playhead \##(f(event.playhead.seconds)) s, clock \##(f(event.clock.seconds)) s\##(event.detailText.map { " (\(escape($0)))" } ?? "")</title></circle>"##)
             let key = (cx / 6).rounded()
             let row = labelRow[key, default: 0]
             labelRow[key] = row + 1
@@ -125,10 +125,10 @@ enum TimelineSVG {
     /// The suppression reason an event adds, if any (lifecycle and click-through; a user pause starts its span).
     static func reasonAdded(by event: PlaybackEvent) -> String? {
         switch (event.name, event.detail) {
-        case (.appState, "willResignActive"): return "inactive"
-        case (.appState, "didEnterBackground"): return "background"
-        case (.click, "opened"), (.endCardClick, "opened"): return "clickThrough"
-        case (.pause, let detail): return detail
+        case (.appState, .lifecycle(.willResignActive)?): return SuppressionReason.inactive.rawValue
+        case (.appState, .lifecycle(.didEnterBackground)?): return SuppressionReason.background.rawValue
+        case (.click, .clickThrough(opened: true)?), (.endCardClick, .clickThrough(opened: true)?): return SuppressionReason.clickThrough.rawValue
+        case (.pause, let detail): return detail?.text
         default: return nil
         }
     }
@@ -142,11 +142,11 @@ enum TimelineSVG {
         for event in events {
             let at = event.clock.seconds
             switch (event.name, event.detail) {
-            case (.appState, "willResignActive"): start("inactive", at)
-            case (.appState, "didEnterBackground"): start("inactive", at); start("background", at)
-            case (.appState, "willEnterForeground"): stop("background", at)
-            case (.appState, "didBecomeActive"): stop("inactive", at)
-            case (.click, "opened"), (.endCardClick, "opened"): start("clickThrough", at)
+            case (.appState, .lifecycle(.willResignActive)?): start("inactive", at)
+            case (.appState, .lifecycle(.didEnterBackground)?): start("inactive", at); start("background", at)
+            case (.appState, .lifecycle(.willEnterForeground)?): stop("background", at)
+            case (.appState, .lifecycle(.didBecomeActive)?): stop("inactive", at)
+            case (.click, .clickThrough(opened: true)?), (.endCardClick, .clickThrough(opened: true)?): start("clickThrough", at)
             case (.clickThroughClose, _): stop("clickThrough", at)
             default: break
             }

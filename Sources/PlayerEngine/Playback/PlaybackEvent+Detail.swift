@@ -1,0 +1,64 @@
+extension PlaybackEvent {
+    /// Why or how an event happened, as values: consumers match on them, and the words people read are made by the
+    /// rendering layer (`AdSession`'s `PlaybackEvent.Detail.text`, which the JSON `detail` field and expectations
+    /// files use).
+    public enum Detail: Sendable, Equatable {
+        /// `pause`: the reason playback stopped; `resume`: the last reason to end.
+        case suppression(SuppressionReason)
+        /// `click`, `endCardClick`: whether a click-through opened.
+        case clickThrough(opened: Bool)
+        /// `closeLinear`: what the viewer closed.
+        case closed(Screen)
+        /// `close`: why the ad is gone, when it was not a plain close by the viewer.
+        case ended(CloseCause)
+        /// `rewardForfeited`: why no reward was earned.
+        case forfeited(Forfeit)
+        /// `appState`: the lifecycle notification.
+        case lifecycle(LifecycleEvent)
+        /// `rejected`: the action (or the script step, as written) and why it was refused.
+        case refused(step: String, Refusal)
+        /// `abandoned`: why nothing could end the session.
+        case abandoned(Abandonment)
+        /// `error`: the media's error.
+        case mediaError(MediaError)
+    }
+
+    /// What `closeLinear` closed.
+    public enum Screen: String, Sendable, Equatable {
+        case video, endCard, replayScreen
+    }
+
+    /// Why `close` came without the viewer closing the ad.
+    public enum CloseCause: String, Sendable, Equatable {
+        case skipped, error
+        /// The script had nothing left; the simulated user closed the screen once its close control showed.
+        case endOfScript
+    }
+
+    /// Why the reward was forfeited.
+    public enum Forfeit: String, Sendable, Equatable {
+        case skipped, closedEarly, mediaError, abandoned
+    }
+
+    /// Why a session ended with nothing left to end it.
+    public enum Abandonment: Sendable, Equatable {
+        case appInBackground, appInactive, clickThroughOpen, closeVetoed
+        /// The video ran out of frames while playing.
+        case noMoreFrames
+        /// The video was suppressed for these reasons, in order, when input ran out.
+        case suppressed([SuppressionReason])
+    }
+
+    /// Why an action was refused.
+    public enum Refusal: Sendable, Equatable {
+        case appNotActive, noVideoPlaying, alreadyPaused, notPausedByUser, clickThroughOpen, clickThroughAlreadyOpen
+        case noClickThroughOpen, alreadyMuted, notMuted, notSkippable, vetoedByWillClose, vetoedByWillBeginClickThrough
+        case videoCannotBeClosed, nothingToClose, noEndCard, noReplayScreen, adAlreadyClosed
+        /// The skip control shows at `offset`; the playhead was at `playhead`.
+        case notSkippableYet(offset: Duration, playhead: Duration)
+        /// `--video-close 5s`: the close control shows at this playhead.
+        case closeControlAt(Duration)
+        /// The end card's close delay has this long left.
+        case closeDelayRunning(left: Duration)
+    }
+}
