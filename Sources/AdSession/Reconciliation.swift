@@ -21,7 +21,7 @@ public struct Reconciliation: Sendable, Equatable {
     /// Hits no attempt accounts for, by request target.
     public var unexpected: [String]
     /// Beacons for the sink that never went out: the session ended while they waited for a concurrency slot or a
-    /// retry (`BeaconDispatcher.notSentError`). Not sent, so neither matched nor missing; they count as failed
+    /// retry (`BeaconFailure.notSentBeforeSessionEnd`). Not sent, so neither matched nor missing; they count as failed
     /// beacons in the summary.
     public var notSent: [Missing] = []
 

@@ -36,6 +36,6 @@ struct SinkUnavailableTransport: BeaconTransport {
 
     func send(_ url: String, timeout: Duration) async -> TransportOutcome {
         guard routing.routes(url) else { return await base.send(url, timeout: timeout) }
-        return TransportOutcome(status: nil, error: "not sent: the beacon sink could not start", latency: .zero, bytes: 0)
+        return TransportOutcome(status: nil, error: .sinkUnavailable, latency: .zero, bytes: 0)
     }
 }

@@ -347,7 +347,7 @@ actor Recorder {
         let transport = SinkHookup.withoutSink(scope: .all, base: base)
         let outcome = await transport.send("https://tracker.example/imp?x=1", timeout: .seconds(1))
         #expect(outcome.status == nil && !outcome.delivered)
-        #expect(outcome.error == "not sent: the beacon sink could not start")
+        #expect(outcome.error == .sinkUnavailable && outcome.error?.description == "not sent: the beacon sink could not start")
         #expect(await base.urls.isEmpty)
     }
 
@@ -356,7 +356,7 @@ actor Recorder {
         let transport = SinkHookup.withoutSink(scope: .loopback, base: base)
         let local = await transport.send("http://127.0.0.1:8089/imp", timeout: .seconds(1))
         let remote = await transport.send("https://tracker.example/imp", timeout: .seconds(1))
-        #expect(local.error == "not sent: the beacon sink could not start")
+        #expect(local.error == .sinkUnavailable)
         #expect(remote.status == 200)
         #expect(await base.urls == ["https://tracker.example/imp"])
     }

@@ -18,7 +18,7 @@ import TrackingBeacons
         let recorder = Recorder()
         let summary = await AdSessionRunner(configuration: configuration).run { await recorder.add($0) }
         let hung = try #require(await recorder.beacons.first { $0.event == "closeLinear" })
-        #expect([BeaconDispatcher.unansweredError, BeaconDispatcher.notSentError].contains(hung.error), "\(hung.error ?? "none")")
+        #expect([BeaconFailure.unansweredAtSessionEnd, .notSentBeforeSessionEnd].contains(hung.failure), "\(hung.error ?? "none")")
         #expect(summary.beaconsFailed == 1 && summary.beaconsDelivered == 11)
     }
 }

@@ -33,9 +33,9 @@ final class RecordingTransport: BeaconTransport {
     }
 
     static func outcome(_ status: Int?, latency: Duration = .zero, timeout: Duration = .seconds(5)) -> TransportOutcome {
-        if status == -1 { return TransportOutcome(status: nil, error: "timed out", latency: timeout, bytes: 0) }
-        if status == -2 { return TransportOutcome(status: nil, error: "connection reset", latency: latency, bytes: 0) }
-        if status == nil { return TransportOutcome(status: nil, error: "connection refused", latency: latency, bytes: 0, failedBeforeSending: true) }
+        if status == -1 { return TransportOutcome(status: nil, error: .timedOut, latency: timeout, bytes: 0) }
+        if status == -2 { return TransportOutcome(status: nil, error: .connectionReset, latency: latency, bytes: 0) }
+        if status == nil { return TransportOutcome(status: nil, error: .connectionRefused, latency: latency, bytes: 0, failedBeforeSending: true) }
         return TransportOutcome(status: status, error: nil, latency: latency, bytes: 0)
     }
 }
@@ -189,7 +189,8 @@ func planned(_ url: String) -> PlannedBeacon {
         let closing = machine.close()
         let closed = records(closing)
         #expect(closed.map(\.url) == ["http://a/wire", "http://a/retry", "http://a/queued"])
-        #expect(closed.map(\.error) == [BeaconDispatcher.unansweredError, BeaconDispatcher.notSentError, BeaconDispatcher.notSentError])
+        #expect(closed.map(\.failure) == [.unansweredAtSessionEnd, .notSentBeforeSessionEnd, .notSentBeforeSessionEnd])
+        #expect(closed.map(\.failure?.code) == ["unanswered-at-session-end", "not-sent-before-session-end", "not-sent-before-session-end"])
         #expect(closed.map(\.attempt) == [1, 2, 1])
         #expect(closed.map(\.sentAt) == [9, nil, nil])
         #expect(closed.allSatisfy { $0.isFinalAttempt && !$0.dryRun })

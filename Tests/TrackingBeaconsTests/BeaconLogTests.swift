@@ -9,10 +9,10 @@ import Testing
     static let sent = BeaconRecord(
         event: "midpoint", source: "wrapper 1 (AdServer)", template: "http://t.example/m?pos=[ADPLAYHEAD]&cb=[CACHEBUSTING]",
         url: "http://t.example/m?pos=00%3A00%3A05.000&cb=12345678", playhead: .seconds(5), clock: .seconds(15),
-        attempt: 2, status: 200, error: nil, latency: .milliseconds(12), bytes: 43, dryRun: false, sentAt: 1_767_225_600_123)
+        attempt: 2, status: 200, failure: nil, latency: .milliseconds(12), bytes: 43, dryRun: false, sentAt: 1_767_225_600_123)
     static let failed = BeaconRecord(
         event: "complete", source: "inline", template: "http://t.example/c", url: "http://t.example/c",
-        playhead: .seconds(10), clock: .seconds(20), status: nil, error: "connection refused", latency: .milliseconds(1), bytes: 0,
+        playhead: .seconds(10), clock: .seconds(20), status: nil, failure: .connectionRefused, latency: .milliseconds(1), bytes: 0,
         dryRun: false, sentAt: 1_767_225_600_456)
     static let dry = BeaconRecord(event: "start", source: "inline", template: "http://t.example/s", url: "http://t.example/s",
                                   playhead: .zero, clock: .zero, dryRun: true)
@@ -34,6 +34,8 @@ import Testing
         #expect(first["bytes"] as? Int == 43 && first["delivered"] as? Bool == true && first["dryRun"] as? Bool == false)
         let second = try #require(try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any])
         #expect(second["status"] is NSNull && second["error"] as? String == "connection refused" && second["delivered"] as? Bool == false)
+        #expect(second["errorCode"] as? String == "connection-refused", "a stable code beside the words")
+        #expect(first["errorCode"] == nil)
     }
 
     @Test func jsonLines_keysAreSorted_soEqualRecordsGiveEqualBytes() throws {
@@ -70,7 +72,7 @@ import Testing
         routed.redirects = ["http://127.0.0.1:40001/final"]
         var redirect = Self.failed
         redirect.status = 302
-        redirect.error = nil
+        redirect.failure = nil
         redirect.responseHeaders = [HeaderField(name: "location", value: "http://elsewhere.example/p")]
         let entries = try HARValidation.validate(try HARDocument(records: [routed, redirect], userAgent: "vplay-test").encoded())
         let request = try #require(entries[0]["request"] as? [String: Any])
@@ -90,7 +92,7 @@ import Testing
         var notSent = Self.failed
         notSent.sentAt = nil
         notSent.latency = nil
-        notSent.error = BeaconDispatcher.notSentError
+        notSent.failure = .notSentBeforeSessionEnd
         let entries = try HARValidation.validate(try HARDocument(records: [Self.sent, notSent], userAgent: "vplay-test").encoded())
         #expect(entries.count == 1)
         #expect((entries[0]["_vplay"] as? [String: Any])?["event"] as? String == "midpoint")

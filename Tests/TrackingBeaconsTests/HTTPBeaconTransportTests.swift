@@ -36,7 +36,7 @@ import Testing
         let transport = HTTPBeaconTransport(userAgent: Self.userAgent, clock: ContinuousClock())
         defer { Task { await transport.shutdown() } }
         let outcome = await transport.send("http://127.0.0.1:\(ScriptedHTTPServer.closedPort())/impression", timeout: .seconds(120))
-        #expect(outcome.error == "connection refused")
+        #expect(outcome.error == .connectionRefused)
         #expect(outcome.status == nil && outcome.failedBeforeSending)
         #expect(outcome.latency < .seconds(60), "refused in \(outcome.latency), not at the 120 s timeout")
         await transport.shutdown()
@@ -49,7 +49,7 @@ import Testing
         let outcome = await transport.send(server.baseURL + "/stall", timeout: .seconds(1))
         await transport.shutdown()
         #expect(outcome.status == 200 && outcome.delivered)
-        #expect(outcome.error == "timed out reading the body")
+        #expect(outcome.error == .bodyTimedOut)
         #expect(outcome.bytes == 3)
         #expect(outcome.latency >= .seconds(1) && outcome.latency < .seconds(60),
                 "ended by the 1 s timeout, not the server's close at 120 s: \(outcome.latency)")
@@ -90,8 +90,8 @@ import Testing
         let six = await transport.send(server.baseURL + "/chain/6", timeout: .seconds(30))
         let loop = await transport.send(server.baseURL + "/loop", timeout: .seconds(30))
         await transport.shutdown()
-        #expect(six.status == nil && six.error == "too many redirects" && !six.failedBeforeSending)
-        #expect(loop.status == nil && loop.error == "redirect cycle" && !loop.failedBeforeSending)
+        #expect(six.status == nil && six.error == .tooManyRedirects && !six.failedBeforeSending)
+        #expect(loop.status == nil && loop.error == .redirectCycle && !loop.failedBeforeSending)
         #expect(server.requests().filter { $0.target.hasPrefix("/chain/") }.count == 6, "the sixth Location is not requested")
     }
 
@@ -101,7 +101,7 @@ import Testing
         let transport = HTTPBeaconTransport(userAgent: Self.userAgent, clock: ContinuousClock())
         let outcome = await transport.send(server.baseURL + "/reset", timeout: .seconds(30))
         await transport.shutdown()
-        #expect(outcome.status == nil && outcome.error == "connection reset")
+        #expect(outcome.status == nil && outcome.error == .connectionReset)
         #expect(!outcome.failedBeforeSending)
     }
 }

@@ -68,7 +68,7 @@ actor FleetTally {
         } else if record.delivered {
             if let index { delivered[index] += 1 }
         } else {
-            failures[record.error ?? record.status.map { "HTTP \($0)" } ?? "failed", default: 0] += 1
+            failures[(record.failure ?? record.status.map { .httpStatus($0) } ?? .other("failed")).description, default: 0] += 1
         }
         if let latency = record.latency, record.wasSent {
             let (seconds, attoseconds) = latency.components

@@ -7,12 +7,6 @@
 /// monotonic time in a live session, so a virtual session never hammers a server with instant retries; a
 /// `ManualClock` in tests).
 public actor BeaconDispatcher {
-    /// The error of a beacon whose attempt was on the wire when the session ended.
-    public static let unansweredError = "unanswered at session end"
-    /// The error of a beacon that never went out: still waiting for a concurrency slot, or for its retry, when the
-    /// session ended. Its record has no `sentAt`; it is not a request in the HAR or in the sink's reconciliation.
-    public static let notSentError = "not sent before session end"
-
     private let transport: (any BeaconTransport)?
     private let clock: any Clock<Duration>
     private let wallClock: @Sendable () -> Int64

@@ -11,7 +11,7 @@ public struct TransportOutcome: Sendable, Equatable {
     public var status: Int?
     /// Why it failed (connection refused, timed out, …); nil on a complete response. With a status, the answer
     /// arrived but its body did not finish (`timed out reading the body`).
-    public var error: String?
+    public var error: BeaconFailure?
     /// Time from sending to the end of the response (or the failure), wall clock.
     public var latency: Duration
     /// Body bytes received.
@@ -27,7 +27,7 @@ public struct TransportOutcome: Sendable, Equatable {
     /// URLs requested after the first one, in order, when redirects were followed.
     public var redirects: [String]
 
-    public init(status: Int?, error: String?, latency: Duration, bytes: Int, failedBeforeSending: Bool = false,
+    public init(status: Int?, error: BeaconFailure?, latency: Duration, bytes: Int, failedBeforeSending: Bool = false,
                 requestedURL: String? = nil, headers: [HeaderField] = [], redirects: [String] = []) {
         self.status = status
         self.error = error

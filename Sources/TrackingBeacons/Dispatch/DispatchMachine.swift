@@ -59,7 +59,7 @@ struct DispatchMachine {
         guard !closed, var flight = flights[id], case let .onWire(sent) = flight.state else { return [] }
         var record = sent
         record.status = outcome.status
-        record.error = outcome.error ?? (outcome.delivered ? nil : outcome.status.map { "HTTP \($0)" })
+        record.failure = outcome.error ?? (outcome.delivered ? nil : outcome.status.map { .httpStatus($0) })
         record.latency = outcome.latency
         record.bytes = outcome.bytes
         record.requestedURL = outcome.requestedURL == sent.url ? nil : outcome.requestedURL
@@ -85,8 +85,8 @@ struct DispatchMachine {
     }
 
     /// The session ends: nothing new goes out, and every beacon left is recorded as final — an attempt on the wire
-    /// as `BeaconDispatcher.unansweredError` (its attempt number and `sentAt` kept), a beacon that never went out
-    /// (waiting for a slot or a retry) as `notSentError`, without `sentAt`.
+    /// as `BeaconFailure.unansweredAtSessionEnd` (its attempt number and `sentAt` kept), a beacon that never went out
+    /// (waiting for a slot or a retry) as `notSentBeforeSessionEnd`, without `sentAt`.
     mutating func close() -> [Action] {
         closed = true
         var actions: [Action] = []
@@ -96,11 +96,11 @@ struct DispatchMachine {
             switch flight.state {
             case let .onWire(current):
                 record = current
-                record.error = BeaconDispatcher.unansweredError
+                record.failure = .unansweredAtSessionEnd
             case .waitingForSlot, .backingOff:
                 record = BeaconRecord(planned: flight.planned, dryRun: false)
                 if case let .backingOff(next, _) = flight.state { record.attempt = next }
-                record.error = BeaconDispatcher.notSentError
+                record.failure = .notSentBeforeSessionEnd
             }
             record.isFinalAttempt = true
             if case .waitingForSlot = flight.state {} else { actions.append(.cancel(id: id)) }

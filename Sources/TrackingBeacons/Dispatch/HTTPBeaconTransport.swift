@@ -58,7 +58,7 @@ public final class HTTPBeaconTransport: BeaconTransport {
             response = try await client.execute(request, deadline: .now() + .nanoseconds(max(0, timeout.nanoseconds)))
         } catch {
             let failure = Self.classify(error)
-            return TransportOutcome(status: nil, error: failure.reason, latency: started.duration(to: clock.now), bytes: 0,
+            return TransportOutcome(status: nil, error: failure.failure, latency: started.duration(to: clock.now), bytes: 0,
                                     failedBeforeSending: failure.beforeSending, requestedURL: url)
         }
         // async-http-client's deadline ends with the response head; the body is read under what is left of it.
@@ -80,63 +80,63 @@ public final class HTTPBeaconTransport: BeaconTransport {
     /// timer task against every read cost more than the read): a body still arriving is stopped at the deadline
     /// between chunks, and one that stops arriving is ended by the client's read timeout (`readTimeout`, the
     /// beacon timeout), so an attempt never takes longer than its head plus one timeout.
-    static func drain(_ body: HTTPClientResponse.Body, until deadline: ContinuousClock.Instant, clock: ContinuousClock) async -> (bytes: Int, error: String?) {
+    static func drain(_ body: HTTPClientResponse.Body, until deadline: ContinuousClock.Instant, clock: ContinuousClock) async -> (bytes: Int, error: BeaconFailure?) {
         var bytes = 0
         do {
             for try await chunk in body {
                 bytes += chunk.readableBytes
                 if bytes >= maxBodyBytes { break }
-                if clock.now >= deadline { return (bytes, "timed out reading the body") }
+                if clock.now >= deadline { return (bytes, .bodyTimedOut) }
             }
             return (bytes, nil)
         } catch {
-            let reason = classify(error).reason
-            return (bytes, reason == "timed out" ? "timed out reading the body" : "\(reason) while reading the body")
+            let failure = classify(error).failure
+            return (bytes, failure == .timedOut ? .bodyTimedOut : .bodyFailed(BeaconFailureReason(failure)))
         }
     }
 
     /// A failed HTTP request in words (`connection refused`, `timed out`, `redirect cycle`, `too many redirects`,
     /// `connection reset`, …), as beacon records give it; for other clients of async-http-client (tag fetches).
-    public static func describe(_ error: any Error) -> String { classify(error).reason }
+    public static func describe(_ error: any Error) -> String { classify(error).failure.description }
 
     /// A failure in words (`connection refused`, `timed out`, …), and whether it happened before the request was
     /// written (only those are safe to retry).
-    static func classify(_ error: any Error) -> (reason: String, beforeSending: Bool) {
+    static func classify(_ error: any Error) -> (failure: BeaconFailure, beforeSending: Bool) {
         if let error = error as? HTTPClientError {
             switch error {
-            case .deadlineExceeded, .readTimeout, .writeTimeout: return ("timed out", false)
-            case .connectTimeout: return ("connect timed out", true)
-            case .tlsHandshakeTimeout: return ("TLS handshake timed out", true)
-            case .redirectLimitReached: return ("too many redirects", false)
-            case .redirectCycleDetected: return ("redirect cycle", false)
-            case .remoteConnectionClosed: return ("connection closed by the server", false)
-            default: return ("\(error)", false)
+            case .deadlineExceeded, .readTimeout, .writeTimeout: return (.timedOut, false)
+            case .connectTimeout: return (.connectTimedOut, true)
+            case .tlsHandshakeTimeout: return (.tlsHandshakeTimedOut, true)
+            case .redirectLimitReached: return (.tooManyRedirects, false)
+            case .redirectCycleDetected: return (.redirectCycle, false)
+            case .remoteConnectionClosed: return (.closedByServer, false)
+            default: return (.other("\(error)"), false)
             }
         }
         if let error = error as? NIOConnectionError {
             if error.connectionErrors.isEmpty, error.dnsAError != nil || error.dnsAAAAError != nil {
-                return ("DNS lookup failed for \(error.host)", true)
+                return (.dnsLookupFailed(host: error.host), true)
             }
             let refused = error.connectionErrors.contains { ($0.error as? IOError)?.errnoCode == ECONNREFUSED }
-            return (refused ? "connection refused" : "could not connect: \(error)", true)
+            return (refused ? .connectionRefused : .couldNotConnect("\(error)"), true)
         }
         if let error = error as? IOError {
             switch error.errnoCode {
-            case ECONNREFUSED: return ("connection refused", true)
-            case ENETUNREACH, EHOSTUNREACH: return ("could not connect: \(error)", true)
-            case ECONNRESET: return ("connection reset", false)
-            case EPIPE: return ("connection closed by the server", false)
-            default: return ("\(error)", false)
+            case ECONNREFUSED: return (.connectionRefused, true)
+            case ENETUNREACH, EHOSTUNREACH: return (.couldNotConnect("\(error)"), true)
+            case ECONNRESET: return (.connectionReset, false)
+            case EPIPE: return (.closedByServer, false)
+            default: return (.other("\(error)"), false)
             }
         }
-        if let error = error as? ChannelError, case .connectTimeout = error { return ("connect timed out", true) }
-        if let error = error as? NIOSSLError, case .handshakeFailed = error { return ("TLS handshake failed: \(error)", true) }
-        if error is NIOSSLExtraError { return ("TLS handshake failed: \(error)", true) }
-        if error is SocketAddressError { return ("DNS lookup failed: \(error)", true) }
+        if let error = error as? ChannelError, case .connectTimeout = error { return (.connectTimedOut, true) }
+        if let error = error as? NIOSSLError, case .handshakeFailed = error { return (.tlsHandshakeFailed("\(error)"), true) }
+        if error is NIOSSLExtraError { return (.tlsHandshakeFailed("\(error)"), true) }
+        if error is SocketAddressError { return (.dnsLookupFailed(host: "\(error)"), true) }
         let text = String(describing: error)
-        if text.contains("connectionRefused") || text.contains("Connection refused") { return ("connection refused", true) }
-        if text.contains("connectionReset") || text.contains("Connection reset") { return ("connection reset", false) }
-        return (text, false)
+        if text.contains("connectionRefused") || text.contains("Connection refused") { return (.connectionRefused, true) }
+        if text.contains("connectionReset") || text.contains("Connection reset") { return (.connectionReset, false) }
+        return (.other(text), false)
     }
 }
 

@@ -1,9 +1,9 @@
 /// The beacon log's JSON Lines form (`--beacons FILE`): one object per attempt. Times in seconds (playhead, clock,
 /// latency) or ms since 1970 (`sentAt`). `requestedURL` appears when the request went elsewhere than `url` (the
-/// embedded sink), `redirects` when redirects were followed.
+/// embedded sink), `redirects` when redirects were followed, `errorCode` (`BeaconFailure.code`, stable) with `error`.
 extension BeaconRecord: Encodable {
     private enum Keys: String, CodingKey {
-        case event, source, template, url, playhead, clock, sentAt, attempt, finalAttempt, status, latency, bytes, error, unknownMacros, dryRun, delivered
+        case event, source, template, url, playhead, clock, sentAt, attempt, finalAttempt, status, latency, bytes, error, errorCode, unknownMacros, dryRun, delivered
         case requestedURL, redirects
     }
 
@@ -22,6 +22,7 @@ extension BeaconRecord: Encodable {
         try c.encode(latency.map(Self.seconds), forKey: .latency)
         try c.encode(bytes, forKey: .bytes)
         try c.encode(error, forKey: .error)
+        if let failure { try c.encode(failure.code, forKey: .errorCode) }
         if !unknownMacros.isEmpty { try c.encode(unknownMacros, forKey: .unknownMacros) }
         try c.encode(dryRun, forKey: .dryRun)
         try c.encode(delivered, forKey: .delivered)

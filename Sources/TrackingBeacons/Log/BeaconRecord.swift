@@ -15,8 +15,10 @@ public struct BeaconRecord: Sendable, Equatable {
     public var attempt: Int
     /// nil when not sent (dry run) or when no response came.
     public var status: Int?
-    /// Why it failed; nil on success or in a dry run.
-    public var error: String?
+    /// Why it failed, as a value (`failure.code` is stable); nil on success or in a dry run.
+    public var failure: BeaconFailure?
+    /// `failure` in words, as the log and reports write it.
+    public var error: String? { failure?.description }
     public var latency: Duration?
     public var bytes: Int?
     /// Macros the template uses that vplay had no value for (left in the URL as written).
@@ -35,7 +37,7 @@ public struct BeaconRecord: Sendable, Equatable {
     public var redirects: [String] = []
 
     public init(event: String, source: String, template: String, url: String, playhead: Duration, clock: Duration,
-                attempt: Int = 1, status: Int? = nil, error: String? = nil, latency: Duration? = nil, bytes: Int? = nil,
+                attempt: Int = 1, status: Int? = nil, failure: BeaconFailure? = nil, latency: Duration? = nil, bytes: Int? = nil,
                 unknownMacros: [String] = [], dryRun: Bool, sentAt: Int64? = nil) {
         self.event = event
         self.source = source
@@ -45,7 +47,7 @@ public struct BeaconRecord: Sendable, Equatable {
         self.clock = clock
         self.attempt = attempt
         self.status = status
-        self.error = error
+        self.failure = failure
         self.latency = latency
         self.bytes = bytes
         self.unknownMacros = unknownMacros
@@ -57,6 +59,6 @@ public struct BeaconRecord: Sendable, Equatable {
     public var delivered: Bool { status.map { (200..<400).contains($0) } ?? false }
 
     /// Whether a request went out for this record: false in a dry run and for a beacon the session ended before it
-    /// was sent (`BeaconDispatcher.notSentError`), which have no `sentAt`.
+    /// was sent (`BeaconFailure.notSentBeforeSessionEnd`), which have no `sentAt`.
     public var wasSent: Bool { !dryRun && sentAt != nil }
 }

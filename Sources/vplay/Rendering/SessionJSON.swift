@@ -37,7 +37,10 @@ enum SessionJSON {
                 ("playhead", .seconds(beacon.playhead)), ("clock", .seconds(beacon.clock)),
                 ("status", .optional(beacon.status)), ("source", .string(beacon.source)), ("dryRun", .bool(beacon.dryRun)),
             ]
-            if let error = beacon.error { pairs.append(("error", .string(error))) }
+            if let failure = beacon.failure {
+                pairs.append(("error", .string(failure.description)))
+                pairs.append(("errorCode", .string(failure.code)))
+            }
             if let latency = beacon.latency { pairs.append(("latency", .seconds(latency))) }
             if beacon.attempt > 1 || !beacon.isFinalAttempt { pairs.append(("attempt", .int(beacon.attempt))) }
             if !beacon.unknownMacros.isEmpty { pairs.append(("unknownMacros", .array(beacon.unknownMacros.map(JSON.string)))) }

@@ -1,0 +1,82 @@
+/// Why a beacon attempt did not end with a 2xx/3xx answer: a value with a stable `code` for programs (the beacon
+/// log's `errorCode`, a fleet's failure counts) and `description` in words for people (the log's `error`).
+public enum BeaconFailure: Error, Sendable, Equatable, Hashable, CustomStringConvertible {
+    case connectionRefused
+    case dnsLookupFailed(host: String)
+    case couldNotConnect(String)
+    case connectTimedOut
+    case tlsHandshakeTimedOut
+    case tlsHandshakeFailed(String)
+    /// No complete answer within the beacon timeout.
+    case timedOut
+    /// The status and headers arrived; the body stopped or ran past the deadline (the answer still counts).
+    case bodyTimedOut
+    case bodyFailed(BeaconFailureReason)
+    case tooManyRedirects
+    case redirectCycle
+    case closedByServer
+    case connectionReset
+    /// A final answer that is not 2xx/3xx.
+    case httpStatus(Int)
+    /// The attempt was on the wire when the session ended.
+    case unansweredAtSessionEnd
+    /// The beacon never went out: it waited for a concurrency slot or its retry when the session ended.
+    case notSentBeforeSessionEnd
+    /// Meant for the embedded sink, which could not start: not sent anywhere.
+    case sinkUnavailable
+    /// A failure the transport could not classify, in the HTTP client's words.
+    case other(String)
+
+    /// Stable, machine-readable: `connection-refused`, `http-status`, `timed-out`, …
+    public var code: String {
+        switch self {
+        case .connectionRefused: "connection-refused"
+        case .dnsLookupFailed: "dns-lookup-failed"
+        case .couldNotConnect: "could-not-connect"
+        case .connectTimedOut: "connect-timed-out"
+        case .tlsHandshakeTimedOut: "tls-handshake-timed-out"
+        case .tlsHandshakeFailed: "tls-handshake-failed"
+        case .timedOut: "timed-out"
+        case .bodyTimedOut: "body-timed-out"
+        case .bodyFailed: "body-failed"
+        case .tooManyRedirects: "too-many-redirects"
+        case .redirectCycle: "redirect-cycle"
+        case .closedByServer: "closed-by-server"
+        case .connectionReset: "connection-reset"
+        case .httpStatus: "http-status"
+        case .unansweredAtSessionEnd: "unanswered-at-session-end"
+        case .notSentBeforeSessionEnd: "not-sent-before-session-end"
+        case .sinkUnavailable: "sink-unavailable"
+        case .other: "other"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .connectionRefused: "connection refused"
+        case let .dnsLookupFailed(host): "DNS lookup failed for \(host)"
+        case let .couldNotConnect(why): "could not connect: \(why)"
+        case .connectTimedOut: "connect timed out"
+        case .tlsHandshakeTimedOut: "TLS handshake timed out"
+        case let .tlsHandshakeFailed(why): "TLS handshake failed: \(why)"
+        case .timedOut: "timed out"
+        case .bodyTimedOut: "timed out reading the body"
+        case let .bodyFailed(reason): "\(reason.text) while reading the body"
+        case .tooManyRedirects: "too many redirects"
+        case .redirectCycle: "redirect cycle"
+        case .closedByServer: "connection closed by the server"
+        case .connectionReset: "connection reset"
+        case let .httpStatus(status): "HTTP \(status)"
+        case .unansweredAtSessionEnd: "unanswered at session end"
+        case .notSentBeforeSessionEnd: "not sent before session end"
+        case .sinkUnavailable: "not sent: the beacon sink could not start"
+        case let .other(text): text
+        }
+    }
+}
+
+/// What broke a body's read (`BeaconFailure.bodyFailed`), in the words of the failure it was.
+public struct BeaconFailureReason: Sendable, Equatable, Hashable {
+    public let text: String
+    public init(_ failure: BeaconFailure) { text = failure.description }
+}
