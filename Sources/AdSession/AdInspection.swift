@@ -63,11 +63,11 @@ public struct AdInspector: Sendable {
         var report = AdInspection(tag: tag, hops: resolution.hops)
         report.warnings = prepared.warnings
         for failure in resolution.failures {
-            report.errors.append(SessionError(kind: .ad, code: failure.error.code.rawValue, message: failure.error.message))
+            report.errors.append(SessionError(kind: .ad, code: failure.error.code, message: failure.error.message))
         }
         guard let ad = prepared.ad, ad.linear != nil else {
-            if let error = resolution.noAdError, !report.errors.contains(where: { $0.code == error.code.rawValue && $0.message == error.message }) {
-                report.errors.append(SessionError(kind: .ad, code: error.code.rawValue, message: error.message))
+            if let error = resolution.noAdError, !report.errors.contains(where: { $0.code == error.code && $0.message == error.message }) {
+                report.errors.append(SessionError(kind: .ad, code: error.code, message: error.message))
             }
             return report
         }

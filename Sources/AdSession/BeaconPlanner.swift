@@ -59,12 +59,12 @@ struct BeaconPlanner {
         return url.absoluteString
     }
 
-    mutating func plan(_ target: TrackingPlan.Target, playhead: Duration?, clock: Duration, errorCode: Int? = nil, reason: Int? = nil) -> (PlannedBeacon, newUnknown: [String]) {
+    mutating func plan(_ target: TrackingPlan.Target, playhead: Duration?, clock: Duration, errorCode: VASTErrorCode? = nil, reason: Int? = nil) -> (PlannedBeacon, newUnknown: [String]) {
         let (seconds, atto) = clock.components
         let context = MacroContext(
             adPlayhead: playhead,
             assetURI: assetURI,
-            errorCode: errorCode,
+            errorCode: errorCode?.rawValue,
             reason: reason,
             timestampMilliseconds: wallStart + seconds * 1000 + atto / 1_000_000_000_000_000,
             timeZoneOffsetMinutes: timeZoneOffsetMinutes,

@@ -32,7 +32,7 @@ struct MediaOpener {
                     selection.index = position
                 }
             } catch {
-                return (.failure(firstFailure ?? SessionError(kind: .media, code: error.code.rawValue, message: error.message)), skipped)
+                return (.failure(firstFailure ?? SessionError(kind: .media, code: error.code, message: error.message)), skipped)
             }
             let attempt: Result<(String, any MediaSource), MediaError>
             switch MediaLocator(mappings: mappings).locate(selection.file.url, inLineTagURL: inLineTagURL) {

@@ -1,3 +1,4 @@
+import Primitives
 import PlayerEngine
 import TrackingBeacons
 import VAST
@@ -36,8 +37,8 @@ public struct ResolvedInfo: Sendable {
 public struct SessionError: Error, Sendable, Equatable {
     public enum Kind: String, Sendable { case ad, media }
     public var kind: Kind
-    /// VAST error code (100–903).
-    public var code: Int
+    /// VAST error code (100–903), as sent in `[ERRORCODE]`.
+    public var code: VASTErrorCode
     public var message: String
     /// Playhead and session clock when it happened (nil before playback).
     public var playhead: Duration?

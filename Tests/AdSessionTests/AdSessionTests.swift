@@ -83,7 +83,7 @@ actor Recorder {
         let tag = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8).replacingOccurrences(of: "clip-10s-360p.mp4", with: "missing.mp4")
         let (summary, recorder) = await run(dryRun(try folder.write("tag.xml", tag)))
         #expect(summary.outcome == .mediaError)
-        #expect(summary.error?.code == 401)
+        #expect(summary.error?.code == .mediaFileNotFound)
         let errors = await recorder.beacons.filter { $0.event == "error" }
         #expect(errors.count == 1)
         #expect(errors.first?.url.hasPrefix("http://127.0.0.1:8089/error?code=401&") == true)
@@ -107,7 +107,7 @@ actor Recorder {
         configuration.mappings = [.init(prefix: "https://ads.example/", directory: folder.url)]
         let (summary, recorder) = await run(configuration)
         #expect(summary.outcome == .mediaError)
-        #expect(summary.error?.code == 403)
+        #expect(summary.error?.code == .noSupportedMediaFile)
         let errorURLs = await recorder.beacons.filter { $0.event == "error" }.map(\.url)
         #expect(errorURLs.contains("http://127.0.0.1:8089/wrapper-error?code=403"), "the wrapper's Error URL gets the code too")
         #expect(await recorder.events.isEmpty, "nothing played")

@@ -25,7 +25,7 @@ import Testing
         let path = Repo.root.appendingPathComponent("Fuzz/corpus/media/negative-stream-end-crash.mp4").path
         let error = try #require(failure(path))
         guard case .truncated = error else { Issue.record("got \(error)"); return }
-        #expect(error.vastCode == 405)
+        #expect(error.vastCode.rawValue == 405)
         #expect(error.description.contains("data ends at -277.142 s of 5.000 s"), "\(error)")
     }
 
@@ -40,7 +40,7 @@ import Testing
     @Test func open_missingFile_isNotFound401() throws {
         let error = try #require(failure(folder.url.appendingPathComponent("missing.mp4").path))
         guard case .notFound = error else { Issue.record("got \(error)"); return }
-        #expect(error.vastCode == 401)
+        #expect(error.vastCode.rawValue == 401)
         #expect(error.description.contains("No such file or directory"))
     }
 
@@ -48,7 +48,7 @@ import Testing
         // Port 1 on loopback: nothing listens there, the connection is refused at once.
         let error = try #require(failure("http://127.0.0.1:1/ad.mp4"))
         guard case .unreachable = error else { Issue.record("got \(error)"); return }
-        #expect(error.vastCode == 401)
+        #expect(error.vastCode.rawValue == 401)
     }
 
     @Test func open_missingURLOnARealServer_isNotFound401() throws {
@@ -62,13 +62,13 @@ import Testing
     func open_schemeOtherThanFileOrHTTP_isRefused403(_ location: String) throws {
         let error = try #require(failure(location))
         guard case .schemeNotAllowed = error else { Issue.record("got \(error)"); return }
-        #expect(error.vastCode == 403)
+        #expect(error.vastCode.rawValue == 403)
     }
 
     @Test func open_emptyFile_isNotMedia405() throws {
         let error = try #require(failure(try folder.write("empty.mp4", Data())))
         guard case .notMedia = error else { Issue.record("got \(error)"); return }
-        #expect(error.vastCode == 405)
+        #expect(error.vastCode.rawValue == 405)
     }
 
     @Test func open_randomBytes_isNotMedia405() throws {
@@ -87,7 +87,7 @@ import Testing
         let error = try #require(failure(try folder.write("cut-header.mp4", clip.prefix(1000))))
         guard case let .truncated(_, detail) = error else { Issue.record("got \(error)"); return }
         #expect(detail.contains("header"))
-        #expect(error.vastCode == 405)
+        #expect(error.vastCode.rawValue == 405)
     }
 
     @Test func decode_fileCutAfterACompleteHeader_isTruncatedWithTheTimeItEnds() throws {
@@ -109,7 +109,7 @@ import Testing
         data.replaceSubrange(at..<at + 4, with: Data("zzzz".utf8))
         let error = try #require(failure(try folder.write("unknown-codec.mp4", data)))
         guard case .unsupportedCodec = error else { Issue.record("got \(error)"); return }
-        #expect(error.vastCode == 403)
+        #expect(error.vastCode.rawValue == 403)
     }
 
     @Test func open_audioAndVideoWithAnUnknownVideoCodec_isUnsupported403NotAudioOnly() async throws {
@@ -120,7 +120,7 @@ import Testing
         data.replaceSubrange(at..<at + 4, with: Data("zzzz".utf8))
         let error = try #require(await decodeFailure(try folder.write("unknown-video-codec-with-audio.mp4", data)))
         guard case let .unsupportedCodec(location, codecs) = error else { Issue.record("got \(error)"); return }
-        #expect(error.vastCode == 403)
+        #expect(error.vastCode.rawValue == 403)
         #expect(location.hasSuffix("unknown-video-codec-with-audio.mp4"))
         #expect(codecs == ["none (zzzz)"])
     }
@@ -137,7 +137,7 @@ import Testing
         let path = try folder.write("bad-config.m4a", data)
         let error = try #require(await decodeFailure(path))
         guard case let .decoderFailed(location, codec, _) = error else { Issue.record("got \(error)"); return }
-        #expect(error.vastCode == 405)
+        #expect(error.vastCode.rawValue == 405)
         #expect(location == path)
         #expect(codec == "aac")
     }
@@ -161,7 +161,7 @@ import Testing
         let error = try #require(failure(try folder.write("all-corrupt.mp4", data)))
         guard case let .corruptStream(_, errors, _) = error else { Issue.record("got \(error)"); return }
         #expect(errors > 0)
-        #expect(error.vastCode == 405)
+        #expect(error.vastCode.rawValue == 405)
     }
 
     @Test func open_directory_isNotFound() throws {

@@ -31,7 +31,7 @@ import Testing
         defer { server.stop() }
         let error = try #require(await decodeFailure("http://127.0.0.1:\(server.port)/ad.mp4"))
         guard case .notMedia = error else { Issue.record("got \(error)"); return }
-        #expect(error.vastCode == 405)
+        #expect(error.vastCode.rawValue == 405)
         #expect(server.connections == 1, "the media is requested once")
     }
 
@@ -46,7 +46,7 @@ import Testing
         let error = try #require(await decodeFailure("http://127.0.0.1:\(server.port)/ad.mp4", options: options))
         guard case let .loadTimedOut(_, limit) = error else { Issue.record("got \(error)"); return }
         #expect(limit == .milliseconds(500))
-        #expect(error.vastCode == 402)
+        #expect(error.vastCode.rawValue == 402)
         #expect(error.kind == "load-timed-out")
     }
 
@@ -67,7 +67,7 @@ import Testing
         let failure = try #require(error, "the trickling media decoded to its end")
         guard case let .readTimedOut(_, limit) = failure else { Issue.record("got \(failure)"); return }
         #expect(limit == .seconds(1))
-        #expect(failure.vastCode == 402)
+        #expect(failure.vastCode.rawValue == 402)
         #expect(failure.kind == "read-timed-out")
         #expect(statistics.frames > 0, "the fast half decodes before the stall")
         #expect(elapsed < .seconds(60), "took \(elapsed)")
@@ -81,7 +81,7 @@ import Testing
         let error = try #require(await decodeFailure("http://127.0.0.1:\(server.port)/ad.mp4"))
         guard case let .formatNotAllowed(_, format) = error else { Issue.record("got \(error)"); return }
         #expect(format == "hls")
-        #expect(error.vastCode == 403)
+        #expect(error.vastCode.rawValue == 403)
         #expect(server.requests().map(\.target) == ["/ad.mp4"])
     }
 
@@ -124,6 +124,6 @@ import Testing
         #expect(try FormatContext.openableTarget(location) == location, "vplay's pre-check lets it through to FFmpeg")
         let error = try #require(await decodeFailure(location))
         guard case .schemeNotAllowed = error else { Issue.record("got \(error)"); return }
-        #expect(error.vastCode == 403)
+        #expect(error.vastCode.rawValue == 403)
     }
 }

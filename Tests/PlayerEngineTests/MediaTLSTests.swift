@@ -20,7 +20,7 @@ import Testing
         #expect(served > 0)
         let error = try #require(await decodeFailure(url), "played media from a server whose certificate nobody vouches for")
         guard case .unreachable = error else { Issue.record("got \(error)"); return }
-        #expect(error.vastCode == 401)
+        #expect(error.vastCode.rawValue == 401)
         #expect(server.requests().count == served, "the refused handshake sent no request")
     }
 }

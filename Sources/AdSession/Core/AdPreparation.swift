@@ -34,17 +34,17 @@ struct AdPreparation {
             prepared.ad = nil
             let error = resolution.noAdError ?? VASTError(.noAdAfterWrapper, "no playable linear ad")
             let kind: SessionError.Kind = (400..<500).contains(error.code.rawValue) ? .media : .ad
-            let failure = SessionError(kind: kind, code: error.code.rawValue, message: error.message)
+            let failure = SessionError(kind: kind, code: error.code, message: error.message)
             prepared.failure = failure
             prepared.steps.append(.failure(failure, errorTargets: error.errorURLs.map(Self.errorTarget)))
             for other in resolution.failures where other.error != error {
-                prepared.steps.append(.fire(other.error.errorURLs.map(Self.errorTarget), errorCode: other.error.code.rawValue, reason: nil))
+                prepared.steps.append(.fire(other.error.errorURLs.map(Self.errorTarget), errorCode: other.error.code, reason: nil))
             }
             return prepared
         }
         // Failed chains beside the ad that plays (another pod or buffet ad) still get their codes.
         for other in resolution.failures {
-            prepared.steps.append(.fire(other.error.errorURLs.map(Self.errorTarget), errorCode: other.error.code.rawValue, reason: nil))
+            prepared.steps.append(.fire(other.error.errorURLs.map(Self.errorTarget), errorCode: other.error.code, reason: nil))
             if purpose == .play {  // `inspect` lists the failures as errors
                 prepared.steps.append(.warning("an ad of the response failed with VAST error \(other.error.code.rawValue): \(other.error.message)"))
             }

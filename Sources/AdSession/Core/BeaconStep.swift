@@ -51,7 +51,7 @@ struct BeaconStep {
     }
 
     /// `targets` planned for one moment; `errorCode` fills `[ERRORCODE]`, `reason` `[REASON]`.
-    mutating func fire(_ targets: [TrackingPlan.Target], errorCode: Int?, reason: Int?, playhead: Duration?, clock: Duration) -> [Planned] {
+    mutating func fire(_ targets: [TrackingPlan.Target], errorCode: VASTErrorCode?, reason: Int?, playhead: Duration?, clock: Duration) -> [Planned] {
         targets.map { target in
             let (beacon, fresh) = planner.plan(target, playhead: playhead, clock: clock, errorCode: errorCode, reason: reason)
             return Planned(beacon: beacon, newUnknownMacros: fresh)

@@ -27,7 +27,7 @@ struct PreparedAd {
         case failure(SessionError, errorTargets: [TrackingPlan.Target])
         /// Tracking URLs fired before playback: a failed chain's Error URLs with its code, a verification's
         /// `verificationNotExecuted` with its `[REASON]`.
-        case fire([TrackingPlan.Target], errorCode: Int?, reason: Int?)
+        case fire([TrackingPlan.Target], errorCode: VASTErrorCode?, reason: Int?)
         case resolved(ResolvedInfo)
         /// From here on, beacons carry the playing ad's macros (`[ADSERVINGID]`, `[UNIVERSALADID]`, `[ADCOUNT]`…).
         case adChosen(ResolvedAd)
@@ -78,7 +78,7 @@ extension [PreparedAd.Step] {
     }
 
     /// The tracking URLs fired before playback, each with its code and reason (a fleet's report lists them).
-    var preludeBeacons: [(targets: [TrackingPlan.Target], errorCode: Int?, reason: Int?)] {
+    var preludeBeacons: [(targets: [TrackingPlan.Target], errorCode: VASTErrorCode?, reason: Int?)] {
         compactMap { step in
             switch step {
             case let .fire(targets, code, reason): (targets, code, reason)

@@ -76,7 +76,7 @@ extension SessionExpectations {
                                  detail: granted == reward ? nil : (granted ? "the reward was granted" : "no reward was granted")))
         }
         if let errorCode {
-            let actual = summary.error?.code ?? 0
+            let actual = summary.error?.code.rawValue ?? 0
             results.append(.init(name: errorCode == 0 ? "no error" : "error \(errorCode)", passed: actual == errorCode,
                                  detail: actual == errorCode ? nil : (actual == 0 ? "no error" : "error \(actual): \(summary.error?.message ?? "")")))
         }

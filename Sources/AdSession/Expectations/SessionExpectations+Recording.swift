@@ -35,7 +35,7 @@ extension SessionExpectations {
             beacons.append(Beacon(event: event, template: template, source: source, count: seen[event + "\u{1F}" + template + "\u{1F}" + source]))
         }
         self.init(tolerance: 0.001, events: events, beacons: beacons, reward: summary.playback?.rewardGranted ?? false,
-                  errorCode: summary.error?.code ?? 0, ending: summary.playback?.ending?.rawValue, strict: true)
+                  errorCode: summary.error?.code.rawValue ?? 0, ending: summary.playback?.ending?.rawValue, strict: true)
     }
 
     static func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }

@@ -66,7 +66,7 @@ public struct FleetRunner: Sendable {
             if let report = await play(ad, onProgress: onProgress) {
                 result = .success(report)
             } else {
-                result = .failure(FleetFailure(error: SessionError(kind: .media, code: 405, message: "the media did not play"), warnings: ad.warnings))
+                result = .failure(FleetFailure(error: SessionError(kind: .media, code: .mediaFileDisplay, message: "the media did not play"), warnings: ad.warnings))
             }
         }
         await environment.shutdown()
@@ -94,7 +94,7 @@ public struct FleetRunner: Sendable {
         var plan = prepared.sessionPlan
         if let failure = prepared.failure { return .failure(PreparationFailure(error: failure, plan: plan)) }
         guard let media = prepared.media else {
-            return .failure(PreparationFailure(error: SessionError(kind: .media, code: 405, message: "no media"), plan: plan))
+            return .failure(PreparationFailure(error: SessionError(kind: .media, code: .mediaFileDisplay, message: "no media"), plan: plan))
         }
         // Decode once, all of it: the media is verified (a truncated or corrupt file fails the fleet here) and its
         // frame timeline is what every session replays.

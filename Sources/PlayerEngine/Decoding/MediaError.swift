@@ -1,3 +1,5 @@
+import Primitives
+
 /// Why a media file could not be opened or played. Each case carries FFmpeg's own message where there is one,
 /// and maps to the VAST error code a player sends to the ad's Error URLs (`vastCode`).
 public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -36,12 +38,12 @@ public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// The VAST 3/4 error code for `[ERRORCODE]`: 401 file not found, 402 timeout of the media file URI,
     /// 403 no supported media, 405 cannot play.
-    public var vastCode: Int {
+    public var vastCode: VASTErrorCode {
         switch self {
-        case .notFound, .unreachable: 401
-        case .loadTimedOut, .readTimedOut: 402
-        case .schemeNotAllowed, .formatNotAllowed, .unsupportedCodec: 403
-        case .notMedia, .unreadableContainer, .decoderFailed, .truncated, .corruptStream, .readFailed: 405
+        case .notFound, .unreachable: .mediaFileNotFound
+        case .loadTimedOut, .readTimedOut: .mediaFileTimeout
+        case .schemeNotAllowed, .formatNotAllowed, .unsupportedCodec: .noSupportedMediaFile
+        case .notMedia, .unreadableContainer, .decoderFailed, .truncated, .corruptStream, .readFailed: .mediaFileDisplay
         }
     }
 

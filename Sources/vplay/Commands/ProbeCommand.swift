@@ -49,7 +49,7 @@ struct ProbeCommand: AsyncParsableCommand {
             print(json ? ProbeRendering.json(source.info, pass: pass).text : ProbeRendering.text(source.info, pass: pass))
         } catch {
             if json {
-                print(JSON.object([("kind", .string("error")), ("code", .int(error.vastCode)), ("error", .string(error.kind)), ("message", .string(error.description))]).text)
+                print(JSON.object([("kind", .string("error")), ("code", .int(error.vastCode.rawValue)), ("error", .string(error.kind)), ("message", .string(error.description))]).text)
             } else {
                 FileHandle.standardError.write(Data("vplay: error \(error.vastCode): \(error.description)\n".utf8))
             }

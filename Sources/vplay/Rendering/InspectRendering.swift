@@ -50,7 +50,7 @@ enum InspectRendering {
             return .object(fields)
         })))
         pairs.append(("warnings", .array(inspection.warnings.map(JSON.string))))
-        pairs.append(("errors", .array(inspection.errors.map { .object([("code", .int($0.code)), ("type", .string($0.kind.rawValue)), ("message", .string($0.message))]) })))
+        pairs.append(("errors", .array(inspection.errors.map { .object([("code", .int($0.code.rawValue)), ("type", .string($0.kind.rawValue)), ("message", .string($0.message))]) })))
         return .object(pairs)
     }
 

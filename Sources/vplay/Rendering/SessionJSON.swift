@@ -57,7 +57,7 @@ enum SessionJSON {
             ])
         case let .error(error):
             var pairs: [(String, JSON)] = [
-                ("kind", .string("error")), ("code", .int(error.code)), ("message", .string(error.message)), ("type", .string(error.kind.rawValue)),
+                ("kind", .string("error")), ("code", .int(error.code.rawValue)), ("message", .string(error.message)), ("type", .string(error.kind.rawValue)),
             ]
             if let playhead = error.playhead { pairs.append(("playhead", .seconds(playhead))) }
             if let clock = error.clock { pairs.append(("clock", .seconds(clock))) }
@@ -104,7 +104,7 @@ enum SessionJSON {
             pairs.append(("rewarded", .bool(playback.rewardGranted)))
             if playback.plays > 1 { pairs.append(("plays", .int(playback.plays))) }
         }
-        if let error = summary.error { pairs.append(("error", .object([("code", .int(error.code)), ("message", .string(error.message))]))) }
+        if let error = summary.error { pairs.append(("error", .object([("code", .int(error.code.rawValue)), ("message", .string(error.message))]))) }
         if let result = summary.reconciliation {
             pairs.append(("sink", .object([("sent", .int(result.sent)), ("received", .int(result.received)), ("matched", .int(result.matched)),
                                             ("missing", .int(result.missing.count)), ("unexpected", .int(result.unexpected.count)),
