@@ -78,7 +78,4 @@ struct TrackingPlan: Sendable {
     private func linearTargets(_ name: TrackingEventName, as label: String? = nil) -> [Target] {
         ad.tracking(for: name).map { Target(event: label ?? name.rawValue, url: $0.url, source: $0.source) }
     }
-
-    /// Error URLs of the ad and every wrapper in its chain.
-    var errorTargets: [Target] { ad.errorURLs.map { Target(event: "error", url: $0.url, source: $0.source) } }
 }

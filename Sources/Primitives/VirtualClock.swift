@@ -25,9 +25,4 @@ public final class VirtualClock: Clock, Sendable {
         try Task.checkCancellation()
         current.withLock { now in if deadline.offset > now { now = deadline.offset } }
     }
-
-    /// Moves the clock forward by `duration` without sleeping (for tests and for driving time from outside).
-    public func advance(by duration: Duration) {
-        current.withLock { $0 += max(.zero, duration) }
-    }
 }

@@ -74,25 +74,36 @@ final class URLRecorder: BeaconTransport {
     /// Every tag in media/ and the two above, with every scenario kind and `--adcash-state` on and off; then every
     /// IAB sample present, each with one kind in turn (so the samples cover every kind) and no state file: each
     /// playing sample costs two full decodes of a 15 s 720p clip, and the 37 of them with all six kinds took 15 min.
-    static func tags(in folder: TemporaryFolder) throws -> [(path: String, mappings: [URLMapping], kinds: [FleetScenario.Kind], adcash: [Bool])] {
+    /// One case per tag, so Swift Testing runs them on every core: each tag in media/, the two above, and each IAB
+    /// sample present (by its path under the samples' folder).
+    static let cases: [String] = {
+        let own = (try? FileManager.default.contentsOfDirectory(atPath: Repo.root.appendingPathComponent("media").path)) ?? []
+        let iab = Repo.iabAvailable ? ((try? FileManager.default.subpathsOfDirectory(atPath: iabRoot.path)) ?? []) : []
+        return own.filter { $0.hasSuffix(".xml") }.sorted().map { "media/" + $0 } + ["prelude", "noad"]
+            + iab.filter { $0.hasSuffix(".xml") }.sorted().map { "iab/" + $0 }
+    }()
+
+    static var iabRoot: URL { URL(fileURLWithPath: Repo.iabMP4).deletingLastPathComponent().deletingLastPathComponent() }
+
+    /// A case's tag, `--map` rules, scenario kinds and `--adcash-state` modes: every kind with the state file on and
+    /// off for our own tags; for an IAB sample one kind, in turn by its position (so the samples cover every kind),
+    /// without a state file — each playing sample costs two full decodes of a 15 s 720p clip.
+    static func tag(_ name: String, in folder: TemporaryFolder) throws -> (path: String, mappings: [URLMapping], kinds: [FleetScenario.Kind], adcash: [Bool]) {
         let all = FleetScenario.Kind.allCases
-        let own = try FileManager.default.contentsOfDirectory(atPath: Repo.root.appendingPathComponent("media").path)
-            .filter { $0.hasSuffix(".xml") }.sorted().map(Repo.media)
-        var tags: [(String, [URLMapping], [FleetScenario.Kind], [Bool])] = (own + [try preludeTag(in: folder), try noAdTag(in: folder)])
-            .map { ($0, [], all, [false, true]) }
-        if Repo.iabAvailable {
-            let iab = URL(fileURLWithPath: Repo.iabMP4).deletingLastPathComponent().deletingLastPathComponent()
+        switch name {
+        case "prelude": return (try preludeTag(in: folder), [], all, [false, true])
+        case "noad": return (try noAdTag(in: folder), [], all, [false, true])
+        case _ where name.hasPrefix("media/"): return (Repo.media(String(name.dropFirst(6))), [], all, [false, true])
+        default:
+            let iab = iabRoot
             let maps = [
                 URLMapping(argument: "https://iab-publicfiles.s3.amazonaws.com/vast/=\(iab.path)/media/", relativeTo: folder.url),
                 URLMapping(argument: "https://raw.githubusercontent.com/InteractiveAdvertisingBureau/VAST_Samples/master/VAST%204.0%20Samples/=\(iab.path)/vast4.0/", relativeTo: folder.url),
                 URLMapping(argument: "https://raw.githubusercontent.com/InteractiveAdvertisingBureau/VAST_Samples/master/VAST%203.0%20Samples/=\(iab.path)/vast3/", relativeTo: folder.url),
             ].compactMap { $0 }
-            let files = (try? FileManager.default.subpathsOfDirectory(atPath: iab.path)) ?? []
-            for (index, file) in files.sorted().filter({ $0.hasSuffix(".xml") }).enumerated() {
-                tags.append((iab.appendingPathComponent(file).path, maps, [all[index % all.count]], [false]))
-            }
+            let index = cases.firstIndex(of: name) ?? 0
+            return (iab.appendingPathComponent(String(name.dropFirst(4))).path, maps, [all[index % all.count]], [false])
         }
-        return tags
     }
 
     func configuration(_ tag: String, mappings: [URLMapping], adcash: String?) -> SessionConfiguration {
@@ -129,11 +140,12 @@ final class URLRecorder: BeaconTransport {
         return (recorder.sorted, script)
     }
 
-    @Test(.timeLimit(.minutes(10)))
-    func singleSessionAndOneSessionFleet_fireTheSameBeacons_forEveryTagAndScenario() async throws {
+    @Test(.timeLimit(.minutes(10)), arguments: cases)
+    func singleSessionAndOneSessionFleet_fireTheSameBeacons_forEveryScenario(_ name: String) async throws {
         let folder = try TemporaryFolder()
         let state = #"{"quality":"low","downloadSeconds":0.5}"#
-        for (tag, mappings, kinds, adcashModes) in try Self.tags(in: folder) {
+        let (tag, mappings, kinds, adcashModes) = try Self.tag(name, in: folder)
+        do {
             for adcash in adcashModes {
                 let base = configuration(tag, mappings: mappings, adcash: nil)
                 let live = SessionEnvironment.live(base)
@@ -146,7 +158,7 @@ final class URLRecorder: BeaconTransport {
                     let (fleetURLs, script) = try await fleet(configuration(tag, mappings: mappings, adcash: statePath), kind: kind, facts: facts)
                     if adcash { _ = try folder.write("adcash-\(kind).json", state) }
                     let singleURLs = await single(configuration(tag, mappings: mappings, adcash: statePath), script: script)
-                    #expect(singleURLs == fleetURLs, "\(URL(fileURLWithPath: tag).lastPathComponent) \(kind) adcash=\(adcash)")
+                    #expect(singleURLs == fleetURLs, "\(name) \(kind) adcash=\(adcash)")
                     #expect(!singleURLs.isEmpty || !tag.contains("prelude"), "the prelude tag fires")
                 }
             }

@@ -5,8 +5,6 @@ enum FFmpegCode {
     static let endOfFile = VPLAY_AVERROR_EOF
     static let tryAgain = VPLAY_AVERROR_EAGAIN
     static let invalidData = VPLAY_AVERROR_INVALIDDATA
-    static let decoderNotFound = VPLAY_AVERROR_DECODER_NOT_FOUND
-    static let demuxerNotFound = VPLAY_AVERROR_DEMUXER_NOT_FOUND
     static let protocolNotFound = VPLAY_AVERROR_PROTOCOL_NOT_FOUND
     static let exit = VPLAY_AVERROR_EXIT
     static let httpNotFound = VPLAY_AVERROR_HTTP_NOT_FOUND

@@ -28,16 +28,16 @@ public struct AdPlayback: Sendable {
     public private(set) var appForeground = true
 
     private var milestones: Milestones
-    private var skippableShown = false
+    private(set) var skippableShown = false
     private var basePlayhead: Duration = .zero
     private var baseClock: Duration = .zero
     private var startPlayhead: Duration = .zero
     private var screenShownAt: Duration?
-    private var closeShown = false
+    private(set) var closeShown = false
     /// The end card's close countdown: when it last started running (nil while the app is not active, so the
     /// countdown waits as a phone's timer on a hidden screen would) and how much of the delay is left.
     private var closeCountdownStart: Duration?
-    private var closeDelayLeft: Duration = .zero
+    private(set) var closeDelayLeft: Duration = .zero
 
     public init(rules: PlaybackRules, duration: Duration) {
         self.rules = rules
@@ -305,64 +305,6 @@ public struct AdPlayback: Sendable {
     }
 
     /// Why `action` is not allowed now, or nil.
-    private func refusal(of action: UserAction, at clock: Duration) -> PlaybackEvent.Refusal? {
-        let userFacing: Set<UserAction> = [.pause, .resume, .mute, .unmute, .skip, .click, .close, .endcardClick, .replay]
-        if userFacing.contains(action) && (!appActive || !appForeground) { return .appNotActive }
-        switch action {
-        case .pause:
-            if !inVideo { return .noVideoPlaying }
-            return reasons.contains(.user) ? .alreadyPaused : nil
-        case .resume:
-            return reasons.contains(.user) ? nil : .notPausedByUser
-        case .mute, .unmute:
-            if !inVideo { return .noVideoPlaying }
-            if reasons.contains(.clickThrough) { return .clickThroughOpen }
-            return muted == (action == .mute) ? (muted ? .alreadyMuted : .notMuted) : nil
-        case .skip:
-            if !inVideo { return .noVideoPlaying }
-            guard let offset = rules.skipOffset, offset < duration else { return .notSkippable }
-            if reasons.contains(.clickThrough) { return .clickThroughOpen }
-            if !skippableShown { return .notSkippableYet(offset: offset, playhead: playhead(at: clock)) }
-            if !rules.endCardAfterSkip, let veto = rules.willClose, !veto(playhead(at: clock)) { return .vetoedByWillClose }
-            return nil
-        case .click:
-            if !inVideo { return .noVideoPlaying }
-            if reasons.contains(.clickThrough) { return .clickThroughAlreadyOpen }
-            if let veto = rules.willBeginClickThrough, !veto(playhead(at: clock)) { return .vetoedByWillBeginClickThrough }
-            return nil
-        case .clickthroughClose:
-            return reasons.contains(.clickThrough) ? nil : .noClickThroughOpen
-        case .close:
-            if reasons.contains(.clickThrough) { return .clickThroughOpen }
-            if inVideo {
-                switch rules.videoClose {
-                case .anytime: break
-                case .never: return .videoCannotBeClosed
-                case let .after(time):
-                    if playhead(at: clock) < time { return .closeControlAt(time) }
-                }
-            } else if phase == .endCard || phase == .replayScreen {
-                if !closeShown {
-                    let left = nextDeadline().map { $0 - clock } ?? closeDelayLeft
-                    return .closeDelayRunning(left: left)
-                }
-            } else {
-                return .nothingToClose
-            }
-            if let veto = rules.willClose, !veto(playhead(at: clock)) { return .vetoedByWillClose }
-            return nil
-        case .endcardClick:
-            if phase != .endCard { return .noEndCard }
-            if reasons.contains(.clickThrough) { return .clickThroughAlreadyOpen }
-            if rules.hasEndCardClickThrough, let veto = rules.willBeginClickThrough, !veto(playhead(at: clock)) {
-                return .vetoedByWillBeginClickThrough
-            }
-            return nil
-        case .replay:
-            return phase == .replayScreen ? nil : .noReplayScreen
-        }
-    }
-
     private mutating func close(at clock: Duration, cause: PlaybackEvent.CloseCause?) -> [PlaybackEvent] {
         guard phase == .endCard || phase == .replayScreen else { return [] }
         let screen: PlaybackEvent.Screen = phase == .endCard ? .endCard : .replayScreen

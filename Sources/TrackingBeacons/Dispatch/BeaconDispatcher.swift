@@ -39,9 +39,6 @@ public actor BeaconDispatcher {
         await execute(machine.submit(planned, now: wallClock()))
     }
 
-    /// Requests not answered yet.
-    public var pending: Int { machine.pending }
-
     /// Waits until every request has its final answer or `limit` has passed on the network clock; the ones still
     /// open are then cancelled and recorded (`DispatchMachine.close()`). Resumes as soon as nothing is pending: no
     /// polling.

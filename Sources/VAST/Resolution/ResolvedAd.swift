@@ -182,11 +182,6 @@ public struct ResolvedAd: Sendable, Hashable, Encodable {
     /// The InLine's Linear (the one to play), if any.
     public var linear: Linear? { linearCreative?.linear }
 
-    /// Whether vplay can play this ad with the default selection criteria: it has a Linear and `MediaFileSelector`
-    /// accepts one of its MediaFiles (see `playabilityError(criteria:)`). A NonLinear-only ad is parsed but not
-    /// playable.
-    public var isPlayableLinear: Bool { playabilityError() == nil }
-
     /// Merged tracking URLs of one Linear event, outermost wrapper first, InLine last.
     public func tracking(for event: TrackingEventName) -> [SourcedTracking] {
         linearTracking.filter { $0.event == event }

@@ -34,11 +34,6 @@ public struct VASTResolution: Sendable, Hashable, Encodable {
     /// Buffet (stand-alone) ads, in document order.
     public var buffetAds: [ResolvedAd] { ads.filter { !$0.isPodAd } }
 
-    /// Whether buffet ads may stand in: false once a failed wrapper said `fallbackOnNoAd="false"` (a pod wrapper's
-    /// or a buffet wrapper's alike: "the media player should not select an available Ad").
-    public var buffetFallbackAllowed: Bool {
-        !failures.contains { $0.fallbackOnNoAd == false }
-    }
 
     /// The ad to play: the first **playable** ad in play order (pod ads by sequence, then buffet ads), judged with
     /// `ResolverConfiguration.mediaCriteria` by `ResolvedAd.playabilityError(criteria:)`. A buffet ad is only
