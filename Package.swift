@@ -50,10 +50,10 @@ let package = Package(
         .target(
             name: "BeaconSink",
             dependencies: [
+                "Primitives",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
         .target(

@@ -9,7 +9,6 @@ import Darwin
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import NIOConcurrencyHelpers
 import Synchronization
 
 /// An embedded HTTP/1.1 server that answers tracking beacons and records every hit, so vplay can prove
@@ -47,7 +46,7 @@ public final class BeaconSink: Sendable {
     private let recorder: SinkRecorder
     private let group: any EventLoopGroup
     private let connectionCount = Atomic<Int>(0)
-    private let lifecycle = NIOLockedValueBox(Lifecycle())
+    private let lifecycle = Locked(Lifecycle())
 
     /// A sink that will listen as `configuration` says once started.
     ///
@@ -81,7 +80,7 @@ public final class BeaconSink: Sendable {
     ///   once), ``BeaconSinkError/logFailed(path:errno:)``, ``BeaconSinkError/bindFailed(host:port:reason:)``.
     @discardableResult
     public func start() async throws(BeaconSinkError) -> Int {
-        let mayStart = lifecycle.withLockedValue { lifecycle in
+        let mayStart = lifecycle.withLock { lifecycle in
             guard case .idle = lifecycle.phase else { return false }
             lifecycle.phase = .starting
             return true
@@ -93,7 +92,7 @@ public final class BeaconSink: Sendable {
             do {
                 log = try HitLogWriter(path: path)
             } catch {
-                lifecycle.withLockedValue { $0.phase = .idle }
+                lifecycle.withLock { $0.phase = .idle }
                 throw error
             }
             recorder.attach(log: log!)
@@ -104,11 +103,11 @@ public final class BeaconSink: Sendable {
             server = try await bootstrap().bind(host: configuration.host, port: configuration.port).get()
         } catch {
             log?.finish()
-            lifecycle.withLockedValue { $0.phase = .idle }
+            lifecycle.withLock { $0.phase = .idle }
             throw .bindFailed(host: configuration.host, port: configuration.port, reason: String(describing: error))
         }
         let port = server.localAddress?.port ?? configuration.port
-        let stoppedMeanwhile = lifecycle.withLockedValue { lifecycle in
+        let stoppedMeanwhile = lifecycle.withLock { lifecycle in
             lifecycle.port = port
             lifecycle.log = log
             guard case .starting = lifecycle.phase else { return true }
@@ -123,7 +122,7 @@ public final class BeaconSink: Sendable {
 
     /// The port the sink listens on (or listened on, once stopped); nil before ``start()`` returned.
     public var port: Int? {
-        lifecycle.withLockedValue { $0.port }
+        lifecycle.withLock { $0.port }
     }
 
     /// `http://HOST:PORT` for the running sink, ready to prefix a beacon path; nil before ``start()``.
@@ -155,14 +154,14 @@ public final class BeaconSink: Sendable {
     /// The first error writing the hit log, if any. Writing stops at the first error; hits are still kept
     /// in memory and answered.
     public var logFailure: BeaconSinkError? {
-        lifecycle.withLockedValue { $0.log }?.failure
+        lifecycle.withLock { $0.log }?.failure
     }
 
     /// Stops listening, closes every open connection (delayed and hung ones included), ends every
     /// ``waitForHits(count:timeout:)`` and closes the hit log. The port is free again when this returns.
     /// Idempotent: later calls return at once. Hits stay readable.
     public func stop() async {
-        let (server, connections, wasStopped) = lifecycle.withLockedValue { lifecycle -> ((any Channel)?, [any Channel], Bool) in
+        let (server, connections, wasStopped) = lifecycle.withLock { lifecycle -> ((any Channel)?, [any Channel], Bool) in
             if case .stopped = lifecycle.phase { return (nil, [], true) }
             var server: (any Channel)?
             if case .running(let channel) = lifecycle.phase { server = channel }
@@ -203,7 +202,7 @@ public final class BeaconSink: Sendable {
     /// Sets up one accepted connection, or closes it if the sink has stopped meanwhile.
     private func configure(_ channel: any Channel) throws {
         let id = ObjectIdentifier(channel)
-        let accepted = lifecycle.withLockedValue { lifecycle in
+        let accepted = lifecycle.withLock { lifecycle in
             if case .stopped = lifecycle.phase { return false }
             lifecycle.connections[id] = channel
             return true
@@ -213,7 +212,7 @@ public final class BeaconSink: Sendable {
             return
         }
         channel.closeFuture.whenComplete { [self] _ in
-            _ = lifecycle.withLockedValue { $0.connections.removeValue(forKey: id) }
+            _ = lifecycle.withLock { $0.connections.removeValue(forKey: id) }
         }
 
         var limits = NIOHTTPDecoderLimitConfiguration()

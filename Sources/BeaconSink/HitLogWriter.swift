@@ -6,7 +6,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import NIOConcurrencyHelpers
 
 /// Writes the JSON Lines hit log: one ``SinkHit`` per line (its ``SinkHit/jsonBytes``), in sequence order, each line handed to the
 /// kernel with its own `write(2)` as soon as every earlier hit's line has been written.
@@ -24,7 +23,7 @@ final class HitLogWriter: Sendable {
     }
 
     let path: String
-    private let state: NIOLockedValueBox<State>
+    private let state: Locked<State>
 
     /// Opens the file at `path` for appending, creating it if needed: hits of an earlier run stay (each run's
     /// sequence numbers start again at 1), as `vplay sink --log` promises ("Append every hit to FILE").
@@ -32,12 +31,12 @@ final class HitLogWriter: Sendable {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw .logFailed(path: path, errno: errno) }
         self.path = path
-        state = NIOLockedValueBox(State(descriptor: descriptor))
+        state = Locked(State(descriptor: descriptor))
     }
 
     /// The first write error, if any; writing stops at the first error.
     var failure: BeaconSinkError? {
-        state.withLockedValue { $0.failure }
+        state.withLock { $0.failure }
     }
 
     /// Writes `hit` as one line, after all hits with smaller sequence numbers.
@@ -45,7 +44,7 @@ final class HitLogWriter: Sendable {
         var line = hit.jsonBytes
         line.append(UInt8(ascii: "\n"))
         let path = self.path
-        state.withLockedValue { state in
+        state.withLock { state in
             guard state.descriptor >= 0 else { return }
             state.waiting[hit.sequence] = line
             while let next = state.waiting.removeValue(forKey: state.nextSequence) {
@@ -61,7 +60,7 @@ final class HitLogWriter: Sendable {
     /// Writes any lines still waiting for a predecessor (there are none once every recorded hit was
     /// appended) and closes the file. Later appends are ignored.
     func finish() {
-        state.withLockedValue { state in
+        state.withLock { state in
             guard state.descriptor >= 0 else { return }
             for sequence in state.waiting.keys.sorted() where state.failure == nil {
                 if let error = Self.writeAll(state.waiting[sequence]!, to: state.descriptor) {

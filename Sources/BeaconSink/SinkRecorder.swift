@@ -1,6 +1,5 @@
 import Primitives
 import NIOCore
-import NIOConcurrencyHelpers
 
 /// The sink's memory: every hit in arrival order, how often each fault has been used, and who is waiting
 /// for a number of hits. One lock guards it all, taken once per request, so sequence numbers, fault
@@ -24,19 +23,19 @@ final class SinkRecorder: Sendable {
     private let patterns: [SinkPathPattern]
     private let faultSpecs: [String]
     private let now: @Sendable () -> Int64
-    private let state: NIOLockedValueBox<State>
+    private let state: Locked<State>
 
     init(faults: [SinkFault], now: @escaping @Sendable () -> Int64) {
         self.faults = faults
         patterns = faults.map { SinkPathPattern($0.pattern) }
         faultSpecs = faults.map(\.spec)
         self.now = now
-        state = NIOLockedValueBox(State(faultUses: Array(repeating: 0, count: faults.count)))
+        state = Locked(State(faultUses: Array(repeating: 0, count: faults.count)))
     }
 
     /// Starts logging every later hit to `log`.
     func attach(log: HitLogWriter) {
-        state.withLockedValue { $0.log = log }
+        state.withLock { $0.log = log }
     }
 
     /// Records `request` as the next hit and decides its answer: the first matching fault with budget
@@ -45,7 +44,7 @@ final class SinkRecorder: Sendable {
         let (path, query) = request.pathAndQuery
         let matching = forced == nil ? faults.indices.filter { patterns[$0].matches(path: path, target: request.target) } : []
         var resumed: [(CheckedContinuation<Bool, Never>, Bool)] = []
-        let (hit, answer, delay, log) = state.withLockedValue { state in
+        let (hit, answer, delay, log) = state.withLock { state in
             var applied: Int?
             for index in matching where faults[index].times.map({ state.faultUses[index] < $0 }) ?? true {
                 state.faultUses[index] += 1
@@ -83,24 +82,24 @@ final class SinkRecorder: Sendable {
 
     /// How many hits so far, without copying them.
     var count: Int {
-        state.withLockedValue { $0.hits.count }
+        state.withLock { $0.hits.count }
     }
 
     /// A copy of every hit so far, in sequence order.
     func hits() -> [SinkHit] {
-        state.withLockedValue { $0.hits }
+        state.withLock { $0.hits }
     }
 
     /// Waits until at least `count` hits are recorded (true), or `timeout` passes, the task is cancelled or
     /// the recorder finishes first (false). The timeout runs on `eventLoop`, so no task sleeps.
     func waitForHits(count: Int, timeout: Duration, on eventLoop: any EventLoop) async -> Bool {
-        let id = state.withLockedValue { state in
+        let id = state.withLock { state in
             state.nextWaiter += 1
             return state.nextWaiter
         }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-                let immediate: Bool? = state.withLockedValue { state in
+                let immediate: Bool? = state.withLock { state in
                     if state.hits.count >= count { return true }
                     if state.isFinished || Task.isCancelled { return false }
                     state.waiters[id] = Waiter(count: count, continuation: continuation)
@@ -121,7 +120,7 @@ final class SinkRecorder: Sendable {
 
     /// Ends every wait (with false unless already satisfied), stops logging and closes the log.
     func finish() {
-        let (waiters, log, count) = state.withLockedValue { state in
+        let (waiters, log, count) = state.withLock { state in
             state.isFinished = true
             let waiters = state.waiters
             state.waiters = [:]
@@ -134,7 +133,7 @@ final class SinkRecorder: Sendable {
     }
 
     private func expireWaiter(_ id: Int) {
-        let waiter = state.withLockedValue { $0.waiters.removeValue(forKey: id) }
+        let waiter = state.withLock { $0.waiters.removeValue(forKey: id) }
         waiter?.continuation.resume(returning: false)
     }
 }

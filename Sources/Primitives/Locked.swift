@@ -1,7 +1,7 @@
 import Glibc
 
-/// A value behind a pthread mutex, for state shared across threads (the virtual clock, the session's tag-URL cache
-/// buster).
+/// A value behind a pthread mutex: vplay's one lock type, for state shared across threads (clocks, the sink's
+/// recorder, the beacon log, signal handling; `Locked(())` where only the section needs guarding).
 ///
 /// Swift's `Mutex` would do the same job, but on Linux its contended path has the kernel take the lock
 /// (`FUTEX_LOCK_PI`) inside the uninstrumented `libswiftSynchronization`, so ThreadSanitizer sees no synchronisation

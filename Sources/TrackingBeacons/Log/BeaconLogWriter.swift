@@ -1,3 +1,4 @@
+import Primitives
 import Foundation
 
 /// Appends each beacon record to a JSON Lines file as it happens, flushed line by line, so the log survives an error
@@ -5,7 +6,7 @@ import Foundation
 /// answers write the same bytes (apart from wall times and latencies).
 public final class BeaconLogWriter: @unchecked Sendable {
     private let handle: FileHandle
-    private let lock = NSLock()
+    private let lock = Locked(())
     private let encoder: JSONEncoder
 
     /// Creates (or truncates) the file at `path`.
@@ -21,15 +22,13 @@ public final class BeaconLogWriter: @unchecked Sendable {
     public func append(_ record: BeaconRecord) {
         guard var line = try? encoder.encode(record) else { return }
         line.append(0x0A)
-        lock.lock()
-        defer { lock.unlock() }
-        handle.write(line)
+        lock.withLock { _ in handle.write(line) }
     }
 
     public func close() {
-        lock.lock()
-        defer { lock.unlock() }
-        try? handle.synchronize()
-        try? handle.close()
+        lock.withLock { _ in
+            try? handle.synchronize()
+            try? handle.close()
+        }
     }
 }

@@ -1,3 +1,4 @@
+import Primitives
 import Foundation
 
 /// Runs a fetch against a timer on an injected clock; the first to finish wins and the other is cancelled.
@@ -42,47 +43,41 @@ enum TimeoutRace {
 
     /// Resumes the continuation exactly once and cancels the losing tasks.
     private final class Gate: @unchecked Sendable {
-        private let lock = NSLock()
+        private let lock = Locked(())
         private var continuation: CheckedContinuation<Result<FetchedTag, VASTError>, Never>?
         private var pending: Result<FetchedTag, VASTError>?
         private var done = false
         private var tasks: [Task<Void, Never>] = []
 
         func install(_ c: CheckedContinuation<Result<FetchedTag, VASTError>, Never>) {
-            lock.lock()
-            if let pending {
-                lock.unlock()
-                c.resume(returning: pending)
-                return
+            let ready = lock.withLock { _ -> Result<FetchedTag, VASTError>? in
+                if let pending { return pending }
+                continuation = c
+                return nil
             }
-            continuation = c
-            lock.unlock()
+            if let ready { c.resume(returning: ready) }
         }
 
         func adopt(_ newTasks: [Task<Void, Never>]) {
-            lock.lock()
-            if done {
-                lock.unlock()
-                newTasks.forEach { $0.cancel() }
-                return
+            let late = lock.withLock { _ -> Bool in
+                if done { return true }
+                tasks = newTasks
+                return false
             }
-            tasks = newTasks
-            lock.unlock()
+            if late { newTasks.forEach { $0.cancel() } }
         }
 
         func finish(_ result: Result<FetchedTag, VASTError>) {
-            lock.lock()
-            guard !done else {
-                lock.unlock()
-                return
+            let won = lock.withLock { _ -> (CheckedContinuation<Result<FetchedTag, VASTError>, Never>?, [Task<Void, Never>])? in
+                guard !done else { return nil }
+                done = true
+                let c = continuation
+                continuation = nil
+                if c == nil { pending = result }
+                defer { tasks = [] }
+                return (c, tasks)
             }
-            done = true
-            let c = continuation
-            continuation = nil
-            if c == nil { pending = result }
-            let toCancel = tasks
-            tasks = []
-            lock.unlock()
+            guard let (c, toCancel) = won else { return }
             c?.resume(returning: result)
             toCancel.forEach { $0.cancel() }
         }

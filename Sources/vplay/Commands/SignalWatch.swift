@@ -21,10 +21,10 @@ final class SignalWatch: @unchecked Sendable {
     /// a person pressing Ctrl-C again because vplay seems stuck.
     static let grace: Duration = .seconds(1)
 
-    private static let lock = NSLock()
+    private static let lock = Locked(())
     nonisolated(unsafe) private static var current: SignalWatch?
 
-    private let lock = NSLock()
+    private let lock = Locked(())
     private var first: Int32?
     private var firstAt: ContinuousClock.Instant?
     private var action: (@Sendable () -> Void)?
@@ -63,47 +63,45 @@ final class SignalWatch: @unchecked Sendable {
     }
 
     private static func deliver(_ number: Int32) {
-        lock.lock()
-        let watch = current
-        lock.unlock()
+        let watch = lock.withLock { _ in current }
         guard let watch else { exit(128 + number) }
         watch.received(number)
     }
 
     /// Makes this the process's watcher: signals from now on go to it.
     init() {
-        Self.lock.lock()
-        Self.current = self
-        Self.lock.unlock()
+        Self.lock.withLock { _ in Self.current = self }
     }
 
     /// The first signal's number, once one came.
     var received: Int32? {
-        lock.lock()
-        defer { lock.unlock() }
-        return first
+        lock.withLock { _ in first }
     }
 
     func onFirst(_ action: @escaping @Sendable () -> Void) {
-        lock.lock()
-        self.action = action
-        let already = first != nil
-        lock.unlock()
+        let already = lock.withLock { _ -> Bool in
+            self.action = action
+            return first != nil
+        }
         if already { action() }
     }
 
     private func received(_ number: Int32) {
-        lock.lock()
-        if first != nil {
-            let echo = firstAt.map { ContinuousClock.now - $0 < Self.grace } ?? false
-            lock.unlock()
-            if echo { return }
-            exit(128 + number)
+        enum Step { case echo, again, first((@Sendable () -> Void)?) }
+        let step = lock.withLock { _ -> Step in
+            if first != nil {
+                return firstAt.map { ContinuousClock.now - $0 < Self.grace } ?? false ? .echo : .again
+            }
+            first = number
+            firstAt = ContinuousClock.now
+            return .first(self.action)
         }
-        first = number
-        firstAt = ContinuousClock.now
-        let action = self.action
-        lock.unlock()
+        let action: (@Sendable () -> Void)?
+        switch step {
+        case .echo: return
+        case .again: exit(128 + number)
+        case let .first(registered): action = registered
+        }
         FileHandle.standardError.write(Data("vplay: \(number == SIGINT ? "interrupted" : "terminated"); writing what happened so far (again to quit at once)\n".utf8))
         action?()
     }

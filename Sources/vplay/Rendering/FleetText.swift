@@ -63,8 +63,7 @@ enum FleetText {
 /// The live line of a fleet on a terminal (stderr): sessions done, beacons sent and answered, rate.
 final class FleetProgressBar: @unchecked Sendable {
     private let enabled = isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["TERM"] != "dumb"
-    private let lock = NSLock()
-    private var shown = false
+    private let shown = Locked(false)
 
     func draw(_ progress: FleetProgress) {
         guard enabled else { return }
@@ -74,16 +73,16 @@ final class FleetProgressBar: @unchecked Sendable {
         let rate = progress.seconds > 0 ? Double(progress.beaconsAnswered) / progress.seconds : 0
         let line = String(format: "\r\u{1B}[2K[%@] %d/%d sessions · %d beacons sent, %d answered · %.0f/s · %.1f s",
                           bar, progress.sessionsDone, progress.sessions, progress.beaconsSent, progress.beaconsAnswered, rate, progress.seconds)
-        lock.lock()
-        shown = true
-        FileHandle.standardError.write(Data(line.utf8))
-        lock.unlock()
+        shown.withLock { shown in
+            shown = true
+            FileHandle.standardError.write(Data(line.utf8))
+        }
     }
 
     func clear() {
-        lock.lock()
-        if shown { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
-        shown = false
-        lock.unlock()
+        shown.withLock { shown in
+            if shown { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
+            shown = false
+        }
     }
 }

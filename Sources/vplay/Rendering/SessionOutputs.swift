@@ -1,3 +1,4 @@
+import Primitives
 import AdSession
 import Foundation
 import TrackingBeacons
@@ -9,9 +10,7 @@ final class SessionOutputs: @unchecked Sendable {
     private let log: BeaconLogWriter?
     private let harPath: String?
     private let userAgent: String
-    private let lock = NSLock()
-    private var records: [BeaconRecord] = []
-    private var transcript = SessionTranscript()
+    private let state = Locked((records: [BeaconRecord](), transcript: SessionTranscript()))
 
     init(beaconsPath: String?, harPath: String?, userAgent: String) throws {
         do {
@@ -24,29 +23,21 @@ final class SessionOutputs: @unchecked Sendable {
     }
 
     func record(_ record: SessionRecord) {
-        lock.lock()
-        transcript.add(record)
-        lock.unlock()
+        state.withLock { $0.transcript.add(record) }
         guard case let .beacon(beacon) = record else { return }
         log?.append(beacon)
-        lock.lock()
-        records.append(beacon)
-        lock.unlock()
+        state.withLock { $0.records.append(beacon) }
     }
 
     /// Everything reported so far.
     var sessionTranscript: SessionTranscript {
-        lock.lock()
-        defer { lock.unlock() }
-        return transcript
+        state.withLock { $0.transcript }
     }
 
     func finish(interrupted: Bool) throws {
         log?.close()
         guard let harPath else { return }
-        lock.lock()
-        let all = records
-        lock.unlock()
+        let all = state.withLock { $0.records }
         let document = HARDocument(records: all, userAgent: userAgent, comment: interrupted ? "interrupted: the session was stopped by a signal" : nil)
         do {
             // Atomic: a second Ctrl-C while writing leaves no half (or empty) archive behind.
