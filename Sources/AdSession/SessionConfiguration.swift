@@ -81,7 +81,7 @@ public struct SessionConfiguration: Sendable {
     }
 
     /// The User-Agent of vplay's simulated phone.
-    public static let defaultUserAgent = "vplay/0.1 (headless rewarded-video player; simulated iPhone; iOS 17.0)"
+    public static let defaultUserAgent = "vplay/\(VPlayVersion.current) (headless rewarded-video player; simulated iPhone; iOS 17.0)"
 
     public init(tag: String) { self.tag = tag }
 

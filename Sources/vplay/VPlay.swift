@@ -1,3 +1,4 @@
+import Primitives
 import ArgumentParser
 import Foundation
 
@@ -5,7 +6,7 @@ import Foundation
 /// thread exists, which an `async` `@main` cannot promise (its body may run on a worker thread).
 struct VPlay: AsyncParsableCommand {
     /// vplay's version, the one place it is written: `vplay --version` prints it.
-    static let version = "0.2.0"
+    static let version = VPlayVersion.current
 
     static let configuration = CommandConfiguration(
         commandName: "vplay",

@@ -33,7 +33,7 @@ final class FormatContext {
     /// A probe at or above this score (FFmpeg's `AVPROBE_SCORE_MAX / 2`) means the container was recognised with
     /// confidence, so a file that fails later is damaged rather than "not media".
     static let confidentScore: Int32 = 50
-    static let userAgent = "vplay/0.1 (headless ad player)"
+    static let userAgent = "vplay/\(VPlayVersion.current) (headless ad player)"
 
     /// Opens `location` (a path, `file:` URL or http(s) URL) and reads its stream parameters.
     /// - Parameters:
