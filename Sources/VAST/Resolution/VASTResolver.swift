@@ -122,7 +122,7 @@ public struct VASTResolver: Sendable {
     }
 
     /// Fetches with the timeout race, counts the request and measures its time on `clock`.
-    private func timedFetch(_ url: URL, timeout: Duration, state: inout State) async -> (Result<FetchedTag, VASTError>, Duration) {
+    func timedFetch(_ url: URL, timeout: Duration, state: inout State) async -> (Result<FetchedTag, VASTError>, Duration) {
         var result: Result<FetchedTag, VASTError> = .failure(VASTError(.wrapperTimeout, "not fetched"))
         let elapsed = await clock.measure {
             result = await TimeoutRace.fetch(fetcher, url, timeout: timeout, clock: clock)
@@ -132,7 +132,7 @@ public struct VASTResolver: Sendable {
         return (result, elapsed)
     }
 
-    private func adSystems(_ document: VASTDocument) -> [String] {
+    func adSystems(_ document: VASTDocument) -> [String] {
         var seen = Set<String>()
         return document.ads.compactMap { $0.adSystem?.name }.filter { seen.insert($0).inserted }
     }
@@ -193,7 +193,7 @@ public struct VASTResolver: Sendable {
 
     /// Each broken `<Ad>` of a response that still had good ones: a 101 failure fired to its own and the root
     /// `<Error>` URLs (not the chain's: the chain's ad may still play through the good ads).
-    private func recordInvalidAds(_ document: VASTDocument, chain: [WrapperLink], depth: Int, tagURL: String?,
+    func recordInvalidAds(_ document: VASTDocument, chain: [WrapperLink], depth: Int, tagURL: String?,
                                   topLevel: TopLevel?, state: inout State) {
         for invalid in document.invalidAds {
             var error = invalid.error
@@ -204,7 +204,7 @@ public struct VASTResolver: Sendable {
         }
     }
 
-    private static func resourced(_ urls: [SourcedURL], depth: Int, tagURL: String?) -> [SourcedURL] {
+    static func resourced(_ urls: [SourcedURL], depth: Int, tagURL: String?) -> [SourcedURL] {
         urls.map { SourcedURL(url: $0.url, id: $0.id, source: .response(depth: depth, tagURL: tagURL)) }
     }
 
@@ -220,7 +220,7 @@ public struct VASTResolver: Sendable {
 
     /// Records a failure of `chain`. `followed` (default: `chain`) are the wrappers actually followed: the innermost
     /// of them that sets `fallbackOnNoAd` decides it.
-    private func fail(_ code: VASTErrorCode, _ message: String, chain: [WrapperLink], followed: [WrapperLink]? = nil,
+    func fail(_ code: VASTErrorCode, _ message: String, chain: [WrapperLink], followed: [WrapperLink]? = nil,
                       extra: [SourcedURL] = [], topLevel: TopLevel, state: inout State) {
         let error = Self.dispatchableOnly(VASTError(code, message, errorURLs: chainErrors(chain) + extra))
         let fallback = (followed ?? chain).reversed().lazy.compactMap(\.wrapper.fallbackOnNoAd).first
@@ -228,7 +228,7 @@ public struct VASTResolver: Sendable {
                                                 fallbackOnNoAd: fallback))
     }
 
-    private func resolve(ad: Ad, tagURL: String?, responseURL: String?, chain: [WrapperLink], visited: [String],
+    func resolve(ad: Ad, tagURL: String?, responseURL: String?, chain: [WrapperLink], visited: [String],
                          topLevel: TopLevel, state: inout State) async {
         switch ad.content {
         case .inLine(let inLine):
@@ -239,108 +239,6 @@ public struct VASTResolver: Sendable {
         case .wrapper(let wrapper):
             await follow(wrapper, of: ad, tagURL: tagURL, chain: chain, visited: visited, topLevel: topLevel,
                          state: &state)
-        }
-    }
-
-    private func follow(_ wrapper: Wrapper, of ad: Ad, tagURL: String?, chain: [WrapperLink], visited: [String],
-                        topLevel: TopLevel, state: inout State) async {
-        let link = WrapperLink(depth: chain.count + 1, ad: ad, wrapper: wrapper, tagURL: tagURL)
-        let chain = chain + [link]
-        let rawURI = wrapper.vastAdTagURI
-        let uri = URLTemplate.escapingInvalidCharacters(configuration.tagURLTransform(rawURI))
-        func refuse(_ code: VASTErrorCode, _ message: String) {
-            fail(code, message, chain: chain, topLevel: topLevel, state: &state)
-            state.hops.append(ResolutionHop(depth: link.depth, url: uri,
-                                            outcome: .refused(VASTError(code, message)), elapsed: .zero,
-                                            adSystems: []))
-        }
-        if link.depth > configuration.maxWrapperDepth {
-            return refuse(.wrapperLimit, "wrapper \(link.depth) exceeds the limit of \(configuration.maxWrapperDepth) wrappers")
-        }
-        guard let url = URL(string: uri), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              url.host != nil else {
-            return refuse(.wrapperGeneral, "VASTAdTagURI \"\(uri)\" is not an absolute http(s) URL; not requested")
-        }
-        // Keyed on the URI as written: after `tagURLTransform` a fresh [CACHEBUSTING] would make every hop look new.
-        if visited.contains(rawURI) {
-            return refuse(.wrapperGeneral, "wrapper loop: \(rawURI) was already requested in this chain")
-        }
-        if state.requests >= configuration.maxRequests {
-            return refuse(.wrapperLimit, "the budget of \(configuration.maxRequests) requests per resolution is spent (wrapper fan-out?); not requested")
-        }
-        let remaining = configuration.resolutionTimeout - state.spent
-        if remaining <= .zero {
-            return refuse(.wrapperTimeout, "the resolution's \(configuration.resolutionTimeout) are spent; not requested")
-        }
-        let (fetched, elapsedTime) = await timedFetch(url, timeout: min(configuration.wrapperTimeout, remaining), state: &state)
-        let fetchedData: Data
-        let responseURL: String
-        switch fetched {
-        case .failure(let error):
-            state.hops.append(ResolutionHop(depth: link.depth, url: url.absoluteString, outcome: .failed(error),
-                                            elapsed: elapsedTime, adSystems: []))
-            return fail(error.code, error.message, chain: chain, topLevel: topLevel, state: &state)
-        case .success(let tag):
-            fetchedData = tag.data
-            responseURL = tag.finalURL?.absoluteString ?? url.absoluteString
-        }
-        let document: VASTDocument
-        do {
-            document = try VASTParser(limits: configuration.parserLimits).parse(fetchedData, tagURL: url.absoluteString)
-        } catch {
-            let rootErrors = Self.resourced(error.errorURLs, depth: link.depth, tagURL: url.absoluteString)
-            let outcome: ResolutionHop.Outcome = error.code == .noAdAfterWrapper ? .noAd : .failed(error)
-            state.hops.append(ResolutionHop(depth: link.depth, url: url.absoluteString, outcome: outcome,
-                                            elapsed: elapsedTime, adSystems: []))
-            switch error.code {
-            case .noAdAfterWrapper:
-                fail(.noAdAfterWrapper, "the wrapper's target has no ad", chain: chain, extra: rootErrors,
-                     topLevel: topLevel, state: &state)
-            case .schemaValidation where error.message.hasPrefix(DocumentBuilder.notVASTMessagePrefix):
-                fail(.wrapperTimeout, "the wrapper's target is not VAST: \(error.message)", chain: chain,
-                     topLevel: topLevel, state: &state)
-            case .xmlParse:
-                fail(.xmlParse, "the wrapper's target is not well-formed XML: \(error.message)", chain: chain,
-                     topLevel: topLevel, state: &state)
-            default:
-                fail(error.code, error.message, chain: chain, extra: rootErrors, topLevel: topLevel, state: &state)
-            }
-            return
-        }
-        state.hops.append(ResolutionHop(depth: link.depth, url: url.absoluteString,
-                                        outcome: .vast(adCount: document.ads.count), elapsed: elapsedTime,
-                                        adSystems: adSystems(document)))
-        state.addWarnings(document.warnings, hop: link.depth)
-        recordInvalidAds(document, chain: chain, depth: link.depth, tagURL: url.absoluteString, topLevel: topLevel,
-                         state: &state)
-
-        var candidates = document.adsInPlayOrder
-        if !wrapper.allowsMultipleAds {
-            if let first = document.buffetAds.first {
-                candidates = [first]
-            } else if let first = document.podAds.first {
-                candidates = [first]
-                if document.ads.count > 1 {
-                    state.warnings.append(VASTWarning(.resolution,
-                        "allowMultipleAds is false but the target holds only pod ads; the first of \(document.ads.count) is used",
-                        path: "hop \(link.depth)"))
-                }
-            }
-            if document.ads.count > candidates.count {
-                state.warnings.append(VASTWarning(.resolution,
-                    "allowMultipleAds is false: \(document.ads.count - candidates.count) more ad(s) of the target ignored",
-                    path: "hop \(link.depth)"))
-            }
-        }
-        for candidate in candidates {
-            if case .wrapper(let next) = candidate.content, !wrapper.followsAdditionalWrappers {
-                let nextLink = WrapperLink(depth: link.depth + 1, ad: candidate, wrapper: next, tagURL: url.absoluteString)
-                fail(.wrapperGeneral, "followAdditionalWrappers is false but the target is another wrapper",
-                     chain: chain + [nextLink], followed: chain, topLevel: topLevel, state: &state)
-                continue
-            }
-            await resolve(ad: candidate, tagURL: url.absoluteString, responseURL: responseURL, chain: chain,
-                          visited: visited + [rawURI], topLevel: topLevel, state: &state)
         }
     }
 }
