@@ -100,8 +100,14 @@ import TestSupport
         #expect(entries.count == sent.count, "a beacon never sent is not a request")
         let result = try reconciliation(run)
         #expect(result["sent"] as? Int == sent.count)
-        #expect(result["received"] as? Int == sent.count, "the sink saw every request that was sent")
-        #expect((result["missing"] as? [Any])?.isEmpty == true)
+        // The attempt cut off by the drain may be cancelled before its request reached the sink (a busy machine): it
+        // is then the one missing, with its error. Every other sent request arrived.
+        let unanswered = sent.filter { $0["error"] as? String == "unanswered at session end" }.count
+        let received = try #require(result["received"] as? Int)
+        #expect(received <= sent.count && received >= sent.count - unanswered, "the sink saw every request that was sent")
+        let missing = (result["missing"] as? [[String: Any]]) ?? []
+        #expect(missing.count == sent.count - received)
+        #expect(missing.allSatisfy { $0["error"] as? String == "unanswered at session end" })
     }
 
     @Test func now_withAnOffset_keepsThatOffsetInTIMESTAMP() async throws {
