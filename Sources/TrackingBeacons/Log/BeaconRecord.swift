@@ -1,16 +1,17 @@
 /// One tracking request as planned and, unless it was a dry run, as attempted: the unit of the beacon log.
 public struct BeaconRecord: Sendable, Equatable {
-    /// The VAST event (`impression`, `firstQuartile`, `error`, `progress`…).
-    public var event: String
-    /// Where the URL came from in the wrapper chain (`inline`, `wrapper 1 (AdServer)`).
-    public var source: String
-    /// The URL as written in the tag, macros and all.
-    public var template: String
-    /// The URL after macro expansion: what was (or would be) requested.
-    public var url: String
-    /// Ad playhead and session clock when the event happened.
-    public var playhead: Duration
-    public var clock: Duration
+    /// The beacon as planned: event, source, template, expanded URL, playhead, clock, unknown macros. The record
+    /// adds what the attempt got.
+    public var planned: PlannedBeacon
+
+    public var event: String { get { planned.event } set { planned.event = newValue } }
+    public var source: String { get { planned.source } set { planned.source = newValue } }
+    public var template: String { get { planned.template } set { planned.template = newValue } }
+    public var url: String { get { planned.url } set { planned.url = newValue } }
+    public var playhead: Duration { get { planned.playhead } set { planned.playhead = newValue } }
+    public var clock: Duration { get { planned.clock } set { planned.clock = newValue } }
+    public var unknownMacros: [String] { get { planned.unknownMacros } set { planned.unknownMacros = newValue } }
+
     /// 1 for the first try; more with retries.
     public var attempt: Int
     /// nil when not sent (dry run) or when no response came.
@@ -21,8 +22,6 @@ public struct BeaconRecord: Sendable, Equatable {
     public var error: String? { failure?.description }
     public var latency: Duration?
     public var bytes: Int?
-    /// Macros the template uses that vplay had no value for (left in the URL as written).
-    public var unknownMacros: [String]
     /// True when `--dry-run`: expanded and logged, not sent.
     public var dryRun: Bool
     /// Wall time the attempt was sent, ms since 1970 (nil in a dry run).
@@ -39,20 +38,22 @@ public struct BeaconRecord: Sendable, Equatable {
     public init(event: String, source: String, template: String, url: String, playhead: Duration, clock: Duration,
                 attempt: Int = 1, status: Int? = nil, failure: BeaconFailure? = nil, latency: Duration? = nil, bytes: Int? = nil,
                 unknownMacros: [String] = [], dryRun: Bool, sentAt: Int64? = nil) {
-        self.event = event
-        self.source = source
-        self.template = template
-        self.url = url
-        self.playhead = playhead
-        self.clock = clock
+        self.init(planned: PlannedBeacon(event: event, source: source, template: template, url: url, playhead: playhead,
+                                         clock: clock, unknownMacros: unknownMacros), dryRun: dryRun)
         self.attempt = attempt
         self.status = status
         self.failure = failure
         self.latency = latency
         self.bytes = bytes
-        self.unknownMacros = unknownMacros
-        self.dryRun = dryRun
         self.sentAt = sentAt
+    }
+
+    /// The record of a planned beacon before any attempt: a dry run's log line (`dryRun`), or the start of an
+    /// attempt's record.
+    public init(planned: PlannedBeacon, dryRun: Bool) {
+        self.planned = planned
+        self.attempt = 1
+        self.dryRun = dryRun
     }
 
     /// Whether it reached a server that answered 2xx/3xx.

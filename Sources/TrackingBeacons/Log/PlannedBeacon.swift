@@ -27,11 +27,3 @@ public struct PlannedBeacon: Sendable, Equatable {
     }
 }
 
-extension BeaconRecord {
-    /// The record of a planned beacon before any attempt: a dry run's log line (`dryRun`), or the start of an
-    /// attempt's record.
-    public init(planned: PlannedBeacon, dryRun: Bool) {
-        self.init(event: planned.event, source: planned.source, template: planned.template, url: planned.url,
-                  playhead: planned.playhead, clock: planned.clock, unknownMacros: planned.unknownMacros, dryRun: dryRun)
-    }
-}
