@@ -24,7 +24,7 @@ struct AdPreparation {
         if let path = configuration.adcashStatePath, criteria.forcedFile == nil {
             criteria.adcashQuality = AdcashState.nextQuality(statePath: path)
         }
-        var prepared = PreparedAd(tagURL: tagURL, resolution: resolution, ad: resolution.defaultAd, criteria: criteria)
+        var prepared = PreparedAd(resolution: resolution, ad: resolution.defaultAd)
         prepared.steps = resolution.warnings.map { .warning(String(describing: $0)) }
 
         guard let ad = resolution.defaultAd, let linear = ad.linear else {
@@ -62,7 +62,6 @@ struct AdPreparation {
         let (opening, skipped) = await environment.onMediaExecutor {
             opener.open(linear.mediaFiles, criteria: criteria, inLineTagURL: inLineTagURL)
         }
-        prepared.skippedMedia = skipped
         prepared.steps += skipped.map { .warning($0) }
         let opened: MediaOpener.Opened
         switch opening {

@@ -1,4 +1,3 @@
-import Foundation
 import PlayerEngine
 import Primitives
 import TrackingBeacons
@@ -35,12 +34,9 @@ struct PreparedAd {
         case mediaOpened(assetURI: String)
     }
 
-    var tagURL: URL
     var resolution: VASTResolution
     /// The ad that plays (the resolver's choice); nil when none can.
     var ad: ResolvedAd?
-    /// The media criteria the file was chosen by (after `--adcash-state`).
-    var criteria: MediaSelectionCriteria
     /// The opened media; nil when no ad plays, when opening was not asked for, or when no file opened (`failure`).
     var media: Media?
     /// The selection when media was not opened (`inspect --no-media`).
@@ -49,8 +45,6 @@ struct PreparedAd {
     var failure: SessionError?
     /// What a session reports and fires before playback, in order.
     var steps: [Step] = []
-    /// The files passed over before the one that opened, with why.
-    var skippedMedia: [String] = []
     var plan: TrackingPlan?
     var rules: PlaybackRules?
 
