@@ -233,7 +233,10 @@ public struct FleetRunner: Sendable {
                 await tally.admit(beacon)
                 await dispatcher.submit(beacon)
             })
-        let result = await SessionCore(prepared: prepared.plan, environment: environment).run(
+        // A replayed timeline never blocks: only a session that decodes for real needs the media executor's threads.
+        var sessionEnvironment = environment
+        if !configuration.decodeEach { sessionEnvironment.mediaExecutor = nil }
+        let result = await SessionCore(prepared: prepared.plan, environment: sessionEnvironment).run(
             source: source, reopen: prepared.timeline.map { timeline in { TimelineMediaSource(timeline) } },
             script: scenario.script, clock: VirtualClock(), step: &step, outputs: outputs)
         await tally.finished(scenario, report: result.playback)
