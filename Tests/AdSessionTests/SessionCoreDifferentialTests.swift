@@ -145,22 +145,21 @@ final class URLRecorder: BeaconTransport {
         let folder = try TemporaryFolder()
         let state = #"{"quality":"low","downloadSeconds":0.5}"#
         let (tag, mappings, kinds, adcashModes) = try Self.tag(name, in: folder)
-        do {
-            for adcash in adcashModes {
-                let base = configuration(tag, mappings: mappings, adcash: nil)
-                let live = SessionEnvironment.live(base)
-                let prepared = await AdPreparation(configuration: base, environment: live).prepare(.play)
-                await live.shutdown()
-                let facts = prepared.media.map { FleetScenario.Facts(duration: $0.duration, skipOffset: prepared.rules?.skipOffset) }
-                for kind in kinds {
-                    // Each run starts from the same saved download, as two viewers with the same history would.
-                    let statePath = adcash ? try folder.write("adcash-\(kind).json", state) : nil
-                    let (fleetURLs, script) = try await fleet(configuration(tag, mappings: mappings, adcash: statePath), kind: kind, facts: facts)
-                    if adcash { _ = try folder.write("adcash-\(kind).json", state) }
-                    let singleURLs = await single(configuration(tag, mappings: mappings, adcash: statePath), script: script)
-                    #expect(singleURLs == fleetURLs, "\(name) \(kind) adcash=\(adcash)")
-                    #expect(!singleURLs.isEmpty || !tag.contains("prelude"), "the prelude tag fires")
-                }
+        // The scenario's facts (duration, skip offset) come from the same preparation the runners make.
+        let base = configuration(tag, mappings: mappings, adcash: nil)
+        let live = SessionEnvironment.live(base)
+        let prepared = await AdPreparation(configuration: base, environment: live).prepare(.play)
+        await live.shutdown()
+        let facts = prepared.media.map { FleetScenario.Facts(duration: $0.duration, skipOffset: prepared.rules?.skipOffset) }
+        for adcash in adcashModes {
+            for kind in kinds {
+                // Each run starts from the same saved download, as two viewers with the same history would.
+                let statePath = adcash ? try folder.write("adcash-\(kind).json", state) : nil
+                let (fleetURLs, script) = try await fleet(configuration(tag, mappings: mappings, adcash: statePath), kind: kind, facts: facts)
+                if adcash { _ = try folder.write("adcash-\(kind).json", state) }
+                let singleURLs = await single(configuration(tag, mappings: mappings, adcash: statePath), script: script)
+                #expect(singleURLs == fleetURLs, "\(name) \(kind) adcash=\(adcash)")
+                #expect(!singleURLs.isEmpty || !tag.contains("prelude"), "the prelude tag fires")
             }
         }
     }
