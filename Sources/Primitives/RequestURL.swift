@@ -1,0 +1,142 @@
+import Foundation
+
+/// A URL vplay may request over HTTP(S), checked before any client sees it: every tracking URL, tag, wrapper target,
+/// media URL and redirect target goes through `RequestURL.check` first.
+///
+/// What it refuses would otherwise crash or mislead a client: a port outside 1…65535 (`http://127.0.0.1:99999/`
+/// traps inside SwiftNIO's address set-up), a scheme other than http and https, no host, an IPv6 literal that is no
+/// address, control characters or spaces, and URLs longer than `maxLength`. The checked authority is compared with
+/// what Foundation's `URL` (which async-http-client parses with) makes of the same text, so the client connects
+/// where the check looked.
+public struct RequestURL: Sendable, Hashable, CustomStringConvertible {
+    /// The URL as it will be requested.
+    public let url: URL
+    /// `http` or `https`, lower case.
+    public let scheme: String
+    /// The host as written, without the brackets of an IPv6 literal, lower case.
+    public let host: String
+    /// The port to connect to: the one written, else the scheme's default.
+    public let port: Int
+
+    /// Longer URLs are refused: no server takes them (nginx's default limit is 8 KiB a request line), and a tag
+    /// full of megabyte URLs should not become megabytes of requests.
+    public static let maxLength = 64 * 1024
+
+    public var description: String { url.absoluteString }
+
+    /// Checks `text` (an absolute URL).
+    public static func check(_ text: String) throws(URLRefusal) -> RequestURL {
+        guard text.utf8.count <= maxLength else { throw .tooLong(text.utf8.count) }
+        if let bad = text.unicodeScalars.first(where: { $0.value <= 0x20 || $0.value == 0x7F || (0x80...0x9F).contains($0.value) }) {
+            throw .forbiddenCharacter(bad.value)
+        }
+        guard let colon = text.firstIndex(of: ":") else { throw .notAbsolute }
+        let scheme = text[..<colon].lowercased()
+        guard scheme == "http" || scheme == "https" else {
+            guard !scheme.isEmpty, scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }) else {
+                throw .notAbsolute
+            }
+            throw .schemeNotAllowed(scheme)
+        }
+        let afterScheme = text[text.index(after: colon)...]
+        guard afterScheme.hasPrefix("//") else { throw .noHost }
+        let authorityStart = afterScheme.index(afterScheme.startIndex, offsetBy: 2)
+        let rest = afterScheme[authorityStart...]
+        let authority = rest[..<(rest.firstIndex(where: { "/?#\\".contains($0) }) ?? rest.endIndex)]
+        // Credentials in a tracking URL are refused, not sent: a URL that logs into someone's server is no beacon.
+        guard !authority.contains("@") else { throw .credentials }
+        let (host, portText) = try split(authority)
+        guard !host.isEmpty else { throw .noHost }
+        let defaultPort = scheme == "https" ? 443 : 80
+        var port = defaultPort
+        if let portText, !portText.isEmpty {
+            guard portText.count <= 5, portText.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(portText),
+                  (1...65_535).contains(value) else { throw .badPort(String(portText)) }
+            port = value
+        }
+        if host.hasPrefix("[") {
+            let literal = String(host.dropFirst().dropLast())
+            guard IPAddress(literal) != nil, literal.contains(":") else { throw .badHost(String(host)) }
+        } else {
+            guard host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-._~%!$&'()*+,;=".contains($0)) }) else {
+                throw .badHost(String(host))
+            }
+        }
+        // The client parses with Foundation: it must see the same host and port (else it would connect elsewhere).
+        guard let url = URL(string: text), let parsedHost = url.host, !parsedHost.isEmpty else { throw .notAbsolute }
+        let plainHost = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : String(host)
+        let parsedPlain = parsedHost.hasPrefix("[") ? String(parsedHost.dropFirst().dropLast()) : parsedHost
+        guard parsedPlain.lowercased() == plainHost.lowercased(), (url.port ?? defaultPort) == port else {
+            throw .ambiguous
+        }
+        return RequestURL(url: url, scheme: scheme, host: plainHost.lowercased(), port: port)
+    }
+
+    /// `text` resolved against `base` (a redirect's `Location`, a relative URL in a tag), then checked.
+    public static func check(_ text: String, relativeTo base: URL) throws(URLRefusal) -> RequestURL {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard let resolved = URL(string: trimmed, relativeTo: base)?.absoluteURL else {
+            // Foundation refuses it; judge the text itself for the reason.
+            _ = try check(trimmed)
+            throw .notAbsolute
+        }
+        return try check(resolved.absoluteString)
+    }
+
+    /// The host (brackets kept on an IPv6 literal) and the port text after its colon, if any.
+    private static func split(_ authority: Substring) throws(URLRefusal) -> (host: Substring, port: Substring?) {
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else { throw .badHost(String(authority)) }
+            let host = authority[...close]
+            let after = authority[authority.index(after: close)...]
+            if after.isEmpty { return (host, nil) }
+            guard after.hasPrefix(":") else { throw .badHost(String(authority)) }
+            return (host, after.dropFirst())
+        }
+        guard let colon = authority.lastIndex(of: ":") else { return (authority, nil) }
+        return (authority[..<colon], authority[authority.index(after: colon)...])
+    }
+}
+
+/// Why a URL is not requested.
+public enum URLRefusal: Error, Sendable, Hashable, CustomStringConvertible {
+    case tooLong(Int)
+    case forbiddenCharacter(UInt32)
+    case notAbsolute
+    case schemeNotAllowed(String)
+    case noHost
+    case credentials
+    case badHost(String)
+    case badPort(String)
+    /// Foundation reads the host or port differently from the text (the client would connect elsewhere).
+    case ambiguous
+    /// `--deny-private-networks` / `--deny-loopback`: the host is, or resolves to, such an address.
+    case deniedAddress(host: String, address: String, range: AddressRange)
+    /// `--deny-private-networks`: the host's name could not be resolved to check it.
+    case unresolvable(host: String)
+
+    public var description: String {
+        switch self {
+        case let .tooLong(bytes): "invalid URL: \(bytes) bytes long (at most \(RequestURL.maxLength))"
+        case let .forbiddenCharacter(value): "invalid URL: it contains character U+\(String(format: "%04X", value))"
+        case .notAbsolute: "invalid URL: not an absolute URL"
+        case let .schemeNotAllowed(scheme): "invalid URL: scheme \(scheme): is not requested (http and https only)"
+        case .noHost: "invalid URL: no host"
+        case .credentials: "invalid URL: it carries credentials (user@host)"
+        case let .badHost(host): "invalid URL: host \(host) is not a host name or IP address"
+        case let .badPort(port): "invalid URL: port \(port) is not in 1…65535"
+        case .ambiguous: "invalid URL: its host or port is ambiguous"
+        case let .deniedAddress(host, address, range):
+            host == address ? "refused: \(address) is \(range.text)" : "refused: \(host) resolves to \(address), \(range.text)"
+        case let .unresolvable(host): "refused: \(host) could not be resolved to check its address"
+        }
+    }
+
+    /// Stable, for programs: `invalid-url` or `address-denied`.
+    public var code: String {
+        switch self {
+        case .deniedAddress, .unresolvable: "address-denied"
+        default: "invalid-url"
+        }
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import Primitives
+import Testing
+
+/// `RequestURL.check`: what no client is handed. Each refused case once reached async-http-client (and trapped in
+/// SwiftNIO's address set-up for out-of-range ports) or would make the client connect elsewhere than checked.
+@Suite struct RequestURLTests {
+    @Test(arguments: [
+        ("http://127.0.0.1:99999/x", "port 99999"),
+        ("http://[::1]:4294967296/", "port 4294967296"),
+        ("https://127.0.0.1:99999", "port 99999"),
+        ("http://example.com:0/", "port 0"),
+        ("http://example.com:65536/", "port 65536"),
+        ("http://example.com:-1/", "port -1"),
+        ("http://example.com:8o/", "port 8o"),
+        ("http://example.com:000080/", "port 000080"),
+        ("http://[::1/", "host"),
+        ("http://[zz::1]/", "host"),
+        ("http://[127.0.0.1]/", "host"),
+        ("http://exa mple.com/", "character"),
+        ("http://example.com/\u{0}", "character"),
+        ("http:///path", "no host"),
+        ("http:example.com", "no host"),
+        ("http://user:pw@example.com/", "credentials"),
+        ("file:///etc/passwd", "scheme file"),
+        ("ftp://example.com/x", "scheme ftp"),
+        ("javascript:alert(1)", "scheme javascript"),
+        ("//example.com/x", "not an absolute URL"),
+        ("example.com/x", "not an absolute URL"),
+        ("", "not an absolute URL"),
+        ("http://exa<mple.com/", "host"),
+    ])
+    func refused(_ text: String, _ reason: String) {
+        #expect(throws: URLRefusal.self) { try RequestURL.check(text) }
+        do {
+            _ = try RequestURL.check(text)
+        } catch {
+            #expect(error.description.contains(reason), "\(text): \(error)")
+            #expect(error.code == "invalid-url")
+        }
+    }
+
+    @Test(arguments: [
+        ("http://127.0.0.1:8089/imp?x=1", "127.0.0.1", 8089),
+        ("HTTPS://Example.COM/a", "example.com", 443),
+        ("http://example.com", "example.com", 80),
+        ("http://example.com:/x", "example.com", 80),
+        ("http://[::1]:65535/", "::1", 65535),
+        ("http://example.com:1/", "example.com", 1),
+        ("https://cdn.example.com/a%20b.mp4?u=http://x:99999", "cdn.example.com", 443),
+    ])
+    func accepted(_ text: String, _ host: String, _ port: Int) throws {
+        let url = try RequestURL.check(text)
+        #expect(url.host == host && url.port == port, "\(url.host):\(url.port)")
+    }
+
+    @Test func tooLong_isRefused_andTheLimitItselfIsNot() throws {
+        let base = "http://example.com/"
+        _ = try RequestURL.check(base + String(repeating: "a", count: RequestURL.maxLength - base.utf8.count))
+        #expect(throws: URLRefusal.tooLong(RequestURL.maxLength + 1)) {
+            try RequestURL.check(base + String(repeating: "a", count: RequestURL.maxLength - base.utf8.count + 1))
+        }
+    }
+
+    @Test func redirectTargets_resolveAgainstTheirBase_thenAreChecked() throws {
+        let base = URL(string: "http://127.0.0.1:8080/a/b")!
+        #expect(try RequestURL.check("/c", relativeTo: base).url.absoluteString == "http://127.0.0.1:8080/c")
+        #expect(try RequestURL.check("d?e=1", relativeTo: base).url.absoluteString == "http://127.0.0.1:8080/a/d?e=1")
+        #expect(throws: URLRefusal.badPort("99999")) { try RequestURL.check("http://127.0.0.1:99999/x", relativeTo: base) }
+        #expect(throws: URLRefusal.schemeNotAllowed("file")) { try RequestURL.check("file:///etc/passwd", relativeTo: base) }
+    }
+}
+
+@Suite struct AddressPolicyTests {
+    @Test(arguments: [
+        ("127.0.0.1", AddressRange.loopback), ("127.255.0.9", .loopback), ("::1", .loopback),
+        ("10.1.2.3", .privateNetwork), ("172.16.0.1", .privateNetwork), ("172.31.255.255", .privateNetwork),
+        ("192.168.1.1", .privateNetwork), ("100.64.0.1", .privateNetwork), ("fd00:ec2::254", .privateNetwork),
+        ("fc00::1", .privateNetwork), ("169.254.169.254", .linkLocal), ("fe80::1", .linkLocal),
+        ("0.0.0.0", .unspecified), ("::", .unspecified), ("::ffff:10.0.0.1", .privateNetwork),
+        ("::ffff:169.254.169.254", .linkLocal), ("64:ff9b::a9fe:a9fe", .linkLocal), ("224.0.0.1", .multicast),
+        ("ff02::1", .multicast), ("240.0.0.1", .reserved),
+    ])
+    func specialRanges(_ text: String, _ range: AddressRange) throws {
+        #expect(try #require(IPAddress(text)).range == range)
+    }
+
+    @Test(arguments: ["8.8.8.8", "172.15.255.255", "172.32.0.1", "100.128.0.1", "2001:4860:4860::8888", "93.184.216.34"])
+    func publicAddresses(_ text: String) throws {
+        #expect(try #require(IPAddress(text)).range == nil)
+    }
+
+    @Test func denyPrivate_refusesPrivateHostsAndNames_allowsLoopbackUnlessDenied() throws {
+        let names: [String: [IPAddress]] = [
+            "metadata.internal": [IPAddress("169.254.169.254")!],
+            "mixed.example": [IPAddress("93.184.216.34")!, IPAddress("10.0.0.7")!],
+            "public.example": [IPAddress("93.184.216.34")!],
+            "loop.example": [IPAddress("127.0.0.2")!],
+        ]
+        let gate = URLGate(policy: AddressPolicy(denyPrivate: true), resolve: { names[$0] })
+        for refused in ["http://10.0.0.1/x", "http://169.254.169.254/latest/meta-data", "http://[fd00::1]/",
+                        "http://metadata.internal/", "http://mixed.example/", "http://unknown.example/"] {
+            #expect(throws: URLRefusal.self, "\(refused)") { try gate.check(refused) }
+        }
+        do {
+            _ = try gate.check("http://mixed.example/")
+        } catch {
+            #expect(error.description == "refused: mixed.example resolves to 10.0.0.7, a private network address")
+            #expect(error.code == "address-denied")
+        }
+        for allowed in ["http://public.example/", "http://127.0.0.1:8089/", "http://localhost/", "http://loop.example/", "http://8.8.8.8/"] {
+            _ = try gate.check(allowed)
+        }
+        let strict = URLGate(policy: AddressPolicy(denyPrivate: true, denyLoopback: true), resolve: { names[$0] })
+        for refused in ["http://127.0.0.1:8089/", "http://localhost/", "http://[::1]/", "http://loop.example/", "http://a.localhost/"] {
+            #expect(throws: URLRefusal.self, "\(refused)") { try strict.check(refused) }
+        }
+        // Open by default: nothing is resolved, every valid URL passes.
+        _ = try URLGate(policy: .open, resolve: { _ in Issue.record("resolved"); return nil }).check("http://10.0.0.1/")
+    }
+
+    @Test func names_areResolvedOncePerHost() throws {
+        let lookups = Locked(0)
+        let gate = URLGate(policy: AddressPolicy(denyPrivate: true), resolve: { _ in
+            lookups.withLock { $0 += 1 }
+            return [IPAddress("93.184.216.34")!]
+        })
+        for path in 0..<5 { _ = try gate.check("http://cdn.example/\(path)") }
+        #expect(lookups.withLock { $0 } == 1)
+    }
+}
