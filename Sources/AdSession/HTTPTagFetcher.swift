@@ -5,37 +5,39 @@ import NIOCore
 import TrackingBeacons
 import VAST
 
-/// Fetches wrapper targets and remote tags over HTTP(S) with async-http-client: a deadline per request, redirects
-/// followed (at most 5), bodies capped at the parser's size limit (a 50 MB "VAST" is cut off, not buffered).
-/// Only http and https: the resolver refuses other schemes before asking.
+/// Fetches wrapper targets and remote tags over HTTP(S) with async-http-client: every URL and redirect target
+/// checked first (`GatedHTTPClient`), a deadline per request, redirects followed (at most 5), bodies capped at the
+/// parser's size limit (a 50 MB "VAST" is cut off, not buffered). Only http and https.
 public final class HTTPTagFetcher: AdTagFetcher {
-    private let client: HTTPClient
+    private let client: GatedHTTPClient
     private let userAgent: String
     private let maxBytes: Int
 
-    public init(userAgent: String, maxBytes: Int = ParserLimits.default.maxBytes) {
-        var configuration = HTTPClient.Configuration()
-        configuration.redirectConfiguration = .follow(max: 5, allowCycles: false)
-        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    public init(userAgent: String, maxBytes: Int = ParserLimits.default.maxBytes, connectTimeout: Duration = .seconds(5),
+                gate: URLGate = .open) {
+        let configuration = HTTPClient.Configuration()
+        client = GatedHTTPClient(gate: gate, configuration: configuration)
         self.userAgent = userAgent
         self.maxBytes = maxBytes
     }
 
     public func fetch(_ url: URL, timeout: Duration) async throws -> FetchedTag {
-        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            throw VASTError(.wrapperGeneral, "\(url.absoluteString): only http and https tags are fetched")
-        }
-        var request = HTTPClientRequest(url: url.absoluteString)
-        request.headers.add(name: "User-Agent", value: userAgent)
-        request.headers.add(name: "Accept", value: "application/xml, text/xml, */*")
-        let deadline = TimeAmount.nanoseconds(Int64(Double(timeout.components.seconds) * 1e9 + Double(timeout.components.attoseconds) / 1e9))
-        let response: HTTPClientResponse
+        let answer: GatedHTTPClient.Answer
         do {
-            response = try await client.execute(request, timeout: deadline)
+            answer = try await client.get(
+                url.absoluteString,
+                headers: [("User-Agent", userAgent), ("Accept", "application/xml, text/xml, */*")],
+                deadline: .now() + .nanoseconds(max(0, timeout.nanoseconds)))
+        } catch let refusal as GatedHTTPClient.Refusal {
+            if case let .url(why) = refusal {
+                throw VASTError(.wrapperGeneral, "\(url.absoluteString): \(why); not requested")
+            }
+            throw VASTError(.wrapperTimeout, "\(url.absoluteString): \(HTTPBeaconTransport.describe(refusal))")
         } catch {
-            // In words, as beacon records say it: "redirect cycle", "too many redirects", "connection refused"…
+            // In words, as beacon records say it: "redirect cycle", "connection refused", "TLS handshake failed: …"
             throw VASTError(.wrapperTimeout, "\(url.absoluteString): \(HTTPBeaconTransport.describe(error))")
         }
+        let response = answer.response
         guard (200..<300).contains(Int(response.status.code)) else {
             throw VASTError(.wrapperTimeout, "\(url.absoluteString): HTTP \(response.status.code)")
         }
@@ -55,9 +57,10 @@ public final class HTTPTagFetcher: AdTagFetcher {
         } catch {
             throw VASTError(.wrapperTimeout, "\(url.absoluteString): \(HTTPBeaconTransport.describe(error)) while reading the body")
         }
+        let data = Data(body.readableBytesView)
         // After redirects the body comes from the last request's URL (relative MediaFile URLs resolve against it).
-        return FetchedTag(data: Data(body.readableBytesView), finalURL: response.url ?? url)
+        return FetchedTag(data: data, finalURL: answer.url)
     }
 
-    public func shutdown() async { try? await client.shutdown() }
+    public func shutdown() async { await client.shutdown() }
 }

@@ -19,6 +19,9 @@ public struct SessionConfiguration: Sendable {
     public var tag: String
     /// Expand and log every tracking URL, send nothing.
     public var dryRun = false
+    /// Which hosts tags, wrappers, media and beacons may be requested from (`--deny-private-networks`,
+    /// `--deny-loopback`); every URL is checked (`URLGate`) whatever this says.
+    public var addressPolicy = AddressPolicy.open
     public var clock: ClockMode = .virtual
     /// Seeds `[CACHEBUSTING]` (and, later, scenario draws) so a run is reproducible.
     public var seed: UInt64 = 1

@@ -10,6 +10,7 @@
 #include <libavutil/log.h>
 #include <libavutil/time.h>
 #include <libavutil/channel_layout.h>
+#include <libavutil/opt.h>
 #include <errno.h>
 
 // FFmpeg's function-like and compound macros do not import into Swift; these give them once.

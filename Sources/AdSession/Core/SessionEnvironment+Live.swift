@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import PlayerEngine
 import Primitives
@@ -10,11 +11,15 @@ extension SessionEnvironment {
     /// `ContinuousClock` or reads `Date()`.
     public static func live(_ configuration: SessionConfiguration) -> SessionEnvironment {
         let clock = ContinuousClock()
-        let tags = HTTPTagFetcher(userAgent: configuration.userAgent, maxBytes: configuration.resolver.parserLimits.maxBytes)
+        let gate = URLGate(policy: configuration.addressPolicy, resolve: AddressPolicy.systemResolve)
+        let tags = HTTPTagFetcher(userAgent: configuration.userAgent, maxBytes: configuration.resolver.parserLimits.maxBytes, gate: gate)
+        let redirects = MediaRedirects(client: GatedHTTPClient(gate: gate, configuration: HTTPClient.Configuration()),
+                                       userAgent: configuration.userAgent)
         let beacons = configuration.dryRun
-            ? nil : HTTPBeaconTransport(userAgent: configuration.userAgent, connectTimeout: configuration.beaconPolicy.timeout, clock: clock)
+            ? nil : HTTPBeaconTransport(userAgent: configuration.userAgent, connectTimeout: configuration.beaconPolicy.timeout,
+                                        clock: clock, gate: gate)
         return SessionEnvironment(
-            tagFetcher: tags, beaconTransport: beacons, media: FFmpegMediaOpener(), networkClock: clock,
+            tagFetcher: tags, beaconTransport: beacons, media: FFmpegMediaOpener(gate: gate, redirects: redirects), networkClock: clock,
             wallClock: liveWallClock,
             playbackClock: { mode in
                 switch mode {
@@ -25,6 +30,7 @@ extension SessionEnvironment {
             mediaExecutor: BlockingExecutor.shared,
             shutdown: {
                 await tags.shutdown()
+                await redirects.client.shutdown()
                 await beacons?.shutdown()
             })
     }
@@ -49,12 +55,26 @@ extension SessionEnvironment {
 
 /// FFmpeg behind the media seam.
 struct FFmpegMediaOpener: MediaOpening {
+    /// Every media URL passes it, and so does each redirect target (`redirects`).
+    var gate: URLGate = .open
+    /// nil: FFmpeg follows redirects itself (tests of the media seam alone).
+    var redirects: MediaRedirects?
+
     func open(_ location: String, options: MediaOpenOptions) throws(MediaError) -> any MediaSource {
-        try FFmpegMediaSource(location: location, options: options)
+        try FFmpegMediaSource(location: location, options: gated(options))
     }
 
     func openForDemux(_ location: String) throws(MediaError) -> any PacketSource {
-        try FFmpegMediaSource(location: location, options: MediaOpenOptions(decoderThreads: 1, openDecoders: false))
+        try FFmpegMediaSource(location: location, options: gated(MediaOpenOptions(decoderThreads: 1, openDecoders: false)))
+    }
+
+    private func gated(_ options: MediaOpenOptions) -> MediaOpenOptions {
+        var options = options
+        options.urlGate = gate
+        if let redirects {
+            options.redirects = { url, timeout throws(MediaError) in try redirects.resolve(url, timeout: timeout) }
+        }
+        return options
     }
 }
 

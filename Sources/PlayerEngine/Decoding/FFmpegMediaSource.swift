@@ -36,7 +36,8 @@ public final class FFmpegMediaSource: MediaSource {
     /// Opens `location` and its decoders. Throws a `MediaError` naming what is wrong.
     public init(location: String, options: MediaOpenOptions = .init()) throws(MediaError) {
         self.options = options
-        let format = try FormatContext(location: location, ioTimeout: options.ioTimeout, loadTimeout: options.loadTimeout)
+        let format = try FormatContext(location: location, ioTimeout: options.ioTimeout, loadTimeout: options.loadTimeout,
+                                       urlGate: options.urlGate, redirects: options.redirects)
         self.format = format
         self.startTime = format.startTime
         tallies = Array(repeating: DemuxTally(), count: format.streamCount)

@@ -40,15 +40,20 @@ final class FormatContext {
     ///   - ioTimeout: how long one network read or connect may block before it fails (`rw_timeout`).
     ///   - loadTimeout: how long the whole load (connect, probe, header, stream parameters) may take.
     ///   - allowedFormats: FFmpeg's `format_whitelist`; tests widen it to show that the protocol list holds alone.
-    init(location: String, ioTimeout: Duration, loadTimeout: Duration, allowedFormats: String = adFormats) throws(MediaError) {
+    ///   - urlGate: checks an http(s) URL before it is requested.
+    ///   - redirects: follows a remote URL's redirects, each target checked (FFmpeg then follows none); nil lets
+    ///     FFmpeg follow them itself (tests of the decoder alone).
+    init(location: String, ioTimeout: Duration, loadTimeout: Duration, allowedFormats: String = adFormats,
+         urlGate: URLGate = .open, redirects: MediaRedirectResolver? = nil) throws(MediaError) {
         self.location = location
         readLimit = ioTimeout
-        let target = try Self.openableTarget(location)
+        let target = try Self.openableTarget(location, gate: urlGate)
         MediaLog.configureOnce()
         let deadline = LoadDeadline(limit: loadTimeout)
         deadline.arm()
         let opened = try Self.open(
-            target: target, location: location, ioTimeout: ioTimeout, deadline: deadline, allowedFormats: allowedFormats)
+            target: target, location: location, ioTimeout: ioTimeout, deadline: deadline, allowedFormats: allowedFormats,
+            redirects: redirects)
         pointer = opened.context
         io = opened.io
         self.deadline = deadline
@@ -136,13 +141,16 @@ final class FormatContext {
     // MARK: - Opening
 
     /// Checks the scheme, lower-cases it (FFmpeg's protocol names are case-sensitive, URI schemes are not) and turns
-    /// `file:` URLs into paths. Only local paths, `file:`, `http:` and `https:`.
-    static func openableTarget(_ location: String) throws(MediaError) -> String {
+    /// `file:` URLs into paths. Only local paths, `file:`, `http:` and `https:`; an http(s) URL must pass `gate`.
+    static func openableTarget(_ location: String, gate: URLGate = .open) throws(MediaError) -> String {
         if let colon = location.firstIndex(of: ":"), location[..<colon].allSatisfy({ $0.isLetter || $0 == "+" || $0 == "-" || $0 == "." }),
            location.distance(from: location.startIndex, to: colon) > 1 {
             let scheme = location[..<colon].lowercased()
             switch scheme {
-            case "http", "https": return scheme + location[colon...]
+            case "http", "https":
+                let target = scheme + location[colon...]
+                do { _ = try gate.check(target) } catch { throw .cannotRequest(location: location, reason: error.description) }
+                return target
             case "file":
                 guard let url = URL(string: scheme + location[colon...]), url.isFileURL else { throw .schemeNotAllowed(location: location) }
                 return url.path
@@ -158,7 +166,8 @@ final class FormatContext {
     }
 
     private static func open(
-        target: String, location: String, ioTimeout: Duration, deadline: LoadDeadline, allowedFormats: String
+        target: String, location: String, ioTimeout: Duration, deadline: LoadDeadline, allowedFormats: String,
+        redirects: MediaRedirectResolver?
     ) throws(MediaError) -> (context: UnsafeMutablePointer<AVFormatContext>, io: UnsafeMutablePointer<AVIOContext>) {
         let protocols = isRemote(target) ? remoteProtocols : localProtocols
         var interrupt = deadline.callback
@@ -174,8 +183,20 @@ final class FormatContext {
             // players do, against the system's trust store, and so does vplay (a failed check is `unreachable`).
             av_dict_set(&ioOptions, "tls_verify", "1", 0)
         }
+        if isRemote(target), redirects != nil {
+            // FFmpeg would follow redirects unchecked (to any host, port or private address): it follows none, and
+            // vplay follows them with every target checked (`MediaRedirects`), then opens where they end.
+            av_dict_set(&ioOptions, "max_redirects", "0", 0)
+        }
         var reader: UnsafeMutablePointer<AVIOContext>? = nil
-        let connected = avio_open2(&reader, target, AVIO_FLAG_READ, &interrupt, &ioOptions)
+        var connected = avio_open2(&reader, target, AVIO_FLAG_READ, &interrupt, &ioOptions)
+        var opened = target  // where the data comes from, after redirects
+        if connected == FFmpegCode.posix(EIO), isRemote(target), let redirects, !deadline.expired,
+           let final = try redirects(target, deadline.remaining) {
+            // The answer was a redirect (FFmpeg says only "I/O error" for one it may not follow).
+            opened = final
+            connected = avio_open2(&reader, final, AVIO_FLAG_READ, &interrupt, &ioOptions)
+        }
         av_dict_free(&ioOptions)
         guard connected >= 0, let io = reader else { throw failure.classify(connected) }
         func closing(_ error: MediaError) -> MediaError {
@@ -186,7 +207,7 @@ final class FormatContext {
 
         // The probed bytes stay in the reader's buffer, so the demuxer reads them again without a new request.
         var probed: UnsafePointer<AVInputFormat>? = nil
-        let score = av_probe_input_buffer2(io, &probed, target, nil, 0, 0)
+        let score = av_probe_input_buffer2(io, &probed, opened, nil, 0, 0)
         guard score >= 0, let probed, let probedName = probed.pointee.name else {
             throw closing(failure.classify(score < 0 ? score : FFmpegCode.invalidData))
         }
@@ -201,7 +222,7 @@ final class FormatContext {
         av_dict_set(&options, "format_whitelist", allowedFormats, 0)
         var context: UnsafeMutablePointer<AVFormatContext>? = allocated
         // On failure FFmpeg frees the context (not the custom reader, which `closing` closes).
-        let status = avformat_open_input(&context, target, probed, &options)
+        let status = avformat_open_input(&context, opened, probed, &options)
         av_dict_free(&options)
         guard status >= 0, let context else {
             throw closing(failure.classifyHeader(status, io: io, format: format, score: score, allowedFormats: allowedFormats))

@@ -26,6 +26,12 @@ final class LoadDeadline {
         expired = false
     }
 
+    /// What is left of the limit (zero once passed; the whole limit when disarmed).
+    var remaining: Duration {
+        guard let deadlineMicros else { return limit }
+        return .microseconds(max(0, deadlineMicros - av_gettime_relative()))
+    }
+
     /// Stops the limit (loading, or reading one packet, is done).
     func disarm() { deadlineMicros = nil }
 

@@ -7,6 +7,9 @@ public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
     case notFound(location: String, message: String)
     /// The server could not be reached, refused, timed out or failed (network or 5xx).
     case unreachable(location: String, message: String)
+    /// The URL cannot be requested (`RequestURL`: a port beyond 65535, no host, …), or `--deny-private-networks`
+    /// refused its address or that of a redirect target. Nothing is read from it.
+    case cannotRequest(location: String, reason: String)
     /// The URL's scheme is not one vplay lets FFmpeg open (file, http, https only), or FFmpeg was asked to open
     /// another protocol on its behalf (e.g. `subfile,,…:/path`, or a local file from remote media).
     case schemeNotAllowed(location: String)
@@ -40,7 +43,7 @@ public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
     /// 403 no supported media, 405 cannot play.
     public var vastCode: VASTErrorCode {
         switch self {
-        case .notFound, .unreachable: .mediaFileNotFound
+        case .notFound, .unreachable, .cannotRequest: .mediaFileNotFound
         case .loadTimedOut, .readTimedOut: .mediaFileTimeout
         case .schemeNotAllowed, .formatNotAllowed, .unsupportedCodec: .noSupportedMediaFile
         case .notMedia, .unreadableContainer, .decoderFailed, .truncated, .corruptStream, .readFailed: .mediaFileDisplay
@@ -52,6 +55,7 @@ public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .notFound: "not-found"
         case .unreachable: "unreachable"
+        case .cannotRequest: "cannot-request"
         case .schemeNotAllowed: "scheme-not-allowed"
         case .formatNotAllowed: "format-not-allowed"
         case .loadTimedOut: "load-timed-out"
@@ -70,6 +74,7 @@ public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case let .notFound(location, message): "media not found: \(location) (\(message))"
         case let .unreachable(location, message): "media unreachable: \(location) (\(message))"
+        case let .cannotRequest(location, reason): "media not requested: \(location) (\(reason))"
         case let .schemeNotAllowed(location): "media URL scheme not allowed (file, http, https only): \(location)"
         case let .formatNotAllowed(location, format):
             "media container not allowed (\(format); only MP4/MOV/3GP and Matroska/WebM files play): \(location)"

@@ -1,3 +1,4 @@
+import Primitives
 /// Where the playback engine gets its frames: a real FFmpeg decode (`FFmpegMediaSource`) or, in unit tests of pure
 /// timing logic, a scripted list of frames. Frames come in presentation order across all streams.
 public protocol MediaSource: AnyObject {
@@ -39,6 +40,10 @@ public struct DecodeStatistics: Sendable, Equatable, Codable {
 }
 
 /// How an `FFmpegMediaSource` opens and decodes.
+/// Where `url`'s redirects end (nil when it does not redirect), within `timeout`; blocks its thread. Throws the
+/// media error for a redirect that must not be followed.
+public typealias MediaRedirectResolver = @Sendable (_ url: String, _ timeout: Duration) throws(MediaError) -> String?
+
 public struct MediaOpenOptions: Sendable {
     /// Decoder threads per stream; 0 = one per core, chosen by FFmpeg (the `ffmpeg` CLI's default, `-threads auto`).
     public var decoderThreads: Int
@@ -59,6 +64,12 @@ public struct MediaOpenOptions: Sendable {
     /// decoder's threads and buffers cost memory such a pass never uses. Whether a decoder exists is still checked
     /// (`unsupportedCodec`), not whether it opens (`decoderFailed`); `nextFrame()` then yields no frame.
     public var openDecoders: Bool
+    /// Checks an http(s) media URL before FFmpeg requests it (`MediaError.cannotRequest`, VAST 401).
+    public var urlGate: URLGate = .open
+    /// Follows a remote media URL's redirects, each target checked by the same gate (a `file:` target is
+    /// `schemeNotAllowed`, 403; a refused one `cannotRequest`, 401); FFmpeg is then told to follow none. nil lets
+    /// FFmpeg follow redirects itself, unchecked (unit tests of the decoder only).
+    public var redirects: MediaRedirectResolver?
 
     public init(
         decoderThreads: Int = 0, ioTimeout: Duration = .seconds(10), truncationTolerance: Duration = .milliseconds(500),

@@ -1,6 +1,13 @@
+import Primitives
+
 /// Why a beacon attempt did not end with a 2xx/3xx answer: a value with a stable `code` for programs (the beacon
 /// log's `errorCode`, a fleet's failure counts) and `description` in words for people (the log's `error`).
 public enum BeaconFailure: Error, Sendable, Equatable, Hashable, CustomStringConvertible {
+    /// Not requested: the URL (or a redirect's target) cannot be requested, or `--deny-private-networks` refused
+    /// its address (`URLGate`).
+    case refused(URLRefusal)
+    /// A response redirected to `target`, which is refused like a URL (not followed).
+    case redirectRefused(target: String, URLRefusal)
     case connectionRefused
     case dnsLookupFailed(host: String)
     case couldNotConnect(String)
@@ -30,6 +37,7 @@ public enum BeaconFailure: Error, Sendable, Equatable, Hashable, CustomStringCon
     /// Stable, machine-readable: `connection-refused`, `http-status`, `timed-out`, …
     public var code: String {
         switch self {
+        case let .refused(refusal), let .redirectRefused(_, refusal): refusal.code
         case .connectionRefused: "connection-refused"
         case .dnsLookupFailed: "dns-lookup-failed"
         case .couldNotConnect: "could-not-connect"
@@ -53,6 +61,8 @@ public enum BeaconFailure: Error, Sendable, Equatable, Hashable, CustomStringCon
 
     public var description: String {
         switch self {
+        case let .refused(refusal): refusal.description
+        case let .redirectRefused(target, refusal): "redirect to \(target) not followed: \(refusal)"
         case .connectionRefused: "connection refused"
         case let .dnsLookupFailed(host): "DNS lookup failed for \(host)"
         case let .couldNotConnect(why): "could not connect: \(why)"

@@ -13,14 +13,14 @@ import Synchronization
 
 /// Beacons over real HTTP GET with async-http-client (SwiftNIO): pooled connections, one deadline per attempt that
 /// covers connecting, the response head and the body, redirects followed up to 5 (a beacon bouncing further is
-/// broken, and a loop must end), a User-Agent naming vplay and the simulated device. The body is read and dropped,
+/// broken, and a loop must end; every URL and redirect target checked by a `URLGate` first), a User-Agent naming vplay and the simulated device. The body is read and dropped,
 /// counted up to `maxBodyBytes`.
 ///
 /// A failed connection fails the attempt at once: async-http-client's own connection retries are off, because with
 /// them a refused connection is retried with backoff until the deadline and reported only then (AHC issue #743),
 /// holding a concurrency slot for the whole timeout. Retrying is the dispatcher's decision (`BeaconPolicy`).
 public final class HTTPBeaconTransport: BeaconTransport {
-    private let client: HTTPClient
+    private let client: GatedHTTPClient
     private let userAgent: String
     /// Measures each attempt's latency and bounds its body's read (the machine's monotonic clock: real I/O).
     private let clock: ContinuousClock
@@ -33,16 +33,15 @@ public final class HTTPBeaconTransport: BeaconTransport {
     ///     (its body included); the beacon timeout (default 5 s): the request's own deadline ends a slower connect
     ///     or head anyway.
     ///   - clock: the monotonic clock latencies and body deadlines are measured on.
-    public init(userAgent: String, connectTimeout: Duration = .seconds(5), clock: ContinuousClock) {
+    public init(userAgent: String, connectTimeout: Duration = .seconds(5), clock: ContinuousClock, gate: URLGate = .open) {
         var configuration = HTTPClient.Configuration()
-        configuration.redirectConfiguration = .follow(max: 5, allowCycles: false)
         configuration.decompression = .disabled
         configuration.connectionPool = .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 16)
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.timeout.connect = .nanoseconds(max(1, connectTimeout.nanoseconds))
         // A body that stops arriving ends here (see `drain`); the request's own deadline covers connect and head.
         configuration.timeout.read = .nanoseconds(max(1, connectTimeout.nanoseconds))
-        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        client = GatedHTTPClient(gate: gate, configuration: configuration)
         self.userAgent = userAgent
         self.clock = clock
     }
@@ -50,23 +49,22 @@ public final class HTTPBeaconTransport: BeaconTransport {
     public func send(_ url: String, timeout: Duration) async -> TransportOutcome {
         let started = clock.now
         let deadline = started.advanced(by: timeout)
-        var request = HTTPClientRequest(url: url)
-        request.method = .GET
-        request.headers.add(name: "User-Agent", value: userAgent)
-        let response: HTTPClientResponse
+        let answer: GatedHTTPClient.Answer
         do {
-            response = try await client.execute(request, deadline: .now() + .nanoseconds(max(0, timeout.nanoseconds)))
+            answer = try await client.get(url, headers: [("User-Agent", userAgent)],
+                                          deadline: .now() + .nanoseconds(max(0, timeout.nanoseconds)))
         } catch {
             let failure = Self.classify(error)
             return TransportOutcome(status: nil, error: failure.failure, latency: started.duration(to: clock.now), bytes: 0,
                                     failedBeforeSending: failure.beforeSending, requestedURL: url)
         }
+        let response = answer.response
         // async-http-client's deadline ends with the response head; the body is read under what is left of it.
         let body = await Self.drain(response.body, until: deadline, clock: clock)
         return TransportOutcome(
             status: Int(response.status.code), error: body.error, latency: started.duration(to: clock.now), bytes: body.bytes,
             requestedURL: url, headers: response.headers.map { HeaderField(name: $0.name, value: $0.value) },
-            redirects: response.history.dropFirst().map(\.request.url))
+            redirects: answer.redirects)
     }
 
     /// Closes the connection pool; call once at the end.
@@ -102,6 +100,15 @@ public final class HTTPBeaconTransport: BeaconTransport {
     /// A failure in words (`connection refused`, `timed out`, …), and whether it happened before the request was
     /// written (only those are safe to retry).
     static func classify(_ error: any Error) -> (failure: BeaconFailure, beforeSending: Bool) {
+        if let refusal = error as? GatedHTTPClient.Refusal {
+            switch refusal {
+            // Never sent, and sending it again would be refused again: not "before sending" (which is retried).
+            case let .url(why): return (.refused(why), false)
+            case let .redirect(target, why): return (.redirectRefused(target: target, why), false)
+            case .tooManyRedirects: return (.tooManyRedirects, false)
+            case .redirectCycle: return (.redirectCycle, false)
+            }
+        }
         if let error = error as? HTTPClientError {
             switch error {
             case .deadlineExceeded, .readTimeout, .writeTimeout: return (.timedOut, false)

@@ -19,9 +19,10 @@ extension VASTResolver {
         if link.depth > configuration.maxWrapperDepth {
             return refuse(.wrapperLimit, "wrapper \(link.depth) exceeds the limit of \(configuration.maxWrapperDepth) wrappers")
         }
-        guard let url = URL(string: uri), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              url.host != nil else {
-            return refuse(.wrapperGeneral, "VASTAdTagURI \"\(uri)\" is not an absolute http(s) URL; not requested")
+        let url: URL
+        do { url = try RequestURL.check(uri).url } catch {
+            // Not absolute http(s), or one no client can request (a port beyond 65535, no host, …): never fetched.
+            return refuse(.wrapperGeneral, "VASTAdTagURI \"\(uri.prefix(2048))\" cannot be requested (\(error)); not requested")
         }
         // Keyed on the URI as written: after `tagURLTransform` a fresh [CACHEBUSTING] would make every hop look new.
         if visited.contains(rawURI) {

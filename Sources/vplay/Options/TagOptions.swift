@@ -1,4 +1,5 @@
 import AdSession
+import Primitives
 import ArgumentParser
 import Foundation
 import VAST
@@ -34,6 +35,12 @@ struct TagOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Choose low/mid/high quality by the Adcash rule from the last download saved in FILE (none yet: low); time this download and save it.", valueName: "file"))
     var adcashState: String?
 
+    @Flag(help: "Refuse tags, wrappers, media and beacons whose host is or resolves to a private, link-local (169.254.0.0/16: cloud metadata) or unique-local address; loopback stays allowed.")
+    var denyPrivateNetworks = false
+
+    @Flag(help: "Refuse loopback hosts (127.0.0.0/8, ::1, localhost) too.")
+    var denyLoopback = false
+
     /// `PREFIX=DIR`, a relative DIR taken from the current directory.
     @Sendable static func mapping(_ text: String) throws -> URLMapping {
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
@@ -57,5 +64,6 @@ struct TagOptions: ParsableArguments {
         }
         configuration.mediaCriteria.forcedFile = mediaFile
         configuration.adcashStatePath = adcashState
+        configuration.addressPolicy = AddressPolicy(denyPrivate: denyPrivateNetworks, denyLoopback: denyLoopback)
     }
 }

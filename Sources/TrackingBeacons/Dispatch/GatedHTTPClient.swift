@@ -1,0 +1,78 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Primitives
+
+/// async-http-client with every URL it requests checked first (`URLGate`), redirect targets included: redirects are
+/// followed here, one hop at a time, not by the client (whose own redirect handling would connect to a `Location`
+/// nobody checked — `http://127.0.0.1:99999/` traps inside SwiftNIO, and a private address is reached unasked).
+/// The one way vplay's tag fetches and beacons go out.
+public struct GatedHTTPClient: Sendable {
+    public let client: HTTPClient
+    public let gate: URLGate
+    /// Redirects followed at most (as before: a tag or beacon bouncing further is broken, and a loop must end).
+    public static let maxRedirects = 5
+    /// A redirect's own body is read up to this many bytes before the next hop (so its connection can be reused).
+    static let redirectBodyLimit = 16 * 1024
+
+    /// Why a request was not completed by the gate's rules (the client's own errors pass through unchanged).
+    public enum Refusal: Error, Sendable, Equatable {
+        /// The URL asked for is refused (never requested).
+        case url(URLRefusal)
+        /// A response redirected to `target`, which is refused (not followed).
+        case redirect(target: String, URLRefusal)
+        case tooManyRedirects
+        case redirectCycle
+    }
+
+    public struct Answer: Sendable {
+        public var response: HTTPClientResponse
+        /// The URL the final response came from.
+        public var url: URL
+        /// URLs requested after the first, in order.
+        public var redirects: [String]
+    }
+
+    /// A client with redirects off (they are followed here) and `configure`'s other settings.
+    public init(gate: URLGate, configuration: HTTPClient.Configuration) {
+        var configuration = configuration
+        configuration.redirectConfiguration = .disallow
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        self.gate = gate
+    }
+
+    /// GETs `url` with `headers`, following up to `maxRedirects` redirects, each target checked before it is
+    /// requested. Throws `Refusal` or the client's error.
+    public func get(_ url: String, headers: [(String, String)], deadline: NIODeadline) async throws -> Answer {
+        var current: RequestURL
+        do { current = try gate.check(url) } catch { throw Refusal.url(error) }
+        var visited: Set<String> = [current.url.absoluteString]
+        var redirects: [String] = []
+        while true {
+            var request = HTTPClientRequest(url: current.url.absoluteString)
+            request.method = .GET
+            for (name, value) in headers { request.headers.add(name: name, value: value) }
+            let response = try await client.execute(request, deadline: deadline)
+            guard [301, 302, 303, 307, 308].contains(Int(response.status.code)),
+                  let location = response.headers.first(name: "Location") else {
+                return Answer(response: response, url: current.url, redirects: redirects)
+            }
+            var read = 0
+            for try await chunk in response.body {
+                read += chunk.readableBytes
+                if read > Self.redirectBodyLimit { break }
+            }
+            let next: RequestURL
+            do { next = try gate.check(location, relativeTo: current.url) } catch {
+                throw Refusal.redirect(target: String(location.prefix(2048)), error)
+            }
+            guard visited.insert(next.url.absoluteString).inserted else { throw Refusal.redirectCycle }
+            guard redirects.count < Self.maxRedirects else { throw Refusal.tooManyRedirects }
+            redirects.append(next.url.absoluteString)
+            current = next
+        }
+    }
+
+    public func shutdown() async { try? await client.shutdown() }
+}
