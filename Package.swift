@@ -29,6 +29,8 @@ let package = Package(
             pkgConfig: "libavformat",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]
         ),
+        /// zlib and brotli: tags served with `Content-Encoding: gzip`, `deflate` or `br` are decoded.
+        .systemLibrary(name: "CCompression", providers: [.apt(["zlib1g-dev", "libbrotli-dev"])]),
         /// Clocks, the lock, the blocking-work executor, SplitMix64, the `Duration` conversions and the VAST macro
         /// names: what every other target shares, with no dependency of its own (so VAST's tests link no FFmpeg).
         .target(name: "Primitives"),
@@ -59,7 +61,7 @@ let package = Package(
         .target(
             name: "AdSession",
             dependencies: [
-                "Primitives", "VAST", "PlayerEngine", "TrackingBeacons", "BeaconSink",
+                "Primitives", "VAST", "PlayerEngine", "TrackingBeacons", "BeaconSink", "CCompression",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
@@ -91,7 +93,7 @@ let package = Package(
         .testTarget(name: "PlayerEngineTests", dependencies: ["PlayerEngine", "Primitives", "TestSupport"]),
         .testTarget(name: "TrackingBeaconsTests", dependencies: ["TrackingBeacons", "Primitives", "TestSupport"]),
         .testTarget(name: "BeaconSinkTests", dependencies: ["BeaconSink"]),
-        .testTarget(name: "AdSessionTests", dependencies: ["AdSession", "Primitives", "PlayerEngine", "TrackingBeacons", "VAST", "TestSupport"]),
+        .testTarget(name: "AdSessionTests", dependencies: ["AdSession", "CCompression", "Primitives", "PlayerEngine", "TrackingBeacons", "VAST", "TestSupport"]),
         /// Runs a command and reports its own peak RSS, which a child spawned from the test process cannot
         /// (Tests/PeakRSS/main.swift says why): the end-to-end tests run `vplay` through it.
         .executableTarget(name: "peak-rss", path: "Tests/PeakRSS"),

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Installs what vplay needs on Debian/Ubuntu when it is missing: FFmpeg's development libraries (libavformat,
-# libavcodec, libavutil) for the build, the ffmpeg/ffprobe commands (test oracle, benchmarks, media script),
+# libavcodec, libavutil) and zlib and brotli (tags served compressed) for the build, the ffmpeg/ffprobe commands (test oracle, benchmarks, media script),
 # pkg-config, and python3 (the benchmark scripts; the tests do not need it). Uses sudo when not root.
 # The Swift toolchain itself (6.0 or newer) is expected on PATH.
 set -euo pipefail
 
-packages=(libavformat-dev libavcodec-dev libavutil-dev ffmpeg pkg-config python3)
+packages=(libavformat-dev libavcodec-dev libavutil-dev zlib1g-dev libbrotli-dev ffmpeg pkg-config python3)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

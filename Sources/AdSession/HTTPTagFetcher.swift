@@ -7,7 +7,8 @@ import VAST
 
 /// Fetches wrapper targets and remote tags over HTTP(S) with async-http-client: every URL and redirect target
 /// checked first (`GatedHTTPClient`), a deadline per request, redirects followed (at most 5), bodies capped at the
-/// parser's size limit (a 50 MB "VAST" is cut off, not buffered). Only http and https.
+/// parser's size limit (a 50 MB "VAST" is cut off, not buffered) and decoded when compressed (gzip, deflate, br;
+/// the limit applies again after decoding). Only http and https.
 public final class HTTPTagFetcher: AdTagFetcher {
     private let client: GatedHTTPClient
     private let userAgent: String
@@ -15,7 +16,13 @@ public final class HTTPTagFetcher: AdTagFetcher {
 
     public init(userAgent: String, maxBytes: Int = ParserLimits.default.maxBytes, connectTimeout: Duration = .seconds(5),
                 gate: URLGate = .open) {
-        let configuration = HTTPClient.Configuration()
+        var configuration = HTTPClient.Configuration()
+        // Decoded here, under the tag's own size limit (async-http-client's decompressor has no brotli).
+        configuration.decompression = .disabled
+        // A refused connection or an untrusted certificate fails at once, not by retrying until the deadline
+        // (async-http-client's default), which reported a self-signed tag as "no response within 8 s".
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.timeout.connect = .nanoseconds(max(1, connectTimeout.nanoseconds))
         client = GatedHTTPClient(gate: gate, configuration: configuration)
         self.userAgent = userAgent
         self.maxBytes = maxBytes
@@ -26,7 +33,8 @@ public final class HTTPTagFetcher: AdTagFetcher {
         do {
             answer = try await client.get(
                 url.absoluteString,
-                headers: [("User-Agent", userAgent), ("Accept", "application/xml, text/xml, */*")],
+                headers: [("User-Agent", userAgent), ("Accept", "application/xml, text/xml, */*"),
+                          ("Accept-Encoding", ContentDecoding.accepted)],
                 deadline: .now() + .nanoseconds(max(0, timeout.nanoseconds)))
         } catch let refusal as GatedHTTPClient.Refusal {
             if case let .url(why) = refusal {
@@ -57,7 +65,17 @@ public final class HTTPTagFetcher: AdTagFetcher {
         } catch {
             throw VASTError(.wrapperTimeout, "\(url.absoluteString): \(HTTPBeaconTransport.describe(error)) while reading the body")
         }
-        let data = Data(body.readableBytesView)
+        let data: Data
+        do {
+            data = try ContentDecoding.decode(Data(body.readableBytesView), contentEncoding: response.headers.first(name: "Content-Encoding"),
+                                              maxBytes: maxBytes)
+        } catch .tooLarge(let limit) {
+            throw VASTError(.xmlParse, "\(url.absoluteString): response larger than \(limit) bytes once decoded")
+        } catch .unsupported(let coding) {
+            throw VASTError(.xmlParse, "\(url.absoluteString): served with Content-Encoding \(coding), which vplay does not decode")
+        } catch .corrupt(let why) {
+            throw VASTError(.xmlParse, "\(url.absoluteString): \(why)")
+        }
         // After redirects the body comes from the last request's URL (relative MediaFile URLs resolve against it).
         return FetchedTag(data: data, finalURL: answer.url)
     }
