@@ -4,10 +4,29 @@ import Testing
 
 @Suite("Parser errors and warnings")
 struct ParserErrorTests {
-    @Test(arguments: ["", "hello, not xml", "<VAST version=\"4.1\"><Ad><InLine>", "<VAST version='4.1'><Ad></VAST>",
+    @Test(arguments: ["hello, not xml", "<VAST version=\"4.1\"><Ad><InLine>", "<VAST version='4.1'><Ad></VAST>",
                       "<?xml version=\"1.0\"?>"])
     func malformedInput_isError100(_ xml: String) {
         #expect(Fixture.parseError(xml)?.code == .xmlParse)
+    }
+
+    /// An empty answer is how ad servers say "no ad" (IMA reports it as 303); it was XML error 100.
+    @Test(arguments: ["", " ", "\n\r\t ", "\u{FEFF}", "\u{FEFF}  \n"])
+    func emptyInput_isNoAd303_not100(_ xml: String) {
+        let error = Fixture.parseError(xml)
+        #expect(error?.code == .noAdAfterWrapper)
+        #expect(error?.message.contains("empty") == true)
+    }
+
+    /// libxml2's error numbers in words (the message said "XML error 5").
+    @Test(arguments: [("<VAST version=\"4.1\"><Ad><InLine>", "ends before its elements are closed"),
+                      ("<VAST version=\"4.1\" a=\"1\" a=\"2\"></VAST>", "attribute appears twice"),
+                      ("<VAST version=\"4.1\">&foo</VAST>", "missing its ';'")])
+    func xmlErrors_sayWhatIsWrong(_ xml: String, _ words: String) {
+        let error = Fixture.parseError(xml)
+        #expect(error?.code == .xmlParse)
+        #expect(error?.message.contains(words) == true, "\(error?.message ?? "")")
+        #expect(error?.message.contains("at line 1") == true)
     }
 
     @Test func invalidUTF8InAnElementName_isError100_notAFoundationCrash() {

@@ -69,7 +69,7 @@ final class SafeXMLReader: NSObject, XMLParserDelegate {
         if let limitFailure = reader.limitFailure { return .failure(Failure(message: limitFailure)) }
         guard ok, let root = reader.root else {
             if let error = parser.parserError as NSError? {
-                return .failure(Failure(message: "XML error \(error.code) at line \(parser.lineNumber), column \(parser.columnNumber)"))
+                return .failure(Failure(message: "\(XMLErrorText.describe(error.code)) at line \(parser.lineNumber), column \(parser.columnNumber)"))
             }
             return .failure(Failure(message: "not well-formed XML (line \(parser.lineNumber))"))
         }

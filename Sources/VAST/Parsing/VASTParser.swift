@@ -3,14 +3,15 @@ import Foundation
 /// Parses VAST 2.0–4.3 XML into a `VASTDocument`. Safe on hostile input (see `ParserLimits`, `SafeXMLReader`).
 ///
 /// Errors (always `VASTError`):
-/// - 100: empty input, not well-formed XML (including content after the root element), over a `ParserLimits` limit,
+/// - 100: not well-formed XML (including content after the root element), over a `ParserLimits` limit,
 ///   or any DTD beyond a bare `<!DOCTYPE VAST>` (entity declarations, external DTDs; see `MarkupPreScan`);
 /// - 101: the root is not `<VAST>`, or the document has `<Ad>`s but none of them is usable (an `<Ad>` with neither
 ///   `<InLine>` nor `<Wrapper>`, or a `<Wrapper>` without `<VASTAdTagURI>`). When only some ads are broken they are
 ///   skipped with an `invalidAd` warning;
 /// - 102: VAST 1.0 (`<VideoAdServingTemplate>` root) or a `<VAST version>` whose major number is not 1–4 (1.x is
 ///   accepted with a `version` warning, since such tags are VAST 2 in practice);
-/// - 303: a valid `<VAST>` with no `<Ad>` (a no-ad response); the error carries the root `<Error>` URLs to fire.
+/// - 303: a valid `<VAST>` with no `<Ad>` (a no-ad response; the error carries the root `<Error>` URLs to fire), or
+///   an empty response (no bytes, or only whitespace).
 public struct VASTParser: Sendable {
     /// The safety limits.
     public var limits: ParserLimits
@@ -22,6 +23,9 @@ public struct VASTParser: Sendable {
     /// Parses a VAST response.
     /// - Parameter tagURL: where the data came from, only used to label root `<Error>` URLs in a 303 error.
     public func parse(_ data: Data, tagURL: String? = nil) throws(VASTError) -> VASTDocument {
+        // An empty answer (204, 0 bytes, whitespace) is how many ad servers say "no ad": 303, as IMA reports it,
+        // not an XML error.
+        if Self.isBlank(data) { throw VASTError(.noAdAfterWrapper, "the response is empty (\(data.count) bytes): no ad") }
         let output: SafeXMLReader.Output
         switch SafeXMLReader.read(data, limits: limits) {
         case .success(let result): output = result
@@ -29,6 +33,13 @@ public struct VASTParser: Sendable {
         }
         var builder = DocumentBuilder(source: output.source)
         return try builder.build(root: output.root, tagURL: tagURL)
+    }
+
+    /// Whether `data` holds nothing but whitespace (and a UTF-8 byte order mark).
+    static func isBlank(_ data: Data) -> Bool {
+        var bytes = data[...]
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        return bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
     }
 
     /// Parses a VAST response given as a string (UTF-8).
