@@ -18,6 +18,9 @@ public struct AdSessionRunner: Sendable {
         self.environment = environment ?? .live(configuration)
     }
 
+    /// How long an interrupted session still waits for its beacons' answers (the README's "about 2 s").
+    public static let interruptedDrain: Duration = .seconds(2)
+
     public func run(observer: @escaping @Sendable (SessionRecord) async -> Void) async -> SessionSummary {
         let tally = Tally(observer: observer)
         let wallStart = configuration.now ?? environment.wallClock()
@@ -41,9 +44,14 @@ public struct AdSessionRunner: Sendable {
         await play(into: &summary, wallStart: wallStart, tally: tally, dispatcher: dispatcher)
         if Task.isCancelled { summary.outcome = .interrupted }
 
-        // Not cancelled with the session: an interrupted run still waits (briefly) for its beacons' answers.
-        let drain = Task.isCancelled ? min(configuration.beaconDrain, .seconds(2)) : configuration.beaconDrain
-        await Task { await dispatcher.finish(waitingAtMost: drain) }.value
+        // Not cancelled with the session: an interrupted run still waits (briefly) for its beacons' answers, and a
+        // signal during the drain shortens what is left of it to that.
+        let drain = Task.isCancelled ? min(configuration.beaconDrain, Self.interruptedDrain) : configuration.beaconDrain
+        await withTaskCancellationHandler {
+            await Task { await dispatcher.finish(waitingAtMost: drain) }.value
+        } onCancel: {
+            Task { await dispatcher.hurry(within: Self.interruptedDrain) }
+        }
         if let sink, let routing {
             let reconciliation = Reconciliation(records: await tally.beacons, hits: sink.hits(), routing: routing)
             summary.reconciliation = reconciliation

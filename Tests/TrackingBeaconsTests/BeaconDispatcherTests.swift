@@ -104,6 +104,40 @@ func planned(_ url: String) -> PlannedBeacon {
         #expect(clock.sleeperCount == 0, "the attempt on the wire was cancelled")
     }
 
+    /// Ctrl-C during the end-of-session drain: the wait ends `hurry`'s 2 s later, not at the 60 s `--beacon-drain`.
+    @Test func hurry_duringTheDrain_endsItWithinItsLimit_exactly() async {
+        let clock = ManualClock()
+        let collected = Collected()
+        let transport = RecordingTransport(status: 200, delay: .seconds(300), clock: clock)
+        let dispatcher = BeaconDispatcher(transport: transport, clock: clock, wallClock: { 0 }) { await collected.add($0) }
+        await dispatcher.submit(planned("http://hung/1"))
+        let finished = Task { await dispatcher.finish(waitingAtMost: .seconds(60)) }
+        await clock.waitForSleepers(2)  // the hung answer and the drain's limit
+        clock.advance(by: .seconds(5))
+        await dispatcher.hurry(within: .seconds(2))
+        await clock.waitForSleepers(3)
+        clock.advance(by: .milliseconds(1999))
+        #expect(await collected.records.isEmpty, "not before the hurry's 2 s")
+        clock.advance(by: .milliseconds(1))
+        await finished.value
+        #expect(clock.now.offset == .seconds(7), "5 s into the drain, then 2 s: not the 60 s drain")
+        #expect(await collected.records.map(\.error) == ["unanswered at session end"])
+    }
+
+    /// The signal can come just before the drain starts waiting: the drain then waits the hurry's limit at most.
+    @Test func hurry_beforeTheDrainStarts_stillShortensIt() async {
+        let clock = ManualClock()
+        let transport = RecordingTransport(status: 200, delay: .seconds(300), clock: clock)
+        let dispatcher = BeaconDispatcher(transport: transport, clock: clock, wallClock: { 0 }) { _ in }
+        await dispatcher.submit(planned("http://hung/1"))
+        await dispatcher.hurry(within: .seconds(2))
+        let finished = Task { await dispatcher.finish(waitingAtMost: .seconds(60)) }
+        await clock.waitForSleepers(2)
+        clock.advance(by: .seconds(2))
+        await finished.value
+        #expect(clock.now.offset == .seconds(2))
+    }
+
     @Test func retry_waitsItsBackoffOnTheNetworkClock() async {
         let clock = ManualClock()
         let collected = Collected()

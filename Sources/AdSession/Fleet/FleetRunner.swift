@@ -183,6 +183,8 @@ public struct FleetRunner: Sendable {
         await withTaskGroup(of: Void.self) { group in
             var running = 0
             for index in configuration.shard.indices(of: configuration.sessions) {
+                // Interrupted: no new session starts (those under way end with the cancellation).
+                if Task.isCancelled { break }
                 if running == configuration.concurrency {
                     await group.next()
                     running -= 1
@@ -196,7 +198,13 @@ public struct FleetRunner: Sendable {
                 running += 1
             }
         }
-        await dispatcher.finish(waitingAtMost: session.beaconDrain)
+        // As a single session's: interrupted, the drain waits 2 s at most, and a signal during it shortens it to that.
+        let drain = Task.isCancelled ? min(session.beaconDrain, AdSessionRunner.interruptedDrain) : session.beaconDrain
+        await withTaskCancellationHandler {
+            await dispatcher.finish(waitingAtMost: drain)
+        } onCancel: {
+            Task { await dispatcher.hurry(within: AdSessionRunner.interruptedDrain) }
+        }
         await progress.report(tally, final: true)
         let seconds = elapsed().seconds
 

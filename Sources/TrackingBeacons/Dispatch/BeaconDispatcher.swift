@@ -44,15 +44,33 @@ public actor BeaconDispatcher {
     /// polling.
     public func finish(waitingAtMost limit: Duration) async {
         if machine.pending > 0 {
-            let clock = self.clock
-            let deadline = Task { [weak self] in
-                try? await clock.sleep(for: limit)
-                await self?.resumeIdleWaiters()
-            }
+            let deadline = drainDeadline(after: hurryLimit.map { min($0, limit) } ?? limit)
             await withCheckedContinuation { idleWaiters.append($0) }
             deadline.cancel()
+            for hurry in hurries { hurry.cancel() }
+            hurries.removeAll()
         }
         await execute(machine.close())
+    }
+
+    /// Ends a `finish` that is waiting within `limit` at most from now (its own limit still holds if sooner): a
+    /// signal during the end-of-session drain stops the wait in about `limit`, not the whole `--beacon-drain`.
+    /// Also when it comes before `finish` starts waiting (the signal and the drain race): `finish` then waits
+    /// `limit` at most.
+    public func hurry(within limit: Duration) {
+        hurryLimit = min(hurryLimit ?? limit, limit)
+        if !idleWaiters.isEmpty { hurries.append(drainDeadline(after: limit)) }
+    }
+
+    private var hurries: [Task<Void, Never>] = []
+    private var hurryLimit: Duration?
+
+    private func drainDeadline(after limit: Duration) -> Task<Void, Never> {
+        let clock = self.clock
+        return Task { [weak self] in
+            do { try await clock.sleep(for: limit) } catch { return }
+            await self?.resumeIdleWaiters()
+        }
     }
 
     private func execute(_ actions: [DispatchMachine.Action]) async {
