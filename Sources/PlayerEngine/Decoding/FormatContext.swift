@@ -48,6 +48,7 @@ final class FormatContext {
         self.location = location
         readLimit = ioTimeout
         let target = try Self.openableTarget(location, gate: urlGate)
+        if !Self.isRemote(target) { try Self.requireRegularFile(target, location: location) }
         MediaLog.configureOnce()
         let deadline = LoadDeadline(limit: loadTimeout)
         deadline.arm()
@@ -158,6 +159,24 @@ final class FormatContext {
             }
         }
         return location
+    }
+
+    /// Refuses a local path that is a FIFO, a device or a socket: opening a FIFO blocks until a writer comes (no
+    /// timeout or signal reaches a thread inside `open(2)`), and a device can stream for ever. A path that does not
+    /// exist is left to FFmpeg's own error (not found).
+    static func requireRegularFile(_ path: String, location: String) throws(MediaError) {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return }
+        let kind: String
+        switch status.st_mode & S_IFMT {
+        case S_IFREG, S_IFDIR: return  // a directory fails in FFmpeg as "not found" (EISDIR), as before
+        case S_IFIFO: kind = "a FIFO (named pipe)"
+        case S_IFCHR: kind = "a character device"
+        case S_IFBLK: kind = "a block device"
+        case S_IFSOCK: kind = "a socket"
+        default: kind = "not a regular file"
+        }
+        throw .notMedia(location: location, message: "\(kind); media is read from regular files only")
     }
 
     /// Whether `target` (as returned by `openableTarget`) is fetched over the network.

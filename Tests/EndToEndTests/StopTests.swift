@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Runs that must stop when told to, or not hang to begin with: a signal during the end-of-session beacon drain, a
+/// fleet told to stop, media and tags that are FIFOs. Each bound below is an upper bound on a loaded machine, far
+/// under what the broken behaviour took (the whole 60 s drain, 39 s for a fleet, for ever for a FIFO).
+@Suite(.timeLimit(.minutes(3))) struct StopTests {
+    /// The sink never answers `/closeLinear`, the last beacon, so the session ends in its drain (60 s here). Ctrl-C
+    /// then stops the wait about 2 s later (`AdSessionRunner.interruptedDrain`); the hung beacon is recorded as
+    /// unanswered and the run exits 130 with its summary.
+    @Test func sigint_duringTheBeaconDrain_endsTheWaitInAboutTwoSeconds_notTheWholeDrain() async throws {
+        let folder = try TemporaryFolder()
+        let log = folder.url.appendingPathComponent("beacons.jsonl").path
+        let running = try RunningVPlay(["--vast", Repo.media("demo.xml"), "--json", "--sink", "--sink-fault", "hang@/closeLinear",
+                                        "--beacon-drain", "60", "--beacon-timeout", "60", "--beacons", log],
+                                       in: folder, killAfter: .seconds(100))
+        try await running.waitForOutput(containing: #""name":"closeLinear""#)
+        // The event line is written as the beacon is submitted: the drain is under way (or about to be).
+        let signalled = ContinuousClock.now
+        running.child.signal(SIGINT)
+        let exit = await running.exit.value
+        let afterSignal = ContinuousClock.now - signalled
+        #expect(!exit.killed && exit.status == 130, "exit \(exit.status): \(running.errors)")
+        #expect(afterSignal < .seconds(30), "stopped \(afterSignal) after the signal; the drain was 60 s")
+        let records = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+            .compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let hung = try #require(records.first { $0["event"] as? String == "closeLinear" })
+        #expect(hung["errorCode"] as? String == "unanswered-at-session-end", "\(hung)")
+        let summary = try String(contentsOf: running.stdout, encoding: .utf8).split(separator: "\n").last.map(String.init) ?? ""
+        // The ad itself completed before the signal; the summary's exit code says the run was interrupted.
+        #expect(summary.contains(#""kind":"summary""#) && summary.contains(#""exitCode":130"#), "\(summary)")
+    }
+
+    /// A fleet of 100,000 sessions told to stop: no new session starts, the drain waits 2 s at most, the report
+    /// of what ran is printed and the exit is 143.
+    @Test func sigterm_toAFleet_stopsStartingSessions_andExits143WithItsReport() async throws {
+        let server = try ScriptedHTTPServer { _ in .body(Data("GIF89a".utf8), contentType: "image/gif") }
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let text = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
+            .replacingOccurrences(of: "http://127.0.0.1:8089", with: server.baseURL)
+            .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "<![CDATA[\(Repo.media("clip-10s-360p.mp4"))]]>")
+        let tag = try folder.write("demo.xml", text)
+        let running = try RunningVPlay(["fleet", "--vast", tag, "--sessions", "100000", "--concurrency", "16", "--seed", "2"],
+                                       in: folder, killAfter: .seconds(150))
+        while server.requests().count < 200 {
+            #expect(!running.child.hasExited, "the fleet ended before it was signalled: \(running.errors)")
+            if running.child.hasExited { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let signalled = ContinuousClock.now
+        running.child.signal(SIGTERM)
+        let exit = await running.exit.value
+        let afterSignal = ContinuousClock.now - signalled
+        #expect(!exit.killed && exit.status == 143, "exit \(exit.status): \(running.errors)")
+        #expect(afterSignal < .seconds(30), "stopped \(afterSignal) after the signal")
+        let report = try String(contentsOf: running.stdout, encoding: .utf8)
+        #expect(report.contains("of 100000 sessions"), "\(report.prefix(400))")
+        #expect(server.requests().count < 200_000, "far fewer beacons than the whole fleet's")
+    }
+
+    /// A MediaFile that is a FIFO: opening it would block until a writer comes, where no timeout or signal reaches.
+    /// It is refused at once (405: not a file vplay can play). A tag that is a FIFO with no writer reads as empty
+    /// (no ad, 303) instead of waiting for one.
+    @Test func fifoMediaAndFifoTag_endAtOnce_insteadOfBlockingForEver() async throws {
+        let folder = try TemporaryFolder()
+        let media = folder.url.appendingPathComponent("clip.mp4").path
+        #expect(mkfifo(media, 0o600) == 0)
+        let text = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
+            .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "<![CDATA[\(media)]]>")
+        let tag = try folder.write("demo.xml", text)
+        let (run, exit) = try await measuredVPlay(["--vast", tag, "--json", "--dry-run"], killAfter: .seconds(60))
+        #expect(!exit.killed && exit.status == 4, "exit \(exit.status): \(run.stderr)")
+        let error = try #require(run.lines.first { $0["kind"] as? String == "error" })
+        #expect(error["code"] as? Int == 405 && (error["message"] as? String)?.contains("FIFO") == true, "\(error)")
+
+        let tagFIFO = folder.url.appendingPathComponent("tag.xml").path
+        #expect(mkfifo(tagFIFO, 0o600) == 0)
+        let (empty, emptyExit) = try await measuredVPlay(["--vast", tagFIFO, "--json", "--dry-run"], killAfter: .seconds(60))
+        #expect(!emptyExit.killed && emptyExit.status == 3, "exit \(emptyExit.status): \(empty.stderr)")
+        #expect(empty.lines.first { $0["kind"] as? String == "error" }?["code"] as? Int == 303)
+    }
+}
