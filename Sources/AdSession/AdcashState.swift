@@ -24,7 +24,8 @@ public struct AdcashState: Codable, Sendable, Equatable {
     public func save(_ path: String) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try encoder.encode(self).write(to: URL(fileURLWithPath: path))
+        // Replaced whole (`OutputFile`): a failed save leaves the last state as it was.
+        try OutputFile.write(String(decoding: try encoder.encode(self), as: UTF8.self), to: path, option: "--adcash-state")
     }
 
     /// The quality for the next ad, given the state at `path` (Table 5; no state → low).

@@ -35,7 +35,7 @@ struct VPlay: AsyncParsableCommand {
             Foundation.exit(0)
         } catch {
             if let message = usageMessage(for: error) {
-                FileHandle.standardError.write(Data((message + "\n").utf8))
+                StandardStreams.error(message + "\n")
                 Foundation.exit(ExitCode.usage.rawValue)
             }
             exit(withError: error)

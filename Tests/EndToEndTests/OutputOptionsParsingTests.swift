@@ -80,4 +80,36 @@ import TestSupport
         let missing = folder.url.appendingPathComponent("missing.yaml").path
         #expect(CLI.usageError(["--vast", "ad.xml", "--expect", missing])?.contains("--expect \(missing): cannot read it") == true)
     }
+
+    /// An output that is an input, or another output, is refused as the command line is parsed: compared by the file
+    /// named (links, `..`), not by the text. Devices are written in place and may be shared.
+    @Test func anOutputThatIsAnInputOrAnotherOutput_isAUsageError() throws {
+        let folder = try TemporaryFolder()
+        let tag = try folder.write("ad.xml", "<VAST/>")
+        let script = try folder.write("steps.json", #"[{"at": 1, "action": "mute"}]"#)
+        let golden = try folder.write("golden.yaml", "reward: true\n")
+        let state = try folder.write("adcash.json", "{}")
+        let shard = try folder.write("shard.json", "{}")
+        let mapped = folder.url.appendingPathComponent("recorded").path
+        try FileManager.default.createDirectory(atPath: mapped, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.url.appendingPathComponent("link.xml").path, withDestinationPath: "ad.xml")
+        let cases: [([String], String)] = [
+            (["--vast", tag, "--har", folder.url.appendingPathComponent("link.xml").path], "that is the --vast input"),
+            (["--vast", "file://" + tag, "--beacons", tag], "that is the --vast input"),
+            (["--vast", tag, "--script-file", script, "--junit", script], "that is the --script-file input"),
+            (["--vast", tag, "--expect", golden, "--record-expectations", golden], "that is the --expect input"),
+            (["--vast", tag, "--adcash-state", state, "--report", state], "is the same file"),
+            (["--vast", tag, "--adcash-state", tag], "that is the --vast input"),
+            (["--vast", "http://127.0.0.1/ad.xml", "--map", "http://127.0.0.1/=\(mapped)", "--timeline", mapped + "/out.svg"], "inside the --map folder"),
+            (["--vast", tag, "--report", folder.url.appendingPathComponent("r.json").path, "--junit", folder.url.path + "/./r.json"], "is the same file"),
+            (["fleet", "--vast", tag, "--report", tag], "that is the --vast input"),
+            (["merge", shard, "--report", shard], "that is the shard report input"),
+        ]
+        for (arguments, message) in cases {
+            let error = CLI.usageError(arguments)
+            #expect(error?.contains(message) == true, "\(arguments): \(error ?? "no usage error")")
+        }
+        #expect(CLI.usageError(["--vast", tag, "--report", "/dev/null", "--junit", "/dev/null", "--beacons", "/dev/stdout", "--har", "/dev/stdout"]) == nil)
+        #expect(try String(contentsOfFile: tag, encoding: .utf8) == "<VAST/>")
+    }
 }

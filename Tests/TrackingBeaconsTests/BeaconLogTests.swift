@@ -23,7 +23,7 @@ import Testing
         let writer = try BeaconLogWriter(path: folder.path)
         writer.append(Self.sent)
         writer.append(Self.failed)
-        writer.close()
+        try writer.close()
         let lines = try String(contentsOf: folder, encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 2)
         let first = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
@@ -43,7 +43,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: file) }
         let writer = try BeaconLogWriter(path: file.path)
         for _ in 0..<20 { writer.append(Self.sent) }
-        writer.close()
+        try writer.close()
         let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
         #expect(Set(lines).count == 1, "the same record is the same bytes every time")
         let keys = try #require(lines.first).matches(of: /"([A-Za-z]+)":/).map { String($0.output.1) }

@@ -38,7 +38,9 @@ struct SessionCore {
             }
             await submit(step.take(item), outputs)
         }
-        guard prepared.failure == nil, let source, let plan = prepared.plan, let rules = prepared.rules else { return result }
+        // A session stopped before its first frame (a signal, or `run` refusing to let an output replace the media it
+        // just resolved) plays nothing: no impression goes out for an ad nobody saw.
+        guard prepared.failure == nil, !Task.isCancelled, let source, let plan = prepared.plan, let rules = prepared.rules else { return result }
 
         step.play(plan)
         let engine = PlaybackEngine(configuration: .init(rules: rules))

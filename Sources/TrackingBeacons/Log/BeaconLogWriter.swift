@@ -1,34 +1,43 @@
 import Primitives
 import Foundation
 
-/// Appends each beacon record to a JSON Lines file as it happens, flushed line by line, so the log survives an error
-/// exit, an interruption or a crash. Keys are sorted, so two runs with the same `--seed` and `--now` against the same
-/// answers write the same bytes (apart from wall times and latencies).
+/// Appends each beacon record to a JSON Lines file as it happens, each line written as it comes, so the log survives
+/// an error exit or an interruption. A regular file is written beside its path and put in place by `close()`
+/// (`OutputFile`): an existing file there stays whole until then, and is never emptied before the run. Keys are
+/// sorted, so two runs with the same `--seed` and `--now` against the same answers write the same bytes (apart from
+/// wall times and latencies).
 public final class BeaconLogWriter: @unchecked Sendable {
-    private let handle: FileHandle
-    private let lock = Locked(())
+    private let file: OutputFile
+    /// Configured once, then only used to encode.
     private let encoder: JSONEncoder
 
-    /// Creates (or truncates) the file at `path`.
-    public init(path: String) throws {
-        guard FileManager.default.createFile(atPath: path, contents: nil) else {
-            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
-        }
-        handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-        encoder = JSONEncoder()
+    /// Writes to `file` (opened by the caller).
+    public init(file: OutputFile) {
+        self.file = file
+        let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        self.encoder = encoder
     }
 
+    /// Writes the log at `path`.
+    public convenience init(path: String) throws(OutputError) {
+        self.init(file: try OutputFile(path, option: ""))
+    }
+
+    /// Writes `record` as one line. A failed write is kept: `close()` throws it.
     public func append(_ record: BeaconRecord) {
         guard var line = try? encoder.encode(record) else { return }
         line.append(0x0A)
-        lock.withLock { _ in handle.write(line) }
+        try? file.write(line)
     }
 
-    public func close() {
-        lock.withLock { _ in
-            try? handle.synchronize()
-            try? handle.close()
-        }
+    /// Puts the log in place; throws the first failure of any write.
+    public func close() throws(OutputError) {
+        try file.commit()
+    }
+
+    /// Gives the log up: whatever was at its path stays.
+    public func discard() {
+        file.discard()
     }
 }

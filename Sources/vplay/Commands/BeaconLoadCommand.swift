@@ -44,8 +44,8 @@ struct BeaconLoadCommand: AsyncParsableCommand {
         let elapsed = started.duration(to: clock.now)
         await transport.shutdown()
         let result = await stats.summary(elapsed: elapsed)
-        print(json ? result.json.text : result.text)
-        if result.failed > 0 { throw ExitCode(ExitCode.beaconFailures.rawValue) }
+        StandardStreams.print(json ? result.json.text : result.text)
+        try CommandOutputs.exit(result.failed > 0 ? ExitCode.beaconFailures.rawValue : 0)
     }
 }
 

@@ -2,6 +2,7 @@ import AdSession
 import ArgumentParser
 import BeaconSink
 import Foundation
+import Primitives
 import TrackingBeacons
 
 /// `vplay fleet --vast TAG --sessions N --mix …`: thousands of simulated viewers of one ad, each with its own virtual
@@ -82,6 +83,7 @@ struct FleetCommand: AsyncParsableCommand {
 
     func validate() throws {
         try sink.validate(dryRun: dryRun)
+        try OptionValue.checkNoClash(outputs: [("--report", report)] + tag.outputs, inputs: tag.inputs, inputFolders: tag.inputFolders)
     }
 
     func fleetConfiguration() -> FleetConfiguration {
@@ -111,16 +113,18 @@ struct FleetCommand: AsyncParsableCommand {
         bar.clear()
         switch result {
         case let .failure(failure):
-            for warning in failure.warnings { FileHandle.standardError.write(Data("vplay: warning: \(warning)\n".utf8)) }
-            FileHandle.standardError.write(Data("vplay: the fleet cannot play: error \(failure.error.code): \(failure.error.message)\n".utf8))
-            throw ExitCode(failure.error.kind == .ad ? ExitCode.adError.rawValue : ExitCode.mediaError.rawValue)
+            for warning in failure.warnings { StandardStreams.warn("warning: \(warning)") }
+            StandardStreams.warn("the fleet cannot play: error \(failure.error.code): \(failure.error.message)")
+            try CommandOutputs.exit(failure.error.kind == .ad ? ExitCode.adError.rawValue : ExitCode.mediaError.rawValue)
         case let .success(result):
             let data = try result.json()
-            if let path = report { try ReportOptions.write(String(decoding: data, as: UTF8.self) + "\n", to: path) }
-            print(json ? String(decoding: data, as: UTF8.self) : FleetText.summary(result))
-            if let signal = signals.received { throw ExitCode(128 + signal) }
-            if !result.checks.sentAsExpected || result.checks.receivedAsSent == false { throw ExitCode(ExitCode.expectationFailed.rawValue) }
-            if beacon.failOnBeaconErrors && !result.population.failures.isEmpty { throw ExitCode(ExitCode.beaconFailures.rawValue) }
+            let failures = FleetReport.write(data, to: report)
+            StandardStreams.print(json ? String(decoding: data, as: UTF8.self) : FleetText.summary(result))
+            var code: Int32 = 0
+            if let signal = signals.received { code = 128 + signal }
+            else if !result.checks.sentAsExpected || result.checks.receivedAsSent == false { code = ExitCode.expectationFailed.rawValue }
+            else if beacon.failOnBeaconErrors && !result.population.failures.isEmpty { code = ExitCode.beaconFailures.rawValue }
+            try CommandOutputs.exit(code, failures: failures, signalled: signals.received != nil)
         }
     }
 }
@@ -148,6 +152,7 @@ struct MergeCommand: ParsableCommand {
 
     func validate() throws {
         if reports.isEmpty { throw ValidationError("name at least one shard report") }
+        try OptionValue.checkNoClash(outputs: [("--report", report)], inputs: reports.map { ("shard report", $0) })
     }
 
     func run() throws {
@@ -161,11 +166,21 @@ struct MergeCommand: ParsableCommand {
         let merged: FleetReport
         do { merged = try FleetReport.merge(parsed) } catch { throw ValidationError(error.description) }
         let data = try merged.json()
-        if let path = report { try ReportOptions.write(String(decoding: data, as: UTF8.self) + "\n", to: path) }
-        print(json ? String(decoding: data, as: UTF8.self) : FleetText.summary(merged))
+        let failures = FleetReport.write(data, to: report)
+        StandardStreams.print(json ? String(decoding: data, as: UTF8.self) : FleetText.summary(merged))
         if merged.fleet.shards.count != merged.fleet.shardCount {
-            FileHandle.standardError.write(Data("vplay: warning: \(merged.fleet.shards.count) of \(merged.fleet.shardCount) shards merged\n".utf8))
+            StandardStreams.warn("warning: \(merged.fleet.shards.count) of \(merged.fleet.shardCount) shards merged")
         }
-        if !merged.checks.sentAsExpected || merged.checks.receivedAsSent == false { throw ExitCode(ExitCode.expectationFailed.rawValue) }
+        let agree = merged.checks.sentAsExpected && merged.checks.receivedAsSent != false
+        try CommandOutputs.exit(agree ? 0 : ExitCode.expectationFailed.rawValue, failures: failures)
+    }
+}
+
+extension FleetReport {
+    /// Writes the report's JSON to `path` (nothing when nil); returns what failed.
+    static func write(_ data: Data, to path: String?) -> [String] {
+        guard let path else { return [] }
+        do { try OutputFile.write(String(decoding: data, as: UTF8.self) + "\n", to: path, option: "--report") } catch { return [error.description] }
+        return []
     }
 }

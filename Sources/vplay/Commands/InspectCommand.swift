@@ -23,11 +23,11 @@ struct InspectCommand: AsyncParsableCommand {
         var configuration = SessionConfiguration(tag: tag.vast)
         tag.apply(to: &configuration)
         let inspection = await AdInspector(configuration: configuration).inspect(openMedia: !noMedia)
-        print(json ? InspectRendering.json(inspection).text : InspectRendering.text(inspection))
+        StandardStreams.print(json ? InspectRendering.json(inspection).text : InspectRendering.text(inspection))
         switch inspection.outcome {
-        case .adError: throw ExitCode.adError
-        case .mediaError: throw ExitCode.mediaError
-        case .completed, .interrupted: return
+        case .adError: try CommandOutputs.exit(ExitCode.adError.rawValue)
+        case .mediaError: try CommandOutputs.exit(ExitCode.mediaError.rawValue)
+        case .completed, .interrupted: try CommandOutputs.exit(0)
         }
     }
 }

@@ -46,15 +46,17 @@ struct ProbeCommand: AsyncParsableCommand {
                 while try source.nextPacket() != nil {}
                 pass = MediaPass(mode: "demux", statistics: source.statistics, wallTime: started.duration(to: wall.now), mediaDuration: source.info.duration)
             }
-            print(json ? ProbeRendering.json(source.info, pass: pass).text : ProbeRendering.text(source.info, pass: pass))
+            StandardStreams.print(json ? ProbeRendering.json(source.info, pass: pass).text : ProbeRendering.text(source.info, pass: pass))
         } catch {
             if json {
-                print(JSON.object([("kind", .string("error")), ("code", .int(error.vastCode.rawValue)), ("error", .string(error.kind)), ("message", .string(error.description))]).text)
+                StandardStreams.print(JSON.object([("kind", .string("error")), ("code", .int(error.vastCode.rawValue)), ("error", .string(error.kind)), ("message", .string(error.description))]).text)
             } else {
-                FileHandle.standardError.write(Data("vplay: error \(error.vastCode): \(error.description)\n".utf8))
+                StandardStreams.warn("error \(error.vastCode): \(error.description)")
             }
-            throw ExitCode.mediaError
+            try CommandOutputs.exit(ExitCode.mediaError.rawValue)
+            return
         }
+        try CommandOutputs.exit(0)
     }
 }
 

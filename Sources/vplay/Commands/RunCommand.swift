@@ -73,6 +73,15 @@ struct RunCommand: AsyncParsableCommand {
             throw ValidationError("--speed plays in real time; it does not go with --clock virtual")
         }
         try sink.validate(dryRun: dryRun)
+        try OptionValue.checkNoClash(
+            outputs: outputs,
+            inputs: tag.inputs + [("--script-file", scripting.scriptInput?.path), ("--expect", reports.expectInput?.path)],
+            inputFolders: tag.inputFolders)
+    }
+
+    /// Every output of the run, by option.
+    var outputs: [(option: String, path: String?)] {
+        reports.outputs + [("--beacons", beacons), ("--har", har)] + tag.outputs
     }
 
     func sessionConfiguration() -> SessionConfiguration {
@@ -100,45 +109,67 @@ struct RunCommand: AsyncParsableCommand {
             console.warn("--macro \(name): vplay fills [\(name)] itself or does not know it; the value is used only where the tag has [\(name)] and vplay has no value of its own")
         }
         let signals = SignalWatch()
+        // The media file is known once the tag is resolved: an output that would replace it stops the session
+        // before playback, and nothing is written.
+        let clash = Locked<String?>(nil)
+        let paths = self.outputs
         let session = Task {
             await AdSessionRunner(configuration: configuration).run { record in
+                if case let .resolved(info) = record, let message = Self.mediaClash(info.media.location, outputs: paths) {
+                    clash.withLock { $0 = message }
+                    withUnsafeCurrentTask { $0?.cancel() }
+                    return
+                }
+                guard clash.withLock({ $0 }) == nil else { return }
                 outputs.record(record)
                 await console.show(record)
             }
         }
         signals.onFirst { session.cancel() }
         let summary = await session.value
+        if let message = clash.withLock({ $0 }) {
+            outputs.discard()
+            throw ValidationError(message)
+        }
         let interrupted = signals.received != nil || summary.outcome == .interrupted
-        var failures: [String] = []
-        do { try outputs.finish(interrupted: interrupted) } catch { failures.append("\(error)") }
+        var failures = outputs.finish(interrupted: interrupted).map(\.description)
         let transcript = outputs.sessionTranscript
         let expectations = reports.expect
         let results = expectations.map { $0.check(transcript, summary: summary) }
         let code = signals.received.map { 128 + $0 } ?? exitCode(for: summary, expectations: expectations, results: results)
         // Each file on its own: one that cannot be written does not keep the others (or the summary) from being written.
-        func write(_ path: String?, _ content: () throws -> String) {
+        func write(_ option: String, _ path: String?, _ content: () throws -> String) {
             guard let path else { return }
-            do { try ReportOptions.write(try content(), to: path) } catch { failures.append("\(error)") }
+            do { try OutputFile.write(try content(), to: path, option: option) } catch { failures.append("\(error)") }
         }
         if interrupted, let path = reports.recordExpectations {
             failures.append("--record-expectations \(path): not written, the run was interrupted (a golden file must come from a whole run)")
         } else {
-            write(reports.recordExpectations) {
+            write("--record-expectations", reports.recordExpectations) {
                 let golden = SessionExpectations(recording: transcript, summary: summary)
                 return try ReportOptions.encode(golden, yaml: reports.recordExpectations!.hasSuffix(".yaml") || reports.recordExpectations!.hasSuffix(".yml"))
             }
         }
-        write(reports.junit) {
+        write("--junit", reports.junit) {
             JUnitReport.xml(suite: tag.vast, results: results ?? JUnitReport.defaultResults(summary), seconds: summary.clock.seconds)
         }
-        write(reports.timeline) { TimelineSVG.render(transcript, summary: summary, title: "vplay: \(tag.vast)") }
-        write(reports.report) {
+        write("--timeline", reports.timeline) { TimelineSVG.render(transcript, summary: summary, title: "vplay: \(tag.vast)") }
+        write("--report", reports.report) {
             SessionReport.json(tag: tag.vast, transcript: transcript, summary: summary, exitCode: code, expectations: results, configuration: configuration).text + "\n"
         }
         await console.finish(summary, exitCode: code, expectations: results)
-        for failure in failures { console.warn(failure) }
-        if !failures.isEmpty && code == 0 { throw ExitCode(ExitCode.usage.rawValue) }
-        if code != 0 { throw ExitCode(code) }
+        try CommandOutputs.exit(code, failures: failures, signalled: signals.received != nil)
+    }
+
+    /// The usage error when the media at `location` (a local file) is also a file the run writes.
+    static func mediaClash(_ location: String, outputs: [(option: String, path: String?)]) -> String? {
+        let path = location.hasPrefix("file:") ? (URL(string: location)?.path ?? location) : location
+        if let url = URL(string: path), let scheme = url.scheme, scheme.count > 1 { return nil }  // remote media
+        let media = FileIdentity(path)
+        for case let (option, output?) in outputs where !OutputFile.writesInPlace(output) && media.isSame(as: FileIdentity(output)) {
+            return "\(option) \(output): that is the media file this ad plays (\(path)); an output must not replace an input"
+        }
+        return nil
     }
 
     /// With expectations: 1 when one fails; when all hold and they expect an ad or media error (a non-zero

@@ -37,10 +37,10 @@ struct SinkCommand: AsyncParsableCommand {
         let sink = BeaconSink(configuration: SinkConfiguration(host: host, port: port, faults: fault, logPath: log))
         let bound: Int
         do { bound = try await sink.start() } catch {
-            FileHandle.standardError.write(Data("vplay sink: \(error)\n".utf8))
+            StandardStreams.error("vplay sink: \(error)\n")
             throw ExitCode(1)
         }
-        FileHandle.standardError.write(Data("vplay sink: listening on http://\(host):\(bound) (Ctrl-C to stop)\n".utf8))
+        StandardStreams.error("vplay sink: listening on http://\(host):\(bound) (Ctrl-C to stop)\n")
         let signals = SignalWatch()
         let stop = AsyncStream<Void>.makeStream()
         signals.onFirst { stop.continuation.finish() }
@@ -52,7 +52,7 @@ struct SinkCommand: AsyncParsableCommand {
                     let hit = hits[shown]
                     let line = json ? String(decoding: hit.jsonBytes, as: UTF8.self)
                         : "\(hit.sequence) \(hit.method) \(hit.target) → \(hit.status.map(String.init) ?? "no answer")\(hit.fault.map { " (\($0))" } ?? "")"
-                    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+                    StandardStreams.print(line)
                     shown += 1
                 }
                 try? await Task.sleep(for: .milliseconds(50))
@@ -61,6 +61,7 @@ struct SinkCommand: AsyncParsableCommand {
         for await _ in stop.stream {}
         printer.cancel()
         await sink.stop()
-        FileHandle.standardError.write(Data("vplay sink: stopped after \(sink.hitCount) hits\n".utf8))
+        StandardStreams.error("vplay sink: stopped after \(sink.hitCount) hits\n")
+        try CommandOutputs.exit(0, failures: [sink.logFailure?.description].compactMap { $0 })
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Primitives
 
 /// Parsers for option values, given to `@Option(transform:)`: each value is parsed once, while the command line is,
 /// into the type the command uses. A value its option does not take is a usage error (exit 2); ArgumentParser prints
@@ -46,19 +47,43 @@ enum OptionValue {
         }
     }
 
-    /// Throws a usage error when an output file cannot be created at `path` (a file there is kept as it is).
+    /// Throws a usage error when the output cannot be written at `path`; nothing there is changed, and nothing is
+    /// left behind (`OutputFile.check`).
     static func checkWritable(_ path: String, option: String) throws {
-        let manager = FileManager.default
-        var isDirectory: ObjCBool = false
-        if manager.fileExists(atPath: path, isDirectory: &isDirectory) {
-            guard !isDirectory.boolValue, manager.isWritableFile(atPath: path) else {
-                throw ValidationError("\(option) \(path): cannot write there")
-            }
-            return
+        do { try OutputFile.check(path, option: option) } catch {
+            throw ValidationError("\(option) \(path): cannot write there (\(error.reason))")
         }
-        guard manager.createFile(atPath: path, contents: nil) else { throw ValidationError("\(option) \(path): cannot write there") }
-        try? manager.removeItem(atPath: path)
     }
+
+    /// Throws a usage error when an output would replace one of the command's inputs or another output: compared
+    /// by the file they name (symbolic links, `..`, device and inode), not by how they are written. An output
+    /// written in place (a device, a FIFO, stdout) replaces nothing and is never refused; an output inside an
+    /// input folder (`--map`) is.
+    static func checkNoClash(outputs: [(option: String, path: String?)], inputs: [(option: String, path: String?)],
+                             inputFolders: [(option: String, path: String)] = []) throws {
+        let replaced = outputs.compactMap { output in output.path.map { (option: output.option, path: $0) } }
+            .filter { !OutputFile.writesInPlace($0.path) }
+        for (index, output) in replaced.enumerated() {
+            let identity = FileIdentity(output.path)
+            for input in inputs {
+                guard let path = input.path, identity.isSame(as: FileIdentity(path)) else { continue }
+                throw ValidationError("\(output.option) \(output.path): that is the \(input.option) input \(path); an output must not replace an input")
+            }
+            for folder in inputFolders where identity.isInside(FileIdentity(folder.path)) {
+                throw ValidationError("\(output.option) \(output.path): inside the \(folder.option) folder \(folder.path), which vplay reads; write it elsewhere")
+            }
+            for other in replaced[..<index] where identity.isSame(as: FileIdentity(other.path)) {
+                throw ValidationError("\(output.option) \(output.path): \(other.option) \(other.path) is the same file; give each output its own")
+            }
+        }
+    }
+}
+
+/// A file an option reads once, as the command line is parsed, with the path it came from (so no output may
+/// replace it).
+struct InputFile<Value: Sendable>: Sendable {
+    var path: String
+    var value: Value
 }
 
 extension ArgumentHelp {

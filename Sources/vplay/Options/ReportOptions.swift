@@ -17,9 +17,11 @@ struct ReportOptions: ParsableArguments {
             transform: OptionValue.writableFile("--timeline"))
     var timeline: String?
 
-    @Option(help: ArgumentHelp("Check the run against expectations (JSON or YAML); exit 1 with a diff when one fails.", valueName: "file"),
-            transform: Self.load)
-    var expect: SessionExpectations?
+    @Option(name: .customLong("expect"), help: ArgumentHelp("Check the run against expectations (JSON or YAML); exit 1 with a diff when one fails.", valueName: "file"),
+            transform: Self.loadInput)
+    var expectInput: InputFile<SessionExpectations>?
+
+    var expect: SessionExpectations? { expectInput?.value }
 
     @Option(help: ArgumentHelp("Write what this run did as an expectations file (a golden file for --expect).", valueName: "file"),
             transform: OptionValue.writableFile("--record-expectations"))
@@ -28,6 +30,10 @@ struct ReportOptions: ParsableArguments {
     /// Reads an expectations file: YAML when it ends in .yaml/.yml, else JSON (YAML is tried when the text is not
     /// JSON). A key vplay does not know (`event:` for `events:`) or a file with no expectations at all is refused:
     /// a check that silently checks nothing is worse than none.
+    @Sendable static func loadInput(_ path: String) throws -> InputFile<SessionExpectations> {
+        InputFile(path: path, value: try load(path))
+    }
+
     @Sendable static func load(_ path: String) throws -> SessionExpectations {
         guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("--expect \(path): cannot read it") }
         let isYAML = path.hasSuffix(".yaml") || path.hasSuffix(".yml")
@@ -63,10 +69,9 @@ struct ReportOptions: ParsableArguments {
         }
     }
 
-    static func write(_ text: String, to path: String) throws {
-        do { try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
-            throw ValidationError("cannot write \(path): \(error.localizedDescription)")
-        }
+    /// The output files, by option.
+    var outputs: [(option: String, path: String?)] {
+        [("--report", report), ("--junit", junit), ("--timeline", timeline), ("--record-expectations", recordExpectations)]
     }
 
     static func encode(_ expectations: SessionExpectations, yaml: Bool) throws -> String {

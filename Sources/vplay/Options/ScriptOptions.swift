@@ -8,9 +8,11 @@ struct ScriptOptions: ParsableArguments {
             transform: Self.script)
     var script: SessionScript?
 
-    @Option(help: ArgumentHelp("The same as a JSON file: [{\"at\": 1, \"action\": \"mute\"}, …].", valueName: "file"),
+    @Option(name: .customLong("script-file"), help: ArgumentHelp("The same as a JSON file: [{\"at\": 1, \"action\": \"mute\"}, …].", valueName: "file"),
             transform: Self.scriptFile)
-    var scriptFile: SessionScript?
+    var scriptInput: InputFile<SessionScript>?
+
+    var scriptFile: SessionScript? { scriptInput?.value }
 
     /// The script given, or none.
     var steps: SessionScript { script ?? scriptFile ?? SessionScript() }
@@ -24,8 +26,8 @@ struct ScriptOptions: ParsableArguments {
     }
 
     /// Reads and parses the file now, once: a file that cannot be read or parsed is a usage error.
-    @Sendable static func scriptFile(_ path: String) throws -> SessionScript {
+    @Sendable static func scriptFile(_ path: String) throws -> InputFile<SessionScript> {
         guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("--script-file \(path): cannot read it") }
-        do { return try SessionScript(json: data) } catch { throw ValidationError(error.description) }
+        do { return InputFile(path: path, value: try SessionScript(json: data)) } catch { throw ValidationError(error.description) }
     }
 }

@@ -50,6 +50,21 @@ struct TagOptions: ParsableArguments {
         return mapping
     }
 
+    /// The tag's path when it is a local file (read as `TagLoader` reads it), nil for an http(s) URL.
+    var localTag: String? {
+        if let url = URL(string: vast), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" { return nil }
+        return vast.hasPrefix("file:") ? (URL(string: vast)?.path ?? vast) : vast
+    }
+
+    /// The files these options read (the Adcash state is read too, and checked as an output: it is rewritten).
+    var inputs: [(option: String, path: String?)] { [("--vast", localTag)] }
+
+    /// The folders `--map` reads tags and media from.
+    var inputFolders: [(option: String, path: String)] { map.map { ("--map", $0.directory.path) } }
+
+    /// The Adcash state, which a run rewrites.
+    var outputs: [(option: String, path: String?)] { [("--adcash-state", adcashState)] }
+
     /// Applies these options to a session configuration.
     func apply(to configuration: inout SessionConfiguration) {
         configuration.tag = vast

@@ -75,13 +75,13 @@ final class FleetProgressBar: @unchecked Sendable {
                           bar, progress.sessionsDone, progress.sessions, progress.beaconsSent, progress.beaconsAnswered, rate, progress.seconds)
         shown.withLock { shown in
             shown = true
-            FileHandle.standardError.write(Data(line.utf8))
+            StandardStreams.error(line)
         }
     }
 
     func clear() {
         shown.withLock { shown in
-            if shown { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
+            if shown { StandardStreams.error("\r\u{1B}[2K") }
             shown = false
         }
     }

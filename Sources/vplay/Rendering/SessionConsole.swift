@@ -50,11 +50,11 @@ actor SessionConsole {
 
     /// A note for the person running vplay, on stderr (stdout stays the timeline or JSON Lines).
     nonisolated func warn(_ text: String) {
-        FileHandle.standardError.write(Data("vplay: \(text)\n".utf8))
+        StandardStreams.warn(text)
     }
 
     private func emit(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        StandardStreams.print(line)
     }
 
     // MARK: - The live status line
@@ -111,13 +111,13 @@ actor SessionConsole {
         if let reward {
             line += " · reward \(JSON.format(reward.amount)) \(reward.currency): \(rewardState)"
         }
-        FileHandle.standardError.write(Data(style.dim(line).utf8))
+        StandardStreams.error(style.dim(line))
         statusShown = true
     }
 
     private func clearStatus() {
         guard statusShown else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        StandardStreams.error("\r\u{1B}[K")
         statusShown = false
     }
 }

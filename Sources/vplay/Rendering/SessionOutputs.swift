@@ -1,22 +1,25 @@
 import Primitives
 import AdSession
+import ArgumentParser
 import Foundation
 import TrackingBeacons
 
-/// The files a session writes besides stdout: the beacon log (JSON Lines, appended as each attempt is answered, so
-/// nothing is lost on an error exit or an interruption) and the HAR archive (written at the end, also when
-/// interrupted).
-final class SessionOutputs: @unchecked Sendable {
+/// The files a session writes besides stdout: the beacon log (JSON Lines, written as each attempt is answered and put
+/// in place at the end, also on an error exit or an interruption) and the HAR archive (written at the end, also when
+/// interrupted). Both go through `OutputFile`, so a file at either path is replaced whole or not at all.
+final class SessionOutputs: Sendable {
     private let log: BeaconLogWriter?
     private let harPath: String?
     private let userAgent: String
     private let state = Locked((records: [BeaconRecord](), transcript: SessionTranscript()))
 
     init(beaconsPath: String?, harPath: String?, userAgent: String) throws {
-        do {
-            log = try beaconsPath.map { try BeaconLogWriter(path: $0) }
-        } catch {
-            throw ValidationError("--beacons \(beaconsPath ?? ""): cannot write there (\(error.localizedDescription))")
+        if let beaconsPath {
+            do { log = BeaconLogWriter(file: try OutputFile(beaconsPath, option: "--beacons")) } catch {
+                throw ValidationError("--beacons \(beaconsPath): cannot write there (\(error.reason))")
+            }
+        } else {
+            log = nil
         }
         self.harPath = harPath
         self.userAgent = userAgent
@@ -34,18 +37,27 @@ final class SessionOutputs: @unchecked Sendable {
         state.withLock { $0.transcript }
     }
 
-    func finish(interrupted: Bool) throws {
-        log?.close()
-        guard let harPath else { return }
+    /// Puts the beacon log in place and writes the HAR; each on its own, so one that fails does not keep the other
+    /// from being written. Returns what failed.
+    func finish(interrupted: Bool) -> [OutputError] {
+        var failures: [OutputError] = []
+        do { try log?.close() } catch { failures.append(error) }
+        guard let harPath else { return failures }
         let all = state.withLock { $0.records }
         let document = HARDocument(records: all, userAgent: userAgent, comment: interrupted ? "interrupted: the session was stopped by a signal" : nil)
         do {
-            // Atomic: a second Ctrl-C while writing leaves no half (or empty) archive behind.
-            try document.encoded().write(to: URL(fileURLWithPath: harPath), options: .atomic)
+            let data = try document.encoded()
+            try OutputFile.write(String(decoding: data, as: UTF8.self), to: harPath, option: "--har")
+        } catch let error as OutputError {
+            failures.append(error)
         } catch {
-            throw ValidationError("--har \(harPath): cannot write it (\(error.localizedDescription))")
+            failures.append(OutputError(output: "--har \(harPath)", reason: "\(error)"))
         }
+        return failures
+    }
+
+    /// Writes nothing: the beacon log's path keeps what it had.
+    func discard() {
+        log?.discard()
     }
 }
-
-import ArgumentParser
