@@ -69,7 +69,7 @@ public final class HTTPBeaconTransport: BeaconTransport {
 
     /// Closes the connection pool; call once at the end.
     public func shutdown() async {
-        try? await client.shutdown()
+        await client.shutdown()
     }
 
     /// Reads and drops `body` until its end, `maxBodyBytes`, an error or `deadline`, whichever comes first.
