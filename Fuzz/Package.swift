@@ -28,6 +28,10 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "fuzz-media", dependencies: ["FuzzDriver", .product(name: "PlayerEngine", package: "vplay")]),
+        .executableTarget(
+            name: "fuzz-url",
+            dependencies: ["FuzzDriver", .product(name: "Primitives", package: "vplay"), .product(name: "TrackingBeacons", package: "vplay")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

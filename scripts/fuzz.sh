@@ -7,7 +7,8 @@
 #
 # Targets: vast (VASTParser), macros (MacroExpander), script (SessionScript text and JSON), expectations
 # (SessionExpectations from JSON and YAML, then checked against a dry run of media/demo.xml), media
-# (FFmpegMediaSource on mutated MP4/MOV/WebM, inputs up to 64 KiB).
+# (FFmpegMediaSource on mutated MP4/MOV/WebM, inputs up to 64 KiB), url (a tracking template expanded, then
+# RequestURL.check and a restrictive URLGate, then each next line as a redirect Location against it).
 #
 # Seeds: Fuzz/corpus/TARGET (committed, small) and, for vast, ../shared/vast-samples/iab when present (read only).
 # What libFuzzer learns goes to Fuzz/.work/corpus/TARGET, logs to Fuzz/.work/logs, crashes, hangs (over 30 s per
@@ -24,7 +25,7 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 seconds=${1:-600}
 shift || true
-all=(vast macros script expectations media)
+all=(vast macros script expectations media url)
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
 for target in "${targets[@]}"; do
