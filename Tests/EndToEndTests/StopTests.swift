@@ -81,4 +81,29 @@ import TestSupport
         #expect(!emptyExit.killed && emptyExit.status == 3, "exit \(emptyExit.status): \(empty.stderr)")
         #expect(empty.lines.first { $0["kind"] as? String == "error" }?["code"] as? Int == 303)
     }
+    /// Ctrl-C when stderr is a broken pipe: the "interrupted" notice cannot be written, and the run still stops in
+    /// order (it trapped inside FileHandle.write, so the report and summary were lost).
+    @Test func sigint_withStderrABrokenPipe_stillStopsInOrder_andExits130() async throws {
+        let folder = try TemporaryFolder()
+        let out = folder.url.appendingPathComponent("stdout")
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: out)
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        close(ends[0])  // nobody reads stderr
+        let child = try SpawnedVPlay(["--vast", Repo.media("demo.xml"), "--json", "--clock", "realtime", "--script", "pause@1,resume@120"],
+                                     stdout: handle.fileDescriptor, stderr: ends[1])
+        close(ends[1])
+        try? handle.close()
+        let exit = Task { await child.exit(killAfter: .seconds(60)) }
+        while try !String(contentsOf: out, encoding: .utf8).contains(#""name":"pause""#) {
+            if child.hasExited { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        child.signal(SIGINT)
+        let ended = await exit.value
+        #expect(!ended.killed && ended.status == 130, "exit \(ended.status)")
+        let last = try String(contentsOf: out, encoding: .utf8).split(separator: "\n").last.map(String.init) ?? ""
+        #expect(last.contains(#""kind":"summary""#) && last.contains(#""exitCode":130"#), "\(last)")
+    }
 }

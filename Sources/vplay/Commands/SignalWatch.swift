@@ -102,7 +102,8 @@ final class SignalWatch: @unchecked Sendable {
         case .again: exit(128 + number)
         case let .first(registered): action = registered
         }
-        FileHandle.standardError.write(Data("vplay: \(number == SIGINT ? "interrupted" : "terminated"); writing what happened so far (again to quit at once)\n".utf8))
+        // Checked, like every output: FileHandle.write trapped when stderr was closed or a broken pipe.
+        StandardStreams.warn("\(number == SIGINT ? "interrupted" : "terminated"); writing what happened so far (again to quit at once)")
         action?()
     }
 }
