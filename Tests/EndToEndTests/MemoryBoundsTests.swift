@@ -78,7 +78,7 @@ import TestSupport
             "-c:v", "libx264", "-preset", "veryfast", "-crf", "28", "-pix_fmt", "yuv420p", "-c:a", "aac", media,
         ])
         let own = try await Self.decodePeak(media)
-        let mapped = try await Self.decodePeak(media, environment: ["MALLOC_MMAP_THRESHOLD_=1048576"])
+        let mapped = try await Self.decodePeak(media, environment: ["MALLOC_MMAP_THRESHOLD_=131072"])
         measurement("4K probe --decode peak RSS: \(own / 1024) KiB as vplay runs, \(mapped / 1024) KiB with large blocks always mapped")
         #expect(own <= mapped + 6 << 20, "\(own / 1024) KiB, \(mapped / 1024) KiB with large blocks always mapped")
     }

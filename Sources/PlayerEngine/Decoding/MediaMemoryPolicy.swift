@@ -7,10 +7,11 @@ public enum MediaMemoryPolicy {
     /// glibc starts at 128 KiB but raises the threshold to the size of each mapped block freed (up to 32 MiB): once a
     /// 4K picture buffer (12 MiB) has been freed, the later ones come from malloc's arenas, which keep freed memory
     /// resident between live blocks. Decoding 4K that way peaked 15 MiB (more than a picture) above the same decode
-    /// with the buffers mapped: 1.04–1.06× `ffmpeg -f null`'s RSS. A fixed threshold keeps picture buffers from 720p
-    /// up (1.4 MiB and more) mapped and returned to the system on free; smaller blocks stay in the arenas.
-    /// Measured by `scripts/bench-decode.sh` (README, Benchmarks).
-    public static let mapThreshold: Int32 = 1 << 20
+    /// with the buffers mapped: 1.04–1.06× `ffmpeg -f null`'s RSS. Fixing the threshold at glibc's own starting
+    /// value keeps every large block mapped and returned to the system on free, as before the first free; a higher
+    /// fixed value (1 MiB was tried) moves the demuxer's and prober's 128 KiB–1 MiB buffers into the arenas and put
+    /// 3–5 MiB on every run. Measured by `scripts/bench-decode.sh` (README, Benchmarks).
+    public static let mapThreshold: Int32 = 128 << 10
 
     /// Sets the threshold (a no-op without glibc).
     public static func apply() {
