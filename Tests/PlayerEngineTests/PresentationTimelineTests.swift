@@ -64,7 +64,7 @@ struct FrameTruth {
     /// The quartiles of a play fire at exactly 1/4, 1/2, 3/4 and all of the measured duration from the first picture,
     /// which agrees with ffprobe's frames to ffprobe's printed precision, and every picture is shown.
     func expectExactQuartiles(_ path: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        let truth = try FrameTruth.of(path)
+        let truth = try await offThePool { try FrameTruth.of(path) }
         let (events, report, source) = try await play(path)
         let timeline = source.info.timeline
         #expect(abs(timeline.start.seconds - truth.firstPicture) < 0.000_002, "starts at \(timeline.start), ffprobe \(truth.firstPicture)", sourceLocation: sourceLocation)
