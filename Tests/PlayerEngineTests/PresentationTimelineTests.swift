@@ -54,11 +54,15 @@ struct FrameTruth {
 
     /// Plays `path` on the virtual clock; returns its events, report and source.
     func play(_ path: String, configuration: PlaybackEngine.Configuration = .init()) async throws -> ([PlaybackEvent], PlaybackReport, FFmpegMediaSource) {
-        let source = try FFmpegMediaSource(location: path)
-        let clock = VirtualClock()
-        var events: [PlaybackEvent] = []
-        let report = try await PlaybackEngine(configuration: configuration).play(source, on: clock) { events.append($0) }
-        return (events, report, source)
+        // FFmpeg blocks the thread it runs on: on the media executor, as in a session, not on the cooperative pool
+        // that the rest of the suite's tasks (sinks, drains, timers) share.
+        try await withTaskExecutorPreference(BlockingExecutor.shared) {
+            let source = try FFmpegMediaSource(location: path)
+            let clock = VirtualClock()
+            var events: [PlaybackEvent] = []
+            let report = try await PlaybackEngine(configuration: configuration).play(source, on: clock) { events.append($0) }
+            return (events, report, source)
+        }
     }
 
     /// The quartiles of a play fire at exactly 1/4, 1/2, 3/4 and all of the measured duration from the first picture,
