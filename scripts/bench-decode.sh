@@ -10,7 +10,8 @@
 # vplay is built in release mode with the Swift runtime linked statically (--static-swift-stdlib), as a shipped
 # binary would be: half of a dynamically linked start-up is the loader resolving Swift symbols across ~150 shared
 # libraries. Files: the media/ clips, a 60 s 1280x720 clip generated once into .build-bench/ (long enough that decoding,
-# not process start-up, dominates), and the IAB 15 s sample when ../shared is present.
+# not process start-up, dominates), a 5 s 3840x2160 clip (peak RSS on 4K), and the IAB 15 s sample when ../shared is
+# present. Then the cost of the timeline pass vplay makes when it opens a local file.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-7}
@@ -28,7 +29,15 @@ if [ ! -f "$long" ]; then
     -c:v libx264 -preset veryfast -crf 28 -pix_fmt yuv420p -c:a aac -b:a 96k "$long"
 fi
 
-files=(media/clip-10s-360p.mp4 "$long")
+# 4K: decoder frames (12 MiB each at 3840x2160) dominate the peak, not the process's own footprint.
+uhd="$scratch/clip-5s-2160p.mp4"
+if [ ! -f "$uhd" ]; then
+  echo "bench: generating $uhd..." >&2
+  ffmpeg -v error -y -f lavfi -i testsrc2=size=3840x2160:rate=30:duration=5 -f lavfi -i sine=frequency=440:sample_rate=48000:duration=5 \
+    -c:v libx264 -preset veryfast -crf 28 -pix_fmt yuv420p -c:a aac -b:a 96k "$uhd"
+fi
+
+files=(media/clip-10s-360p.mp4 "$long" "$uhd")
 [ -f ../shared/vast-samples/iab/media/VAST-4.0-Short-Intro.mp4 ] && files+=(../shared/vast-samples/iab/media/VAST-4.0-Short-Intro.mp4)
 
 printf '| file | pass | vplay median | ffmpeg median | ratio | vplay peak RSS | ffmpeg peak RSS | RSS ratio |\n'
@@ -44,6 +53,16 @@ for file in "${files[@]}"; do
       "$runs" "$(IFS=$'\x1f'; echo "${ours[*]}")" "$(IFS=$'\x1f'; echo "${theirs[*]}")" "$(basename "$file")" "$pass")
     python3 scripts/bench/measure.py "$spec"
   done
+done
+
+# What measuring the presentation timeline costs at open (a demux pass over a second opening of a local file):
+# the pass's own wall time as `vplay probe` reports it, median of RUNS.
+echo
+printf '| file | timeline pass (median) |\n|---|---|\n'
+for file in "${files[@]}"; do
+  pass=$(for _ in $(seq "$runs"); do "$vplay" probe --json "$file" | python3 -c 'import json,sys; print(json.load(sys.stdin)["timeline"]["passSeconds"])'; done \
+    | sort -g | awk '{ v[NR] = $1 } END { printf "%.1f ms", v[int((NR + 1) / 2)] * 1000 }')
+  printf '| %s | %s |\n' "$(basename "$file")" "$pass"
 done
 echo
 echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), FFmpeg $(ffmpeg -version | head -1 | cut -d' ' -f3), $runs runs per command (medians)."

@@ -41,4 +41,13 @@ static inline const char *vplay_error_string(int code, char *buffer, size_t size
 /// Silences FFmpeg's own logging to stderr (the caller reports errors itself) or restores it.
 static inline void vplay_set_log_level(int level) { av_log_set_level(level); }
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+/// Fixes glibc's mmap threshold (which also turns its dynamic adjustment off): blocks of `bytes` or more are mapped
+/// on their own and unmapped when freed.
+static inline void vplay_set_mmap_threshold(int bytes) { mallopt(M_MMAP_THRESHOLD, bytes); }
+#else
+static inline void vplay_set_mmap_threshold(int bytes) { (void)bytes; }
+#endif
+
 #endif

@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 import Primitives
+import PlayerEngine
 
 // Before anything opens a descriptor: a closed stdout must not become the next file vplay opens.
 OutputFile.holdStandardDescriptors()
@@ -8,5 +9,7 @@ OutputFile.holdStandardDescriptors()
 SignalWatch.install()
 // A reader that went away (`vplay … | head -c 1`) is a failed write (EPIPE) that vplay reports, not a death.
 signal(SIGPIPE, SIG_IGN)
+// Large decoder buffers are unmapped when freed, not kept by malloc (`MediaMemoryPolicy`).
+MediaMemoryPolicy.apply()
 Task { await VPlay.entry() }
 dispatchMain()

@@ -18,13 +18,18 @@ import Testing
         return source
     }
 
-    /// Frame counts and the container duration, and the decoded end of every stream (its last frame's end) against
+    /// Frame counts, the container's declared duration and the frames' (the ad's duration: the IAB clip's header says
+    /// 8 µs less than its last AAC frame's end), and the decoded end of every stream (its last frame's end) against
     /// ffprobe's `start_time + duration`: audio included, whose last AAC frame the container trims (680 of 1024
-    /// samples in the 10 s clip). The container duration is read before decoding; the stream ends come from it.
+    /// samples in the 10 s clip). Both durations are known before decoding.
     func expectMatchesFFprobe(_ path: String) throws {
         let truth = try ProbeTruth.of(path)
+        let frames = try FrameTruth.of(path)
         let source = try decodeAll(path)
-        #expect(abs(source.info.duration - truth.duration) < 0.000_001, "duration \(source.info.duration) vs ffprobe \(truth.duration)")
+        let declared = source.info.declaredDuration?.seconds ?? -1
+        #expect(abs(declared - truth.duration) < 0.000_001, "declared duration \(declared) vs ffprobe \(truth.duration)")
+        #expect(abs(source.info.duration - frames.duration) < 0.000_002, "duration \(source.info.duration) vs ffprobe's frames \(frames.duration)")
+        #expect(source.info.durationMismatch == nil)
         for stream in source.statistics.streams {
             #expect(stream.frames == truth.frames[stream.index], "stream #\(stream.index) of \(path)")
             #expect(stream.decodeErrors == 0)

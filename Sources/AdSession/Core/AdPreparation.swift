@@ -89,6 +89,7 @@ struct AdPreparation {
             adID: ad.ad.id, adSystem: ad.inLine.adSystem?.name, adTitle: ad.inLine.adTitle, wrapperCount: ad.wrappers.count,
             mediaURL: opened.selection.file.url, mediaReason: opened.selection.reason, vastDuration: linear.duration,
             media: media.source.info, skipOffset: rules.skipOffset, reward: rules.reward)))
+        if let mismatch = media.source.info.durationMismatch { prepared.steps.append(.warning(mismatch)) }
         if let warning = Self.durationWarning(declared: linear.duration, media: duration) { prepared.steps.append(.warning(warning)) }
         return prepared
     }

@@ -13,7 +13,8 @@ public final class FFmpegMediaSource: MediaSource {
 
     private let format: FormatContext
     private let options: MediaOpenOptions
-    private let startTime: Duration
+    /// The ad's first shown picture in the file's timestamps (`info.timeline.start`): where frame times count from.
+    private let origin: Duration
     private var decoders: [Int: CodecContext] = [:]
     /// Index into `statistics.streams` for each container stream index.
     private var slot: [Int: Int] = [:]
@@ -39,7 +40,6 @@ public final class FFmpegMediaSource: MediaSource {
         let format = try FormatContext(location: location, ioTimeout: options.ioTimeout, loadTimeout: options.loadTimeout,
                                        urlGate: options.urlGate, redirects: options.redirects)
         self.format = format
-        self.startTime = format.startTime
         tallies = Array(repeating: DemuxTally(), count: format.streamCount)
 
         var streams: [StreamInfo] = []
@@ -73,15 +73,6 @@ public final class FFmpegMediaSource: MediaSource {
         self.decoders = decoders
         for index in decoders.keys { pending[index] = []; pendingHead[index] = 0 }
         statistics = DecodeStatistics(streams: stats)
-        info = MediaInfo(
-            location: location,
-            format: format.formatName,
-            duration: Double(format.durationMicroseconds) / 1e6,
-            durationMicroseconds: format.durationMicroseconds,
-            bitRate: format.pointer.pointee.bit_rate > 0 ? Int(format.pointer.pointee.bit_rate) : nil,
-            size: format.byteSize,
-            streams: streams
-        )
         let playable = streams.filter { $0.type == .audio || ($0.type == .video && !pictures.contains($0.index)) }
         if playable.isEmpty {
             // An MP4 cut inside its moov can still open, with no streams: that is a truncated file, not "not media".
@@ -95,6 +86,26 @@ public final class FFmpegMediaSource: MediaSource {
             if let failure = required.lazy.compactMap({ decoderFailures[$0.index] }).first { throw failure }
             throw MediaError.unsupportedCodec(location: location, codecs: required.filter { !$0.decodable }.map { labels[$0.index]! })
         }
+
+        // The frames' own timeline, not the header's duration (which can say anything) nor the container's start.
+        let presented = Set(stats.map(\.index))
+        let kinds = streams.map(\.type)
+        var timeline = Self.streamTimeline(format, presented: presented, kinds: kinds)
+        if options.measureTimeline, FormatContext.isRegularLocalFile(location),
+           let measured = Self.measureTimeline(location: location, options: options, presented: presented, kinds: kinds) {
+            timeline = measured
+        }
+        origin = timeline.start
+        info = MediaInfo(
+            location: location,
+            format: format.formatName,
+            duration: timeline.duration.seconds,
+            timeline: timeline,
+            declaredDuration: format.declaredDuration,
+            bitRate: format.pointer.pointee.bit_rate > 0 ? Int(format.pointer.pointee.bit_rate) : nil,
+            size: format.byteSize,
+            streams: streams
+        )
     }
 
     // MARK: - Decode mode
@@ -209,17 +220,17 @@ public final class FFmpegMediaSource: MediaSource {
         let end: Duration
         let ticks = raw.best_effort_timestamp != FFmpegCode.noTimestamp ? raw.best_effort_timestamp : raw.pts
         if ticks != FFmpegCode.noTimestamp {
-            start = base.duration(ofTicks: ticks) - startTime
+            start = base.duration(ofTicks: ticks) - origin
             if stats.type == .audio, raw.sample_rate > 0 {
                 // Exact in the stream's ticks when they are 1/sample_rate (MP4 audio); else converted.
                 let samplesEnd = base.num == 1 && base.den == raw.sample_rate
-                    ? base.duration(ofTicks: ticks + Int64(raw.nb_samples)) - startTime
+                    ? base.duration(ofTicks: ticks + Int64(raw.nb_samples)) - origin
                     : start + AVRational(num: 1, den: raw.sample_rate).duration(ofTicks: Int64(raw.nb_samples))
                 // The container may present less than the decoder outputs: an MP4 edit list ends AAC's last
                 // 1024-sample frame after 680 samples, and that packet's duration says so.
-                end = raw.pkt_duration > 0 ? min(samplesEnd, base.duration(ofTicks: ticks + raw.pkt_duration) - startTime) : samplesEnd
+                end = raw.pkt_duration > 0 ? min(samplesEnd, base.duration(ofTicks: ticks + raw.pkt_duration) - origin) : samplesEnd
             } else if raw.pkt_duration > 0 {
-                end = base.duration(ofTicks: ticks + raw.pkt_duration) - startTime
+                end = base.duration(ofTicks: ticks + raw.pkt_duration) - origin
             } else {
                 end = start
             }
@@ -263,8 +274,14 @@ public final class FFmpegMediaSource: MediaSource {
     /// - a stream whose packets end short of its own start + duration by more than the tolerance was cut (for
     ///   containers without a per-stream duration, the same against the container's duration).
     private func truncationError() -> MediaError? {
+        Self.truncation(format, tallies: tallies, kinds: info.streams.map(\.type), tolerance: options.truncationTolerance)
+            .map { .truncated(location: info.location, detail: $0) }
+    }
+
+    /// `truncationError`'s check on any opened `format` and what was read of it: the detail, or nil when whole.
+    static func truncation(_ format: FormatContext, tallies: [DemuxTally], kinds: [StreamInfo.Kind], tolerance: Duration) -> String? {
         let atEnd = format.atEndOfData
-        let tolerance = options.truncationTolerance
+        let startTime = format.startTime
         var reason: String?
         var dataEnd: Duration?
         var expectedEnd: Duration?
@@ -272,7 +289,7 @@ public final class FFmpegMediaSource: MediaSource {
         var streamsWithDuration = 0
         for index in 0..<format.streamCount {
             let stream = format.stream(index).pointee
-            let kind = info.streams[index].type
+            let kind = kinds[index]
             guard kind == .audio || kind == .video else { continue }
             let tally = tallies[index]
             let base = stream.time_base
@@ -308,12 +325,16 @@ public final class FFmpegMediaSource: MediaSource {
         let ending = dataEnd ?? .zero
         var detail = "data ends at \(ending.millisecondText) s of \(max(expectedEnd ?? ending, ending).millisecondText) s"
         if !reason.isEmpty { detail += " (\(reason))" }
-        return .truncated(location: info.location, detail: detail)
+        return detail
     }
 
     private func noteDemuxed(_ packet: Packet, stream index: Int) {
+        statistics.bytes += Int64(packet.pointer.pointee.size)
+        Self.tally(packet, stream: index, in: &tallies)
+    }
+
+    static func tally(_ packet: Packet, stream index: Int, in tallies: inout [DemuxTally]) {
         let raw = packet.pointer.pointee
-        statistics.bytes += Int64(raw.size)
         guard index >= 0, index < tallies.count else { return }
         tallies[index].packets += 1
         tallies[index].lastCorrupt = raw.flags & AV_PKT_FLAG_CORRUPT != 0
@@ -336,10 +357,10 @@ public final class FFmpegMediaSource: MediaSource {
             let index = Int(raw.stream_index)
             noteDemuxed(packet, stream: index)
             let base = format.stream(index).pointee.time_base
-            let time = raw.pts != FFmpegCode.noTimestamp ? base.duration(ofTicks: raw.pts) - startTime : nil
+            let time = raw.pts != FFmpegCode.noTimestamp ? base.duration(ofTicks: raw.pts) - origin : nil
             let result = MediaPacket(
                 stream: index, time: time,
-                decodeTime: raw.dts != FFmpegCode.noTimestamp ? base.duration(ofTicks: raw.dts) - startTime : nil,
+                decodeTime: raw.dts != FFmpegCode.noTimestamp ? base.duration(ofTicks: raw.dts) - origin : nil,
                 duration: base.duration(ofTicks: max(0, raw.duration)), size: Int(raw.size),
                 isKeyFrame: raw.flags & AV_PKT_FLAG_KEY != 0)
             if let position = slot[index] {

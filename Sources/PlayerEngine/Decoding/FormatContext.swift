@@ -104,6 +104,12 @@ final class FormatContext {
         return value == FFmpegCode.noTimestamp || value < 0 ? 0 : value
     }
 
+    /// The duration the header declares (0 included: an MP4 may say so), nil when it gives none.
+    var declaredDuration: Duration? {
+        let value = pointer.pointee.duration
+        return value == FFmpegCode.noTimestamp || value < 0 ? nil : .microseconds(value)
+    }
+
     /// Whether the reader has tried to read past the end of its data (`avio_feof`). An MP4 read completely never
     /// does (the demuxer reads exactly the indexed samples), so at the end of an MP4 this means the data ran out.
     var atEndOfData: Bool { avio_feof(io) != 0 }
@@ -177,6 +183,14 @@ final class FormatContext {
         default: kind = "not a regular file"
         }
         throw .notMedia(location: location, message: "\(kind); media is read from regular files only")
+    }
+
+    /// Whether `location` names a regular local file: one that can be opened and read twice at no cost to anyone
+    /// (not remote media, requested once; not a FIFO or a device, whose data a second reader would take).
+    static func isRegularLocalFile(_ location: String) -> Bool {
+        guard let target = try? openableTarget(location), !isRemote(target) else { return false }
+        var status = stat()
+        return stat(target, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
     }
 
     /// Whether `target` (as returned by `openableTarget`) is fetched over the network.

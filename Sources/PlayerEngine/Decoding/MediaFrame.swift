@@ -4,7 +4,8 @@ public struct MediaFrame: Sendable, Equatable {
     /// Index of the stream in the container.
     public var stream: Int
     public var type: StreamInfo.Kind
-    /// Presentation time from the start of the media (container start time subtracted).
+    /// Presentation time from the ad's first shown picture (`MediaInfo.timeline.start` subtracted): 0 for that
+    /// picture, negative for sound before it.
     public var time: Duration
     /// Presentation end: `time` plus the frame's duration, computed in the stream's own ticks so that the last
     /// frame of a 10 s clip ends at exactly 10 s.
@@ -24,9 +25,9 @@ public struct MediaFrame: Sendable, Equatable {
 /// One demuxed packet (demux-only mode): its timestamps and size, without decoding.
 public struct MediaPacket: Sendable, Equatable {
     public var stream: Int
-    /// Presentation time from the start of the media; nil when the container gives none.
+    /// Presentation time from the ad's first shown picture; nil when the container gives none.
     public var time: Duration?
-    /// Decode time from the start of the media; nil when the container gives none.
+    /// Decode time from the ad's first shown picture; nil when the container gives none.
     public var decodeTime: Duration?
     /// Duration of the packet's content.
     public var duration: Duration

@@ -18,7 +18,8 @@ public struct DecodeStatistics: Sendable, Equatable, Codable {
         public var type: StreamInfo.Kind
         /// Frames decoded (decode mode) or packets read (demux mode).
         public var frames: Int = 0
-        /// Presentation time of the first and of the last frame, seconds from the start of the media.
+        /// Presentation time of the first and of the last frame, seconds from the ad's first shown picture
+        /// (`MediaInfo.timeline.start`; sound before it is negative).
         public var firstTime: Double?
         public var lastTime: Double?
         /// Where the last frame's presentation ends, seconds.
@@ -70,12 +71,18 @@ public struct MediaOpenOptions: Sendable {
     /// `schemeNotAllowed`, 403; a refused one `cannotRequest`, 401); FFmpeg is then told to follow none. nil lets
     /// FFmpeg follow redirects itself, unchecked (unit tests of the decoder only).
     public var redirects: MediaRedirectResolver?
+    /// Whether a local file's presentation timeline is measured at open by a demux pass over every packet (a second
+    /// opening of the file, read to its end, then closed): what quartiles are timed on, whatever the header says.
+    /// Remote media is requested once and keeps the container index's stream timings (`PresentationTimeline.Measure`).
+    /// `false` is for passes that time nothing (`vplay probe --demux`).
+    public var measureTimeline: Bool
 
     public init(
         decoderThreads: Int = 0, ioTimeout: Duration = .seconds(10), truncationTolerance: Duration = .milliseconds(500),
-        loadTimeout: Duration = .seconds(8), openDecoders: Bool = true
+        loadTimeout: Duration = .seconds(8), openDecoders: Bool = true, measureTimeline: Bool = true
     ) {
         self.openDecoders = openDecoders
+        self.measureTimeline = measureTimeline
         self.decoderThreads = decoderThreads
         self.ioTimeout = ioTimeout
         self.truncationTolerance = truncationTolerance

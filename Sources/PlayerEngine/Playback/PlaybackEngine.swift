@@ -69,7 +69,7 @@ public struct PlaybackEngine: Sendable {
         let duration = configuration.rules.duration ?? source.info.exactDuration
         guard duration > .zero else {
             finalize()
-            throw PlaybackFailure(error: .readFailed(location: source.info.location, message: "the container gives no duration"),
+            throw PlaybackFailure(error: .readFailed(location: source.info.location, message: "neither its frames nor its container give a duration"),
                                   report: report, playhead: .zero, clock: .zero)
         }
         report.duration = duration

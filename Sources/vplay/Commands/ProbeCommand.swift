@@ -36,7 +36,7 @@ struct ProbeCommand: AsyncParsableCommand {
         let started = wall.now
         do {
             // A demux pass opens no decoder; a plain probe opens them, to report a decoder that will not open.
-            let options = MediaOpenOptions(decoderThreads: threads, openDecoders: !demux)
+            let options = MediaOpenOptions(decoderThreads: threads, openDecoders: !demux, measureTimeline: !demux)
             let source = try SessionEnvironment.liveMediaSource(location, options: options)
             var pass: MediaPass? = nil
             if decode {

@@ -27,7 +27,8 @@ enum ProbeRendering {
             return .object(pairs)
         }
         var pairs: [(String, JSON)] = [
-            ("location", .string(info.location)), ("duration", .number(info.duration)), ("format", .string(info.format)),
+            ("location", .string(info.location)), ("duration", .number(info.duration)), ("timeline", SessionJSON.timeline(info, passTime: true)),
+            ("format", .string(info.format)),
             ("bitRate", .optional(info.bitRate)), ("size", .optional(info.size.map(Int.init))), ("streams", .array(streams)),
         ]
         if let pass {

@@ -6,12 +6,25 @@ import TrackingBeacons
 /// The JSON Lines contract of `vplay --vast … --json` (README "JSON output"). Keys and meanings are stable;
 /// fields may be added.
 enum SessionJSON {
+    /// Where the ad's pictures are in the file's own timestamps (what quartiles are measured on), how that was
+    /// measured, and the duration the header declares.
+    /// `passTime`: with the demux pass's wall time (`vplay probe`; a session's lines stay reproducible to the byte).
+    static func timeline(_ media: MediaInfo, passTime: Bool = false) -> JSON {
+        var pairs: [(String, JSON)] = [
+            ("start", .seconds(media.timeline.start)), ("end", .seconds(media.timeline.end)),
+            ("measuredBy", .string(media.timeline.measuredBy.rawValue)),
+            ("declaredDuration", media.declaredDuration.map(JSON.seconds) ?? .null),
+        ]
+        if passTime { pairs.append(("passSeconds", media.timeline.passTime.map { .number($0.seconds) } ?? .null)) }
+        return .object(pairs)
+    }
+
     static func line(_ record: SessionRecord) -> JSON {
         switch record {
         case let .resolved(info):
             var media: [(String, JSON)] = [
                 ("url", .string(info.mediaURL)), ("reason", .string(info.mediaReason)),
-                ("duration", .number(info.media.duration)), ("format", .string(info.media.format)),
+                ("duration", .number(info.media.duration)), ("timeline", timeline(info.media)), ("format", .string(info.media.format)),
             ]
             if let video = info.media.video {
                 media += [("codec", .string(video.codec)), ("width", .optional(video.width)), ("height", .optional(video.height)), ("fps", .optional(video.fps))]

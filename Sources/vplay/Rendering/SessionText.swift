@@ -15,6 +15,10 @@ enum SessionText {
             if info.wrapperCount > 0 { text += " via \(info.wrapperCount) wrapper(s)" }
             text += "\nmedia \(info.mediaURL): \(info.media.video.map { "\($0.codec) \($0.width ?? 0)x\($0.height ?? 0)" } ?? "audio only"), "
             text += String(format: "%.3f s (%@)", info.media.duration, info.mediaReason)
+            let timeline = info.media.timeline
+            if timeline.start != .zero {
+                text += "\ntimeline \(timeline.start.millisecondText)–\(timeline.end.millisecondText) s of the file (playhead 0 is its first picture)"
+            }
             return text + "\n   clock playhead  what"
         case let .event(event):
             let name: String = switch event.name {
