@@ -185,6 +185,10 @@ import TestSupport
         let media = try await vplay(["--vast", tag, "--dry-run", "--json", "--beacons", clip])
         #expect(media.status == 2 && media.stderr.contains("--beacons \(clip): that is the media file this ad plays"), "\(media.stderr)")
         #expect(!media.stdout.contains(#""kind":"event""#), "nothing played")
+        // A fleet learns the media file when it resolves the tag too: refused before any session plays.
+        let fleet = try await vplay(["fleet", "--vast", tag, "--sessions", "3", "--sink", "--report", clip])
+        #expect(fleet.status == 2 && fleet.stderr.contains("--report \(clip): that is the media file this ad plays"), "\(fleet.stderr)")
+        #expect(!fleet.stdout.contains("sessions"), "no fleet report: \(fleet.stdout)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: tag)) == tagBytes)
         #expect(try Data(contentsOf: URL(fileURLWithPath: clip)) == clipBytes)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasPrefix(".") }

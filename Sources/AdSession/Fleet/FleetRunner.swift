@@ -55,13 +55,20 @@ public struct FleetRunner: Sendable {
     /// Runs the fleet. Returns the report, or the error that kept any session from playing (no ad, no playable
     /// media), with the warnings met on the way. Either way every session fires what a single session of the tag
     /// fires (a failed ad's Error URLs included).
-    public func run(onProgress: @escaping @Sendable (FleetProgress) -> Void = { _ in }) async -> Result<FleetReport, FleetFailure> {
+    /// - Parameter admitMedia: given where the media was opened from (a local path or a URL) before any session
+    ///   plays; a message refuses it (an output of the run would replace that file), and no session plays.
+    public func run(onProgress: @escaping @Sendable (FleetProgress) -> Void = { _ in },
+                    admitMedia: @Sendable (String) -> String? = { _ in nil }) async -> Result<FleetReport, FleetFailure> {
         let prepared = await prepare()
         let result: Result<FleetReport, FleetFailure>
         switch prepared {
         case let .failure(failure):
             await play(FleetAd(plan: failure.plan, timeline: nil, location: "", mediaURL: "", decodeSeconds: 0), onProgress: onProgress)
             result = .failure(FleetFailure(error: failure.error, warnings: failure.plan.steps.warnings))
+        case let .success(ad) where admitMedia(ad.location) != nil:
+            let refusal = admitMedia(ad.location)!
+            result = .failure(FleetFailure(error: SessionError(kind: .media, code: .mediaFileDisplay, message: refusal),
+                                           warnings: ad.warnings, refusal: refusal))
         case let .success(ad):
             if let report = await play(ad, onProgress: onProgress) {
                 result = .success(report)
@@ -255,6 +262,14 @@ public struct FleetRunner: Sendable {
 public struct FleetFailure: Error, Sendable {
     public var error: SessionError
     public var warnings: [String]
+    /// Set when the command refused the media (`admitMedia`): a usage error, nothing played.
+    public var refusal: String?
+
+    public init(error: SessionError, warnings: [String], refusal: String? = nil) {
+        self.error = error
+        self.warnings = warnings
+        self.refusal = refusal
+    }
 }
 
 extension Optional {

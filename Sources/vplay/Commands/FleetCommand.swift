@@ -107,11 +107,19 @@ struct FleetCommand: AsyncParsableCommand {
         let configuration = fleetConfiguration()
         let bar = FleetProgressBar()
         let signals = SignalWatch()
-        let fleet = Task { await FleetRunner(configuration: configuration).run { bar.draw($0) } }
+        // The media file is known once the tag is resolved: an output that would replace it stops the fleet before
+        // any session plays (as `run` does).
+        let outputs = [("--report", report)] + tag.outputs
+        let fleet = Task {
+            await FleetRunner(configuration: configuration).run(onProgress: { bar.draw($0) },
+                                                                admitMedia: { RunCommand.mediaClash($0, outputs: outputs) })
+        }
         signals.onFirst { fleet.cancel() }
         let result = await fleet.value
         bar.clear()
         switch result {
+        case let .failure(failure) where failure.refusal != nil:
+            throw ValidationError(failure.refusal!)
         case let .failure(failure):
             for warning in failure.warnings { StandardStreams.warn("warning: \(warning)") }
             StandardStreams.warn("the fleet cannot play: error \(failure.error.code): \(failure.error.message)")
