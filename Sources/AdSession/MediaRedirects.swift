@@ -32,7 +32,9 @@ struct MediaRedirects: Sendable {
         do {
             let answer = try await client.get(url, headers: [("User-Agent", userAgent), ("Range", "bytes=0-0")],
                                               deadline: .now() + .nanoseconds(max(0, timeout.nanoseconds)))
-            for try await _ in answer.response.body {}  // one byte, or a small error page
+            // The body is not read (a server that ignores the Range would send the whole file); dropping it closes
+            // the connection.
+            _ = answer.response
             return .success(answer.redirects.isEmpty ? nil : answer.url.absoluteString)
         } catch let refusal as GatedHTTPClient.Refusal {
             switch refusal {

@@ -13,7 +13,9 @@ extension SessionEnvironment {
         let clock = ContinuousClock()
         let gate = URLGate(policy: configuration.addressPolicy, resolve: AddressPolicy.systemResolve)
         let tags = HTTPTagFetcher(userAgent: configuration.userAgent, maxBytes: configuration.resolver.parserLimits.maxBytes, gate: gate)
-        let redirects = MediaRedirects(client: GatedHTTPClient(gate: gate, configuration: HTTPClient.Configuration()),
+        var redirectClient = HTTPClient.Configuration()
+        redirectClient.connectionPool.retryConnectionEstablishment = false
+        let redirects = MediaRedirects(client: GatedHTTPClient(gate: gate, configuration: redirectClient),
                                        userAgent: configuration.userAgent)
         let beacons = configuration.dryRun
             ? nil : HTTPBeaconTransport(userAgent: configuration.userAgent, connectTimeout: configuration.beaconPolicy.timeout,

@@ -13,8 +13,6 @@ public struct GatedHTTPClient: Sendable {
     public let gate: URLGate
     /// Redirects followed at most (as before: a tag or beacon bouncing further is broken, and a loop must end).
     public static let maxRedirects = 5
-    /// A redirect's own body is read up to this many bytes before the next hop (so its connection can be reused).
-    static let redirectBodyLimit = 16 * 1024
 
     /// Why a request was not completed by the gate's rules (the client's own errors pass through unchanged).
     public enum Refusal: Error, Sendable, Equatable {
@@ -58,11 +56,8 @@ public struct GatedHTTPClient: Sendable {
                   let location = response.headers.first(name: "Location") else {
                 return Answer(response: response, url: current.url, redirects: redirects)
             }
-            var read = 0
-            for try await chunk in response.body {
-                read += chunk.readableBytes
-                if read > Self.redirectBodyLimit { break }
-            }
+            // The redirect's own body is not read: dropping it closes that connection, and a body that stalls or
+            // never ends cannot hold the chain up.
             let next: RequestURL
             do { next = try gate.check(location, relativeTo: current.url) } catch {
                 throw Refusal.redirect(target: String(location.prefix(2048)), error)
