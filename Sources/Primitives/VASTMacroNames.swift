@@ -28,6 +28,11 @@ public enum VASTMacroNames {
     /// Act fields), accepted as known so new tags do not warn spuriously.
     public static let knownPrefixes: [String] = ["GPP", "DSA"]
 
+    /// Cache busters older players (and the peer vast-client-js) expand though they are not VAST 4.x macros:
+    /// `[RANDOM]`, `[random]` and `%%RANDOM%%`, ubiquitous in older tags. Each gets the value `[CACHEBUSTING]` has
+    /// for the same URL; the parser notes that they are not VAST 4.x macros.
+    public static let legacyCacheBusters: Set<String> = ["RANDOM", "random"]
+
     /// What a known macro without a value is replaced with: "-1 = unknown" (VAST 4.x §6.1).
     public static let unknownValue = "-1"
 

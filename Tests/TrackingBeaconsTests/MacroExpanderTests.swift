@@ -21,6 +21,10 @@ import Testing
         ("[ERRORCODE]", "405"),
         ("[REASON]", "2"),
         ("[CACHEBUSTING]", "00012345"),
+        // Legacy cache busters (not VAST 4.x, ubiquitous in older tags; the peer expands them): the same value.
+        ("[RANDOM]", "00012345"),
+        ("[random]", "00012345"),
+        ("%%RANDOM%%", "00012345"),
         // 2026-01-01T00:00:00.127Z shown in UTC-05:00.
         ("[TIMESTAMP]", "2025-12-31T19%3A00%3A00.127-05%3A00"),
         ("[ADSERVINGID]", "srv-1"),

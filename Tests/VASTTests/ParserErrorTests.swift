@@ -189,6 +189,33 @@ struct ParserErrorTests {
         #expect(linear.tracking(for: "first-quartile").first?.event.isKnown == false)
     }
 
+    /// `[RANDOM]`, `[random]` and `%%RANDOM%%` are expanded (like `[CACHEBUSTING]`), so they are not "unknown"; the
+    /// warning says they are not VAST 4.x macros and how they are filled.
+    @Test func legacyCacheBusters_areNotedAsExpanded_notAsUnknown() throws {
+        let extra = """
+            <Tracking event="midpoint">https://x.example/m?r=[RANDOM]&amp;s=[random]&amp;t=%%RANDOM%%</Tracking>
+            """
+        let xml = Fixture.inLine().replacingOccurrences(of: "<TrackingEvents>", with: "<TrackingEvents>" + extra)
+        let macros = try Fixture.parse(xml).warnings.filter { $0.kind == .unknownMacro }.map(\.message)
+        #expect(macros.filter { $0.contains("expanded per request like [CACHEBUSTING]") }.count == 2, "\(macros)")
+        #expect(!macros.contains { $0.hasSuffix("is not a VAST 4.x macro") && $0.contains("RANDOM") }, "\(macros)")
+    }
+
+    /// VAST 1's wrapper form, still served by older ad servers, is followed like `<VASTAdTagURI>`, with a note.
+    @Test func legacyVASTAdTagURLWrapper_isFollowed() throws {
+        let document = try Fixture.parse("""
+            <VAST version="2.0"><Ad id="w"><Wrapper><AdSystem>old</AdSystem>
+            <VASTAdTagURL><URL><![CDATA[https://ads.example/inline.xml]]></URL></VASTAdTagURL>
+            <Impression>https://x.example/i</Impression></Wrapper></Ad></VAST>
+            """)
+        guard case let .wrapper(wrapper) = try #require(document.ads.first).content else {
+            Issue.record("not a wrapper: \(document.ads)")
+            return
+        }
+        #expect(wrapper.vastAdTagURI == "https://ads.example/inline.xml")
+        #expect(document.warnings.contains { $0.kind == .version && $0.message.contains("VASTAdTagURL") })
+    }
+
     @Test func missingRecommendedFields_areWarnings() throws {
         let document = try Fixture.parse("""
             <VAST version="4.1"><Ad><InLine><Creatives><Creative><Linear>

@@ -1,3 +1,4 @@
+import Primitives
 /// The facts a tracking URL's macros are filled from at the moment its event happens. Device fields describe the
 /// simulated device and come from configuration; nothing here reads the real machine. A fact left nil has no value:
 /// its macro is sent as `-1` (unknown).
@@ -57,6 +58,7 @@ public struct MacroContext: Sendable {
         var values: [String: MacroValue] = [:]
         for (name, raw) in extra { values[name] = .configured(raw, for: name) }
         values["CACHEBUSTING"] = .text(cacheBuster)
+        for legacy in VASTMacroNames.legacyCacheBusters { values[legacy] = .text(cacheBuster) }
         values["TIMESTAMP"] = .text(MacroFormat.timestamp(millisecondsSince1970: timestampMilliseconds, offsetMinutes: timeZoneOffsetMinutes))
         if let adPlayhead {
             let text = MacroFormat.playhead(adPlayhead)

@@ -66,7 +66,8 @@ public struct MacroExpander: Sendable {
 
     /// Macro names are upper-case letters, digits and underscores (`ADPLAYHEAD`, `GDPRCONSENT`, `IFATYPE`).
     static func isMacroName(_ name: Substring) -> Bool {
-        !name.isEmpty && name.count <= 64 && name.utf8.allSatisfy { ($0 >= 65 && $0 <= 90) || ($0 >= 48 && $0 <= 57) || $0 == 95 }
+        if name == "random" { return true }  // the one lower-case name: a legacy cache buster (`VASTMacroNames`)
+        return !name.isEmpty && name.count <= 64 && name.utf8.allSatisfy { ($0 >= 65 && $0 <= 90) || ($0 >= 48 && $0 <= 57) || $0 == 95 }
     }
 
     /// RFC 3986 percent-encoding: everything but unreserved characters (`A–Z a–z 0–9 - . _ ~`) is encoded, so

@@ -80,6 +80,19 @@ public enum URLTemplate {
     /// Matching is case-sensitive, like the spec and vast-client-js: `[cachebusting]` is unknown.
     public static func unknownMacros(in url: String) -> [String] {
         var seen = Set<String>()
-        return macros(in: url).filter { !VASTMacroNames.isKnown($0) && seen.insert($0).inserted }
+        return macros(in: url).filter {
+            !VASTMacroNames.isKnown($0) && !VASTMacroNames.legacyCacheBusters.contains($0) && seen.insert($0).inserted
+        }
+    }
+
+    /// The legacy cache busters of a template (`[RANDOM]`, `[random]`, `%%RANDOM%%`), each once: expanded like
+    /// `[CACHEBUSTING]`, but not VAST 4.x macros.
+    public static func legacyMacros(in url: String) -> [String] {
+        var found: [String] = []
+        for name in VASTMacroNames.legacyCacheBusters.sorted()
+        where url.contains("[\(name)]") || url.contains("%%\(name)%%") {
+            found.append(name)
+        }
+        return found
     }
 }

@@ -160,7 +160,15 @@ struct DocumentBuilder {
     private var isVersionAtLeast41 = false
 
     private mutating func wrapper(_ node: XMLNode, path: String) -> Wrapper? {
-        guard let tagNode = node.child("VASTAdTagURI"), let tagURI = url(tagNode, path + "/VASTAdTagURI") else {
+        let tagURI: String
+        if let tagNode = node.child("VASTAdTagURI"), let uri = url(tagNode, path + "/VASTAdTagURI") {
+            tagURI = uri
+        } else if let legacy = node.child("VASTAdTagURL")?.child("URL"), let uri = url(legacy, path + "/VASTAdTagURL/URL") {
+            // VAST 1's form (`<VASTAdTagURL><URL>…</URL></VASTAdTagURL>`), still served by older ad servers; the
+            // peer vast-client-js follows it too.
+            warn(.version, "<VASTAdTagURL><URL> is VAST 1's wrapper form; followed as <VASTAdTagURI>", path)
+            tagURI = uri
+        } else {
             return nil
         }
         var result = Wrapper(vastAdTagURI: tagURI)
@@ -197,6 +205,9 @@ struct DocumentBuilder {
     mutating func noteMacros(_ text: String, _ path: String) {
         for name in URLTemplate.unknownMacros(in: text) {
             warn(.unknownMacro, "[\(name)] is not a VAST 4.x macro", path)
+        }
+        for name in URLTemplate.legacyMacros(in: text) {
+            warn(.unknownMacro, "[\(name)] is not a VAST 4.x macro; expanded per request like [CACHEBUSTING], as older players do", path)
         }
     }
 

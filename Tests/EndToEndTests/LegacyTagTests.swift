@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Older tags, as the peer vast-client-js plays them: `[RANDOM]`-style cache busters expanded per request, and VAST
+/// 1's `<VASTAdTagURL><URL>` wrapper followed, over a loopback server.
+@Suite(.timeLimit(.minutes(3))) struct LegacyTagTests {
+    @Test func legacyWrapperAndCacheBusters_areFollowedAndExpanded() async throws {
+        let clip = Repo.media("clip-5s-video-only.mp4")
+        let inLine = """
+            <VAST version="2.0"><Ad id="old"><InLine><AdSystem>old</AdSystem><AdTitle>t</AdTitle>
+            <Impression><![CDATA[http://127.0.0.1:9/imp?r=[RANDOM]&s=[random]&t=%%RANDOM%%&c=[CACHEBUSTING]]]></Impression>
+            <Creatives><Creative><Linear><Duration>00:00:05</Duration><MediaFiles>
+            <MediaFile delivery="progressive" type="video/mp4" width="320" height="180"><![CDATA[clip.mp4]]></MediaFile>
+            </MediaFiles></Linear></Creative></Creatives></InLine></Ad></VAST>
+            """
+        let server = try ScriptedHTTPServer { target in
+            if target.hasPrefix("/inline.xml") { return .body(Data(inLine.utf8), contentType: "application/xml") }
+            return target == "/clip.mp4" ? .file(clip) : .status(404)
+        }
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let tag = try folder.write("wrapper.xml", """
+            <VAST version="2.0"><Ad id="w"><Wrapper><AdSystem>old-wrapper</AdSystem>
+            <VASTAdTagURL><URL><![CDATA[\(server.baseURL)/inline.xml?cb=[RANDOM]]]></URL></VASTAdTagURL>
+            </Wrapper></Ad></VAST>
+            """)
+        let run = try await vplay(["inspect", "--vast", tag, "--json"])
+        #expect(run.status == 0, "exit \(run.status): \(run.stderr)")
+        let requested = try #require(server.requests().first).target
+        #expect(requested.hasPrefix("/inline.xml?cb=") && !requested.contains("RANDOM"), "the wrapper URL's [RANDOM] is expanded: \(requested)")
+        #expect(run.stdout.contains("VASTAdTagURL"), "the legacy form is noted")
+
+        let played = try await vplay(["--vast", tag, "--json", "--dry-run", "--seed", "4"])
+        let impression = try #require(played.lines.first { $0["kind"] as? String == "beacon" && $0["event"] as? String == "impression" })
+        let url = try #require(impression["url"] as? String)
+        let query = Dictionary(uniqueKeysWithValues: (URLComponents(string: url)?.queryItems ?? []).map { ($0.name, $0.value ?? "") })
+        #expect(query["c"]?.count == 8 && query["r"] == query["c"] && query["s"] == query["c"] && query["t"] == query["c"], "\(url)")
+    }
+}
