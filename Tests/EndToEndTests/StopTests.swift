@@ -106,4 +106,34 @@ import TestSupport
         let last = try String(contentsOf: out, encoding: .utf8).split(separator: "\n").last.map(String.init) ?? ""
         #expect(last.contains(#""kind":"summary""#) && last.contains(#""exitCode":130"#), "\(last)")
     }
+    /// Ctrl-C while a wrapper's target is loading: an interruption is not an ad error. No Error URL is told
+    /// anything (it got 301 "cancelled" before), nothing plays, the summary says interrupted, the exit is 130.
+    @Test func sigint_whileAWrapperLoads_firesNoError_andReportsInterrupted() async throws {
+        let server = try ScriptedHTTPServer { target in
+            target.hasPrefix("/tag") ? .stall(for: .seconds(60)) : .body(Data("GIF89a".utf8), contentType: "image/gif")
+        }
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let tag = try folder.write("wrapper.xml", """
+            <VAST version="4.1"><Ad id="w"><Wrapper><AdSystem>t</AdSystem>
+            <VASTAdTagURI><![CDATA[\(server.baseURL)/tag]]></VASTAdTagURI>
+            <Error><![CDATA[\(server.baseURL)/err?code=[ERRORCODE]]]></Error>
+            <Impression><![CDATA[\(server.baseURL)/imp]]></Impression>
+            </Wrapper></Ad></VAST>
+            """)
+        let running = try RunningVPlay(["--vast", tag, "--json", "--tag-timeouts", "60,60"], in: folder, killAfter: .seconds(100))
+        while !server.requests().contains(where: { $0.target == "/tag" }) {
+            if running.child.hasExited { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        running.child.signal(SIGINT)
+        let exit = await running.exit.value
+        #expect(!exit.killed && exit.status == 130, "exit \(exit.status): \(running.errors)")
+        #expect(server.requests().map(\.target) == ["/tag"], "no Error URL, no impression: \(server.requests().map(\.target))")
+        let lines = try String(contentsOf: running.stdout, encoding: .utf8).split(separator: "\n")
+            .compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(!lines.contains { $0["kind"] as? String == "error" }, "no ad error reported")
+        let summary = try #require(lines.last)
+        #expect(summary["outcome"] as? String == "interrupted" && summary["exitCode"] as? Int == 130, "\(summary)")
+    }
 }

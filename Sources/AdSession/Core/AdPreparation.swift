@@ -26,6 +26,12 @@ struct AdPreparation {
         }
         var prepared = PreparedAd(resolution: resolution, ad: resolution.defaultAd)
         prepared.steps = resolution.warnings.map { .warning(String(describing: $0)) }
+        if Task.isCancelled {
+            // Stopped (a signal) while the tag chain was loading: not an ad error. No Error URL is told "cancelled"
+            // (it was sent 301 before), nothing plays, and the session reports itself interrupted.
+            prepared.ad = nil
+            return prepared
+        }
 
         guard let ad = resolution.defaultAd, let linear = ad.linear else {
             // No ad: the no-ad error and every failed chain's code go to their Error URLs. Each failed chain gets

@@ -101,6 +101,9 @@ public struct FleetRunner: Sendable {
         var plan = prepared.sessionPlan
         if let failure = prepared.failure { return .failure(PreparationFailure(error: failure, plan: plan)) }
         guard let media = prepared.media else {
+            if Task.isCancelled {
+                return .failure(PreparationFailure(error: SessionError(kind: .ad, code: .undefined, message: "interrupted while resolving the tag"), plan: plan))
+            }
             return .failure(PreparationFailure(error: SessionError(kind: .media, code: .mediaFileDisplay, message: "no media"), plan: plan))
         }
         // Decode once, all of it: the media is verified (a truncated or corrupt file fails the fleet here) and its

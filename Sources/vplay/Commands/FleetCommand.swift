@@ -120,6 +120,8 @@ struct FleetCommand: AsyncParsableCommand {
         switch result {
         case let .failure(failure) where failure.refusal != nil:
             throw ValidationError(failure.refusal!)
+        case .failure where signals.received != nil:
+            throw ExitCode(128 + signals.received!)
         case let .failure(failure):
             for warning in failure.warnings { StandardStreams.warn("warning: \(warning)") }
             StandardStreams.warn("the fleet cannot play: error \(failure.error.code): \(failure.error.message)")
