@@ -77,6 +77,17 @@ func vplay(_ arguments: [String], in directory: URL = Repo.root) async throws ->
         #expect(run.stdout.contains("12 planned (dry run: none sent)"))
     }
 
+    /// The headline names how the ad ended: a skipped or abandoned session said "completed".
+    @Test func textSummaryHeadline_namesTheEnding() async throws {
+        let skipped = try await vplay(["--vast", "media/demo.xml", "--dry-run", "--script", "skip@6"])
+        #expect(skipped.stdout.contains("summary: skipped (exit 0)"), "\(skipped.stdout.suffix(600))")
+        let abandoned = try await vplay(["--vast", "media/demo.xml", "--dry-run", "--script", "background@3", "--json"])
+        let summary = try #require(abandoned.lines.last)
+        #expect(summary["ending"] as? String == "abandoned", "\(summary)")
+        let text = try await vplay(["--vast", "media/demo.xml", "--dry-run", "--script", "background@3"])
+        #expect(text.stdout.contains("summary: abandoned"), "\(text.stdout.suffix(600))")
+    }
+
     @Test func probeDecodeJSON_matchesFFprobe() async throws {
         let path = Repo.media("clip-10s-360p.mp4")
         let run = try await vplay(["probe", path, "--decode", "--json"])

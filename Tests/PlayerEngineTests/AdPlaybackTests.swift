@@ -254,6 +254,8 @@ extension MachineFixture {
         let abandoned = background.finish(at: s(4))
         #expect(names(abandoned) == [.abandoned, .rewardForfeited])
         #expect(abandoned.first?.detail == .abandoned(.suppressed([.inactive, .background])), "a background app is inactive too")
+        #expect(background.ending == .abandoned, "it was nil, which a summary showed as completed")
+        #expect(screen.ending == .completed)
     }
 
     @Test func oneShotEvents_fireOncePerPlayEvenAcrossPauses() {

@@ -10,7 +10,9 @@
 public struct AdPlayback: Sendable {
     public enum Phase: String, Sendable, Codable { case loading, playing, suppressed, endCard, replayScreen, closed }
     /// How the video part ended.
-    public enum Ending: String, Sendable, Codable { case completed, skipped, closedEarly, failed }
+    /// How the ad's play ended: `abandoned` when nothing could end it (no more frames or input while it was
+    /// playing or suppressed; it was `null` before, which a summary showed as "completed").
+    public enum Ending: String, Sendable, Codable { case completed, skipped, closedEarly, failed, abandoned }
 
     public let rules: PlaybackRules
     public let duration: Duration
@@ -212,6 +214,7 @@ public struct AdPlayback: Sendable {
             let why: PlaybackEvent.Abandonment = reasons.isEmpty ? .noMoreFrames : .suppressed(reasons.sorted())
             events.append(event(.abandoned, at: clock, detail: .abandoned(why)))
             events += forfeit(at: clock, .abandoned)
+            ending = .abandoned
             phase = .closed
         case .closed:
             break

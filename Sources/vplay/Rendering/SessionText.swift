@@ -93,7 +93,9 @@ enum SessionText {
         }
         if let error = summary.error { rows.append(("error", "\(error.code): \(error.message)")) }
         rows.append(("warnings", "\(summary.warnings.count)"))
-        let verdict = exitCode == 0 ? style.green("\(summary.outcome.rawValue) (exit 0)") : style.red("\(summary.outcome.rawValue) (exit \(exitCode))")
+        // A session that ran without an error is named by how the ad ended: "skipped", not "completed".
+        let headline = summary.outcome == .completed ? (summary.playback?.ending?.rawValue ?? summary.outcome.rawValue) : summary.outcome.rawValue
+        let verdict = exitCode == 0 ? style.green("\(headline) (exit 0)") : style.red("\(headline) (exit \(exitCode))")
         var lines = ["", style.bold("summary: ") + verdict]
         for (key, value) in rows {
             lines.append("  " + key.padding(toLength: 9, withPad: " ", startingAt: 0) + " " + value)
