@@ -33,6 +33,7 @@ public struct AdInspection: Sendable {
 
     /// The worst error's kind decides the exit code: an ad error (no ad) before a media error.
     public var outcome: SessionSummary.Outcome {
+        if errors.contains(where: { $0.kind == .usage }) { return .usageError }
         if errors.contains(where: { $0.kind == .ad }) && ad == nil { return .adError }
         if errors.contains(where: { $0.kind == .media }) { return .mediaError }
         return .completed

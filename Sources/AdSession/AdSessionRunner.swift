@@ -83,7 +83,11 @@ public struct AdSessionRunner: Sendable {
             source: prepared.media?.source, reopen: reopen, script: configuration.script,
             clock: environment.playbackClock(configuration.clock), step: &step, outputs: outputs)
         if let error = result.error {
-            summary.outcome = error.kind == .ad ? .adError : .mediaError
+            summary.outcome = switch error.kind {
+            case .ad: .adError
+            case .media: .mediaError
+            case .usage: .usageError
+            }
             summary.error = error
         }
         if let playback = result.playback {

@@ -35,7 +35,9 @@ public struct ResolvedInfo: Sendable {
 
 /// A VAST or media error, with the VAST code sent as `[ERRORCODE]`.
 public struct SessionError: Error, Sendable, Equatable {
-    public enum Kind: String, Sendable { case ad, media }
+    /// `usage`: the command line asked for what the ad does not have (`--media-file 9` of three files): reported,
+    /// never fired to the ad server, exit 2.
+    public enum Kind: String, Sendable { case ad, media, usage }
     public var kind: Kind
     /// VAST error code (100–903), as sent in `[ERRORCODE]`.
     public var code: VASTErrorCode

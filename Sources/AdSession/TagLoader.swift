@@ -34,6 +34,9 @@ struct TagLoader {
     static func resolverConfiguration(_ configuration: SessionConfiguration, now: Int64) -> ResolverConfiguration {
         var resolver = configuration.resolver
         resolver.mediaCriteria = configuration.mediaCriteria
+        // `--media-file` picks a file of the ad that plays; it does not make ads unplayable (a position the ad does
+        // not have is the user's mistake, a usage error, never a 403 fired to the ad server: `AdPreparation`).
+        resolver.mediaCriteria.forcedFile = nil
         let expand = tagURLMacroExpansion(configuration, now: now)
         let earlier = configuration.resolver.tagURLTransform
         resolver.tagURLTransform = { expand(earlier($0)) }

@@ -77,6 +77,20 @@ func vplay(_ arguments: [String], in directory: URL = Repo.root) async throws ->
         #expect(run.stdout.contains("12 planned (dry run: none sent)"))
     }
 
+    /// `--media-file 9` on an ad with one file: the user's mistake, a usage error naming the files — in `run` and
+    /// `inspect` alike — and nothing is fired (it sent 403 to the ad server's Error URL, exit 4, and inspect said 3).
+    @Test func mediaFileTheAdDoesNotHave_isAUsageError_inRunAndInspect_firingNothing() async throws {
+        let run = try await vplay(["--vast", "media/demo.xml", "--media-file", "9", "--json", "--dry-run"])
+        #expect(run.status == 2, "exit \(run.status)")
+        #expect(!run.lines.contains { $0["kind"] as? String == "beacon" }, "nothing fired")
+        let error = try #require(run.lines.first { $0["kind"] as? String == "error" })
+        #expect(error["type"] as? String == "usage" && (error["message"] as? String)?.contains("#1 (id demo-360p)") == true, "\(error)")
+        let inspect = try await vplay(["inspect", "--vast", "media/demo.xml", "--media-file", "9"])
+        #expect(inspect.status == 2, "exit \(inspect.status)")
+        let byID = try await vplay(["--vast", "media/demo.xml", "--media-file", "demo-360p", "--dry-run"])
+        #expect(byID.status == 0)
+    }
+
     /// The headline names how the ad ended: a skipped or abandoned session said "completed".
     @Test func textSummaryHeadline_namesTheEnding() async throws {
         let skipped = try await vplay(["--vast", "media/demo.xml", "--dry-run", "--script", "skip@6"])

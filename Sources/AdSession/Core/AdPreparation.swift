@@ -55,6 +55,16 @@ struct AdPreparation {
                 prepared.steps.append(.warning("an ad of the response failed with VAST error \(other.error.code.rawValue): \(other.error.message)"))
             }
         }
+        if let forced = criteria.forcedFile, !MediaFileSelector.names(forced, in: linear.mediaFiles) {
+            // The command line asked for a file the ad does not have: the user's mistake, not the ad server's.
+            // Reported (exit 2), never fired to its Error URLs, nothing played.
+            let files = linear.mediaFiles.enumerated().map { "#\($0.offset + 1)" + ($0.element.id.map { " (id \($0))" } ?? "") }
+            let failure = SessionError(kind: .usage, code: .noSupportedMediaFile,
+                                       message: "--media-file \(forced): the ad has no MediaFile with that id or 1-based position; it has \(files.isEmpty ? "none" : files.joined(separator: ", "))")
+            prepared.failure = failure
+            prepared.steps.append(.failure(failure, errorTargets: []))
+            return prepared
+        }
         prepared.steps.append(.adChosen(ad))
         if purpose == .play { prepared.steps += Self.verificationSteps(ad) }
 

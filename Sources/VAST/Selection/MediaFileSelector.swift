@@ -44,6 +44,11 @@ public enum MediaFileSelector {
     }
 
     /// Selects from a Linear's files. Throws 403 when no file is playable (or the forced file does not exist).
+    /// Whether `forced` (`--media-file`) names one of `files`: by `id`, else by 1-based position.
+    public static func names(_ forced: String, in files: [MediaFile]) -> Bool {
+        files.contains { $0.id == forced } || Int(forced).map { files.indices.contains($0 - 1) } ?? false
+    }
+
     public static func select(from files: [MediaFile], criteria: MediaSelectionCriteria = .init())
         throws(VASTError) -> MediaSelection {
         let indexed = files.enumerated().map { (index: $0.offset + 1, file: $0.element) }
@@ -62,6 +67,7 @@ public enum MediaFileSelector {
         }
 
         if let forced = criteria.forcedFile {
+            // Callers check `names` first; kept as the selector's own answer for direct use.
             if let hit = indexed.first(where: { $0.file.id == forced }) {
                 return result(hit, "forced by --media-file \(forced) (id)" + (rejected[hit.index].map { "; warning: \($0)" } ?? ""))
             }

@@ -125,7 +125,12 @@ struct FleetCommand: AsyncParsableCommand {
         case let .failure(failure):
             for warning in failure.warnings { StandardStreams.warn("warning: \(warning)") }
             StandardStreams.warn("the fleet cannot play: error \(failure.error.code): \(failure.error.message)")
-            try CommandOutputs.exit(failure.error.kind == .ad ? ExitCode.adError.rawValue : ExitCode.mediaError.rawValue)
+            let code: Int32 = switch failure.error.kind {
+            case .ad: ExitCode.adError.rawValue
+            case .media: ExitCode.mediaError.rawValue
+            case .usage: ExitCode.usage.rawValue
+            }
+            try CommandOutputs.exit(code)
         case let .success(result):
             let data = try result.json()
             let failures = FleetReport.write(data, to: report)

@@ -27,6 +27,7 @@ struct InspectCommand: AsyncParsableCommand {
         switch inspection.outcome {
         case .adError: try CommandOutputs.exit(ExitCode.adError.rawValue)
         case .mediaError: try CommandOutputs.exit(ExitCode.mediaError.rawValue)
+        case .usageError: try CommandOutputs.exit(ExitCode.usage.rawValue)
         case .completed, .interrupted: try CommandOutputs.exit(0)
         }
     }

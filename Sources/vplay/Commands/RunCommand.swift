@@ -187,6 +187,7 @@ struct RunCommand: AsyncParsableCommand {
         switch summary.outcome {
         case .adError: return ExitCode.adError.rawValue
         case .mediaError: return ExitCode.mediaError.rawValue
+        case .usageError: return ExitCode.usage.rawValue
         case .interrupted: return 130
         case .completed:
             let lost = summary.beaconsFailed > 0 || !(summary.reconciliation?.isComplete ?? true)
