@@ -65,6 +65,15 @@ import TestSupport
         #expect(twice.status == 2 && twice.stderr.contains("shard 0 is given twice"))
         let mixed = try await vplay(["merge", path("shard0.json"), path("whole.json")])
         #expect(mixed.status == 2 && mixed.stderr.contains("not shards of one fleet"))
+        // Two of three shards: not the whole fleet. It exited 0 with a warning; now 1, and the report says which
+        // shard is missing, unless --allow-partial accepts it.
+        let partial = try await vplay(["merge", path("shard0.json"), path("shard2.json"), "--report", path("partial.json")])
+        #expect(partial.status == 1 && partial.stderr.contains("2 of 3 shards merged; missing: 1"), "\(partial.stderr)")
+        let partialReport = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path("partial.json")))) as? [String: Any])
+        #expect((partialReport["fleet"] as? [String: Any])?["missingShards"] as? [Int] == [1])
+        let allowed = try await vplay(["merge", path("shard0.json"), path("shard2.json"), "--allow-partial"])
+        #expect(allowed.status == 0 && allowed.stderr.contains("warning: 2 of 3 shards merged"), "\(allowed.stderr)")
+        #expect((b["fleet"] as? [String: Any])?["missingShards"] == nil, "a complete merge has none")
     }
 
     /// Warnings met preparing the fleet are in its report (they used to be gathered and dropped), once each, and a

@@ -43,6 +43,8 @@ extension FleetReport {
             var fleet = report.fleet, mine = merged.fleet
             fleet.shards = []
             mine.shards = []
+            fleet.missingShards = nil
+            mine.missingShards = nil
             guard fleet == mine else {
                 throw MergeError(description: "the reports are not shards of one fleet (tag, sessions, seed, mix, media and shard count must agree)")
             }
@@ -65,6 +67,8 @@ extension FleetReport {
                 latency: latency(of: histogram), peakRSSMiB: max(merged.performance.peakRSSMiB, report.performance.peakRSSMiB))
         }
         merged.checks = checks(of: merged.population)
+        let missing = Set(0..<merged.fleet.shardCount).subtracting(merged.fleet.shards).sorted()
+        merged.fleet.missingShards = missing.isEmpty ? nil : missing
         return merged
     }
 

@@ -14,6 +14,8 @@ public struct FleetReport: Sendable, Equatable, Codable {
         /// How many shards the fleet was cut into, and which of them this report holds (all of them when merged).
         public var shardCount: Int
         public var shards: [Int]
+        /// A merged report of fewer than all shards: the ones missing (absent from a complete or one-shard report).
+        public var missingShards: [Int]?
         public var media: String
         /// The media's duration, seconds.
         public var duration: Double

@@ -165,6 +165,9 @@ struct MergeCommand: ParsableCommand {
     @Flag(help: "Print the merged report as JSON on stdout instead of the text summary.")
     var json = false
 
+    @Flag(help: "Accept a merge of fewer than all shards (exit by the counts; without it a missing shard exits 1).")
+    var allowPartial = false
+
     func validate() throws {
         if reports.isEmpty { throw ValidationError("name at least one shard report") }
         try OptionValue.checkNoClash(outputs: [("--report", report)], inputs: reports.map { ("shard report", $0) })
@@ -183,11 +186,15 @@ struct MergeCommand: ParsableCommand {
         let data = try merged.json()
         let failures = FleetReport.write(data, to: report)
         StandardStreams.print(json ? String(decoding: data, as: UTF8.self) : FleetText.summary(merged))
-        if merged.fleet.shards.count != merged.fleet.shardCount {
-            StandardStreams.warn("warning: \(merged.fleet.shards.count) of \(merged.fleet.shardCount) shards merged")
+        var complete = true
+        if let missing = merged.fleet.missingShards {
+            let list = missing.map(String.init).joined(separator: ", ")
+            StandardStreams.warn("\(allowPartial ? "warning: " : "")\(merged.fleet.shards.count) of \(merged.fleet.shardCount) shards merged; missing: \(list)"
+                                 + (allowPartial ? "" : " (--allow-partial to accept a partial merge)"))
+            complete = allowPartial
         }
         let agree = merged.checks.sentAsExpected && merged.checks.receivedAsSent != false
-        try CommandOutputs.exit(agree ? 0 : ExitCode.expectationFailed.rawValue, failures: failures)
+        try CommandOutputs.exit(agree && complete ? 0 : ExitCode.expectationFailed.rawValue, failures: failures)
     }
 }
 
