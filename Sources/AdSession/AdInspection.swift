@@ -64,11 +64,11 @@ public struct AdInspector: Sendable {
         var report = AdInspection(tag: tag, hops: resolution.hops)
         report.warnings = prepared.warnings
         for failure in resolution.failures {
-            report.errors.append(SessionError(kind: .ad, code: failure.error.code, message: failure.error.message))
+            report.errors.append(SessionError(kind: .of(failure.error.code), code: failure.error.code, message: failure.error.message))
         }
         guard let ad = prepared.ad, ad.linear != nil else {
             if let error = resolution.noAdError, !report.errors.contains(where: { $0.code == error.code && $0.message == error.message }) {
-                report.errors.append(SessionError(kind: .ad, code: error.code, message: error.message))
+                report.errors.append(SessionError(kind: .of(error.code), code: error.code, message: error.message))
             }
             return report
         }

@@ -37,7 +37,12 @@ public struct ResolvedInfo: Sendable {
 public struct SessionError: Error, Sendable, Equatable {
     /// `usage`: the command line asked for what the ad does not have (`--media-file 9` of three files): reported,
     /// never fired to the ad server, exit 2.
-    public enum Kind: String, Sendable { case ad, media, usage }
+    public enum Kind: String, Sendable {
+        case ad, media, usage
+
+        /// An ad error (1xx–3xx) or a media error (4xx) by its VAST code: run and inspect decide it the same way.
+        public static func of(_ code: VASTErrorCode) -> Kind { (400..<500).contains(code.rawValue) ? .media : .ad }
+    }
     public var kind: Kind
     /// VAST error code (100–903), as sent in `[ERRORCODE]`.
     public var code: VASTErrorCode

@@ -91,6 +91,22 @@ func vplay(_ arguments: [String], in directory: URL = Repo.root) async throws ->
         #expect(byID.status == 0)
     }
 
+    /// An ad whose only file cannot be played (VPAID JavaScript) is 403, a media error: `run` and `inspect` exit 4
+    /// alike (inspect said 3, an ad error).
+    @Test func unplayableTag_sameExitCodeInRunAndInspect() async throws {
+        let folder = try TemporaryFolder()
+        let tag = try folder.write("vpaid.xml", """
+            <VAST version="4.1"><Ad id="v"><InLine><AdSystem>t</AdSystem><AdTitle>t</AdTitle>
+            <Impression><![CDATA[http://127.0.0.1:9/imp]]></Impression>
+            <Creatives><Creative><Linear><Duration>00:00:05</Duration><MediaFiles>
+            <MediaFile delivery="progressive" type="application/javascript" apiFramework="VPAID" width="640" height="360"><![CDATA[https://cdn.example/vpaid.js]]></MediaFile>
+            </MediaFiles></Linear></Creative></Creatives></InLine></Ad></VAST>
+            """)
+        let run = try await vplay(["--vast", tag, "--dry-run", "--json"])
+        let inspect = try await vplay(["inspect", "--vast", tag, "--json"])
+        #expect(run.status == 4 && inspect.status == run.status, "run \(run.status), inspect \(inspect.status)")
+    }
+
     /// The headline names how the ad ended: a skipped or abandoned session said "completed".
     @Test func textSummaryHeadline_namesTheEnding() async throws {
         let skipped = try await vplay(["--vast", "media/demo.xml", "--dry-run", "--script", "skip@6"])

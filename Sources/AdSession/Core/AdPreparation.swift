@@ -39,8 +39,7 @@ struct AdPreparation {
             // resolved but has nothing playable (4xx) is a media error (exit 4).
             prepared.ad = nil
             let error = resolution.noAdError ?? VASTError(.noAdAfterWrapper, "no playable linear ad")
-            let kind: SessionError.Kind = (400..<500).contains(error.code.rawValue) ? .media : .ad
-            let failure = SessionError(kind: kind, code: error.code, message: error.message)
+            let failure = SessionError(kind: .of(error.code), code: error.code, message: error.message)
             prepared.failure = failure
             prepared.steps.append(.failure(failure, errorTargets: error.errorURLs.map(Self.errorTarget)))
             for other in resolution.failures where other.error != error {
