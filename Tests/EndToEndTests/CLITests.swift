@@ -107,6 +107,25 @@ func vplay(_ arguments: [String], in directory: URL = Repo.root) async throws ->
         #expect(run.status == 4 && inspect.status == run.status, "run \(run.status), inspect \(inspect.status)")
     }
 
+    /// A RewardedVideo extension without `<RewardedVideoOn>1`: inspect showed the reward, a run never granted it,
+    /// and nothing said why. Now both warn, inspect shows no reward, and the run grants none.
+    @Test func rewardTurnedOffByTheTag_isAWarning_andInspectAndRunAgree() async throws {
+        let folder = try TemporaryFolder()
+        let text = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
+            .replacingOccurrences(of: "<RewardedVideoOn><![CDATA[1]]></RewardedVideoOn>", with: "<RewardedVideoOn>0</RewardedVideoOn>")
+            .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "<![CDATA[\(Repo.media("clip-10s-360p.mp4"))]]>")
+        #expect(text.contains("<RewardedVideoOn>0</RewardedVideoOn>"), "the demo tag has the extension")
+        let tag = try folder.write("off.xml", text)
+        let inspect = try await vplay(["inspect", "--vast", tag, "--json"])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(inspect.stdout.utf8)) as? [String: Any])
+        #expect((report["ad"] as? [String: Any])?["rewarded"] is NSNull, "\(String(describing: report["ad"]))")
+        #expect(inspect.stdout.contains("no <RewardedVideoOn>1</RewardedVideoOn>"))
+        let run = try await vplay(["--vast", tag, "--dry-run", "--json"])
+        #expect(run.lines.contains { $0["kind"] as? String == "warning" && ($0["message"] as? String)?.contains("no reward is granted") == true })
+        #expect(run.lines.last?["rewarded"] as? Bool == false)
+        #expect(!run.lines.contains { $0["name"] as? String == "rewarded" })
+    }
+
     /// The headline names how the ad ended: a skipped or abandoned session said "completed".
     @Test func textSummaryHeadline_namesTheEnding() async throws {
         let skipped = try await vplay(["--vast", "media/demo.xml", "--dry-run", "--script", "skip@6"])

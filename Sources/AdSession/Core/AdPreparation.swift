@@ -64,6 +64,11 @@ struct AdPreparation {
             prepared.steps.append(.failure(failure, errorTargets: []))
             return prepared
         }
+        if configuration.reward == nil, let extensionReward = ad.rewarded, !extensionReward.isEnabled {
+            // The tag describes a reward and turns it off: say so, in run and inspect alike (inspect showed the
+            // reward, a run never granted it, and nothing said why).
+            prepared.steps.append(.warning("the tag's RewardedVideo extension has no <RewardedVideoOn>1</RewardedVideoOn>: no reward is granted (--reward CURRENCY:AMOUNT grants one anyway)"))
+        }
         prepared.steps.append(.adChosen(ad))
         if purpose == .play { prepared.steps += Self.verificationSteps(ad) }
 

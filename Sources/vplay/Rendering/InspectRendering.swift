@@ -30,7 +30,8 @@ enum InspectRendering {
                 ("adServingId", .optional(ad.inLine.adServingId)), ("wrappers", .int(ad.wrappers.count)),
                 ("vastDuration", ad.linear?.duration.map(JSON.seconds) ?? .null),
                 ("skipOffset", .optional(ad.linear?.skipOffset?.description)),
-                ("rewarded", ad.rewarded.map { .object([("currency", .optional($0.currencyName)), ("amount", .optional($0.amount))]) } ?? .null),
+                // What a run grants: nothing when the extension turns the reward off (`RewardedVideoOn` not 1).
+                ("rewarded", ad.rewarded.flatMap { $0.isEnabled ? $0 : nil }.map { .object([("currency", .optional($0.currencyName)), ("amount", .optional($0.amount))]) } ?? .null),
             ])))
         }
         if let selection = inspection.selection {
@@ -65,7 +66,7 @@ enum InspectRendering {
             lines += ["", "ad \(ad.ad.id ?? "?") from \(ad.inLine.adSystem?.name ?? "?"): \(ad.inLine.adTitle ?? "")"]
             if let duration = ad.linear?.duration { lines.append("  VAST duration \(duration.clockText)") }
             if let skip = ad.linear?.skipOffset { lines.append("  skippable at \(skip)") }
-            if let reward = ad.rewarded { lines.append("  rewarded: \(reward.amountText ?? "?") \(reward.currencyName ?? "")") }
+            if let reward = ad.rewarded, reward.isEnabled { lines.append("  rewarded: \(reward.amountText ?? "?") \(reward.currencyName ?? "")") }
         }
         if let selection = inspection.selection {
             lines += ["", "media: #\(selection.index) \(selection.file.url)", "  why: \(selection.reason)"]
