@@ -24,6 +24,8 @@ struct BeaconPlanner {
     var adType = "video"
     /// `[ADCOUNT]`: 1 once the ad to play is known (vplay plays one InLine per session); unknown (-1) before.
     var adCount: Int?
+    /// `[ADCATEGORIES]`: the InLine's `<Category>` codes (it sent `-1` though the tag said them).
+    var adCategories: [String] = []
     /// `muted` while the player is muted (`[PLAYERSTATE]`).
     var muted = false
     /// Device and app macros, `DEVICEUA` always the User-Agent the requests carry.
@@ -49,6 +51,7 @@ struct BeaconPlanner {
         podSequence = ad.sequence
         adType = ad.ad.adType ?? "video"
         adCount = 1
+        adCategories = ad.inLine.categories.map { $0.code.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
     }
 
     /// `[ASSETURI]` of a MediaFile: its URL resolved against the InLine's tag URL (absolute, before any `--map`
@@ -76,7 +79,8 @@ struct BeaconPlanner {
             adCount: adCount,
             transactionID: transactionID,
             playerState: muted ? ["muted"] : [],
-            extra: deviceMacros
+            extra: deviceMacros,
+            adCategories: adCategories
         )
         let expansion = expander.expand(target.url, values: context.values)
         let fresh = expansion.unknownMacros.filter { !unknownMacros.contains($0) }

@@ -37,4 +37,17 @@ import TestSupport
         let query = Dictionary(uniqueKeysWithValues: (URLComponents(string: url)?.queryItems ?? []).map { ($0.name, $0.value ?? "") })
         #expect(query["c"]?.count == 8 && query["r"] == query["c"] && query["s"] == query["c"] && query["t"] == query["c"], "\(url)")
     }
+    /// `[ADCATEGORIES]` comes from the ad's own `<Category>` values (it was sent as `-1`, "unknown", though the tag
+    /// said them), encoded by the VAST 4.x list rule.
+    @Test func adCategories_comeFromTheAdsCategories() async throws {
+        let folder = try TemporaryFolder()
+        let text = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
+            .replacingOccurrences(of: "<AdServingId>", with: #"<Category authority="https://iabtechlab.com">IAB1-1</Category><Category authority="https://iabtechlab.com">IAB 9,x</Category><AdServingId>"#)
+            .replacingOccurrences(of: "<![CDATA[about:blank]]>", with: "<![CDATA[http://127.0.0.1:9/imp?cat=[ADCATEGORIES]]]>")
+            .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "<![CDATA[\(Repo.media("clip-10s-360p.mp4"))]]>")
+        let tag = try folder.write("categories.xml", text)
+        let run = try await vplay(["--vast", tag, "--dry-run", "--json"])
+        let urls = run.lines.compactMap { $0["url"] as? String }
+        #expect(urls.contains("http://127.0.0.1:9/imp?cat=IAB1-1,IAB%209%2Cx"), "\(urls.filter { $0.contains("cat=") })")
+    }
 }

@@ -11,7 +11,8 @@ import Testing
         adServingId: "srv-1", universalAdIds: ["ad-id.org CNPA0484000H", "clearcast.co.uk AB/CD,1"], adType: "video", podSequence: 2,
         adCount: 1, transactionID: "123e4567-e89b-42d3-a456-426655440000", playerState: ["muted", "fullscreen"],
         extra: ["DEVICEUA": "vplay/0.1 (iPhone)", "APPBUNDLE": "com.example.app", "IFA": "abc", "LIMITADTRACKING": "0", "PLAYERSIZE": "390,844",
-                "BREAKPOSITION": "4", "PLAYERCAPABILITIES": "skip,mute", "REGULATIONS": "gdpr"])
+                "BREAKPOSITION": "4", "PLAYERCAPABILITIES": "skip,mute", "REGULATIONS": "gdpr"],
+        adCategories: ["IAB1-1", "IAB 2,x"])
 
     static let table: [(String, String)] = [
         ("[ADPLAYHEAD]", "00%3A00%3A05.000"),
@@ -23,6 +24,8 @@ import Testing
         ("[CACHEBUSTING]", "00012345"),
         // Legacy cache busters (not VAST 4.x, ubiquitous in older tags; the peer expands them): the same value.
         ("[RANDOM]", "00012345"),
+        // The ad's <Category> codes, a list: each encoded, joined with a literal ','.
+        ("[ADCATEGORIES]", "IAB1-1,IAB%202%2Cx"),
         ("[random]", "00012345"),
         ("%%RANDOM%%", "00012345"),
         // 2026-01-01T00:00:00.127Z shown in UTC-05:00.

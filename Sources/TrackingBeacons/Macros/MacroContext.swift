@@ -26,6 +26,8 @@ public struct MacroContext: Sendable {
     public var adCount: Int?
     /// `[TRANSACTIONID]`: the session's UUID.
     public var transactionID: String?
+    /// `[ADCATEGORIES]`: the ad's `<Category>` codes (VAST 4.x), one element each; empty when it has none.
+    public var adCategories: [String]
     /// `muted`, `fullscreen`; empty when neither.
     public var playerState: [String]
     /// Further configured values by macro name (`DEVICEUA`, `APPBUNDLE`, `IFA`, `PLAYERSIZE`, …), raw; list macros
@@ -35,7 +37,9 @@ public struct MacroContext: Sendable {
     public init(adPlayhead: Duration? = nil, assetURI: String? = nil, errorCode: Int? = nil, reason: Int? = nil,
                 timestampMilliseconds: Int64, timeZoneOffsetMinutes: Int = 0, cacheBuster: String,
                 adServingId: String? = nil, universalAdIds: [String] = [], adType: String? = nil, podSequence: Int? = nil,
-                adCount: Int? = nil, transactionID: String? = nil, playerState: [String] = [], extra: [String: String] = [:]) {
+                adCount: Int? = nil, transactionID: String? = nil, playerState: [String] = [], extra: [String: String] = [:],
+                adCategories: [String] = []) {
+        self.adCategories = adCategories
         self.adPlayhead = adPlayhead
         self.assetURI = assetURI
         self.errorCode = errorCode
@@ -78,6 +82,7 @@ public struct MacroContext: Sendable {
         if let adCount { values["ADCOUNT"] = .text(String(adCount)) }
         if let transactionID { values["TRANSACTIONID"] = .text(transactionID) }
         values["PLAYERSTATE"] = .list(playerState)
+        if !adCategories.isEmpty { values["ADCATEGORIES"] = .list(adCategories) }
         return values
     }
 }
