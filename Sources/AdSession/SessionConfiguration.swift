@@ -103,5 +103,7 @@ public struct SessionConfiguration: Sendable {
         "SERVERSIDE": "0",
         "PAGEURL": "0",
         "CLICKTYPE": "1",
+        // The MIME types vplay plays, which it knows (it sent -1): ad servers use it on the tag request.
+        "MEDIAMIME": MediaFileSelector.playableTypes.joined(separator: ","),
     ]
 }

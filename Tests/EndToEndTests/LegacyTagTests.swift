@@ -43,11 +43,12 @@ import TestSupport
         let folder = try TemporaryFolder()
         let text = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
             .replacingOccurrences(of: "<AdServingId>", with: #"<Category authority="https://iabtechlab.com">IAB1-1</Category><Category authority="https://iabtechlab.com">IAB 9,x</Category><AdServingId>"#)
-            .replacingOccurrences(of: "<![CDATA[about:blank]]>", with: "<![CDATA[http://127.0.0.1:9/imp?cat=[ADCATEGORIES]]]>")
+            .replacingOccurrences(of: "<![CDATA[about:blank]]>", with: "<![CDATA[http://127.0.0.1:9/imp?cat=[ADCATEGORIES]&mime=[MEDIAMIME]]]>")
             .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "<![CDATA[\(Repo.media("clip-10s-360p.mp4"))]]>")
         let tag = try folder.write("categories.xml", text)
         let run = try await vplay(["--vast", tag, "--dry-run", "--json"])
         let urls = run.lines.compactMap { $0["url"] as? String }
-        #expect(urls.contains("http://127.0.0.1:9/imp?cat=IAB1-1,IAB%209%2Cx"), "\(urls.filter { $0.contains("cat=") })")
+        #expect(urls.contains("http://127.0.0.1:9/imp?cat=IAB1-1,IAB%209%2Cx&mime=video%2Fmp4,video%2Fwebm,video%2Fquicktime,video%2Fx-m4v,video%2F3gpp"),
+                "\(urls.filter { $0.contains("cat=") })")
     }
 }
