@@ -51,4 +51,15 @@ import TestSupport
         #expect(urls.contains("http://127.0.0.1:9/imp?cat=IAB1-1,IAB%209%2Cx&mime=video%2Fmp4,video%2Fwebm,video%2Fquicktime,video%2Fx-m4v,video%2F3gpp"),
                 "\(urls.filter { $0.contains("cat=") })")
     }
+    /// `inspect --strict` lints a tag for CI: any warning (here the legacy `[RANDOM]` note) exits 1; a clean tag 0.
+    @Test func inspectStrict_exitsOneOnAnyWarning() async throws {
+        let folder = try TemporaryFolder()
+        let text = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
+            .replacingOccurrences(of: "<![CDATA[about:blank]]>", with: "<![CDATA[http://127.0.0.1:9/imp?r=[RANDOM]]]>")
+            .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "<![CDATA[\(Repo.media("clip-10s-360p.mp4"))]]>")
+        let warned = try folder.write("warned.xml", text)
+        #expect(try await vplay(["inspect", "--vast", warned, "--strict"]).status == 1)
+        #expect(try await vplay(["inspect", "--vast", warned]).status == 0, "without --strict a warning does not fail")
+        #expect(try await vplay(["inspect", "--vast", "media/demo.xml", "--strict"]).status == 0)
+    }
 }

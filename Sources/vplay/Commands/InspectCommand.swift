@@ -19,6 +19,9 @@ struct InspectCommand: AsyncParsableCommand {
     @Flag(help: "Do not open the chosen media file (skips the duration check).")
     var noMedia = false
 
+    @Flag(help: "Lint: exit 1 when the tag draws any warning (a playable tag with warnings exits 0 otherwise).")
+    var strict = false
+
     func run() async throws {
         var configuration = SessionConfiguration(tag: tag.vast)
         tag.apply(to: &configuration)
@@ -28,7 +31,9 @@ struct InspectCommand: AsyncParsableCommand {
         case .adError: try CommandOutputs.exit(ExitCode.adError.rawValue)
         case .mediaError: try CommandOutputs.exit(ExitCode.mediaError.rawValue)
         case .usageError: try CommandOutputs.exit(ExitCode.usage.rawValue)
-        case .completed, .interrupted: try CommandOutputs.exit(0)
+        case .completed, .interrupted:
+            // `--strict`: a tag that plays but draws warnings fails a CI lint step.
+            try CommandOutputs.exit(strict && !inspection.warnings.isEmpty ? ExitCode.expectationFailed.rawValue : 0)
         }
     }
 }
