@@ -72,8 +72,11 @@ public struct AdSessionRunner: Sendable {
         var step = BeaconStep(configuration: configuration, seed: configuration.seed, wallStart: wallStart)
         let media = environment.media, threads = configuration.decoderThreads
         let location = prepared.media?.location
-        let reopen: () throws(MediaError) -> any MediaSource = {
-            try media.open(location ?? "", options: MediaOpenOptions(decoderThreads: threads))
+        // A replay reopens the file; its timeline is known from the first open.
+        var reopenOptions = MediaOpenOptions(decoderThreads: threads)
+        reopenOptions.knownTimeline = prepared.media?.source.info.timeline
+        let reopen: () throws(MediaError) -> any MediaSource = { [reopenOptions] () throws(MediaError) in
+            try media.open(location ?? "", options: reopenOptions)
         }
         let outputs = SessionCore.Outputs(report: { await tally.send($0) }, submit: { beacon in
             await tally.planned()

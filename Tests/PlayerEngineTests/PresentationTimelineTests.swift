@@ -104,6 +104,24 @@ struct FrameTruth {
         try await expectExactQuartiles(path("offset.mp4"))
     }
 
+    /// A reopen (a replay, a fleet session decoding for itself) takes the timeline the first open measured, rather
+    /// than reading the whole file through again: the one it is given is used as it is.
+    @Test func open_withAKnownTimeline_usesIt_withoutASecondPass() async throws {
+        try await ffmpeg(["-itsoffset", "1", "-i", Repo.media("clip-5s-video-only.mp4"), "-c", "copy", path("known.mp4")])
+        try await withTaskExecutorPreference(BlockingExecutor.shared) {
+            let first = try FFmpegMediaSource(location: path("known.mp4"))
+            #expect(first.info.timeline.measuredBy == .frames && first.info.timeline.passTime != nil)
+            // Marked as the index's, so a pass (which would say `.frames` and time itself) would show.
+            let known = PresentationTimeline(start: first.info.timeline.start, end: first.info.timeline.end, measuredBy: .streams,
+                                             frame: first.info.timeline.frame)
+            var options = MediaOpenOptions()
+            options.knownTimeline = known
+            let again = try FFmpegMediaSource(location: path("known.mp4"), options: options)
+            #expect(again.info.timeline == known)
+            #expect(again.info.exactDuration == .seconds(5))
+        }
+    }
+
     @Test func play_outputTimestampOffset_quartilesExactOnTheFramesTimeline() async throws {
         try await ffmpeg(["-i", Repo.media("clip-10s-360p.mp4"), "-c", "copy", "-output_ts_offset", "1.5", path("ts-offset.mp4")])
         let (_, _, source) = try await play(path("ts-offset.mp4"))

@@ -67,7 +67,8 @@ struct FFmpegMediaOpener: MediaOpening {
     }
 
     func openForDemux(_ location: String) throws(MediaError) -> any PacketSource {
-        try FFmpegMediaSource(location: location, options: gated(MediaOpenOptions(decoderThreads: 1, openDecoders: false)))
+        // A pass that times the download: no timeline pass before it (that would read a local file twice).
+        try FFmpegMediaSource(location: location, options: gated(MediaOpenOptions(decoderThreads: 1, openDecoders: false, measureTimeline: false)))
     }
 
     private func gated(_ options: MediaOpenOptions) -> MediaOpenOptions {

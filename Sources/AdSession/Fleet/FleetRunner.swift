@@ -234,8 +234,11 @@ public struct FleetRunner: Sendable {
         let seed = session.seed ^ (UInt64(truncatingIfNeeded: scenario.index) &* 0x9E37_79B9_7F4A_7C15)
         var step = BeaconStep(configuration: session, seed: seed, wallStart: wallStart)
         let media = environment.media, location = prepared.location, threads = session.decoderThreads
-        let open: () throws(MediaError) -> any MediaSource = {
-            try media.open(location, options: MediaOpenOptions(decoderThreads: threads))
+        // A session that decodes for itself: the timeline is the one the fleet's verified decode measured.
+        var options = MediaOpenOptions(decoderThreads: threads)
+        options.knownTimeline = prepared.timeline?.info.timeline
+        let open: () throws(MediaError) -> any MediaSource = { [options] () throws(MediaError) in
+            try media.open(location, options: options)
         }
         var source: (any MediaSource)?
         if let timeline = prepared.timeline {

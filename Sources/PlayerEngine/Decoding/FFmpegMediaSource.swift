@@ -90,8 +90,8 @@ public final class FFmpegMediaSource: MediaSource {
         // The frames' own timeline, not the header's duration (which can say anything) nor the container's start.
         let presented = Set(stats.map(\.index))
         let kinds = streams.map(\.type)
-        var timeline = Self.streamTimeline(format, presented: presented, kinds: kinds)
-        if options.measureTimeline, FormatContext.isRegularLocalFile(location),
+        var timeline = options.knownTimeline ?? Self.streamTimeline(format, presented: presented, kinds: kinds)
+        if options.knownTimeline == nil, options.measureTimeline, format.isRegularLocalFile,
            let measured = Self.measureTimeline(location: location, options: options, presented: presented, kinds: kinds) {
             timeline = measured
         }

@@ -19,6 +19,9 @@ final class FormatContext {
     /// Whether a packet read hit `readLimit` (sticky: FFmpeg reports it as `AVERROR_EXIT`, possibly one call later).
     private var readTimedOut = false
     let location: String
+    /// Whether the media is a regular local file: one that can be opened and read twice at no cost to anyone (not
+    /// remote media, requested once; not a FIFO or a device, which are refused).
+    let isRegularLocalFile: Bool
 
     /// Protocols FFmpeg may use for a local path or `file:` URL: the file itself and nothing else.
     static let localProtocols = "file"
@@ -48,7 +51,11 @@ final class FormatContext {
         self.location = location
         readLimit = ioTimeout
         let target = try Self.openableTarget(location, gate: urlGate)
-        if !Self.isRemote(target) { try Self.requireRegularFile(target, location: location) }
+        if Self.isRemote(target) {
+            isRegularLocalFile = false
+        } else {
+            isRegularLocalFile = try Self.requireRegularFile(target, location: location)
+        }
         MediaLog.configureOnce()
         let deadline = LoadDeadline(limit: loadTimeout)
         deadline.arm()
@@ -169,13 +176,14 @@ final class FormatContext {
 
     /// Refuses a local path that is a FIFO, a device or a socket: opening a FIFO blocks until a writer comes (no
     /// timeout or signal reaches a thread inside `open(2)`), and a device can stream for ever. A path that does not
-    /// exist is left to FFmpeg's own error (not found).
-    static func requireRegularFile(_ path: String, location: String) throws(MediaError) {
+    /// exist is left to FFmpeg's own error (not found). Returns whether `path` is a regular file.
+    static func requireRegularFile(_ path: String, location: String) throws(MediaError) -> Bool {
         var status = stat()
-        guard stat(path, &status) == 0 else { return }
+        guard stat(path, &status) == 0 else { return false }
         let kind: String
         switch status.st_mode & S_IFMT {
-        case S_IFREG, S_IFDIR: return  // a directory fails in FFmpeg as "not found" (EISDIR), as before
+        case S_IFREG: return true
+        case S_IFDIR: return false  // fails in FFmpeg as "not found" (EISDIR), as before
         case S_IFIFO: kind = "a FIFO (named pipe)"
         case S_IFCHR: kind = "a character device"
         case S_IFBLK: kind = "a block device"
@@ -183,14 +191,6 @@ final class FormatContext {
         default: kind = "not a regular file"
         }
         throw .notMedia(location: location, message: "\(kind); media is read from regular files only")
-    }
-
-    /// Whether `location` names a regular local file: one that can be opened and read twice at no cost to anyone
-    /// (not remote media, requested once; not a FIFO or a device, whose data a second reader would take).
-    static func isRegularLocalFile(_ location: String) -> Bool {
-        guard let target = try? openableTarget(location), !isRemote(target) else { return false }
-        var status = stat()
-        return stat(target, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
     }
 
     /// Whether `target` (as returned by `openableTarget`) is fetched over the network.

@@ -76,6 +76,9 @@ public struct MediaOpenOptions: Sendable {
     /// Remote media is requested once and keeps the container index's stream timings (`PresentationTimeline.Measure`).
     /// `false` is for passes that time nothing (`vplay probe --demux`).
     public var measureTimeline: Bool
+    /// The timeline an earlier open of the same file measured (a replay's reopen, a fleet session that decodes for
+    /// itself): used as it is, so the file is not read through once more for every open.
+    public var knownTimeline: PresentationTimeline?
 
     public init(
         decoderThreads: Int = 0, ioTimeout: Duration = .seconds(10), truncationTolerance: Duration = .milliseconds(500),
