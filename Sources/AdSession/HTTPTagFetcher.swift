@@ -10,7 +10,8 @@ import VAST
 /// parser's size limit (a 50 MB "VAST" is cut off, not buffered) and decoded when compressed (gzip, deflate, br;
 /// the limit applies again after decoding). Only http and https.
 public final class HTTPTagFetcher: AdTagFetcher {
-    private let client: GatedHTTPClient
+    /// Also follows media redirects (`MediaRedirects`): one pool for the session's tag-like requests.
+    let client: GatedHTTPClient
     private let userAgent: String
     private let maxBytes: Int
 

@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Foundation
 import PlayerEngine
 import Primitives
@@ -13,10 +12,8 @@ extension SessionEnvironment {
         let clock = ContinuousClock()
         let gate = URLGate(policy: configuration.addressPolicy, resolve: AddressPolicy.systemResolve)
         let tags = HTTPTagFetcher(userAgent: configuration.userAgent, maxBytes: configuration.resolver.parserLimits.maxBytes, gate: gate)
-        var redirectClient = HTTPClient.Configuration()
-        redirectClient.connectionPool.retryConnectionEstablishment = false
-        let redirects = MediaRedirects(client: GatedHTTPClient(gate: gate, configuration: redirectClient),
-                                       userAgent: configuration.userAgent)
+        // Media redirects are followed with the tag fetcher's client (same gate, same fail-at-once connections).
+        let redirects = MediaRedirects(client: tags.client, userAgent: configuration.userAgent)
         let beacons = configuration.dryRun
             ? nil : HTTPBeaconTransport(userAgent: configuration.userAgent, connectTimeout: configuration.beaconPolicy.timeout,
                                         clock: clock, gate: gate)
@@ -32,7 +29,6 @@ extension SessionEnvironment {
             mediaExecutor: BlockingExecutor.shared,
             shutdown: {
                 await tags.shutdown()
-                await redirects.client.shutdown()
                 await beacons?.shutdown()
             })
     }

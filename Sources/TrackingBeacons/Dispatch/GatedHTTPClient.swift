@@ -32,7 +32,7 @@ public struct GatedHTTPClient: Sendable {
         public var redirects: [String]
     }
 
-    /// A client with redirects off (they are followed here) and `configure`'s other settings.
+    /// A client with `configuration`'s settings, redirects turned off (they are followed here).
     public init(gate: URLGate, configuration: HTTPClient.Configuration) {
         var configuration = configuration
         configuration.redirectConfiguration = .disallow

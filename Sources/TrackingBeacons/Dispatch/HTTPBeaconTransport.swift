@@ -114,8 +114,6 @@ public final class HTTPBeaconTransport: BeaconTransport {
             case .deadlineExceeded, .readTimeout, .writeTimeout: return (.timedOut, false)
             case .connectTimeout: return (.connectTimedOut, true)
             case .tlsHandshakeTimeout: return (.tlsHandshakeTimedOut, true)
-            case .redirectLimitReached: return (.tooManyRedirects, false)
-            case .redirectCycleDetected: return (.redirectCycle, false)
             case .remoteConnectionClosed: return (.closedByServer, false)
             default: return (.other("\(error)"), false)
             }
