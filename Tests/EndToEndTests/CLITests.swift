@@ -17,12 +17,17 @@ struct Invocation {
 /// Runs the built binary without blocking a thread of the test runner's (2-thread) cooperative pool: output goes to
 /// files and the exit is awaited.
 func vplay(_ arguments: [String], in directory: URL = Repo.root) async throws -> Invocation {
+    try await runProcess(Repo.vplayBinary, arguments, in: directory)
+}
+
+/// `executable arguments…` in `directory`, stdout and stderr to files; its exit status and both outputs.
+func runProcess(_ executable: String, _ arguments: [String], in directory: URL = Repo.root) async throws -> Invocation {
     let folder = try TemporaryFolder()
     let outURL = folder.url.appendingPathComponent("stdout"), errURL = folder.url.appendingPathComponent("stderr")
     _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
     _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
     let process = LeakSanitizer.ignore(Process())
-    process.executableURL = URL(fileURLWithPath: Repo.vplayBinary)
+    process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     process.currentDirectoryURL = directory
     process.standardOutput = try FileHandle(forWritingTo: outURL)
@@ -32,6 +37,12 @@ func vplay(_ arguments: [String], in directory: URL = Repo.root) async throws ->
         do { try process.run() } catch { process.terminationHandler = nil; continuation.resume(throwing: error) }
     }
     return Invocation(status: status, stdout: try String(contentsOf: outURL, encoding: .utf8), stderr: try String(contentsOf: errURL, encoding: .utf8))
+}
+
+/// The JSON Lines file at `path` (a beacon log, a saved stdout), one object per line.
+func jsonLines(_ path: String) throws -> [[String: Any]] {
+    try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        .compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
 }
 
 /// `vplay` as a user runs it: the README's commands, the JSON Lines contract, the exit codes.

@@ -233,8 +233,7 @@ import TestSupport
         let logPath = folder.url.appendingPathComponent("beacons.jsonl").path
         let (run, exit) = try await measuredVPlay(["--vast", tag, "--json", "--beacons", logPath] + extra)
         server.stop()
-        let log = try String(contentsOfFile: logPath, encoding: .utf8).split(separator: "\n")
-            .compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let log = try jsonLines(logPath)
         return (run, exit, server, log)
     }
 

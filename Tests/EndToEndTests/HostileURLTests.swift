@@ -64,9 +64,7 @@ import TestSupport
         let run = try await vplay(["--vast", tag, "--json", "--beacons", log, "--beacon-timeout", "2"])
         #expect(run.status == 0, "exit \(run.status): \(run.stderr)")
         #expect(Self.summary(run)?["outcome"] as? String == "completed")
-        let records = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
-            .compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-        let refused = try #require(records.first { $0["url"] as? String == url })
+        let refused = try #require(try jsonLines(log).first { $0["url"] as? String == url })
         #expect(refused["errorCode"] as? String == "invalid-url" && refused["delivered"] as? Bool == false, "\(refused)")
         // --fail-on-beacon-errors still sees it.
         let strict = try await vplay(["--vast", tag, "--json", "--fail-on-beacon-errors", "--beacon-timeout", "2"])

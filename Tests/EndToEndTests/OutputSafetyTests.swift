@@ -97,21 +97,7 @@ import TestSupport
 
     /// `/bin/sh -c script`, stdout and stderr to files.
     func shell(_ script: String) async throws -> Invocation {
-        let folder = try TemporaryFolder()
-        let outURL = folder.url.appendingPathComponent("stdout"), errURL = folder.url.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let process = LeakSanitizer.ignore(Process())
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script]
-        process.currentDirectoryURL = Repo.root
-        process.standardOutput = try FileHandle(forWritingTo: outURL)
-        process.standardError = try FileHandle(forWritingTo: errURL)
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch { process.terminationHandler = nil; continuation.resume(throwing: error) }
-        }
-        return Invocation(status: status, stdout: try String(contentsOf: outURL, encoding: .utf8), stderr: try String(contentsOf: errURL, encoding: .utf8))
+        try await runProcess("/bin/sh", ["-c", script])
     }
 
     // MARK: - Item 3: outputs destroy nothing

@@ -36,8 +36,7 @@ import TestSupport
         running.child.signal(SIGINT)
         let exit = await running.exit.value
         #expect(!exit.killed && exit.status == 130, "stderr: \(running.errors)")
-        let lines = try String(contentsOf: running.stdout, encoding: .utf8).split(separator: "\n")
-            .compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let lines = try jsonLines(running.stdout.path)
         let beacons = lines.filter { $0["kind"] as? String == "beacon" }
         #expect(beacons.count >= 5, "loaded, impression, creativeView, start, progress, firstQuartile… before the pause")
         let reconciliation = try #require(lines.first { $0["kind"] as? String == "reconciliation" })

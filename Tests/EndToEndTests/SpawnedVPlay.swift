@@ -138,6 +138,14 @@ struct RunningVPlay {
     }
 
     var errors: String { (try? String(contentsOf: stderr, encoding: .utf8)) ?? "" }
+
+    /// Sends `number` and waits for the exit; how it ended and how long after the signal.
+    func signalAndWait(_ number: Int32) async -> (exit: SpawnedVPlay.Exit, afterSignal: Duration) {
+        let signalled = ContinuousClock.now
+        child.signal(number)
+        let ended = await exit.value
+        return (ended, ContinuousClock.now - signalled)
+    }
 }
 
 /// Runs the built binary to its end, like `vplay(_:)`, and measures it: peak RSS and wall time.

@@ -17,15 +17,10 @@ import TestSupport
                                        in: folder, killAfter: .seconds(100))
         try await running.waitForOutput(containing: #""name":"closeLinear""#)
         // The event line is written as the beacon is submitted: the drain is under way (or about to be).
-        let signalled = ContinuousClock.now
-        running.child.signal(SIGINT)
-        let exit = await running.exit.value
-        let afterSignal = ContinuousClock.now - signalled
+        let (exit, afterSignal) = await running.signalAndWait(SIGINT)
         #expect(!exit.killed && exit.status == 130, "exit \(exit.status): \(running.errors)")
         #expect(afterSignal < .seconds(30), "stopped \(afterSignal) after the signal; the drain was 60 s")
-        let records = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
-            .compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-        let hung = try #require(records.first { $0["event"] as? String == "closeLinear" })
+        let hung = try #require(try jsonLines(log).first { $0["event"] as? String == "closeLinear" })
         #expect(hung["errorCode"] as? String == "unanswered-at-session-end", "\(hung)")
         let summary = try String(contentsOf: running.stdout, encoding: .utf8).split(separator: "\n").last.map(String.init) ?? ""
         // The ad itself completed before the signal; the summary's exit code says the run was interrupted.
@@ -49,10 +44,7 @@ import TestSupport
             if running.child.hasExited { return }
             try await Task.sleep(for: .milliseconds(20))
         }
-        let signalled = ContinuousClock.now
-        running.child.signal(SIGTERM)
-        let exit = await running.exit.value
-        let afterSignal = ContinuousClock.now - signalled
+        let (exit, afterSignal) = await running.signalAndWait(SIGTERM)
         #expect(!exit.killed && exit.status == 143, "exit \(exit.status): \(running.errors)")
         #expect(afterSignal < .seconds(30), "stopped \(afterSignal) after the signal")
         let report = try String(contentsOf: running.stdout, encoding: .utf8)
@@ -126,12 +118,10 @@ import TestSupport
             if running.child.hasExited { break }
             try await Task.sleep(for: .milliseconds(20))
         }
-        running.child.signal(SIGINT)
-        let exit = await running.exit.value
+        let (exit, _) = await running.signalAndWait(SIGINT)
         #expect(!exit.killed && exit.status == 130, "exit \(exit.status): \(running.errors)")
         #expect(server.requests().map(\.target) == ["/tag"], "no Error URL, no impression: \(server.requests().map(\.target))")
-        let lines = try String(contentsOf: running.stdout, encoding: .utf8).split(separator: "\n")
-            .compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let lines = try jsonLines(running.stdout.path)
         #expect(!lines.contains { $0["kind"] as? String == "error" }, "no ad error reported")
         let summary = try #require(lines.last)
         #expect(summary["outcome"] as? String == "interrupted" && summary["exitCode"] as? Int == 130, "\(summary)")
