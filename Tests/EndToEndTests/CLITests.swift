@@ -98,6 +98,8 @@ func jsonLines(_ path: String) throws -> [[String: Any]] {
         #expect(error["type"] as? String == "usage" && (error["message"] as? String)?.contains("#1 (id demo-360p)") == true, "\(error)")
         let inspect = try await vplay(["inspect", "--vast", "media/demo.xml", "--media-file", "9"])
         #expect(inspect.status == 2, "exit \(inspect.status)")
+        let fleet = try await vplay(["fleet", "--vast", "media/demo.xml", "--sessions", "2", "--sink", "--media-file", "9"])
+        #expect(fleet.status == 2 && fleet.stderr.contains("--media-file 9: the ad has no MediaFile"), "exit \(fleet.status): \(fleet.stderr)")
         let byID = try await vplay(["--vast", "media/demo.xml", "--media-file", "demo-360p", "--dry-run"])
         #expect(byID.status == 0)
     }

@@ -66,9 +66,8 @@ public struct FleetRunner: Sendable {
             await play(FleetAd(plan: failure.plan, timeline: nil, location: "", mediaURL: "", decodeSeconds: 0), onProgress: onProgress)
             result = .failure(FleetFailure(error: failure.error, warnings: failure.plan.steps.warnings))
         case let .success(ad) where admitMedia(ad.location) != nil:
-            let refusal = admitMedia(ad.location)!
-            result = .failure(FleetFailure(error: SessionError(kind: .media, code: .mediaFileDisplay, message: refusal),
-                                           warnings: ad.warnings, refusal: refusal))
+            result = .failure(FleetFailure(error: SessionError(kind: .usage, code: .undefined, message: admitMedia(ad.location)!),
+                                           warnings: ad.warnings))
         case let .success(ad):
             if let report = await play(ad, onProgress: onProgress) {
                 result = .success(report)
@@ -268,14 +267,6 @@ public struct FleetRunner: Sendable {
 public struct FleetFailure: Error, Sendable {
     public var error: SessionError
     public var warnings: [String]
-    /// Set when the command refused the media (`admitMedia`): a usage error, nothing played.
-    public var refusal: String?
-
-    public init(error: SessionError, warnings: [String], refusal: String? = nil) {
-        self.error = error
-        self.warnings = warnings
-        self.refusal = refusal
-    }
 }
 
 extension Optional {

@@ -118,19 +118,15 @@ struct FleetCommand: AsyncParsableCommand {
         let result = await fleet.value
         bar.clear()
         switch result {
-        case let .failure(failure) where failure.refusal != nil:
-            throw ValidationError(failure.refusal!)
+        case let .failure(failure) where failure.error.kind == .usage:
+            // The command line asked for what cannot be: an output over the media, a --media-file the ad lacks.
+            throw ValidationError(failure.error.message)
         case .failure where signals.received != nil:
             throw ExitCode(128 + signals.received!)
         case let .failure(failure):
             for warning in failure.warnings { StandardStreams.warn("warning: \(warning)") }
             StandardStreams.warn("the fleet cannot play: error \(failure.error.code): \(failure.error.message)")
-            let code: Int32 = switch failure.error.kind {
-            case .ad: ExitCode.adError.rawValue
-            case .media: ExitCode.mediaError.rawValue
-            case .usage: ExitCode.usage.rawValue
-            }
-            try CommandOutputs.exit(code)
+            try CommandOutputs.exit(failure.error.kind == .ad ? ExitCode.adError.rawValue : ExitCode.mediaError.rawValue)
         case let .success(result):
             let data = try result.json()
             let failures = FleetReport.write(data, to: report)
