@@ -44,14 +44,7 @@ public struct AdSessionRunner: Sendable {
         await play(into: &summary, wallStart: wallStart, tally: tally, dispatcher: dispatcher)
         if Task.isCancelled { summary.outcome = .interrupted }
 
-        // Not cancelled with the session: an interrupted run still waits (briefly) for its beacons' answers, and a
-        // signal during the drain shortens what is left of it to that.
-        let drain = Task.isCancelled ? min(configuration.beaconDrain, Self.interruptedDrain) : configuration.beaconDrain
-        await withTaskCancellationHandler {
-            await Task { await dispatcher.finish(waitingAtMost: drain) }.value
-        } onCancel: {
-            Task { await dispatcher.hurry(within: Self.interruptedDrain) }
-        }
+        await dispatcher.drainAtSessionEnd(waitingAtMost: configuration.beaconDrain)
         if let sink, let routing {
             let reconciliation = Reconciliation(records: await tally.beacons, hits: sink.hits(), routing: routing)
             summary.reconciliation = reconciliation
@@ -134,5 +127,20 @@ actor Tally {
         summary.beaconsDelivered = delivered
         summary.beaconsFailed = failed
         summary.warnings = warnings
+    }
+}
+
+extension BeaconDispatcher {
+    /// The end of a session or a fleet: waits for the beacons still in flight up to `limit`; when the calling task
+    /// is cancelled (a signal), before or during the wait, up to `AdSessionRunner.interruptedDrain` at most. The wait
+    /// itself is not cancelled with the caller: an interrupted run still records its beacons' answers.
+    func drainAtSessionEnd(waitingAtMost limit: Duration) async {
+        let interrupted = AdSessionRunner.interruptedDrain
+        let limit = Task.isCancelled ? min(limit, interrupted) : limit
+        await withTaskCancellationHandler {
+            await finish(waitingAtMost: limit)
+        } onCancel: {
+            Task { await self.hurry(within: interrupted) }
+        }
     }
 }

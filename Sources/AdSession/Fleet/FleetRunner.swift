@@ -207,13 +207,7 @@ public struct FleetRunner: Sendable {
                 running += 1
             }
         }
-        // As a single session's: interrupted, the drain waits 2 s at most, and a signal during it shortens it to that.
-        let drain = Task.isCancelled ? min(session.beaconDrain, AdSessionRunner.interruptedDrain) : session.beaconDrain
-        await withTaskCancellationHandler {
-            await dispatcher.finish(waitingAtMost: drain)
-        } onCancel: {
-            Task { await dispatcher.hurry(within: AdSessionRunner.interruptedDrain) }
-        }
+        await dispatcher.drainAtSessionEnd(waitingAtMost: session.beaconDrain)
         await progress.report(tally, final: true)
         let seconds = elapsed().seconds
 
