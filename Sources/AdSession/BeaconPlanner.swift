@@ -7,6 +7,8 @@ import VAST
 /// One per session; not shared across tasks.
 struct BeaconPlanner {
     private var cacheBuster: CacheBuster
+    /// `[CACHEBUSTING]` of the pages clicks open: its own sequence, so a click never shifts the beacons' values.
+    private var pageCacheBuster: CacheBuster
     private let expander = MacroExpander()
     /// Wall time of the first frame (ms since 1970); an event's `[TIMESTAMP]` is this plus its session clock.
     let wallStart: Int64
@@ -35,6 +37,7 @@ struct BeaconPlanner {
 
     init(configuration: SessionConfiguration, seed: UInt64, wallStart: Int64) {
         cacheBuster = CacheBuster(seed: seed)
+        pageCacheBuster = CacheBuster(seed: seed ^ 0x7061_6765_7061_6765)
         transactionID = TransactionID.make(seed: seed)
         self.wallStart = wallStart
         timeZoneOffsetMinutes = configuration.timeZoneOffsetMinutes
@@ -63,15 +66,36 @@ struct BeaconPlanner {
     }
 
     mutating func plan(_ target: TrackingPlan.Target, playhead: Duration?, clock: Duration, errorCode: VASTErrorCode? = nil, reason: Int? = nil) -> (PlannedBeacon, newUnknown: [String]) {
+        let context = context(playhead: playhead, clock: clock, errorCode: errorCode, reason: reason, cacheBuster: cacheBuster.next())
+        let expansion = expander.expand(target.url, values: context.values)
+        let fresh = expansion.unknownMacros.filter { !unknownMacros.contains($0) }
+        unknownMacros += fresh
+        let planned = PlannedBeacon(
+            event: target.event, source: target.source.description, template: target.url, url: expansion.url,
+            playhead: playhead ?? .zero, clock: clock, unknownMacros: expansion.unknownMacros)
+        return (planned, fresh)
+    }
+
+    /// A click-through URL (ClickThrough, CompanionClickThrough, IconClickThrough) as the page it opens: macros filled
+    /// for the click's moment (`[ADPLAYHEAD]`, `[TIMESTAMP]`, `[CACHEBUSTING]`…), as a player expands it before
+    /// opening the browser. Macros it leaves unknown are not warned about: the page is not a beacon.
+    mutating func landingPage(_ template: String, playhead: Duration, clock: Duration) -> String {
+        expander.expand(template.trimmingCharacters(in: .whitespacesAndNewlines),
+                        values: context(playhead: playhead, clock: clock, errorCode: nil, reason: nil,
+                                        cacheBuster: pageCacheBuster.next()).values).url
+    }
+
+    /// The macro values of one moment.
+    private func context(playhead: Duration?, clock: Duration, errorCode: VASTErrorCode?, reason: Int?, cacheBuster: String) -> MacroContext {
         let (seconds, atto) = clock.components
-        let context = MacroContext(
+        return MacroContext(
             adPlayhead: playhead,
             assetURI: assetURI,
             errorCode: errorCode?.rawValue,
             reason: reason,
             timestampMilliseconds: wallStart + seconds * 1000 + atto / 1_000_000_000_000_000,
             timeZoneOffsetMinutes: timeZoneOffsetMinutes,
-            cacheBuster: cacheBuster.next(),
+            cacheBuster: cacheBuster,
             adServingId: adServingId,
             universalAdIds: universalAdIds,
             adType: adType,
@@ -82,12 +106,5 @@ struct BeaconPlanner {
             extra: deviceMacros,
             adCategories: adCategories
         )
-        let expansion = expander.expand(target.url, values: context.values)
-        let fresh = expansion.unknownMacros.filter { !unknownMacros.contains($0) }
-        unknownMacros += fresh
-        let planned = PlannedBeacon(
-            event: target.event, source: target.source.description, template: target.url, url: expansion.url,
-            playhead: playhead ?? .zero, clock: clock, unknownMacros: expansion.unknownMacros)
-        return (planned, fresh)
     }
 }

@@ -50,6 +50,18 @@ struct BeaconStep {
         return fire(plan.targets(for: event), errorCode: nil, reason: nil, playhead: event.playhead, clock: event.clock)
     }
 
+    /// The page a click opens, macros expanded for its moment: the video's ClickThrough on `click`, the end card's
+    /// CompanionClickThrough on `endCardClick`; nil when the click opened nothing.
+    mutating func clickThroughURL(for event: PlaybackEvent) -> String? {
+        guard let plan, event.detail == .clickThrough(opened: true) else { return nil }
+        let template: String? = switch event.name {
+        case .click: plan.ad.clickThrough?.url
+        case .endCardClick: plan.endCard?.value.clickThrough
+        default: nil
+        }
+        return template.map { planner.landingPage($0, playhead: event.playhead, clock: event.clock) }
+    }
+
     /// `targets` planned for one moment; `errorCode` fills `[ERRORCODE]`, `reason` `[REASON]`.
     mutating func fire(_ targets: [TrackingPlan.Target], errorCode: VASTErrorCode?, reason: Int?, playhead: Duration?, clock: Duration) -> [Planned] {
         targets.map { target in

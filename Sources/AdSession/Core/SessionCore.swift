@@ -47,6 +47,8 @@ struct SessionCore {
         var beacons = step
         defer { step = beacons }
         let onEvent: (PlaybackEvent) async -> Void = { event in
+            var event = event
+            event.clickThroughURL = beacons.clickThroughURL(for: event)
             await outputs.report(.event(event))
             await submit(beacons.beacons(for: event), outputs)
         }

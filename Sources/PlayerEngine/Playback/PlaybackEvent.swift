@@ -66,8 +66,12 @@ public struct PlaybackEvent: Sendable, Equatable {
     public var play: Int
     /// For `rewarded`: what was granted.
     public var reward: Reward?
+    /// For a click that opened a page (`click`, `endCardClick`): the URL it opened, macros expanded for the click's
+    /// moment. The engine knows no URLs: the session layer fills it in before anyone sees the event.
+    public var clickThroughURL: String?
 
-    public init(name: Name, playhead: Duration, clock: Duration, offset: Duration? = nil, detail: Detail? = nil, play: Int = 1, reward: Reward? = nil) {
+    public init(name: Name, playhead: Duration, clock: Duration, offset: Duration? = nil, detail: Detail? = nil, play: Int = 1, reward: Reward? = nil,
+                clickThroughURL: String? = nil) {
         self.name = name
         self.playhead = playhead
         self.clock = clock
@@ -75,6 +79,7 @@ public struct PlaybackEvent: Sendable, Equatable {
         self.detail = detail
         self.play = play
         self.reward = reward
+        self.clickThroughURL = clickThroughURL
     }
 }
 
