@@ -179,12 +179,52 @@ struct PlayabilityTests {
         #expect(warnings.first?.message.contains("about:blank") == false, "about:blank is the spec's own 'do not send'")
     }
 
-    @Test func isDispatchable_acceptsOnlyHTTPAndSchemeless() {
+    @Test func isDispatchable_acceptsOnlyHTTPAndProtocolRelative() {
         for url in ["https://a.example/x", "HTTP://a.example/x", "  http://a.example/x?u=file:x ", "//a.example/x"] {
             #expect(URLTemplate.isDispatchable(url), "\(url)")
         }
-        for url in ["about:blank", "file:///etc/passwd", "javascript:alert(1)", "data:,x", "ftp://a/x", "", "  "] {
+        for url in ["about:blank", "file:///etc/passwd", "javascript:alert(1)", "data:,x", "ftp://a/x", "", "  ",
+                    "you_shall_not_path", "/p/x", "http:a.example", "///x", "//"] {
             #expect(!URLTemplate.isDispatchable(url), "\(url)")
         }
+    }
+
+    /// Issue 15 item 4: a protocol-relative URL takes the scheme of the document it was written in (https for a local
+    /// file or data); a URL still not absolute is never requested.
+    @Test(arguments: [
+        ("//t.example/i?a=1", "http://tags.example/vast.xml", URLTemplate.DispatchForm.request("http://t.example/i?a=1")),
+        (" //t.example/i ", "https://tags.example/vast.xml", .request("https://t.example/i")),
+        ("//t.example/i", "file:///home/qa/tag.xml", .request("https://t.example/i")),
+        ("//t.example/i", nil, .request("https://t.example/i")),
+        ("HTTP://t.example/i", "file:///x.xml", .request("HTTP://t.example/i")),
+        ("you_shall_not_path", "http://tags.example/vast.xml", .notAbsolute),
+        ("/relative/path", "http://tags.example/vast.xml", .notAbsolute),
+        ("javascript:alert(1)", "http://tags.example/vast.xml", .notHTTP),
+        ("about:blank", nil, .blank),
+    ] as [(String, String?, URLTemplate.DispatchForm)])
+    func dispatchForm_resolvesAgainstTheDocumentsScheme(url: String, document: String?, expected: URLTemplate.DispatchForm) {
+        #expect(URLTemplate.dispatchForm(url, documentURL: document) == expected)
+    }
+
+    /// Through a wrapper chain: each URL takes the scheme of its own document, the InLine's from the response it came
+    /// in; `you_shall_not_path` is in no list, and one warning names it.
+    @Test func protocolRelativeURLs_takeTheirDocumentsScheme_andRelativeOnesAreDropped() async throws {
+        let wrapper = """
+            <VAST version="4.1"><Ad id="w"><Wrapper><AdSystem>w</AdSystem>
+            <VASTAdTagURI>https://target.example/tag</VASTAdTagURI>
+            <Impression>//w.example/imp</Impression><Error>//w.example/err?c=[ERRORCODE]</Error>
+            </Wrapper></Ad></VAST>
+            """
+        let inLine = Fixture.inLine(error: "you_shall_not_path")
+            .replacingOccurrences(of: "https://inline.example/start", with: "//inline.example/start")
+        let resolution = await Fixture.resolver(InMemoryTagFetcher(xml: [Self.target: inLine]))
+            .resolve(data: Data(wrapper.utf8), tagURL: "http://plain.example/wrapper.xml")
+        let ad = try #require(resolution.defaultAd)
+        #expect(ad.impressions.map(\.url).contains("http://w.example/imp"), "the wrapper came over http: \(ad.impressions.map(\.url))")
+        #expect(ad.errorURLs.map(\.url) == ["http://w.example/err?c=[ERRORCODE]"], "you_shall_not_path is never requested")
+        #expect(ad.tracking(for: .start).map(\.url) == ["https://inline.example/start"], "the InLine came over https")
+        #expect(ad.relativeURLs.map(\.url) == ["you_shall_not_path"])
+        let warnings = resolution.warnings.filter { $0.message.contains("not absolute") }
+        #expect(warnings.count == 1 && warnings.first?.message.contains("you_shall_not_path") == true, "\(resolution.warnings)")
     }
 }

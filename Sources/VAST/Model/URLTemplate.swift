@@ -8,13 +8,46 @@ public enum URLTemplate {
         return !trimmed.isEmpty && trimmed.lowercased() != "about:blank"
     }
 
-    /// Whether a tracking URL may be dispatched: it is fireable and has no scheme other than `http`/`https`.
-    /// `about:blank`, `file:`, `javascript:`, `data:`, `ftp:`… are never requested (a tag must not make the player
-    /// read a local file or run script). A URL without a scheme (`//host/p`, as vast-client-js also sends) is kept.
+    /// What a tracking URL of a document becomes before anything is requested (`dispatchForm(_:documentURL:)`).
+    public enum DispatchForm: Sendable, Equatable {
+        /// Request this absolute http(s) URL (a protocol-relative `//host/p` has taken its document's scheme).
+        case request(String)
+        /// Empty, whitespace or `about:blank`: the spec's "do not dispatch", dropped silently.
+        case blank
+        /// A scheme other than http(s) (`file:`, `javascript:`, `data:`, `ftp:`…): never requested.
+        case notHTTP
+        /// Not an absolute URL even after the document's scheme is added (`you_shall_not_path`, `/p`): never requested.
+        case notAbsolute
+    }
+
+    /// The scheme a protocol-relative URL of a document takes: the document's when it came over http or https, else
+    /// (a local file, a response given as data) `https`, as a page opened from disk would have to choose.
+    public static func documentScheme(_ documentURL: String?) -> String {
+        documentURL.flatMap { scheme(of: $0.trimmingCharacters(in: .whitespacesAndNewlines)) } == "http" ? "http" : "https"
+    }
+
+    /// What `url`, written in the document at `documentURL`, is requested as: a protocol-relative URL (`//host/p`)
+    /// is resolved against the document's scheme (`documentScheme`); an absolute http(s) URL is kept as written;
+    /// anything else is never requested. vast-client-js sends a protocol-relative URL as it is (the browser resolves
+    /// it against the page) and requests `you_shall_not_path` relative to the page; a headless player has no page.
+    public static func dispatchForm(_ url: String, documentURL: String?) -> DispatchForm {
+        guard isFireable(url) else { return .blank }
+        let trimmed = url.trimmingCharacters(in: .whitespacesAndNewlines)
+        if let scheme = scheme(of: trimmed) {
+            guard scheme == "http" || scheme == "https" else { return .notHTTP }
+            return trimmed.dropFirst(scheme.count + 1).hasPrefix("//") ? .request(url) : .notAbsolute
+        }
+        if trimmed.hasPrefix("//"), trimmed.count > 2, !trimmed.hasPrefix("///") {
+            return .request(documentScheme(documentURL) + ":" + trimmed)
+        }
+        return .notAbsolute
+    }
+
+    /// Whether a tracking URL may be dispatched as written or once its document's scheme is added: fireable, and
+    /// `http(s)://…` or `//host/…` (`dispatchForm` is the full answer).
     public static func isDispatchable(_ url: String) -> Bool {
-        guard isFireable(url) else { return false }
-        guard let scheme = scheme(of: url.trimmingCharacters(in: .whitespacesAndNewlines)) else { return true }
-        return scheme == "http" || scheme == "https"
+        if case .request = dispatchForm(url, documentURL: nil) { return true }
+        return false
     }
 
     /// The lower-cased RFC 3986 scheme of `url` (`ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"`), or `nil`.

@@ -7,9 +7,12 @@
 /// same URL in two wrappers is two beacons, as the spec intends.
 ///
 /// Only dispatchable URLs are kept in every list a session fires (impressions, errors, tracking of the Linear, the
-/// companions, the icons and the verifications, click tracking, viewable impressions): empty URLs, `about:blank`
-/// and any scheme other than http(s) (`file:`, `javascript:`, `data:`…) are dropped here, for every event, and listed
-/// in `undispatchableURLs` so the resolver can warn once (see `URLTemplate.isDispatchable`).
+/// companions, the icons and the verifications, click tracking, viewable impressions), in the form they are requested
+/// (`URLTemplate.dispatchForm`): a protocol-relative `//host/p` takes the scheme of the document it was written in
+/// (https for a local file); empty URLs and `about:blank` are dropped silently; any scheme other than http(s)
+/// (`file:`, `javascript:`, `data:`…) is dropped and listed in `undispatchableURLs`, and a URL that is still not
+/// absolute (`you_shall_not_path`) in `relativeURLs`, so the resolver can warn once about each. A ClickThrough that
+/// is protocol-relative takes its document's scheme too.
 ///
 /// Creatives: tracking of the wrappers' `<Linear>` creatives merges into the InLine's (first) Linear. A wrapper
 /// `<Companion>` with a resource is an extra companion; one without any resource is tracking-only and its
@@ -63,15 +66,20 @@ public struct ResolvedAd: Sendable, Hashable, Encodable {
     public var viewUndetermined: [SourcedURL]
     /// Extensions of the chain.
     public var extensions: [Sourced<Extension>]
-    /// Tracking, error and click-tracking URLs dropped because they are not dispatchable (other than empty ones
-    /// and `about:blank`, the spec's "do not dispatch"), in merge order.
+    /// Tracking, error and click-tracking URLs dropped because their scheme is not http(s), in merge order.
     public var undispatchableURLs: [SourcedURL]
+    /// Tracking, error and click-tracking URLs dropped because they are not absolute, even with their document's
+    /// scheme (`you_shall_not_path`), in merge order. Never requested, so never a failed beacon.
+    public var relativeURLs: [SourcedURL]
     /// The URL the InLine's response finally came from (after redirects), when the resolver knows it: the base for
     /// relative MediaFile URLs.
     public var inLineResponseURL: String?
 
-    /// Merges `inLineAd` with `wrappers` (outermost first).
-    public init(inLineAd: Ad, inLine: InLine, wrappers: [WrapperLink], topLevelSequence: Int?, isPodAd: Bool) {
+    /// Merges `inLineAd` with `wrappers` (outermost first). `inLineDocumentURL` is the URL of the response that
+    /// held the InLine (a `file:` URL for a local tag): protocol-relative URLs of the InLine take its scheme, those
+    /// of a wrapper its own response's (`WrapperLink.tagURL`).
+    public init(inLineAd: Ad, inLine: InLine, wrappers: [WrapperLink], topLevelSequence: Int?, isPodAd: Bool,
+                inLineDocumentURL: String? = nil) {
         self.ad = inLineAd
         self.inLine = inLine
         self.wrappers = wrappers
@@ -79,12 +87,12 @@ public struct ResolvedAd: Sendable, Hashable, Encodable {
         self.isPodAd = isPodAd
         self.linearCreative = inLine.linearCreative
 
-        let links: [(source: TrackingSource, impressions: [Impression], errors: [String],
+        let links: [(source: TrackingSource, document: String?, impressions: [Impression], errors: [String],
                      viewable: ViewableImpression?, verifications: [Verification], creatives: [Creative],
                      extensions: [Extension])] =
-            wrappers.map { ($0.source, $0.wrapper.impressions, $0.wrapper.errorURLs, $0.wrapper.viewableImpression,
+            wrappers.map { ($0.source, $0.tagURL, $0.wrapper.impressions, $0.wrapper.errorURLs, $0.wrapper.viewableImpression,
                             $0.wrapper.verifications, $0.wrapper.creatives, $0.wrapper.extensions) }
-            + [(.inline, inLine.impressions, inLine.errorURLs, inLine.viewableImpression, inLine.verifications,
+            + [(.inline, inLineDocumentURL, inLine.impressions, inLine.errorURLs, inLine.viewableImpression, inLine.verifications,
                 inLine.creatives, inLine.extensions)]
 
         var impressions: [SourcedURL] = [], errors: [SourcedURL] = [], tracking: [SourcedTracking] = []
@@ -94,25 +102,41 @@ public struct ResolvedAd: Sendable, Hashable, Encodable {
         var undetermined: [SourcedURL] = [], extensions: [Sourced<Extension>] = []
         var clickThrough: SourcedURL?
 
-        var dropped: [SourcedURL] = []
-        func keep(_ url: String, _ source: TrackingSource) -> Bool {
-            if URLTemplate.isDispatchable(url) { return true }
-            if URLTemplate.isFireable(url) { dropped.append(SourcedURL(url: url, source: source)) }
-            return false
+        var dropped: [SourcedURL] = [], relative: [SourcedURL] = []
+        var document: String?
+        /// `url` as it is requested, or nil (and noted) when it never is.
+        func request(_ url: String, _ source: TrackingSource) -> String? {
+            switch URLTemplate.dispatchForm(url, documentURL: document) {
+            case let .request(form): return form
+            case .blank: return nil
+            case .notHTTP: dropped.append(SourcedURL(url: url, source: source))
+            case .notAbsolute: relative.append(SourcedURL(url: url, source: source))
+            }
+            return nil
         }
         func dispatchable(_ events: [TrackingEvent], _ source: TrackingSource) -> [TrackingEvent] {
-            events.filter { keep($0.url, source) }
+            events.compactMap { event in request(event.url, source).map { var e = event; e.url = $0; return e } }
         }
         func dispatchable(_ clicks: [ClickURL], _ source: TrackingSource) -> [ClickURL] {
-            clicks.filter { keep($0.url, source) }
+            clicks.compactMap { click in request(click.url, source).map { var c = click; c.url = $0; return c } }
         }
         func sourced(_ urls: [String], _ source: TrackingSource) -> [SourcedURL] {
-            urls.filter { keep($0, source) }.map { SourcedURL(url: $0, source: source) }
+            urls.compactMap { request($0, source) }.map { SourcedURL(url: $0, source: source) }
+        }
+        /// A page a click opens: a protocol-relative one takes the document's scheme; anything else is as written
+        /// (a landing page may be an app link).
+        func page(_ url: String) -> String {
+            let trimmed = url.trimmingCharacters(in: .whitespacesAndNewlines)
+            if trimmed.hasPrefix("//"), case let .request(form) = URLTemplate.dispatchForm(trimmed, documentURL: document) { return form }
+            return url
         }
 
         for link in links {
             let src = link.source
-            impressions += link.impressions.filter { keep($0.url, src) }.map { SourcedURL(url: $0.url, id: $0.id, source: src) }
+            document = link.document
+            impressions += link.impressions.compactMap { impression in
+                request(impression.url, src).map { SourcedURL(url: $0, id: impression.id, source: src) }
+            }
             errors += sourced(link.errors, src)
             if let v = link.viewable {
                 viewable += sourced(v.viewable, src)
@@ -137,11 +161,12 @@ public struct ResolvedAd: Sendable, Hashable, Encodable {
                 customClicks += dispatchable(linear.videoClicks.customClicks, src).map { SourcedURL(url: $0.url, id: $0.id, source: src) }
                 if let through = linear.videoClicks.clickThrough {
                     // Later links are closer to the InLine, so the last one seen wins.
-                    clickThrough = SourcedURL(url: through.url, id: through.id, source: src)
+                    clickThrough = SourcedURL(url: page(through.url), id: through.id, source: src)
                 }
                 icons += linear.icons.map { icon in
                     var i = icon
-                    i.viewTracking = i.viewTracking.filter { keep($0, src) }
+                    i.viewTracking = i.viewTracking.compactMap { request($0, src) }
+                    i.clickThrough = i.clickThrough.map(page)
                     i.clickTracking = dispatchable(i.clickTracking, src)
                     return Sourced(i, source: src)
                 }
@@ -150,6 +175,7 @@ public struct ResolvedAd: Sendable, Hashable, Encodable {
                 var companion = original
                 companion.tracking = dispatchable(companion.tracking, src)
                 companion.clickTracking = dispatchable(companion.clickTracking, src)
+                companion.clickThrough = companion.clickThrough.map(page)
                 if companion.resources.isEmpty && src != .inline {
                     companionView += companion.tracking.filter { $0.event == .creativeView }
                         .map { SourcedURL(url: $0.url, source: src) }
@@ -176,6 +202,7 @@ public struct ResolvedAd: Sendable, Hashable, Encodable {
         self.viewUndetermined = undetermined
         self.extensions = extensions
         self.undispatchableURLs = dropped
+        self.relativeURLs = relative
         self.inLineResponseURL = nil
     }
 

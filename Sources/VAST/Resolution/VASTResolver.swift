@@ -180,15 +180,19 @@ public struct VASTResolver: Sendable {
         }
     }
 
-    /// One warning for all tracking URLs that will never be dispatched (`ResolvedAd.undispatchableURLs`).
+    /// One warning for all tracking URLs that will never be dispatched because of their scheme
+    /// (`ResolvedAd.undispatchableURLs`), and one for those that are not absolute (`relativeURLs`).
     private func warnAboutUndispatchableURLs(_ state: inout State) {
-        var seen = Set<SourcedURL>()
-        let dropped = state.ads.flatMap(\.undispatchableURLs).filter { seen.insert($0).inserted }
-        guard !dropped.isEmpty else { return }
-        let list = dropped.prefix(10).map { "\($0.url) (\($0.source))" }.joined(separator: ", ")
-        state.warnings.append(VASTWarning(.resolution,
-            "\(dropped.count) tracking URL(s) are not http(s) and are never dispatched: \(list)"
-                + (dropped.count > 10 ? ", …" : "")))
+        func warn(_ urls: [SourcedURL], _ what: String) {
+            var seen = Set<SourcedURL>()
+            let dropped = urls.filter { seen.insert($0).inserted }
+            guard !dropped.isEmpty else { return }
+            let list = dropped.prefix(10).map { "\($0.url) (\($0.source))" }.joined(separator: ", ")
+            state.warnings.append(VASTWarning(.resolution,
+                "\(dropped.count) tracking URL(s) \(what) and are never dispatched: \(list)" + (dropped.count > 10 ? ", …" : "")))
+        }
+        warn(state.ads.flatMap(\.undispatchableURLs), "are not http(s)")
+        warn(state.ads.flatMap(\.relativeURLs), "are not absolute URLs (no scheme or host)")
     }
 
     /// Each broken `<Ad>` of a response that still had good ones: a 101 failure fired to its own and the root
@@ -208,9 +212,18 @@ public struct VASTResolver: Sendable {
         urls.map { SourcedURL(url: $0.url, id: $0.id, source: .response(depth: depth, tagURL: tagURL)) }
     }
 
+    /// The error's URLs as they are requested (`URLTemplate.dispatchForm`, against the document each came from);
+    /// those never requested are dropped.
     private static func dispatchableOnly(_ error: VASTError) -> VASTError {
         var copy = error
-        copy.errorURLs = error.errorURLs.filter { URLTemplate.isDispatchable($0.url) }
+        copy.errorURLs = error.errorURLs.compactMap { url in
+            let document: String? = switch url.source {
+            case let .wrapper(_, _, tagURL), let .response(_, tagURL): tagURL
+            case .inline: nil
+            }
+            guard case let .request(form) = URLTemplate.dispatchForm(url.url, documentURL: document) else { return nil }
+            return SourcedURL(url: form, id: url.id, source: url.source)
+        }
         return copy
     }
 
@@ -233,7 +246,8 @@ public struct VASTResolver: Sendable {
         switch ad.content {
         case .inLine(let inLine):
             var resolved = ResolvedAd(inLineAd: ad, inLine: inLine, wrappers: chain,
-                                      topLevelSequence: topLevel.sequence, isPodAd: topLevel.isPod)
+                                      topLevelSequence: topLevel.sequence, isPodAd: topLevel.isPod,
+                                      inLineDocumentURL: responseURL ?? tagURL)
             resolved.inLineResponseURL = responseURL
             state.ads.append(resolved)
         case .wrapper(let wrapper):
