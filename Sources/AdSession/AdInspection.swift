@@ -27,6 +27,8 @@ public struct AdInspection: Sendable {
     /// The chosen file opened with FFmpeg (container only, no decode), when it could be.
     public var media: MediaInfo?
     public var tracking: [Tracking] = []
+    /// The companion a run shows as the end card, why, and the wrapper companions whose tracking fires with it.
+    public var endCard: EndCardChoice?
     public var warnings: [String] = []
     /// VAST errors with codes: the no-ad error, failed chains, media errors.
     public var errors: [SessionError] = []
@@ -74,6 +76,7 @@ public struct AdInspector: Sendable {
         }
         report.ad = ad
         report.tracking = Self.tracking(of: ad)
+        report.endCard = prepared.plan?.endCard ?? EndCardChoice(ad)
         report.selection = prepared.selection
         report.media = prepared.media?.source.info
         if let failure = prepared.failure { report.errors.append(failure) }

@@ -13,8 +13,9 @@ struct TrackingPlan: Sendable {
     let ad: ResolvedAd
     /// Progress offsets resolved against the media's duration, each with its URLs.
     let progress: [(at: Duration, targets: [Target])]
-    /// The companion shown as the end card: the first with `renderingMode="end-card"`, else the first with a resource.
-    let endCard: Sourced<Companion>?
+    /// The companion shown as the end card, and the wrapper companions whose tracking fires with it
+    /// (`EndCardChoice`: the InLine's first, `renderingMode="end-card"` preferred).
+    let endCard: EndCardChoice?
 
     init(ad: ResolvedAd, duration: Duration) {
         self.ad = ad
@@ -24,8 +25,7 @@ struct TrackingPlan: Sendable {
             byOffset[offset.resolve(against: duration), default: []].append(Target(event: "progress", url: tracking.url, source: tracking.source))
         }
         progress = byOffset.keys.sorted().map { ($0, byOffset[$0]!) }
-        let shown = ad.companions.filter { !$0.value.resources.isEmpty }
-        endCard = shown.first { $0.value.renderingMode == "end-card" } ?? shown.first
+        endCard = EndCardChoice(ad)
     }
 
     var progressOffsets: [Duration] { progress.map(\.at) }
@@ -46,11 +46,15 @@ struct TrackingPlan: Sendable {
             return linear.isEmpty ? linearTargets(.close, as: "closeLinear") : linear
         case .endCardShown:
             guard let card = endCard else { return [] }
-            let own = card.value.tracking.filter { $0.event == .creativeView }.map { Target(event: "companion.creativeView", url: $0.url, source: card.source) }
+            let own = ([card.companion] + card.matching).flatMap { shown in
+                shown.value.tracking.filter { $0.event == .creativeView }.map { Target(event: "companion.creativeView", url: $0.url, source: shown.source) }
+            }
             return Self.inChainOrder(own + ad.companionCreativeView.map { Target(event: "companion.creativeView", url: $0.url, source: $0.source) })
         case .endCardClick:
             guard let card = endCard else { return [] }
-            let own = card.value.clickTracking.map { Target(event: "companion.clickTracking", url: $0.url, source: card.source) }
+            let own = ([card.companion] + card.matching).flatMap { shown in
+                shown.value.clickTracking.map { Target(event: "companion.clickTracking", url: $0.url, source: shown.source) }
+            }
             return Self.inChainOrder(own + ad.companionClickTracking.map { Target(event: "companion.clickTracking", url: $0.url, source: $0.source) })
         case .loaded, .creativeView, .start, .firstQuartile, .midpoint, .thirdQuartile, .complete,
              .pause, .resume, .mute, .unmute, .skip, .rewind:

@@ -158,7 +158,7 @@ struct AdPreparation {
         rules.endCardAfterSkip = configuration.endCardAfterSkip
         rules.closeDelay = configuration.closeDelay
         rules.hasClickThrough = ad.clickThrough != nil
-        rules.hasEndCardClickThrough = plan.endCard?.value.clickThrough != nil
+        rules.hasEndCardClickThrough = plan.endCard?.companion.value.clickThrough != nil
         rules.willClose = configuration.willClose
         rules.willBeginClickThrough = configuration.willBeginClickThrough
         return rules

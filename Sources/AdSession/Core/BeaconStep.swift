@@ -56,7 +56,7 @@ struct BeaconStep {
         guard let plan, event.detail == .clickThrough(opened: true) else { return nil }
         let template: String? = switch event.name {
         case .click: plan.ad.clickThrough?.url
-        case .endCardClick: plan.endCard?.value.clickThrough
+        case .endCardClick: plan.endCard?.companion.value.clickThrough
         default: nil
         }
         return template.map { planner.landingPage($0, playhead: event.playhead, clock: event.clock) }

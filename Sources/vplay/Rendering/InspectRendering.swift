@@ -44,6 +44,12 @@ enum InspectRendering {
                 ("rejected", .array(selection.rejected.map { .object([("index", .int($0.index)), ("url", .string($0.file.url)), ("reason", .string($0.reason))]) })),
             ])))
         }
+        pairs.append(("endCard", inspection.endCard.map { card in
+            .object(companion(card.companion) + [
+                ("reason", .string(card.reason)),
+                ("matching", .array(card.matching.map { .object(companion($0)) })),
+            ])
+        } ?? .null))
         pairs.append(("tracking", .array(inspection.tracking.map { row in
             var fields: [(String, JSON)] = [("event", .string(row.event)), ("url", .string(row.url)), ("source", .string(row.source))]
             if let offset = row.offset { fields.append(("offset", .string(offset))) }
@@ -53,6 +59,18 @@ enum InspectRendering {
         pairs.append(("warnings", .array(inspection.warnings.map(JSON.string))))
         pairs.append(("errors", .array(inspection.errors.map { .object([("code", .int($0.code.rawValue)), ("type", .string($0.kind.rawValue)), ("message", .string($0.message))]) })))
         return .object(pairs)
+    }
+
+    /// A companion's identity: id, where it came from, its size and rendering mode.
+    static func companion(_ companion: Sourced<Companion>) -> [(String, JSON)] {
+        [("id", .optional(companion.value.id)), ("source", .string(companion.source.description)),
+         ("width", .optional(companion.value.width)), ("height", .optional(companion.value.height)),
+         ("renderingMode", .optional(companion.value.renderingMode)), ("clickThrough", .optional(companion.value.clickThrough))]
+    }
+
+    static func companionText(_ companion: Sourced<Companion>) -> String {
+        let size = companion.value.width.map { w in "\(w)x\(companion.value.height.map(String.init) ?? "?")" } ?? "no size"
+        return "\(companion.value.id.map { "companion \($0)" } ?? "companion") [\(companion.source)] \(size)"
     }
 
     static func text(_ inspection: AdInspection) -> String {
@@ -74,6 +92,10 @@ enum InspectRendering {
                 lines.append(String(format: "  opened: %@, %.3f s%@", media.format, media.duration, media.video.map { ", \($0.codec) \($0.width ?? 0)x\($0.height ?? 0)" } ?? ""))
             }
             for rejected in selection.rejected { lines.append("  not #\(rejected.index) \(rejected.file.url): \(rejected.reason)") }
+        }
+        if let card = inspection.endCard {
+            lines += ["", "end card: \(companionText(card.companion))", "  why: \(card.reason)"]
+            lines += card.matching.map { "  with: \(companionText($0)) (same slot: its tracking fires too)" }
         }
         if !inspection.tracking.isEmpty {
             lines += ["", "tracking:"]
