@@ -29,6 +29,8 @@ public struct AdInspection: Sendable {
     public var tracking: [Tracking] = []
     /// The companion a run shows as the end card, why, and the wrapper companions whose tracking fires with it.
     public var endCard: EndCardChoice?
+    /// The icons a run shows, in order (an `iconClick` lands on the first one showing).
+    public var icons: [ShownIconInfo] = []
     public var warnings: [String] = []
     /// VAST errors with codes: the no-ad error, failed chains, media errors.
     public var errors: [SessionError] = []
@@ -40,6 +42,13 @@ public struct AdInspection: Sendable {
         if errors.contains(where: { $0.kind == .media }) { return .mediaError }
         return .completed
     }
+}
+
+/// An icon a run shows (`inspect`): the icon, and where the tracking-only icons of its program that fire with it
+/// came from.
+public struct ShownIconInfo: Sendable {
+    public var icon: Sourced<Icon>
+    public var trackedWith: [TrackingSource]
 }
 
 /// Builds an `AdInspection` for a configuration: the same preparation as a session (`AdPreparation`: tag loading,
@@ -77,6 +86,9 @@ public struct AdInspector: Sendable {
         report.ad = ad
         report.tracking = Self.tracking(of: ad)
         report.endCard = prepared.plan?.endCard ?? EndCardChoice(ad)
+        report.icons = (prepared.plan?.icons ?? ShownIcon.choose(ad.icons)).map {
+            ShownIconInfo(icon: $0.icon, trackedWith: $0.trackingOnly.map(\.source))
+        }
         report.selection = prepared.selection
         report.media = prepared.media?.source.info
         if let failure = prepared.failure { report.errors.append(failure) }

@@ -79,6 +79,7 @@ extension PlaybackEvent.Refusal {
         case .noEndCard: return "no end card is shown"
         case .noReplayScreen: return "no replay screen is shown"
         case .adAlreadyClosed: return "the ad has already closed"
+        case .noIconShowing: return "no icon is showing"
         case let .notSkippableYet(offset, playhead): return "not skippable until \(seconds(offset)) (playhead \(seconds(playhead)))"
         case let .closeControlAt(time): return "the close control shows at \(seconds(time))"
         case let .closeDelayRunning(left): return "close delay running (\(seconds(left)) left)"

@@ -14,7 +14,7 @@ struct TrackingGate {
 
     static let repeatable: Set<PlaybackEvent.Name> = [.pause, .resume, .mute, .unmute]
     static let oneShot: Set<PlaybackEvent.Name> = [.loaded, .impression, .creativeView, .start, .firstQuartile, .midpoint,
-                                                   .thirdQuartile, .complete, .progress, .skip]
+                                                   .thirdQuartile, .complete, .progress, .skip, .iconShown]
 
     mutating func fires(_ event: PlaybackEvent) -> Bool {
         defer { seen.insert(event.name) }

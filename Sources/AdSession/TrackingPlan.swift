@@ -16,6 +16,8 @@ struct TrackingPlan: Sendable {
     /// The companion shown as the end card, and the wrapper companions whose tracking fires with it
     /// (`EndCardChoice`: the InLine's first, `renderingMode="end-card"` preferred).
     let endCard: EndCardChoice?
+    /// The icons a session shows, in merge order (`ShownIcon.choose`).
+    let icons: [ShownIcon]
 
     init(ad: ResolvedAd, duration: Duration) {
         self.ad = ad
@@ -26,6 +28,7 @@ struct TrackingPlan: Sendable {
         }
         progress = byOffset.keys.sorted().map { ($0, byOffset[$0]!) }
         endCard = EndCardChoice(ad)
+        icons = ShownIcon.choose(ad.icons)
     }
 
     var progressOffsets: [Duration] { progress.map(\.at) }
@@ -59,7 +62,17 @@ struct TrackingPlan: Sendable {
         case .loaded, .creativeView, .start, .firstQuartile, .midpoint, .thirdQuartile, .complete,
              .pause, .resume, .mute, .unmute, .skip, .rewind:
             return linearTargets(TrackingEventName(event.name.rawValue))
-        case .skippable, .clickThroughClose, .close, .closeShown, .replayShown, .rewarded, .rewardForfeited, .appState,
+        case .iconShown:
+            guard let icon = event.icon.flatMap(icon(at:)) else { return [] }
+            return Self.inChainOrder(([icon.icon] + icon.trackingOnly).flatMap { shown in
+                shown.value.viewTracking.map { Target(event: "icon.viewTracking", url: $0, source: shown.source) }
+            })
+        case .iconClick:
+            guard let icon = event.icon.flatMap(icon(at:)) else { return [] }
+            return Self.inChainOrder(([icon.icon] + icon.trackingOnly).flatMap { shown in
+                shown.value.clickTracking.map { Target(event: "icon.clickTracking", url: $0.url, source: shown.source) }
+            })
+        case .iconHidden, .skippable, .clickThroughClose, .close, .closeShown, .replayShown, .rewarded, .rewardForfeited, .appState,
              .rejected, .abandoned, .error:
             return []
         }
@@ -78,6 +91,8 @@ struct TrackingPlan: Sendable {
         }
         return targets.enumerated().sorted { (rank($0.element.source), $0.offset) < (rank($1.element.source), $1.offset) }.map(\.element)
     }
+
+    func icon(at index: Int) -> ShownIcon? { icons.indices.contains(index) ? icons[index] : nil }
 
     private func linearTargets(_ name: TrackingEventName, as label: String? = nil) -> [Target] {
         ad.tracking(for: name).map { Target(event: label ?? name.rawValue, url: $0.url, source: $0.source) }

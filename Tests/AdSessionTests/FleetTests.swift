@@ -136,8 +136,10 @@ import TestSupport
             rules.skipOffset = .seconds(5)
             rules.reward = Reward(currency: "Coins", amount: 1)
             rules.hasEndCard = hasEndCard
+            // Icons at the first frame, mid-play with a duration, and at the very end (never shown).
+            rules.icons = [.init(), .init(offset: .seconds(4), duration: .seconds(2)), .init(offset: duration)]
             let facts = FleetOracle.Facts(duration: duration, progressOffsets: rules.progressOffsets, skipOffset: rules.skipOffset,
-                                          hasEndCard: hasEndCard, endCardAfterSkip: true, hasClickThrough: true)
+                                          hasEndCard: hasEndCard, endCardAfterSkip: true, hasClickThrough: true, icons: rules.icons)
             let mix = try FleetMix(parsing: "complete:1,background:1,pause:1,click:1,skip:1,close:1")
             let tracked = Set(FleetOracle(facts: facts).events(of: FleetScenario(index: 0, kind: .complete)).keys.map(\.name))
                 .union([.pause, .resume, .skip, .click])
@@ -146,7 +148,7 @@ import TestSupport
                 var fired: [FleetOracle.Event: Int] = [:]
                 _ = try await PlaybackEngine(configuration: .init(rules: rules)).play(TimelineMediaSource(timeline), script: scenario.script, on: VirtualClock()) { event in
                     guard tracked.contains(event.name) else { return }
-                    fired[FleetOracle.Event(event.name, offset: event.offset), default: 0] += 1
+                    fired[FleetOracle.Event(event.name, offset: event.offset, icon: event.icon), default: 0] += 1
                 }
                 #expect(fired == FleetOracle(facts: facts).events(of: scenario), "scenario \(scenario)")
             }

@@ -159,6 +159,7 @@ struct AdPreparation {
         rules.closeDelay = configuration.closeDelay
         rules.hasClickThrough = ad.clickThrough != nil
         rules.hasEndCardClickThrough = plan.endCard?.companion.value.clickThrough != nil
+        rules.icons = plan.icons.map(\.rule)
         rules.willClose = configuration.willClose
         rules.willBeginClickThrough = configuration.willBeginClickThrough
         return rules

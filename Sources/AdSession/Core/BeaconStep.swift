@@ -51,12 +51,14 @@ struct BeaconStep {
     }
 
     /// The page a click opens, macros expanded for its moment: the video's ClickThrough on `click`, the end card's
-    /// CompanionClickThrough on `endCardClick`; nil when the click opened nothing.
+    /// CompanionClickThrough on `endCardClick`, the icon's IconClickThrough on `iconClick`; nil when the click opened
+    /// nothing.
     mutating func clickThroughURL(for event: PlaybackEvent) -> String? {
         guard let plan, event.detail == .clickThrough(opened: true) else { return nil }
         let template: String? = switch event.name {
         case .click: plan.ad.clickThrough?.url
         case .endCardClick: plan.endCard?.companion.value.clickThrough
+        case .iconClick: event.icon.flatMap(plan.icon(at:))?.icon.value.clickThrough
         default: nil
         }
         return template.map { planner.landingPage($0, playhead: event.playhead, clock: event.clock) }

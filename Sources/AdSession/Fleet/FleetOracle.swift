@@ -19,29 +19,35 @@ public struct FleetOracle: Sendable {
         public var hasEndCard: Bool
         public var endCardAfterSkip: Bool
         public var hasClickThrough: Bool
+        /// The icons: each shows (IconViewTracking) once the playhead reaches its offset, if that is before the end.
+        public var icons: [PlaybackRules.IconRule]
 
-        public init(duration: Duration, progressOffsets: [Duration], skipOffset: Duration?, hasEndCard: Bool, endCardAfterSkip: Bool, hasClickThrough: Bool) {
+        public init(duration: Duration, progressOffsets: [Duration], skipOffset: Duration?, hasEndCard: Bool, endCardAfterSkip: Bool, hasClickThrough: Bool,
+                    icons: [PlaybackRules.IconRule] = []) {
             self.duration = duration
             self.progressOffsets = progressOffsets
             self.skipOffset = skipOffset.flatMap { $0 < duration ? $0 : nil }
             self.hasEndCard = hasEndCard
             self.endCardAfterSkip = endCardAfterSkip
             self.hasClickThrough = hasClickThrough
+            self.icons = icons
         }
     }
 
-    /// One kind of tracking event: a name, and for progress its offset.
+    /// One kind of tracking event: a name, for progress its offset, for an icon's its index.
     public struct Event: Sendable, Hashable, Comparable {
         public var name: PlaybackEvent.Name
         public var offset: Duration?
+        public var icon: Int?
 
-        public init(_ name: PlaybackEvent.Name, offset: Duration? = nil) {
+        public init(_ name: PlaybackEvent.Name, offset: Duration? = nil, icon: Int? = nil) {
             self.name = name
             self.offset = offset
+            self.icon = icon
         }
 
         public static func < (lhs: Self, rhs: Self) -> Bool {
-            (lhs.name.rawValue, lhs.offset ?? .zero) < (rhs.name.rawValue, rhs.offset ?? .zero)
+            (lhs.name.rawValue, lhs.offset ?? .zero, lhs.icon ?? -1) < (rhs.name.rawValue, rhs.offset ?? .zero, rhs.icon ?? -1)
         }
     }
 
@@ -60,6 +66,9 @@ public struct FleetOracle: Sendable {
             for (name, at) in [(PlaybackEvent.Name.firstQuartile, duration / 4), (.midpoint, duration / 2), (.thirdQuartile, duration * 3 / 4), (.complete, duration)]
             where at <= reach { add(name) }
             for offset in Set(facts.progressOffsets) where offset >= .zero && offset <= duration && offset <= reach { add(.progress, offset: offset) }
+            for (index, icon) in facts.icons.enumerated() where icon.offset < duration && icon.offset <= reach {
+                events[Event(.iconShown, icon: index), default: 0] += 1
+            }
         }
         func endScreen() {
             if facts.hasEndCard { add(.endCardShown) }

@@ -13,7 +13,7 @@ extension FleetRunner {
         let configuration = self.configuration
         let facts = FleetOracle.Facts(duration: timeline.info.exactDuration, progressOffsets: rules.progressOffsets,
                                       skipOffset: rules.skipOffset, hasEndCard: rules.hasEndCard,
-                                      endCardAfterSkip: rules.endCardAfterSkip, hasClickThrough: rules.hasClickThrough)
+                                      endCardAfterSkip: rules.endCardAfterSkip, hasClickThrough: rules.hasClickThrough, icons: rules.icons)
         let oracle = FleetOracle(facts: facts)
         let scenarioFacts = FleetScenario.Facts(duration: facts.duration, skipOffset: facts.skipOffset)
         var expectedEvents: [FleetOracle.Event: Int] = [:]
@@ -24,7 +24,8 @@ extension FleetRunner {
         var expected = Array(repeating: 0, count: targets.count)
         let keys = targets.map { FleetTally.key(event: $0.event, source: $0.source.description, template: $0.url) }
         for (event, count) in expectedEvents {
-            let playbackEvent = PlaybackEvent(name: event.name, playhead: event.offset ?? .zero, clock: event.offset ?? .zero, offset: event.offset)
+            var playbackEvent = PlaybackEvent(name: event.name, playhead: event.offset ?? .zero, clock: event.offset ?? .zero, offset: event.offset)
+            playbackEvent.icon = event.icon
             for target in plan.targets(for: playbackEvent) {
                 if let index = keys.firstIndex(of: FleetTally.key(event: target.event, source: target.source.description, template: target.url)) {
                     expected[index] += count

@@ -2,7 +2,7 @@ extension AdPlayback {
     /// Why `action` cannot be done at `clock`, or nil when it can: the player's UI rules (the app must be active,
     /// the skip control must show, the close delay must have run, a veto may refuse).
     func refusal(of action: UserAction, at clock: Duration) -> PlaybackEvent.Refusal? {
-        let userFacing: Set<UserAction> = [.pause, .resume, .mute, .unmute, .skip, .click, .close, .endcardClick, .replay]
+        let userFacing: Set<UserAction> = [.pause, .resume, .mute, .unmute, .skip, .click, .close, .endcardClick, .replay, .iconClick]
         if userFacing.contains(action) && (!appActive || !appForeground) { return .appNotActive }
         switch action {
         case .pause:
@@ -25,6 +25,14 @@ extension AdPlayback {
             if !inVideo { return .noVideoPlaying }
             if reasons.contains(.clickThrough) { return .clickThroughAlreadyOpen }
             if let veto = rules.willBeginClickThrough, !veto(playhead(at: clock)) { return .vetoedByWillBeginClickThrough }
+            return nil
+        case .iconClick:
+            if !inVideo { return .noVideoPlaying }
+            guard let index = iconShowing else { return .noIconShowing }
+            if reasons.contains(.clickThrough) { return .clickThroughAlreadyOpen }
+            if rules.icons[index].hasClickThrough, let veto = rules.willBeginClickThrough, !veto(playhead(at: clock)) {
+                return .vetoedByWillBeginClickThrough
+            }
             return nil
         case .clickthroughClose:
             return reasons.contains(.clickThrough) ? nil : .noClickThroughOpen

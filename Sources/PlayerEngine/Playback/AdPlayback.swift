@@ -30,6 +30,9 @@ public struct AdPlayback: Sendable {
     public private(set) var appForeground = true
 
     private var milestones: Milestones
+    /// Each icon's state in this play.
+    private var icons: [IconState]
+    private enum IconState: Equatable { case pending, shown, gone }
     private(set) var skippableShown = false
     private var basePlayhead: Duration = .zero
     private var baseClock: Duration = .zero
@@ -45,6 +48,7 @@ public struct AdPlayback: Sendable {
         self.rules = rules
         self.duration = duration
         milestones = Milestones(duration: duration, progressOffsets: rules.progressOffsets)
+        icons = Array(repeating: .pending, count: rules.icons.count)
     }
 
     // MARK: - Time
@@ -87,8 +91,47 @@ public struct AdPlayback: Sendable {
             let at = max(threshold, startPlayhead)
             earliest = earliest.map { min($0, at) } ?? at
         }
+        for index in icons.indices {
+            guard let at = iconTransition(index) else { continue }
+            earliest = earliest.map { min($0, at) } ?? at
+        }
         return earliest
     }
+
+    /// The playhead of icon `index`'s next change in this play: when it shows, then when it goes; nil when nothing is
+    /// left (an icon whose offset is not before the end never shows; one whose time runs past the end goes with the
+    /// video, silently).
+    private func iconTransition(_ index: Int) -> Duration? {
+        let rule = rules.icons[index]
+        switch icons[index] {
+        case .pending:
+            return rule.offset < duration ? max(rule.offset, startPlayhead) : nil
+        case .shown:
+            guard let length = rule.duration else { return nil }
+            let end = max(rule.offset, startPlayhead) + length
+            return end < duration ? end : nil
+        case .gone:
+            return nil
+        }
+    }
+
+    /// Icons shown and hidden at or before `boundary`, in icon order.
+    private mutating func fireIcons(upTo boundary: Duration, clock: Duration) -> [PlaybackEvent] {
+        var events: [PlaybackEvent] = []
+        for index in icons.indices {
+            while let at = iconTransition(index), at <= boundary {
+                let shows = icons[index] == .pending
+                icons[index] = shows ? .shown : .gone
+                var change = event(shows ? .iconShown : .iconHidden, at: clock)
+                change.icon = index
+                events.append(change)
+            }
+        }
+        return events
+    }
+
+    /// The icon a click lands on: the first one showing.
+    var iconShowing: Int? { inVideo ? icons.firstIndex(of: .shown) : nil }
 
     // MARK: - Inputs
 
@@ -126,6 +169,7 @@ public struct AdPlayback: Sendable {
             events.append(event(fired.name, at: clock, offset: fired.offset))
             if fired.name == .complete { completed = true }
         }
+        events += fireIcons(upTo: boundary, clock: clock)
         if let skip = rules.skipOffset, !skippableShown, skip < duration, max(skip, startPlayhead) <= boundary {
             skippableShown = true
             events.append(event(.skippable, at: clock))
@@ -284,6 +328,14 @@ public struct AdPlayback: Sendable {
                 return events
             }
             return close(at: clock, cause: nil)
+        case .iconClick:
+            let index = iconShowing ?? 0
+            let opens = rules.icons[index].hasClickThrough
+            var click = event(.iconClick, at: clock, detail: .clickThrough(opened: opens))
+            click.icon = index
+            var events = [click]
+            if opens { events += suppress(.clickThrough, at: clock) }
+            return events
         case .endcardClick:
             let opens = rules.hasEndCardClickThrough
             if opens { reasons.insert(.clickThrough) }
@@ -291,6 +343,7 @@ public struct AdPlayback: Sendable {
         case .replay:
             play += 1
             milestones = Milestones(duration: duration, progressOffsets: rules.progressOffsets)
+            icons = Array(repeating: .pending, count: rules.icons.count)
             skippableShown = false
             basePlayhead = startPlayhead
             baseClock = clock

@@ -53,7 +53,7 @@ extension PlaybackEvent {
     public enum Refusal: Sendable, Equatable {
         case appNotActive, noVideoPlaying, alreadyPaused, notPausedByUser, clickThroughOpen, clickThroughAlreadyOpen
         case noClickThroughOpen, alreadyMuted, notMuted, notSkippable, vetoedByWillClose, vetoedByWillBeginClickThrough
-        case videoCannotBeClosed, nothingToClose, noEndCard, noReplayScreen, adAlreadyClosed
+        case videoCannotBeClosed, nothingToClose, noEndCard, noReplayScreen, adAlreadyClosed, noIconShowing
         /// The skip control shows at `offset`; the playhead was at `playhead`.
         case notSkippableYet(offset: Duration, playhead: Duration)
         /// `--video-close 5s`: the close control shows at this playhead.

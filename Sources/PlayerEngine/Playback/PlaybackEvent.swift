@@ -13,6 +13,13 @@ public struct PlaybackEvent: Sendable, Equatable {
         case progress
         /// The skip control appears (the playhead reached the skip offset).
         case skippable
+        /// An icon shows (`icon`: its index in `PlaybackRules.icons`): its IconViewTracking fires.
+        case iconShown
+        /// An icon's `duration` has played: it is gone.
+        case iconHidden
+        /// The icon was clicked (`icon`): IconClickTracking fires and the IconClickThrough opens (`detail` = "opened" or
+        /// "none"), suppressing playback until `clickthroughClose` as a click-through does.
+        case iconClick
         /// Playback stopped for a reason (`detail`: user, inactive, background, clickThrough); fired on the change
         /// from playing to suppressed, as IMA and Prebid fire pause for lifecycle pauses.
         case pause
@@ -66,6 +73,8 @@ public struct PlaybackEvent: Sendable, Equatable {
     public var play: Int
     /// For `rewarded`: what was granted.
     public var reward: Reward?
+    /// For `iconShown`, `iconHidden` and `iconClick`: the icon's index in `PlaybackRules.icons`.
+    public var icon: Int?
     /// For a click that opened a page (`click`, `endCardClick`): the URL it opened, macros expanded for the click's
     /// moment. The engine knows no URLs: the session layer fills it in before anyone sees the event.
     public var clickThroughURL: String?

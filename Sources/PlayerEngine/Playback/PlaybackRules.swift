@@ -41,11 +41,30 @@ public struct PlaybackRules: Sendable {
     /// Whether the end card has a CompanionClickThrough to open on `endcardClick` (the click-through then covers the
     /// end card until `clickthroughClose`).
     public var hasEndCardClickThrough = false
+    /// The Linear's icons (VAST 3.0+, e.g. AdChoices), in the order a click picks them: each shows from its `offset`
+    /// for its `duration` of played video.
+    public var icons: [IconRule] = []
     /// Vetoes for library users: return false to refuse (SAS SDK's `willClose`, `willBeginAction`).
     public var willClose: (@Sendable (Duration) -> Bool)?
     public var willBeginClickThrough: (@Sendable (Duration) -> Bool)?
 
     public init(duration: Duration? = nil) { self.duration = duration }
+
+    /// When an icon shows and for how long, on the playhead (played media time): VAST's `offset` and `duration`.
+    public struct IconRule: Sendable, Equatable {
+        /// The playhead at which it shows (0: with the first frame, which is the earliest VAST allows).
+        public var offset: Duration
+        /// How long it shows; nil: until the video ends.
+        public var duration: Duration?
+        /// Whether it has an IconClickThrough to open on `iconClick`.
+        public var hasClickThrough: Bool
+
+        public init(offset: Duration = .zero, duration: Duration? = nil, hasClickThrough: Bool = false) {
+            self.offset = offset
+            self.duration = duration
+            self.hasClickThrough = hasClickThrough
+        }
+    }
 
     /// The playhead at which the reward is earned, for a threshold below complete.
     func rewardPlayhead(duration: Duration) -> Duration? {

@@ -50,6 +50,16 @@ enum InspectRendering {
                 ("matching", .array(card.matching.map { .object(companion($0)) })),
             ])
         } ?? .null))
+        pairs.append(("icons", .array(inspection.icons.map { shown in
+            let icon = shown.icon.value
+            return .object([
+                ("program", .optional(icon.program)), ("source", .string(shown.icon.source.description)),
+                ("width", .optional(icon.width)), ("height", .optional(icon.height)),
+                ("offset", .seconds(icon.offset ?? .zero)), ("duration", icon.duration.map(JSON.seconds) ?? .null),
+                ("clickThrough", .optional(icon.clickThrough)),
+                ("trackedWith", .array(shown.trackedWith.map { .string($0.description) })),
+            ])
+        })))
         pairs.append(("tracking", .array(inspection.tracking.map { row in
             var fields: [(String, JSON)] = [("event", .string(row.event)), ("url", .string(row.url)), ("source", .string(row.source))]
             if let offset = row.offset { fields.append(("offset", .string(offset))) }
@@ -96,6 +106,14 @@ enum InspectRendering {
         if let card = inspection.endCard {
             lines += ["", "end card: \(companionText(card.companion))", "  why: \(card.reason)"]
             lines += card.matching.map { "  with: \(companionText($0)) (same slot: its tracking fires too)" }
+        }
+        for (index, shown) in inspection.icons.enumerated() {
+            let icon = shown.icon.value
+            let size = icon.width.map { w in " \(w)x\(icon.height.map(String.init) ?? "?")" } ?? ""
+            let span = "at \((icon.offset ?? .zero).clockText)" + (icon.duration.map { " for \($0.clockText)" } ?? " to the end")
+            if index == 0 { lines.append("") }
+            lines.append("icon \(index + 1): \(icon.program ?? "(no program)") [\(shown.icon.source)]\(size) \(span)"
+                         + (shown.trackedWith.isEmpty ? "" : "; with the tracking of \(shown.trackedWith.map(\.description).joined(separator: ", "))"))
         }
         if !inspection.tracking.isEmpty {
             lines += ["", "tracking:"]

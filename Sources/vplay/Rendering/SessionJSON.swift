@@ -43,6 +43,7 @@ enum SessionJSON {
             if let detail = event.detailText { pairs.append(("detail", .string(detail))) }
             if event.play > 1 { pairs.append(("play", .int(event.play))) }
             if let reward = event.reward { pairs.append(("reward", .object([("currency", .string(reward.currency)), ("amount", .number(reward.amount))]))) }
+            if let icon = event.icon { pairs.append(("icon", .int(icon + 1))) }
             if let url = event.clickThroughURL { pairs.append(("clickThrough", .string(url))) }
             return .object(pairs)
         case let .beacon(beacon):

@@ -31,6 +31,7 @@ enum SessionText {
             if let detail = event.detailText { text += " (\(detail))" }
             if let reward = event.reward { text += " \(JSON.format(reward.amount)) \(reward.currency)" }
             if event.play > 1 { text += " [play \(event.play)]" }
+            if let icon = event.icon { text += " #\(icon + 1)" }
             if let url = event.clickThroughURL { text += " → \(url)" }
             return text
         case let .beacon(beacon):
