@@ -33,6 +33,28 @@ import TestSupport
         #expect(latency["count"] as? Int == beacons.reduce(0) { $0 + ($1["sent"] as? Int ?? 0) })
     }
 
+    /// Icons in a fleet: every session that reaches an icon's offset fires its view tracking once, and the oracle's
+    /// expected count (closes before the offset fire none) matches what was sent and received.
+    @Test func iconViews_areExpectedSentAndReceivedExactly() async throws {
+        let folder = try TemporaryFolder()
+        let text = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
+            .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "<![CDATA[\(Repo.media("clip-10s-360p.mp4"))]]>")
+            .replacingOccurrences(of: "</MediaFiles>", with: """
+                </MediaFiles><Icons><Icon program="AdChoices" width="20" height="20" offset="00:00:03" duration="00:00:02">
+                <StaticResource creativeType="image/png"><![CDATA[http://127.0.0.1:8089/static/adchoices.png]]></StaticResource>
+                <IconViewTracking><![CDATA[http://127.0.0.1:8089/icon/view?at=[ADPLAYHEAD]]]></IconViewTracking></Icon></Icons>
+                """)
+        let tag = try folder.write("icon.xml", text)
+        let run = try await vplay(["fleet", "--vast", tag, "--sessions", "300", "--sink", "--seed", "9",
+                                   "--mix", "complete:40,skip:20,close:40", "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let beacons = try #require((try report(run)["population"] as? [String: Any])?["beacons"] as? [[String: Any]])
+        let views = try #require(beacons.first { $0["event"] as? String == "icon.viewTracking" })
+        let sent = try #require(views["sent"] as? Int)
+        #expect(sent > 0 && sent < 300, "closes before 3 s never show the icon: \(views)")
+        #expect(views["expected"] as? Int == sent && views["received"] as? Int == sent, "\(views)")
+    }
+
     @Test func threeShardsMerged_equalTheUnshardedFleet() async throws {
         let folder = try TemporaryFolder()
         func path(_ name: String) -> String { folder.url.appendingPathComponent(name).path }

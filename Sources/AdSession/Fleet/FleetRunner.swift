@@ -140,9 +140,16 @@ public struct FleetRunner: Sendable {
         for beacons in ad.steps.preludeBeacons { beacons.targets.forEach(add) }
         guard let plan = ad.plan else { return all }
         for name in PlaybackEvent.Name.allCases {
-            let events = name == .progress
-                ? plan.progressOffsets.map { PlaybackEvent(name: name, playhead: $0, clock: $0, offset: $0) }
-                : [PlaybackEvent(name: name, playhead: .zero, clock: .zero)]
+            let events: [PlaybackEvent] = switch name {
+            case .progress: plan.progressOffsets.map { PlaybackEvent(name: name, playhead: $0, clock: $0, offset: $0) }
+            case .iconShown, .iconHidden, .iconClick:
+                plan.icons.indices.map { index in
+                    var event = PlaybackEvent(name: name, playhead: .zero, clock: .zero)
+                    event.icon = index
+                    return event
+                }
+            default: [PlaybackEvent(name: name, playhead: .zero, clock: .zero)]
+            }
             for event in events { plan.targets(for: event).forEach(add) }
         }
         return all
