@@ -52,6 +52,7 @@ extension PlaybackEvent.Abandonment {
         case .appInactive: "app inactive"
         case .clickThroughOpen: "click-through open"
         case .closeVetoed: "close vetoed"
+        case .buffering: "stalled: the media stopped arriving"
         case .noMoreFrames: "no more frames"
         case let .suppressed(reasons): reasons.map(\.rawValue).joined(separator: ",")
         }

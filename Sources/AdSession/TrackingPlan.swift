@@ -72,7 +72,7 @@ struct TrackingPlan: Sendable {
             return Self.inChainOrder(([icon.icon] + icon.trackingOnly).flatMap { shown in
                 shown.value.clickTracking.map { Target(event: "icon.clickTracking", url: $0.url, source: shown.source) }
             })
-        case .iconHidden, .skippable, .clickThroughClose, .close, .closeShown, .replayShown, .rewarded, .rewardForfeited, .appState,
+        case .iconHidden, .bufferStart, .bufferFinish, .skippable, .clickThroughClose, .close, .closeShown, .replayShown, .rewarded, .rewardForfeited, .appState,
              .rejected, .abandoned, .error:
             return []
         }

@@ -47,6 +47,38 @@ extension FormatContext {
     }
 }
 
+extension FormatContext {
+    /// Where an MP4's `moov` box is among its top-level boxes: its end offset, and whether it comes after the first
+    /// `mdat` (a file not written for "fast start"). Nil when the boxes cannot be walked or there is no `moov`.
+    static func mp4MovieBox(_ io: UnsafeMutablePointer<AVIOContext>) -> (end: Int64, afterMediaData: Bool)? {
+        let size = avio_size(io)
+        guard size > 0 else { return nil }
+        var position: Int64 = 0
+        var sawMediaData = false
+        var header = [UInt8](repeating: 0, count: 16)
+        // Top-level boxes are few; the bound keeps a hostile file of 8-byte boxes from costing a read per box.
+        for _ in 0..<10_000 where position + 8 <= size {
+            guard avio_seek(io, position, SEEK_SET) == position else { return nil }
+            let wanted = Int32(min(16, size - position))
+            let read = header.withUnsafeMutableBufferPointer { avio_read(io, $0.baseAddress, wanted) }
+            guard read >= 8 else { return nil }
+            let type = String(decoding: header[4..<8], as: UTF8.self)
+            var boxSize = Int64(bigEndianBytes: header[0..<4])
+            if boxSize == 1 {
+                guard read >= 16 else { return nil }
+                boxSize = Int64(bigEndianBytes: header[8..<16])
+            } else if boxSize == 0 {
+                boxSize = size - position
+            }
+            guard boxSize >= 8, boxSize <= size - position else { return nil }
+            if type == "moov" { return (position + boxSize, sawMediaData) }
+            if type == "mdat" { sawMediaData = true }
+            position += boxSize
+        }
+        return nil
+    }
+}
+
 private extension Int64 {
     /// A big-endian unsigned integer of up to 8 bytes (bit patterns above `Int64.max` wrap, and fail the size checks).
     init(bigEndianBytes bytes: ArraySlice<UInt8>) {

@@ -38,13 +38,16 @@ public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
     /// After loading, reading one packet took longer than `limit` (`MediaOpenOptions.ioTimeout`): the server
     /// stalled or trickled its bytes mid-file.
     case readTimedOut(location: String, limit: Duration)
+    /// Under a simulated network (`--network`): the media was not ready to play within `--media-timeout`, or a stall
+    /// outlasted `--stall-timeout`. `message` says which, with the times and bytes.
+    case networkTimedOut(location: String, message: String)
 
     /// The VAST 3/4 error code for `[ERRORCODE]`: 401 file not found, 402 timeout of the media file URI,
     /// 403 no supported media, 405 cannot play.
     public var vastCode: VASTErrorCode {
         switch self {
         case .notFound, .unreachable, .cannotRequest: .mediaFileNotFound
-        case .loadTimedOut, .readTimedOut: .mediaFileTimeout
+        case .loadTimedOut, .readTimedOut, .networkTimedOut: .mediaFileTimeout
         case .schemeNotAllowed, .formatNotAllowed, .unsupportedCodec: .noSupportedMediaFile
         case .notMedia, .unreadableContainer, .decoderFailed, .truncated, .corruptStream, .readFailed: .mediaFileDisplay
         }
@@ -67,6 +70,7 @@ public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
         case .corruptStream: "corrupt-stream"
         case .readFailed: "read-failed"
         case .readTimedOut: "read-timed-out"
+        case .networkTimedOut: "network-timed-out"
         }
     }
 
@@ -91,6 +95,7 @@ public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .readFailed(location, message): "reading media failed: \(location) (\(message))"
         case let .readTimedOut(location, limit):
             "media stalled: reading one packet took longer than \(limit.seconds) s: \(location)"
+        case let .networkTimedOut(location, message): "\(message): \(location)"
         }
     }
 }

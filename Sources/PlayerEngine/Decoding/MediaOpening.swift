@@ -8,6 +8,16 @@ public protocol MediaOpening: Sendable {
     func open(_ location: String, options: MediaOpenOptions) throws(MediaError) -> any MediaSource
     /// Opens `location` to read its packets only (no decoder), for timing a full download.
     func openForDemux(_ location: String) throws(MediaError) -> any PacketSource
+    /// Maps where `location`'s bytes are on its timeline (frames' times: `timelineStart` subtracted), for a
+    /// simulated network (`DeliveryMap`).
+    func deliveryMap(_ location: String, timelineStart: Duration) throws(MediaError) -> DeliveryMap
+}
+
+extension MediaOpening {
+    /// Sources that cannot say where their bytes are: a simulated network cannot be applied to them.
+    public func deliveryMap(_ location: String, timelineStart: Duration) throws(MediaError) -> DeliveryMap {
+        throw MediaError.readFailed(location: location, message: "this media source cannot map its bytes for a simulated network")
+    }
 }
 
 /// Reads a media file's compressed packets to the end without decoding: what a full download costs.

@@ -28,6 +28,9 @@ public struct AdPlayback: Sendable {
     public private(set) var ending: Ending?
     public private(set) var appActive = true
     public private(set) var appForeground = true
+    /// Stalled waiting for media (a simulated network): the clock runs, the playhead does not. Not a suppression
+    /// reason: no pause or resume tracking, and a user's pause and resume go on as usual on top of it.
+    public private(set) var buffering = false
 
     private var milestones: Milestones
     /// Each icon's state in this play.
@@ -54,23 +57,25 @@ public struct AdPlayback: Sendable {
     // MARK: - Time
 
     var inVideo: Bool { phase == .playing || phase == .suppressed }
+    /// The playhead moves: playing, and not stalled.
+    var advancing: Bool { phase == .playing && !buffering }
 
     /// Media time played at session time `clock`.
     public func playhead(at clock: Duration) -> Duration {
-        guard phase == .playing else { return basePlayhead }
+        guard advancing else { return basePlayhead }
         return min(duration, basePlayhead + (clock - baseClock))
     }
 
     /// The session time at which the playhead reaches `playhead`, while playing.
     public func clock(forPlayhead playhead: Duration) -> Duration? {
-        phase == .playing ? baseClock + (playhead - basePlayhead) : nil
+        advancing ? baseClock + (playhead - basePlayhead) : nil
     }
 
     /// When something falls due without input: the next boundary while playing, or the close control.
     public func nextDeadline() -> Duration? {
         switch phase {
         case .playing:
-            return nextBoundary().flatMap { clock(forPlayhead: $0) }
+            return buffering ? nil : nextBoundary().flatMap { clock(forPlayhead: $0) }
         case .endCard, .replayScreen:
             guard !closeShown, let start = closeCountdownStart else { return nil }
             return start + closeDelayLeft
@@ -207,6 +212,25 @@ public struct AdPlayback: Sendable {
         event(.rejected, at: clock, detail: .refused(step: step, .adAlreadyClosed))
     }
 
+    /// The next frame has not arrived at `clock`: playback stalls (`bufferStart`); the playhead holds until
+    /// `finishBuffering`. Only while the video plays or is suppressed.
+    public mutating func startBuffering(at clock: Duration) -> [PlaybackEvent] {
+        guard inVideo, !buffering else { return [] }
+        basePlayhead = playhead(at: clock)
+        baseClock = clock
+        buffering = true
+        return [event(.bufferStart, at: clock)]
+    }
+
+    /// Enough media has arrived at `clock`: the stall ends (`bufferFinish`), and the playhead moves again if nothing
+    /// else holds it.
+    public mutating func finishBuffering(at clock: Duration) -> [PlaybackEvent] {
+        guard buffering else { return [] }
+        buffering = false
+        baseClock = clock
+        return [event(.bufferFinish, at: clock)]
+    }
+
     /// A real-time decoder stall of `length` ending at `clock`: the viewer saw a frozen frame, so the playhead is
     /// held for that long.
     public mutating func stall(_ length: Duration, at clock: Duration) {
@@ -226,6 +250,7 @@ public struct AdPlayback: Sendable {
             baseClock = clock
         }
         phase = .closed
+        buffering = false
         ending = .failed
         events.append(event(.error, at: clock, detail: .mediaError(error)))
         events += forfeit(at: clock, .mediaError)
@@ -255,7 +280,7 @@ public struct AdPlayback: Sendable {
             }
             events += close(at: at, cause: .endOfScript)
         case .suppressed, .playing, .loading:
-            let why: PlaybackEvent.Abandonment = reasons.isEmpty ? .noMoreFrames : .suppressed(reasons.sorted())
+            let why: PlaybackEvent.Abandonment = !reasons.isEmpty ? .suppressed(reasons.sorted()) : buffering ? .buffering : .noMoreFrames
             events.append(event(.abandoned, at: clock, detail: .abandoned(why)))
             events += forfeit(at: clock, .abandoned)
             ending = .abandoned
@@ -301,6 +326,7 @@ public struct AdPlayback: Sendable {
             } else {
                 // Skipping ends the ad: `skip` is its tracking, not closeLinear (the viewer did not close it).
                 phase = .closed
+                buffering = false
                 events.append(event(.close, at: clock, detail: .ended(.skipped)))
             }
             return events
@@ -321,6 +347,7 @@ public struct AdPlayback: Sendable {
                 basePlayhead = playhead(at: clock)
                 baseClock = clock
                 ending = .closedEarly
+                buffering = false
                 var events = [event(.closeLinear, at: clock, detail: .closed(.video))]
                 events += forfeit(at: clock, .closedEarly)
                 phase = .closed
@@ -376,6 +403,7 @@ public struct AdPlayback: Sendable {
     }
 
     private mutating func showScreen(at clock: Duration) -> [PlaybackEvent] {
+        buffering = false
         phase = rules.hasEndCard ? .endCard : .replayScreen
         screenShownAt = clock
         closeShown = false

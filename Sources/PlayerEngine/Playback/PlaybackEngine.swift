@@ -14,11 +14,17 @@ public struct PlaybackEngine: Sendable {
         /// In real time, a frame presented more than this after its time is a stall: the viewer saw a frozen
         /// picture, and the wait does not count as played time (two frames at 30 fps: later than that is visible).
         public var stallThreshold: Duration
+        /// A simulated network for the first play (`--network`): a frame is presented only once its bytes have
+        /// arrived; otherwise playback stalls (`bufferStart`) until `rebuffer` of media has (`bufferFinish`). A replay
+        /// plays from the downloaded file. nil: the media is all there.
+        public var delivery: MediaDelivery?
 
-        public init(rules: PlaybackRules = .init(), lateThreshold: Duration = .milliseconds(10), stallThreshold: Duration = .milliseconds(66)) {
+        public init(rules: PlaybackRules = .init(), lateThreshold: Duration = .milliseconds(10), stallThreshold: Duration = .milliseconds(66),
+                    delivery: MediaDelivery? = nil) {
             self.rules = rules
             self.lateThreshold = lateThreshold
             self.stallThreshold = max(lateThreshold, stallThreshold)
+            self.delivery = delivery
         }
 
         /// Shorthand for a plain play with progress offsets.
@@ -73,6 +79,7 @@ public struct PlaybackEngine: Sendable {
                                   report: report, playhead: .zero, clock: .zero)
         }
         report.duration = duration
+        report.startupDelay = configuration.delivery?.startupDelay
         var machine = AdPlayback(rules: configuration.rules, duration: duration)
         let sessionStart = clock.now
         func emit(_ events: [PlaybackEvent]) async {
@@ -91,6 +98,8 @@ public struct PlaybackEngine: Sendable {
         /// frame shown plays to its end, boundaries before it fire), and fails there, as a real player runs dry.
         var pendingFailure: MediaError?
         var dataEnd = first.end
+        /// A network stall under way: when it began, and when enough media will have arrived (nil: never).
+        var stall: (since: Duration, ready: Duration?)?
         func fetch() -> MediaFrame? {
             do { return try source.nextFrame() } catch {
                 pendingFailure = error
@@ -103,11 +112,13 @@ public struct PlaybackEngine: Sendable {
             while machine.phase != .closed {
                 try Task.checkCancellation()
                 var frameDue: Duration?
-                if machine.phase == .playing, let frame = upcoming, frame.time < duration { frameDue = machine.clock(forPlayhead: frame.time) }
+                if machine.phase == .playing, !machine.buffering, let frame = upcoming, frame.time < duration { frameDue = machine.clock(forPlayhead: frame.time) }
+                let readyDue = stall?.ready
+                let stallDeadline = stall.flatMap { stall in configuration.delivery?.stallTimeout.map { stall.since + $0 } }
                 let failureDue: Duration? = pendingFailure == nil ? nil : machine.clock(forPlayhead: min(dataEnd, duration))
                 let boundaryDue = machine.nextDeadline()
                 let actionDue = script.time(at: step)
-                guard let target = Self.earliest(frameDue, boundaryDue, actionDue, failureDue) else {
+                guard let target = Self.earliest(Self.earliest(frameDue, boundaryDue, actionDue, failureDue), readyDue, stallDeadline, nil) else {
                     // Nothing more will come. Data that ran out under a suppressed video is still a failure.
                     if let pendingFailure { throw pendingFailure }
                     await emit(machine.finish(at: now))
@@ -129,6 +140,19 @@ public struct PlaybackEngine: Sendable {
                     step += 1
                 }
                 if failureDue == target, machine.phase == .playing, let pendingFailure { throw pendingFailure }
+                if let current = stall {
+                    if !machine.buffering {
+                        stall = nil  // the video ended or closed while stalled
+                    } else if readyDue == target {
+                        report.rebufferTime += target - current.since
+                        stall = nil
+                        await emit(machine.finishBuffering(at: target))
+                    } else if stallDeadline == target, let limit = configuration.delivery?.stallTimeout {
+                        report.rebufferTime += target - current.since
+                        throw MediaError.networkTimedOut(location: source.info.location,
+                            message: "playback stalled for longer than the stall timeout of \(limit.millisecondText) s (network \(configuration.delivery!.profile))")
+                    }
+                }
                 if machine.play != play {
                     // A replay: the media starts again from its first frame.
                     play = machine.play
@@ -138,6 +162,15 @@ public struct PlaybackEngine: Sendable {
                     source = try reopen()
                     dataEnd = try Self.firstPicture(of: source, presented: &report).end
                     upcoming = fetch()
+                    continue
+                }
+                if frameDue == target, machine.phase == .playing, play == 1, let delivery = configuration.delivery, let frame = upcoming,
+                   delivery.available(through: frame.time).map({ $0 > target }) ?? true {
+                    // The frame has not arrived: stall until `rebuffer` of media from here has (all of it, near the end).
+                    report.rebuffers += 1
+                    let ready = delivery.available(through: frame.time + delivery.rebuffer).map { max($0, target) }
+                    stall = (target, ready)
+                    await emit(machine.startBuffering(at: target))
                     continue
                 }
                 if frameDue == target, machine.phase == .playing, let frame = upcoming {
@@ -243,6 +276,13 @@ public struct PlaybackReport: Sendable, Equatable {
     public var stalls = 0
     /// Time frozen by stalls (not counted as played).
     public var stallTime: Duration = .zero
+    /// Under a simulated network: from the media request to the first picture (nil without one, or when it never
+    /// came).
+    public var startupDelay: Duration?
+    /// Under a simulated network: how many times playback stalled for media (`bufferStart`).
+    public var rebuffers = 0
+    /// Session time spent in those stalls (not played).
+    public var rebufferTime: Duration = .zero
     /// The worst delay between a boundary's due time and its event (0 on a virtual clock).
     public var maxBoundaryLateness: Duration = .zero
     /// Each boundary's delay, in order (for percentiles in real-time runs).

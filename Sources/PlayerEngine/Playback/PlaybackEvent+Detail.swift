@@ -43,6 +43,8 @@ extension PlaybackEvent {
     /// Why a session ended with nothing left to end it.
     public enum Abandonment: Sendable, Equatable {
         case appInBackground, appInactive, clickThroughOpen, closeVetoed
+        /// The video was stalled waiting for media that never arrives (a simulated network whose rate dropped to 0).
+        case buffering
         /// The video ran out of frames while playing.
         case noMoreFrames
         /// The video was suppressed for these reasons, in order, when input ran out.

@@ -13,6 +13,11 @@ public struct PlaybackEvent: Sendable, Equatable {
         case progress
         /// The skip control appears (the playhead reached the skip offset).
         case skippable
+        /// The next frame has not arrived (a simulated network, `--network`): playback stalls to buffer; the clock
+        /// runs, the playhead does not. No VAST tracking (OMID's name; IMA's `AD_BUFFERING`).
+        case bufferStart
+        /// Enough media has arrived again (`--rebuffer`): the stall ends.
+        case bufferFinish
         /// An icon shows (`icon`: its index in `PlaybackRules.icons`): its IconViewTracking fires.
         case iconShown
         /// An icon's `duration` has played: it is gone.
