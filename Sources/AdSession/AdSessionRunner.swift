@@ -41,6 +41,7 @@ public struct AdSessionRunner: Sendable {
             await tally.beacon(record)
         }
         var summary = SessionSummary(outcome: .completed, dryRun: configuration.dryRun)
+        summary.network = configuration.network
         await play(into: &summary, wallStart: wallStart, tally: tally, dispatcher: dispatcher)
         if Task.isCancelled { summary.outcome = .interrupted }
 

@@ -1,4 +1,5 @@
 import PlayerEngine
+import Primitives
 import VAST
 
 /// Opens the media file of a Linear the way a player does: the best file by the selection rules that opens. When it
@@ -9,12 +10,17 @@ struct MediaOpener {
     let mappings: [URLMapping]
     let decoderThreads: Int
     let media: any MediaOpening
+    /// A simulated network: a file that would not be ready within its media timeout fails with 402 and the next is
+    /// tried, as IMA moves on after `loadVideoTimeout`.
+    var network: SessionConfiguration.NetworkConditions? = nil
 
     struct Opened {
         var selection: MediaSelection
         /// Where FFmpeg opened it (a local path under `--map`, else the URL).
         var location: String
         var source: any MediaSource
+        /// Its download under the simulated network, if there is one.
+        var delivery: MediaDelivery?
     }
 
     /// The file opened, or the error to report; `skipped` says why each better file was passed over, in order.
@@ -35,10 +41,13 @@ struct MediaOpener {
                 return (.failure(firstFailure ?? SessionError(kind: .media, code: error.code, message: error.message)), skipped)
             }
             let attempt: Result<(String, any MediaSource), MediaError>
+            var delivery: MediaDelivery?
             switch MediaLocator(mappings: mappings).locate(selection.file.url, inLineTagURL: inLineTagURL) {
             case let .success(location):
                 do {
-                    attempt = .success((location, try media.open(location, options: MediaOpenOptions(decoderThreads: decoderThreads))))
+                    let source = try media.open(location, options: MediaOpenOptions(decoderThreads: decoderThreads))
+                    delivery = try network.map { network throws(MediaError) in try Self.delivery(of: source, at: location, network: network, media: media) }
+                    attempt = .success((location, source))
                 } catch {
                     attempt = .failure(error)
                 }
@@ -47,7 +56,7 @@ struct MediaOpener {
             }
             switch attempt {
             case let .success((location, source)):
-                return (.success(Opened(selection: selection, location: location, source: source)), skipped)
+                return (.success(Opened(selection: selection, location: location, source: source, delivery: delivery)), skipped)
             case let .failure(error):
                 let failure = SessionError(kind: .media, code: error.vastCode, message: error.description)
                 firstFailure = firstFailure ?? failure
@@ -56,5 +65,21 @@ struct MediaOpener {
                 skipped.append("media file \(selection.file.url) cannot be played (VAST \(error.vastCode): \(error.description)); trying the next one")
             }
         }
+    }
+
+    /// The download of `source` under `network`, or the 402 of a file not ready to play within the media timeout.
+    static func delivery(of source: any MediaSource, at location: String, network: SessionConfiguration.NetworkConditions,
+                         media: any MediaOpening) throws(MediaError) -> MediaDelivery {
+        let map = try media.deliveryMap(location, timelineStart: source.info.timeline.start)
+        let delivery = MediaDelivery(profile: network.profile, map: map, startupBuffer: network.startupBuffer,
+                                     rebuffer: network.rebuffer, stallTimeout: network.stallTimeout)
+        let needed = map.bytesNeeded(through: network.startupBuffer)
+        guard let ready = delivery.startupDelay, ready <= network.mediaTimeout else {
+            let when = delivery.startupDelay.map { "they arrive at \($0.millisecondText) s" } ?? "they never arrive"
+            throw MediaError.networkTimedOut(location: location, message:
+                "media not ready to play within the media timeout of \(network.mediaTimeout.millisecondText) s on network \(network.profile): "
+                + "\(network.startupBuffer.millisecondText) s of it needs its first \(needed) of \(map.size) bytes\(map.headerAtEnd ? " (its MP4 header is at the end)" : ""), and \(when)")
+        }
+        return delivery
     }
 }

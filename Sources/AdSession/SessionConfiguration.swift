@@ -33,6 +33,8 @@ public struct SessionConfiguration: Sendable {
     /// `--map PREFIX=DIR`: URLs under PREFIX (tags and media) are read from DIR, for offline replay.
     public var mappings: [URLMapping] = []
     public var mediaCriteria = MediaSelectionCriteria()
+    /// A simulated network for the media download (`--network`); nil: the media arrives as fast as it is read.
+    public var network: NetworkConditions?
     public var resolver = ResolverConfiguration()
     /// Timeout, retries, backoff and concurrency of beacon requests.
     public var beaconPolicy = BeaconPolicy()
@@ -87,6 +89,23 @@ public struct SessionConfiguration: Sendable {
     public static let defaultUserAgent = "vplay/\(VPlayVersion.current) (headless rewarded-video player; simulated iPhone; iOS 17.0)"
 
     public init(tag: String) { self.tag = tag }
+
+    /// `--network` and its thresholds: how the media's bytes arrive, and when a player starts, restarts and gives up.
+    public struct NetworkConditions: Sendable, Equatable {
+        public var profile: NetworkProfile
+        /// Media buffered before the first frame (`--startup-buffer`, default 1 s: Media3's).
+        public var startupBuffer: Duration = MediaDelivery.defaultStartupBuffer
+        /// Media buffered before playback restarts after a stall (`--rebuffer`, default 2 s: Media3's).
+        public var rebuffer: Duration = MediaDelivery.defaultRebuffer
+        /// The media must be ready to play this long after its request, else 402 and the next file (`--media-timeout`,
+        /// default 8 s: IMA's `loadVideoTimeout`).
+        public var mediaTimeout: Duration = .seconds(8)
+        /// A stall longer than this fails the ad with 402 (`--stall-timeout`); nil (default): no limit, as IMA
+        /// documents none.
+        public var stallTimeout: Duration?
+
+        public init(profile: NetworkProfile) { self.profile = profile }
+    }
 
     /// A simulated phone in portrait rewarded placement; every value can be overridden with `--macro NAME=VALUE`.
     public static let defaultDeviceMacros: [String: String] = [

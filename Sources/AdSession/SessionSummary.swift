@@ -26,4 +26,6 @@ public struct SessionSummary: Sendable {
     public var hops: [ResolutionHop] = []
     /// With a sink: fired against received.
     public var reconciliation: Reconciliation?
+    /// The simulated network the media downloaded on (`--network`), with its thresholds.
+    public var network: SessionConfiguration.NetworkConditions?
 }

@@ -29,7 +29,7 @@ import VAST
                             URLMapping(prefix: "http://cdn.example/v", directory: URL(fileURLWithPath: "/srv/v", isDirectory: true))])
         #expect(tag.maxWrappers == 2)
         #expect(tag.tagTimeouts == TagTimeouts(first: .milliseconds(1500), each: .milliseconds(250)))
-        #expect(tag.bandwidth == 900)
+        #expect(tag.bandwidth == .kbps(900))
         #expect(tag.screen == ScreenSize(width: 1280, height: 720))
         var configuration = SessionConfiguration(tag: "other.xml")
         tag.apply(to: &configuration)

@@ -5,11 +5,14 @@ faster or smaller for times and memory, above 1 is better for rates).
 
 Run by scripts/bench/all.sh, which builds vplay in release mode and passes its path:
 
-    python3 scripts/bench/all.py VPLAY RUNS SESSIONS
+    python3 scripts/bench/all.py VPLAY RUNS SESSIONS [ONLY]
+
+ONLY = network runs only the simulated-network row (scripts/bench/network.sh).
 """
 import json, os, shutil, signal, statistics, subprocess, sys, tempfile, time
 
 VPLAY, RUNS, SESSIONS = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+ONLY = sys.argv[4] if len(sys.argv) > 4 else None
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 os.chdir(ROOT)
 IAB = "../shared/vast-samples/iab"
@@ -56,6 +59,25 @@ def row(measure, ours, reference, ratio, target):
     rows.append((measure, ours, reference, ratio, target))
     print(f"bench: {measure}: {ours} vs {reference}", file=sys.stderr)
 
+
+def table():
+    print("| measure | vplay | reference (same run) | ratio | target |")
+    print("|---|---|---|---|---|")
+    for r in rows:
+        print("| " + " | ".join(r) + " |")
+    cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
+    ffmpeg = subprocess.run(["ffmpeg", "-version"], capture_output=True, text=True).stdout.split()[2]
+    print(f"\nMachine: {os.cpu_count()} cores, {cpu}, FFmpeg {ffmpeg}; {RUNS} runs per timed command (medians); {time.strftime('%Y-%m-%d')}.")
+
+
+# 0. A virtual-clock session under a simulated network (wifi: no stall, so the same events) against the same session
+# without one: the cost of the model is its demux pass over the file's packets (issue 16: at most 1.05×).
+(w_n, w_p), (r_n, r_p) = side_by_side([VPLAY, "--vast", *TAG, "--dry-run", "--json", "--network", "wifi"], [VPLAY, "--vast", *TAG, "--dry-run", "--json"])
+row(f"virtual-clock session with --network wifi, {AD} (wall)", f"{w_n * 1000:.0f} ms", f"without --network {w_p * 1000:.0f} ms", f"{w_n / w_p:.3f}", "≤ 1.05")
+row("  its peak RSS", f"{r_n:.1f} MiB", f"without {r_p:.1f} MiB", f"{r_n / r_p:.2f}", "≈ 1")
+if ONLY == "network":
+    table()
+    sys.exit(0)
 
 # 1-2. Decode and demux against the ffmpeg CLI on the same file.
 (w_v, w_f), (r_v, r_f) = side_by_side([VPLAY, "probe", "--decode", MEDIA], ["ffmpeg", "-nostdin", "-v", "error", "-i", MEDIA, "-f", "null", "-"])
@@ -136,10 +158,4 @@ row(f"fleet: beacons expected / sent / received", f"{sent} sent, {received} rece
 row("fleet: beacon latency p50 / p99", f"{perf['latency']['p50Ms']:.2f} / {perf['latency']['p99Ms']:.2f} ms", "-", "-", "-")
 row("fleet: peak RSS (highest of 3)", f"{peak / 1024:.1f} MiB", "target 200 MB", f"{peak / 1024 / 190.7:.2f}", "< 200 MB")
 
-print("| measure | vplay | reference (same run) | ratio | target |")
-print("|---|---|---|---|---|")
-for r in rows:
-    print("| " + " | ".join(r) + " |")
-cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
-ffmpeg = subprocess.run(["ffmpeg", "-version"], capture_output=True, text=True).stdout.split()[2]
-print(f"\nMachine: {os.cpu_count()} cores, {cpu}, FFmpeg {ffmpeg}; {RUNS} runs per timed command (medians); {time.strftime('%Y-%m-%d')}.")
+table()

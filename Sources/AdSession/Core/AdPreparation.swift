@@ -78,7 +78,7 @@ struct AdPreparation {
             return prepared
         }
         let opener = MediaOpener(mappings: configuration.mappings, decoderThreads: purpose == .play ? configuration.decoderThreads : 1,
-                                 media: environment.media)
+                                 media: environment.media, network: configuration.network)
         let (opening, skipped) = await environment.onMediaExecutor {
             opener.open(linear.mediaFiles, criteria: criteria, inLineTagURL: inLineTagURL)
         }
@@ -93,7 +93,8 @@ struct AdPreparation {
             return prepared
         }
         let media = PreparedAd.Media(selection: opened.selection, location: opened.location, source: opened.source,
-                                     assetURI: BeaconPlanner.assetURI(opened.selection.file.url, inLineTagURL: inLineTagURL))
+                                     assetURI: BeaconPlanner.assetURI(opened.selection.file.url, inLineTagURL: inLineTagURL),
+                                     delivery: opened.delivery)
         prepared.media = media
         prepared.selection = opened.selection
         prepared.steps.append(.mediaOpened(assetURI: media.assetURI))
@@ -110,8 +111,17 @@ struct AdPreparation {
             mediaURL: opened.selection.file.url, mediaReason: opened.selection.reason, vastDuration: linear.duration,
             media: media.source.info, skipOffset: rules.skipOffset, reward: rules.reward)))
         if let mismatch = media.source.info.durationMismatch { prepared.steps.append(.warning(mismatch)) }
+        if let delivery = opened.delivery, delivery.map.headerAtEnd {
+            prepared.steps.append(.warning(Self.trailingHeaderWarning(delivery.map)))
+        }
         if let warning = Self.durationWarning(declared: linear.duration, media: duration) { prepared.steps.append(.warning(warning)) }
         return prepared
+    }
+
+    /// An MP4 whose `moov` comes after its media data: downloaded progressively, nothing plays until nearly all of it
+    /// has arrived.
+    static func trailingHeaderWarning(_ map: DeliveryMap) -> String {
+        "the media's MP4 header (moov) comes after its media data: downloaded progressively, nothing plays until its first \(map.headerBytes) of \(map.size) bytes have arrived (re-mux it with -movflags +faststart)"
     }
 
     /// Verification scripts load before playback (VAST 4.x §1.8); vplay runs no JavaScript, so each one reports

@@ -16,6 +16,8 @@ struct PreparedAd {
         var source: any MediaSource
         /// `[ASSETURI]`: the file's absolute URL before any `--map`.
         var assetURI: String
+        /// Its download under `--network`, if any.
+        var delivery: MediaDelivery?
         var duration: Duration { source.info.exactDuration }
     }
 
@@ -49,7 +51,7 @@ struct PreparedAd {
     var rules: PlaybackRules?
 
     /// What every session of this ad plays from (sendable: a fleet's sessions share it).
-    var sessionPlan: SessionPlan { SessionPlan(steps: steps, failure: failure, ad: ad, plan: plan, rules: rules) }
+    var sessionPlan: SessionPlan { SessionPlan(steps: steps, failure: failure, ad: ad, plan: plan, rules: rules, delivery: media?.delivery) }
 
     /// The warnings of `steps`, in order (what a fleet reports once for all its sessions).
     var warnings: [String] { steps.warnings }
@@ -63,6 +65,8 @@ struct SessionPlan: Sendable {
     var ad: ResolvedAd?
     var plan: TrackingPlan?
     var rules: PlaybackRules?
+    /// The media's download under `--network`: playback stalls where its bytes are late.
+    var delivery: MediaDelivery?
 }
 
 extension [PreparedAd.Step] {

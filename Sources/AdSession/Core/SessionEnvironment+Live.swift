@@ -67,6 +67,11 @@ struct FFmpegMediaOpener: MediaOpening {
         try FFmpegMediaSource(location: location, options: gated(MediaOpenOptions(decoderThreads: 1, openDecoders: false, measureTimeline: false)))
     }
 
+    func deliveryMap(_ location: String, timelineStart: Duration) throws(MediaError) -> DeliveryMap {
+        try FFmpegMediaSource.deliveryMap(location: location, options: gated(MediaOpenOptions(decoderThreads: 1, openDecoders: false, measureTimeline: false)),
+                                          timelineStart: timelineStart)
+    }
+
     private func gated(_ options: MediaOpenOptions) -> MediaOpenOptions {
         var options = options
         options.urlGate = gate

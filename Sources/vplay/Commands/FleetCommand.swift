@@ -83,6 +83,9 @@ struct FleetCommand: AsyncParsableCommand {
 
     func validate() throws {
         try sink.validate(dryRun: dryRun)
+        if tag.bandwidth == .auto {
+            throw ValidationError("--bandwidth auto chooses by a simulated network's rate; fleet does not simulate networks yet (run and inspect do: --network)")
+        }
         try OptionValue.checkNoClash(outputs: [("--report", report)] + tag.outputs, inputs: tag.inputs, inputFolders: tag.inputFolders)
     }
 

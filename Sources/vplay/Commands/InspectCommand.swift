@@ -13,6 +13,8 @@ struct InspectCommand: AsyncParsableCommand {
 
     @OptionGroup var tag: TagOptions
 
+    @OptionGroup var network: NetworkOptions
+
     @Flag(help: "Print one JSON object instead of text.")
     var json = false
 
@@ -22,8 +24,13 @@ struct InspectCommand: AsyncParsableCommand {
     @Flag(help: "Lint: exit 1 when the tag draws any warning (a playable tag with warnings exits 0 otherwise).")
     var strict = false
 
+    func validate() throws {
+        try network.validate(bandwidth: tag.bandwidth)
+    }
+
     func run() async throws {
         var configuration = SessionConfiguration(tag: tag.vast)
+        network.apply(to: &configuration)
         tag.apply(to: &configuration)
         let inspection = await AdInspector(configuration: configuration).inspect(openMedia: !noMedia)
         StandardStreams.print(json ? InspectRendering.json(inspection).text : InspectRendering.text(inspection))

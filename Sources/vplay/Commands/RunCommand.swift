@@ -24,6 +24,8 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var tag: TagOptions
 
+    @OptionGroup var network: NetworkOptions
+
     @OptionGroup var reports: ReportOptions
 
     @Flag(help: "One JSON object per line on stdout instead of text.")
@@ -73,9 +75,10 @@ struct RunCommand: AsyncParsableCommand {
             throw ValidationError("--speed plays in real time; it does not go with --clock virtual")
         }
         try sink.validate(dryRun: dryRun)
+        try network.validate(bandwidth: tag.bandwidth)
         try OptionValue.checkNoClash(
             outputs: outputs,
-            inputs: tag.inputs + [("--script-file", scripting.scriptInput?.path), ("--expect", reports.expectInput?.path)],
+            inputs: tag.inputs + network.inputs + [("--script-file", scripting.scriptInput?.path), ("--expect", reports.expectInput?.path)],
             inputFolders: tag.inputFolders)
     }
 
@@ -86,6 +89,7 @@ struct RunCommand: AsyncParsableCommand {
 
     func sessionConfiguration() -> SessionConfiguration {
         var configuration = SessionConfiguration(tag: tag.vast)
+        network.apply(to: &configuration)
         tag.apply(to: &configuration)
         configuration.dryRun = dryRun
         if let speed { configuration.clock = .realtime(speed: speed) } else if clock == .realtime { configuration.clock = .realtime(speed: 1) }

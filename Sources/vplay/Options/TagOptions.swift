@@ -21,9 +21,20 @@ struct TagOptions: ParsableArguments {
             transform: TagTimeouts.init(parsing:))
     var tagTimeouts = TagTimeouts.ima
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Target bandwidth in kbps for choosing the media file (highest bitrate not above it).", valueName: "kbps"),
-            transform: OptionValue.integer(in: 1..., else: "--bandwidth must be a positive number of kbps"))
-    var bandwidth: Int?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Target bandwidth in kbps for choosing the media file (highest bitrate not above it); auto: the --network profile's rate.", valueName: "kbps|auto"),
+            transform: Self.bandwidth)
+    var bandwidth: Bandwidth?
+
+    /// `--bandwidth`: kbps, or the simulated network's rate.
+    enum Bandwidth: Equatable, Sendable {
+        case kbps(Int)
+        case auto
+    }
+
+    @Sendable static func bandwidth(_ text: String) throws -> Bandwidth {
+        if text.lowercased() == "auto" { return .auto }
+        return .kbps(try OptionValue.integer(in: 1..., else: "--bandwidth must be a positive number of kbps, or auto")(text))
+    }
 
     @Option(help: ArgumentHelp("Screen size for choosing the media file (closest area not above it).", valueName: "WxH"),
             transform: ScreenSize.init(parsing:))
@@ -72,7 +83,13 @@ struct TagOptions: ParsableArguments {
         configuration.resolver.maxWrapperDepth = maxWrappers
         configuration.resolver.firstRequestTimeout = tagTimeouts.first
         configuration.resolver.wrapperTimeout = tagTimeouts.each
-        configuration.mediaCriteria.targetBitrateKbps = bandwidth
+        switch bandwidth {
+        case let .kbps(kbps): configuration.mediaCriteria.targetBitrateKbps = kbps
+        case .auto:
+            // The simulated network's rate when the download starts (`NetworkOptions` is applied first).
+            configuration.mediaCriteria.targetBitrateKbps = configuration.network.map { max(1, Int($0.profile.initialKbps)) }
+        case nil: configuration.mediaCriteria.targetBitrateKbps = nil
+        }
         if let screen {
             configuration.mediaCriteria.screenWidth = screen.width
             configuration.mediaCriteria.screenHeight = screen.height

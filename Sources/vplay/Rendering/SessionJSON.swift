@@ -106,6 +106,15 @@ enum SessionJSON {
                 ("stalls", .int(playback.stalls)), ("stallTime", .number(playback.stallTime.seconds)),
                 ("maxLatenessMs", .number(playback.maxFrameLateness.seconds * 1000)),
             ])))
+            if let network = summary.network {
+                pairs.append(("network", .object([
+                    ("profile", .string(network.profile.name)), ("startupBuffer", .seconds(network.startupBuffer)),
+                    ("rebuffer", .seconds(network.rebuffer)), ("mediaTimeout", .seconds(network.mediaTimeout)),
+                    ("stallTimeout", network.stallTimeout.map(JSON.seconds) ?? .null),
+                    ("startupDelay", playback.startupDelay.map(JSON.seconds) ?? .null),
+                    ("rebuffers", .int(playback.rebuffers)), ("rebufferTime", .seconds(playback.rebufferTime)),
+                ])))
+            }
             pairs.append(("maxBoundaryLateness", .seconds(playback.maxBoundaryLateness)))
             let lateness = playback.boundaryLateness.sorted()
             if !lateness.isEmpty {

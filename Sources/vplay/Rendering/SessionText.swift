@@ -85,6 +85,10 @@ enum SessionText {
             var frames = "\(playback.statistics.frames) decoded, \(playback.framesPresented) presented (\(playback.videoFramesPresented) pictures), \(playback.framesLate) late, \(playback.statistics.decodeErrors) decode errors"
             if playback.framesNotShown > 0 { frames += ", \(playback.framesNotShown) decoded but not shown (the video ended first)" }
             rows.append(("frames", frames))
+            if let network = summary.network {
+                rows.append(("network", "\(network.profile.name): first frame \(playback.startupDelay.map { $0.millisecondText + " s" } ?? "never") after the media request, "
+                                        + "\(playback.rebuffers) rebuffer(s), \(playback.rebufferTime.millisecondText) s stalled (buffers \(network.startupBuffer.millisecondText) s to start, \(network.rebuffer.millisecondText) s to restart)"))
+            }
             if playback.stalls > 0 {
                 rows.append(("stalls", String(format: "%d (%.3f s frozen, not counted as played)", playback.stalls, playback.stallTime.seconds)))
             }

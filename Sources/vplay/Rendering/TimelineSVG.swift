@@ -43,6 +43,11 @@ enum TimelineSVG {
             svg.append(##"<rect x="\##(f(x(from)))" y="\##(f(top))" width="\##(f(max(1, x(to) - x(from))))" height="\##(f(plotHeight))" fill="#e9edf2"><title>\##(escape(label)) \##(f(from))–\##(f(to)) s</title></rect>"##)
             svg.append(##"<text x="\##(f(x(from) + 3))" y="\##(f(top + 12))" fill="#556">\##(escape(label))</text>"##)
         }
+        // Stalls for media under a simulated network: a band over the plot (the clock ran, the playhead did not).
+        for (from, to) in Self.stallSpans(events, end: endClock) {
+            svg.append(##"<rect x="\##(f(x(from)))" y="\##(f(top))" width="\##(f(max(1, x(to) - x(from))))" height="\##(f(plotHeight))" fill="#f4dada"><title>stalled: buffering \##(f(from))–\##(f(to)) s</title></rect>"##)
+            svg.append(##"<text x="\##(f(x(from) + 3))" y="\##(f(top + 24))" fill="#833">stalled: buffering</text>"##)
+        }
         // Above the plot, one band per state while it lasted (they can overlap): the app inactive, in the
         // background, a click-through open; a legend at the right names them.
         let bands = Self.stateBands(events, end: endClock)
@@ -159,6 +164,21 @@ enum TimelineSVG {
     static func bandColor(_ state: String) -> String { state == "background" ? "#8aa4c8" : state == "inactive" ? "#c5d3e6" : "#e8b86d" }
     static func bandLabel(_ state: String) -> String {
         state == "background" ? "app in background" : state == "inactive" ? "app inactive" : "click-through open"
+    }
+
+    /// The spans playback stalled for media (`bufferStart` to `bufferFinish`, or to the end).
+    static func stallSpans(_ events: [PlaybackEvent], end: Double) -> [(from: Double, to: Double)] {
+        var spans: [(from: Double, to: Double)] = []
+        var open: Double?
+        for event in events {
+            if event.name == .bufferStart { open = open ?? event.clock.seconds }
+            if event.name == .bufferFinish || event.name == .close || event.name == .error, let from = open {
+                spans.append((from, event.clock.seconds))
+                open = nil
+            }
+        }
+        if let from = open { spans.append((from, end)) }
+        return spans
     }
 
     /// A round number of milliseconds at or above `ms` (1, 2, 5, 10, 20, 50, …), for the latency scale.
