@@ -180,16 +180,29 @@ struct DocumentBuilder {
         result.errorURLs = node.children("Error").compactMap { url($0, path + "/Error") }
         result.viewableImpression = node.child("ViewableImpression").map { viewable($0, path: path) }
         result.pricing = pricing(node)
-        result.blockedAdCategories = (node.child("BlockedAdCategories").map { [$0] } ?? []).flatMap { blocked in
-            // VAST 4.1 writes <BlockedAdCategories authority="…">IAB1-1</BlockedAdCategories>; some tags nest
-            // <Category> children instead.
-            blocked.children("Category").isEmpty
-                ? (blocked.nonEmptyText.map { [Category(code: $0, authority: blocked.stringAttribute("authority"))] } ?? [])
-                : blocked.children("Category").map { Category(code: $0.text, authority: $0.stringAttribute("authority")) }
-        }
+        result.blockedAdCategories = blockedAdCategories(node)
         result.extensions = extensions(node, path: path)
         result.verifications = verifications(node, path: path)
         result.creatives = creatives(node, path: path, inLine: false)
+        return result
+    }
+
+    /// `<BlockedAdCategories>` (VAST 4.1, 0+ per wrapper): each element's comma-separated codes, as the spec writes
+    /// them (`<BlockedAdCategories authority="…">IAB1-1,IAB1-2</BlockedAdCategories>`); some tags nest `<Category>`
+    /// children instead.
+    private func blockedAdCategories(_ node: XMLNode) -> [Category] {
+        var result: [Category] = []
+        for blocked in node.children("BlockedAdCategories") {
+            let nested = blocked.children("Category")
+            if nested.isEmpty {
+                let authority = blocked.stringAttribute("authority")
+                result += blocked.text.split(separator: ",")
+                    .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+                    .map { Category(code: $0, authority: authority) }
+            } else {
+                result += nested.map { Category(code: $0.text, authority: $0.stringAttribute("authority") ?? blocked.stringAttribute("authority")) }
+            }
+        }
         return result
     }
 
