@@ -4,7 +4,7 @@ import Testing
 
 /// Issue 15, item 10: missing required elements and attributes are warnings, as a validator (the IAB XSDs, the VAST
 /// 4.3 text, the peer vast-client-js's `requiredValues`) would give them; a requirement a version introduced is not
-/// held against an older tag.
+/// held against an older tag; a wrapper without `VASTAdTagURI` still says what else is wrong.
 @Suite("Required elements and attributes")
 struct RequiredValuesTests {
     /// A VAST 4.2 InLine with every required element and attribute, and one of each element that has some.
@@ -215,5 +215,37 @@ struct RequiredValuesTests {
             "VAST/Ad[1]/InLine/Category[2]: <Category> lacks required attribute(s): authority",
             "\(Self.linear)/TrackingEvents/Tracking: <Tracking> lacks required attribute(s): event; ignored",
         ])
+    }
+
+    /// A wrapper without `VASTAdTagURI` is still a broken ad (101, with its own and the root Error URLs, as before),
+    /// and the parse still reports the rest of what is wrong with the tag.
+    @Test func wrapperWithoutTagURI_stillReportsItsOtherFaults() throws {
+        let xml = Self.completeWrapper
+            .replacingOccurrences(of: "<VASTAdTagURI><![CDATA[https://x.example/next.xml]]></VASTAdTagURI>", with: "")
+            .replacingOccurrences(of: "<Impression><![CDATA[https://x.example/wimp]]></Impression>", with: "")
+            .replacingOccurrences(of: #"<Tracking event="midpoint">"#, with: "<Tracking>")
+        var warnings: [VASTWarning] = []
+        do {
+            _ = try VASTParser().parse(Data(xml.utf8), warnings: &warnings)
+            Issue.record("parsed a tag whose only ad is broken")
+        } catch {
+            #expect(error.code == .schemaValidation)
+            #expect(error.message.contains("<Wrapper> has no <VASTAdTagURI>"))
+            #expect(error.errorURLs.map(\.url) == ["https://x.example/werr?c=[ERRORCODE]"])
+        }
+        #expect(warnings.contains { $0.kind == .invalidAd && $0.message.contains("<Wrapper> has no <VASTAdTagURI>") })
+        #expect(warnings.contains(VASTWarning(.missingRecommended, "<Wrapper> has no <Impression> URL", path: "VAST/Ad[1]/Wrapper")))
+        #expect(warnings.contains { $0.message == "<Tracking> lacks required attribute(s): event; ignored" })
+    }
+
+    /// Through the resolver (what `inspect` shows): the failed document's warnings are in the resolution, at its hop.
+    @Test func wrapperWithoutTagURI_warningsReachTheResolution() async throws {
+        let xml = Self.completeWrapper
+            .replacingOccurrences(of: "<VASTAdTagURI><![CDATA[https://x.example/next.xml]]></VASTAdTagURI>", with: "")
+            .replacingOccurrences(of: "<AdSystem>wsys</AdSystem>", with: "")
+        let resolution = await Fixture.resolver(InMemoryTagFetcher()).resolve(data: Data(xml.utf8), tagURL: "https://x.example/tag.xml")
+        #expect(resolution.topLevelError?.code == .schemaValidation)
+        #expect(resolution.warnings.contains(VASTWarning(.missingRecommended, "<Wrapper> has no <AdSystem>", path: "hop 0: VAST/Ad[1]/Wrapper")))
+        #expect(resolution.warnings.contains { $0.kind == .invalidAd })
     }
 }

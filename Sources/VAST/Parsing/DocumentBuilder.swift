@@ -170,8 +170,10 @@ struct DocumentBuilder {
         version.major > major || (version.major == major && version.minor >= minor)
     }
 
+    /// The wrapper, or `nil` when it has no `<VASTAdTagURI>` (the ad is then broken: error 101). Everything else is
+    /// read either way, so a broken wrapper still draws the warnings of the rest of what is wrong with it.
     private mutating func wrapper(_ node: XMLNode, path: String) -> Wrapper? {
-        let tagURI: String
+        var tagURI: String?
         if let tagNode = node.child("VASTAdTagURI"), let uri = url(tagNode, path + "/VASTAdTagURI") {
             tagURI = uri
         } else if let legacy = node.child("VASTAdTagURL")?.child("URL"), let uri = url(legacy, path + "/VASTAdTagURL/URL") {
@@ -179,10 +181,8 @@ struct DocumentBuilder {
             // peer vast-client-js follows it too.
             warn(.version, "<VASTAdTagURL><URL> is VAST 1's wrapper form; followed as <VASTAdTagURI>", path)
             tagURI = uri
-        } else {
-            return nil
         }
-        var result = Wrapper(vastAdTagURI: tagURI)
+        var result = Wrapper(vastAdTagURI: tagURI ?? "")
         result.adSystem = adSystem(node)
         result.followAdditionalWrappers = node.boolAttribute("followAdditionalWrappers")
         result.allowMultipleAds = node.boolAttribute("allowMultipleAds")
@@ -199,7 +199,7 @@ struct DocumentBuilder {
         // Required in a Wrapper by every VAST XSD (2.0 to 4.2); a missing VASTAdTagURI is the ad's 101 failure.
         if result.adSystem == nil { warn(.missingRecommended, "<Wrapper> has no <AdSystem>", path) }
         if result.impressions.isEmpty { warn(.missingRecommended, "<Wrapper> has no <Impression> URL", path) }
-        return result
+        return tagURI == nil ? nil : result
     }
 
     /// `<BlockedAdCategories>` (VAST 4.1, 0+ per wrapper): each element's comma-separated codes, as the spec writes

@@ -23,6 +23,14 @@ public struct VASTParser: Sendable {
     /// Parses a VAST response.
     /// - Parameter tagURL: where the data came from, only used to label root `<Error>` URLs in a 303 error.
     public func parse(_ data: Data, tagURL: String? = nil) throws(VASTError) -> VASTDocument {
+        var warnings: [VASTWarning] = []
+        return try parse(data, tagURL: tagURL, warnings: &warnings)
+    }
+
+    /// Parses a VAST response, leaving its warnings in `warnings` also when the parse fails: a document whose only
+    /// ad is broken (101) still says what else is wrong with it (a linter wants every fault at once).
+    public func parse(_ data: Data, tagURL: String? = nil, warnings: inout [VASTWarning]) throws(VASTError) -> VASTDocument {
+        warnings = []
         // An empty answer (204, 0 bytes, whitespace) is how many ad servers say "no ad": 303, as IMA reports it,
         // not an XML error.
         if Self.isBlank(data) { throw VASTError(.noAdAfterWrapper, "the response is empty (\(data.count) bytes): no ad") }
@@ -32,6 +40,7 @@ public struct VASTParser: Sendable {
         case .failure(let failure): throw VASTError(.xmlParse, failure.message)
         }
         var builder = DocumentBuilder(source: output.source)
+        defer { warnings = builder.warnings }
         return try builder.build(root: output.root, tagURL: tagURL)
     }
 

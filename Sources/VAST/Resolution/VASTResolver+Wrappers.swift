@@ -48,9 +48,12 @@ extension VASTResolver {
             responseURL = tag.finalURL?.absoluteString ?? url.absoluteString
         }
         let document: VASTDocument
+        var parseWarnings: [VASTWarning] = []
         do {
-            document = try VASTParser(limits: configuration.parserLimits).parse(fetchedData, tagURL: url.absoluteString)
+            document = try VASTParser(limits: configuration.parserLimits).parse(fetchedData, tagURL: url.absoluteString,
+                                                                                warnings: &parseWarnings)
         } catch {
+            state.addWarnings(parseWarnings, hop: link.depth)
             failParse(error, link: link, url: url, elapsed: elapsedTime, chain: chain, topLevel: topLevel, state: &state)
             return
         }
