@@ -82,6 +82,13 @@ import Testing
         #expect(expansion.url == "https://t/p?s=640,360&m=video%2Fmp4,application%2Fx-mpegURL&ua=a%2Cb", "DEVICEUA is one text: its comma is data")
     }
 
+    /// The resolver fills `[BLOCKEDADCATEGORIES]` with `PercentEncoding.list`: the same encoding as a list value here.
+    @Test func percentEncodingList_isTheListMacroEncoding() {
+        let items = ["IAB1-1", "IAB 7/x,y", ""]
+        #expect(PercentEncoding.list(items) == MacroValue.list(items).encoded)
+        #expect(PercentEncoding.list(items) == "IAB1-1,IAB%207%2Fx%2Cy,")
+    }
+
     @Test func expand_lowerCaseName_isNotAMacro() {
         let expansion = MacroExpander().expand("https://t/p?cb=[cachebusting]", values: context.values)
         #expect(expansion.url == "https://t/p?cb=[cachebusting]")
