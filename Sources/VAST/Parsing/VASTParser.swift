@@ -16,6 +16,12 @@ public struct VASTParser: Sendable {
     /// The safety limits.
     public var limits: ParserLimits
 
+    /// The VAST versions this parser reads, as the AdCOM 1.0 "Creative Subtypes – Audio/Video" codes that
+    /// `[VASTVERSIONS]` carries: 2 VAST 2.0, 3 VAST 3.0, 5 and 6 their wrappers, 7 and 8 VAST 4.0 and its wrapper,
+    /// 11/12 VAST 4.1, 13/14 VAST 4.2, 15/16 VAST 4.3. Not 1 and 4 (VAST 1.0 is refused with 102; only its wrapper
+    /// element inside a `<VAST>` root is followed) nor 9 and 10 (DAAST 1.0's `<DAAST>` root is not VAST).
+    public static let adcomVersionCodes = [2, 3, 5, 6, 7, 8, 11, 12, 13, 14, 15, 16]
+
     public init(limits: ParserLimits = .default) {
         self.limits = limits
     }
