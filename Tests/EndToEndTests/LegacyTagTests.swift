@@ -84,6 +84,12 @@ import TestSupport
         #expect(requested == "/inline.xml?bc=IAB25,IAB26&vv=\(versions)&api=&cu=vplay%2F\(VPlayVersion.current)", "\(requested)")
         let urls = run.lines.filter { $0["kind"] as? String == "beacon" }.compactMap { $0["url"] as? String }
         #expect(urls.contains("http://127.0.0.1:9/imp?vv=\(versions)&api=&cu=vplay%2F\(VPlayVersion.current)"), "\(urls)")
+        // The player's own blocked list (--macro) comes first, then the chain's, each code once.
+        let own = try await vplay(["--vast", tag, "--dry-run", "--json", "--macro", "BLOCKEDADCATEGORIES=IAB1,IAB26"])
+        #expect(own.status == 0, "exit \(own.status): \(own.stderr)")
+        #expect(!own.lines.contains { ($0["message"] as? String)?.contains("--macro BLOCKEDADCATEGORIES") == true }, "no unknown-macro warning")
+        let second = server.requests().map(\.target).filter { $0.hasPrefix("/inline.xml") }.dropFirst().first
+        #expect(second?.hasPrefix("/inline.xml?bc=IAB1,IAB26,IAB25&") == true, "\(second ?? "none")")
     }
 
     /// `inspect --strict` lints a tag for CI: any warning (here the legacy `[RANDOM]` note) exits 1; a clean tag 0.
