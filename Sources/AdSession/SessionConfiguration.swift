@@ -124,5 +124,14 @@ public struct SessionConfiguration: Sendable {
         "CLICKTYPE": "1",
         // The MIME types vplay plays, which it knows (it sent -1): ad servers use it on the tag request.
         "MEDIAMIME": MediaFileSelector.playableTypes.joined(separator: ","),
+        // What else vplay knows of itself (each sent -1 before). The VAST versions it reads (AdCOM codes).
+        "VASTVERSIONS": VASTParser.adcomVersionCodes.map(String.init).joined(separator: ","),
+        // The API frameworks (VPAID, MRAID, OMID, SIMID) and verification vendors it supports: none, since it runs
+        // no JavaScript. An empty list says so (AdCOM: a framework not listed is not supported); -1 would be
+        // "unknown" and invite a VPAID or OM creative that vplay cannot run.
+        "APIFRAMEWORKS": "",
+        "VERIFICATIONVENDORS": "",
+        // The player and VAST client, `{player name}/{player version}` (IAB macro list): vplay is both.
+        "CLIENTUA": "vplay/\(VPlayVersion.current)",
     ]
 }

@@ -37,6 +37,9 @@ struct TagLoader {
         // `--media-file` picks a file of the ad that plays; it does not make ads unplayable (a position the ad does
         // not have is the user's mistake, a usage error, never a 403 fired to the ad server: `AdPreparation`).
         resolver.mediaCriteria.forcedFile = nil
+        // `--macro BLOCKEDADCATEGORIES=…` is the player's own list; the resolver adds the chain's.
+        resolver.blockedAdCategories = (configuration.deviceMacros["BLOCKEDADCATEGORIES"] ?? "")
+            .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         let expand = tagURLMacroExpansion(configuration, now: now)
         let earlier = configuration.resolver.tagURLTransform
         resolver.tagURLTransform = { expand(earlier($0)) }

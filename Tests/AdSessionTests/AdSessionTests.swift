@@ -55,6 +55,21 @@ actor Recorder {
         #expect(beacons.allSatisfy { $0.dryRun && $0.status == nil })
     }
 
+    /// Macros vplay knows the answer to, which went out as `-1` ("unknown"): the VAST versions it reads (AdCOM
+    /// codes), the API frameworks and verification vendors it supports (none: it runs no JavaScript, an empty list),
+    /// and the client (`vplay/VERSION`).
+    @Test func capabilityMacros_sayWhatVplaySupports() async throws {
+        let folder = try TemporaryFolder()
+        let tag = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
+            .replacingOccurrences(of: "impression?ad=vplay-demo-001&",
+                                  with: "impression?ad=vplay-demo-001&vv=[VASTVERSIONS]&api=[APIFRAMEWORKS]&vend=%%VERIFICATIONVENDORS%%&cu=[CLIENTUA]&")
+            .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "file://\(Repo.media("clip-10s-360p.mp4"))")
+        let (summary, recorder) = await run(dryRun(try folder.write("tag.xml", tag)))
+        #expect(summary.outcome == .completed)
+        let impression = try #require(await recorder.beacons.first { $0.event == "impression" })
+        #expect(impression.url.contains("&vv=2,3,5,6,7,8,11,12,13,14,15,16&api=&vend=&cu=vplay%2F\(VPlayVersion.current)&"), "\(impression.url)")
+    }
+
     /// `[ADTYPE]` is the ad's `adType` (VAST 4.1), `video` without one; it used to be `video` always.
     @Test(arguments: [("<Ad id=\"vplay-demo-001\" adType=\"hybrid\">", "hybrid"), ("<Ad id=\"vplay-demo-001\">", "video")])
     func adTypeMacro_isTheAdsAdType(_ element: String, _ expected: String) async throws {

@@ -33,6 +33,49 @@ import TestSupport
         #expect(errors.first?["code"] as? Int == 303)
     }
 
+    /// Issue 15, item 10: a wrapper without `VASTAdTagURI` is still error 101 (exit 3, as before), and `inspect` also
+    /// lists the rest of what is wrong with the tag instead of stopping at that fault.
+    @Test func inspect_wrapperWithoutTagURI_listsItsOtherFaultsToo() async throws {
+        let folder = try TemporaryFolder()
+        let tag = try folder.write("broken.xml", """
+            <VAST version="4.1"><Ad id="w"><Wrapper><AdSystem>w</AdSystem>
+            <Error><![CDATA[http://127.0.0.1:9/werr?c=[ERRORCODE]]]></Error>
+            <Creatives><Creative><Linear><TrackingEvents><Tracking>http://127.0.0.1:9/t</Tracking></TrackingEvents>
+            </Linear></Creative></Creatives></Wrapper></Ad></VAST>
+            """)
+        let run = try await vplay(["inspect", "--vast", tag, "--json"])
+        #expect(run.status == 3, "still an ad error: \(run.stderr)")
+        let object = try #require(run.lines.first)
+        #expect((object["errors"] as? [[String: Any]])?.compactMap { $0["code"] as? Int } == [101])
+        let warnings = try #require(object["warnings"] as? [String])
+        #expect(warnings.contains { $0.contains("<Wrapper> has no <VASTAdTagURI>") }, "\(warnings)")
+        #expect(warnings.contains { $0.contains("<Wrapper> has no <Impression> URL") }, "\(warnings)")
+        #expect(warnings.contains { $0.contains("<Tracking> lacks required attribute(s): event") }, "\(warnings)")
+        let text = try await vplay(["inspect", "--vast", tag, "--strict"])
+        #expect(text.status == 3, "an unplayable tag exits 3 with or without --strict")
+        #expect(text.stdout.contains("warning: missingRecommended at hop 0: VAST/Ad[1]/Wrapper: <Wrapper> has no <Impression> URL"), "\(text.stdout)")
+    }
+
+    /// A playable tag with a broken wrapper ad beside its InLine: `inspect` lists the broken ad and its other faults,
+    /// and `--strict` fails the lint (exit 1) on them.
+    @Test func inspectStrict_brokenWrapperBesideAPlayableAd_exitsOneAndListsEveryFault() async throws {
+        let folder = try TemporaryFolder()
+        let text = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
+            .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "<![CDATA[\(Repo.media("clip-10s-360p.mp4"))]]>")
+            .replacingOccurrences(of: "</VAST>", with: """
+                <Ad id="broken"><Wrapper><AdSystem>w</AdSystem><Impression>http://127.0.0.1:9/wimp</Impression>
+                <Creatives><Creative><Linear><TrackingEvents><Tracking>http://127.0.0.1:9/t</Tracking></TrackingEvents>
+                </Linear></Creative></Creatives></Wrapper></Ad></VAST>
+                """)
+        let tag = try folder.write("two.xml", text)
+        let strict = try await vplay(["inspect", "--vast", tag, "--strict", "--json"])
+        #expect(strict.status == 1, "\(strict.stderr)")
+        let warnings = try #require(strict.lines.first?["warnings"] as? [String])
+        #expect(warnings.contains { $0.contains("VAST/Ad[2]: <Wrapper> has no <VASTAdTagURI>") }, "\(warnings)")
+        #expect(warnings.contains { $0.contains("VAST/Ad[2]/Wrapper/Creatives/Creative[1]/Linear/TrackingEvents/Tracking: <Tracking> lacks required attribute(s): event") }, "\(warnings)")
+        #expect(try await vplay(["inspect", "--vast", tag]).status == 0, "without --strict the playable tag passes")
+    }
+
     @Test func inspect_durationMismatch_isWarned() async throws {
         let folder = try TemporaryFolder()
         let tag = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)

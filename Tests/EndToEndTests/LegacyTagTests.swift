@@ -1,3 +1,4 @@
+import Primitives
 import Foundation
 import Testing
 import TestSupport
@@ -51,6 +52,46 @@ import TestSupport
         #expect(urls.contains("http://127.0.0.1:9/imp?cat=IAB1-1,IAB%209%2Cx&mime=video%2Fmp4,video%2Fwebm,video%2Fquicktime,video%2Fx-m4v,video%2F3gpp"),
                 "\(urls.filter { $0.contains("cat=") })")
     }
+    /// Through the binary: the request macros vplay knows reach the wrapper's request to a loopback server —
+    /// `[BLOCKEDADCATEGORIES]` from the wrapper's `<BlockedAdCategories>`, the VAST versions, the API frameworks
+    /// (none) and the client — and the same capability values reach a beacon URL of the dry run.
+    @Test func knownRequestMacros_reachTheWrapperRequestAndTheBeacons() async throws {
+        let clip = Repo.media("clip-5s-video-only.mp4")
+        let inLine = """
+            <VAST version="4.2"><Ad id="in"><InLine><AdSystem>in</AdSystem><AdTitle>t</AdTitle><AdServingId>s</AdServingId>
+            <Impression><![CDATA[http://127.0.0.1:9/imp?vv=[VASTVERSIONS]&api=[APIFRAMEWORKS]&cu=[CLIENTUA]]]></Impression>
+            <Creatives><Creative><UniversalAdId idRegistry="unknown">u</UniversalAdId><Linear><Duration>00:00:05</Duration><MediaFiles>
+            <MediaFile delivery="progressive" type="video/mp4" width="320" height="180"><![CDATA[clip.mp4]]></MediaFile>
+            </MediaFiles></Linear></Creative></Creatives></InLine></Ad></VAST>
+            """
+        let server = try ScriptedHTTPServer { target in
+            if target.hasPrefix("/inline.xml") { return .body(Data(inLine.utf8), contentType: "application/xml") }
+            return target == "/clip.mp4" ? .file(clip) : .status(404)
+        }
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let tag = try folder.write("wrapper.xml", """
+            <VAST version="4.2"><Ad id="w"><Wrapper><AdSystem>w</AdSystem>
+            <VASTAdTagURI><![CDATA[\(server.baseURL)/inline.xml?bc=[BLOCKEDADCATEGORIES]&vv=[VASTVERSIONS]&api=[APIFRAMEWORKS]&cu=[CLIENTUA]]]></VASTAdTagURI>
+            <Impression><![CDATA[http://127.0.0.1:9/wimp]]></Impression>
+            <BlockedAdCategories authority="https://iabtechlab.com">IAB25,IAB26</BlockedAdCategories>
+            </Wrapper></Ad></VAST>
+            """)
+        let run = try await vplay(["--vast", tag, "--dry-run", "--json"])
+        #expect(run.status == 0, "exit \(run.status): \(run.stderr)")
+        let versions = "2,3,5,6,7,8,11,12,13,14,15,16"
+        let requested = try #require(server.requests().first).target
+        #expect(requested == "/inline.xml?bc=IAB25,IAB26&vv=\(versions)&api=&cu=vplay%2F\(VPlayVersion.current)", "\(requested)")
+        let urls = run.lines.filter { $0["kind"] as? String == "beacon" }.compactMap { $0["url"] as? String }
+        #expect(urls.contains("http://127.0.0.1:9/imp?vv=\(versions)&api=&cu=vplay%2F\(VPlayVersion.current)"), "\(urls)")
+        // The player's own blocked list (--macro) comes first, then the chain's, each code once.
+        let own = try await vplay(["--vast", tag, "--dry-run", "--json", "--macro", "BLOCKEDADCATEGORIES=IAB1,IAB26"])
+        #expect(own.status == 0, "exit \(own.status): \(own.stderr)")
+        #expect(!own.lines.contains { ($0["message"] as? String)?.contains("--macro BLOCKEDADCATEGORIES") == true }, "no unknown-macro warning")
+        let second = server.requests().map(\.target).filter { $0.hasPrefix("/inline.xml") }.dropFirst().first
+        #expect(second?.hasPrefix("/inline.xml?bc=IAB1,IAB26,IAB25&") == true, "\(second ?? "none")")
+    }
+
     /// `inspect --strict` lints a tag for CI: any warning (here the legacy `[RANDOM]` note) exits 1; a clean tag 0.
     @Test func inspectStrict_exitsOneOnAnyWarning() async throws {
         let folder = try TemporaryFolder()

@@ -16,11 +16,13 @@ import Testing
     @Test(arguments: commands)
     func seedNowAndMacros_areParsedIntoTheConfiguration(_ command: [String]) throws {
         let macros = try macroOptions(command, ["--seed", "18446744073709551615", "--now", "2026-01-01T09:00:00.5+09:00",
-                                                "--macro", "APPBUNDLE=com.game.app", "--macro", "VENDOR_2=a=b", "--macro", "IFA="])
+                                                "--macro", "APPBUNDLE=com.game.app", "--macro", "VENDOR_2=a=b", "--macro", "IFA=",
+                                                "--macro", "BLOCKEDADCATEGORIES=IAB25"])
         #expect(macros.seed == .max)
         #expect(macros.now == WallTime(milliseconds: 1_767_225_600_500, utcOffsetMinutes: 540))
-        #expect(macros.macro == [DeviceMacro(name: "APPBUNDLE", value: "com.game.app"), DeviceMacro(name: "VENDOR_2", value: "a=b"), DeviceMacro(name: "IFA", value: "")])
-        #expect(macros.unknownMacroNames == ["VENDOR_2"])
+        #expect(macros.macro == [DeviceMacro(name: "APPBUNDLE", value: "com.game.app"), DeviceMacro(name: "VENDOR_2", value: "a=b"), DeviceMacro(name: "IFA", value: ""),
+                                 DeviceMacro(name: "BLOCKEDADCATEGORIES", value: "IAB25")])
+        #expect(macros.unknownMacroNames == ["VENDOR_2"], "BLOCKEDADCATEGORIES is the player's own list, not an unknown name")
         var configuration = SessionConfiguration(tag: "ad.xml")
         macros.apply(to: &configuration)
         #expect(configuration.seed == .max)

@@ -82,6 +82,22 @@ import Testing
         #expect(expansion.url == "https://t/p?s=640,360&m=video%2Fmp4,application%2Fx-mpegURL&ua=a%2Cb", "DEVICEUA is one text: its comma is data")
     }
 
+    /// A list macro configured empty (vplay's `APIFRAMEWORKS` and `VERIFICATIONVENDORS`: it supports none) is an
+    /// empty list, a known answer, not `-1`; a configured list of codes (`VASTVERSIONS`) is joined with a literal `,`.
+    @Test func expand_emptyConfiguredList_isEmpty_notUnknown() {
+        let expansion = MacroExpander().expand("https://t/p?api=[APIFRAMEWORKS]&vend=[VERIFICATIONVENDORS]&vv=[VASTVERSIONS]&b=[BLOCKEDADCATEGORIES]",
+                                               values: ["APIFRAMEWORKS": "", "VERIFICATIONVENDORS": "", "VASTVERSIONS": "2,3,11"])
+        #expect(expansion.url == "https://t/p?api=&vend=&vv=2,3,11&b=-1")
+        #expect(expansion.unfilledMacros == ["BLOCKEDADCATEGORIES"])
+    }
+
+    /// The resolver fills `[BLOCKEDADCATEGORIES]` with `PercentEncoding.list`: the same encoding as a list value here.
+    @Test func percentEncodingList_isTheListMacroEncoding() {
+        let items = ["IAB1-1", "IAB 7/x,y", ""]
+        #expect(PercentEncoding.list(items) == MacroValue.list(items).encoded)
+        #expect(PercentEncoding.list(items) == "IAB1-1,IAB%207%2Fx%2Cy,")
+    }
+
     @Test func expand_lowerCaseName_isNotAMacro() {
         let expansion = MacroExpander().expand("https://t/p?cb=[cachebusting]", values: context.values)
         #expect(expansion.url == "https://t/p?cb=[cachebusting]")

@@ -90,6 +90,26 @@ struct IABSampleTests {
         #expect((v.viewable.count, v.notViewable.count, v.viewUndetermined.count) == (1, 1, 1))
     }
 
+    /// The IAB samples' missing required values, found by reading the files: the 4.0 NonLinear has no width/height,
+    /// the 4.1 verifications (declared 4.1, written like 4.0's) have no vendor, apiFramework or browserOptional.
+    /// Every other sample, VAST 2 and 3 included, draws none: the checks give no false positive on real tags.
+    static let missingRequiredValues: [String: [String]] = [
+        "vast4.0/Inline_Non-Linear_Tag-test.xml": ["<NonLinear> lacks required attribute(s): width, height"],
+        "vast4.1/Ad_Verification-test.xml": [
+            "<Verification> lacks required attribute(s): vendor",
+            "<JavaScriptResource> lacks required attribute(s): apiFramework, browserOptional",
+            "<Verification> lacks required attribute(s): vendor",
+            "<JavaScriptResource> lacks required attribute(s): apiFramework, browserOptional",
+        ],
+    ]
+
+    @Test(arguments: IABSampleTruth.all.filter { $0.counts != nil })
+    func sample_missingRequiredValues_areTheOnesTheFileHas(_ truth: IABSampleTruth) throws {
+        let document = try VASTParser().parse(try IABSamples.data(truth.path))
+        let messages = document.warnings.filter { $0.kind == .missingRecommended }.map(\.message)
+        #expect(messages == Self.missingRequiredValues[truth.path, default: []])
+    }
+
     static let wrapperSamples = ["vast3/Wrapper_Tag-test.xml", "vast4.0/Wrapper_Tag-test.xml",
                                  "vast4.0/Viewable_Impression-test.xml", "vast4.1/Wrapper_Tag-test.xml",
                                  "vast4.1/Viewable_Impression-test.xml"]

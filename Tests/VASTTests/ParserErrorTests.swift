@@ -216,6 +216,20 @@ struct ParserErrorTests {
         #expect(document.warnings.contains { $0.kind == .version && $0.message.contains("VASTAdTagURL") })
     }
 
+    /// `<BlockedAdCategories>` may appear more than once and holds a comma-separated list per authority (VAST 4.3
+    /// §3.19.2); only the first element was read, as one code. `[BLOCKEDADCATEGORIES]` is filled from these.
+    @Test func blockedAdCategories_everyElementIsRead_codeByCode() throws {
+        let document = try Fixture.parse(Fixture.wrapper(adSystem: "w", tagURI: "https://x.example/next.xml", extra: """
+            <BlockedAdCategories authority="https://iabtechlab.com/a"> IAB25, IAB26-3 </BlockedAdCategories>
+            <BlockedAdCategories authority="https://iabtechlab.com/b">IAB7-39</BlockedAdCategories>
+            <BlockedAdCategories><Category authority="https://iabtechlab.com/c">IAB9-9</Category></BlockedAdCategories>
+            """))
+        let blocked = try #require(document.ads.first?.wrapper).blockedAdCategories
+        #expect(blocked.map(\.code) == ["IAB25", "IAB26-3", "IAB7-39", "IAB9-9"])
+        #expect(blocked.map(\.authority) == ["https://iabtechlab.com/a", "https://iabtechlab.com/a", "https://iabtechlab.com/b",
+                                             "https://iabtechlab.com/c"])
+    }
+
     @Test func missingRecommendedFields_areWarnings() throws {
         let document = try Fixture.parse("""
             <VAST version="4.1"><Ad><InLine><Creatives><Creative><Linear>

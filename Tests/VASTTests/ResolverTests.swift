@@ -32,6 +32,39 @@ struct ResolverTests {
         ])
     }
 
+    /// `[BLOCKEDADCATEGORIES]` in a `VASTAdTagURI` is the chain's `<BlockedAdCategories>` codes so far (this
+    /// wrapper's included, outermost first, each once), after the player's own; it went out as `-1` ("unknown").
+    @Test func blockedAdCategoriesMacro_inAVASTAdTagURI_isTheChainsCodes() async throws {
+        let w2 = Self.w2 + "?bc=[BLOCKEDADCATEGORIES]"
+        let inline = Self.inline + "?bc=%%BLOCKEDADCATEGORIES%%"
+        let fetcher = InMemoryTagFetcher(xml: [
+            Self.w1: Fixture.wrapper(adSystem: "w1", tagURI: w2,
+                                     extra: #"<BlockedAdCategories authority="https://iabtechlab.com">IAB25</BlockedAdCategories>"#),
+            Self.w2 + "?bc=IAB1,IAB25": Fixture.wrapper(adSystem: "w2", tagURI: inline, extra: """
+                <BlockedAdCategories authority="https://iabtechlab.com">IAB26, IAB25</BlockedAdCategories>
+                <BlockedAdCategories authority="https://example.com/cats">IAB 7/x</BlockedAdCategories>
+                """),
+            Self.inline + "?bc=IAB1,IAB25,IAB26,IAB%207%2Fx": Fixture.inLine(),
+        ])
+        var resolver = Fixture.resolver(fetcher)
+        resolver.configuration.blockedAdCategories = ["IAB1"]
+        let resolution = await resolver.resolve(tagURL: URL(string: Self.w1)!)
+        #expect(resolution.failures.isEmpty, "\(resolution.failures)")
+        #expect(resolution.hops.map(\.url) == [Self.w1, Self.w2 + "?bc=IAB1,IAB25", Self.inline + "?bc=IAB1,IAB25,IAB26,IAB%207%2Fx"])
+        #expect(resolution.defaultAd != nil)
+    }
+
+    /// Neither the player nor the chain blocks a category: that is known, an empty list, not `-1`.
+    @Test func blockedAdCategoriesMacro_nothingBlocked_isEmpty() async throws {
+        let fetcher = InMemoryTagFetcher(xml: [
+            Self.w1: Fixture.wrapper(adSystem: "w1", tagURI: Self.inline + "?bc=[BLOCKEDADCATEGORIES]&x=1"),
+            Self.inline + "?bc=&x=1": Fixture.inLine(),
+        ])
+        let resolution = await Fixture.resolver(fetcher).resolve(tagURL: URL(string: Self.w1)!)
+        #expect(resolution.hops.map(\.url) == [Self.w1, Self.inline + "?bc=&x=1"])
+        #expect(resolution.defaultAd != nil)
+    }
+
     @Test func chainOfTwoWrappers_mergesEveryListOutermostFirstAndInlineLast() async throws {
         let resolution = await Fixture.resolver(twoWrapperChain()).resolve(tagURL: URL(string: Self.w1)!)
         #expect(resolution.failures.isEmpty)

@@ -73,18 +73,6 @@ public struct MacroExpander: Sendable {
     /// RFC 3986 percent-encoding: everything but unreserved characters (`A–Z a–z 0–9 - . _ ~`) is encoded, so
     /// `00:00:05.000` becomes `00%3A00%3A05.000` and a URL value cannot break out of its query parameter.
     public static func percentEncode(_ value: String) -> String {
-        var out = ""
-        out.reserveCapacity(value.utf8.count)
-        for byte in value.utf8 {
-            switch byte {
-            case 65...90, 97...122, 48...57, 45, 46, 95, 126: out.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let hex = Array("0123456789ABCDEF".utf8)
-                out.unicodeScalars.append(Unicode.Scalar(37))
-                out.unicodeScalars.append(Unicode.Scalar(hex[Int(byte >> 4)]))
-                out.unicodeScalars.append(Unicode.Scalar(hex[Int(byte & 0x0F)]))
-            }
-        }
-        return out
+        PercentEncoding.rfc3986(value)
     }
 }

@@ -23,8 +23,11 @@ public struct VASTWarning: Sendable, Hashable, Codable, CustomStringConvertible 
         case unknownTrackingEvent
         /// A `notUsed` tracking event (VAST 4.2/4.3, missing from the 4.1/4.2 XSD).
         case notUsedEvent
-        /// A required or recommended element or attribute is missing (AdSystem, AdTitle, Impression, Duration,
-        /// AdServingId on 4.1+, MediaFile type…).
+        /// A required or recommended element or attribute is missing: what a validator (the IAB XSDs, the VAST 4.3
+        /// text, vast-client-js's `requiredValues`) names — AdSystem, AdTitle, Impression, Creatives, Duration,
+        /// MediaFile/Mezzanine attributes, Tracking `event`, Category `authority`, Pricing `model`/`currency`,
+        /// UniversalAdId, Verification `vendor` and resources, Companion/NonLinear size and resource… — each only
+        /// from the VAST version that requires it (AdServingId 4.1, UniversalAdId 4.0…).
         case missingRecommended
         /// A `[MACRO]` in a URL that is not in the VAST 4.x macro list.
         case unknownMacro

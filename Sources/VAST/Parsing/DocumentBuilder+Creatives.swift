@@ -6,16 +6,19 @@ extension DocumentBuilder {
             let p = "\(path)/Creatives/Creative[\(index + 1)]"
             var creative = Creative(id: n.stringAttribute("id"), adId: n.stringAttribute("adId") ?? n.stringAttribute("AdID"),
                                     sequence: n.intAttribute("sequence"), apiFramework: n.stringAttribute("apiFramework"))
-            creative.universalAdIds = n.children("UniversalAdId").compactMap { u in
+            // UniversalAdId (VAST 4.0): 1+ in every InLine creative, with an idRegistry ("unknown" when there is none).
+            if inLine, isAtLeast(4, 0) { requireChildren(["UniversalAdId"], of: n, p) }
+            creative.universalAdIds = n.children("UniversalAdId").enumerated().compactMap { index, u in
+                if isAtLeast(4, 0) { requireAttributes(["idRegistry"], of: u, "\(p)/UniversalAdId[\(index + 1)]") }
                 let value = u.nonEmptyText ?? u.stringAttribute("idValue")
                 return value.map { UniversalAdId(idRegistry: u.stringAttribute("idRegistry"), value: $0) }
             }
             if let linear = n.child("Linear") { creative.linear = self.linear(linear, path: p + "/Linear", inLine: inLine) }
             if let companions = n.child("CompanionAds") {
-                creative.companionAds = companionAds(companions, path: p + "/CompanionAds")
+                creative.companionAds = companionAds(companions, path: p + "/CompanionAds", inLine: inLine)
             }
             if let nonLinear = n.child("NonLinearAds") {
-                creative.nonLinearAds = nonLinearAds(nonLinear, path: p + "/NonLinearAds")
+                creative.nonLinearAds = nonLinearAds(nonLinear, path: p + "/NonLinearAds", inLine: inLine)
             }
             result.append(creative)
         }
@@ -45,8 +48,10 @@ extension DocumentBuilder {
         if let files = node.child("MediaFiles") {
             let p = path + "/MediaFiles"
             result.mediaFiles = files.children("MediaFile").enumerated().compactMap { mediaFile($1, path: "\(p)/MediaFile[\($0 + 1)]") }
-            result.mezzanines = files.children("Mezzanine").compactMap { m in
-                url(m, p + "/Mezzanine").map {
+            result.mezzanines = files.children("Mezzanine").enumerated().compactMap { index, m in
+                // Required from VAST 4.1's XSD on (4.0's Mezzanine had no attributes; IAB's own 4.0 samples have none).
+                if isAtLeast(4, 1) { requireAttributes(["delivery", "type", "width", "height"], of: m, "\(p)/Mezzanine[\(index + 1)]") }
+                return url(m, p + "/Mezzanine").map {
                     Mezzanine(id: m.stringAttribute("id"), delivery: m.stringAttribute("delivery"),
                               type: m.stringAttribute("type"), width: m.intAttribute("width"),
                               height: m.intAttribute("height"), codec: m.stringAttribute("codec"),
@@ -70,7 +75,10 @@ extension DocumentBuilder {
         } else if inLine {
             warn(.missingRecommended, "<Linear> has no <MediaFiles>", path)
         }
-        result.icons = (node.child("Icons")?.children("Icon") ?? []).map { icon($0, path: path + "/Icons/Icon") }
+        if let icons = node.child("Icons") {
+            if isAtLeast(3, 0) { requireChildren(["Icon"], of: icons, path + "/Icons") }
+            result.icons = icons.children("Icon").enumerated().map { icon($1, path: "\(path)/Icons/Icon[\($0 + 1)]", inLine: inLine) }
+        }
         result.adParameters = node.child("AdParameters")?.nonEmptyText
         return result
     }
@@ -124,7 +132,10 @@ extension DocumentBuilder {
         return value
     }
 
-    private mutating func icon(_ n: XMLNode, path: String) -> Icon {
+    private mutating func icon(_ n: XMLNode, path: String, inLine: Bool) -> Icon {
+        // An InLine icon shows a resource; a wrapper's may carry only tracking (vast-client-js checks InLine only).
+        if inLine { requireOneOf(Self.creativeResourceNames, of: n, path, why: "nothing to show") }
+        requireStaticResourceTypes(of: n, path)
         var icon = Icon(program: n.stringAttribute("program"), width: n.intAttribute("width"),
                         height: n.intAttribute("height"), xPosition: n.stringAttribute("xPosition"),
                         yPosition: n.stringAttribute("yPosition"), apiFramework: n.stringAttribute("apiFramework"),
@@ -147,7 +158,7 @@ extension DocumentBuilder {
         return icon
     }
 
-    private mutating func companionAds(_ node: XMLNode, path: String) -> CompanionAds {
+    private mutating func companionAds(_ node: XMLNode, path: String, inLine: Bool) -> CompanionAds {
         var required: CompanionRequirement?
         if let text = node.stringAttribute("required") {
             required = CompanionRequirement(rawValue: text.lowercased())
@@ -155,6 +166,10 @@ extension DocumentBuilder {
         }
         let companions = node.children("Companion").enumerated().map { index, n in
             let p = "\(path)/Companion[\(index + 1)]"
+            // width and height: required by every XSD, in wrappers too; a resource: what an InLine companion shows.
+            requireAttributes(["width", "height"], of: n, p)
+            if inLine { requireOneOf(Self.creativeResourceNames, of: n, p, why: "nothing to show") }
+            requireStaticResourceTypes(of: n, p)
             return Companion(
                 id: n.stringAttribute("id"), width: n.intAttribute("width"), height: n.intAttribute("height"),
                 assetWidth: n.intAttribute("assetWidth"), assetHeight: n.intAttribute("assetHeight"),
@@ -170,9 +185,15 @@ extension DocumentBuilder {
         return CompanionAds(required: required, companions: companions)
     }
 
-    private mutating func nonLinearAds(_ node: XMLNode, path: String) -> NonLinearAds {
+    private mutating func nonLinearAds(_ node: XMLNode, path: String, inLine: Bool) -> NonLinearAds {
         let items = node.children("NonLinear").enumerated().map { index, n in
             let p = "\(path)/NonLinear[\(index + 1)]"
+            // A wrapper's NonLinear is tracking only (its XSD type has no required attribute); an InLine's is shown.
+            if inLine {
+                requireAttributes(["width", "height"], of: n, p)
+                requireOneOf(Self.creativeResourceNames, of: n, p, why: "nothing to show")
+            }
+            requireStaticResourceTypes(of: n, p)
             return NonLinear(
                 id: n.stringAttribute("id"), width: n.intAttribute("width"), height: n.intAttribute("height"),
                 minSuggestedDuration: n.stringAttribute("minSuggestedDuration").flatMap(VASTTime.parseDuration),

@@ -33,8 +33,20 @@ extension DocumentBuilder {
         }
         var result: [Verification] = []
         for (container, p) in containers {
-            for n in container.children("Verification") {
-                let vp = p + "/Verification"
+            for (index, n) in container.children("Verification").enumerated() {
+                let vp = "\(p)/Verification[\(index + 1)]"
+                // VAST 4.1 (OM): vendor and each resource's attributes are required; a resource "should be
+                // provided". Not checked on older documents, whose <Extension type="AdVerifications"> predates them.
+                if isAtLeast(4, 1) {
+                    requireAttributes(["vendor"], of: n, vp)
+                    requireOneOf(["JavaScriptResource", "ExecutableResource"], of: n, vp, why: "nothing to run")
+                    for (i, r) in n.children("JavaScriptResource").enumerated() {
+                        requireAttributes(["apiFramework", "browserOptional"], of: r, "\(vp)/JavaScriptResource[\(i + 1)]")
+                    }
+                    for (i, r) in n.children("ExecutableResource").enumerated() {
+                        requireAttributes(["apiFramework", "type"], of: r, "\(vp)/ExecutableResource[\(i + 1)]")
+                    }
+                }
                 let js = n.children("JavaScriptResource").compactMap { r in
                     url(r, vp + "/JavaScriptResource").map {
                         VerificationResource(apiFramework: r.stringAttribute("apiFramework"),

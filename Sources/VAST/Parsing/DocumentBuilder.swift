@@ -71,10 +71,12 @@ struct DocumentBuilder {
             return
         }
         let minor = version.split(separator: ".").dropFirst().first.flatMap { Int($0) } ?? 0
-        isVersionAtLeast41 = major > 4 || (major == 4 && minor >= 1)
+        self.version = (major, minor)
         switch major {
         case 2...4: break
-        case 1: warn(.version, "version \(version) declared on a <VAST> root; read as VAST 2", "VAST")
+        case 1:
+            self.version = (2, 0)
+            warn(.version, "version \(version) declared on a <VAST> root; read as VAST 2", "VAST")
         default: throw VASTError(.unsupportedVersion, "VAST version \(version) is not supported (2.0–4.3 are)")
         }
     }
@@ -131,9 +133,10 @@ struct DocumentBuilder {
             a.nonEmptyText.map { Advertiser(name: $0, id: a.stringAttribute("id")) }
         }
         result.description = node.child("Description")?.nonEmptyText
-        result.pricing = pricing(node)
-        result.categories = node.children("Category").map {
-            Category(code: $0.text, authority: $0.stringAttribute("authority"))
+        result.pricing = pricing(node, path: path)
+        result.categories = node.children("Category").enumerated().map { index, n in
+            if isAtLeast(4, 0) { requireAttributes(["authority"], of: n, "\(path)/Category[\(index + 1)]") }
+            return Category(code: n.text, authority: n.stringAttribute("authority"))
         }
         if let expires = node.child("Expires")?.nonEmptyText {
             result.expiresSeconds = Int(expires)
@@ -149,18 +152,28 @@ struct DocumentBuilder {
         if result.adSystem == nil { warn(.missingRecommended, "<InLine> has no <AdSystem>", path) }
         if result.adTitle == nil { warn(.missingRecommended, "<InLine> has no <AdTitle>", path) }
         if result.impressions.isEmpty { warn(.missingRecommended, "<InLine> has no <Impression> URL", path) }
-        if result.adServingId == nil, isVersionAtLeast41 {
+        if result.adServingId == nil, isAtLeast(4, 1) {
             warn(.missingRecommended, "<InLine> has no <AdServingId> (required since VAST 4.1)", path)
         }
-        if result.creatives.isEmpty { warn(.missingRecommended, "<InLine> has no <Creative>", path) }
+        requireChildren(["Creatives"], of: node, path)
+        if let creatives = node.child("Creatives") { requireChildren(["Creative"], of: creatives, path + "/Creatives") }
         return result
     }
 
-    /// Whether the document declares VAST 4.1 or later (AdServingId became required in 4.1).
-    private var isVersionAtLeast41 = false
+    /// The VAST version the document is read as: as declared (1.x read as 2.0), or 4.0 when the version attribute
+    /// is missing or not a number ("read as VAST 4"). Requirements that a version introduced (AdServingId in 4.1,
+    /// UniversalAdId in 4.0…) are only checked from that version on.
+    private(set) var version: (major: Int, minor: Int) = (4, 0)
 
+    /// Whether the document is read as VAST `major.minor` or later.
+    func isAtLeast(_ major: Int, _ minor: Int) -> Bool {
+        version.major > major || (version.major == major && version.minor >= minor)
+    }
+
+    /// The wrapper, or `nil` when it has no `<VASTAdTagURI>` (the ad is then broken: error 101). Everything else is
+    /// read either way, so a broken wrapper still draws the warnings of the rest of what is wrong with it.
     private mutating func wrapper(_ node: XMLNode, path: String) -> Wrapper? {
-        let tagURI: String
+        var tagURI: String?
         if let tagNode = node.child("VASTAdTagURI"), let uri = url(tagNode, path + "/VASTAdTagURI") {
             tagURI = uri
         } else if let legacy = node.child("VASTAdTagURL")?.child("URL"), let uri = url(legacy, path + "/VASTAdTagURL/URL") {
@@ -168,10 +181,8 @@ struct DocumentBuilder {
             // peer vast-client-js follows it too.
             warn(.version, "<VASTAdTagURL><URL> is VAST 1's wrapper form; followed as <VASTAdTagURI>", path)
             tagURI = uri
-        } else {
-            return nil
         }
-        var result = Wrapper(vastAdTagURI: tagURI)
+        var result = Wrapper(vastAdTagURI: tagURI ?? "")
         result.adSystem = adSystem(node)
         result.followAdditionalWrappers = node.boolAttribute("followAdditionalWrappers")
         result.allowMultipleAds = node.boolAttribute("allowMultipleAds")
@@ -179,17 +190,37 @@ struct DocumentBuilder {
         result.impressions = impressions(node, path: path)
         result.errorURLs = node.children("Error").compactMap { url($0, path + "/Error") }
         result.viewableImpression = node.child("ViewableImpression").map { viewable($0, path: path) }
-        result.pricing = pricing(node)
-        result.blockedAdCategories = (node.child("BlockedAdCategories").map { [$0] } ?? []).flatMap { blocked in
-            // VAST 4.1 writes <BlockedAdCategories authority="…">IAB1-1</BlockedAdCategories>; some tags nest
-            // <Category> children instead.
-            blocked.children("Category").isEmpty
-                ? (blocked.nonEmptyText.map { [Category(code: $0, authority: blocked.stringAttribute("authority"))] } ?? [])
-                : blocked.children("Category").map { Category(code: $0.text, authority: $0.stringAttribute("authority")) }
-        }
+        result.pricing = pricing(node, path: path)
+        result.blockedAdCategories = blockedAdCategories(node, path: path)
         result.extensions = extensions(node, path: path)
         result.verifications = verifications(node, path: path)
         result.creatives = creatives(node, path: path, inLine: false)
+
+        // Required in a Wrapper by every VAST XSD (2.0 to 4.2); a missing VASTAdTagURI is the ad's 101 failure.
+        if result.adSystem == nil { warn(.missingRecommended, "<Wrapper> has no <AdSystem>", path) }
+        if result.impressions.isEmpty { warn(.missingRecommended, "<Wrapper> has no <Impression> URL", path) }
+        return tagURI == nil ? nil : result
+    }
+
+    /// `<BlockedAdCategories>` (VAST 4.1, 0+ per wrapper): each element's comma-separated codes, as the spec writes
+    /// them (`<BlockedAdCategories authority="…">IAB1-1,IAB1-2</BlockedAdCategories>`); some tags nest `<Category>`
+    /// children instead.
+    private mutating func blockedAdCategories(_ node: XMLNode, path: String) -> [Category] {
+        var result: [Category] = []
+        for (index, blocked) in node.children("BlockedAdCategories").enumerated() {
+            let p = "\(path)/BlockedAdCategories[\(index + 1)]"
+            let nested = blocked.children("Category")
+            if nested.isEmpty {
+                // "The authority attribute is required if categories are provided" (VAST 4.3 §3.19.2).
+                if isAtLeast(4, 1), blocked.nonEmptyText != nil { requireAttributes(["authority"], of: blocked, p) }
+                let authority = blocked.stringAttribute("authority")
+                result += blocked.text.split(separator: ",")
+                    .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+                    .map { Category(code: $0, authority: authority) }
+            } else {
+                result += nested.map { Category(code: $0.text, authority: $0.stringAttribute("authority") ?? blocked.stringAttribute("authority")) }
+            }
+        }
         return result
     }
 
@@ -216,8 +247,10 @@ struct DocumentBuilder {
         return AdSystem(name: name, version: n.stringAttribute("version"))
     }
 
-    private func pricing(_ node: XMLNode) -> Pricing? {
-        guard let n = node.child("Pricing"), let value = n.nonEmptyText else { return nil }
+    private mutating func pricing(_ node: XMLNode, path: String) -> Pricing? {
+        guard let n = node.child("Pricing") else { return nil }
+        if isAtLeast(3, 0) { requireAttributes(["model", "currency"], of: n, path + "/Pricing") }
+        guard let value = n.nonEmptyText else { return nil }
         return Pricing(model: n.stringAttribute("model"), currency: n.stringAttribute("currency"), value: value)
     }
 
@@ -248,7 +281,7 @@ struct DocumentBuilder {
         for n in container.children("Tracking") {
             let p = path + "/Tracking"
             guard let name = n.stringAttribute("event") else {
-                warn(.invalidValue, "<Tracking> without an event attribute ignored", p)
+                warn(.missingRecommended, "<Tracking> lacks required attribute(s): event; ignored", p)
                 continue
             }
             guard let u = url(n, p + "[@event=\(name)]") else { continue }

@@ -16,6 +16,12 @@ public struct VASTParser: Sendable {
     /// The safety limits.
     public var limits: ParserLimits
 
+    /// The VAST versions this parser reads, as the AdCOM 1.0 "Creative Subtypes – Audio/Video" codes that
+    /// `[VASTVERSIONS]` carries: 2 VAST 2.0, 3 VAST 3.0, 5 and 6 their wrappers, 7 and 8 VAST 4.0 and its wrapper,
+    /// 11/12 VAST 4.1, 13/14 VAST 4.2, 15/16 VAST 4.3. Not 1 and 4 (VAST 1.0 is refused with 102; only its wrapper
+    /// element inside a `<VAST>` root is followed) nor 9 and 10 (DAAST 1.0's `<DAAST>` root is not VAST).
+    public static let adcomVersionCodes = [2, 3, 5, 6, 7, 8, 11, 12, 13, 14, 15, 16]
+
     public init(limits: ParserLimits = .default) {
         self.limits = limits
     }
@@ -23,6 +29,14 @@ public struct VASTParser: Sendable {
     /// Parses a VAST response.
     /// - Parameter tagURL: where the data came from, only used to label root `<Error>` URLs in a 303 error.
     public func parse(_ data: Data, tagURL: String? = nil) throws(VASTError) -> VASTDocument {
+        var warnings: [VASTWarning] = []
+        return try parse(data, tagURL: tagURL, warnings: &warnings)
+    }
+
+    /// Parses a VAST response, leaving its warnings in `warnings` also when the parse fails: a document whose only
+    /// ad is broken (101) still says what else is wrong with it (a linter wants every fault at once).
+    public func parse(_ data: Data, tagURL: String? = nil, warnings: inout [VASTWarning]) throws(VASTError) -> VASTDocument {
+        warnings = []
         // An empty answer (204, 0 bytes, whitespace) is how many ad servers say "no ad": 303, as IMA reports it,
         // not an XML error.
         if Self.isBlank(data) { throw VASTError(.noAdAfterWrapper, "the response is empty (\(data.count) bytes): no ad") }
@@ -32,6 +46,7 @@ public struct VASTParser: Sendable {
         case .failure(let failure): throw VASTError(.xmlParse, failure.message)
         }
         var builder = DocumentBuilder(source: output.source)
+        defer { warnings = builder.warnings }
         return try builder.build(root: output.root, tagURL: tagURL)
     }
 

@@ -28,6 +28,9 @@ public struct ResolverConfiguration: Sendable {
     /// requests the literal macro unless the integrator adds a filter). Loop detection compares URIs *before*
     /// this transform, so fresh cache-busters cannot hide a loop. Default: unchanged.
     public var tagURLTransform: @Sendable (String) -> String
+    /// The player's own blocked ad categories (codes such as `IAB25`), sent first in a wrapper's
+    /// `[BLOCKEDADCATEGORIES]`, before those of the chain's `<BlockedAdCategories>`. Default: none.
+    public var blockedAdCategories: [String] = []
 
     public init(maxWrapperDepth: Int = 5, firstRequestTimeout: Duration = .seconds(8),
                 wrapperTimeout: Duration = .seconds(4), maxRequests: Int = 32,

@@ -11,7 +11,8 @@ public struct VASTResolution: Sendable, Hashable, Encodable {
     public var failures: [ResolutionFailure]
     /// Every request made (or refused), in order.
     public var hops: [ResolutionHop]
-    /// Warnings of every response (prefixed with the hop) and resolution notes.
+    /// Warnings of every response (prefixed with the hop), also of a response that failed to parse (its other
+    /// faults), and resolution notes.
     public var warnings: [VASTWarning]
     /// The failure of the first request or of its parse (no ads at all), if any. A 303 here carries the root
     /// `<VAST><Error>` URLs.

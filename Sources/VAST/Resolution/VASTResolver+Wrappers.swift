@@ -9,7 +9,9 @@ extension VASTResolver {
         let link = WrapperLink(depth: chain.count + 1, ad: ad, wrapper: wrapper, tagURL: tagURL)
         let chain = chain + [link]
         let rawURI = wrapper.vastAdTagURI
-        let uri = URLTemplate.escapingInvalidCharacters(configuration.tagURLTransform(rawURI))
+        let uri = URLTemplate.escapingInvalidCharacters(
+            configuration.tagURLTransform(Self.fillingBlockedAdCategories(rawURI, own: configuration.blockedAdCategories,
+                                                                          chain: chain)))
         func refuse(_ code: VASTErrorCode, _ message: String) {
             fail(code, message, chain: chain, topLevel: topLevel, state: &state)
             state.hops.append(ResolutionHop(depth: link.depth, url: uri,
@@ -48,9 +50,12 @@ extension VASTResolver {
             responseURL = tag.finalURL?.absoluteString ?? url.absoluteString
         }
         let document: VASTDocument
+        var parseWarnings: [VASTWarning] = []
         do {
-            document = try VASTParser(limits: configuration.parserLimits).parse(fetchedData, tagURL: url.absoluteString)
+            document = try VASTParser(limits: configuration.parserLimits).parse(fetchedData, tagURL: url.absoluteString,
+                                                                                warnings: &parseWarnings)
         } catch {
+            state.addWarnings(parseWarnings, hop: link.depth)
             failParse(error, link: link, url: url, elapsed: elapsedTime, chain: chain, topLevel: topLevel, state: &state)
             return
         }
@@ -72,6 +77,21 @@ extension VASTResolver {
             await resolve(ad: candidate, tagURL: url.absoluteString, responseURL: responseURL, chain: chain,
                           visited: visited + [rawURI], topLevel: topLevel, state: &state)
         }
+    }
+
+    /// `[BLOCKEDADCATEGORIES]` (or `%%BLOCKEDADCATEGORIES%%`) in a wrapper's `VASTAdTagURI`, filled before
+    /// `tagURLTransform`: the player's `own` codes, then the `<BlockedAdCategories>` codes of every wrapper of `chain`
+    /// (this one included), outermost first, each once, encoded as a VAST 4.x list (`IAB25,IAB26-3`). The IAB macro
+    /// list says the values "must be taken from" the wrappers' BlockedAdCategories; when neither the player nor the
+    /// chain blocks anything the value is known, an empty list, not `-1`.
+    static func fillingBlockedAdCategories(_ uri: String, own: [String], chain: [WrapperLink]) -> String {
+        let tokens = ["[BLOCKEDADCATEGORIES]", "%%BLOCKEDADCATEGORIES%%"]
+        guard tokens.contains(where: uri.contains) else { return uri }
+        var seen = Set<String>()
+        let codes = (own + chain.flatMap { $0.wrapper.blockedAdCategories.map(\.code) })
+            .filter { !$0.isEmpty && seen.insert($0).inserted }
+        let value = PercentEncoding.list(codes)
+        return tokens.reduce(uri) { $0.replacingOccurrences(of: $1, with: value) }
     }
 
     /// Records a wrapper target that did not parse as VAST, with the code the spec gives each case.

@@ -107,12 +107,15 @@ public struct VASTResolver: Sendable {
         -> VASTResolution {
         let parser = VASTParser(limits: configuration.parserLimits)
         let document: VASTDocument
+        var parseWarnings: [VASTWarning] = []
         do {
-            document = try parser.parse(data, tagURL: tagURL)
+            document = try parser.parse(data, tagURL: tagURL, warnings: &parseWarnings)
         } catch {
             let outcome: ResolutionHop.Outcome = error.code == .noAdAfterWrapper ? .noAd : .failed(error)
             state.hops.append(ResolutionHop(depth: 0, url: tagURL ?? "(data)", outcome: outcome,
                                             elapsed: elapsed, adSystems: []))
+            // The other faults of a document that failed (e.g. its only ad a wrapper without VASTAdTagURI).
+            state.addWarnings(parseWarnings, hop: 0)
             return VASTResolution(hops: state.hops, warnings: state.warnings, topLevelError: Self.dispatchableOnly(error))
         }
         state.hops.append(ResolutionHop(depth: 0, url: tagURL ?? "(data)", outcome: .vast(adCount: document.ads.count),

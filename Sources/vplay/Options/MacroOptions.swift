@@ -22,9 +22,10 @@ struct MacroOptions: ParsableArguments {
     }
 
     /// The `--macro` names vplay does not fill itself: their values are used only where a tag has the macro and
-    /// vplay has no value of its own, which a run warns about.
+    /// vplay has no value of its own, which a run warns about. `BLOCKEDADCATEGORIES` is not one of them: it is the
+    /// player's own blocked list, sent before the chain's in every wrapper request.
     var unknownMacroNames: [String] {
-        macro.map(\.name).filter { !SessionConfiguration.defaultDeviceMacros.keys.contains($0) }
+        macro.map(\.name).filter { !SessionConfiguration.defaultDeviceMacros.keys.contains($0) && $0 != "BLOCKEDADCATEGORIES" }
     }
 
     /// Applies these options to a session configuration.
