@@ -14,7 +14,10 @@ struct TagLoader {
     func resolve() async -> (tagURL: URL, resolution: VASTResolution) {
         let tagURL: URL
         let fetcher: any AdTagFetcher
-        let mapped = URLMapFetcher(mappings: configuration.mappings, next: environment.tagFetcher)
+        let remote = URLMapFetcher(mappings: configuration.mappings, next: environment.tagFetcher)
+        // Under `--network`, every tag that comes over the network (or stands for one, under `--map`) is timed by the
+        // profile; the tag file the user named is read from disk.
+        let mapped: any AdTagFetcher = configuration.network.map { NetworkTagFetcher(next: remote, profile: $0.profile) } ?? remote
         if let url = URL(string: configuration.tag), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
             tagURL = url
             fetcher = mapped

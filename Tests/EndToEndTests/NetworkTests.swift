@@ -219,6 +219,34 @@ import TestSupport
         #expect(open.lines.last?["ending"] as? String == "abandoned")
     }
 
+    /// Tag requests are timed by the profile too: a wrapper's InLine of N bytes at 0.5 kbps takes N·8/500 s, past the
+    /// 4 s a wrapper hop has, so the chain fails with 301 to the wrapper's Error URL, deterministically; at fast3g it
+    /// plays. The InLine comes over loopback HTTP.
+    @Test func slowNetwork_tripsTheWrapperTimeout_with301() async throws {
+        let clip = Repo.media("clip-5s-video-only.mp4")
+        let inLine = Self.tag("clip.mp4")
+        let server = try ScriptedHTTPServer { target in
+            if target == "/clip.mp4" { return .file(clip) }
+            return target == "/inline.xml" ? .body(Data(inLine.utf8), contentType: "application/xml") : .status(404)
+        }
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let wrapper = try folder.write("wrapper.xml", """
+            <VAST version="4.1"><Ad id="w"><Wrapper><AdSystem>w</AdSystem>
+            <VASTAdTagURI><![CDATA[\(server.baseURL)/inline.xml]]></VASTAdTagURI>
+            <Error><![CDATA[http://127.0.0.1:9/werr?code=[ERRORCODE]]]></Error>
+            <Impression><![CDATA[http://127.0.0.1:9/wimp]]></Impression></Wrapper></Ad></VAST>
+            """)
+        #expect(Double(inLine.utf8.count) * 8 / 500 > 4, "the InLine takes longer than a wrapper hop's 4 s at 0.5 kbps")
+        let slow = try await vplay(["--vast", wrapper, "--dry-run", "--json", "--network", "kbps=0.5"])
+        #expect(slow.status == 3, "\(slow.stderr)")
+        let error = try #require(slow.lines.first { $0["kind"] as? String == "error" })
+        #expect(error["code"] as? Int == 301 && (error["message"] as? String)?.contains("on network kbps=0.5,rtt=0") == true, "\(error)")
+        #expect(slow.lines.contains { $0["kind"] as? String == "beacon" && ($0["url"] as? String)?.contains("werr?code=301") == true })
+        let fast = try await vplay(["--vast", wrapper, "--dry-run", "--json", "--network", "fast3g"])
+        #expect(fast.status == 0, "\(fast.stderr)")
+    }
+
     /// A plain InLine whose media files are the given paths.
     static func tag(_ media: String, second: String? = nil, bitrates: (Int, Int) = (500, 400)) -> String {
         func file(_ path: String, _ bitrate: Int) -> String {
