@@ -99,7 +99,8 @@ public struct SessionConfiguration: Sendable {
         public var rebuffer: Duration = MediaDelivery.defaultRebuffer
         /// The media must be ready to play this long after its request, else 402 and the next file (`--media-timeout`,
         /// default 8 s: IMA's `loadVideoTimeout`).
-        public var mediaTimeout: Duration = .seconds(8)
+        public var mediaTimeout: Duration = defaultMediaTimeout
+        public static let defaultMediaTimeout: Duration = .seconds(8)
         /// A stall longer than this fails the ad with 402 (`--stall-timeout`); nil (default): no limit, as IMA
         /// documents none.
         public var stallTimeout: Duration?

@@ -154,4 +154,51 @@ import TestSupport
             }
         }
     }
+
+    /// The same on simulated networks: stalls that delay skips and closes, and a rate that drops to 0 for good (the
+    /// play is abandoned where the media stopped). The oracle works the stalls out from the frames and the download,
+    /// the engine from its clock; every drawn scenario must agree.
+    @Test func engine_onSimulatedNetworks_firesExactlyWhatTheOracleSays() async throws {
+        let clip = Repo.media("clip-10s-360p.mp4")
+        let timeline = try MediaTimeline(decoding: FFmpegMediaSource(location: clip))
+        let map = try FFmpegMediaSource.deliveryMap(location: clip, options: MediaOpenOptions(openDecoders: false, measureTimeline: false),
+                                                    timelineStart: timeline.info.timeline.start)
+        let duration = timeline.info.exactDuration
+        let profiles = [try NetworkProfile(parsing: "kbps=150,rtt=100"), try NetworkProfile(parsing: "kbps=190"),
+                        NetworkProfile(name: "drop", rtt: .zero, steps: [.init(at: .zero, kbps: 300), .init(at: .seconds(3), kbps: 0)])]
+        var rules = PlaybackRules(duration: duration)
+        rules.progressOffsets = [.seconds(2), .milliseconds(3_333), duration]
+        rules.skipOffset = .seconds(5)
+        rules.reward = Reward(currency: "Coins", amount: 1)
+        rules.hasEndCard = true
+        rules.icons = [.init(offset: .seconds(6))]
+        let facts = FleetOracle.Facts(duration: duration, progressOffsets: rules.progressOffsets, skipOffset: rules.skipOffset,
+                                      hasEndCard: true, endCardAfterSkip: true, hasClickThrough: true, icons: rules.icons)
+        let mix = try FleetMix(parsing: "complete:1,background:1,pause:1,click:1,skip:2,close:2")
+        let tracked = Set(FleetOracle(facts: facts).events(of: FleetScenario(index: 0, kind: .complete)).keys.map(\.name))
+            .union([.pause, .resume, .skip, .click])
+        let firstPicture = timeline.frames.firstIndex { $0.type == .video } ?? 0
+        let after = timeline.frames.dropFirst(firstPicture + 1).map(\.time)
+        var stalledSessions = 0
+        for profile in profiles {
+            let delivery = MediaDelivery(profile: profile, map: map)
+            let network = FleetOracle.Network(frames: after, duration: duration, delivery: delivery, mediaTimeout: .seconds(8))
+            #expect(network.loads && !network.stalls.isEmpty, "\(profile) stalls: \(network.stalls)")
+            for index in 0..<150 {
+                let scenario = FleetScenario.draw(index: index, seed: 13, mix: mix, facts: .init(duration: duration, skipOffset: rules.skipOffset))
+                var fired: [FleetOracle.Event: Int] = [:]
+                var stalls = 0
+                _ = try await PlaybackEngine(configuration: .init(rules: rules, delivery: delivery))
+                    .play(TimelineMediaSource(timeline), script: scenario.script, on: VirtualClock()) { event in
+                        if event.name == .bufferStart { stalls += 1 }
+                        guard tracked.contains(event.name) else { return }
+                        fired[FleetOracle.Event(event.name, offset: event.offset, icon: event.icon), default: 0] += 1
+                    }
+                if stalls > 0 { stalledSessions += 1 }
+                #expect(fired == FleetOracle(facts: facts).events(of: scenario, network: network), "\(profile), scenario \(scenario)")
+            }
+        }
+        #expect(stalledSessions > 250, "most sessions stall on these networks: \(stalledSessions)")
+    }
 }
+

@@ -173,3 +173,31 @@ import TestSupport
         #expect((report["fleet"] as? [String: Any])?["shards"] as? [Int] == [3])
     }
 }
+
+/// `fleet --network-mix`: viewers on simulated networks, over real HTTP to the sink. The oracle predicts the stalls,
+/// the refused skips they cause and the 402s of a network too slow to load the media in time; expected, sent and
+/// received agree; the report says per network how many viewers reached each quartile.
+@Suite(.timeLimit(.minutes(3))) struct FleetNetworkTests {
+    @Test func networkMix_isPredictedExactly_andReportedPerNetwork() async throws {
+        let run = try await vplay(["fleet", "--vast", "media/demo.xml", "--sessions", "300", "--sink", "--seed", "3", "--json",
+                                   "--mix", "complete:40,background:10,pause:10,click:10,skip:15,close:15",
+                                   "--network-mix", "wifi:40,kbps=150/rtt=100:40,offline:20"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let checks = try #require(report["checks"] as? [String: Any])
+        #expect(checks["sentAsExpected"] as? Bool == true && checks["receivedAsSent"] as? Bool == true)
+        let population = try #require(report["population"] as? [String: Any])
+        let networks = try #require(population["networks"] as? [String: [String: Any]])
+        #expect(Set(networks.keys) == ["wifi", "kbps=150,rtt=100", "offline"])
+        let offline = try #require(networks["offline"]), slow = try #require(networks["kbps=150,rtt=100"]), wifi = try #require(networks["wifi"])
+        #expect(offline["failedToLoad"] as? Int == offline["sessions"] as? Int && (offline["sessions"] as? Int ?? 0) > 0)
+        #expect((slow["sessionsThatStalled"] as? Int ?? 0) > 0 && wifi["sessionsThatStalled"] as? Int == 0)
+        let sessions = networks.values.compactMap { $0["sessions"] as? Int }.reduce(0, +)
+        #expect(sessions == 300)
+        let beacons = try #require(population["beacons"] as? [[String: Any]])
+        let errors = try #require(beacons.first { $0["event"] as? String == "error" })
+        #expect(errors["expected"] as? Int == offline["sessions"] as? Int && errors["sent"] as? Int == offline["sessions"] as? Int,
+                "each offline viewer fires the ad's Error URL with 402: \(errors)")
+        #expect((report["fleet"] as? [String: Any])?["networkMix"] as? String == "wifi:40,kbps=150/rtt=100:40,offline:20")
+    }
+}

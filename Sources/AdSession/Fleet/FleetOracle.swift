@@ -55,12 +55,17 @@ public struct FleetOracle: Sendable {
 
     public init(facts: Facts) { self.facts = facts }
 
-    /// The events a session of `scenario` fires, each with its count.
-    public func events(of scenario: FleetScenario) -> [Event: Int] {
+    /// The events a session of `scenario` fires, each with its count; on a simulated `network`, with its stalls
+    /// (none when the media is not ready in time: the session fails with 402 and plays nothing).
+    public func events(of scenario: FleetScenario, network: Network? = nil) -> [Event: Int] {
         var events: [Event: Int] = [:]
+        if let network, !network.loads { return events }
         func add(_ name: PlaybackEvent.Name, offset: Duration? = nil) { events[Event(name, offset: offset), default: 0] += 1 }
         for name in [PlaybackEvent.Name.loaded, .impression, .creativeView, .start] { add(name) }
         let duration = facts.duration
+        /// How far an uninterrupted play gets, and the playhead at a clock time (they differ only by stalls).
+        let reach = network?.reach(duration: duration) ?? duration
+        func playhead(atClock clock: Duration) -> Duration { network?.playhead(atClock: clock) ?? clock }
         /// Boundaries reached by a playhead of `reach`.
         func boundaries(upTo reach: Duration) {
             for (name, at) in [(PlaybackEvent.Name.firstQuartile, duration / 4), (.midpoint, duration / 2), (.thirdQuartile, duration * 3 / 4), (.complete, duration)]
@@ -70,40 +75,42 @@ public struct FleetOracle: Sendable {
                 events[Event(.iconShown, icon: index), default: 0] += 1
             }
         }
+        /// The video played to its end: the end card or replay screen, which the viewer closes. A play the media
+        /// stopped arriving for is abandoned instead.
+        func toTheEnd() {
+            boundaries(upTo: reach)
+            if reach == duration { endScreen() }
+        }
         func endScreen() {
             if facts.hasEndCard { add(.endCardShown) }
             add(.closeLinear)
         }
         switch scenario.kind {
         case .complete:
-            boundaries(upTo: duration)
-            endScreen()
+            toTheEnd()
         case .background, .pause:
             add(.pause)
             add(.resume)
-            boundaries(upTo: duration)
-            endScreen()
+            toTheEnd()
         case .click:
             add(.click)
             if facts.hasClickThrough {
                 add(.pause)
                 add(.resume)
             }
-            boundaries(upTo: duration)
-            endScreen()
+            toTheEnd()
         case .skip:
-            let at = scenario.at ?? .zero
+            let at = playhead(atClock: scenario.at ?? .zero)
             if let offset = facts.skipOffset, at >= offset {
                 boundaries(upTo: at)
                 add(.skip)
                 if facts.endCardAfterSkip { endScreen() }
             } else {
                 // Not skippable (yet): the skip is refused and the video plays on.
-                boundaries(upTo: duration)
-                endScreen()
+                toTheEnd()
             }
         case .close:
-            boundaries(upTo: scenario.at ?? .zero)
+            boundaries(upTo: playhead(atClock: scenario.at ?? .zero))
             add(.closeLinear)
         }
         return events

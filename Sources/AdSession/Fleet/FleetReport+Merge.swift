@@ -83,8 +83,22 @@ extension FleetReport {
             if let received = other.received { beacons[index].received = (beacons[index].received ?? 0) + received }
         }
         let unexpected: Int? = (a.unexpected == nil && b.unexpected == nil) ? nil : (a.unexpected ?? 0) + (b.unexpected ?? 0)
+        var networks: [String: NetworkPopulation]?
+        if a.networks != nil || b.networks != nil {
+            networks = (a.networks ?? [:]).merging(b.networks ?? [:]) { x, y in
+                var sum = x
+                sum.sessions += y.sessions
+                sum.failedToLoad += y.failedToLoad
+                sum.sessionsThatStalled += y.sessionsThatStalled
+                sum.rebuffers += y.rebuffers
+                sum.stalledSeconds += y.stalledSeconds
+                sum.reached = add(x.reached, y.reached)
+                return sum
+            }
+        }
         return Population(scenarios: add(a.scenarios, b.scenarios), endings: add(a.endings, b.endings),
                           rewardsGranted: a.rewardsGranted + b.rewardsGranted, rewardsForfeited: a.rewardsForfeited + b.rewardsForfeited,
-                          events: add(a.events, b.events), beacons: beacons, failures: add(a.failures, b.failures), unexpected: unexpected)
+                          events: add(a.events, b.events), beacons: beacons, failures: add(a.failures, b.failures), unexpected: unexpected,
+                          networks: networks)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PlayerEngine
 
 /// What a fleet did, in two parts: the **population** (scenarios drawn, events fired, each beacon's expected, sent,
 /// delivered and received counts, failures by reason) depends only on the tag, the seed, the mix and the sessions
@@ -21,6 +22,8 @@ public struct FleetReport: Sendable, Equatable, Codable {
         public var duration: Double
         public var decodeEach: Bool
         public var dryRun: Bool
+        /// `--network-mix`, when the viewers were on simulated networks.
+        public var networkMix: String? = nil
     }
 
     /// One tracking URL of the ad, with its counts over the sessions of the report.
@@ -55,6 +58,24 @@ public struct FleetReport: Sendable, Equatable, Codable {
         public var failures: [String: Int]
         /// Hits the sink received that no beacon accounts for.
         public var unexpected: Int?
+        /// Under `--network-mix`: per network profile, how its viewers did.
+        public var networks: [String: NetworkPopulation]? = nil
+    }
+
+    /// The viewers of one simulated network: how many, how many never started (402: the media was not ready within
+    /// the media timeout), their stalls, and how many reached each quartile.
+    public struct NetworkPopulation: Sendable, Equatable, Codable {
+        public var sessions = 0
+        public var failedToLoad = 0
+        public var sessionsThatStalled = 0
+        public var rebuffers = 0
+        public var stalledSeconds = 0.0
+        /// Sessions that reached `start`, `firstQuartile`, `midpoint`, `thirdQuartile`, `complete`.
+        public var reached: [String: Int] = [:]
+
+        static let milestones: [PlaybackEvent.Name] = [.start, .firstQuartile, .midpoint, .thirdQuartile, .complete]
+
+        public init() {}
     }
 
     public struct Latency: Sendable, Equatable, Codable {

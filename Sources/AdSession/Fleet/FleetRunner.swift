@@ -21,6 +21,9 @@ public struct FleetConfiguration: Sendable {
     public var shard = FleetShard.whole
     /// Decode the media in every session (FFmpeg per session) instead of replaying the one verified decode.
     public var decodeEach = false
+    /// Viewers on simulated networks (`--network-mix`): each session's profile is drawn from it, with the thresholds
+    /// of `session.network` (or the defaults). nil: every session's media arrives as fast as it is read.
+    public var networkMix: NetworkMix?
 
     public init(session: SessionConfiguration, sessions: Int, mix: FleetMix) {
         self.session = session
@@ -87,7 +90,27 @@ public struct FleetRunner: Sendable {
         var location: String
         var mediaURL: String
         var decodeSeconds: Double
+        /// Under `--network-mix`, for each share of the mix: that network's download of the media.
+        var deliveries: [MediaDelivery] = []
         var warnings: [String] { plan.steps.warnings }
+
+        /// The plan of a session on network `share`: its download, or (when the media is not ready in time) the
+        /// 402 it fails with before playing, fired to the ad's Error URLs.
+        func plan(onNetwork share: Int?, thresholds: SessionConfiguration.NetworkConditions?) -> SessionPlan {
+            guard let share, deliveries.indices.contains(share) else { return plan }
+            let delivery = deliveries[share]
+            var plan = self.plan
+            let timeout = thresholds?.mediaTimeout ?? SessionConfiguration.NetworkConditions.defaultMediaTimeout
+            if let ready = delivery.startupDelay, ready <= timeout {
+                plan.delivery = delivery
+                return plan
+            }
+            let failure = SessionError(kind: .media, code: .mediaFileTimeout,
+                                       message: "media not ready to play within the media timeout of \(timeout.millisecondText) s on network \(delivery.profile)")
+            plan.failure = failure
+            plan.steps.append(.failure(failure, errorTargets: plan.ad?.errorURLs.map(AdPreparation.errorTarget) ?? []))
+            return plan
+        }
     }
 
     private struct PreparationFailure: Error {
@@ -125,13 +148,34 @@ public struct FleetRunner: Sendable {
             plan.steps.append(.failure(failure, errorTargets: prepared.ad?.errorURLs.map(AdPreparation.errorTarget) ?? []))
             return .failure(PreparationFailure(error: failure, plan: plan))
         }
-        return .success(FleetAd(plan: plan, timeline: timeline, location: media.location, mediaURL: media.selection.file.url,
-                                decodeSeconds: decodeSeconds.seconds))
+        var ad = FleetAd(plan: plan, timeline: timeline, location: media.location, mediaURL: media.selection.file.url,
+                         decodeSeconds: decodeSeconds.seconds)
+        if let mix = configuration.networkMix {
+            // One map of the media's bytes; each network of the mix downloads it its own way.
+            let location = media.location, opener = environment.media, start = timeline.info.timeline.start
+            let thresholds = configuration.session.network
+            do throws(MediaError) {
+                let map = try await environment.onMediaExecutor { () throws(MediaError) -> DeliveryMap in
+                    try opener.deliveryMap(location, timelineStart: start)
+                }
+                ad.deliveries = mix.shares.map { share in
+                    MediaDelivery(profile: share.profile, map: map,
+                                  startupBuffer: thresholds?.startupBuffer ?? MediaDelivery.defaultStartupBuffer,
+                                  rebuffer: thresholds?.rebuffer ?? MediaDelivery.defaultRebuffer, stallTimeout: nil)
+                }
+                if map.headerAtEnd { ad.plan.steps.append(.warning(AdPreparation.trailingHeaderWarning(map))) }
+            } catch {
+                let failure = SessionError(kind: .media, code: error.vastCode, message: error.description)
+                plan.failure = failure
+                return .failure(PreparationFailure(error: failure, plan: plan))
+            }
+        }
+        return .success(ad)
     }
 
     /// Every tracking URL a session of this ad can fire, in a stable order, each once: the prelude's (failed chains'
     /// Error URLs, verificationNotExecuted, the ad's error) first, then each playback event's.
-    static func targets(of ad: SessionPlan) -> [TrackingPlan.Target] {
+    static func targets(of ad: SessionPlan, withErrors: Bool = false) -> [TrackingPlan.Target] {
         var seen: Set<String> = []
         var all: [TrackingPlan.Target] = []
         func add(_ target: TrackingPlan.Target) {
@@ -139,6 +183,8 @@ public struct FleetRunner: Sendable {
         }
         for beacons in ad.steps.preludeBeacons { beacons.targets.forEach(add) }
         guard let plan = ad.plan else { return all }
+        // On simulated networks a session whose media is not ready in time fires the ad's Error URLs (402).
+        if withErrors { ad.ad?.errorURLs.map(AdPreparation.errorTarget).forEach(add) }
         for name in PlaybackEvent.Name.allCases {
             let events: [PlaybackEvent] = switch name {
             case .progress: plan.progressOffsets.map { PlaybackEvent(name: name, playhead: $0, clock: $0, offset: $0) }
@@ -181,7 +227,7 @@ public struct FleetRunner: Sendable {
             transport = RateLimitedTransport(base: base, perSecond: rate, clock: environment.networkClock)
         }
 
-        let targets = Self.targets(of: prepared.plan)
+        let targets = Self.targets(of: prepared.plan, withErrors: configuration.networkMix != nil)
         let keys = targets.map { FleetTally.key(event: $0.event, source: $0.source.description, template: $0.url) }
         let route = routing
         let tally = FleetTally(keys: keys, limit: 4 * session.beaconPolicy.maxConcurrent) { url in
@@ -207,8 +253,9 @@ public struct FleetRunner: Sendable {
                     await progress.report(tally)
                 }
                 let scenario = FleetScenario.draw(index: index, seed: session.seed, mix: configuration.mix, facts: facts)
+                let network = configuration.networkMix?.draw(index: index, seed: session.seed)
                 group.addTask {
-                    await Self.playOne(scenario, prepared: prepared, configuration: configuration, environment: environment,
+                    await Self.playOne(scenario, network: network, prepared: prepared, configuration: configuration, environment: environment,
                                        wallStart: wallStart, tally: tally, dispatcher: dispatcher)
                 }
                 running += 1
@@ -227,7 +274,7 @@ public struct FleetRunner: Sendable {
 
     /// One viewer: its own virtual clock, beacon step (its own `[CACHEBUSTING]` stream) and tracking gate, through
     /// the session core.
-    private static func playOne(_ scenario: FleetScenario, prepared: FleetAd, configuration: FleetConfiguration,
+    private static func playOne(_ scenario: FleetScenario, network: Int?, prepared: FleetAd, configuration: FleetConfiguration,
                                 environment: SessionEnvironment, wallStart: Int64, tally: FleetTally,
                                 dispatcher: BeaconDispatcher) async {
         let session = configuration.session
@@ -257,10 +304,11 @@ public struct FleetRunner: Sendable {
         // A replayed timeline never blocks: only a session that decodes for real needs the media executor's threads.
         var sessionEnvironment = environment
         if !configuration.decodeEach { sessionEnvironment.mediaExecutor = nil }
-        let result = await SessionCore(prepared: prepared.plan, environment: sessionEnvironment).run(
+        let plan = prepared.plan(onNetwork: network, thresholds: session.network)
+        let result = await SessionCore(prepared: plan, environment: sessionEnvironment).run(
             source: source, reopen: prepared.timeline.map { timeline in { TimelineMediaSource(timeline) } },
             script: scenario.script, clock: VirtualClock(), step: &step, outputs: outputs)
-        await tally.finished(scenario, report: result.playback)
+        await tally.finished(scenario, network: network.map { configuration.networkMix!.shares[$0].profile.name }, report: result.playback)
     }
 }
 

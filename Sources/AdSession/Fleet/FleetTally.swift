@@ -82,7 +82,25 @@ actor FleetTally {
         events[event.name.rawValue, default: 0] += 1
     }
 
-    func finished(_ scenario: FleetScenario, report: PlaybackReport?) {
+    /// Per simulated network (`--network-mix`): how its viewers did.
+    private(set) var networks: [String: FleetReport.NetworkPopulation] = [:]
+
+    func finished(_ scenario: FleetScenario, network: String? = nil, report: PlaybackReport?) {
+        if let network {
+            var population = networks[network] ?? FleetReport.NetworkPopulation()
+            population.sessions += 1
+            if let report {
+                population.rebuffers += report.rebuffers
+                population.stalledSeconds += report.rebufferTime.seconds
+                if report.rebuffers > 0 { population.sessionsThatStalled += 1 }
+                for name in FleetReport.NetworkPopulation.milestones where report.events.contains(name) {
+                    population.reached[name.rawValue, default: 0] += 1
+                }
+            } else {
+                population.failedToLoad += 1
+            }
+            networks[network] = population
+        }
         scenarios[scenario.kind.rawValue, default: 0] += 1
         endings[report?.ending?.rawValue ?? "none", default: 0] += 1
         if report?.rewardGranted == true { rewardsGranted += 1 }

@@ -40,6 +40,14 @@ struct FleetCommand: AsyncParsableCommand {
             transform: Self.mix)
     var mix = Self.defaultMix
 
+    @Option(help: ArgumentHelp("Put the viewers on simulated networks, as weights: wifi, 4g, fast3g, slow3g, offline (e.g. wifi:60,4g:30,fast3g:10).", valueName: "PROFILE:WEIGHT,…"),
+            transform: Self.networkMix)
+    var networkMix: NetworkMix?
+
+    @Sendable static func networkMix(_ text: String) throws -> NetworkMix {
+        do { return try NetworkMix(parsing: text) } catch { throw ValidationError(error.description) }
+    }
+
     @OptionGroup var macros: MacroOptions
 
     @Option(parsing: .unconditional, help: ArgumentHelp("At most this many beacons per second over the whole fleet (0.001 to 10,000,000).", valueName: "per-second"),
@@ -103,6 +111,7 @@ struct FleetCommand: AsyncParsableCommand {
         configuration.rate = rate
         configuration.shard = shard ?? .whole
         configuration.decodeEach = decodeEach
+        configuration.networkMix = networkMix
         return configuration
     }
 

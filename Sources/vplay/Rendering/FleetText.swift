@@ -15,6 +15,16 @@ enum FleetText {
         lines.append("scenarios  " + counts(population.scenarios))
         lines.append("endings    " + counts(population.endings))
         lines.append("rewards    \(population.rewardsGranted) granted, \(population.rewardsForfeited) forfeited")
+        if let networks = population.networks, !networks.isEmpty {
+            lines.append("")
+            var table = [["network", "sessions", "402", "stalled", "rebuffers", "stall s", "start", "25%", "50%", "75%", "100%"]]
+            for (name, network) in networks.sorted(by: { $0.key < $1.key }) {
+                let reached = ["start", "firstQuartile", "midpoint", "thirdQuartile", "complete"].map { "\(network.reached[$0] ?? 0)" }
+                table.append([name, "\(network.sessions)", "\(network.failedToLoad)", "\(network.sessionsThatStalled)", "\(network.rebuffers)",
+                              String(format: "%.1f", network.stalledSeconds)] + reached + [""])
+            }
+            lines += aligned(table.map { $0.count == 11 ? $0 + [""] : $0 })
+        }
         lines.append("")
         let hasSink = population.beacons.contains { $0.received != nil }
         var table = [["event", "source", "expected", "sent", "delivered"] + (hasSink ? ["received"] : []) + ["url"]]

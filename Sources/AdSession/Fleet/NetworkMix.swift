@@ -1,0 +1,59 @@
+import PlayerEngine
+import Primitives
+import Foundation
+
+/// What share of a fleet's viewers are on which network: `wifi:60,4g:30,fast3g:10` (named profiles, weights not
+/// necessarily summing to 100). Each session's profile is drawn from these weights by its own seeded generator, a
+/// stream apart from its scenario's: the same index gives the same network in every run and every shard.
+public struct NetworkMix: Sendable, Equatable, CustomStringConvertible {
+    public struct Share: Sendable, Equatable {
+        public var profile: NetworkProfile
+        public var weight: Int
+    }
+
+    public var shares: [Share]
+
+    public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Parses `profile:weight,…` with the named profiles of `NetworkProfile` (wifi, 4g, fast3g, slow3g, offline) or
+    /// `kbps=N/rtt=MS` (a slash for the comma of `--network`).
+    public init(parsing text: String) throws(ParseError) {
+        var shares: [Share] = []
+        let names = NetworkProfile.named.map(\.name).joined(separator: ", ")
+        for item in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let parts = item.split(separator: ":", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2, let profile = try? NetworkProfile(parsing: parts[0].replacingOccurrences(of: "/", with: ",")) else {
+                throw ParseError(description: "--network-mix '\(item)': expected PROFILE:WEIGHT with PROFILE one of \(names), or kbps=N/rtt=MS")
+            }
+            guard let weight = Int(parts[1]), weight >= 0, weight <= 1_000_000 else {
+                throw ParseError(description: "--network-mix '\(item)': the weight must be a whole number from 0 to 1000000")
+            }
+            guard !shares.contains(where: { $0.profile.name == profile.name }) else {
+                throw ParseError(description: "--network-mix names \(profile.name) twice")
+            }
+            shares.append(Share(profile: profile, weight: weight))
+        }
+        guard shares.contains(where: { $0.weight > 0 }) else { throw ParseError(description: "--network-mix needs at least one positive weight") }
+        self.shares = shares
+    }
+
+    public var total: Int { shares.reduce(0) { $0 + $1.weight } }
+
+    /// The share (its index) session `index` of a fleet seeded with `seed` is on.
+    public func draw(index: Int, seed: UInt64) -> Int {
+        var generator = SplitMix64(seed: seed ^ (UInt64(truncatingIfNeeded: index) &* 0xA24B_AED4_963E_E407) ^ 0x6E65_7477_6F72_6B73)
+        var rest = Int(generator.next() % UInt64(total))
+        for (position, share) in shares.enumerated() {
+            if rest < share.weight { return position }
+            rest -= share.weight
+        }
+        return shares.lastIndex { $0.weight > 0 }!
+    }
+
+    /// The mix as `--network-mix` takes it (a custom profile's comma written as a slash).
+    public var description: String {
+        shares.map { "\($0.profile.name.replacingOccurrences(of: ",", with: "/")):\($0.weight)" }.joined(separator: ",")
+    }
+}
