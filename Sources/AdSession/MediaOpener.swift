@@ -13,6 +13,8 @@ struct MediaOpener {
     /// A simulated network: a file that would not be ready within its media timeout fails with 402 and the next is
     /// tried, as IMA moves on after `loadVideoTimeout`.
     var network: SessionConfiguration.NetworkConditions? = nil
+    /// In real time under `--network`: the opened file reads through the profile's throttle, at this speed.
+    var throttleSpeed: Double? = nil
 
     struct Opened {
         var selection: MediaSelection
@@ -21,6 +23,8 @@ struct MediaOpener {
         var source: any MediaSource
         /// Its download under the simulated network, if there is one.
         var delivery: MediaDelivery?
+        /// When it was requested (the wall clock), for a real-time startup delay.
+        var requested: ContinuousClock.Instant
     }
 
     /// The file opened, or the error to report; `skipped` says why each better file was passed over, in order.
@@ -42,10 +46,17 @@ struct MediaOpener {
             }
             let attempt: Result<(String, any MediaSource), MediaError>
             var delivery: MediaDelivery?
+            var requested = ContinuousClock.now
             switch MediaLocator(mappings: mappings).locate(selection.file.url, inLineTagURL: inLineTagURL) {
             case let .success(location):
                 do {
-                    let source = try media.open(location, options: MediaOpenOptions(decoderThreads: decoderThreads))
+                    var options = MediaOpenOptions(decoderThreads: decoderThreads)
+                    if let speed = throttleSpeed, let network {
+                        options.throttle = network.profile
+                        options.throttleSpeed = speed
+                    }
+                    requested = .now
+                    let source = try media.open(location, options: options)
                     delivery = try network.map { network throws(MediaError) in try Self.delivery(of: source, at: location, network: network, media: media) }
                     attempt = .success((location, source))
                 } catch {
@@ -56,7 +67,7 @@ struct MediaOpener {
             }
             switch attempt {
             case let .success((location, source)):
-                return (.success(Opened(selection: selection, location: location, source: source, delivery: delivery)), skipped)
+                return (.success(Opened(selection: selection, location: location, source: source, delivery: delivery, requested: requested)), skipped)
             case let .failure(error):
                 let failure = SessionError(kind: .media, code: error.vastCode, message: error.description)
                 firstFailure = firstFailure ?? failure

@@ -78,7 +78,7 @@ struct AdPreparation {
             return prepared
         }
         let opener = MediaOpener(mappings: configuration.mappings, decoderThreads: purpose == .play ? configuration.decoderThreads : 1,
-                                 media: environment.media, network: configuration.network)
+                                 media: environment.media, network: configuration.network, throttleSpeed: Self.realtimeSpeed(configuration))
         let (opening, skipped) = await environment.onMediaExecutor {
             opener.open(linear.mediaFiles, criteria: criteria, inLineTagURL: inLineTagURL)
         }
@@ -94,7 +94,13 @@ struct AdPreparation {
         }
         let media = PreparedAd.Media(selection: opened.selection, location: opened.location, source: opened.source,
                                      assetURI: BeaconPlanner.assetURI(opened.selection.file.url, inLineTagURL: inLineTagURL),
-                                     delivery: opened.delivery)
+                                     delivery: opened.delivery,
+                                     measuredNetwork: Self.realtimeSpeed(configuration).flatMap { speed in
+                                         configuration.network.map { network in
+                                             PlaybackEngine.MeasuredNetwork(startupBuffer: network.startupBuffer, rebuffer: network.rebuffer,
+                                                                            stallTimeout: network.stallTimeout, requested: opened.requested, speed: speed)
+                                         }
+                                     })
         prepared.media = media
         prepared.selection = opened.selection
         prepared.steps.append(.mediaOpened(assetURI: media.assetURI))
@@ -116,6 +122,13 @@ struct AdPreparation {
         }
         if let warning = Self.durationWarning(declared: linear.duration, media: duration) { prepared.steps.append(.warning(warning)) }
         return prepared
+    }
+
+    /// The speed of a real-time session under `--network` (its media then reads through the profile's throttle); nil
+    /// on the virtual clock or without a network.
+    static func realtimeSpeed(_ configuration: SessionConfiguration) -> Double? {
+        guard configuration.network != nil, case let .realtime(speed) = configuration.clock else { return nil }
+        return speed
     }
 
     /// An MP4 whose `moov` comes after its media data: downloaded progressively, nothing plays until nearly all of it

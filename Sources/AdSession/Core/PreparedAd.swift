@@ -18,6 +18,8 @@ struct PreparedAd {
         var assetURI: String
         /// Its download under `--network`, if any.
         var delivery: MediaDelivery?
+        /// In real time under `--network`: the buffering policy for the bytes as they really arrive.
+        var measuredNetwork: PlaybackEngine.MeasuredNetwork?
         var duration: Duration { source.info.exactDuration }
     }
 
@@ -51,7 +53,11 @@ struct PreparedAd {
     var rules: PlaybackRules?
 
     /// What every session of this ad plays from (sendable: a fleet's sessions share it).
-    var sessionPlan: SessionPlan { SessionPlan(steps: steps, failure: failure, ad: ad, plan: plan, rules: rules, delivery: media?.delivery) }
+    var sessionPlan: SessionPlan {
+        // In real time the bytes really arrive late (a throttle): the engine measures, the model is not replayed.
+        SessionPlan(steps: steps, failure: failure, ad: ad, plan: plan, rules: rules,
+                    delivery: media?.measuredNetwork == nil ? media?.delivery : nil, measuredNetwork: media?.measuredNetwork)
+    }
 
     /// The warnings of `steps`, in order (what a fleet reports once for all its sessions).
     var warnings: [String] { steps.warnings }
@@ -67,6 +73,8 @@ struct SessionPlan: Sendable {
     var rules: PlaybackRules?
     /// The media's download under `--network`: playback stalls where its bytes are late.
     var delivery: MediaDelivery?
+    /// In real time under `--network`: buffering as the throttled bytes really arrive.
+    var measuredNetwork: PlaybackEngine.MeasuredNetwork?
 }
 
 extension [PreparedAd.Step] {

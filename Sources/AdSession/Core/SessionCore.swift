@@ -43,7 +43,7 @@ struct SessionCore {
         guard prepared.failure == nil, !Task.isCancelled, let source, let plan = prepared.plan, let rules = prepared.rules else { return result }
 
         step.play(plan)
-        let engine = PlaybackEngine(configuration: .init(rules: rules, delivery: prepared.delivery))
+        let engine = PlaybackEngine(configuration: .init(rules: rules, delivery: prepared.delivery, measuredNetwork: prepared.measuredNetwork))
         var beacons = step
         defer { step = beacons }
         let onEvent: (PlaybackEvent) async -> Void = { event in

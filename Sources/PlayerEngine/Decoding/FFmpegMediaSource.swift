@@ -38,7 +38,8 @@ public final class FFmpegMediaSource: MediaSource {
     public init(location: String, options: MediaOpenOptions = .init()) throws(MediaError) {
         self.options = options
         let format = try FormatContext(location: location, ioTimeout: options.ioTimeout, loadTimeout: options.loadTimeout,
-                                       urlGate: options.urlGate, redirects: options.redirects)
+                                       urlGate: options.urlGate, redirects: options.redirects,
+                                       throttle: options.throttle.map { ($0, options.throttleSpeed) })
         self.format = format
         tallies = Array(repeating: DemuxTally(), count: format.streamCount)
 

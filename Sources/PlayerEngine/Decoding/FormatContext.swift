@@ -10,8 +10,13 @@ import Foundation
 /// second request, and FFmpeg's interrupt callback bounds the whole load by `loadTimeout`.
 final class FormatContext {
     private(set) var pointer: UnsafeMutablePointer<AVFormatContext>
-    /// The reader vplay opened and gave the demuxer as custom I/O (so the demuxer does not close it; deinit does).
+    /// The reader the demuxer reads through, as custom I/O (so the demuxer does not close it; deinit does): the one
+    /// vplay opened, or the throttle over it (`ThrottledReader`).
     let io: UnsafeMutablePointer<AVIOContext>
+    /// The reader vplay opened (the same as `io` unless throttled).
+    private let opened: UnsafeMutablePointer<AVIOContext>
+    /// A simulated network's throttle over `opened`, when there is one.
+    private let throttled: ThrottledReader?
     /// The target of the interrupt callback FFmpeg holds; it must outlive `pointer` and `io`.
     private let deadline: LoadDeadline
     /// How long reading one packet may take in all once loaded (`MediaOpenOptions.ioTimeout`).
@@ -47,7 +52,8 @@ final class FormatContext {
     ///   - redirects: follows a remote URL's redirects, each target checked (FFmpeg then follows none); nil lets
     ///     FFmpeg follow them itself (tests of the decoder alone).
     init(location: String, ioTimeout: Duration, loadTimeout: Duration, allowedFormats: String = adFormats,
-         urlGate: URLGate = .open, redirects: MediaRedirectResolver? = nil) throws(MediaError) {
+         urlGate: URLGate = .open, redirects: MediaRedirectResolver? = nil,
+         throttle: (profile: NetworkProfile, speed: Double)? = nil) throws(MediaError) {
         self.location = location
         readLimit = ioTimeout
         let target = try Self.openableTarget(location, gate: urlGate)
@@ -61,9 +67,11 @@ final class FormatContext {
         deadline.arm()
         let opened = try Self.open(
             target: target, location: location, ioTimeout: ioTimeout, deadline: deadline, allowedFormats: allowedFormats,
-            redirects: redirects)
+            redirects: redirects, throttle: throttle)
         pointer = opened.context
-        io = opened.io
+        io = opened.throttled?.context ?? opened.io
+        self.opened = opened.io
+        throttled = opened.throttled
         self.deadline = deadline
 
         // From here on deinit closes both on a throw.
@@ -81,8 +89,9 @@ final class FormatContext {
     deinit {
         var context: UnsafeMutablePointer<AVFormatContext>? = pointer
         avformat_close_input(&context)
-        var reader: UnsafeMutablePointer<AVIOContext>? = io
+        var reader: UnsafeMutablePointer<AVIOContext>? = opened
         avio_closep(&reader)
+        withExtendedLifetime(throttled) {}
     }
 
     var formatName: String {
@@ -200,8 +209,8 @@ final class FormatContext {
 
     private static func open(
         target: String, location: String, ioTimeout: Duration, deadline: LoadDeadline, allowedFormats: String,
-        redirects: MediaRedirectResolver?
-    ) throws(MediaError) -> (context: UnsafeMutablePointer<AVFormatContext>, io: UnsafeMutablePointer<AVIOContext>) {
+        redirects: MediaRedirectResolver?, throttle: (profile: NetworkProfile, speed: Double)?
+    ) throws(MediaError) -> (context: UnsafeMutablePointer<AVFormatContext>, io: UnsafeMutablePointer<AVIOContext>, throttled: ThrottledReader?) {
         let protocols = isRemote(target) ? remoteProtocols : localProtocols
         var interrupt = deadline.callback
         WhitelistRefusal.reset()
@@ -231,12 +240,16 @@ final class FormatContext {
             connected = avio_open2(&reader, final, AVIO_FLAG_READ, &interrupt, &ioOptions)
         }
         av_dict_free(&ioOptions)
-        guard connected >= 0, let io = reader else { throw failure.classify(connected) }
+        guard connected >= 0, let inner = reader else { throw failure.classify(connected) }
         func closing(_ error: MediaError) -> MediaError {
-            var open: UnsafeMutablePointer<AVIOContext>? = io
+            var open: UnsafeMutablePointer<AVIOContext>? = inner
             avio_closep(&open)
             return error
         }
+        // Under a simulated network in real time, everything from here on (probe, header, packets) reads through the
+        // throttle.
+        let throttled = throttle.map { ThrottledReader(inner: inner, profile: $0.profile, speed: $0.speed, deadline: deadline) }
+        let io: UnsafeMutablePointer<AVIOContext> = throttled?.context ?? inner
 
         // The probed bytes stay in the reader's buffer, so the demuxer reads them again without a new request.
         var probed: UnsafePointer<AVInputFormat>? = nil
@@ -260,7 +273,7 @@ final class FormatContext {
         guard status >= 0, let context else {
             throw closing(failure.classifyHeader(status, io: io, format: format, score: score, allowedFormats: allowedFormats))
         }
-        return (context, io)
+        return (context, inner, throttled)
     }
 
     /// Turns an FFmpeg status from one of the opening steps into the `MediaError` a player can act on.

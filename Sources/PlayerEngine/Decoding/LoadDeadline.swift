@@ -36,7 +36,7 @@ final class LoadDeadline {
     func disarm() { deadlineMicros = nil }
 
     /// FFmpeg's question "should I stop now?".
-    fileprivate func shouldInterrupt() -> Bool {
+    func shouldInterrupt() -> Bool {
         if expired { return true }
         guard let deadlineMicros, av_gettime_relative() >= deadlineMicros else { return false }
         expired = true

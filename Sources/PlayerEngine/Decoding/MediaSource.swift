@@ -79,6 +79,11 @@ public struct MediaOpenOptions: Sendable {
     /// The timeline an earlier open of the same file measured (a replay's reopen, a fleet session that decodes for
     /// itself): used as it is, so the file is not read through once more for every open.
     public var knownTimeline: PresentationTimeline?
+    /// Reads through a simulated network (`ThrottledReader`): each read returns no sooner than the profile's arrival
+    /// of its last byte, counted from the open, on the wall clock scaled by `throttleSpeed` (`--network` in real
+    /// time). The timeline pass, when there is one, reads unthrottled.
+    public var throttle: NetworkProfile?
+    public var throttleSpeed: Double = 1
 
     public init(
         decoderThreads: Int = 0, ioTimeout: Duration = .seconds(10), truncationTolerance: Duration = .milliseconds(500),

@@ -130,6 +130,19 @@ public struct NetworkProfile: Sendable, Equatable, CustomStringConvertible {
         return nil
     }
 
+    /// How many bytes of a download started at 0 have arrived by `time` (the inverse of `arrival(ofBytes:)`).
+    public func bytes(arrivedBy time: Duration) -> Int64 {
+        guard time > firstByte else { return 0 }
+        var bits = 0.0
+        for (index, step) in steps.enumerated() {
+            let end = min(time, index + 1 < steps.count ? steps[index + 1].at : time)
+            let from = max(firstByte, step.at)
+            if end > from { bits += step.kbps * 1000 * (end - from).seconds }
+            if end >= time { break }
+        }
+        return Int64((bits / 8).rounded(.down))
+    }
+
     static func number(_ value: Double) -> String {
         value == value.rounded() ? String(Int64(value)) : String(value)
     }

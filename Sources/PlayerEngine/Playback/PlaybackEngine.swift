@@ -18,13 +18,18 @@ public struct PlaybackEngine: Sendable {
         /// arrived; otherwise playback stalls (`bufferStart`) until `rebuffer` of media has (`bufferFinish`). A replay
         /// plays from the downloaded file. nil: the media is all there.
         public var delivery: MediaDelivery?
+        /// A real network for the first play (`--network` in real time, the source reading through a throttle): the
+        /// engine buffers ahead as a player does, and a frame that comes later than its time stalls playback until
+        /// `rebuffer` more media has really been read. Takes the place of `delivery`'s model.
+        public var measuredNetwork: MeasuredNetwork?
 
         public init(rules: PlaybackRules = .init(), lateThreshold: Duration = .milliseconds(10), stallThreshold: Duration = .milliseconds(66),
-                    delivery: MediaDelivery? = nil) {
+                    delivery: MediaDelivery? = nil, measuredNetwork: MeasuredNetwork? = nil) {
             self.rules = rules
             self.lateThreshold = lateThreshold
             self.stallThreshold = max(lateThreshold, stallThreshold)
             self.delivery = delivery
+            self.measuredNetwork = measuredNetwork
         }
 
         /// Shorthand for a plain play with progress offsets.
@@ -32,6 +37,25 @@ public struct PlaybackEngine: Sendable {
             var rules = PlaybackRules(duration: duration)
             rules.progressOffsets = progressOffsets
             self.init(rules: rules)
+        }
+    }
+
+    /// The buffering policy applied to bytes that really arrive late (real time under `--network`).
+    public struct MeasuredNetwork: Sendable {
+        public var startupBuffer: Duration
+        public var rebuffer: Duration
+        public var stallTimeout: Duration?
+        /// When the media was requested, on the wall clock: the startup delay runs from here.
+        public var requested: ContinuousClock.Instant
+        /// Session seconds per wall second (`--speed`).
+        public var speed: Double
+
+        public init(startupBuffer: Duration, rebuffer: Duration, stallTimeout: Duration?, requested: ContinuousClock.Instant, speed: Double) {
+            self.startupBuffer = startupBuffer
+            self.rebuffer = rebuffer
+            self.stallTimeout = stallTimeout
+            self.requested = requested
+            self.speed = speed
         }
     }
 
@@ -80,6 +104,36 @@ public struct PlaybackEngine: Sendable {
         }
         report.duration = duration
         report.startupDelay = configuration.delivery?.startupDelay
+        /// A media error met while reading ahead. Playback goes on to the end of the data already decoded (the last
+        /// frame shown plays to its end, boundaries before it fire), and fails there, as a real player runs dry.
+        var pendingFailure: MediaError?
+        /// Frames read ahead of the one due next (real time under `--network`: a player's buffer).
+        var ahead: [MediaFrame] = []
+        var aheadHead = 0
+        func read() -> MediaFrame? {
+            do { return try source.nextFrame() } catch {
+                pendingFailure = error
+                return nil
+            }
+        }
+        func fetch() -> MediaFrame? {
+            if aheadHead < ahead.count {
+                defer { aheadHead += 1 }
+                return ahead[aheadHead]
+            }
+            ahead.removeAll(keepingCapacity: true)
+            aheadHead = 0
+            return read()
+        }
+        /// Reads ahead until the buffer holds media up to `limit` (from `after`), the data ends, or it fails.
+        func buffer(through limit: Duration, after: Duration) {
+            while pendingFailure == nil, (aheadHead < ahead.count ? ahead.last!.time : after) < limit, let frame = read() { ahead.append(frame) }
+        }
+        if let measured = configuration.measuredNetwork {
+            // Startup: the first frame shows once `startupBuffer` of media has really arrived.
+            buffer(through: first.time + measured.startupBuffer, after: first.time)
+            report.startupDelay = measured.requested.duration(to: .now) * measured.speed
+        }
         var machine = AdPlayback(rules: configuration.rules, duration: duration)
         let sessionStart = clock.now
         func emit(_ events: [PlaybackEvent]) async {
@@ -94,19 +148,9 @@ public struct PlaybackEngine: Sendable {
         var play = machine.play
         /// The scheduled time of the last thing handled: when the session is at, in scheduled (not measured) time.
         var now: Duration = .zero
-        /// A media error met while reading ahead. Playback goes on to the end of the data already decoded (the last
-        /// frame shown plays to its end, boundaries before it fire), and fails there, as a real player runs dry.
-        var pendingFailure: MediaError?
         var dataEnd = first.end
         /// A network stall under way: when it began, and when enough media will have arrived (nil: never).
         var stall: (since: Duration, ready: Duration?)?
-        func fetch() -> MediaFrame? {
-            do { return try source.nextFrame() } catch {
-                pendingFailure = error
-                return nil
-            }
-        }
-
         do {
             var upcoming = fetch()
             while machine.phase != .closed {
@@ -159,6 +203,8 @@ public struct PlaybackEngine: Sendable {
                     guard let reopen else { throw MediaError.readFailed(location: source.info.location, message: "replay needs the media reopened") }
                     earlier = earlier.adding(source.statistics)
                     pendingFailure = nil
+                    ahead.removeAll()
+                    aheadHead = 0
                     source = try reopen()
                     dataEnd = try Self.firstPicture(of: source, presented: &report).end
                     upcoming = fetch()
@@ -171,6 +217,24 @@ public struct PlaybackEngine: Sendable {
                     let ready = delivery.available(through: frame.time + delivery.rebuffer).map { max($0, target) }
                     stall = (target, ready)
                     await emit(machine.startBuffering(at: target))
+                    continue
+                }
+                if frameDue == target, machine.phase == .playing, play == 1, let measured = configuration.measuredNetwork,
+                   let frame = upcoming, lateness > configuration.stallThreshold {
+                    // The frame's bytes came after its time: playback stalled there, and restarts once `rebuffer` more
+                    // media has really been read (or the data ends).
+                    report.rebuffers += 1
+                    await emit(machine.startBuffering(at: target))
+                    let began = ContinuousClock.now
+                    buffer(through: frame.time + measured.rebuffer, after: frame.time)
+                    let ready = max(target, sessionStart.duration(to: clock.now))
+                    report.rebufferTime += ready - target
+                    if let limit = measured.stallTimeout, began.duration(to: .now) * measured.speed > limit {
+                        throw MediaError.networkTimedOut(location: source.info.location,
+                            message: "playback stalled for longer than the stall timeout of \(limit.millisecondText) s")
+                    }
+                    now = max(now, ready)
+                    await emit(machine.finishBuffering(at: ready))
                     continue
                 }
                 if frameDue == target, machine.phase == .playing, let frame = upcoming {

@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+@testable import PlayerEngine
+
+/// The download model's arithmetic: two round trips, then the rate integrated over its steps; `bytes(arrivedBy:)` is
+/// its inverse (the throttle uses one, the model the other).
+@Suite struct NetworkProfileTests {
+    @Test func arrival_isTwoRoundTripsThenTheRate() throws {
+        let profile = try NetworkProfile(parsing: "kbps=800,rtt=100")
+        #expect(profile.arrival(ofBytes: 0) == .milliseconds(200))
+        #expect(profile.arrival(ofBytes: 100_000) == .milliseconds(1_200), "100 kB at 100 kB/s after 0.2 s")
+        #expect(profile.bytes(arrivedBy: .milliseconds(200)) == 0)
+        #expect(profile.bytes(arrivedBy: .milliseconds(1_200)) == 100_000)
+    }
+
+    @Test func trace_integratesEachStep_andZeroForGoodNeverArrives() throws {
+        let trace = try NetworkProfile(trace: Data(#"{"rtt": 0, "steps": [{"at": 0, "kbps": 80}, {"at": 1, "kbps": 0}, {"at": 3, "kbps": 160}]}"#.utf8), name: "t")
+        #expect(trace.arrival(ofBytes: 10_000) == .seconds(1), "10 kB in the first second")
+        #expect(trace.arrival(ofBytes: 30_000) == .seconds(4), "then nothing for 2 s, then 20 kB/s")
+        #expect(trace.bytes(arrivedBy: .seconds(2)) == 10_000 && trace.bytes(arrivedBy: .milliseconds(3_500)) == 20_000)
+        let dropped = NetworkProfile(name: "d", rtt: .zero, steps: [.init(at: .zero, kbps: 80), .init(at: .seconds(1), kbps: 0)])
+        #expect(dropped.arrival(ofBytes: 10_001) == nil)
+        #expect(try NetworkProfile(parsing: "offline").arrival(ofBytes: 1) == nil)
+    }
+
+    @Test(arguments: [1, 999, 12_345, 250_000])
+    func bytesArrivedBy_invertsArrival(bytes: Int64) throws {
+        let profile = try NetworkProfile(parsing: "fast3g")
+        let at = try #require(profile.arrival(ofBytes: bytes))
+        #expect(profile.bytes(arrivedBy: at) >= bytes && profile.bytes(arrivedBy: at - .milliseconds(1)) < bytes)
+    }
+
+    @Test func parsing_namesAndErrors() throws {
+        #expect(try NetworkProfile(parsing: "FAST3G").initialKbps == 1_600)
+        #expect(try NetworkProfile(parsing: "fast3g").rtt == .milliseconds(150))
+        for bad in ["3g", "kbps=-1", "rtt=100", "kbps=10,foo=1", "kbps=10,rtt=70000"] {
+            #expect(throws: NetworkProfile.ParseError.self) { try NetworkProfile(parsing: bad) }
+        }
+    }
+}
