@@ -111,6 +111,8 @@ public final class FFmpegMediaSource: MediaSource {
 
     // MARK: - Decode mode
 
+    public var networkWaits: Int { format.networkWaits }
+
     public func nextFrame() throws(MediaError) -> MediaFrame? {
         guard options.openDecoders else { return nil }
         while true {

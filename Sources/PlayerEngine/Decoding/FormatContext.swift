@@ -17,6 +17,8 @@ final class FormatContext {
     private let opened: UnsafeMutablePointer<AVIOContext>
     /// A simulated network's throttle over `opened`, when there is one.
     private let throttled: ThrottledReader?
+    /// Reads that waited for the throttle's bytes.
+    var networkWaits: Int { throttled?.waits ?? 0 }
     /// The target of the interrupt callback FFmpeg holds; it must outlive `pointer` and `io`.
     private let deadline: LoadDeadline
     /// How long reading one packet may take in all once loaded (`MediaOpenOptions.ioTimeout`).

@@ -9,6 +9,13 @@ public protocol MediaSource: AnyObject {
     func nextFrame() throws(MediaError) -> MediaFrame?
     /// Counts so far: frames per stream, decode errors.
     var statistics: DecodeStatistics { get }
+    /// How many times a read has waited for bytes a simulated network had not delivered yet (`ThrottledReader`): a
+    /// frame late because of such a wait is a network stall, one late for any other reason (a busy CPU) is not.
+    var networkWaits: Int { get }
+}
+
+extension MediaSource {
+    public var networkWaits: Int { 0 }
 }
 
 /// What a decode (or demux) pass has seen so far.

@@ -17,6 +17,8 @@ final class ThrottledReader {
     private let requested = ContinuousClock.now
     /// The context FFmpeg reads through; freed with this object.
     private(set) var context: UnsafeMutablePointer<AVIOContext>!
+    /// Reads that had to wait for bytes not delivered yet.
+    private(set) var waits = 0
 
     static let bufferSize = 32 * 1024
 
@@ -52,6 +54,7 @@ final class ThrottledReader {
     private func read(_ buffer: UnsafeMutablePointer<UInt8>?, _ size: Int32) -> Int32 {
         let position = avio_tell(inner)
         if profile.bytes(arrivedBy: elapsed) <= position {
+            waits += 1
             guard let arrival = profile.arrival(ofBytes: position + 1) else { return wait(until: nil) ?? VPLAY_AVERROR_EXIT }
             if let interrupted = wait(until: requested.advanced(by: arrival / speed)) { return interrupted }
         }

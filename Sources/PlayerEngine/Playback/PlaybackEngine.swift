@@ -110,7 +110,11 @@ public struct PlaybackEngine: Sendable {
         /// Frames read ahead of the one due next (real time under `--network`: a player's buffer).
         var ahead: [MediaFrame] = []
         var aheadHead = 0
+        /// Whether the last frame read from the source waited for network bytes.
+        var waited = false
         func read() -> MediaFrame? {
+            let waits = source.networkWaits
+            defer { waited = source.networkWaits > waits }
             do { return try source.nextFrame() } catch {
                 pendingFailure = error
                 return nil
@@ -119,6 +123,7 @@ public struct PlaybackEngine: Sendable {
         func fetch() -> MediaFrame? {
             if aheadHead < ahead.count {
                 defer { aheadHead += 1 }
+                waited = false
                 return ahead[aheadHead]
             }
             ahead.removeAll(keepingCapacity: true)
@@ -153,6 +158,7 @@ public struct PlaybackEngine: Sendable {
         var stall: (since: Duration, ready: Duration?)?
         do {
             var upcoming = fetch()
+            var upcomingWaited = waited
             while machine.phase != .closed {
                 try Task.checkCancellation()
                 var frameDue: Duration?
@@ -208,6 +214,7 @@ public struct PlaybackEngine: Sendable {
                     source = try reopen()
                     dataEnd = try Self.firstPicture(of: source, presented: &report).end
                     upcoming = fetch()
+                    upcomingWaited = waited
                     continue
                 }
                 if frameDue == target, machine.phase == .playing, play == 1, let delivery = configuration.delivery, let frame = upcoming,
@@ -220,7 +227,7 @@ public struct PlaybackEngine: Sendable {
                     continue
                 }
                 if frameDue == target, machine.phase == .playing, play == 1, let measured = configuration.measuredNetwork,
-                   let frame = upcoming, lateness > configuration.stallThreshold {
+                   let frame = upcoming, lateness > configuration.stallThreshold, upcomingWaited {
                     // The frame's bytes came after its time: playback stalled there, and restarts once `rebuffer` more
                     // media has really been read (or the data ends).
                     report.rebuffers += 1
@@ -249,6 +256,7 @@ public struct PlaybackEngine: Sendable {
                     report.present(frame)
                     dataEnd = max(dataEnd, frame.end)
                     upcoming = fetch()
+                    upcomingWaited = waited
                 }
             }
         } catch let error as MediaError {
