@@ -31,6 +31,8 @@ public struct AdInspection: Sendable {
     public var endCard: EndCardChoice?
     /// The icons a run shows, in order (an `iconClick` lands on the first one showing).
     public var icons: [ShownIconInfo] = []
+    /// Under `--network`: the chosen file's download (its startup delay, the bytes it needs, a trailing header).
+    public var delivery: MediaDelivery?
     public var warnings: [String] = []
     /// VAST errors with codes: the no-ad error, failed chains, media errors.
     public var errors: [SessionError] = []
@@ -91,6 +93,7 @@ public struct AdInspector: Sendable {
         }
         report.selection = prepared.selection
         report.media = prepared.media?.source.info
+        report.delivery = prepared.media?.delivery
         if let failure = prepared.failure { report.errors.append(failure) }
         return report
     }

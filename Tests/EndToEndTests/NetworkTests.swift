@@ -152,6 +152,10 @@ import TestSupport
         #expect(run.lines.contains { ($0["message"] as? String)?.contains("moov) comes after its media data") == true })
         let inspected = try await vplay(["inspect", "--vast", tag, "--network", "fast3g"])
         #expect(inspected.stdout.contains("moov) comes after its media data"), "\(inspected.stdout)")
+        let json = try await vplay(["inspect", "--vast", tag, "--network", "kbps=400,rtt=100", "--json"])
+        let network = try #require((try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])?["network"] as? [String: Any])
+        #expect(network["headerAtEnd"] as? Bool == true && network["bytesForStartup"] as? Int == Int(oracle.size), "\(network)")
+        #expect(abs((network["startupDelay"] as? Double ?? -1) - oracle.arrival(oracle.size)!) < 0.0011)
     }
 
     @Test func offline_fails402AfterTheMediaTimeout_tryingEveryFile() async throws {

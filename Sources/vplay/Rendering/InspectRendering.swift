@@ -44,6 +44,13 @@ enum InspectRendering {
                 ("rejected", .array(selection.rejected.map { .object([("index", .int($0.index)), ("url", .string($0.file.url)), ("reason", .string($0.reason))]) })),
             ])))
         }
+        if let delivery = inspection.delivery {
+            pairs.append(("network", .object([
+                ("profile", .string(delivery.profile.name)), ("startupDelay", delivery.startupDelay.map(JSON.seconds) ?? .null),
+                ("startupBuffer", .seconds(delivery.startupBuffer)), ("bytesForStartup", .int(Int(delivery.map.bytesNeeded(through: delivery.startupBuffer)))),
+                ("size", .int(Int(delivery.map.size))), ("headerAtEnd", .bool(delivery.map.headerAtEnd)),
+            ])))
+        }
         pairs.append(("endCard", inspection.endCard.map { card in
             .object(companion(card.companion) + [
                 ("reason", .string(card.reason)),
@@ -102,6 +109,11 @@ enum InspectRendering {
                 lines.append(String(format: "  opened: %@, %.3f s%@", media.format, media.duration, media.video.map { ", \($0.codec) \($0.width ?? 0)x\($0.height ?? 0)" } ?? ""))
             }
             for rejected in selection.rejected { lines.append("  not #\(rejected.index) \(rejected.file.url): \(rejected.reason)") }
+            if let delivery = inspection.delivery {
+                let needed = delivery.map.bytesNeeded(through: delivery.startupBuffer)
+                lines.append("  network \(delivery.profile.name): first frame \(delivery.startupDelay.map { $0.millisecondText + " s" } ?? "never") after the request "
+                             + "(\(delivery.startupBuffer.millisecondText) s of media needs \(needed) of its \(delivery.map.size) bytes)")
+            }
         }
         if let card = inspection.endCard {
             lines += ["", "end card: \(companionText(card.companion))", "  why: \(card.reason)"]
