@@ -15,34 +15,18 @@ public struct FleetMix: Sendable, Equatable, Codable, CustomStringConvertible {
     /// Parses `kind:weight,…` with kinds from `FleetScenario.Kind` and whole, non-negative weights (at least one
     /// positive); a kind may appear once.
     public init(parsing text: String) throws(ParseError) {
-        var shares: [Share] = []
-        for item in text.split(separator: ",", omittingEmptySubsequences: false) {
-            let parts = item.split(separator: ":", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-            let kinds = FleetScenario.Kind.allCases.map(\.rawValue).joined(separator: ", ")
-            guard parts.count == 2, let kind = FleetScenario.Kind(rawValue: parts[0]) else {
-                throw ParseError(description: "--mix '\(item)': expected KIND:WEIGHT with KIND one of \(kinds)")
-            }
-            guard let weight = Int(parts[1]), weight >= 0, weight <= 1_000_000 else {
-                throw ParseError(description: "--mix '\(item)': the weight must be a whole number from 0 to 1000000")
-            }
-            guard !shares.contains(where: { $0.kind == kind }) else { throw ParseError(description: "--mix names \(kind.rawValue) twice") }
-            shares.append(Share(kind: kind, weight: weight))
+        let kinds = FleetScenario.Kind.allCases.map(\.rawValue).joined(separator: ", ")
+        switch WeightedList.parse(text, option: "--mix", expected: "KIND:WEIGHT with KIND one of \(kinds)",
+                                  key: { FleetScenario.Kind(rawValue: $0) }, same: ==, name: \.rawValue) {
+        case let .success(shares): self.shares = shares.map { Share(kind: $0.key, weight: $0.weight) }
+        case let .failure(message): throw ParseError(description: message.text)
         }
-        guard shares.contains(where: { $0.weight > 0 }) else { throw ParseError(description: "--mix needs at least one positive weight") }
-        self.shares = shares
     }
 
     public var total: Int { shares.reduce(0) { $0 + $1.weight } }
 
     /// The kind a uniform draw in `0..<total` falls on.
-    func kind(at draw: Int) -> FleetScenario.Kind {
-        var rest = draw
-        for share in shares {
-            if rest < share.weight { return share.kind }
-            rest -= share.weight
-        }
-        return shares.last { $0.weight > 0 }!.kind
-    }
+    func kind(at draw: Int) -> FleetScenario.Kind { shares[WeightedList.pick(shares.map(\.weight), draw: draw)].kind }
 
     public var description: String { shares.map { "\($0.kind.rawValue):\($0.weight)" }.joined(separator: ",") }
 }

@@ -20,23 +20,13 @@ public struct NetworkMix: Sendable, Equatable, CustomStringConvertible {
     /// Parses `profile:weight,…` with the named profiles of `NetworkProfile` (wifi, 4g, fast3g, slow3g, offline) or
     /// `kbps=N/rtt=MS` (a slash for the comma of `--network`).
     public init(parsing text: String) throws(ParseError) {
-        var shares: [Share] = []
         let names = NetworkProfile.named.map(\.name).joined(separator: ", ")
-        for item in text.split(separator: ",", omittingEmptySubsequences: false) {
-            let parts = item.split(separator: ":", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard parts.count == 2, let profile = try? NetworkProfile(parsing: parts[0].replacingOccurrences(of: "/", with: ",")) else {
-                throw ParseError(description: "--network-mix '\(item)': expected PROFILE:WEIGHT with PROFILE one of \(names), or kbps=N/rtt=MS")
-            }
-            guard let weight = Int(parts[1]), weight >= 0, weight <= 1_000_000 else {
-                throw ParseError(description: "--network-mix '\(item)': the weight must be a whole number from 0 to 1000000")
-            }
-            guard !shares.contains(where: { $0.profile.name == profile.name }) else {
-                throw ParseError(description: "--network-mix names \(profile.name) twice")
-            }
-            shares.append(Share(profile: profile, weight: weight))
+        switch WeightedList.parse(text, option: "--network-mix", expected: "PROFILE:WEIGHT with PROFILE one of \(names), or kbps=N/rtt=MS",
+                                  key: { try? NetworkProfile(parsing: $0.replacingOccurrences(of: "/", with: ",")) },
+                                  same: { $0.name == $1.name }, name: \.name) {
+        case let .success(shares): self.shares = shares.map { Share(profile: $0.key, weight: $0.weight) }
+        case let .failure(message): throw ParseError(description: message.text)
         }
-        guard shares.contains(where: { $0.weight > 0 }) else { throw ParseError(description: "--network-mix needs at least one positive weight") }
-        self.shares = shares
     }
 
     public var total: Int { shares.reduce(0) { $0 + $1.weight } }
@@ -44,12 +34,7 @@ public struct NetworkMix: Sendable, Equatable, CustomStringConvertible {
     /// The share (its index) session `index` of a fleet seeded with `seed` is on.
     public func draw(index: Int, seed: UInt64) -> Int {
         var generator = SplitMix64(seed: seed ^ (UInt64(truncatingIfNeeded: index) &* 0xA24B_AED4_963E_E407) ^ 0x6E65_7477_6F72_6B73)
-        var rest = Int(generator.next() % UInt64(total))
-        for (position, share) in shares.enumerated() {
-            if rest < share.weight { return position }
-            rest -= share.weight
-        }
-        return shares.lastIndex { $0.weight > 0 }!
+        return WeightedList.pick(shares.map(\.weight), draw: Int(generator.next() % UInt64(total)))
     }
 
     /// The mix as `--network-mix` takes it (a custom profile's comma written as a slash).

@@ -12,26 +12,18 @@ extension FormatContext {
         guard size > 0 else { return nil }
         var position: Int64 = 0
         var sawMovie = false
-        var header = [UInt8](repeating: 0, count: 16)
         while position < size {
             guard size - position >= 8 else {
                 return "the file ends inside its MP4 header (a box header at byte \(position) is cut; the file has \(size) bytes)"
             }
-            guard avio_seek(io, position, SEEK_SET) == position else { return nil }
-            let wanted = Int32(min(16, size - position))
-            let read = header.withUnsafeMutableBufferPointer { avio_read(io, $0.baseAddress, wanted) }
-            guard read >= 8 else { return nil }
-            let type = String(decoding: header[4..<8], as: UTF8.self)
-            var boxSize = Int64(bigEndianBytes: header[0..<4])
-            if boxSize == 1 {
-                // A 64-bit size follows the type.
-                guard read >= 16 else {
-                    return "the file ends inside its MP4 header (the \(type) box header at byte \(position) is cut; the file has \(size) bytes)"
-                }
-                boxSize = Int64(bigEndianBytes: header[8..<16])
-            } else if boxSize == 0 {
-                boxSize = size - position // "to the end of the file"
+            let header: BoxHeader
+            switch Self.boxHeader(io, at: position, fileSize: size) {
+            case .unreadable: return nil
+            case let .cut(type):
+                return "the file ends inside its MP4 header (the \(type) box header at byte \(position) is cut; the file has \(size) bytes)"
+            case let .box(read): header = read
             }
+            let (type, boxSize) = (header.type, header.size)
             // Not a box structure (or one vplay does not follow): say nothing rather than guess.
             guard boxSize >= 8, type.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
             if type == "moov" { sawMovie = true }
@@ -55,27 +47,51 @@ extension FormatContext {
         guard size > 0 else { return nil }
         var position: Int64 = 0
         var sawMediaData = false
-        var header = [UInt8](repeating: 0, count: 16)
         // Top-level boxes are few; the bound keeps a hostile file of 8-byte boxes from costing a read per box.
         for _ in 0..<10_000 where position + 8 <= size {
-            guard avio_seek(io, position, SEEK_SET) == position else { return nil }
-            let wanted = Int32(min(16, size - position))
-            let read = header.withUnsafeMutableBufferPointer { avio_read(io, $0.baseAddress, wanted) }
-            guard read >= 8 else { return nil }
-            let type = String(decoding: header[4..<8], as: UTF8.self)
-            var boxSize = Int64(bigEndianBytes: header[0..<4])
-            if boxSize == 1 {
-                guard read >= 16 else { return nil }
-                boxSize = Int64(bigEndianBytes: header[8..<16])
-            } else if boxSize == 0 {
-                boxSize = size - position
-            }
+            guard case let .box(header) = Self.boxHeader(io, at: position, fileSize: size) else { return nil }
+            let (type, boxSize) = (header.type, header.size)
             guard boxSize >= 8, boxSize <= size - position else { return nil }
             if type == "moov" { return (position + boxSize, sawMediaData) }
             if type == "mdat" { sawMediaData = true }
             position += boxSize
         }
         return nil
+    }
+}
+
+extension FormatContext {
+    struct BoxHeader {
+        var type: String
+        /// The box's size in bytes, header included (a 0 size, "to the end of the file", resolved).
+        var size: Int64
+    }
+
+    enum BoxHeaderRead {
+        case box(BoxHeader)
+        /// The 64-bit size of the box whose type this is is cut off by the end of the file.
+        case cut(type: String)
+        /// It could not be read (a failed seek or read).
+        case unreadable
+    }
+
+    /// The header of the top-level box at `position` (8 bytes, 16 with a 64-bit size), `fileSize` bytes in all.
+    static func boxHeader(_ io: UnsafeMutablePointer<AVIOContext>, at position: Int64, fileSize size: Int64) -> BoxHeaderRead {
+        var header = [UInt8](repeating: 0, count: 16)
+        guard avio_seek(io, position, SEEK_SET) == position else { return .unreadable }
+        let wanted = Int32(min(16, size - position))
+        let read = header.withUnsafeMutableBufferPointer { avio_read(io, $0.baseAddress, wanted) }
+        guard read >= 8 else { return .unreadable }
+        let type = String(decoding: header[4..<8], as: UTF8.self)
+        var boxSize = Int64(bigEndianBytes: header[0..<4])
+        if boxSize == 1 {
+            // A 64-bit size follows the type.
+            guard read >= 16 else { return .cut(type: type) }
+            boxSize = Int64(bigEndianBytes: header[8..<16])
+        } else if boxSize == 0 {
+            boxSize = size - position  // "to the end of the file"
+        }
+        return .box(BoxHeader(type: type, size: boxSize))
     }
 }
 
