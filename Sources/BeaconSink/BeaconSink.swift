@@ -16,7 +16,9 @@ import Synchronization
 ///
 /// It answers any GET or HEAD with 200 and the 43-byte transparent GIF, other methods with 405, and
 /// records all of them, unless a configured ``SinkFault`` says otherwise. `GET /__vplay/hits` returns the
-/// hits as a JSON array and is not itself recorded. Keep-alive and pipelining follow HTTP/1.1.
+/// hits as a JSON array and is not itself recorded. Keep-alive and pipelining follow HTTP/1.1. With a
+/// ``SinkConfiguration/mediaDirectory`` it also serves that folder's regular files at `/media/…`, with
+/// byte ranges, under the same faults (a `rate`, `ttfb` or timed `stall` fault shapes their bodies).
 /// Oversized or malformed requests are refused (see ``SinkLimits``) without stopping the sink.
 ///
 /// This is a test tool: it binds to loopback unless told otherwise and keeps every hit in memory.
@@ -39,6 +41,7 @@ public final class BeaconSink: Sendable {
         var port: Int?
         var connections: [ObjectIdentifier: any Channel] = [:]
         var log: HitLogWriter?
+        var media: SinkMediaLibrary?
     }
 
     /// How this sink listens, misbehaves and logs, as given to ``init(configuration:now:eventLoopGroup:)``.
@@ -86,6 +89,17 @@ public final class BeaconSink: Sendable {
             return true
         }
         guard mayStart else { throw .alreadyStarted }
+
+        var media: SinkMediaLibrary?
+        if let directory = configuration.mediaDirectory {
+            do {
+                media = try SinkMediaLibrary(directory: directory)
+            } catch {
+                lifecycle.withLock { $0.phase = .idle }
+                throw error
+            }
+            lifecycle.withLock { $0.media = media }
+        }
 
         var log: HitLogWriter?
         if let path = configuration.logPath {
@@ -202,10 +216,10 @@ public final class BeaconSink: Sendable {
     /// Sets up one accepted connection, or closes it if the sink has stopped meanwhile.
     private func configure(_ channel: any Channel) throws {
         let id = ObjectIdentifier(channel)
-        let accepted = lifecycle.withLock { lifecycle in
-            if case .stopped = lifecycle.phase { return false }
+        let (accepted, media) = lifecycle.withLock { lifecycle -> (Bool, SinkMediaLibrary?) in
+            if case .stopped = lifecycle.phase { return (false, nil) }
             lifecycle.connections[id] = channel
-            return true
+            return (true, lifecycle.media)
         }
         guard accepted else {
             channel.close(promise: nil)
@@ -228,6 +242,6 @@ public final class BeaconSink: Sendable {
             withDecoderLimitConfiguration: limits
         )
         let number = connectionCount.wrappingAdd(1, ordering: .relaxed).newValue
-        try pipeline.addHandler(SinkConnectionHandler(recorder: recorder, connection: number))
+        try pipeline.addHandler(SinkConnectionHandler(recorder: recorder, media: media, connection: number))
     }
 }

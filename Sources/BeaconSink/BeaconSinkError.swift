@@ -9,15 +9,18 @@ public enum BeaconSinkError: Error, Sendable, Hashable, CustomStringConvertible 
     case bindFailed(host: String, port: Int, reason: String)
     /// The JSON Lines hit log could not be opened or written; `errno` is the C error number.
     case logFailed(path: String, errno: Int32)
+    /// The folder given to serve media from (``SinkConfiguration/mediaDirectory``) cannot be served.
+    case mediaDirectoryUnusable(path: String, reason: String)
 
     /// A short stable identifier of the case, for scripts: `invalid-fault-spec`, `already-started`,
-    /// `bind-failed`, `log-failed`.
+    /// `bind-failed`, `log-failed`, `media-directory-unusable`.
     public var code: String {
         switch self {
         case .invalidFaultSpec: "invalid-fault-spec"
         case .alreadyStarted: "already-started"
         case .bindFailed: "bind-failed"
         case .logFailed: "log-failed"
+        case .mediaDirectoryUnusable: "media-directory-unusable"
         }
     }
 
@@ -32,6 +35,8 @@ public enum BeaconSinkError: Error, Sendable, Hashable, CustomStringConvertible 
             "the beacon sink could not listen on \(host):\(port): \(reason)"
         case .logFailed(let path, let errno):
             "the beacon sink could not write its hit log \(path) (errno \(errno))"
+        case .mediaDirectoryUnusable(let path, let reason):
+            "the beacon sink cannot serve media from \(path): \(reason)"
         }
     }
 }

@@ -17,6 +17,19 @@ enum SinkAnswer: Sendable, Equatable {
     case hang
     /// 200 and the pixel's headers, the first bytes of its body, then nothing more.
     case stall
+    /// 200 or 206 with (a range of) a media file.
+    case media(SinkMediaAnswer)
+    /// 416: the media file exists, the requested range lies past its end.
+    case rangeNotSatisfiable(size: Int)
+
+    /// Whether the answer is written (so a shaping fault can apply to it): not for reset, hang and the
+    /// endless stall, which never finish an answer.
+    var isWritten: Bool {
+        switch self {
+        case .reset, .hang, .stall: false
+        default: true
+        }
+    }
 
     /// The status code written, or nil when nothing is written.
     var status: Int? {
@@ -25,14 +38,17 @@ enum SinkAnswer: Sendable, Equatable {
         case .methodNotAllowed: 405
         case .status(let code): code
         case .body, .stall: 200
+        case .media(let media): media.status
+        case .rangeNotSatisfiable: 416
         case .contentTooLarge: 413
         case .reset, .hang: nil
         }
     }
 
-    /// The answer to a request with `method` under `fault` (nil: no fault), and how long to wait before it.
-    static func deciding(fault: SinkFault.Kind?, method: String) -> (answer: SinkAnswer, delay: Duration?) {
-        let plain: SinkAnswer = method == "GET" || method == "HEAD" ? .pixel : .methodNotAllowed
+    /// The answer to a request with `method` under the answer fault `fault` (nil: no fault), and how long
+    /// to wait before it. `content` replaces the pixel as the plain answer to GET and HEAD (a media file).
+    static func deciding(fault: SinkFault.Kind?, method: String, content: SinkAnswer? = nil) -> (answer: SinkAnswer, delay: Duration?) {
+        let plain: SinkAnswer = method == "GET" || method == "HEAD" ? content ?? .pixel : .methodNotAllowed
         switch fault {
         case nil: return (plain, nil)
         case .delay(let duration): return (plain, duration)
@@ -41,6 +57,34 @@ enum SinkAnswer: Sendable, Equatable {
         case .reset: return (.reset, nil)
         case .hang: return (.hang, nil)
         case .stall: return (.stall, nil)
+        case .rate, .ttfb, .timedStall: return (plain, nil)
         }
+    }
+}
+
+/// How the shaping faults that apply to one answer change its timing (all nil: none apply).
+struct SinkShaping: Sendable, Equatable {
+    /// Hold the head this long.
+    var ttfb: Duration?
+    /// Send the body at most this fast.
+    var bytesPerSecond: Int?
+    /// Pause this long when the body reaches this percent of the resource.
+    var stall: Duration?
+    var stallPercent = 0
+
+    /// Whether the body must be paced by a ``SinkBodySender`` rather than written at once.
+    var pacesBody: Bool { bytesPerSecond != nil || stall != nil }
+
+    /// Adds the shaping fault `kind`; false (nothing changed) when one of its kind already applies.
+    mutating func add(_ kind: SinkFault.Kind) -> Bool {
+        switch kind {
+        case .ttfb(let duration) where ttfb == nil: ttfb = duration
+        case .rate(let rate) where bytesPerSecond == nil: bytesPerSecond = rate
+        case .timedStall(let duration, let percent) where stall == nil:
+            stall = duration
+            stallPercent = percent
+        default: return false
+        }
+        return true
     }
 }

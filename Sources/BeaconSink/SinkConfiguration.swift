@@ -17,12 +17,21 @@ public struct SinkConfiguration: Sendable {
     /// the kernel with one `write(2)` as the hit is recorded, so a crash of the process loses nothing
     /// already recorded.
     public var logPath: String?
+    /// A folder whose regular files the sink serves at `/media/<relative path>` (GET and HEAD, with byte
+    /// ranges), so a player can fetch an ad's media from it under the same faults as its beacons; `nil`
+    /// (the default) serves none, and `/media/…` is answered like any beacon. Resolved by
+    /// ``BeaconSink/start()``; nothing outside the folder is ever served (see the README's sink section).
+    public var mediaDirectory: String?
 
     /// A configuration; every parameter defaults to the documented default of its property.
-    public init(host: String = "127.0.0.1", port: Int = 0, faults: [SinkFault] = [], logPath: String? = nil) {
+    public init(
+        host: String = "127.0.0.1", port: Int = 0, faults: [SinkFault] = [], logPath: String? = nil,
+        mediaDirectory: String? = nil
+    ) {
         self.host = host
         self.port = port
         self.faults = faults
         self.logPath = logPath
+        self.mediaDirectory = mediaDirectory
     }
 }

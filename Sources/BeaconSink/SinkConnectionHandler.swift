@@ -31,6 +31,8 @@ final class SinkConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         case discarding
         /// A delayed answer is scheduled.
         case delaying
+        /// An answer's body is being streamed (a media file, or a paced body).
+        case sending(SinkBodySender)
         /// Hung on purpose: nothing more is read or answered.
         case hung
         /// Closed or closing.
@@ -40,6 +42,7 @@ final class SinkConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     private static let pixel = ByteBuffer(bytes: TrackingPixel.bytes)
 
     private let recorder: SinkRecorder
+    private let media: SinkMediaLibrary?
     private let connection: Int
     private var state = State.idle
     private var scheduledAnswer: Scheduled<Void>?
@@ -47,8 +50,9 @@ final class SinkConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     /// The client shut its sending side (TCP half-close): answer what is in progress, then close.
     private var inputClosed = false
 
-    init(recorder: SinkRecorder, connection: Int) {
+    init(recorder: SinkRecorder, media: SinkMediaLibrary?, connection: Int) {
         self.recorder = recorder
+        self.media = media
         self.connection = connection
     }
 
@@ -98,12 +102,21 @@ final class SinkConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
             let promise = context.eventLoop.makePromise(of: Void.self)
             context.close(mode: .output, promise: promise)
             closeAfter(promise.futureResult, channel: context.channel)
-        case .discarding, .delaying, .hung, .closed:
+        case .discarding, .delaying, .sending, .hung, .closed:
             break
         }
     }
 
+    /// A streamed body waits for the channel to drain below its high-water mark, then goes on.
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if case .sending(let sender) = state, context.channel.isWritable {
+            sender.pump()
+        }
+        context.fireChannelWritabilityChanged()
+    }
+
     func channelInactive(context: ChannelHandlerContext) {
+        if case .sending(let sender) = state { sender.cancel() }
         state = .closed
         scheduledAnswer?.cancel()
         scheduledAnswer = nil
@@ -117,6 +130,9 @@ final class SinkConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         switch state {
         case .idle, .receiving: canAnswer = true
         case .discarding, .delaying, .hung, .closed: canAnswer = false
+        case .sending(let sender):
+            sender.cancel()
+            canAnswer = false
         }
         state = .closed
         scheduledAnswer?.cancel()
@@ -143,17 +159,36 @@ final class SinkConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
             answerHitsPage(to: head, context: context)
             return
         }
-        let (_, answer, delay) = recorder.record(request(from: head))
+        let path = Self.path(of: head.uri)
+        var lookup: SinkMediaLookup?
+        if let media, head.method == .GET || head.method == .HEAD, path.hasPrefix(SinkMediaLibrary.prefix) {
+            lookup = media.lookup(
+                encodedPath: path.dropFirst(SinkMediaLibrary.prefix.count),
+                range: head.headers.first(name: "range")
+            )
+        }
+        let (_, answer, faultDelay, shaping) = recorder.record(request(from: head), content: lookup?.answer)
+        let file: SinkMediaFile?
+        if case .file(let opened, _) = lookup, case .media = answer {
+            file = opened
+        } else {
+            // A fault answered instead of the file: it is not sent.
+            if case .file(let opened, _) = lookup { opened.close() }
+            file = nil
+        }
+        // A ttfb fault holds the head like a delay fault; both together add up.
+        let delay = faultDelay == nil && shaping.ttfb == nil ? nil : (faultDelay ?? .zero) + (shaping.ttfb ?? .zero)
         if let delay {
             state = .delaying
             let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
             let boundContext = context.loopBound
+            let boundFile = NIOLoopBound(file, eventLoop: context.eventLoop)
             scheduledAnswer = context.eventLoop.scheduleTask(in: TimeAmount(delay)) {
                 let handler = handler.value
                 guard case .delaying = handler.state else { return }
                 handler.scheduledAnswer = nil
                 handler.state = .idle
-                handler.answer(answer, to: head, context: boundContext.value, flushNow: true)
+                handler.answer(answer, to: head, context: boundContext.value, flushNow: true, shaping: shaping, file: boundFile.value)
             }
             return
         }
@@ -168,27 +203,59 @@ final class SinkConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
             Self.reset(context.channel)
         default:
             state = .idle
-            self.answer(answer, to: head, context: context, flushNow: false)
+            self.answer(answer, to: head, context: context, flushNow: false, shaping: shaping, file: file)
         }
     }
 
     /// Writes `answer` for the request `head`. Keep-alive follows the request (HTTP/1.1 default, or
     /// `Connection: keep-alive` on 1.0) unless the answer is a 413. Answers made while reading are flushed
     /// together at the end of the read (`flushNow` false), so a pipelined burst costs one `writev`.
-    private func answer(_ answer: SinkAnswer, to head: HTTPRequestHead, context: ChannelHandlerContext, flushNow: Bool) {
+    ///
+    /// A media file's body, and any body a `rate` or timed `stall` fault paces, is streamed by a
+    /// ``SinkBodySender`` instead (flushed at once); `file` is the open file of a ``SinkAnswer/media(_:)``
+    /// answer, closed here when nothing is to be read from it.
+    private func answer(
+        _ answer: SinkAnswer,
+        to head: HTTPRequestHead,
+        context: ChannelHandlerContext,
+        flushNow: Bool,
+        shaping: SinkShaping = SinkShaping(),
+        file: SinkMediaFile? = nil
+    ) {
         guard let code = answer.status else { return }
         let keepAlive = head.isKeepAlive && answer != .contentTooLarge && !inputClosed
         var headers = HTTPHeaders()
         var body: [ByteBuffer] = []
+        var source: SinkBodySource?
         switch answer {
         case .pixel:
             headers.add(name: "Content-Type", value: TrackingPixel.contentType)
             headers.add(name: "Content-Length", value: String(TrackingPixel.bytes.count))
             body = [Self.pixel]
+            source = .bytes(Self.pixel)
         case .body(let bytes):
             headers.add(name: "Content-Type", value: "application/octet-stream")
             headers.add(name: "Content-Length", value: String(bytes))
-            body = Self.zeroBody(bytes: bytes, allocator: context.channel.allocator)
+            if shaping.pacesBody {
+                source = .zeros(bytes)
+            } else {
+                body = Self.zeroBody(bytes: bytes, allocator: context.channel.allocator)
+            }
+        case .media(let media):
+            headers.add(name: "Content-Type", value: media.contentType)
+            headers.add(name: "Content-Length", value: String(media.length))
+            headers.add(name: "Accept-Ranges", value: "bytes")
+            headers.add(name: "X-Content-Type-Options", value: "nosniff")
+            if media.status == 206 {
+                headers.add(name: "Content-Range", value: "bytes \(media.start)-\(media.start + media.length - 1)/\(media.fileSize)")
+            }
+            if let file {
+                source = .file(file, start: media.start, length: media.length, size: media.fileSize)
+            }
+        case .rangeNotSatisfiable(let size):
+            headers.add(name: "Content-Range", value: "bytes */\(size)")
+            headers.add(name: "Accept-Ranges", value: "bytes")
+            headers.add(name: "Content-Length", value: "0")
         case .methodNotAllowed:
             headers.add(name: "Allow", value: "GET, HEAD")
             headers.add(name: "Content-Length", value: "0")
@@ -196,7 +263,44 @@ final class SinkConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
             headers.add(name: "Content-Length", value: "0")
         }
         headers.add(name: "Cache-Control", value: "no-store")
+        if let source, head.method != .HEAD, shaping.pacesBody || file != nil {
+            writeStreamed(status: code, headers: headers, source: source, shaping: shaping, keepAlive: keepAlive, for: head, context: context)
+            return
+        }
+        file?.close()
         write(status: code, headers: headers, body: body, keepAlive: keepAlive, for: head, context: context, flushNow: flushNow)
+    }
+
+    /// Writes and flushes the head, then hands the body to a ``SinkBodySender``; the end follows when it has
+    /// sent the last byte (then the next pipelined request is served), or the connection closes if it could not.
+    private func writeStreamed(
+        status: Int,
+        headers: HTTPHeaders,
+        source: SinkBodySource,
+        shaping: SinkShaping,
+        keepAlive: Bool,
+        for request: HTTPRequestHead,
+        context: ChannelHandlerContext
+    ) {
+        context.write(wrapOutboundOut(.head(Self.responseHead(status: status, headers: headers, keepAlive: keepAlive, for: request))), promise: nil)
+        context.flush()
+        let sender = SinkBodySender(source: source, shaping: shaping, context: context) { [self] sent in
+            guard case .sending = state else { return }
+            guard sent else {
+                state = .closed
+                context.close(promise: nil)
+                return
+            }
+            if !keepAlive || inputClosed {
+                state = .closed
+                closeAfter(context.writeAndFlush(wrapOutboundOut(.end(nil))), channel: context.channel)
+            } else {
+                state = .idle
+                context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            }
+        }
+        state = .sending(sender)
+        sender.pump()
     }
 
     /// Writes a 200 head promising the pixel and the body's first ``SinkLimits/stallBodyBytes`` bytes, then
@@ -249,14 +353,7 @@ final class SinkConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         context: ChannelHandlerContext,
         flushNow: Bool
     ) {
-        var headers = headers
-        if !keepAlive {
-            headers.add(name: "Connection", value: "close")
-        } else if request.version.major == 1 && request.version.minor == 0 {
-            headers.add(name: "Connection", value: "keep-alive")
-        }
-        let version: HTTPVersion = request.version.major == 1 && request.version.minor == 0 ? .http1_0 : .http1_1
-        let head = HTTPResponseHead(version: version, status: HTTPResponseStatus(statusCode: status), headers: headers)
+        let head = Self.responseHead(status: status, headers: headers, keepAlive: keepAlive, for: request)
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         if request.method != .HEAD {
             for part in body { context.write(wrapOutboundOut(.body(.byteBuffer(part))), promise: nil) }
@@ -272,6 +369,19 @@ final class SinkConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         }
     }
 
+    /// The response head for `request`: its HTTP version, and a `Connection` header when keep-alive is not
+    /// what that version assumes.
+    private static func responseHead(status: Int, headers: HTTPHeaders, keepAlive: Bool, for request: HTTPRequestHead) -> HTTPResponseHead {
+        var headers = headers
+        if !keepAlive {
+            headers.add(name: "Connection", value: "close")
+        } else if request.version.major == 1 && request.version.minor == 0 {
+            headers.add(name: "Connection", value: "keep-alive")
+        }
+        let version: HTTPVersion = request.version.major == 1 && request.version.minor == 0 ? .http1_0 : .http1_1
+        return HTTPResponseHead(version: version, status: HTTPResponseStatus(statusCode: status), headers: headers)
+    }
+
     private func closeAfter(_ written: EventLoopFuture<Void>, channel: any Channel) {
         written.whenComplete { _ in channel.close(promise: nil) }
     }
@@ -284,7 +394,8 @@ final class SinkConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
             method: head.method.rawValue,
             target: head.uri,
             userAgent: head.headers.first(name: "user-agent"),
-            host: head.headers.first(name: "host")
+            host: head.headers.first(name: "host"),
+            range: head.headers.first(name: "range")
         )
     }
 

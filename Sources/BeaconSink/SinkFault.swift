@@ -1,9 +1,15 @@
 /// A misbehaviour the sink shows to matching tracking requests, so vplay's retry, timeout and
 /// reconciliation paths can be exercised against a server that fails on purpose.
 ///
-/// Faults are tried in the order the configuration lists them; the first one whose ``pattern`` matches
-/// the request and whose ``times`` budget is not used up applies. So `500x1@/complete` followed by
-/// `delay=1s@/complete` answers the first `/complete` with 500 and delays every later one.
+/// Faults come in two families. An *answer* fault (status, `delay`, `reset`, `hang`, `stall`, `body`)
+/// decides what the sink answers: they are tried in the order the configuration lists them, and the first
+/// one whose ``pattern`` matches the request and whose ``times`` budget is not used up applies. So
+/// `500x1@/complete` followed by `delay=1s@/complete` answers the first `/complete` with 500 and delays
+/// every later one. A *shaping* fault (`rate`, `ttfb`, timed `stall=DURATION`; ``Kind/shapesBody``) changes
+/// only when the answer's bytes leave: every matching one with budget applies together with the answer
+/// fault, except that of two shaping faults of the same kind only the first listed applies (the other keeps
+/// its budget). So `rate=200k@/media/*` and `ttfb=2s@/media/*` together hold the headers 2 s, then send the
+/// body at 200 KiB/s.
 /// Build one in code, or from a command-line spec with ``init(spec:)`` (grammar there).
 public struct SinkFault: Sendable, Hashable {
     /// What the sink does instead of answering 200 with the tracking pixel.
@@ -26,6 +32,25 @@ public struct SinkFault: Sendable, Hashable {
         /// Answer 200 with a body of this many zero bytes (`application/octet-stream`), to test clients
         /// that must not buffer a whole beacon response. At most ``SinkLimits/maximumFaultBodyBytes``.
         case body(bytes: Int)
+        /// Shaping: send the answer's body at most this many bytes per second (not bits), paced by timers
+        /// on the connection's event loop. 1 byte/s up to 1 GiB/s.
+        case rate(bytesPerSecond: Int)
+        /// Shaping: hold the status line and headers this long (time to first byte), then answer. Adds to a
+        /// `delay` fault's wait when both apply.
+        case ttfb(Duration)
+        /// Shaping: when the body reaches `afterPercent` % (0...99) of the resource's full size (the file's,
+        /// for a range request of a media file; the body's, otherwise), pause this long, then send the rest.
+        /// A request whose range does not include that byte does not pause.
+        case timedStall(Duration, afterPercent: Int)
+
+        /// Whether this kind shapes the timing of an answer (`rate`, `ttfb`, timed `stall`) rather than
+        /// deciding what the answer is. Shaping faults combine; answer faults do not (see ``SinkFault``).
+        public var shapesBody: Bool {
+            switch self {
+            case .rate, .ttfb, .timedStall: true
+            case .status, .delay, .reset, .hang, .stall, .body: false
+            }
+        }
     }
 
     /// Which requests the fault applies to: a path prefix such as `/midpoint`, or a glob with `*` such as

@@ -34,6 +34,8 @@ extension SinkHit {
         Self.append(string: path, to: &out)
         out.append(contentsOf: #","query":"#.utf8)
         Self.append(string: query, to: &out)
+        out.append(contentsOf: #","range":"#.utf8)
+        Self.append(string: range, to: &out)
         out.append(contentsOf: #","receivedAtMilliseconds":"#.utf8)
         out.append(contentsOf: String(receivedAtMilliseconds).utf8)
         out.append(contentsOf: #","sequence":"#.utf8)

@@ -24,8 +24,13 @@ public struct SinkHit: Sendable, Equatable, Codable {
     /// The status the sink answers with, or nil when it does not answer (a ``SinkFault/Kind/reset`` or
     /// ``SinkFault/Kind/hang`` fault). For a delayed answer, the status sent after the delay.
     public var status: Int?
-    /// The fault applied, as its ``SinkFault/spec`` (e.g. `500x1@/complete`), or nil when none applied.
+    /// The faults applied, as their ``SinkFault/spec``s (e.g. `500x1@/complete`) in configuration order,
+    /// separated by one space when several applied (an answer fault and shaping faults such as
+    /// `rate=204800@/media/* ttfb=2000ms@/media/*`; a pattern never contains a space), or nil when none did.
     public var fault: String?
+    /// The `Range` header as received (e.g. `bytes=0-`), or nil when the request sent none: with
+    /// ``status`` 206 or 416 it says which bytes of a media file were asked for.
+    public var range: String?
 
     /// A hit with every field given; the sink makes these, tests and reconciliation may too.
     public init(
@@ -39,7 +44,8 @@ public struct SinkHit: Sendable, Equatable, Codable {
         host: String?,
         receivedAtMilliseconds: Int64,
         status: Int?,
-        fault: String?
+        fault: String?,
+        range: String? = nil
     ) {
         self.sequence = sequence
         self.connection = connection
@@ -52,5 +58,6 @@ public struct SinkHit: Sendable, Equatable, Codable {
         self.receivedAtMilliseconds = receivedAtMilliseconds
         self.status = status
         self.fault = fault
+        self.range = range
     }
 }

@@ -38,21 +38,37 @@ final class SinkRecorder: Sendable {
         state.withLock { $0.log = log }
     }
 
-    /// Records `request` as the next hit and decides its answer: the first matching fault with budget
-    /// left, or the plain answer; `forced` (a 413) overrides both and uses no fault.
-    func record(_ request: SinkRequest, forced: SinkAnswer? = nil) -> (hit: SinkHit, answer: SinkAnswer, delay: Duration?) {
+    /// Records `request` as the next hit and decides its answer: the first matching answer fault with budget
+    /// left, or the plain answer (`content`, a media file's, or the pixel), shaped by every matching shaping
+    /// fault with budget left (the first of each kind) when the answer is one that is written; `forced` (a
+    /// 413) overrides all of them and uses no fault.
+    func record(
+        _ request: SinkRequest,
+        forced: SinkAnswer? = nil,
+        content: SinkAnswer? = nil
+    ) -> (hit: SinkHit, answer: SinkAnswer, delay: Duration?, shaping: SinkShaping) {
         let (path, query) = request.pathAndQuery
         let matching = forced == nil ? faults.indices.filter { patterns[$0].matches(path: path, target: request.target) } : []
         var resumed: [(CheckedContinuation<Bool, Never>, Bool)] = []
-        let (hit, answer, delay, log) = state.withLock { state in
-            var applied: Int?
-            for index in matching where faults[index].times.map({ state.faultUses[index] < $0 }) ?? true {
-                state.faultUses[index] += 1
-                applied = index
-                break
+        let (hit, answer, delay, shaping, log) = state.withLock { state in
+            func hasBudget(_ index: Int) -> Bool {
+                faults[index].times.map { state.faultUses[index] < $0 } ?? true
+            }
+            var applied: [Int] = []
+            let answerFault = matching.first { !faults[$0].kind.shapesBody && hasBudget($0) }
+            if let answerFault {
+                state.faultUses[answerFault] += 1
+                applied.append(answerFault)
             }
             let decision = forced.map { ($0, Duration?.none) }
-                ?? SinkAnswer.deciding(fault: applied.map { faults[$0].kind }, method: request.method)
+                ?? SinkAnswer.deciding(fault: answerFault.map { faults[$0].kind }, method: request.method, content: content)
+            var shaping = SinkShaping()
+            if decision.0.isWritten {
+                for index in matching where faults[index].kind.shapesBody && hasBudget(index) && shaping.add(faults[index].kind) {
+                    state.faultUses[index] += 1
+                    applied.append(index)
+                }
+            }
             let hit = SinkHit(
                 sequence: state.hits.count + 1,
                 connection: request.connection,
@@ -64,7 +80,8 @@ final class SinkRecorder: Sendable {
                 host: request.host,
                 receivedAtMilliseconds: now(),
                 status: decision.0.status,
-                fault: applied.map { faultSpecs[$0] }
+                fault: applied.isEmpty ? nil : applied.sorted().map { faultSpecs[$0] }.joined(separator: " "),
+                range: request.range
             )
             state.hits.append(hit)
             if !state.waiters.isEmpty {
@@ -73,11 +90,11 @@ final class SinkRecorder: Sendable {
                     resumed.append((waiter.continuation, true))
                 }
             }
-            return (hit, decision.0, decision.1, state.log)
+            return (hit, decision.0, decision.1, shaping, state.log)
         }
         for (continuation, value) in resumed { continuation.resume(returning: value) }
         log?.append(hit)
-        return (hit, answer, delay)
+        return (hit, answer, delay, shaping)
     }
 
     /// How many hits so far, without copying them.

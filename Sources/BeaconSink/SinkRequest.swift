@@ -5,6 +5,8 @@ struct SinkRequest: Sendable {
     var target: String
     var userAgent: String?
     var host: String?
+    /// The `Range` header, if sent.
+    var range: String? = nil
 
     /// ``target`` split at its first `?` into path and query (nil when there is no `?`), not decoded.
     var pathAndQuery: (path: String, query: String?) {

@@ -1,0 +1,207 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The folder `vplay sink --media DIR` serves at `/media/<relative path>`, and the rules that keep the
+/// serving inside it: a phone on the network talks to this server, so a request must never reach a file
+/// outside the folder.
+///
+/// - The path after `/media/` is percent-decoded once; a bad escape, a NUL, an empty, `.` or `..`
+///   component is 404.
+/// - The joined path is resolved with `realpath(3)` (every symlink followed) and must still lie under the
+///   folder's own real path; a symlink that leads out is 404.
+/// - The resolved file is opened with `O_NOFOLLOW | O_NONBLOCK` (so a FIFO never blocks the event loop)
+///   and must be a regular file (`fstat`): FIFOs, devices, sockets and folders are 404.
+struct SinkMediaLibrary: Sendable {
+    /// The folder's real path, without a trailing `/` (except for `/` itself).
+    let root: String
+    /// Where requests for media start.
+    static let prefix = "/media/"
+
+    /// The library for `directory`, which must be a folder the process can search.
+    init(directory: String) throws(BeaconSinkError) {
+        guard let resolved = Self.realPath(directory) else {
+            throw .mediaDirectoryUnusable(path: directory, reason: "cannot resolve it (errno \(errno))")
+        }
+        var info = stat()
+        guard stat(resolved, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+            throw .mediaDirectoryUnusable(path: directory, reason: "not a folder")
+        }
+        root = resolved
+    }
+
+    /// What `GET`/`HEAD` of `encodedPath` (the request path after ``prefix``, as received) with the
+    /// `Range` header `range` answers. An opened file is the caller's to close.
+    func lookup(encodedPath: Substring, range: String?) -> SinkMediaLookup {
+        guard let relative = Self.decodedRelativePath(encodedPath) else { return .notFound }
+        let base = root.hasSuffix("/") ? root : root + "/"
+        guard let resolved = Self.realPath(base + relative), resolved.hasPrefix(base) else { return .notFound }
+        let descriptor = open(resolved, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        guard descriptor >= 0 else { return .notFound }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            close(descriptor)
+            return .notFound
+        }
+        let size = Int(info.st_size)
+        switch SinkByteRange(header: range, size: size) {
+        case .unsatisfiable:
+            close(descriptor)
+            return .unsatisfiable(size: size)
+        case .whole:
+            let file = SinkMediaFile(descriptor: descriptor)
+            return .file(file, SinkMediaAnswer(status: 200, contentType: Self.contentType(of: resolved), fileSize: size, start: 0, length: size))
+        case .range(let start, let end):
+            let file = SinkMediaFile(descriptor: descriptor)
+            return .file(file, SinkMediaAnswer(status: 206, contentType: Self.contentType(of: resolved), fileSize: size, start: start, length: end - start + 1))
+        }
+    }
+
+    /// The Content-Type for a file name: by extension, case-insensitive.
+    static func contentType(of path: String) -> String {
+        let name = path.split(separator: "/").last ?? ""
+        guard let dot = name.lastIndex(of: ".") else { return "application/octet-stream" }
+        switch name[name.index(after: dot)...].lowercased() {
+        case "mp4", "m4v": return "video/mp4"
+        case "webm": return "video/webm"
+        case "mov": return "video/quicktime"
+        default: return "application/octet-stream"
+        }
+    }
+
+    /// `encoded` percent-decoded once, or nil when it has a bad escape, a NUL, is not UTF-8, or has an
+    /// empty, `.` or `..` component (after decoding, so `%2e%2e` is refused too).
+    static func decodedRelativePath(_ encoded: Substring) -> String? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(encoded.utf8.count)
+        var iterator = encoded.utf8.makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        guard !bytes.contains(0), let text = String(validating: bytes, as: UTF8.self) else { return nil }
+        let components = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard components.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }) else { return nil }
+        return text
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}
+
+/// `close(2)`, under a name the file class's own `close()` does not hide.
+private func systemClose(_ descriptor: Int32) -> Int32 {
+    close(descriptor)
+}
+
+/// What a media request finds.
+enum SinkMediaLookup {
+    /// A regular file, open, and the answer for it (200, or 206 for a satisfiable range).
+    case file(SinkMediaFile, SinkMediaAnswer)
+    /// Nothing servable at that path: 404.
+    case notFound
+    /// The file exists but the range starts past its end: 416.
+    case unsatisfiable(size: Int)
+
+    /// The plain answer (no fault) to this lookup.
+    var answer: SinkAnswer {
+        switch self {
+        case .file(_, let answer): .media(answer)
+        case .notFound: .status(404)
+        case .unsatisfiable(let size): .rangeNotSatisfiable(size: size)
+        }
+    }
+}
+
+/// The head of a media answer: which bytes of which size of file, and as what type.
+struct SinkMediaAnswer: Sendable, Equatable {
+    /// 200 (whole file) or 206 (a range).
+    var status: Int
+    var contentType: String
+    var fileSize: Int
+    /// Offset of the first byte sent.
+    var start: Int
+    /// Bytes sent (the Content-Length).
+    var length: Int
+}
+
+/// An open media file's descriptor, closed exactly once. Confined to one connection's event loop; the
+/// descriptor number alone crosses to the blocking thread pool for `pread`, and ``close()`` is only
+/// called when no read is in flight.
+final class SinkMediaFile {
+    let descriptor: Int32
+    private var isOpen = true
+
+    init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    func close() {
+        guard isOpen else { return }
+        isOpen = false
+        _ = systemClose(descriptor)
+    }
+
+    deinit {
+        close()
+    }
+}
+
+/// A `Range` request header read against a file of known size (RFC 9110 §14). Only a single
+/// `bytes=` range is honoured; anything else (several ranges, another unit, a malformed value) is
+/// ignored and the whole file served, as the RFC allows.
+enum SinkByteRange: Equatable {
+    case whole
+    /// Inclusive byte offsets, within the file.
+    case range(start: Int, end: Int)
+    /// A valid range that selects no byte of the file: 416.
+    case unsatisfiable
+
+    init(header: String?, size: Int) {
+        guard let header, header.hasPrefix("bytes=") else {
+            self = .whole
+            return
+        }
+        let spec = header.dropFirst("bytes=".count).filter { $0 != " " }
+        let parts = spec.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard !spec.contains(","), parts.count == 2 else {
+            self = .whole
+            return
+        }
+        let first = SinkFault.digits(parts[0][...]), last = SinkFault.digits(parts[1][...])
+        switch (parts[0].isEmpty, parts[1].isEmpty) {
+        case (true, false):
+            // bytes=-N: the last N bytes.
+            guard let count = last else { self = .whole; return }
+            guard count > 0, size > 0 else { self = .unsatisfiable; return }
+            self = .range(start: max(0, size - count), end: size - 1)
+        case (false, _):
+            guard let start = first, parts[1].isEmpty || last != nil else { self = .whole; return }
+            if let end = last, end < start { self = .whole; return }
+            guard start < size else { self = .unsatisfiable; return }
+            self = .range(start: start, end: min(last ?? (size - 1), size - 1))
+        case (true, true):
+            self = .whole
+        }
+    }
+}
