@@ -214,6 +214,37 @@ import TestSupport
         #expect(hits.contains { ($0["target"] as? String)?.hasPrefix("/impression?ua=Tester%2F2.0%20%28sim%29&") == true })
     }
 
+    /// `vplay sink --media DIR --fault rate=…`: a tag whose MediaFile points at the sink plays completely through
+    /// FFmpeg, the media arrives no faster than the rate (a lower bound only), and every media request is a hit with
+    /// its fault.
+    @Test(.timeLimit(.minutes(2)))
+    func sinkCommand_servesMediaThroughARateFault_andFFmpegPlaysIt() async throws {
+        let folder = try TemporaryFolder()
+        let log = folder.url.appendingPathComponent("hits.jsonl").path
+        let (process, exited, port) = try await Self.startSink(folder, ["--log", log, "--media", Repo.media(""), "--fault", "rate=128k@/media/*"])
+        let tag = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
+            .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "http://127.0.0.1:\(port)/media/clip-10s-360p.mp4")
+        let began = ContinuousClock.now
+        let run = try await vplay(["--vast", try folder.write("tag.xml", tag), "--dry-run", "--json"])
+        let elapsed = ContinuousClock.now - began
+        kill(process.processIdentifier, SIGINT)
+        var status: Int32 = -1
+        for await code in exited { status = code; break }
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(status == 0)
+        let events = run.lines.filter { $0["kind"] as? String == "event" }.compactMap { $0["name"] as? String }
+        #expect(events.contains("complete"), "\(events)")
+        let hits = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+            .map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        let media = hits.filter { ($0["path"] as? String) == "/media/clip-10s-360p.mp4" }
+        #expect(!media.isEmpty)
+        #expect(media.allSatisfy { [200, 206].contains($0["status"] as? Int) && $0["fault"] as? String == "rate=131072@/media/*" }, "\(media)")
+        // 279,185 bytes at 131,072 B/s is 2.1 s if FFmpeg reads the file once; allow for reads it skips.
+        let size = try FileManager.default.attributesOfItem(atPath: Repo.media("clip-10s-360p.mp4"))[.size] as? Int ?? 0
+        #expect(size > 200_000 && elapsed >= .milliseconds(1_500), "\(elapsed)")
+        print("vplay over vplay sink --media at rate=128k: \(elapsed), \(media.count) media request(s): \(media.map { $0["range"] ?? "none" })")
+    }
+
     @Test(.timeLimit(.minutes(2)))
     func sinkCommand_recordsHitsAndStopsOnSIGINT() async throws {
         let folder = try TemporaryFolder()

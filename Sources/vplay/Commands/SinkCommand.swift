@@ -2,17 +2,21 @@ import ArgumentParser
 import BeaconSink
 import Foundation
 
-/// `vplay sink --port N [--log hits.jsonl] [--fault SPEC]…`: the embedded beacon sink as a stand-alone server, for
-/// tags whose tracking URLs point at it. Prints each hit; stops on Ctrl-C.
+/// `vplay sink --port N [--log hits.jsonl] [--media DIR] [--fault SPEC]…`: the embedded beacon sink as a stand-alone
+/// server, for tags whose tracking URLs (and, with `--media`, MediaFiles) point at it. Prints each hit; stops on Ctrl-C.
 struct SinkCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sink",
         abstract: "Run vplay's beacon sink: answer every tracking request (200 and a 1×1 GIF, or a fault) and record it.",
         discussion: """
             Faults: STATUS@PATTERN (500@/midpoint), delay=DURATION@PATTERN (delay=2s@/start), reset@PATTERN, \
-            hang@PATTERN, body=SIZE@PATTERN (body=64k@*); add xN before @ to apply to the first N hits only \
-            (500x1@/complete). PATTERN is a path prefix, or a glob with * matched against the whole path (or path \
-            and query when it contains ?). GET /__vplay/hits returns the hits as JSON.
+            hang@PATTERN, stall@PATTERN, body=SIZE@PATTERN (body=64k@*); add xN before @ to apply to the first N hits \
+            only (500x1@/complete). PATTERN is a path prefix, or a glob with * matched against the whole path (or path \
+            and query when it contains ?). The first matching of these answers. Shaping faults apply on top, every \
+            matching one: rate=SIZE@PATTERN sends bodies at SIZE bytes (not bits) per second (rate=200k@/media/*: \
+            200 KiB/s, k = 1024), ttfb=DURATION@PATTERN holds the headers, stall=DURATION@after:PERCENT%@PATTERN \
+            pauses the body once PERCENT of the file has been sent (stall=3s@after:40%@/media/*). \
+            --media DIR serves DIR's files at /media/<path>, with byte ranges. GET /__vplay/hits returns the hits as JSON.
             """
     )
 
@@ -26,7 +30,10 @@ struct SinkCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Append every hit to FILE as JSON Lines.", valueName: "file"))
     var log: String?
 
-    @Option(help: ArgumentHelp("A fault to play for matching paths: 500@/midpoint, delay=2s@/start, reset@*, hang@*, stall@*, body=64k@*, 500x1@/complete; repeatable.", valueName: "spec"),
+    @Option(help: ArgumentHelp("Serve the regular files under DIR at /media/<relative path> (GET, HEAD, byte ranges); nothing outside DIR.", valueName: "dir"))
+    var media: String?
+
+    @Option(help: ArgumentHelp("A fault to play for matching paths: 500@/midpoint, delay=2s@/start, reset@*, hang@*, stall@*, body=64k@*, 500x1@/complete, rate=200k@/media/*, ttfb=2s@/media/*, stall=3s@after:40%@/media/*; repeatable.", valueName: "spec"),
             transform: SinkOptions.fault("--fault"))
     var fault: [SinkFault] = []
 
@@ -34,13 +41,16 @@ struct SinkCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let sink = BeaconSink(configuration: SinkConfiguration(host: host, port: port, faults: fault, logPath: log))
+        let sink = BeaconSink(configuration: SinkConfiguration(host: host, port: port, faults: fault, logPath: log, mediaDirectory: media))
         let bound: Int
         do { bound = try await sink.start() } catch {
             StandardStreams.error("vplay sink: \(error)\n")
             throw ExitCode(1)
         }
         StandardStreams.error("vplay sink: listening on http://\(host):\(bound) (Ctrl-C to stop)\n")
+        if let media {
+            StandardStreams.error("vplay sink: serving \(media) at http://\(host):\(bound)/media/\n")
+        }
         let signals = SignalWatch()
         let stop = AsyncStream<Void>.makeStream()
         signals.onFirst { stop.continuation.finish() }
