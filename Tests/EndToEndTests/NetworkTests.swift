@@ -136,6 +136,11 @@ import TestSupport
                 "\(start) \(finish) vs \(stall)")
         #expect(start["playhead"] as? Double == finish["playhead"] as? Double, "the playhead holds while stalled")
         #expect(events(run, "pause").isEmpty, "a stall is not a pause: no pause tracking")
+
+        // Time stalled is not played: a reward after 4 s played comes at playhead 4, the stall's length later on the clock.
+        let rewarded = try await vplay(["--vast", tag, "--dry-run", "--json", "--network-trace", trace, "--reward", "Coins:1", "--reward-at", "4"])
+        let reward = try #require(events(rewarded, "rewarded").first)
+        #expect(reward["playhead"] as? Double == 4 && abs((reward["clock"] as? Double ?? -1) - (4 + stall.1 - stall.0)) < 0.0011, "\(reward)")
     }
 
     @Test func trailingMoov_startsLateByTheWholeFile_andIsWarnedAbout() async throws {
