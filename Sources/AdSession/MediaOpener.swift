@@ -51,6 +51,7 @@ struct MediaOpener {
             case let .success(location):
                 do {
                     var options = MediaOpenOptions(decoderThreads: decoderThreads)
+                    options.mapDelivery = network != nil
                     if let speed = throttleSpeed, let network {
                         options.throttle = network.profile
                         options.throttleSpeed = speed
@@ -81,7 +82,11 @@ struct MediaOpener {
     /// The download of `source` under `network`, or the 402 of a file not ready to play within the media timeout.
     static func delivery(of source: any MediaSource, at location: String, network: SessionConfiguration.NetworkConditions,
                          media: any MediaOpening) throws(MediaError) -> MediaDelivery {
-        let map = try media.deliveryMap(location, timelineStart: source.info.timeline.start)
+        // The open's timeline pass mapped a local file's bytes already; remote media is requested again for it.
+        let map: DeliveryMap
+        if let mapped = (source as? FFmpegMediaSource)?.deliveryMap { map = mapped } else {
+            map = try media.deliveryMap(location, timelineStart: source.info.timeline.start)
+        }
         let delivery = MediaDelivery(profile: network.profile, map: map, startupBuffer: network.startupBuffer,
                                      rebuffer: network.rebuffer, stallTimeout: network.stallTimeout)
         let needed = map.bytesNeeded(through: network.startupBuffer)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import PlayerEngine
 
 /// The download model's arithmetic: two round trips, then the rate integrated over its steps; `bytes(arrivedBy:)` is
@@ -36,5 +37,23 @@ import Testing
         for bad in ["3g", "kbps=-1", "rtt=100", "kbps=10,foo=1", "kbps=10,rtt=70000"] {
             #expect(throws: NetworkProfile.ParseError.self) { try NetworkProfile(parsing: bad) }
         }
+    }
+}
+
+/// The byte map a run gets from its open's timeline pass is the one a separate pass (a fleet's, remote media's)
+/// makes: the same model either way.
+@Suite struct DeliveryMapTests {
+    @Test(arguments: ["clip-10s-360p.mp4", "clip-5s-video-only.mp4", "clip-audio-outlasts-video.mp4"])
+    func timelinePassMap_equalsTheSeparatePass(name: String) throws {
+        let path = Repo.media(name)
+        var options = MediaOpenOptions(decoderThreads: 1)
+        options.mapDelivery = true
+        let source = try FFmpegMediaSource(location: path, options: options)
+        let fromOpen = try #require(source.deliveryMap)
+        let separate = try FFmpegMediaSource.deliveryMap(location: path, options: MediaOpenOptions(openDecoders: false, measureTimeline: false),
+                                                         timelineStart: source.info.timeline.start)
+        #expect(fromOpen == separate)
+        #expect(fromOpen.size == Int64(try Data(contentsOf: URL(fileURLWithPath: path)).count))
+        #expect(!fromOpen.headerAtEnd && fromOpen.bytesNeeded(through: .seconds(100)) <= fromOpen.size)
     }
 }

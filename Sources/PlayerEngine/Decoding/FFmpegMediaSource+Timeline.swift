@@ -39,7 +39,10 @@ extension FFmpegMediaSource {
     /// samples excluded) to the furthest packet end. Packets the container marks discarded (outside an edit list) do
     /// not count. Nil when the pass cannot tell: the file does not open or read again, or its data is cut short
     /// (then the header's timing stands, and playback fails where the data ends, as it does for a remote file).
-    static func measureTimeline(location: String, options: MediaOpenOptions, presented: Set<Int>, kinds: [StreamInfo.Kind]) -> PresentationTimeline? {
+    /// With `mapDelivery`, the same pass also maps the packets' bytes (`DeliveryMap`, for a simulated network), so the
+    /// file is not read through once more for it.
+    static func measureTimeline(location: String, options: MediaOpenOptions, presented: Set<Int>, kinds: [StreamInfo.Kind],
+                                mapDelivery: Bool = false) -> (timeline: PresentationTimeline, delivery: DeliveryMap?)? {
         let started = ContinuousClock.now
         guard !presented.isEmpty,
               let format = try? FormatContext(location: location, ioTimeout: options.ioTimeout, loadTimeout: options.loadTimeout),
@@ -50,6 +53,8 @@ extension FFmpegMediaSource {
         var start: Duration?
         var end: Duration?
         var frame: Duration = .zero
+        var bytes: [(time: Duration, end: Int64)] = []
+        var firstPosition: Int64?
         reading: while true {
             switch format.read(into: packet) {
             case .packet:
@@ -65,6 +70,10 @@ extension FFmpegMediaSource {
                 let length = max(0, raw.duration)
                 let last = base.duration(ofTicks: ticks + length)
                 end = max(end ?? last, last)
+                if mapDelivery, raw.pos >= 0 {
+                    bytes.append((base.duration(ofTicks: ticks), raw.pos + Int64(raw.size)))
+                    firstPosition = min(firstPosition ?? raw.pos, raw.pos)
+                }
                 guard !hasVideo || kinds[index] == .video else { continue reading }
                 var first = base.duration(ofTicks: ticks)
                 let rate = stream.codecpar.pointee.sample_rate
@@ -81,7 +90,14 @@ extension FFmpegMediaSource {
         }
         guard truncation(format, tallies: tallies, kinds: kinds, tolerance: options.truncationTolerance) == nil,
               let start, let end, end > start else { return nil }
-        return PresentationTimeline(start: start, end: end, measuredBy: .frames, frame: frame, passTime: started.duration(to: .now))
+        var delivery: DeliveryMap?
+        if mapDelivery {
+            let size = format.byteSize ?? bytes.map(\.end).max() ?? 0
+            let movie = FormatContext.isMP4Family(format.formatName) ? FormatContext.mp4MovieBox(format.io) : nil
+            delivery = DeliveryMap(size: size, headerBytes: movie?.end ?? firstPosition ?? 0, headerAtEnd: movie?.afterMediaData ?? false,
+                                   packets: bytes.map { ($0.time - start, $0.end) })
+        }
+        return (PresentationTimeline(start: start, end: end, measuredBy: .frames, frame: frame, passTime: started.duration(to: .now)), delivery)
     }
 
     /// The samples the decoder drops from the front of an audio packet (`AV_PKT_DATA_SKIP_SAMPLES`: AAC priming

@@ -93,8 +93,10 @@ public final class FFmpegMediaSource: MediaSource {
         let kinds = streams.map(\.type)
         var timeline = options.knownTimeline ?? Self.streamTimeline(format, presented: presented, kinds: kinds)
         if options.knownTimeline == nil, options.measureTimeline, format.isRegularLocalFile,
-           let measured = Self.measureTimeline(location: location, options: options, presented: presented, kinds: kinds) {
-            timeline = measured
+           let measured = Self.measureTimeline(location: location, options: options, presented: presented, kinds: kinds,
+                                               mapDelivery: options.mapDelivery) {
+            timeline = measured.timeline
+            deliveryMap = measured.delivery
         }
         origin = timeline.start
         info = MediaInfo(
@@ -112,6 +114,9 @@ public final class FFmpegMediaSource: MediaSource {
     // MARK: - Decode mode
 
     public var networkWaits: Int { format.networkWaits }
+
+    /// Where the media's bytes are, when the open's timeline pass mapped them (`MediaOpenOptions.mapDelivery`).
+    public private(set) var deliveryMap: DeliveryMap?
 
     public func nextFrame() throws(MediaError) -> MediaFrame? {
         guard options.openDecoders else { return nil }

@@ -91,6 +91,9 @@ public struct MediaOpenOptions: Sendable {
     /// time). The timeline pass, when there is one, reads unthrottled.
     public var throttle: NetworkProfile?
     public var throttleSpeed: Double = 1
+    /// Also map where the packets' bytes are during the timeline pass (a local file; `FFmpegMediaSource.deliveryMap`),
+    /// for a simulated network, so the file is not read a third time.
+    public var mapDelivery = false
 
     public init(
         decoderThreads: Int = 0, ioTimeout: Duration = .seconds(10), truncationTolerance: Duration = .milliseconds(500),
