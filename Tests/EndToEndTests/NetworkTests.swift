@@ -197,6 +197,8 @@ import TestSupport
         #expect((try JSONSerialization.jsonObject(with: Data(slow.stdout.utf8)) as? [String: Any]).flatMap { ($0["media"] as? [String: Any])?["bitrate"] as? Int } == 300)
         let fast = try await vplay(["inspect", "--vast", tag, "--json", "--network", "4g", "--bandwidth", "auto"])
         #expect((try JSONSerialization.jsonObject(with: Data(fast.stdout.utf8)) as? [String: Any]).flatMap { ($0["media"] as? [String: Any])?["bitrate"] as? Int } == 1200)
+        let huge = try await vplay(["inspect", "--vast", tag, "--json", "--network", "kbps=1e300", "--bandwidth", "auto"])
+        #expect(huge.status == 0, "an absurd rate is a fast network, not a crash: \(huge.stderr)")
         let alone = try await vplay(["inspect", "--vast", tag, "--bandwidth", "auto"])
         #expect(alone.status == 2 && alone.stderr.contains("give --network"), "\(alone.stderr)")
     }

@@ -57,3 +57,26 @@ import TestSupport
         #expect(!fromOpen.headerAtEnd && fromOpen.bytesNeeded(through: .seconds(100)) <= fromOpen.size)
     }
 }
+
+/// Hostile rates never crash the arithmetic: a rate so slow a file would take centuries never arrives; one so fast
+/// that a year of it is more bytes than exist is capped.
+@Suite struct NetworkProfileExtremesTests {
+    @Test(arguments: ["kbps=0.0000001", "kbps=1e-300", "kbps=1e300", "kbps=1e300,rtt=60000", "kbps=0.001,rtt=60000"])
+    func extremeRates_neverTrap(text: String) throws {
+        let profile = try NetworkProfile(parsing: text)
+        for bytes: Int64 in [0, 1, 1_000_000, 1 << 40, Int64.max / 2] {
+            if let at = profile.arrival(ofBytes: bytes) { #expect(at >= .zero && at < NetworkProfile.horizon) }
+        }
+        for time: Duration in [.zero, .seconds(1), .seconds(86_400), NetworkProfile.horizon] {
+            #expect(profile.bytes(arrivedBy: time) >= 0)
+        }
+        #expect(try NetworkProfile(parsing: "kbps=0.0000001").arrival(ofBytes: 1_000_000) == nil, "centuries: never")
+    }
+
+    @Test func hostileTraces_areRefusedOrSafe() {
+        for bad in [#"[{"at": -1, "kbps": 1}]"#, #"[{"at": 1e400, "kbps": 1}]"#, #"[{"at": 0, "kbps": "x"}]"#, #"{"rtt": 1e9, "steps": [{"at": 0, "kbps": 1}]}"#,
+                    "[]", "{}", "not json", #"[{"at": true, "kbps": 1}]"#] {
+            #expect(throws: NetworkProfile.ParseError.self, "\(bad)") { try NetworkProfile(trace: Data(bad.utf8), name: "t") }
+        }
+    }
+}

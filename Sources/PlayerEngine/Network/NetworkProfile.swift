@@ -84,14 +84,14 @@ public struct NetworkProfile: Sendable, Equatable, CustomStringConvertible {
         }
         var rtt: Duration = .zero
         if let value = object?["rtt"] {
-            guard let ms = (value as? NSNumber)?.doubleValue, ms.isFinite, ms >= 0, ms <= 60_000 else {
+            guard let ms = Self.jsonNumber(value), ms.isFinite, ms >= 0, ms <= 60_000 else {
                 throw ParseError(description: "network trace \(name): \"rtt\" must be milliseconds from 0 to 60000")
             }
             rtt = .nanoseconds(Int64((ms * 1e6).rounded()))
         }
         var steps: [Step] = []
         for (index, entry) in list.enumerated() {
-            guard let step = entry as? [String: Any], let at = (step["at"] as? NSNumber)?.doubleValue, let kbps = (step["kbps"] as? NSNumber)?.doubleValue,
+            guard let step = entry as? [String: Any], let at = Self.jsonNumber(step["at"]), let kbps = Self.jsonNumber(step["kbps"]),
                   at.isFinite, at >= 0, at < 86_400, kbps.isFinite, kbps >= 0 else {
                 throw ParseError(description: "network trace \(name) step \(index + 1): expected {\"at\": seconds ≥ 0, \"kbps\": rate ≥ 0}")
             }
@@ -100,14 +100,24 @@ public struct NetworkProfile: Sendable, Equatable, CustomStringConvertible {
         self.init(name: name, rtt: rtt, steps: steps)
     }
 
+    /// A JSON number (not a boolean: JSONSerialization gives `true` as an `NSNumber` too).
+    private static func jsonNumber(_ value: Any?) -> Double? {
+        guard let number = value as? NSNumber, String(cString: number.objCType) != "c" else { return nil }
+        return number.doubleValue
+    }
+
     /// The rate when the download starts, in kbps (what `--bandwidth auto` selects a media file by).
     public var initialKbps: Double { steps.first?.kbps ?? 0 }
 
     /// When the first byte of a download started at 0 arrives: TCP connect and the request, two round trips.
     public var firstByte: Duration { rtt * 2 }
 
-    /// When the first `bytes` bytes of a download started at time 0 have all arrived; nil when they never do (the
-    /// rate stays 0). Exact to the nanosecond.
+    /// Arrivals later than this are "never" (a rate of a millionth of a kbps would otherwise overflow a `Duration`'s
+    /// nanoseconds): a year, far past any timeout.
+    public static let horizon: Duration = .seconds(365 * 86_400)
+
+    /// When the first `bytes` bytes of a download started at 0 have all arrived; nil when they never do (the rate
+    /// stays 0, or it would take more than `horizon`). Exact to the nanosecond.
     public func arrival(ofBytes bytes: Int64) -> Duration? {
         guard bytes > 0 else { return firstByte }
         var remaining = Double(bytes) * 8  // bits
@@ -119,15 +129,22 @@ public struct NetworkProfile: Sendable, Equatable, CustomStringConvertible {
             let rate = step.kbps * 1000  // bits per second
             if let end {
                 let capacity = rate * (end - from).seconds
-                if rate > 0, capacity >= remaining { return from + .nanoseconds(Int64((remaining / rate * 1e9).rounded(.up))) }
+                if rate > 0, capacity >= remaining { return Self.after(from, seconds: remaining / rate) }
                 remaining -= capacity
                 time = end
             } else {
                 guard rate > 0 else { return nil }
-                return from + .nanoseconds(Int64((remaining / rate * 1e9).rounded(.up)))
+                return Self.after(from, seconds: remaining / rate)
             }
         }
         return nil
+    }
+
+    /// `start` plus `seconds` rounded up to the nanosecond, or nil past `horizon`.
+    private static func after(_ start: Duration, seconds: Double) -> Duration? {
+        guard seconds.isFinite, seconds < horizon.seconds else { return nil }
+        let end = start + .nanoseconds(Int64((seconds * 1e9).rounded(.up)))
+        return end < horizon ? end : nil
     }
 
     /// How many bytes of a download started at 0 have arrived by `time` (the inverse of `arrival(ofBytes:)`).
@@ -140,10 +157,11 @@ public struct NetworkProfile: Sendable, Equatable, CustomStringConvertible {
             if end > from { bits += step.kbps * 1000 * (end - from).seconds }
             if end >= time { break }
         }
-        return Int64((bits / 8).rounded(.down))
+        // A huge rate for a long time: more bytes than any file has.
+        return bits / 8 < 1e18 ? Int64((bits / 8).rounded(.down)) : Int64(1e18)
     }
 
     static func number(_ value: Double) -> String {
-        value == value.rounded() ? String(Int64(value)) : String(value)
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 }
