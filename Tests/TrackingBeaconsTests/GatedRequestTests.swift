@@ -27,7 +27,7 @@ import Testing
     @Test(arguments: ["http://127.0.0.1:99999/x", "http://[::1]:4294967296/", "https://127.0.0.1:99999", "http://:80/x"])
     func urlThatCannotBeRequested_isAFailedBeacon_notACrash(_ url: String) async throws {
         let transport = HTTPBeaconTransport(userAgent: Self.userAgent, clock: ContinuousClock())
-        let outcome = await transport.send(url, timeout: .seconds(30))
+        let outcome = await transport.send(url, timeout: .seconds(120))
         await transport.shutdown()
         #expect(outcome.status == nil && !outcome.delivered)
         #expect(outcome.error?.code == "invalid-url", "\(String(describing: outcome.error))")
@@ -40,7 +40,7 @@ import Testing
         let server = try Self.server()
         defer { server.stop() }
         let transport = HTTPBeaconTransport(userAgent: Self.userAgent, clock: ContinuousClock())
-        let outcome = await transport.send(server.baseURL + path, timeout: .seconds(30))
+        let outcome = await transport.send(server.baseURL + path, timeout: .seconds(120))
         await transport.shutdown()
         #expect(outcome.status == nil && !outcome.delivered)
         guard case let .redirectRefused(_, refusal) = outcome.error else {
@@ -52,11 +52,12 @@ import Testing
         #expect(server.requests().map(\.target) == [path], "only the first request went out")
     }
 
+    /// Not a timing test: the limits are long, so a test process starved by the parallel suite still follows the chain.
     @Test func redirectsThatPass_areFollowedAndRecorded() async throws {
         let server = try Self.server()
         defer { server.stop() }
-        let transport = HTTPBeaconTransport(userAgent: Self.userAgent, clock: ContinuousClock())
-        let outcome = await transport.send(server.baseURL + "/to-ok", timeout: .seconds(30))
+        let transport = HTTPBeaconTransport(userAgent: Self.userAgent, connectTimeout: .seconds(60), clock: ContinuousClock())
+        let outcome = await transport.send(server.baseURL + "/to-ok", timeout: .seconds(120))
         await transport.shutdown()
         #expect(outcome.status == 200 && outcome.error == nil)
         #expect(outcome.redirects == [server.baseURL + "/ok"])
@@ -68,9 +69,9 @@ import Testing
         defer { server.stop() }
         let gate = URLGate(policy: AddressPolicy(denyPrivate: true), resolve: { _ in nil })
         let transport = HTTPBeaconTransport(userAgent: Self.userAgent, clock: ContinuousClock(), gate: gate)
-        let direct = await transport.send("http://10.255.255.1/impression", timeout: .seconds(30))
-        let redirected = await transport.send(server.baseURL + "/to-metadata", timeout: .seconds(30))
-        let allowed = await transport.send(server.baseURL + "/ok", timeout: .seconds(30))
+        let direct = await transport.send("http://10.255.255.1/impression", timeout: .seconds(120))
+        let redirected = await transport.send(server.baseURL + "/to-metadata", timeout: .seconds(120))
+        let allowed = await transport.send(server.baseURL + "/ok", timeout: .seconds(120))
         await transport.shutdown()
         #expect(direct.error == .refused(.deniedAddress(host: "10.255.255.1", address: "10.255.255.1", range: .privateNetwork)))
         #expect(direct.error?.code == "address-denied")
@@ -83,7 +84,7 @@ import Testing
 
         let strict = HTTPBeaconTransport(userAgent: Self.userAgent, clock: ContinuousClock(),
                                          gate: URLGate(policy: AddressPolicy(denyPrivate: true, denyLoopback: true), resolve: { _ in nil }))
-        let loopback = await strict.send(server.baseURL + "/ok", timeout: .seconds(30))
+        let loopback = await strict.send(server.baseURL + "/ok", timeout: .seconds(120))
         await strict.shutdown()
         #expect(loopback.error?.code == "address-denied")
         #expect(server.requests().map(\.target) == ["/to-metadata", "/ok"], "nothing reached a refused address")

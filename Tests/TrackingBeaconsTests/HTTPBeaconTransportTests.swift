@@ -60,7 +60,7 @@ import Testing
         let server = try Self.server()
         defer { server.stop() }
         let transport = HTTPBeaconTransport(userAgent: Self.userAgent, clock: ContinuousClock())
-        let outcome = await transport.send(server.baseURL + "/ok?cb=1", timeout: .seconds(30))
+        let outcome = await transport.send(server.baseURL + "/ok?cb=1", timeout: .seconds(120))
         await transport.shutdown()
         #expect(outcome.status == 200 && outcome.error == nil && outcome.bytes == 6)
         #expect(outcome.requestedURL == server.baseURL + "/ok?cb=1")
@@ -70,11 +70,12 @@ import Testing
         #expect(server.requests().map { [$0.target, $0.userAgent] } == [["/ok?cb=1", Self.userAgent]])
     }
 
+    /// Not a timing test: the limits are long, so a test process starved by the parallel suite still follows the chain.
     @Test func redirects_fiveAreFollowed_withTheUserAgentOnEveryHop() async throws {
         let server = try Self.server()
         defer { server.stop() }
-        let transport = HTTPBeaconTransport(userAgent: Self.userAgent, clock: ContinuousClock())
-        let outcome = await transport.send(server.baseURL + "/chain/5", timeout: .seconds(30))
+        let transport = HTTPBeaconTransport(userAgent: Self.userAgent, connectTimeout: .seconds(60), clock: ContinuousClock())
+        let outcome = await transport.send(server.baseURL + "/chain/5", timeout: .seconds(120))
         await transport.shutdown()
         #expect(outcome.status == 200 && outcome.error == nil, "\(outcome)")
         #expect(outcome.redirects == (0...4).reversed().map { server.baseURL + "/chain/\($0)" })
@@ -83,12 +84,13 @@ import Testing
         #expect(server.requests().allSatisfy { $0.userAgent == Self.userAgent })
     }
 
+    /// Not a timing test: the limits are long, so a test process starved by the parallel suite still follows the chain.
     @Test func redirects_aSixth_isTooManyRedirects_andACycleIsARedirectCycle() async throws {
         let server = try Self.server()
         defer { server.stop() }
-        let transport = HTTPBeaconTransport(userAgent: Self.userAgent, clock: ContinuousClock())
-        let six = await transport.send(server.baseURL + "/chain/6", timeout: .seconds(30))
-        let loop = await transport.send(server.baseURL + "/loop", timeout: .seconds(30))
+        let transport = HTTPBeaconTransport(userAgent: Self.userAgent, connectTimeout: .seconds(60), clock: ContinuousClock())
+        let six = await transport.send(server.baseURL + "/chain/6", timeout: .seconds(120))
+        let loop = await transport.send(server.baseURL + "/loop", timeout: .seconds(120))
         await transport.shutdown()
         #expect(six.status == nil && six.error == .tooManyRedirects && !six.failedBeforeSending)
         #expect(loop.status == nil && loop.error == .redirectCycle && !loop.failedBeforeSending)
@@ -99,7 +101,7 @@ import Testing
         let server = try Self.server()
         defer { server.stop() }
         let transport = HTTPBeaconTransport(userAgent: Self.userAgent, clock: ContinuousClock())
-        let outcome = await transport.send(server.baseURL + "/reset", timeout: .seconds(30))
+        let outcome = await transport.send(server.baseURL + "/reset", timeout: .seconds(120))
         await transport.shutdown()
         #expect(outcome.status == nil && outcome.error == .connectionReset)
         #expect(!outcome.failedBeforeSending)
