@@ -224,6 +224,12 @@ import TestSupport
         #expect(error["code"] as? Int == 402 && abs((error["clock"] as? Double ?? -1) - (stallAt + 3)) < 0.0011, "\(error)")
         #expect(!events(timed, "rewardForfeited").isEmpty)
 
+        // Closed while stalled: the stall counts until the close.
+        let closed = try await vplay(["--vast", tag, "--dry-run", "--json", "--network-trace", trace, "--script", "close@\(stallAt + 1.5)"])
+        let closedNetwork = try network(closed)
+        let stalledUntilClose = closedNetwork["rebufferTime"] as? Double ?? -1
+        #expect(abs(stalledUntilClose - 1.5) < 0.0011, "\(closedNetwork)")
+
         let open = try await vplay(["--vast", tag, "--dry-run", "--json", "--network-trace", trace])
         let abandoned = try #require(events(open, "abandoned").first)
         #expect(abandoned["detail"] as? String == "stalled: the media stopped arriving", "\(abandoned)")

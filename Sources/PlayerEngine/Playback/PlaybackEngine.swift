@@ -171,6 +171,8 @@ public struct PlaybackEngine: Sendable {
                 guard let target = Self.earliest(Self.earliest(frameDue, boundaryDue, actionDue, failureDue), readyDue, stallDeadline, nil) else {
                     // Nothing more will come. Data that ran out under a suppressed video is still a failure.
                     if let pendingFailure { throw pendingFailure }
+                    // A stall the media never ends lasted until the session was given up.
+                    if let current = stall { report.rebufferTime += max(.zero, now - current.since) }
                     await emit(machine.finish(at: now))
                     break
                 }
@@ -192,7 +194,9 @@ public struct PlaybackEngine: Sendable {
                 if failureDue == target, machine.phase == .playing, let pendingFailure { throw pendingFailure }
                 if let current = stall {
                     if !machine.buffering {
-                        stall = nil  // the video ended or closed while stalled
+                        // The video ended (a skip, a close) while stalled: the stall lasted until then.
+                        report.rebufferTime += target - current.since
+                        stall = nil
                     } else if readyDue == target {
                         report.rebufferTime += target - current.since
                         stall = nil
