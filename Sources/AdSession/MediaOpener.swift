@@ -84,13 +84,13 @@ struct MediaOpener {
                          media: any MediaOpening) throws(MediaError) -> MediaDelivery {
         // The open's timeline pass mapped a local file's bytes already; remote media is requested again for it.
         let map: DeliveryMap
-        if let mapped = (source as? FFmpegMediaSource)?.deliveryMap { map = mapped } else {
+        if let mapped = source.deliveryMap { map = mapped } else {
             map = try media.deliveryMap(location, timelineStart: source.info.timeline.start)
         }
         let delivery = MediaDelivery(profile: network.profile, map: map, startupBuffer: network.startupBuffer,
                                      rebuffer: network.rebuffer, stallTimeout: network.stallTimeout)
         let needed = map.bytesNeeded(through: network.startupBuffer)
-        guard let ready = delivery.startupDelay, ready <= network.mediaTimeout else {
+        guard delivery.isReady(within: network.mediaTimeout) else {
             let when = delivery.startupDelay.map { "they arrive at \($0.millisecondText) s" } ?? "they never arrive"
             throw MediaError.networkTimedOut(location: location, message:
                 "media not ready to play within the media timeout of \(network.mediaTimeout.millisecondText) s on network \(network.profile): "

@@ -22,7 +22,7 @@ extension FleetOracle {
         ///   - frames: the presentation times of the frames after the first picture (which shows at 0, at startup).
         ///   - duration: the video's duration; frames at or after it are not played.
         public init(frames: [Duration], duration: Duration, delivery: MediaDelivery, mediaTimeout: Duration) {
-            loads = delivery.startupDelay.map { $0 <= mediaTimeout } ?? false
+            loads = delivery.isReady(within: mediaTimeout)
             var stalls: [Stall] = []
             var stalled: Duration = .zero
             if loads {

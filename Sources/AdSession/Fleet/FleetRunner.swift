@@ -101,7 +101,7 @@ public struct FleetRunner: Sendable {
             let delivery = deliveries[share]
             var plan = self.plan
             let timeout = thresholds?.mediaTimeout ?? SessionConfiguration.NetworkConditions.defaultMediaTimeout
-            if let ready = delivery.startupDelay, ready <= timeout {
+            if delivery.isReady(within: timeout) {
                 plan.delivery = delivery
                 return plan
             }

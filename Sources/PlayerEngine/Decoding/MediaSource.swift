@@ -12,10 +12,13 @@ public protocol MediaSource: AnyObject {
     /// How many times a read has waited for bytes a simulated network had not delivered yet (`ThrottledReader`): a
     /// frame late because of such a wait is a network stall, one late for any other reason (a busy CPU) is not.
     var networkWaits: Int { get }
+    /// Where the media's bytes are, when the open mapped them (`MediaOpenOptions.mapDelivery`); nil otherwise.
+    var deliveryMap: DeliveryMap? { get }
 }
 
 extension MediaSource {
     public var networkWaits: Int { 0 }
+    public var deliveryMap: DeliveryMap? { nil }
 }
 
 /// What a decode (or demux) pass has seen so far.

@@ -29,6 +29,11 @@ public struct MediaDelivery: Sendable, Equatable {
         startupDelay = profile.arrival(ofBytes: map.bytesNeeded(through: self.startupBuffer))
     }
 
+    /// Whether the media is ready to play within `timeout` of its request (else a player fails it with 402).
+    public func isReady(within timeout: Duration) -> Bool {
+        startupDelay.map { $0 <= timeout } ?? false
+    }
+
     /// The session-clock time at which the media up to `time` (inclusive) can be presented: negative when it had
     /// arrived before the first picture; nil when it never arrives.
     public func available(through time: Duration) -> Duration? {
