@@ -112,9 +112,11 @@ public struct PlaybackEngine: Sendable {
         var aheadHead = 0
         /// Whether the last frame read from the source waited for network bytes.
         var waited = false
+        let measuring = configuration.measuredNetwork != nil
         func read() -> MediaFrame? {
-            let waits = source.networkWaits
-            defer { waited = source.networkWaits > waits }
+            // Only a throttled source waits for bytes; others are not asked on every frame.
+            let waits = measuring ? source.networkWaits : 0
+            defer { if measuring { waited = source.networkWaits > waits } }
             do { return try source.nextFrame() } catch {
                 pendingFailure = error
                 return nil
