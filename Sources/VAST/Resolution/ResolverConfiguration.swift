@@ -31,6 +31,9 @@ public struct ResolverConfiguration: Sendable {
     /// The player's own blocked ad categories (codes such as `IAB25`), sent first in a wrapper's
     /// `[BLOCKEDADCATEGORIES]`, before those of the chain's `<BlockedAdCategories>`. Default: none.
     public var blockedAdCategories: [String] = []
+    /// Resolve an ad pod as a pod (`VASTResolution.pod`): every pod ad judged, stand-alone ads kept as substitutes
+    /// and resolved only when one is needed. Default false: the first playable ad is all that matters.
+    public var playsPods = false
 
     public init(maxWrapperDepth: Int = 5, firstRequestTimeout: Duration = .seconds(8),
                 wrapperTimeout: Duration = .seconds(4), maxRequests: Int = 32,

@@ -19,6 +19,15 @@ public struct VASTResolution: Sendable, Hashable, Encodable {
     public var topLevelError: VASTError?
     /// Index in `ads` of the ad to play, chosen by the resolver (see `defaultAd`); `nil` when none can play.
     public var defaultAdIndex: Int?
+    /// With `ResolverConfiguration.playsPods`, the ad pod to play, in play order, when there is one of at least two
+    /// ads: the first response's pod ads by `sequence` (each ad its chain resolved to, or the chain's failure), or the
+    /// pod a stand-alone wrapper with `allowMultipleAds` led to. Empty otherwise: `defaultAd` is the ad that plays.
+    public var pod: [PodSlot] = []
+    /// With a pod: the first response's stand-alone ads not resolved yet, in document order (substitutes for pod
+    /// ads that fail; `VASTResolver.nextStandAloneAd(_:)`).
+    public var standAloneLeft: [PendingStandAloneAd] = []
+    /// What the requests so far spent of the resolution's budgets.
+    public var budget = ResolutionBudget()
 
     public init(ads: [ResolvedAd] = [], failures: [ResolutionFailure] = [], hops: [ResolutionHop] = [],
                 warnings: [VASTWarning] = [], topLevelError: VASTError? = nil, defaultAdIndex: Int? = nil) {

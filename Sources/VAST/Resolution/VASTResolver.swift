@@ -146,9 +146,23 @@ public struct VASTResolver: Sendable {
         recordInvalidAds(document, chain: [], depth: 0, tagURL: tagURL, topLevel: nil, state: &state)
         var buffetBlocked = false
         let ordered = document.adsInPlayOrder
+        // A pod of two or more top-level ads plays whole: each pod ad is judged, stand-alone ads wait as substitutes.
+        let podMode = configuration.playsPods && document.podAds.count >= 2
+        var slots: [PodSlot] = []
+        var pending: [PendingStandAloneAd] = []
+        func standAlone(after position: Int) -> [PendingStandAloneAd] {
+            ordered[position...].filter { $0.sequence == nil }
+                .map { PendingStandAloneAd(ad: $0, tagURL: tagURL, responseURL: responseURL) }
+        }
+        /// Each top-level ad tried: its position in `ordered` and the ads it resolved to.
+        var groups: [(position: Int, ads: Range<Int>)] = []
         for (position, ad) in ordered.enumerated() {
             let topLevel: TopLevel = (ad.sequence, ad.sequence != nil)
             if !topLevel.isPod {
+                if podMode {
+                    pending = standAlone(after: position)
+                    break
+                }
                 // Buffet ads are the fallback: only resolved while nothing playable has been found.
                 if state.chosen != nil { break }
                 if buffetBlocked {
@@ -162,11 +176,85 @@ public struct VASTResolver: Sendable {
             await resolve(ad: ad, tagURL: tagURL, responseURL: responseURL, chain: [],
                           visited: tagURL.map { [$0] } ?? [], topLevel: topLevel, state: &state)
             if state.failures[firstFailure...].contains(where: { $0.fallbackOnNoAd == false }) { buffetBlocked = true }
-            judge(firstAd..<state.ads.count, state: &state)
+            if podMode {
+                slots += (firstAd..<state.ads.count).map { podSlot($0, state: &state) }
+                if firstAd == state.ads.count {
+                    let failure = state.failures[firstFailure...].first
+                        ?? ResolutionFailure(error: VASTError(.noAdAfterWrapper, "the pod ad resolved to no ad"), chain: [],
+                                             sequence: ad.sequence, fallbackOnNoAd: nil)
+                    slots.append(PodSlot(sequence: ad.sequence, adIndex: nil, failure: failure))
+                }
+            } else {
+                judge(firstAd..<state.ads.count, state: &state)
+                groups.append((position, firstAd..<state.ads.count))
+            }
+        }
+        if configuration.playsPods, !podMode, let chosen = state.chosen,
+           let group = groups.first(where: { $0.ads.contains(chosen) }) {
+            // A stand-alone wrapper with allowMultipleAds led to a pod: its sequenced ads play as one.
+            let sequenced = group.ads.filter { state.ads[$0].sequence != nil }
+            if sequenced.count >= 2, sequenced.contains(chosen) {
+                slots = sequenced.map { index in
+                    index == chosen ? PodSlot(sequence: state.ads[index].sequence, adIndex: index, failure: nil)
+                        : podSlot(index, state: &state, recorded: index < chosen)
+                }
+                pending = standAlone(after: group.position + 1)
+            }
         }
         warnAboutUndispatchableURLs(&state)
-        return VASTResolution(ads: state.ads, failures: state.failures, hops: state.hops, warnings: state.warnings,
-                              defaultAdIndex: state.chosen)
+        var resolution = VASTResolution(ads: state.ads, failures: state.failures, hops: state.hops, warnings: state.warnings,
+                                        defaultAdIndex: state.chosen)
+        if slots.count >= 2 {
+            resolution.pod = slots
+            resolution.standAloneLeft = pending
+        }
+        resolution.budget = ResolutionBudget(requests: state.requests, spent: state.spent)
+        return resolution
+    }
+
+    /// The pod place of resolved ad `index`, judged: an unplayable ad's failure is recorded (unless `recorded`
+    /// already) and kept with the place; the first playable one becomes the default ad.
+    private func podSlot(_ index: Int, state: inout State, recorded: Bool = false) -> PodSlot {
+        let ad = state.ads[index]
+        guard let error = ad.playabilityError(criteria: configuration.mediaCriteria) else {
+            if state.chosen == nil { state.chosen = index }
+            return PodSlot(sequence: ad.sequence, adIndex: index, failure: nil)
+        }
+        let failure = ResolutionFailure(error: error, chain: ad.wrappers, sequence: ad.isPodAd ? ad.sequence : nil, fallbackOnNoAd: nil)
+        if !recorded { state.failures.append(failure) }
+        return PodSlot(sequence: ad.sequence, adIndex: index, failure: failure)
+    }
+
+    /// Resolves the next stand-alone ad of `resolution` that can play (a pod ad failed and needs a substitute),
+    /// within what is left of the resolution's budgets: its hops, warnings and the failures of those that cannot
+    /// play are added to `resolution`. Returns its index in `resolution.ads`, or nil when none is left.
+    public func nextStandAloneAd(_ resolution: inout VASTResolution) async -> Int? {
+        var state = State()
+        (state.ads, state.failures, state.hops, state.warnings) = (resolution.ads, resolution.failures, resolution.hops, [])
+        (state.requests, state.spent) = (resolution.budget.requests, resolution.budget.spent)
+        var found: Int?
+        while found == nil, !resolution.standAloneLeft.isEmpty {
+            let next = resolution.standAloneLeft.removeFirst()
+            let firstAd = state.ads.count
+            await resolve(ad: next.ad, tagURL: next.tagURL, responseURL: next.responseURL, chain: [],
+                          visited: next.tagURL.map { [$0] } ?? [], topLevel: (nil, false), state: &state)
+            for index in firstAd..<state.ads.count where found == nil {
+                let ad = state.ads[index]
+                if let error = ad.playabilityError(criteria: configuration.mediaCriteria) {
+                    state.failures.append(ResolutionFailure(error: error, chain: ad.wrappers, sequence: nil, fallbackOnNoAd: nil))
+                } else {
+                    found = index
+                }
+            }
+        }
+        let before = resolution.ads.count
+        var fresh = State()
+        fresh.ads = Array(state.ads[before...])
+        warnAboutUndispatchableURLs(&fresh)
+        (resolution.ads, resolution.failures, resolution.hops) = (state.ads, state.failures, state.hops)
+        resolution.warnings += state.warnings + fresh.warnings
+        resolution.budget = ResolutionBudget(requests: state.requests, spent: state.spent)
+        return found
     }
 
     /// Finds the first playable ad among `range` while none is chosen; each unplayable ad met before it becomes a
