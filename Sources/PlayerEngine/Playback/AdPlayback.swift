@@ -52,6 +52,7 @@ public struct AdPlayback: Sendable {
         self.duration = duration
         milestones = Milestones(duration: duration, progressOffsets: rules.progressOffsets)
         icons = Array(repeating: .pending, count: rules.icons.count)
+        muted = rules.startsMuted
     }
 
     // MARK: - Time
@@ -187,7 +188,7 @@ public struct AdPlayback: Sendable {
             basePlayhead = duration
             baseClock = clock
             ending = .completed
-            if let reward = rules.reward, !rewardGranted, !rewardForfeited {
+            if let reward = rules.reward, !rewardGranted, !rewardForfeited, rules.rewardThreshold != .later {
                 rewardGranted = true
                 events.append(event(.rewarded, at: clock, reward: reward))
             }
@@ -254,7 +255,8 @@ public struct AdPlayback: Sendable {
         ending = .failed
         events.append(event(.error, at: clock, detail: .mediaError(error)))
         events += forfeit(at: clock, .mediaError)
-        events.append(event(.close, at: clock, detail: .ended(.error)))
+        // In a pod the next ad plays: the failure ends this ad, not the session.
+        if !rules.handsOver { events.append(event(.close, at: clock, detail: .ended(.error))) }
         return events
     }
 
@@ -320,7 +322,7 @@ public struct AdPlayback: Sendable {
             baseClock = clock
             ending = .skipped
             events += forfeit(at: clock, .skipped)
-            if rules.endCardAfterSkip {
+            if rules.endCardAfterSkip || rules.handsOver {
                 reasons.removeAll()
                 events += showScreen(at: clock)
             } else {
@@ -404,6 +406,11 @@ public struct AdPlayback: Sendable {
 
     private mutating func showScreen(at clock: Duration) -> [PlaybackEvent] {
         buffering = false
+        if rules.handsOver {
+            // The next ad of the pod plays now: no screen, no close.
+            phase = .closed
+            return []
+        }
         phase = rules.hasEndCard ? .endCard : .replayScreen
         screenShownAt = clock
         closeShown = false

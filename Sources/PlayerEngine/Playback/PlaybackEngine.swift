@@ -268,6 +268,7 @@ public struct PlaybackEngine: Sendable {
         } catch let error as MediaError {
             let events = machine.fail(error, at: now)
             await emit(events)
+            report.stepsHandled = step
             finalize()
             report.finish(machine, clock: now)
             throw PlaybackFailure(error: error, report: report, playhead: events.first?.playhead ?? machine.playhead(at: now), clock: now)
@@ -278,8 +279,9 @@ public struct PlaybackEngine: Sendable {
             report.finish(machine, clock: max(now, sessionStart.duration(to: clock.now)))
             return report
         }
-        // Script steps after the ad closed are reported, never dropped silently.
-        while step < script.steps.count {
+        report.stepsHandled = step
+        // Script steps after the ad closed are reported, never dropped silently (in a pod, they are the next ad's).
+        while !configuration.rules.handsOver, step < script.steps.count {
             await emit([machine.ignored(script.steps[step].text, at: now)])
             step += 1
         }
@@ -369,6 +371,8 @@ public struct PlaybackReport: Sendable, Equatable {
     public var clock: Duration = .zero
     /// The session was cancelled before it ended.
     public var interrupted = false
+    /// How many of the script's steps (in time order) were handled before the ad closed.
+    public var stepsHandled = 0
     /// Decode statistics over every play (a replay decodes the media again).
     public var statistics = DecodeStatistics(streams: [])
 

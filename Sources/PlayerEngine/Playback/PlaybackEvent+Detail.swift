@@ -62,5 +62,7 @@ extension PlaybackEvent {
         case closeControlAt(Duration)
         /// The end card's close delay has this long left.
         case closeDelayRunning(left: Duration)
+        /// A step written for ad K of a pod (`skip@ad2+1`) whose ad never played (it failed, or the pod ended first).
+        case adNotPlayed(Int)
     }
 }

@@ -83,6 +83,9 @@ public struct PlaybackEvent: Sendable, Equatable {
     /// For a click that opened a page (`click`, `endCardClick`): the URL it opened, macros expanded for the click's
     /// moment. The engine knows no URLs: the session layer fills it in before anyone sees the event.
     public var clickThroughURL: String?
+    /// The ad of the break the event belongs to (its place in the pod, id and sequence). The engine plays one ad at a
+    /// time: the session layer fills it in.
+    public var ad: BreakAd?
 
     public init(name: Name, playhead: Duration, clock: Duration, offset: Duration? = nil, detail: Detail? = nil, play: Int = 1, reward: Reward? = nil,
                 clickThroughURL: String? = nil) {
@@ -94,6 +97,22 @@ public struct PlaybackEvent: Sendable, Equatable {
         self.play = play
         self.reward = reward
         self.clickThroughURL = clickThroughURL
+    }
+}
+
+/// Which ad of an ad break (a pod) something belongs to.
+public struct BreakAd: Sendable, Equatable, Codable {
+    /// 1-based place in the break, in play order (a substitute takes the place of the ad it replaces).
+    public var index: Int
+    /// The ad's `<Ad id>`.
+    public var id: String?
+    /// Its pod `sequence`; nil for a stand-alone ad.
+    public var sequence: Int?
+
+    public init(index: Int, id: String?, sequence: Int?) {
+        self.index = index
+        self.id = id
+        self.sequence = sequence
     }
 }
 

@@ -8,6 +8,9 @@ public struct PlaybackRules: Sendable {
         case percent(Double)
         /// When this much has played.
         case played(Duration)
+        /// Not in this ad: a later ad of its pod grants it. An early end of this ad (skip, close, failure) still
+        /// forfeits it.
+        case later
     }
 
     /// When the viewer may close the video before it ends.
@@ -47,6 +50,11 @@ public struct PlaybackRules: Sendable {
     /// Vetoes for library users: return false to refuse (SAS SDK's `willClose`, `willBeginAction`).
     public var willClose: (@Sendable (Duration) -> Bool)?
     public var willBeginClickThrough: (@Sendable (Duration) -> Bool)?
+    /// Another ad of the pod follows: the end of this one's video (complete or skip) hands over to it at once, with
+    /// no end card, replay screen or close (and a media failure ends this ad only).
+    public var handsOver = false
+    /// The player is already muted when the ad starts (an earlier ad of the pod was muted).
+    public var startsMuted = false
 
     public init(duration: Duration? = nil) { self.duration = duration }
 
@@ -67,9 +75,9 @@ public struct PlaybackRules: Sendable {
     }
 
     /// The playhead at which the reward is earned, for a threshold below complete.
-    func rewardPlayhead(duration: Duration) -> Duration? {
+    public func rewardPlayhead(duration: Duration) -> Duration? {
         switch rewardThreshold {
-        case .complete: nil
+        case .complete, .later: nil
         case let .percent(value): value >= 100 ? nil : duration * max(0, value) / 100
         case let .played(time): time >= duration ? nil : max(.zero, time)
         }

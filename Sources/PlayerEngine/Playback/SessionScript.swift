@@ -3,20 +3,25 @@ import Foundation
 
 /// Scripted user and OS actions at session-clock times: `mute@1,background@3,foreground@13,click@15,close@+2`.
 ///
-/// Each step is `WORD@TIME`: TIME in seconds since the first frame (`3`, `2.5`), or `+N` seconds after the previous
-/// step as written. WORD is an action (pause, resume, mute, unmute, skip, click, clickthroughClose, close,
+/// Each step is `WORD@TIME`: TIME in seconds since the first frame (`3`, `2.5`), `+N` seconds after the previous
+/// step as written, or `adK+N` seconds after the first frame of the K-th ad of a pod (`skip@ad2+5`; `adK` alone is
+/// its first frame; a `+N` after it stays in that ad). WORD is an action (pause, resume, mute, unmute, skip, click, clickthroughClose, close,
 /// endcardClick, replay), a lifecycle notification (willResignActive, didEnterBackground, willEnterForeground,
 /// didBecomeActive; Android onPause, onStop, onStart, onResume) or a shorthand (`background`, `foreground`).
 /// Steps run in time order; steps at the same time run in the order written.
 public struct SessionScript: Sendable, Equatable {
     public struct Step: Sendable, Equatable {
+        /// Session time; with `ad`, time since that ad's first frame.
         public var at: Duration
+        /// The 1-based place in the pod `at` counts from; nil: the session's first frame.
+        public var ad: Int?
         public var inputs: [SessionInput]
         /// The step as written, for messages.
         public var text: String
 
-        public init(at: Duration, inputs: [SessionInput], text: String) {
+        public init(at: Duration, ad: Int? = nil, inputs: [SessionInput], text: String) {
             self.at = at
+            self.ad = ad
             self.inputs = inputs
             self.text = text
         }
@@ -28,21 +33,36 @@ public struct SessionScript: Sendable, Equatable {
 
     public private(set) var steps: [Step]
 
+    /// Steps in time order: session-time steps first, then each ad's (`adK+N`) by ad, each in time order; equal
+    /// times keep the order written.
     public init(steps: [Step] = []) {
-        self.steps = steps.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
+        self.steps = steps.enumerated().sorted {
+            ($0.element.ad ?? 0, $0.element.at, $0.offset) < ($1.element.ad ?? 0, $1.element.at, $1.offset)
+        }.map(\.element)
+    }
+
+    /// The steps that happen during an ad that starts at session time `start`: `remaining` session-time steps
+    /// shifted to the ad's clock, and the ad's own `adK+N` steps, in time order (a step before the ad's start, at
+    /// the instant the previous ad ended, is at its first frame). `order[i]` is the index in `remaining + own` of
+    /// the script's step `i`.
+    public static func forAd(startingAt start: Duration, remaining: [Step], own: [Step]) -> (script: SessionScript, order: [Int]) {
+        let all = remaining.map { Step(at: max(.zero, $0.at - start), inputs: $0.inputs, text: $0.text) }
+            + own.map { Step(at: $0.at, inputs: $0.inputs, text: $0.text) }
+        let order = all.indices.sorted { (all[$0].at, $0) < (all[$1].at, $1) }
+        return (SessionScript(steps: order.map { all[$0] }), order)
     }
 
     /// Parses the `--script` form.
     public init(parsing text: String) throws(ParseError) {
         var steps: [Step] = []
-        var previous: Duration = .zero
+        var previous = Step(at: .zero, inputs: [], text: "")
         let items = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
         if items.allSatisfy(\.isEmpty) { throw ParseError(description: "the script has no steps (expected ACTION@SECONDS,…)") }
         for item in items {
             if item.isEmpty { throw ParseError(description: "script '\(text)': an empty step between commas") }
             guard let at = item.lastIndex(of: "@") else { throw ParseError(description: "script step '\(item)': expected ACTION@SECONDS") }
             let step = try Self.step(word: String(item[..<at]), time: String(item[item.index(after: at)...]), previous: previous, text: item)
-            previous = step.at
+            previous = step
             steps.append(step)
         }
         self.init(steps: steps)
@@ -58,7 +78,7 @@ public struct SessionScript: Sendable, Equatable {
         let list = (parsed as? [Any]) ?? ((parsed as? [String: Any])?["steps"] as? [Any])
         guard let list else { throw ParseError(description: "script file: expected an array of {\"at\", \"action\"} objects or {\"steps\": [...]}") }
         var steps: [Step] = []
-        var previous: Duration = .zero
+        var previous = Step(at: .zero, inputs: [], text: "")
         for (index, entry) in list.enumerated() {
             guard let object = entry as? [String: Any], let word = object["action"] as? String else {
                 throw ParseError(description: "script file step \(index + 1): expected {\"at\": seconds, \"action\": name}")
@@ -73,22 +93,43 @@ public struct SessionScript: Sendable, Equatable {
                 throw ParseError(description: "script file step \(index + 1): \"at\" must be a number of seconds or a string like \"+2\"")
             }
             let step = try Self.step(word: word, time: time, previous: previous, text: "\(word)@\(time)")
-            previous = step.at
+            previous = step
             steps.append(step)
         }
         self.init(steps: steps)
     }
 
-    private static func step(word: String, time: String, previous: Duration, text: String) throws(ParseError) -> Step {
+    private static func step(word: String, time: String, previous: Step, text: String) throws(ParseError) -> Step {
         guard let inputs = SessionInput.parse(word.trimmingCharacters(in: .whitespaces)) else {
             throw ParseError(description: "script step '\(text)': unknown action '\(word)'")
         }
-        let relative = time.hasPrefix("+")
+        var time = time.trimmingCharacters(in: .whitespaces)
+        var ad: Int?
+        if time.lowercased().hasPrefix("ad") {
+            // `adK`, `adK+N`: relative to the K-th ad's first frame.
+            let rest = time.dropFirst(2)
+            let digits = rest.prefix { $0.isASCII && $0.isNumber }
+            guard let index = Int(digits), (1...10_000).contains(index) else {
+                throw ParseError(description: "script step '\(text)': '\(time)' names no ad (expected adK or adK+SECONDS, K from 1)")
+            }
+            ad = index
+            let offset = rest.dropFirst(digits.count)
+            if offset.isEmpty {
+                return Step(at: .zero, ad: index, inputs: inputs, text: text)
+            }
+            guard offset.hasPrefix("+") else {
+                throw ParseError(description: "script step '\(text)': expected adK+SECONDS after the ad")
+            }
+            time = String(offset.dropFirst())
+        }
+        let relative = ad == nil && time.hasPrefix("+")
         guard let seconds = Double(relative ? String(time.dropFirst()) : time), seconds.isFinite, seconds >= 0, seconds < 86_400 else {
             throw ParseError(description: "script step '\(text)': '\(time)' is not a number of seconds (0 to 86400, or +N)")
         }
         let offset = Duration.nanoseconds(Int64((seconds * 1e9).rounded()))
-        return Step(at: relative ? previous + offset : offset, inputs: inputs, text: text)
+        if let ad { return Step(at: offset, ad: ad, inputs: inputs, text: text) }
+        // `+N` after an ad-relative step stays in that ad.
+        return Step(at: relative ? previous.at + offset : offset, ad: relative ? previous.ad : nil, inputs: inputs, text: text)
     }
 
     /// The time of the next step after index `position`.
