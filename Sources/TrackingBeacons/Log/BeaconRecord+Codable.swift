@@ -1,10 +1,10 @@
 /// The beacon log's JSON Lines form (`--beacons FILE`): one object per attempt. Times in seconds (playhead, clock,
 /// latency) or ms since 1970 (`sentAt`). `requestedURL` appears when the request went elsewhere than `url` (the
-/// embedded sink), `redirects` when redirects were followed, `errorCode` (`BeaconFailure.code`, stable) with `error`.
+/// embedded sink), `redirects` when redirects were followed, `ad` (the ad's place in its pod) in a pod, `errorCode` (`BeaconFailure.code`, stable) with `error`.
 extension BeaconRecord: Encodable {
     private enum Keys: String, CodingKey {
         case event, source, template, url, playhead, clock, sentAt, attempt, finalAttempt, status, latency, bytes, error, errorCode, unknownMacros, dryRun, delivered
-        case requestedURL, redirects
+        case requestedURL, redirects, ad
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -28,6 +28,7 @@ extension BeaconRecord: Encodable {
         try c.encode(delivered, forKey: .delivered)
         if let requestedURL, requestedURL != url { try c.encode(requestedURL, forKey: .requestedURL) }
         if !redirects.isEmpty { try c.encode(redirects, forKey: .redirects) }
+        if let ad = planned.ad { try c.encode(ad, forKey: .ad) }
     }
 
     /// Seconds rounded to the microsecond.

@@ -14,6 +14,9 @@ public struct PlannedBeacon: Sendable, Equatable {
     public var clock: Duration
     /// Macros the template uses that vplay had no value for (left in the URL as written).
     public var unknownMacros: [String]
+    /// In an ad pod: the 1-based place in the break of the ad the beacon belongs to; nil for a single ad and for
+    /// what belongs to no one ad (the response's failures).
+    public var ad: Int?
 
     public init(event: String, source: String, template: String, url: String, playhead: Duration, clock: Duration,
                 unknownMacros: [String] = []) {
