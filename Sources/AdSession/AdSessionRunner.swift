@@ -57,6 +57,14 @@ public struct AdSessionRunner: Sendable {
         return summary
     }
 
+    /// Opens `media` again from the start, for a replay (its timeline is known from the first open).
+    static func reopen(_ prepared: PreparedAd.Media, media: any MediaOpening, threads: Int) -> () throws(MediaError) -> any MediaSource {
+        var options = MediaOpenOptions(decoderThreads: threads)
+        options.knownTimeline = prepared.source.info.timeline
+        let location = prepared.location
+        return { [options] () throws(MediaError) in try media.open(location, options: options) }
+    }
+
     private func play(into summary: inout SessionSummary, wallStart: Int64, tally: Tally, dispatcher: BeaconDispatcher) async {
         let prepared = await AdPreparation(configuration: configuration, environment: environment).prepare(.play)
         summary.hops = prepared.resolution.hops
@@ -76,9 +84,21 @@ public struct AdSessionRunner: Sendable {
             await tally.planned()
             await dispatcher.submit(beacon)
         })
-        let result = await SessionCore(prepared: prepared.sessionPlan, environment: environment).run(
-            source: prepared.media?.source, reopen: reopen, script: configuration.script,
-            clock: environment.playbackClock(configuration.clock), step: &step, outputs: outputs)
+        let result: SessionCore.Result
+        if prepared.pod.isEmpty {
+            result = await SessionCore(prepared: prepared.sessionPlan, environment: environment).run(
+                source: prepared.media?.source, reopen: reopen, script: configuration.script,
+                clock: environment.playbackClock(configuration.clock), step: &step, outputs: outputs)
+        } else {
+            let ads = prepared.pod.map { entry in
+                SessionCore.PodAd(entry: entry, source: entry.media?.source, reopen: entry.media.map { Self.reopen($0, media: media, threads: threads) })
+            }
+            let prelude = SessionPlan(steps: prepared.steps, failure: prepared.failure, ad: nil, plan: nil, rules: nil)
+            result = await SessionCore(prepared: prelude, environment: environment).runPod(
+                ads, script: configuration.script, clock: environment.playbackClock(configuration.clock), step: &step, outputs: outputs)
+            summary.ads = result.ads
+            summary.duration = result.playback?.duration
+        }
         if let error = result.error {
             summary.outcome = switch error.kind {
             case .ad: .adError

@@ -24,8 +24,12 @@ struct BeaconPlanner {
     var podSequence: Int?
     /// `[ADTYPE]`: the ad's `adType` (VAST 4.1), `video` when it has none.
     var adType = "video"
-    /// `[ADCOUNT]`: 1 once the ad to play is known (vplay plays one InLine per session); unknown (-1) before.
+    /// `[ADCOUNT]`: 1 once the ad to play is known (a single ad); in a pod, the InLine ads played so far, the
+    /// current one included (`podAdCount`); unknown (-1) before.
     var adCount: Int?
+    /// In a pod: the place of the current ad (each beacon's `ad`) and `[ADCOUNT]` for it.
+    var breakPlace: Int?
+    var podAdCount: Int?
     /// `[ADCATEGORIES]`: the InLine's `<Category>` codes (it sent `-1` though the tag said them).
     var adCategories: [String] = []
     /// `muted` while the player is muted (`[PLAYERSTATE]`).
@@ -41,7 +45,7 @@ struct BeaconPlanner {
         transactionID = TransactionID.make(seed: seed)
         self.wallStart = wallStart
         timeZoneOffsetMinutes = configuration.timeZoneOffsetMinutes
-        var macros = configuration.deviceMacros
+        var macros = configuration.requestMacros
         macros["DEVICEUA"] = configuration.userAgent
         deviceMacros = macros
     }
@@ -53,8 +57,18 @@ struct BeaconPlanner {
         universalAdIds = ad.linearCreative?.universalAdIds.map { "\($0.idRegistry ?? "unknown") \($0.value)" } ?? []
         podSequence = ad.sequence
         adType = ad.ad.adType ?? "video"
-        adCount = 1
+        adCount = podAdCount ?? 1
         adCategories = ad.inLine.categories.map { $0.code.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+    }
+
+    /// Forgets the last ad's facts (a pod's next ad is being tried; `begin` gives its own).
+    mutating func forgetAd() {
+        adServingId = nil
+        universalAdIds = []
+        podSequence = nil
+        adType = "video"
+        adCategories = []
+        assetURI = nil
     }
 
     /// `[ASSETURI]` of a MediaFile: its URL resolved against the InLine's tag URL (absolute, before any `--map`
@@ -73,7 +87,9 @@ struct BeaconPlanner {
         let planned = PlannedBeacon(
             event: target.event, source: target.source.description, template: target.url, url: expansion.url,
             playhead: playhead ?? .zero, clock: clock, unknownMacros: expansion.unknownMacros)
-        return (planned, fresh)
+        var beacon = planned
+        beacon.ad = breakPlace
+        return (beacon, fresh)
     }
 
     /// A click-through URL (ClickThrough, CompanionClickThrough, IconClickThrough) as the page it opens: macros filled

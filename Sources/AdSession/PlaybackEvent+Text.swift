@@ -84,6 +84,7 @@ extension PlaybackEvent.Refusal {
         case let .notSkippableYet(offset, playhead): return "not skippable until \(seconds(offset)) (playhead \(seconds(playhead)))"
         case let .closeControlAt(time): return "the close control shows at \(seconds(time))"
         case let .closeDelayRunning(left): return "close delay running (\(seconds(left)) left)"
+        case let .adNotPlayed(index): return "ad \(index) of the pod did not play"
         }
     }
 }

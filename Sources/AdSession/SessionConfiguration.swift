@@ -75,6 +75,52 @@ public struct SessionConfiguration: Sendable {
     /// Whether a replay (a new play) fires the one-shot tracking (impression, start, quartiles…) again.
     public var replayTracking: ReplayTracking = .none
 
+    /// `--pod`: play every ad of an ad pod (`all`, the default), or only the first that can play (`first`, what
+    /// vplay did before pods).
+    public var pod: PodPlayback = .all
+    /// The ad break the session plays in (`--break-position`, `--break-max-…`): its macros, and the limits that cut
+    /// a pod short with error 206.
+    public var adBreak = AdBreak()
+
+    /// The request's macro values: the break's (`adBreak.macros`) and the device's, a `--macro` winning.
+    public var requestMacros: [String: String] {
+        adBreak.macros.merging(deviceMacros) { _, device in device }
+    }
+
+    public enum PodPlayback: String, Sendable, CaseIterable { case all, first }
+
+    /// The ad break: where it sits and the limits the ad request gave (VAST 4.2 break macros).
+    public struct AdBreak: Sendable, Equatable {
+        /// `[BREAKPOSITION]`: 1 pre-roll, 2 mid-roll, 3 post-roll, 4 stand-alone (a rewarded ad: the default).
+        public var position = 4
+        /// `[BREAKMAXDURATION]`: ads that would end the pod after this much media are not played (206).
+        public var maxDuration: Duration?
+        /// `[BREAKMAXADS]`: ads after this many are not played (206).
+        public var maxAds: Int?
+        /// `[BREAKMINADLENGTH]`, `[BREAKMAXADLENGTH]`: an ad whose media is shorter or longer is not played (206)
+        /// and its place is offered to a substitute.
+        public var minAdLength: Duration?
+        public var maxAdLength: Duration?
+
+        public init() {}
+
+        /// The break macros this break fills (`BREAKPOSITION` always; each limit when set), in whole seconds where
+        /// whole (`30`, `7.5`).
+        public var macros: [String: String] {
+            var values = ["BREAKPOSITION": String(position)]
+            func seconds(_ value: Duration) -> String {
+                let ms = value.components.seconds * 1000 + value.components.attoseconds / 1_000_000_000_000_000
+                return ms % 1000 == 0 ? String(ms / 1000) : String(format: "%.3f", Double(ms) / 1000)
+                    .replacingOccurrences(of: #"0+$"#, with: "", options: .regularExpression)
+            }
+            if let maxDuration { values["BREAKMAXDURATION"] = seconds(maxDuration) }
+            if let maxAds { values["BREAKMAXADS"] = String(maxAds) }
+            if let minAdLength { values["BREAKMINADLENGTH"] = seconds(minAdLength) }
+            if let maxAdLength { values["BREAKMAXADLENGTH"] = seconds(maxAdLength) }
+            return values
+        }
+    }
+
     public enum RepeatTracking: String, Sendable, CaseIterable { case every, first }
     public enum ReplayTracking: String, Sendable, CaseIterable { case none, all }
 
@@ -116,7 +162,6 @@ public struct SessionConfiguration: Sendable {
         "IFA": "00000000-0000-0000-0000-000000000000",
         "IFATYPE": "idfa",
         "PLAYERSIZE": "390,844",
-        "BREAKPOSITION": "4",
         "PLACEMENTTYPE": "5",
         "INVENTORYSTATE": "optin",
         "PLAYERCAPABILITIES": "skip,mute",

@@ -13,6 +13,8 @@ public enum SessionRecord: Sendable {
     case error(SessionError)
     /// The embedded sink's count of what arrived, against what was fired (with `--sink`, at the end).
     case reconciliation(Reconciliation)
+    /// In an ad pod: one ad's turn is over (played, failed, cut), or the pod ended before it.
+    case ad(PodAdReport)
 }
 
 /// The ad and media file a session is about to play.

@@ -28,4 +28,6 @@ public struct SessionSummary: Sendable {
     public var reconciliation: Reconciliation?
     /// The simulated network the media downloaded on (`--network`), with its thresholds.
     public var network: SessionConfiguration.NetworkConditions?
+    /// An ad pod's ads, in the order tried; empty for a single ad.
+    public var ads: [PodAdReport] = []
 }

@@ -3,7 +3,10 @@ import TrackingBeacons
 
 /// Everything a session reported, in order, for reports and expectation checks.
 public struct SessionTranscript: Sendable {
+    /// The ad that played (in a pod, the first one; `ads` has them all).
     public var resolved: ResolvedInfo?
+    /// In a pod: each ad's turn, in order.
+    public var ads: [PodAdReport] = []
     public var events: [PlaybackEvent] = []
     public var beacons: [BeaconRecord] = []
     public var warnings: [String] = []
@@ -14,7 +17,8 @@ public struct SessionTranscript: Sendable {
 
     public mutating func add(_ record: SessionRecord) {
         switch record {
-        case let .resolved(info): resolved = info
+        case let .resolved(info): if resolved == nil { resolved = info }
+        case let .ad(report): ads.append(report)
         case let .event(event): events.append(event)
         case let .beacon(beacon): beacons.append(beacon)
         case let .warning(message): warnings.append(message)

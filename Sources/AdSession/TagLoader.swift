@@ -10,8 +10,9 @@ struct TagLoader {
     let configuration: SessionConfiguration
     let environment: SessionEnvironment
 
-    /// The tag's URL (a `file:` URL for a local path) and the resolved chain.
-    func resolve() async -> (tagURL: URL, resolution: VASTResolution) {
+    /// The tag's URL (a `file:` URL for a local path), the resolved chain, and the resolver (a pod's substitutes
+    /// are resolved later with it, on what is left of its budgets).
+    func resolve() async -> (tagURL: URL, resolution: VASTResolution, resolver: VASTResolver) {
         let tagURL: URL
         let fetcher: any AdTagFetcher
         let remote = URLMapFetcher(mappings: configuration.mappings, next: environment.tagFetcher)
@@ -27,9 +28,9 @@ struct TagLoader {
             fetcher = FileTagFetcher(fileURL: tagURL, next: mapped, maxBytes: configuration.resolver.parserLimits.maxBytes)
         }
         let resolver = Self.resolverConfiguration(configuration, now: configuration.now ?? environment.wallClock())
-        let resolution = await VASTResolver(fetcher: fetcher, clock: environment.networkClock, configuration: resolver)
-            .resolve(tagURL: tagURL)
-        return (tagURL, resolution)
+        let vastResolver = VASTResolver(fetcher: fetcher, clock: environment.networkClock, configuration: resolver)
+        let resolution = await vastResolver.resolve(tagURL: tagURL)
+        return (tagURL, resolution, vastResolver)
     }
 
     /// The session's resolver settings, completed from the rest of the session: playability is judged with the
@@ -40,6 +41,7 @@ struct TagLoader {
         // `--media-file` picks a file of the ad that plays; it does not make ads unplayable (a position the ad does
         // not have is the user's mistake, a usage error, never a 403 fired to the ad server: `AdPreparation`).
         resolver.mediaCriteria.forcedFile = nil
+        resolver.playsPods = configuration.pod == .all
         // `--macro BLOCKEDADCATEGORIES=…` is the player's own list; the resolver adds the chain's.
         resolver.blockedAdCategories = (configuration.deviceMacros["BLOCKEDADCATEGORIES"] ?? "")
             .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
@@ -56,7 +58,7 @@ struct TagLoader {
     /// the URI before this expansion.
     static func tagURLMacroExpansion(_ configuration: SessionConfiguration, now: Int64) -> @Sendable (String) -> String {
         let cacheBuster = Locked(CacheBuster(seed: configuration.seed ^ 0x7461_6755_524C))  // "tagURL"
-        let device = configuration.deviceMacros
+        let device = configuration.requestMacros
         return { uri in
             let buster = cacheBuster.withLock { $0.next() }
             var values = MacroContext(timestampMilliseconds: now, cacheBuster: buster, extra: device).values

@@ -19,7 +19,7 @@ struct AdPreparation {
     let environment: SessionEnvironment
 
     func prepare(_ purpose: Purpose) async -> PreparedAd {
-        let (tagURL, resolution) = await TagLoader(configuration: configuration, environment: environment).resolve()
+        let (tagURL, resolution, resolver) = await TagLoader(configuration: configuration, environment: environment).resolve()
         var criteria = configuration.mediaCriteria
         if let path = configuration.adcashStatePath, criteria.forcedFile == nil {
             criteria.adcashQuality = AdcashState.nextQuality(statePath: path)
@@ -32,8 +32,15 @@ struct AdPreparation {
             prepared.ad = nil
             return prepared
         }
+        if configuration.pod == .first, resolution.podAds.count >= 2 {
+            prepared.steps.append(.warning("the response is an ad pod of \(resolution.podAds.count) ads; --pod first plays only the first that can play"))
+        }
+        if !resolution.pod.isEmpty {
+            return await PodPreparation(preparation: self, resolver: resolver, tagURL: tagURL, criteria: criteria, purpose: purpose)
+                .prepare(resolution, prelude: prepared.steps)
+        }
 
-        guard let ad = resolution.defaultAd, let linear = ad.linear else {
+        guard let ad = resolution.defaultAd, ad.linear != nil else {
             // No ad: the no-ad error and every failed chain's code go to their Error URLs. Each failed chain gets
             // its own code (pod ad 1's 403, pod ad 2's 201); the session ends with the response's error. An ad that
             // resolved but has nothing playable (4xx) is a media error (exit 4).
@@ -48,11 +55,33 @@ struct AdPreparation {
             return prepared
         }
         // Failed chains beside the ad that plays (another pod or buffet ad) still get their codes.
-        for other in resolution.failures {
-            prepared.steps.append(.fire(other.error.errorURLs.map(Self.errorTarget), errorCode: other.error.code, reason: nil))
+        prepared.steps += Self.failureSteps(resolution.failures, purpose: purpose)
+        let one = await prepareAd(ad, tagURL: tagURL, criteria: criteria, purpose: purpose)
+        prepared.steps += one.steps
+        (prepared.failure, prepared.media, prepared.selection, prepared.plan, prepared.rules) = (one.failure, one.media, one.selection, one.plan, one.rules)
+        return prepared
+    }
+
+    /// The Error URLs of failed chains (and, in a session, a warning for each), fired before playback.
+    static func failureSteps(_ failures: [ResolutionFailure], purpose: Purpose) -> [PreparedAd.Step] {
+        failures.flatMap { other -> [PreparedAd.Step] in
+            var steps: [PreparedAd.Step] = [.fire(other.error.errorURLs.map(Self.errorTarget), errorCode: other.error.code, reason: nil)]
             if purpose == .play {  // `inspect` lists the failures as errors
-                prepared.steps.append(.warning("an ad of the response failed with VAST error \(other.error.code.rawValue): \(other.error.message)"))
+                steps.append(.warning("an ad of the response failed with VAST error \(other.error.code.rawValue): \(other.error.message)"))
             }
+            return steps
+        }
+    }
+
+    /// Prepares one resolved ad: the `--media-file` check, its verifications, its media opened (falling back to the
+    /// next file), its tracking plan and rules. The result's `steps` are this ad's only.
+    func prepareAd(_ ad: ResolvedAd, tagURL: URL, criteria: MediaSelectionCriteria, purpose: Purpose) async -> PreparedAd {
+        var prepared = PreparedAd(resolution: VASTResolution(), ad: ad)
+        guard let linear = ad.linear else {
+            let failure = SessionError(kind: .ad, code: .noAdAfterWrapper, message: "no playable linear ad")
+            prepared.failure = failure
+            prepared.steps.append(.failure(failure, errorTargets: ad.errorURLs.map(Self.errorTarget)))
+            return prepared
         }
         if let forced = criteria.forcedFile, !MediaFileSelector.names(forced, in: linear.mediaFiles) {
             // The command line asked for a file the ad does not have: the user's mistake, not the ad server's.

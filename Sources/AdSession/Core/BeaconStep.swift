@@ -16,6 +16,8 @@ struct BeaconStep {
     private var planner: BeaconPlanner
     private var gate: TrackingGate
     private var plan: TrackingPlan?
+    private let repeatTracking: SessionConfiguration.RepeatTracking
+    private let replayTracking: SessionConfiguration.ReplayTracking
 
     /// - Parameters:
     ///   - seed: this session's seed (`[CACHEBUSTING]`, `[TRANSACTIONID]`).
@@ -23,16 +25,31 @@ struct BeaconStep {
     init(configuration: SessionConfiguration, seed: UInt64, wallStart: Int64) {
         planner = BeaconPlanner(configuration: configuration, seed: seed, wallStart: wallStart)
         gate = TrackingGate(repeatTracking: configuration.repeatTracking, replayTracking: configuration.replayTracking)
+        (repeatTracking, replayTracking) = (configuration.repeatTracking, configuration.replayTracking)
+    }
+
+    /// A pod's next ad (at `place`): its beacons carry the place and `adCount` as `[ADCOUNT]` (the InLine ads
+    /// played so far, this one included when it plays), and its one-shot tracking fires afresh: a new ad. The
+    /// player's state (muted) carries over.
+    mutating func beginAd(place: Int, sequence: Int?, adCount: Int) {
+        planner.forgetAd()
+        planner.podSequence = sequence
+        planner.breakPlace = place
+        planner.podAdCount = adCount
+        planner.adCount = adCount
+        gate = TrackingGate(repeatTracking: repeatTracking, replayTracking: replayTracking)
+        plan = nil
     }
 
     /// Takes what a step of the ad's preparation changes (the ad chosen, the media opened) and returns the beacons
     /// it fires.
-    mutating func take(_ step: PreparedAd.Step) -> [Planned] {
+    /// `clock`: the session time it happens at (a pod's later ad is tried when the ad before it ends).
+    mutating func take(_ step: PreparedAd.Step, at clock: Duration = .zero) -> [Planned] {
         switch step {
         case let .adChosen(ad): planner.begin(ad)
         case let .mediaOpened(assetURI): planner.assetURI = assetURI
-        case let .fire(targets, code, reason): return fire(targets, errorCode: code, reason: reason, playhead: nil, clock: .zero)
-        case let .failure(error, targets): return fire(targets, errorCode: error.code, reason: nil, playhead: error.playhead, clock: error.clock ?? .zero)
+        case let .fire(targets, code, reason): return fire(targets, errorCode: code, reason: reason, playhead: nil, clock: clock)
+        case let .failure(error, targets): return fire(targets, errorCode: error.code, reason: nil, playhead: error.playhead, clock: error.clock ?? clock)
         case .warning, .resolved: break
         }
         return []

@@ -51,6 +51,9 @@ struct PreparedAd {
     var steps: [Step] = []
     var plan: TrackingPlan?
     var rules: PlaybackRules?
+    /// An ad pod (two or more places): every ad it tries, in play order. Empty for a single ad; then `ad`, `media`,
+    /// `plan` and `rules` are the ad that plays (with a pod, those of its first ad that plays).
+    var pod: [PodEntry] = []
 
     /// What every session of this ad plays from (sendable: a fleet's sessions share it).
     var sessionPlan: SessionPlan {

@@ -17,8 +17,11 @@ struct SessionCore {
     /// How the session went.
     struct Result {
         var playback: PlaybackReport?
-        /// The ad's or the media's error (reported, its Error URLs fired), if any.
+        /// The ad's or the media's error (reported, its Error URLs fired), if any. In a pod, only when no ad of it
+        /// played (each ad's own error is in `ads`).
         var error: SessionError?
+        /// In a pod: what happened to each ad tried.
+        var ads: [PodAdReport] = []
     }
 
     let prepared: SessionPlan
@@ -69,7 +72,7 @@ struct SessionCore {
         return result
     }
 
-    private func submit(_ planned: [BeaconStep.Planned], _ outputs: Outputs) async {
+    func submit(_ planned: [BeaconStep.Planned], _ outputs: Outputs) async {
         for item in planned {
             for name in item.newUnknownMacros { await outputs.report(.warning("[\(name)] is not a VAST macro; left as written")) }
             await outputs.submit(item.beacon)

@@ -119,7 +119,10 @@ public struct FleetRunner: Sendable {
     }
 
     private func prepare() async -> Result<FleetAd, PreparationFailure> {
-        let prepared = await AdPreparation(configuration: configuration.session, environment: environment).prepare(.play)
+        // Fleets play a pod's first playable ad (as `--pod first`).
+        var session = configuration.session
+        session.pod = .first
+        let prepared = await AdPreparation(configuration: session, environment: environment).prepare(.play)
         var plan = prepared.sessionPlan
         if let failure = prepared.failure { return .failure(PreparationFailure(error: failure, plan: plan)) }
         guard let media = prepared.media else {

@@ -15,6 +15,8 @@ struct InspectCommand: AsyncParsableCommand {
 
     @OptionGroup var network: NetworkOptions
 
+    @OptionGroup var pods: PodOptions
+
     @Flag(help: "Print one JSON object instead of text.")
     var json = false
 
@@ -32,6 +34,7 @@ struct InspectCommand: AsyncParsableCommand {
         var configuration = SessionConfiguration(tag: tag.vast)
         network.apply(to: &configuration)
         tag.apply(to: &configuration)
+        pods.apply(to: &configuration)
         let inspection = await AdInspector(configuration: configuration).inspect(openMedia: !noMedia)
         StandardStreams.print(json ? InspectRendering.json(inspection).text : InspectRendering.text(inspection))
         switch inspection.outcome {

@@ -26,6 +26,8 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var network: NetworkOptions
 
+    @OptionGroup var pods: PodOptions
+
     @OptionGroup var reports: ReportOptions
 
     @Flag(help: "One JSON object per line on stdout instead of text.")
@@ -91,6 +93,7 @@ struct RunCommand: AsyncParsableCommand {
         var configuration = SessionConfiguration(tag: tag.vast)
         network.apply(to: &configuration)
         tag.apply(to: &configuration)
+        pods.apply(to: &configuration)
         configuration.dryRun = dryRun
         if let speed { configuration.clock = .realtime(speed: speed) } else if clock == .realtime { configuration.clock = .realtime(speed: 1) }
         macros.apply(to: &configuration)

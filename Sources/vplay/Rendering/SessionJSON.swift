@@ -45,6 +45,7 @@ enum SessionJSON {
             if let reward = event.reward { pairs.append(("reward", .object([("currency", .string(reward.currency)), ("amount", .number(reward.amount))]))) }
             if let icon = event.icon { pairs.append(("icon", .int(icon + 1))) }
             if let url = event.clickThroughURL { pairs.append(("clickThrough", .string(url))) }
+            if let ad = event.ad { pairs.append(("ad", breakAd(ad))) }
             return .object(pairs)
         case let .beacon(beacon):
             var pairs: [(String, JSON)] = [
@@ -59,6 +60,7 @@ enum SessionJSON {
             if let latency = beacon.latency { pairs.append(("latency", .seconds(latency))) }
             if beacon.attempt > 1 || !beacon.isFinalAttempt { pairs.append(("attempt", .int(beacon.attempt))) }
             if !beacon.unknownMacros.isEmpty { pairs.append(("unknownMacros", .array(beacon.unknownMacros.map(JSON.string)))) }
+            if let ad = beacon.planned.ad { pairs.append(("ad", .int(ad))) }
             return .object(pairs)
         case let .warning(message):
             return .object([("kind", .string("warning")), ("message", .string(message))])
@@ -70,6 +72,8 @@ enum SessionJSON {
                 ("unexpected", .array(result.unexpected.map(JSON.string))),
                 ("notSent", .array(result.notSent.map { .object([("event", .string($0.event)), ("source", .string($0.source)), ("url", .string($0.url))]) })),
             ])
+        case let .ad(report):
+            return .object([("kind", .string("ad"))] + podAd(report))
         case let .error(error):
             var pairs: [(String, JSON)] = [
                 ("kind", .string("error")), ("code", .int(error.code.rawValue)), ("message", .string(error.message)), ("type", .string(error.kind.rawValue)),
@@ -78,6 +82,22 @@ enum SessionJSON {
             if let clock = error.clock { pairs.append(("clock", .seconds(clock))) }
             return .object(pairs)
         }
+    }
+
+    /// Which ad of a pod: `{"index": 2, "id": "…", "sequence": 2}`.
+    static func breakAd(_ ad: BreakAd) -> JSON {
+        .object([("index", .int(ad.index)), ("id", .optional(ad.id)), ("sequence", .optional(ad.sequence))])
+    }
+
+    /// One pod ad's turn: the `ad` record and each row of the summary's `ads`.
+    static func podAd(_ report: PodAdReport) -> [(String, JSON)] {
+        [
+            ("ad", breakAd(report.ad)), ("substitute", .bool(report.substitute)), ("outcome", .string(report.outcome.rawValue)),
+            ("code", .optional(report.error?.code.rawValue)), ("message", .optional(report.error?.message)),
+            ("start", report.start.map(JSON.seconds) ?? .null), ("end", report.end.map(JSON.seconds) ?? .null),
+            ("played", .seconds(report.played)), ("duration", report.duration.map(JSON.seconds) ?? .null),
+            ("beacons", .int(report.beacons)),
+        ]
     }
 
     static func expectations(_ results: [ExpectationResult]) -> JSON {
@@ -137,6 +157,7 @@ enum SessionJSON {
         if let expectations {
             pairs.append(("expectations", .object([("passed", .int(expectations.filter(\.passed).count)), ("failed", .int(expectations.filter { !$0.passed }.count))])))
         }
+        if !summary.ads.isEmpty { pairs.append(("ads", .array(summary.ads.map { .object(podAd($0)) }))) }
         pairs.append(("warnings", .int(summary.warnings.count)))
         return .object(pairs)
     }

@@ -33,6 +33,7 @@ enum SessionText {
             if event.play > 1 { text += " [play \(event.play)]" }
             if let icon = event.icon { text += " #\(icon + 1)" }
             if let url = event.clickThroughURL { text += " → \(url)" }
+            if let ad = event.ad, event.name == .impression || event.name == .rejected { text += style.dim(" [ad \(ad.index)]") }
             return text
         case let .beacon(beacon):
             let plain = beacon.dryRun ? "dry-run" : beacon.status.map { "\($0)" } ?? "FAILED"
@@ -52,7 +53,24 @@ enum SessionText {
             return lines.joined(separator: "\n")
         case let .error(error):
             return style.red("error \(error.code): ") + error.message
+        case let .ad(report):
+            let line = "── " + podAdText(report)
+            return report.error == nil && report.outcome != .notPlayed ? style.bold(line) : style.yellow(line)
         }
+    }
+
+    /// `ad 2 (id X, sequence 2): failed 402 (…)`, `ad 2 (id Y, stand-alone, substitute): completed, 15.000 s played, 9 beacons`.
+    static func podAdText(_ report: PodAdReport) -> String {
+        var who = ["id \(report.ad.id ?? "?")"]
+        who.append(report.ad.sequence.map { "sequence \($0)" } ?? "stand-alone")
+        if report.substitute { who.append("substitute") }
+        var text = "ad \(report.ad.index) (\(who.joined(separator: ", "))): \(report.outcome.rawValue)"
+        if let error = report.error { text += " \(error.code.rawValue) (\(error.message))" }
+        if report.outcome != .notPlayed, report.outcome != .cut, report.start != report.end || report.played > .zero {
+            text += ", \(report.played.millisecondText) s played"
+        }
+        if report.outcome != .notPlayed { text += ", \(report.beacons) beacon(s)" }
+        return text
     }
 
     static func expectations(_ results: [ExpectationResult]) -> String {
@@ -98,6 +116,11 @@ enum SessionText {
             }
         }
         if let error = summary.error { rows.append(("error", "\(error.code): \(error.message)")) }
+        if !summary.ads.isEmpty {
+            let places = Set(summary.ads.map(\.ad.index)).count
+            rows.append(("pod", "\(summary.ads.filter { $0.error == nil && $0.outcome != .notPlayed }.count) of \(places) place(s) played"))
+            rows += summary.ads.map { ("", podAdText($0)) }
+        }
         rows.append(("warnings", "\(summary.warnings.count)"))
         // A session that ran without an error is named by how the ad ended: "skipped", not "completed".
         let headline = summary.outcome == .completed ? (summary.playback?.ending?.rawValue ?? summary.outcome.rawValue) : summary.outcome.rawValue

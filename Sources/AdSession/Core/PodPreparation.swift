@@ -1,0 +1,157 @@
+import Foundation
+import PlayerEngine
+import Primitives
+import VAST
+
+/// Prepares an ad pod (VAST 4.x "Ad Pods and Stand-Alone Ads"): every pod ad in `sequence` order, each prepared as
+/// a single ad is (`AdPreparation.prepareAd`). An ad that cannot play (its chain failed, nothing playable, its media
+/// did not open, its length outside the break's limits) is replaced by the next unplayed stand-alone ad of the
+/// response, resolved only then, unless its chain said `fallbackOnNoAd="false"`; with none left the pod moves on.
+/// The break's limits (`--break-max-ads`, `--break-max-duration`) cut the pod's end with 206.
+struct PodPreparation {
+    let preparation: AdPreparation
+    let resolver: VASTResolver
+    let tagURL: URL
+    let criteria: MediaSelectionCriteria
+    let purpose: AdPreparation.Purpose
+
+    func prepare(_ resolution: VASTResolution, prelude: [PreparedAd.Step]) async -> PreparedAd {
+        var resolution = resolution
+        let slotFailures = Set(resolution.pod.compactMap(\.failure))
+        var prepared = PreparedAd(resolution: resolution, ad: nil)
+        prepared.steps = prelude
+        // Failed chains that hold no place of the pod (a broken ad beside it) fire before it plays.
+        prepared.steps += AdPreparation.failureSteps(resolution.failures.filter { !slotFailures.contains($0) }, purpose: purpose)
+        let limits = preparation.configuration.adBreak
+        var entries: [PodEntry] = []
+        var playing = 0
+        var total: Duration = .zero
+        /// Why the rest of the pod is cut, once it is.
+        var cutWhy: String?
+        for (offset, slot) in resolution.pod.enumerated() {
+            let place = offset + 1
+            let ad = slot.adIndex.map { resolution.ads[$0] }
+            let label = BreakAd(index: place, id: ad?.ad.id ?? slot.failure?.chain.first?.ad.id, sequence: slot.sequence)
+            if cutWhy == nil, let maxAds = limits.maxAds, playing >= maxAds { cutWhy = "the break allows at most \(maxAds) ad(s)" }
+            if let cutWhy {
+                entries.append(cutEntry(label, ad: ad, failure: slot.failure, why: cutWhy))
+                continue
+            }
+            var entry: PodEntry
+            if let failure = slot.failure {
+                entry = failedEntry(label, failure: failure)
+            } else if let ad {
+                entry = await attempt(ad, label: label)
+            } else {
+                continue
+            }
+            if entry.failure == nil, let duration = entry.media?.duration, let max = limits.maxDuration, total + duration > max {
+                // Truncated only at the end (VAST 4.x): this ad and every one after it.
+                cutWhy = "the break's \(PodEntry.seconds(max)) s are used"
+                entries.append(cutEntry(label, ad: ad, failure: nil,
+                                        why: "it would end the pod at \(PodEntry.seconds(total + duration)) s, past the break's \(PodEntry.seconds(max)) s"))
+                continue
+            }
+            entries.append(entry)
+            if entry.failure == nil {
+                playing += 1
+                total += entry.media?.duration ?? .zero
+                continue
+            }
+            guard slot.failure?.fallbackOnNoAd != false else { continue }
+            // The substitute: the next stand-alone ad that resolves, is playable and opens.
+            while !Task.isCancelled {
+                let failuresBefore = resolution.failures.count, warningsBefore = resolution.warnings.count
+                let index = await resolver.nextStandAloneAd(&resolution)
+                prepared.steps += resolution.warnings[warningsBefore...].map { .warning(String(describing: $0)) }
+                for failure in resolution.failures[failuresBefore...] {
+                    var failed = failedEntry(BreakAd(index: place, id: failure.chain.first?.ad.id, sequence: nil), failure: failure)
+                    failed.substitute = true
+                    entries.append(failed)
+                }
+                guard let index else { break }
+                let standIn = resolution.ads[index]
+                var next = await attempt(standIn, label: BreakAd(index: place, id: standIn.ad.id, sequence: nil))
+                next.substitute = true
+                if next.failure == nil, let duration = next.media?.duration, let max = limits.maxDuration, total + duration > max {
+                    cutWhy = "the break's \(PodEntry.seconds(max)) s are used"
+                    next = cutEntry(next.ad, ad: standIn, failure: nil,
+                                    why: "it would end the pod at \(PodEntry.seconds(total + duration)) s, past the break's \(PodEntry.seconds(max)) s")
+                    next.substitute = true
+                }
+                entries.append(next)
+                if next.failure == nil {
+                    playing += 1
+                    total += next.media?.duration ?? .zero
+                    break
+                }
+            }
+        }
+        prepared.resolution = resolution
+        prepared.pod = entries
+        if let first = entries.first(where: { $0.failure == nil }) {
+            (prepared.ad, prepared.media, prepared.plan, prepared.rules) = (first.plan.ad, first.media, first.plan.plan, first.plan.rules)
+            prepared.selection = first.media?.selection
+        } else {
+            // Nothing of the pod can play: the session ends with the first place's error.
+            prepared.failure = entries.first?.failure ?? SessionError(kind: .ad, code: .noAdAfterWrapper, message: "no ad of the pod can play")
+        }
+        return prepared
+    }
+
+    /// Prepares one ad of the pod, with the break's length limits.
+    private func attempt(_ ad: ResolvedAd, label: BreakAd) async -> PodEntry {
+        var one = await preparation.prepareAd(ad, tagURL: tagURL, criteria: criteria, purpose: purpose)
+        let limits = preparation.configuration.adBreak
+        if one.failure == nil, let duration = one.media?.duration {
+            var why: String?
+            if let min = limits.minAdLength, duration < min { why = "shorter than the break's minimum ad length of \(PodEntry.seconds(min)) s" }
+            if let max = limits.maxAdLength, duration > max { why = "longer than the break's maximum ad length of \(PodEntry.seconds(max)) s" }
+            if let why {
+                let failure = SessionError(kind: .ad, code: .adBreakShortened, message: "the ad's media (\(PodEntry.seconds(duration)) s) is \(why): not played")
+                one.failure = failure
+                one.steps.append(.failure(failure, errorTargets: ad.errorURLs.map(AdPreparation.errorTarget)))
+                one.media = nil
+            }
+        }
+        return PodEntry(ad: label, plan: one.sessionPlan, media: one.failure == nil ? one.media : nil)
+    }
+
+    /// A place whose chain failed or whose ad cannot play: its error goes to its own chain's Error URLs.
+    private func failedEntry(_ label: BreakAd, failure: ResolutionFailure) -> PodEntry {
+        let error = SessionError(kind: .of(failure.error.code), code: failure.error.code, message: failure.error.message)
+        let plan = SessionPlan(steps: [.failure(error, errorTargets: failure.error.errorURLs.map(AdPreparation.errorTarget))],
+                               failure: error, ad: nil, plan: nil, rules: nil)
+        return PodEntry(ad: label, plan: plan, media: nil)
+    }
+
+    /// An ad the break's limits leave out: 206 to its Error URLs (a place whose chain failed gets its own error).
+    private func cutEntry(_ label: BreakAd, ad: ResolvedAd?, failure: ResolutionFailure?, why: String) -> PodEntry {
+        if let failure { return failedEntry(label, failure: failure) }
+        let error = SessionError(kind: .ad, code: .adBreakShortened, message: "ad break shortened: \(why); ad not played")
+        // The ad's own macros ([ADSERVINGID], [PODSEQUENCE]…) fill its 206.
+        let plan = SessionPlan(steps: (ad.map { [.adChosen($0)] } ?? []) + [.failure(error, errorTargets: ad?.errorURLs.map(AdPreparation.errorTarget) ?? [])],
+                               failure: error, ad: ad, plan: nil, rules: nil)
+        var entry = PodEntry(ad: label, plan: plan, media: nil)
+        entry.cut = true
+        return entry
+    }
+}
+
+/// One ad a pod tries, in play order: one that plays, or one that failed (a substitute may follow it at the same
+/// place), or one the break's limits cut.
+struct PodEntry {
+    /// Its place in the pod (a substitute takes the place of the ad it replaces), id and sequence.
+    var ad: BreakAd
+    /// What it fires and plays; `plan.failure` when it cannot play.
+    var plan: SessionPlan
+    var media: PreparedAd.Media?
+    /// It stands in for the failed ad at its place (a stand-alone ad of the response).
+    var substitute = false
+    /// Left out by the break's limits (206).
+    var cut = false
+
+    var failure: SessionError? { plan.failure }
+
+    static func seconds(_ value: Duration) -> String { value.millisecondText }
+}
