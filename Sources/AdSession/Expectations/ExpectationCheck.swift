@@ -23,8 +23,10 @@ extension SessionExpectations {
         var results: [ExpectationResult] = []
         let slack = tolerance ?? 0.001
         for expected in events ?? [] {
-            let seen = transcript.events.filter { $0.name.rawValue == expected.name && (expected.detail == nil || $0.detailText == expected.detail) }
-            let label = expected.detail.map { "\(expected.name) (\($0))" } ?? expected.name
+            let seen = transcript.events.filter {
+                $0.name.rawValue == expected.name && (expected.detail == nil || $0.detailText == expected.detail) && (expected.ad == nil || $0.ad?.index == expected.ad)
+            }
+            let label = (expected.detail.map { "\(expected.name) (\($0))" } ?? expected.name) + (expected.ad.map { " in ad \($0)" } ?? "")
             if let count = expected.count {
                 results.append(.init(name: "\(label) happens \(Self.times(count))", passed: seen.count == count,
                                      detail: seen.count == count ? nil : "happened \(Self.times(seen.count))"))
@@ -62,6 +64,7 @@ extension SessionExpectations {
             if let url = expected.url { what.append("matching \(url)") }
             if let template = expected.template { what.append("with template \(template)") }
             if let source = expected.source { what.append("from \(source)") }
+            if let ad = expected.ad { what.append("in ad \(ad)") }
             let name = what.joined(separator: " ") + " fires \(Self.times(count))"
             results.append(.init(name: name, passed: matching.count == count, detail: matching.count == count ? nil : "fired \(Self.times(matching.count))"))
             if expected.delivered == true {
@@ -111,6 +114,7 @@ extension SessionExpectations.Beacon {
             && (url.map { Glob($0).matches(beacon.url) } ?? true)
             && (template.map { $0 == beacon.template } ?? true)
             && (source.map { $0 == beacon.source } ?? true)
+            && (ad.map { $0 == beacon.planned.ad } ?? true)
     }
 }
 

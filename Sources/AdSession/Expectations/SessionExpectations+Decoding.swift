@@ -18,7 +18,7 @@ extension SessionExpectations {
 }
 
 extension SessionExpectations.Event {
-    private enum Keys: String, CodingKey, CaseIterable { case name, occurrence, playhead, clock, tolerance, count, detail }
+    private enum Keys: String, CodingKey, CaseIterable { case name, occurrence, playhead, clock, tolerance, count, detail, ad }
 
     public init(from decoder: any Decoder) throws {
         try KnownKeys.check(decoder, allowed: Keys.allCases.map(\.rawValue))
@@ -30,12 +30,13 @@ extension SessionExpectations.Event {
             clock: try container.decodeSecondsIfPresent(forKey: .clock),
             tolerance: try container.decodeSecondsIfPresent(forKey: .tolerance),
             count: try container.decodeIfPresent(Int.self, forKey: .count),
-            detail: try container.decodeIfPresent(String.self, forKey: .detail))
+            detail: try container.decodeIfPresent(String.self, forKey: .detail),
+            ad: try container.decodeIfPresent(Int.self, forKey: .ad))
     }
 }
 
 extension SessionExpectations.Beacon {
-    private enum Keys: String, CodingKey, CaseIterable { case event, url, template, source, count, delivered }
+    private enum Keys: String, CodingKey, CaseIterable { case event, url, template, source, count, delivered, ad }
 
     public init(from decoder: any Decoder) throws {
         try KnownKeys.check(decoder, allowed: Keys.allCases.map(\.rawValue))
@@ -46,7 +47,8 @@ extension SessionExpectations.Beacon {
             template: try container.decodeIfPresent(String.self, forKey: .template),
             source: try container.decodeIfPresent(String.self, forKey: .source),
             count: try container.decodeIfPresent(Int.self, forKey: .count),
-            delivered: try container.decodeIfPresent(Bool.self, forKey: .delivered))
+            delivered: try container.decodeIfPresent(Bool.self, forKey: .delivered),
+            ad: try container.decodeIfPresent(Int.self, forKey: .ad))
     }
 }
 

@@ -13,26 +13,27 @@ extension SessionExpectations {
             let name = event.name.rawValue
             counts[name, default: 0] += 1
             // Occurrences are numbered among the events of the same name and detail, as `check` finds them.
-            let key = name + "\u{1F}" + (event.detailText ?? "")
+            let key = name + "\u{1F}" + (event.detailText ?? "") + "\u{1F}" + (event.ad.map { String($0.index) } ?? "")
             occurrences[key, default: 0] += 1
             let occurrence = occurrences[key]!
             events.append(Event(name: name, occurrence: occurrence > 1 ? occurrence : nil,
                                 playhead: Self.rounded(event.playhead.seconds), clock: Self.rounded(event.clock.seconds),
-                                detail: event.detailText))
+                                detail: event.detailText, ad: event.ad?.index))
         }
         for (name, count) in counts.sorted(by: { $0.key < $1.key }) {
             events.append(Event(name: name, count: count))
         }
         var beacons: [Beacon] = []
         var seen: [String: Int] = [:]
-        var order: [(String, String, String)] = []
+        var order: [(event: String, template: String, source: String, ad: Int?, key: String)] = []
         for beacon in transcript.firedBeacons {
-            let key = beacon.event + "\u{1F}" + beacon.template + "\u{1F}" + beacon.source
-            if seen[key] == nil { order.append((beacon.event, beacon.template, beacon.source)) }
+            // In a pod the same URL fires once for each ad (a wrapper's): counted per ad.
+            let key = beacon.event + "\u{1F}" + beacon.template + "\u{1F}" + beacon.source + "\u{1F}" + (beacon.planned.ad.map(String.init) ?? "")
+            if seen[key] == nil { order.append((beacon.event, beacon.template, beacon.source, beacon.planned.ad, key)) }
             seen[key, default: 0] += 1
         }
-        for (event, template, source) in order {
-            beacons.append(Beacon(event: event, template: template, source: source, count: seen[event + "\u{1F}" + template + "\u{1F}" + source]))
+        for item in order {
+            beacons.append(Beacon(event: item.event, template: item.template, source: item.source, count: seen[item.key], ad: item.ad))
         }
         self.init(tolerance: 0.001, events: events, beacons: beacons, reward: summary.playback?.rewardGranted ?? false,
                   errorCode: summary.error?.code.rawValue ?? 0, ending: summary.playback?.ending?.rawValue, strict: true)

@@ -10,6 +10,7 @@ import Foundation
 ///   "tolerance": 0.001,
 ///   "events": [{"name": "midpoint", "playhead": 5.0, "clock": 15.0}, {"name": "complete", "count": 1}],
 ///   "beacons": [{"event": "midpoint", "url": "*pos=00%3A00%3A05.000*", "count": 1}, {"url": "*/error*", "count": 0}],
+///   "…": "in an ad pod, an event or beacon with \"ad\": 2 speaks of the pod's second ad only",
 ///   "reward": true,
 ///   "errorCode": null,
 ///   "ending": "completed"
@@ -29,8 +30,12 @@ public struct SessionExpectations: Codable, Sendable, Equatable {
         public var count: Int?
         /// The event's detail must equal this (`inactive`, `skip: …`).
         public var detail: String?
+        /// In an ad pod: only the events of the ad at this 1-based place count (`occurrence`, `count` within it).
+        public var ad: Int?
 
-        public init(name: String, occurrence: Int? = nil, playhead: Double? = nil, clock: Double? = nil, tolerance: Double? = nil, count: Int? = nil, detail: String? = nil) {
+        public init(name: String, occurrence: Int? = nil, playhead: Double? = nil, clock: Double? = nil, tolerance: Double? = nil, count: Int? = nil, detail: String? = nil,
+                    ad: Int? = nil) {
+            self.ad = ad
             self.name = name
             self.occurrence = occurrence
             self.playhead = playhead
@@ -53,8 +58,12 @@ public struct SessionExpectations: Codable, Sendable, Equatable {
         public var count: Int?
         /// Every matching beacon must have been delivered (2xx/3xx).
         public var delivered: Bool?
+        /// In an ad pod: only the beacons of the ad at this 1-based place count.
+        public var ad: Int?
 
-        public init(event: String? = nil, url: String? = nil, template: String? = nil, source: String? = nil, count: Int? = nil, delivered: Bool? = nil) {
+        public init(event: String? = nil, url: String? = nil, template: String? = nil, source: String? = nil, count: Int? = nil, delivered: Bool? = nil,
+                    ad: Int? = nil) {
+            self.ad = ad
             self.event = event
             self.url = url
             self.template = template
