@@ -36,6 +36,21 @@ public struct AdInspection: Sendable {
     public var warnings: [String] = []
     /// VAST errors with codes: the no-ad error, failed chains, media errors.
     public var errors: [SessionError] = []
+    /// An ad pod: every ad a run would try, in order (`ad`, `tracking`… describe the first that plays).
+    public var pod: [PodPlace] = []
+
+    /// One ad of a pod as `inspect` sees it: whether it would play, or why not.
+    public struct PodPlace: Sendable {
+        public var ad: BreakAd
+        public var substitute: Bool
+        /// Left out by the break's limits (206).
+        public var cut: Bool
+        /// Why it cannot play (nil: it plays).
+        public var error: SessionError?
+        public var mediaURL: String?
+        /// Its media's duration, when opened.
+        public var duration: Duration?
+    }
 
     /// The worst error's kind decides the exit code: an ad error (no ad) before a media error.
     public var outcome: SessionSummary.Outcome {
@@ -75,7 +90,11 @@ public struct AdInspector: Sendable {
     static func inspection(of prepared: PreparedAd, tag: String) -> AdInspection {
         let resolution = prepared.resolution
         var report = AdInspection(tag: tag, hops: resolution.hops)
-        report.warnings = prepared.warnings
+        report.warnings = prepared.warnings + prepared.pod.flatMap { $0.plan.steps.warnings }
+        report.pod = prepared.pod.map { entry in
+            AdInspection.PodPlace(ad: entry.ad, substitute: entry.substitute, cut: entry.cut, error: entry.failure,
+                                  mediaURL: entry.media?.selection.file.url, duration: entry.media?.duration)
+        }
         for failure in resolution.failures {
             report.errors.append(SessionError(kind: .of(failure.error.code), code: failure.error.code, message: failure.error.message))
         }
@@ -95,6 +114,10 @@ public struct AdInspector: Sendable {
         report.media = prepared.media?.source.info
         report.delivery = prepared.media?.delivery
         if let failure = prepared.failure { report.errors.append(failure) }
+        // A pod ad whose media failed to open (or the break cut) is an error of the tag, as a single ad's is.
+        for entry in prepared.pod {
+            if let failure = entry.failure, !report.errors.contains(failure) { report.errors.append(failure) }
+        }
         return report
     }
 

@@ -34,6 +34,15 @@ enum InspectRendering {
                 ("rewarded", ad.rewarded.flatMap { $0.isEnabled ? $0 : nil }.map { .object([("currency", .optional($0.currencyName)), ("amount", .optional($0.amount))]) } ?? .null),
             ])))
         }
+        if !inspection.pod.isEmpty {
+            pairs.append(("pod", .array(inspection.pod.map { place in
+                .object([
+                    ("ad", SessionJSON.breakAd(place.ad)), ("substitute", .bool(place.substitute)), ("plays", .bool(place.error == nil)),
+                    ("cut", .bool(place.cut)), ("code", .optional(place.error?.code.rawValue)), ("message", .optional(place.error?.message)),
+                    ("media", .optional(place.mediaURL)), ("duration", place.duration.map(JSON.seconds) ?? .null),
+                ])
+            })))
+        }
         if let selection = inspection.selection {
             pairs.append(("media", .object([
                 ("url", .string(selection.file.url)), ("index", .int(selection.index)), ("id", .optional(selection.file.id)),
@@ -96,6 +105,20 @@ enum InspectRendering {
             let (status, code) = outcome(hop.outcome)
             let systems = hop.adSystems.isEmpty ? "" : " [\(hop.adSystems.joined(separator: ", "))]"
             lines.append(String(format: "  %d. %@ — %@%@ (%.0f ms)%@", hop.depth, hop.url, code.map { "\($0) " } ?? "", status, hop.elapsed.reportedSeconds * 1000, systems))
+        }
+        if !inspection.pod.isEmpty {
+            lines += ["", "pod: \(Set(inspection.pod.map(\.ad.index)).count) places, in play order (the ad below is the first that plays):"]
+            for place in inspection.pod {
+                var who = ["id \(place.ad.id ?? "?")", place.ad.sequence.map { "sequence \($0)" } ?? "stand-alone"]
+                if place.substitute { who.append("substitute") }
+                var line = "  ad \(place.ad.index) (\(who.joined(separator: ", "))): "
+                if let error = place.error {
+                    line += "\(error.code.rawValue) \(place.cut ? "cut" : "fails"): \(error.message)"
+                } else {
+                    line += "plays" + (place.duration.map { " \($0.millisecondText) s" } ?? "") + (place.mediaURL.map { " of \($0)" } ?? "")
+                }
+                lines.append(line)
+            }
         }
         if let ad = inspection.ad {
             lines += ["", "ad \(ad.ad.id ?? "?") from \(ad.inLine.adSystem?.name ?? "?"): \(ad.inLine.adTitle ?? "")"]

@@ -16,7 +16,8 @@ enum SessionReport {
                 ("speed", { if case let .realtime(speed) = configuration.clock { return .number(speed) } else { return .null } }()),
                 ("seed", .string(String(configuration.seed))), ("now", configuration.now.map { .int(Int($0)) } ?? .null),
                 ("dryRun", .bool(configuration.dryRun)), ("sink", .optional(configuration.sink?.rawValue)),
-                ("script", .array(configuration.script.steps.map { .object([("at", .seconds($0.at)), ("step", .string($0.text))]) })),
+                ("script", .array(configuration.script.steps.map { .object([("at", .seconds($0.at)), ("ad", .optional($0.ad)), ("step", .string($0.text))]) })),
+                ("pod", .string(configuration.pod.rawValue)),
             ])),
             ("chain", .array(summary.hops.map { hop in
                 let (status, code) = InspectRendering.outcome(hop.outcome)
@@ -28,6 +29,8 @@ enum SessionReport {
             ("beacons", .array(transcript.beacons.map { SessionJSON.line(.beacon($0)) })),
             ("warnings", .array(transcript.warnings.map(JSON.string))),
             ("errors", .array(transcript.errors.map { SessionJSON.line(.error($0)) })),
+            // An ad pod: each ad tried, in order (outcome, VAST code, substitute, played time, beacons).
+            ("ads", .array(transcript.ads.map { .object(SessionJSON.podAd($0)) })),
             ("reconciliation", transcript.reconciliation.map { SessionJSON.line(.reconciliation($0)) } ?? .null),
         ]
         if let expectations { pairs.append(("expectations", SessionJSON.expectations(expectations))) }

@@ -13,7 +13,9 @@ enum TimelineSVG {
     static func render(_ transcript: SessionTranscript, summary: SessionSummary, title: String) -> String {
         let events = transcript.events
         let endClock = max(summary.clock.seconds, events.last?.clock.seconds ?? 0, 0.001)
-        let duration = max(summary.duration?.seconds ?? 0, events.map(\.playhead.seconds).max() ?? 0, 0.001)
+        // In a pod each ad's playhead starts again at 0: the scale is the longest ad's.
+        let longest = transcript.ads.isEmpty ? summary.duration?.seconds : transcript.ads.compactMap { $0.duration?.seconds }.max()
+        let duration = max(longest ?? 0, events.map(\.playhead.seconds).max() ?? 0, 0.001)
         let beacons = transcript.beacons.filter { !$0.dryRun }
         let laneHeight = 14.0
         let beaconTop = top + plotHeight + 66
@@ -61,6 +63,22 @@ enum TimelineSVG {
             svg.append(##"<rect x="\##(f(legendX))" y="\##(f(14))" width="14" height="4" fill="\##(Self.bandColor(state))"/>"##)
             svg.append(##"<text x="\##(f(legendX + 18))" y="\##(f(19))" font-size="10" fill="#556">\##(Self.bandLabel(state))</text>"##)
             legendX += 125
+        }
+
+        // An ad pod: a dashed line where each ad's turn began, labelled with its place (and what became of it).
+        var boundaryRow: [Double: Int] = [:]
+        for ad in transcript.ads {
+            guard let start = ad.start?.seconds else { continue }
+            let bx = x(start)
+            let row = boundaryRow[(bx / 40).rounded(), default: 0]
+            boundaryRow[(bx / 40).rounded()] = row + 1
+            var text = "ad \(ad.ad.index)" + (ad.substitute ? " (substitute)" : "")
+            if ad.outcome == .failed || ad.outcome == .cut || ad.outcome == .notPlayed {
+                text += ": \(ad.outcome.rawValue)" + (ad.error.map { " \($0.code.rawValue)" } ?? "")
+            }
+            let color = ad.error == nil && ad.outcome != .notPlayed ? "#6e40c9" : "#d1242f"
+            svg.append(##"<line x1="\##(f(bx))" y1="\##(f(top))" x2="\##(f(bx))" y2="\##(f(top + plotHeight))" stroke="\##(color)" stroke-dasharray="4 3"><title>\##(escape(SessionText.podAdText(ad)))</title></line>"##)
+            svg.append(##"<text x="\##(f(bx + 3))" y="\##(f(top + plotHeight - 6 - Double(row) * 12))" fill="\##(color)" font-size="10">\##(escape(text))</text>"##)
         }
 
         // Axes and grid.

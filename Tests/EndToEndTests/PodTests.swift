@@ -1,0 +1,196 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Issue 17, end to end on the repo's pod tags (media/pods, written by make-pods.py): every ad of a pod plays in
+/// sequence order on one session clock, a failed ad is replaced from the buffet (or skipped), per-ad macros, user
+/// actions and the reward across the pod, the break's limits, per-ad reports and expectations. Runs with `--sink`
+/// send every beacon over loopback HTTP to vplay's embedded sink.
+@Suite(.timeLimit(.minutes(3))) struct PodTests {
+    /// A run's JSON lines by kind.
+    struct Run {
+        var status: Int32
+        var lines: [[String: Any]]
+        var stderr: String
+
+        func kind(_ kind: String) -> [[String: Any]] { lines.filter { $0["kind"] as? String == kind } }
+        func events(_ name: String) -> [[String: Any]] { kind("event").filter { $0["name"] as? String == name } }
+        /// Final beacon records (one per beacon fired) whose URL contains `path`.
+        func beacons(_ path: String) -> [[String: Any]] {
+            kind("beacon").filter { ($0["url"] as? String)?.contains(path) == true && $0["attempt"] == nil }
+        }
+        var ads: [[String: Any]] { kind("ad") }
+        var summary: [String: Any] { kind("summary").last ?? [:] }
+    }
+
+    func play(_ arguments: [String]) async throws -> Run {
+        let run = try await vplay(arguments + ["--json"])
+        return Run(status: run.status, lines: run.lines, stderr: run.stderr)
+    }
+
+    static func ad(_ line: [String: Any]) -> (index: Int?, id: String?, sequence: Int?) {
+        let ad = line["ad"] as? [String: Any]
+        return (ad?["index"] as? Int, ad?["id"] as? String, ad?["sequence"] as? Int)
+    }
+
+    @Test func aPodThroughAWrapper_playsEveryAd_eachAdsTrackingOnce_theWrappersOncePerAd() async throws {
+        let run = try await play(["--vast", "media/pods/pod-wrapper.xml", "--map", "http://pods.vplay.test/=media", "--sink"])
+        #expect(run.status == 0, "exit \(run.status): \(run.stderr)")
+        let impressions = run.events("impression")
+        #expect(impressions.map { Self.ad($0).id } == ["pod-ad-1", "pod-ad-2", "pod-ad-3"])
+        #expect(impressions.map { Self.ad($0).index } == [1, 2, 3] && impressions.map { Self.ad($0).sequence } == [1, 2, 3])
+        #expect(impressions.map { $0["clock"] as? Double } == [0, 5, 10], "one after the other on one session clock")
+        let completes = run.events("complete")
+        #expect(completes.map { $0["clock"] as? Double } == [5, 10, 15] && completes.allSatisfy { $0["playhead"] as? Double == 5 })
+        for (index, id) in ["pod-ad-1", "pod-ad-2", "pod-ad-3"].enumerated() {
+            for event in ["impression", "creativeView", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete", "progress-2s"] {
+                let fired = run.beacons("/pod/\(id)/\(event)?")
+                #expect(fired.count == 1, "\(id) \(event) fired \(fired.count) times")
+                #expect(fired.first?["ad"] as? Int == index + 1)
+            }
+        }
+        // The wrapper's impression and tracking fire again for each ad, with that ad's [PODSEQUENCE] and [ADCOUNT].
+        let wrapperImpressions = run.beacons("/wrapper/impression").compactMap { $0["url"] as? String }.sorted()
+        #expect(wrapperImpressions == (1...3).map { "http://127.0.0.1:8089/wrapper/impression?seq=\($0)&count=\($0)" })
+        #expect(run.beacons("/wrapper/start").count == 3 && run.beacons("/wrapper/complete").count == 3)
+        #expect(run.beacons("/error").isEmpty)
+        let sink = try #require(run.kind("reconciliation").first)
+        #expect(sink["matched"] as? Int == sink["sent"] as? Int && sink["received"] as? Int == sink["sent"] as? Int && (sink["sent"] as? Int ?? 0) == 34,
+                "\(sink)")
+        #expect(run.ads.map { $0["outcome"] as? String } == ["completed", "completed", "completed"])
+        let rows = try #require(run.summary["ads"] as? [[String: Any]])
+        // 11 beacons an ad (4 of them the wrapper's), and the last ad's closeLinear.
+        #expect(rows.map { $0["beacons"] as? Int } == [11, 11, 12] && rows.map { $0["played"] as? Double } == [5, 5, 5])
+    }
+
+    @Test func aFailingMiddleAd_isReplacedByTheBuffetAd_itsErrorToItsOwnChainOnly() async throws {
+        let run = try await play(["--vast", "media/pods/pod-failing.xml", "--sink"])
+        #expect(run.status == 0, "exit \(run.status): \(run.stderr)")
+        let errors = run.beacons("/error").compactMap { $0["url"] as? String }
+        #expect(errors == ["http://127.0.0.1:8089/pod/pod-ad-2/error?code=401&seq=2&count=1&bp=4&pos=-1"], "\(errors)")
+        #expect(run.beacons("/error").first?["status"] as? Int == 200, "it reached the sink")
+        #expect(run.events("impression").map { Self.ad($0).id } == ["pod-ad-1", "pod-standalone", "pod-ad-3"])
+        #expect(run.events("impression").map { $0["clock"] as? Double } == [0, 5, 10])
+        let outcomes = run.ads.map { "\(Self.ad($0).index ?? 0) \(Self.ad($0).id ?? "?") \($0["outcome"] as? String ?? "?") \($0["code"] as? Int ?? 0) \($0["substitute"] as? Bool ?? false)" }
+        #expect(outcomes == ["1 pod-ad-1 completed 0 false", "2 pod-ad-2 failed 401 false", "2 pod-standalone completed 0 true", "3 pod-ad-3 completed 0 false"])
+        // [ADCOUNT] counts the ads played so far: the substitute is the second, ad 3 the third.
+        #expect(run.beacons("/pod/pod-standalone/impression").first?["url"] as? String == "http://127.0.0.1:8089/pod/pod-standalone/impression?seq=-1&count=2&bp=4&pos=00%3A00%3A00.000")
+        #expect(run.beacons("/pod/pod-ad-3/impression").first?["url"] as? String == "http://127.0.0.1:8089/pod/pod-ad-3/impression?seq=3&count=3&bp=4&pos=00%3A00%3A00.000")
+        let sink = try #require(run.kind("reconciliation").first)
+        #expect(sink["matched"] as? Int == sink["sent"] as? Int, "\(sink)")
+    }
+
+    @Test func aFailingMiddleAd_withNoBuffetAd_isSkipped_andThePodMovesOn() async throws {
+        let run = try await play(["--vast", "media/pods/pod-failing-alone.xml", "--dry-run"])
+        #expect(run.status == 0, "exit \(run.status): \(run.stderr)")
+        #expect(run.beacons("/error").compactMap { $0["url"] as? String } == ["http://127.0.0.1:8089/pod/pod-ad-2/error?code=401&seq=2&count=1&bp=4&pos=-1"])
+        #expect(run.events("impression").map { Self.ad($0).id } == ["pod-ad-1", "pod-ad-3"])
+        #expect(run.events("impression").map { $0["clock"] as? Double } == [0, 5])
+        #expect(run.beacons("/pod/pod-ad-3/start").first?["url"] as? String == "http://127.0.0.1:8089/pod/pod-ad-3/start?seq=3&count=2&bp=4&pos=00%3A00%3A00.000")
+        #expect(run.ads.map { $0["outcome"] as? String } == ["completed", "failed", "completed"])
+    }
+
+    @Test func aSkipInAd2_playsAd3_andForfeitsThePodsReward() async throws {
+        for script in ["skip@ad2+3", "skip@8"] {
+            let run = try await play(["--vast", "media/pods/pod.xml", "--dry-run", "--reward", "coins:1", "--script", script])
+            #expect(run.status == 0, "exit \(run.status): \(run.stderr)")
+            let skip = try #require(run.events("skip").first)
+            #expect(skip["clock"] as? Double == 8 && skip["playhead"] as? Double == 3 && Self.ad(skip).index == 2, "\(script)")
+            #expect(run.beacons("/pod/pod-ad-2/skip").count == 1 && run.beacons("/pod/pod-ad-2/complete").isEmpty)
+            #expect(run.events("impression").map { $0["clock"] as? Double } == [0, 5, 8])
+            #expect(run.events("complete").map { Self.ad($0).index } == [1, 3])
+            #expect(run.events("rewardForfeited").count == 1 && run.events("rewarded").isEmpty)
+            #expect(run.ads.map { $0["outcome"] as? String } == ["completed", "skipped", "completed"])
+            // No end card or close between ads: only the last ad closes the session.
+            #expect(run.events("close").count == 1 && Self.ad(run.events("close")[0]).index == 3)
+        }
+    }
+
+    @Test func theReward_isGrantedOnce_whenThePodCompletes_orAtItsShareOfTheWholePod() async throws {
+        let whole = try await play(["--vast", "media/pods/pod.xml", "--dry-run", "--reward", "coins:1"])
+        let rewarded = whole.events("rewarded")
+        #expect(rewarded.count == 1 && rewarded.first?["clock"] as? Double == 15 && Self.ad(rewarded[0]).index == 3)
+        #expect(whole.summary["rewarded"] as? Bool == true)
+        let half = try await play(["--vast", "media/pods/pod.xml", "--dry-run", "--reward", "coins:1", "--reward-at", "50%"])
+        let early = half.events("rewarded")
+        #expect(early.count == 1 && early.first?["clock"] as? Double == 7.5 && early.first?["playhead"] as? Double == 2.5 && Self.ad(early[0]).index == 2)
+        let closed = try await play(["--vast", "media/pods/pod.xml", "--dry-run", "--reward", "coins:1", "--script", "close@7"])
+        #expect(closed.events("rewardForfeited").count == 1 && closed.events("rewarded").isEmpty)
+        #expect(closed.ads.map { $0["outcome"] as? String } == ["completed", "closed", "not-played"])
+        #expect(closed.beacons("/pod/pod-ad-3/").isEmpty, "a close ends the pod")
+    }
+
+    @Test func theBreaksLimits_cutThePodsEnd_with206() async throws {
+        let maxAds = try await play(["--vast", "media/pods/pod.xml", "--dry-run", "--break-max-ads", "2", "--break-position", "mid"])
+        #expect(maxAds.status == 0, "exit \(maxAds.status): \(maxAds.stderr)")
+        #expect(maxAds.beacons("/error").compactMap { $0["url"] as? String } == ["http://127.0.0.1:8089/pod/pod-ad-3/error?code=206&seq=3&count=2&bp=2&pos=-1"])
+        #expect(maxAds.ads.map { $0["outcome"] as? String } == ["completed", "completed", "cut"])
+        #expect(maxAds.kind("beacon").allSatisfy { ($0["url"] as? String)?.contains("bp=2") == true }, "[BREAKPOSITION] 2 for a mid-roll")
+        let maxDuration = try await play(["--vast", "media/pods/pod.xml", "--dry-run", "--break-max-duration", "12"])
+        #expect(maxDuration.ads.map { $0["code"] as? Int ?? 0 } == [0, 0, 206])
+        #expect(maxDuration.events("impression").count == 2)
+        let tooShort = try await play(["--vast", "media/pods/pod.xml", "--dry-run", "--break-min-ad-length", "6"])
+        #expect(tooShort.status == 3, "no ad of the pod may play: the first one's 206 ends the session")
+        // Each pod ad's 206, and the stand-alone ad's, tried (and too short too) in ad 1's place.
+        #expect(tooShort.beacons("/error").count == 4)
+        #expect(tooShort.ads.map { $0["substitute"] as? Bool } == [false, true, false, false])
+    }
+
+    @Test func podFirst_playsOnlyTheFirstAd() async throws {
+        let run = try await play(["--vast", "media/pods/pod.xml", "--dry-run", "--pod", "first"])
+        #expect(run.status == 0)
+        #expect(run.events("impression").count == 1 && run.ads.isEmpty && run.summary["ads"] == nil)
+        #expect(run.kind("warning").contains { ($0["message"] as? String)?.contains("--pod first") == true })
+    }
+
+    @Test func expectations_canNameAnAd() async throws {
+        let folder = try TemporaryFolder()
+        let good = try folder.write("good.json", """
+            {"events": [{"name": "impression", "ad": 2, "clock": 5, "playhead": 0}, {"name": "complete", "ad": 3, "count": 1}],
+             "beacons": [{"url": "*/pod/pod-ad-2/impression*", "ad": 2}, {"event": "impression", "ad": 3, "count": 1}]}
+            """)
+        let pass = try await vplay(["--vast", "media/pods/pod.xml", "--dry-run", "--expect", good])
+        #expect(pass.status == 0, "\(pass.stdout)")
+        let bad = try folder.write("bad.json", """
+            {"events": [{"name": "impression", "ad": 3, "clock": 5}], "beacons": [{"url": "*/pod/pod-ad-2/impression*", "ad": 1}]}
+            """)
+        let fail = try await vplay(["--vast", "media/pods/pod.xml", "--dry-run", "--expect", bad])
+        #expect(fail.status == 1)
+        #expect(fail.stdout.contains("impression in ad 3 at clock 5.000 s ±0.001 s: was at clock 10.000 s"), "\(fail.stdout)")
+        #expect(fail.stdout.contains("beacon matching */pod/pod-ad-2/impression* in ad 1 fires once: fired never"), "\(fail.stdout)")
+        // A golden file of a pod run records each ad's beacons apart, and passes against the same run.
+        let golden = folder.url.appendingPathComponent("golden.json").path
+        let recorded = try await vplay(["--vast", "media/pods/pod-wrapper.xml", "--map", "http://pods.vplay.test/=media", "--dry-run", "--record-expectations", golden])
+        #expect(recorded.status == 0)
+        let text = try String(contentsOfFile: golden, encoding: .utf8)
+        #expect(text.contains("\"ad\" : 3") || text.contains("\"ad\":3"), "\(text.prefix(400))")
+        let again = try await vplay(["--vast", "media/pods/pod-wrapper.xml", "--map", "http://pods.vplay.test/=media", "--dry-run", "--expect", golden])
+        #expect(again.status == 0, "\(again.stdout.suffix(800))")
+    }
+
+    @Test func reports_showEachAd_andTheTimelineItsBoundaries() async throws {
+        let folder = try TemporaryFolder()
+        let report = folder.url.appendingPathComponent("report.json").path, timeline = folder.url.appendingPathComponent("t.svg").path
+        let run = try await vplay(["--vast", "media/pods/pod-failing.xml", "--dry-run", "--report", report, "--timeline", timeline])
+        #expect(run.status == 0)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
+        let ads = try #require(document["ads"] as? [[String: Any]])
+        #expect(ads.map { $0["outcome"] as? String } == ["completed", "failed", "completed", "completed"])
+        #expect(ads[1]["code"] as? Int == 401 && ads[2]["substitute"] as? Bool == true)
+        let svg = try String(contentsOfFile: timeline, encoding: .utf8)
+        for label in ["ad 1<", "ad 2: failed 401<", "ad 2 (substitute)<", "ad 3<"] { #expect(svg.contains(label), "\(label)") }
+        #expect(run.stdout.contains("pod       3 of 3 place(s) played"), "\(run.stdout.suffix(600))")
+        #expect(run.stdout.contains("ad 2 (id pod-standalone, stand-alone, substitute): completed, 5.000 s played"))
+    }
+
+    @Test func inspect_listsThePod() async throws {
+        let run = try await vplay(["inspect", "--vast", "media/pods/pod-failing.xml"])
+        #expect(run.stdout.contains("pod: 3 places"), "\(run.stdout)")
+        #expect(run.stdout.contains("ad 2 (id pod-ad-2, sequence 2): 401"), "\(run.stdout)")
+        #expect(run.stdout.contains("ad 2 (id pod-standalone, stand-alone, substitute): plays"), "\(run.stdout)")
+        let json = try await vplay(["inspect", "--vast", "media/pods/pod.xml", "--json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let pod = try #require(object["pod"] as? [[String: Any]])
+        #expect(pod.count == 3 && pod.allSatisfy { $0["plays"] as? Bool == true })
+    }
+}
