@@ -91,7 +91,8 @@ public struct AdSessionRunner: Sendable {
                 clock: environment.playbackClock(configuration.clock), step: &step, outputs: outputs)
         } else {
             let ads = prepared.pod.map { entry in
-                SessionCore.PodAd(entry: entry, source: entry.media?.source, reopen: entry.media.map { Self.reopen($0, media: media, threads: threads) })
+                SessionCore.PodAd(ad: entry.ad, plan: entry.plan, substitute: entry.substitute, cut: entry.cut, duration: entry.media?.duration,
+                                  source: entry.media?.source, reopen: entry.media.map { Self.reopen($0, media: media, threads: threads) })
             }
             let prelude = SessionPlan(steps: prepared.steps, failure: prepared.failure, ad: nil, plan: nil, rules: nil)
             result = await SessionCore(prepared: prelude, environment: environment).runPod(

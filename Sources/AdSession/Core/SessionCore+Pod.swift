@@ -6,7 +6,14 @@ import VAST
 extension SessionCore {
     /// One ad a pod tries, ready to play (or to fire its failure).
     struct PodAd {
-        var entry: PodEntry
+        /// Its place, id and sequence.
+        var ad: BreakAd
+        /// What it fires and plays; `plan.failure` when it cannot play.
+        var plan: SessionPlan
+        var substitute = false
+        var cut = false
+        /// Its media's duration, when opened.
+        var duration: Duration?
         /// Its opened media; nil when it cannot play.
         var source: (any MediaSource)?
         var reopen: (() throws(MediaError) -> any MediaSource)?
@@ -28,11 +35,11 @@ extension SessionCore {
             if case let .warning(text) = item { await outputs.report(.warning(text)) }
             await submit(step.take(item), outputs)
         }
-        let playable = ads.indices.filter { ads[$0].entry.failure == nil && ads[$0].source != nil }
-        let durations = ads.map { $0.entry.media?.duration ?? .zero }
+        let playable = ads.indices.filter { ads[$0].plan.failure == nil && ads[$0].source != nil }
+        let durations = ads.map { $0.duration ?? .zero }
         let podDuration = playable.reduce(Duration.zero) { $0 + durations[$1] }
-        let firstRules = playable.first.flatMap { ads[$0].entry.plan.rules }
-        let reward = playable.lazy.compactMap { ads[$0].entry.plan.rules?.reward }.first
+        let firstRules = playable.first.flatMap { ads[$0].plan.rules }
+        let reward = playable.lazy.compactMap { ads[$0].plan.rules?.reward }.first
         // The pod playhead at which the reward is earned; nil: when the last ad completes.
         let rewardAt: Duration? = firstRules.flatMap { rules in
             var whole = PlaybackRules(duration: podDuration)
@@ -52,9 +59,9 @@ extension SessionCore {
         var total: PlaybackReport?
 
         for (index, podAd) in ads.enumerated() {
-            let entry = podAd.entry
+            let entry = podAd
             var outcome = PodAdReport(ad: entry.ad, substitute: entry.substitute, outcome: .notPlayed)
-            outcome.duration = entry.media?.duration
+            outcome.duration = entry.duration
             if ended || Task.isCancelled {
                 outcome.start = offset
                 await outputs.report(.ad(outcome))
@@ -78,7 +85,7 @@ extension SessionCore {
             }
             guard plays, let source = podAd.source, let plan = entry.plan.plan, var rules = entry.plan.rules else {
                 outcome.outcome = entry.cut ? .cut : .failed
-                outcome.error = entry.failure
+                outcome.error = entry.plan.failure
                 (outcome.start, outcome.end, outcome.beacons) = (offset, offset, beacons)
                 await outputs.report(.ad(outcome))
                 result.ads.append(outcome)
@@ -171,7 +178,7 @@ extension SessionCore {
             total.events += leftovers.map(\.name)
             result.playback = total
         }
-        if adsPlayed == 0 { result.error = prepared.failure ?? ads.first?.entry.failure }
+        if adsPlayed == 0 { result.error = prepared.failure ?? ads.first?.plan.failure }
         return result
     }
 }

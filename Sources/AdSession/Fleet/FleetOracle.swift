@@ -57,7 +57,9 @@ public struct FleetOracle: Sendable {
 
     /// The events a session of `scenario` fires, each with its count; on a simulated `network`, with its stalls
     /// (none when the media is not ready in time: the session fails with 402 and plays nothing).
-    public func events(of scenario: FleetScenario, network: Network? = nil) -> [Event: Int] {
+    /// - Parameter endsThePod: the ad is a single ad or the last of its pod (an earlier pod ad hands over to the next
+    ///   at its end: no end card, replay screen or closeLinear).
+    public func events(of scenario: FleetScenario, network: Network? = nil, endsThePod: Bool = true) -> [Event: Int] {
         var events: [Event: Int] = [:]
         if let network, !network.loads { return events }
         func add(_ name: PlaybackEvent.Name, offset: Duration? = nil) { events[Event(name, offset: offset), default: 0] += 1 }
@@ -82,6 +84,7 @@ public struct FleetOracle: Sendable {
             if reach == duration { endScreen() }
         }
         func endScreen() {
+            guard endsThePod else { return }
             if facts.hasEndCard { add(.endCardShown) }
             add(.closeLinear)
         }
@@ -114,5 +117,19 @@ public struct FleetOracle: Sendable {
             add(.closeLinear)
         }
         return events
+    }
+
+    /// An ad pod's sessions: what each ad that plays fires (`ads` in play order, by place). The scenario acts on
+    /// the ad at its place (`FleetScenario.ad`); the others play to their end; a close ends the pod, so the ads
+    /// after it fire nothing (nil).
+    public static func events(of scenario: FleetScenario, pod ads: [(place: Int, facts: Facts)]) -> [[Event: Int]?] {
+        var closed = false
+        return ads.enumerated().map { position, ad in
+            guard !closed else { return nil }
+            let acted = ad.place == scenario.ad
+            if acted, scenario.kind == .close { closed = true }
+            let own = acted ? scenario : FleetScenario(index: scenario.index, kind: .complete)
+            return FleetOracle(facts: ad.facts).events(of: own, endsThePod: position == ads.count - 1)
+        }
     }
 }

@@ -50,7 +50,8 @@ extension FleetReport {
             }
             let twice = Set(report.fleet.shards).intersection(merged.fleet.shards)
             guard twice.isEmpty else { throw MergeError(description: "shard \(twice.sorted().map(String.init).joined(separator: ", ")) is given twice") }
-            guard report.population.beacons.map(\.template) == merged.population.beacons.map(\.template) else {
+            guard report.population.beacons.map(\.template) == merged.population.beacons.map(\.template),
+                  report.population.beacons.map(\.ad) == merged.population.beacons.map(\.ad) else {
                 throw MergeError(description: "the reports list different tracking URLs")
             }
             merged.fleet.shards = (merged.fleet.shards + report.fleet.shards).sorted()

@@ -41,6 +41,8 @@ public struct FleetReport: Sendable, Equatable, Codable {
         public var delivered: Int
         /// Requests the embedded sink received for it (with `--sink`); nil without a sink.
         public var received: Int?
+        /// In an ad pod: the place of the ad it belongs to (nil for a single ad, and for what fires before the pod).
+        public var ad: Int? = nil
     }
 
     public struct Population: Sendable, Equatable, Codable {

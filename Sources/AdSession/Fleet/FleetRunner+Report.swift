@@ -57,14 +57,87 @@ extension FleetRunner {
                 }
             }
         }
+        let offsets = targets.map { target in target.event == "progress" ? plan.progress.first { $0.targets.contains { $0.url == target.url } }?.at.seconds : nil }
+        return await finish(prepared, targets: targets.map { ($0, nil) }, offsets: offsets, expected: expected, tally: tally, hits: hits,
+                            seconds: seconds, duration: timeline.info.exactDuration, warnings: warnings)
+    }
+
+    /// An ad pod's report: each ad's expected counts from the oracle (`FleetOracle.events(of:pod:)`): the scenario
+    /// acts on one ad, the others play to their end, a close ends the pod; an ad that cannot play fires its error when
+    /// its turn comes, if the pod gets there; what fires before the pod, once per session.
+    func podReport(_ prepared: FleetAd, targets: [(target: TrackingPlan.Target, ad: Int?)], tally: FleetTally, hits: [String]?,
+                   seconds: Double, warnings: [String]) async -> FleetReport {
+        let configuration = self.configuration
+        let keys = targets.map { FleetTally.key(event: $0.target.event, source: $0.target.source.description, template: $0.target.url, ad: $0.ad) }
+        var expected = Array(repeating: 0, count: targets.count)
+        func add(_ target: TrackingPlan.Target, ad: Int?, _ count: Int) {
+            if let index = keys.firstIndex(of: FleetTally.key(event: target.event, source: target.source.description, template: target.url, ad: ad)) {
+                expected[index] += count
+            }
+        }
+        let playing = prepared.pod.filter(\.plays)
+        let oracleFacts = playing.map { part -> (place: Int, facts: FleetOracle.Facts) in
+            let rules = part.plan.rules ?? PlaybackRules()
+            return (part.ad.index, FleetOracle.Facts(duration: part.timeline?.info.exactDuration ?? .zero, progressOffsets: rules.progressOffsets,
+                                                     skipOffset: rules.skipOffset, hasEndCard: rules.hasEndCard, endCardAfterSkip: rules.endCardAfterSkip,
+                                                     hasClickThrough: rules.hasClickThrough, icons: rules.icons))
+        }
+        let scenarioFacts = Self.scenarioFacts(of: prepared)
+        /// Per pod part: the events it fires over all sessions, and how many sessions reached its turn.
+        var events = Array(repeating: [FleetOracle.Event: Int](), count: prepared.pod.count)
+        var reached = Array(repeating: 0, count: prepared.pod.count)
+        for index in configuration.shard.indices(of: configuration.sessions) {
+            let scenario = FleetScenario.draw(index: index, seed: configuration.session.seed, mix: configuration.mix, pod: scenarioFacts)
+            let perAd = FleetOracle.events(of: scenario, pod: oracleFacts)
+            var position = 0
+            var ended = false
+            for (part, ad) in prepared.pod.enumerated() {
+                defer { if ad.plays { position += 1 } }
+                guard !ended else { continue }
+                reached[part] += 1
+                guard ad.plays, let fired = perAd[position] else { continue }
+                for (event, count) in fired { events[part][event, default: 0] += count }
+                if scenario.kind == .close, scenario.ad == ad.ad.index { ended = true }
+            }
+        }
+        for (part, ad) in prepared.pod.enumerated() {
+            if let plan = ad.plan.plan {
+                for (event, count) in events[part] {
+                    var playbackEvent = PlaybackEvent(name: event.name, playhead: event.offset ?? .zero, clock: event.offset ?? .zero, offset: event.offset)
+                    playbackEvent.icon = event.icon
+                    for target in plan.targets(for: playbackEvent) { add(target, ad: ad.ad.index, count) }
+                }
+            }
+            for beacons in ad.plan.steps.preludeBeacons {
+                for target in beacons.targets { add(target, ad: ad.ad.index, reached[part]) }
+            }
+        }
+        let sessions = configuration.shard.indices(of: configuration.sessions).underestimatedCount
+        for beacons in prepared.plan.steps.preludeBeacons {
+            for target in beacons.targets { add(target, ad: nil, sessions) }
+        }
+        let offsets = targets.map { item -> Double? in
+            guard item.target.event == "progress", let part = prepared.pod.first(where: { $0.ad.index == item.ad && $0.plays }), let plan = part.plan.plan else { return nil }
+            return plan.progress.first { $0.targets.contains { $0.url == item.target.url } }?.at.seconds
+        }
+        let duration = playing.reduce(Duration.zero) { $0 + ($1.timeline?.info.exactDuration ?? .zero) }
+        return await finish(prepared, targets: targets, offsets: offsets, expected: expected, tally: tally, hits: hits, seconds: seconds,
+                            duration: duration, warnings: warnings)
+    }
+
+    /// The report's counts and measures, once the expected counts are known.
+    private func finish(_ prepared: FleetAd, targets: [(target: TrackingPlan.Target, ad: Int?)], offsets: [Double?], expected: [Int],
+                        tally: FleetTally, hits: [String]?, seconds: Double, duration: Duration, warnings: [String]) async -> FleetReport {
+        let configuration = self.configuration
+        let sessions = configuration.shard.indices(of: configuration.sessions).underestimatedCount
         let sent = await tally.sent, delivered = await tally.delivered
         let received = await hits.asyncMap { await tally.received(hits: $0) }
         var beacons: [FleetReport.Beacon] = []
-        for (index, target) in targets.enumerated() {
-            let offset = target.event == "progress" ? plan.progress.first { $0.targets.contains { $0.url == target.url } }?.at.seconds : nil
-            beacons.append(FleetReport.Beacon(event: target.event, source: target.source.description, template: target.url, offset: offset,
+        for (index, item) in targets.enumerated() {
+            let target = item.target
+            beacons.append(FleetReport.Beacon(event: target.event, source: target.source.description, template: target.url, offset: offsets[index],
                                               expected: expected[index], sent: sent[index], delivered: delivered[index],
-                                              received: received?.perKey[index]))
+                                              received: received?.perKey[index], ad: item.ad))
         }
         let population = FleetReport.Population(
             scenarios: await tally.scenarios, endings: await tally.endings, rewardsGranted: await tally.rewardsGranted,
@@ -80,7 +153,7 @@ extension FleetRunner {
         let fleet = FleetReport.Fleet(
             tag: configuration.session.tag, sessions: configuration.sessions, seed: configuration.session.seed,
             mix: configuration.mix.description, shardCount: configuration.shard.count, shards: [configuration.shard.index],
-            media: prepared.mediaURL, duration: timeline.info.exactDuration.seconds,
+            media: prepared.mediaURL, duration: duration.seconds,
             decodeEach: configuration.decodeEach, dryRun: configuration.session.dryRun, networkMix: configuration.networkMix?.description)
         return FleetReport(fleet: fleet, population: population, checks: FleetReport.checks(of: population), performance: performance,
                            warnings: warnings)

@@ -68,9 +68,9 @@ public struct FleetRunner: Sendable {
         case let .failure(failure):
             await play(FleetAd(plan: failure.plan, timeline: nil, location: "", mediaURL: "", decodeSeconds: 0), onProgress: onProgress)
             result = .failure(FleetFailure(error: failure.error, warnings: failure.plan.steps.warnings))
-        case let .success(ad) where admitMedia(ad.location) != nil:
-            result = .failure(FleetFailure(error: SessionError(kind: .usage, code: .undefined, message: admitMedia(ad.location)!),
-                                           warnings: ad.warnings))
+        case let .success(ad) where ad.locations.contains { admitMedia($0) != nil }:
+            let refusal = ad.locations.lazy.compactMap(admitMedia).first!
+            result = .failure(FleetFailure(error: SessionError(kind: .usage, code: .undefined, message: refusal), warnings: ad.warnings))
         case let .success(ad):
             if let report = await play(ad, onProgress: onProgress) {
                 result = .success(report)
@@ -92,7 +92,24 @@ public struct FleetRunner: Sendable {
         var decodeSeconds: Double
         /// Under `--network-mix`, for each share of the mix: that network's download of the media.
         var deliveries: [MediaDelivery] = []
-        var warnings: [String] { plan.steps.warnings }
+        /// An ad pod: every ad it tries, in play order; `plan` is then what fires before the pod (empty for a single
+        /// ad).
+        var pod: [PodPart] = []
+        var warnings: [String] { plan.steps.warnings + pod.flatMap { $0.plan.steps.warnings } }
+        /// Where each media file a session plays was opened from.
+        var locations: [String] { pod.isEmpty ? [location] : pod.compactMap { $0.timeline == nil ? nil : $0.location } }
+
+        /// One ad of a pod: what it fires and plays, and its verified decode when it plays.
+        struct PodPart: Sendable {
+            var ad: BreakAd
+            var plan: SessionPlan
+            var substitute: Bool
+            var cut: Bool
+            /// Every frame of its one verified decode; nil when it does not play.
+            var timeline: MediaTimeline?
+            var location: String
+            var plays: Bool { timeline != nil && plan.failure == nil }
+        }
 
         /// The plan of a session on network `share`: its download, or (when the media is not ready in time) the
         /// 402 it fails with before playing, fired to the ad's Error URLs.
@@ -119,10 +136,8 @@ public struct FleetRunner: Sendable {
     }
 
     private func prepare() async -> Result<FleetAd, PreparationFailure> {
-        // Fleets play a pod's first playable ad (as `--pod first`).
-        var session = configuration.session
-        session.pod = .first
-        let prepared = await AdPreparation(configuration: session, environment: environment).prepare(.play)
+        let prepared = await AdPreparation(configuration: configuration.session, environment: environment).prepare(.play)
+        if !prepared.pod.isEmpty { return await preparePod(prepared) }
         var plan = prepared.sessionPlan
         if let failure = prepared.failure { return .failure(PreparationFailure(error: failure, plan: plan)) }
         guard let media = prepared.media else {
@@ -176,8 +191,78 @@ public struct FleetRunner: Sendable {
         return .success(ad)
     }
 
+    /// A pod: each ad that plays decoded once and verified (its timeline is what every session replays).
+    private func preparePod(_ prepared: PreparedAd) async -> Result<FleetAd, PreparationFailure> {
+        let prelude = SessionPlan(steps: prepared.steps, failure: prepared.failure, ad: nil, plan: nil, rules: nil)
+        if let failure = prepared.failure {
+            // Nothing of the pod plays: every session fires what each of its ads fires when it fails.
+            var plan = prelude
+            plan.steps += prepared.pod.flatMap(\.plan.steps)
+            return .failure(PreparationFailure(error: failure, plan: plan))
+        }
+        if configuration.networkMix != nil {
+            let failure = SessionError(kind: .usage, code: .undefined, message: "--network-mix does not play ad pods yet: add --pod first to play the pod's first ad")
+            return .failure(PreparationFailure(error: failure, plan: SessionPlan(steps: prepared.steps, failure: failure)))
+        }
+        var parts: [FleetAd.PodPart] = []
+        var decodeSeconds = 0.0
+        for entry in prepared.pod {
+            var part = FleetAd.PodPart(ad: entry.ad, plan: entry.plan, substitute: entry.substitute, cut: entry.cut, timeline: nil,
+                                       location: entry.media?.location ?? "")
+            if let media = entry.media, entry.failure == nil {
+                var timeline: MediaTimeline?
+                var decodeError: MediaError?
+                decodeSeconds += await environment.networkClock.measure {
+                    do throws(MediaError) {
+                        timeline = try await environment.onMediaExecutor { () throws(MediaError) -> MediaTimeline in try MediaTimeline(decoding: media.source) }
+                    } catch {
+                        decodeError = error
+                    }
+                }.seconds
+                guard let timeline else {
+                    let error = decodeError ?? .readFailed(location: media.location, message: "no frames")
+                    let failure = SessionError(kind: .media, code: error.vastCode, message: error.description)
+                    var plan = prelude
+                    plan.failure = failure
+                    return .failure(PreparationFailure(error: failure, plan: plan))
+                }
+                part.timeline = timeline
+            }
+            parts.append(part)
+        }
+        let first = prepared.pod.first { $0.media != nil && $0.failure == nil }
+        var ad = FleetAd(plan: prelude, timeline: nil, location: first?.media?.location ?? "", mediaURL: first?.media?.selection.file.url ?? "",
+                         decodeSeconds: decodeSeconds)
+        ad.pod = parts
+        return .success(ad)
+    }
+
     /// Every tracking URL a session of this ad can fire, in a stable order, each once: the prelude's (failed chains'
     /// Error URLs, verificationNotExecuted, the ad's error) first, then each playback event's.
+    /// A fleet's tracking URLs, each with the pod place of the ad it belongs to (nil for a single ad and for what
+    /// fires before a pod): a pod's are its prelude's, then each ad's in play order.
+    static func targets(of ad: FleetAd, withErrors: Bool = false) -> [(target: TrackingPlan.Target, ad: Int?)] {
+        guard !ad.pod.isEmpty else { return targets(of: ad.plan, withErrors: withErrors).map { ($0, nil) } }
+        var seen: Set<String> = []
+        var all = targets(of: ad.plan).map { (target: $0, ad: Int?.none) }
+        for part in ad.pod {
+            for target in targets(of: part.plan) where seen.insert(FleetTally.key(event: target.event, source: target.source.description, template: target.url, ad: part.ad.index)).inserted {
+                all.append((target, part.ad.index))
+            }
+        }
+        return all
+    }
+
+    /// The scenario facts of the ads that play: one ad, or each ad of a pod that plays, by place.
+    static func scenarioFacts(of ad: FleetAd) -> [(place: Int?, facts: FleetScenario.Facts)] {
+        guard !ad.pod.isEmpty else {
+            return [(nil, FleetScenario.Facts(duration: ad.timeline?.info.exactDuration ?? .zero, skipOffset: ad.plan.rules?.skipOffset))]
+        }
+        return ad.pod.filter(\.plays).map { part in
+            (part.ad.index, FleetScenario.Facts(duration: part.timeline?.info.exactDuration ?? .zero, skipOffset: part.plan.rules?.skipOffset))
+        }
+    }
+
     static func targets(of ad: SessionPlan, withErrors: Bool = false) -> [TrackingPlan.Target] {
         var seen: Set<String> = []
         var all: [TrackingPlan.Target] = []
@@ -230,8 +315,8 @@ public struct FleetRunner: Sendable {
             transport = RateLimitedTransport(base: base, perSecond: rate, clock: environment.networkClock)
         }
 
-        let targets = Self.targets(of: prepared.plan, withErrors: configuration.networkMix != nil)
-        let keys = targets.map { FleetTally.key(event: $0.event, source: $0.source.description, template: $0.url) }
+        let targets = Self.targets(of: prepared, withErrors: configuration.networkMix != nil)
+        let keys = targets.map { FleetTally.key(event: $0.target.event, source: $0.target.source.description, template: $0.target.url, ad: $0.ad) }
         let route = routing
         let tally = FleetTally(keys: keys, limit: 4 * session.beaconPolicy.maxConcurrent) { url in
             guard let route, route.routes(url) else { return nil }
@@ -240,8 +325,7 @@ public struct FleetRunner: Sendable {
         let dispatcher = BeaconDispatcher(transport: transport, policy: session.beaconPolicy, clock: environment.networkClock,
                                           wallClock: environment.wallClock) { await tally.record($0) }
         let wallStart = session.now ?? environment.wallClock()
-        let duration = prepared.timeline?.info.exactDuration ?? .zero
-        let facts = FleetScenario.Facts(duration: duration, skipOffset: prepared.plan.rules?.skipOffset)
+        let facts = Self.scenarioFacts(of: prepared)
         let sessions = configuration.shard.indices(of: configuration.sessions).underestimatedCount
         let progress = FleetProgressReporter(sessions: sessions, clock: environment.networkClock, onProgress: onProgress)
 
@@ -255,7 +339,7 @@ public struct FleetRunner: Sendable {
                     running -= 1
                     await progress.report(tally)
                 }
-                let scenario = FleetScenario.draw(index: index, seed: session.seed, mix: configuration.mix, facts: facts)
+                let scenario = FleetScenario.draw(index: index, seed: session.seed, mix: configuration.mix, pod: facts)
                 let network = configuration.networkMix?.draw(index: index, seed: session.seed)
                 group.addTask {
                     await Self.playOne(scenario, network: network, prepared: prepared, configuration: configuration, environment: environment,
@@ -270,8 +354,11 @@ public struct FleetRunner: Sendable {
 
         let hits = sink?.hits().map(\.target)
         await sink?.stop()
+        if !prepared.pod.isEmpty {
+            return await podReport(prepared, targets: targets, tally: tally, hits: hits, seconds: seconds, warnings: warnings)
+        }
         guard let timeline = prepared.timeline, let rules = prepared.plan.rules, let plan = prepared.plan.plan else { return nil }
-        return await report(prepared, timeline: timeline, rules: rules, plan: plan, targets: targets, tally: tally, hits: hits,
+        return await report(prepared, timeline: timeline, rules: rules, plan: plan, targets: targets.map(\.target), tally: tally, hits: hits,
                             seconds: seconds, warnings: warnings)
     }
 
@@ -307,10 +394,30 @@ public struct FleetRunner: Sendable {
         // A replayed timeline never blocks: only a session that decodes for real needs the media executor's threads.
         var sessionEnvironment = environment
         if !configuration.decodeEach { sessionEnvironment.mediaExecutor = nil }
-        let plan = prepared.plan(onNetwork: network, thresholds: session.network)
-        let result = await SessionCore(prepared: plan, environment: sessionEnvironment).run(
-            source: source, reopen: prepared.timeline.map { timeline in { TimelineMediaSource(timeline) } },
-            script: scenario.script, clock: VirtualClock(), step: &step, outputs: outputs)
+        let result: SessionCore.Result
+        if prepared.pod.isEmpty {
+            let plan = prepared.plan(onNetwork: network, thresholds: session.network)
+            result = await SessionCore(prepared: plan, environment: sessionEnvironment).run(
+                source: source, reopen: prepared.timeline.map { timeline in { TimelineMediaSource(timeline) } },
+                script: scenario.script, clock: VirtualClock(), step: &step, outputs: outputs)
+        } else {
+            var ads: [SessionCore.PodAd] = []
+            for part in prepared.pod {
+                var ad = SessionCore.PodAd(ad: part.ad, plan: part.plan, substitute: part.substitute, cut: part.cut, duration: part.timeline?.info.exactDuration)
+                if let timeline = part.timeline {
+                    var options = MediaOpenOptions(decoderThreads: threads)
+                    options.knownTimeline = timeline.info.timeline
+                    let location = part.location
+                    let decoded: (any MediaSource)? = configuration.decodeEach
+                        ? try? await environment.onMediaExecutor { [options] () throws(MediaError) in try media.open(location, options: options) } : nil
+                    ad.source = decoded ?? TimelineMediaSource(timeline)
+                    ad.reopen = { TimelineMediaSource(timeline) }
+                }
+                ads.append(ad)
+            }
+            result = await SessionCore(prepared: prepared.plan, environment: sessionEnvironment).runPod(
+                ads, script: scenario.script, clock: VirtualClock(), step: &step, outputs: outputs)
+        }
         await tally.finished(scenario, network: network.map { configuration.networkMix!.shares[$0].profile.name }, report: result.playback)
     }
 }

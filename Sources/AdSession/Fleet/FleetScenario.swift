@@ -28,6 +28,8 @@ public struct FleetScenario: Sendable, Equatable, Codable {
     public var at: Duration?
     /// How long it lasts (background span, pause, click-through open); nil when it ends the video.
     public var length: Duration?
+    /// In an ad pod: the place of the ad it happens in (`at` counts from that ad's first frame); nil for a single ad.
+    public var ad: Int?
 
     /// The ad facts the draws depend on.
     public struct Facts: Sendable, Equatable {
@@ -50,8 +52,21 @@ public struct FleetScenario: Sendable, Equatable, Codable {
 
     /// The scenario of session `index` of a fleet seeded with `seed`.
     public static func draw(index: Int, seed: UInt64, mix: FleetMix, facts: Facts) -> FleetScenario {
+        draw(index: index, seed: seed, mix: mix, pod: [(nil, facts)])
+    }
+
+    /// The scenario of session `index` of a fleet of an ad pod (`pod`: the ads that play, by place): its kind, then
+    /// the ad it happens in (uniform over the ads), then its times by that ad's facts. A single ad draws no ad.
+    public static func draw(index: Int, seed: UInt64, mix: FleetMix, pod: [(place: Int?, facts: Facts)]) -> FleetScenario {
         var generator = SplitMix64(seed: seed ^ (UInt64(truncatingIfNeeded: index) &* 0xD1B5_4A32_D192_ED03) ^ 0x666C_6565_7453_6365)
         let kind = mix.kind(at: Int(generator.next() % UInt64(mix.total)))
+        let (place, facts) = pod.count > 1 && kind != .complete ? pod[Int(generator.next() % UInt64(pod.count))] : pod[0]
+        var scenario = drawTimes(kind, index: index, generator: &generator, facts: facts)
+        scenario.ad = kind == .complete ? nil : place
+        return scenario
+    }
+
+    private static func drawTimes(_ kind: Kind, index: Int, generator: inout SplitMix64, facts: Facts) -> FleetScenario {
         let duration = facts.duration.wholeMilliseconds
         func uniform(_ low: Int64, _ high: Int64) -> Int64 {
             high <= low ? low : low + Int64(generator.next() % UInt64(high - low))
@@ -81,7 +96,7 @@ public struct FleetScenario: Sendable, Equatable, Codable {
     public var script: SessionScript {
         guard let at else { return SessionScript() }
         func step(_ time: Duration, _ inputs: [SessionInput], _ text: String) -> SessionScript.Step {
-            SessionScript.Step(at: time, inputs: inputs, text: text)
+            SessionScript.Step(at: time, ad: ad, inputs: inputs, text: text)
         }
         let end = at + (length ?? .zero)
         switch kind {

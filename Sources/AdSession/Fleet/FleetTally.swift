@@ -45,19 +45,22 @@ actor FleetTally {
         self.targetOf = targetOf
     }
 
-    static func key(event: String, source: String, template: String) -> String { event + "\u{1F}" + source + "\u{1F}" + template }
+    /// `ad`: the pod place of the ad (nil for a single ad): a wrapper's URL fired by each ad of a pod is counted per ad.
+    static func key(event: String, source: String, template: String, ad: Int? = nil) -> String {
+        event + "\u{1F}" + source + "\u{1F}" + template + (ad.map { "\u{1F}\($0)" } ?? "")
+    }
 
     /// Waits until a beacon may be sent, then counts it as sent and outstanding.
     func admit(_ record: PlannedBeacon) async {
         while outstanding >= limit { await withCheckedContinuation { waiting.append($0) } }
         outstanding += 1
         beaconsSent += 1
-        if let index = keys[Self.key(event: record.event, source: record.source, template: record.template)] { sent[index] += 1 }
+        if let index = keys[Self.key(event: record.event, source: record.source, template: record.template, ad: record.ad)] { sent[index] += 1 }
     }
 
     /// One attempt's record from the dispatcher.
     func record(_ record: BeaconRecord) {
-        let index = keys[Self.key(event: record.event, source: record.source, template: record.template)]
+        let index = keys[Self.key(event: record.event, source: record.source, template: record.template, ad: record.planned.ad)]
         if record.wasSent, let index, let target = targetOf(record.url) {
             requestsByTarget[target, default: [:]][index, default: 0] += 1
         }

@@ -28,6 +28,8 @@ struct FleetCommand: AsyncParsableCommand {
 
     @OptionGroup var tag: TagOptions
 
+    @OptionGroup var pods: PodOptions
+
     @Option(parsing: .unconditional, help: .withDefault("How many viewers (sessions) in the whole fleet.", 1000, valueName: "sessions"),
             transform: OptionValue.integer(in: 1..., else: "--sessions must be 1 or more"))
     var sessions = 1000
@@ -100,6 +102,7 @@ struct FleetCommand: AsyncParsableCommand {
     func fleetConfiguration() -> FleetConfiguration {
         var session = SessionConfiguration(tag: tag.vast)
         tag.apply(to: &session)
+        pods.apply(to: &session)
         session.dryRun = dryRun
         macros.apply(to: &session)
         beacon.apply(to: &session)

@@ -27,10 +27,12 @@ enum FleetText {
         }
         lines.append("")
         let hasSink = population.beacons.contains { $0.received != nil }
-        var table = [["event", "source", "expected", "sent", "delivered"] + (hasSink ? ["received"] : []) + ["url"]]
+        // An ad pod: each URL's counts per ad (a wrapper's, fired by every ad, is one row per ad).
+        let pod = population.beacons.contains { $0.ad != nil }
+        var table = [(pod ? ["ad"] : []) + ["event", "source", "expected", "sent", "delivered"] + (hasSink ? ["received"] : []) + ["url"]]
         for beacon in population.beacons {
             let event = beacon.offset.map { "\(beacon.event)@\(String(format: "%.3f", $0))" } ?? beacon.event
-            var row = [event, beacon.source, "\(beacon.expected)", "\(beacon.sent)", "\(beacon.delivered)"]
+            var row = (pod ? [beacon.ad.map(String.init) ?? "-"] : []) + [event, beacon.source, "\(beacon.expected)", "\(beacon.sent)", "\(beacon.delivered)"]
             if hasSink { row.append(beacon.received.map(String.init) ?? "-") }
             row.append(beacon.template)
             let agrees = beacon.sent == beacon.expected && (beacon.received.map { $0 == beacon.sent } ?? true)
