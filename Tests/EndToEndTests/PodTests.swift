@@ -193,4 +193,80 @@ import TestSupport
         let pod = try #require(object["pod"] as? [[String: Any]])
         #expect(pod.count == 3 && pod.allSatisfy { $0["plays"] as? Bool == true })
     }
+
+    @Test func aFleetOfAPod_countsEachAdsBeacons_asTheOracleSays_andTheSinkReceivesThem() async throws {
+        let run = try await vplay(["fleet", "--vast", "media/pods/pod-wrapper.xml", "--map", "http://pods.vplay.test/=media", "--sessions", "200",
+                                   "--sink", "--json", "--mix", "complete:2,background:1,pause:1,click:1,skip:2,close:2"])
+        #expect(run.status == 0, "exit \(run.status): \(run.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let checks = try #require(report["checks"] as? [String: Any])
+        #expect(checks["sentAsExpected"] as? Bool == true && checks["receivedAsSent"] as? Bool == true, "\(checks)")
+        let beacons = try #require((report["population"] as? [String: Any])?["beacons"] as? [[String: Any]])
+        let wrapperImpressions = beacons.filter { ($0["template"] as? String)?.contains("/wrapper/impression") == true }
+        #expect(wrapperImpressions.map { $0["ad"] as? Int } == [1, 2, 3], "one row per ad")
+        #expect(wrapperImpressions.first?["expected"] as? Int == 200, "every session shows ad 1")
+        let counts = wrapperImpressions.compactMap { $0["sent"] as? Int }
+        #expect(counts.count == 3 && counts[0] > counts[1] && counts[1] > 0, "closes end pods early: \(counts)")
+        let skips = beacons.filter { ($0["template"] as? String)?.contains("/skip?") == true }
+        #expect(skips.map { $0["ad"] as? Int } == [1, 2, 3] && (skips[1]["sent"] as? Int ?? 0) > 0 && skips[0]["sent"] as? Int == 0,
+                "only ad 2 is skippable")
+    }
+
+    /// A pod ad whose wrapper says fallbackOnNoAd="false" and fails is not replaced: the buffet ad is never even
+    /// requested, and the pod moves on. Another failing place still takes the buffet ad.
+    @Test func fallbackOnNoAdFalse_keepsTheBuffetOutOfThatPlace() async throws {
+        let clip = Repo.media("clip-5s-video-only.mp4")
+        let server = try ScriptedHTTPServer { target in
+            switch target {
+            case "/clip.mp4": return .file(clip)
+            case "/empty.xml", "/empty2.xml": return .body(Data("<VAST version=\"4.2\"/>".utf8), contentType: "application/xml")
+            case "/buffet.xml":
+                return .body(Data("""
+                    <VAST version="4.2"><Ad id="buffet"><InLine><AdSystem>b</AdSystem><AdTitle>b</AdTitle>
+                    <Impression><![CDATA[http://127.0.0.1:9/buffet/imp]]></Impression>
+                    <Creatives><Creative><Linear><Duration>00:00:05</Duration><MediaFiles>
+                    <MediaFile delivery="progressive" type="video/mp4" width="320" height="180"><![CDATA[clip.mp4]]></MediaFile>
+                    </MediaFiles></Linear></Creative></Creatives></InLine></Ad></VAST>
+                    """.utf8), contentType: "application/xml")
+            default: return .status(204)
+            }
+        }
+        defer { server.stop() }
+        func inLine(_ id: String, _ sequence: Int) -> String {
+            """
+            <Ad id="\(id)" sequence="\(sequence)"><InLine><AdSystem>p</AdSystem><AdTitle>\(id)</AdTitle>
+            <Impression><![CDATA[http://127.0.0.1:9/\(id)/imp]]></Impression>
+            <Creatives><Creative><Linear><Duration>00:00:05</Duration><MediaFiles>
+            <MediaFile delivery="progressive" type="video/mp4" width="320" height="180"><![CDATA[\(server.baseURL)/clip.mp4]]></MediaFile>
+            </MediaFiles></Linear></Creative></Creatives></InLine></Ad>
+            """
+        }
+        func wrapper(_ id: String, _ sequence: Int, _ target: String, fallback: String) -> String {
+            """
+            <Ad id="\(id)" sequence="\(sequence)"><Wrapper \(fallback)><AdSystem>w</AdSystem>
+            <VASTAdTagURI><![CDATA[\(server.baseURL)/\(target)]]></VASTAdTagURI>
+            <Error><![CDATA[http://127.0.0.1:9/\(id)/error?code=[ERRORCODE]]]></Error></Wrapper></Ad>
+            """
+        }
+        let folder = try TemporaryFolder()
+        let tag = try folder.write("pod.xml", """
+            <VAST version="4.2">\(inLine("one", 1))\(wrapper("two", 2, "empty.xml", fallback: #"fallbackOnNoAd="false""#))\(inLine("three", 3))
+            <Ad id="standalone"><Wrapper><AdSystem>w</AdSystem><VASTAdTagURI><![CDATA[\(server.baseURL)/buffet.xml]]></VASTAdTagURI></Wrapper></Ad></VAST>
+            """)
+        let run = try await play(["--vast", tag, "--dry-run"])
+        #expect(run.status == 0, "exit \(run.status): \(run.stderr)")
+        #expect(run.ads.map { "\(Self.ad($0).id ?? "?") \($0["outcome"] as? String ?? "?")" } == ["one completed", "two failed", "three completed"])
+        #expect(run.beacons("/two/error").first?["url"] as? String == "http://127.0.0.1:9/two/error?code=303")
+        #expect(!server.requests().map(\.target).contains("/buffet.xml"), "the buffet ad is not requested for that place")
+
+        // Without the attribute, the same failure takes the buffet ad, resolved only then.
+        let open = try folder.write("open.xml", """
+            <VAST version="4.2">\(inLine("one", 1))\(wrapper("two", 2, "empty2.xml", fallback: ""))\(inLine("three", 3))
+            <Ad id="standalone"><Wrapper><AdSystem>w</AdSystem><VASTAdTagURI><![CDATA[\(server.baseURL)/buffet.xml]]></VASTAdTagURI></Wrapper></Ad></VAST>
+            """)
+        let replaced = try await play(["--vast", open, "--dry-run"])
+        #expect(replaced.ads.map { "\(Self.ad($0).id ?? "?") \($0["outcome"] as? String ?? "?")" } == ["one completed", "two failed", "buffet completed", "three completed"])
+        let targets = server.requests().map(\.target)
+        #expect(targets.firstIndex(of: "/empty2.xml")! < targets.firstIndex(of: "/buffet.xml")!)
+    }
 }
