@@ -269,4 +269,27 @@ import TestSupport
         let targets = server.requests().map(\.target)
         #expect(targets.firstIndex(of: "/empty2.xml")! < targets.firstIndex(of: "/buffet.xml")!)
     }
+
+    /// A tag can hold thousands of pod ads, and each ad's media is opened before the pod plays: vplay plays at most
+    /// 16, and cuts the rest with 206 and a warning.
+    @Test func aPodOfTwentyAds_playsSixteen_andCutsTheRestWith206() async throws {
+        let clip = Repo.media("clip-5s-video-only.mp4")
+        let ads = (1...20).map { index in
+            """
+            <Ad id="a\(index)" sequence="\(index)"><InLine><AdSystem>x</AdSystem><AdTitle>t</AdTitle>
+            <Impression><![CDATA[http://127.0.0.1:9/imp/\(index)]]></Impression><Error><![CDATA[http://127.0.0.1:9/err/\(index)?c=[ERRORCODE]]]></Error>
+            <Creatives><Creative><Linear><Duration>00:00:05</Duration><MediaFiles>
+            <MediaFile delivery="progressive" type="video/mp4" width="320" height="180"><![CDATA[\(clip)]]></MediaFile>
+            </MediaFiles></Linear></Creative></Creatives></InLine></Ad>
+            """
+        }
+        let folder = try TemporaryFolder()
+        let tag = try folder.write("big.xml", "<VAST version=\"4.2\">" + ads.joined() + "</VAST>")
+        let run = try await play(["--vast", tag, "--dry-run"])
+        #expect(run.status == 0, "exit \(run.status): \(run.stderr)")
+        #expect(run.events("impression").count == 16)
+        #expect(run.ads.map { $0["outcome"] as? String } == Array(repeating: "completed", count: 16) + Array(repeating: "cut", count: 4))
+        #expect(run.beacons("/err/").compactMap { $0["url"] as? String } == (17...20).map { "http://127.0.0.1:9/err/\($0)?c=206" })
+        #expect(run.kind("warning").contains { ($0["message"] as? String)?.contains("vplay plays at most 16") == true })
+    }
 }

@@ -9,6 +9,13 @@ import VAST
 /// response, resolved only then, unless its chain said `fallbackOnNoAd="false"`; with none left the pod moves on.
 /// The break's limits (`--break-max-ads`, `--break-max-duration`) cut the pod's end with 206.
 struct PodPreparation {
+    /// The most ads of a pod vplay plays: the rest are cut with 206, as a break's limit would. Real pods hold a few
+    /// ads (a CTV break rarely more than 8); a 2 MiB tag can hold thousands, and each ad's media is opened before the
+    /// pod plays. 16 leaves room for any real pod while bounding the files and connections held open.
+    static let maxAds = 16
+    /// The most stand-alone ads tried as substitutes over the whole pod (each opens its media): the same bound.
+    static let maxSubstitutes = 16
+
     let preparation: AdPreparation
     let resolver: VASTResolver
     let tagURL: URL
@@ -28,8 +35,13 @@ struct PodPreparation {
         var total: Duration = .zero
         /// Why the rest of the pod is cut, once it is.
         var cutWhy: String?
+        var substitutesTried = 0
+        if resolution.pod.count > Self.maxAds {
+            prepared.steps.append(.warning("the pod has \(resolution.pod.count) ads; vplay plays at most \(Self.maxAds), the rest are cut (206)"))
+        }
         for (offset, slot) in resolution.pod.enumerated() {
             let place = offset + 1
+            if cutWhy == nil, place > Self.maxAds { cutWhy = "vplay plays at most \(Self.maxAds) ads of a pod" }
             let ad = slot.adIndex.map { resolution.ads[$0] }
             let label = BreakAd(index: place, id: ad?.ad.id ?? slot.failure?.chain.first?.ad.id, sequence: slot.sequence)
             if cutWhy == nil, let maxAds = limits.maxAds, playing >= maxAds { cutWhy = "the break allows at most \(maxAds) ad(s)" }
@@ -60,7 +72,8 @@ struct PodPreparation {
             }
             guard slot.failure?.fallbackOnNoAd != false else { continue }
             // The substitute: the next stand-alone ad that resolves, is playable and opens.
-            while !Task.isCancelled {
+            while !Task.isCancelled, substitutesTried < Self.maxSubstitutes {
+                substitutesTried += 1
                 let failuresBefore = resolution.failures.count, warningsBefore = resolution.warnings.count
                 let index = await resolver.nextStandAloneAd(&resolution)
                 prepared.steps += resolution.warnings[warningsBefore...].map { .warning(String(describing: $0)) }
