@@ -292,4 +292,36 @@ import TestSupport
         #expect(run.beacons("/err/").compactMap { $0["url"] as? String } == (17...20).map { "http://127.0.0.1:9/err/\($0)?c=206" })
         #expect(run.kind("warning").contains { ($0["message"] as? String)?.contains("vplay plays at most 16") == true })
     }
+
+    /// An ad whose media ends early fails where its data ends (its error to its own Error URLs, with that playhead);
+    /// the next ad of the pod plays.
+    @Test func aMediaFailureMidAd_endsThatAdOnly() async throws {
+        let folder = try TemporaryFolder()
+        let whole = try Data(contentsOf: URL(fileURLWithPath: Repo.media("clip-5s-video-only.mp4")))
+        let cut = try folder.write("cut.mp4", whole.prefix(whole.count / 2))
+        func ad(_ index: Int, _ media: String) -> String {
+            """
+            <Ad id="a\(index)" sequence="\(index)"><InLine><AdSystem>x</AdSystem><AdTitle>t</AdTitle>
+            <Impression><![CDATA[http://127.0.0.1:9/imp/\(index)]]></Impression><Error><![CDATA[http://127.0.0.1:9/err/\(index)?c=[ERRORCODE]&at=[ADPLAYHEAD]]]></Error>
+            <Creatives><Creative><Linear><Duration>00:00:05</Duration><MediaFiles>
+            <MediaFile delivery="progressive" type="video/mp4" width="320" height="180"><![CDATA[\(media)]]></MediaFile>
+            </MediaFiles></Linear></Creative></Creatives></InLine></Ad>
+            """
+        }
+        let clip = Repo.media("clip-5s-video-only.mp4")
+        let tag = try folder.write("pod.xml", "<VAST version=\"4.2\">" + ad(1, clip) + ad(2, cut) + ad(3, clip) + "</VAST>")
+        let run = try await play(["--vast", tag, "--dry-run", "--reward", "coins:1"])
+        #expect(run.status == 0, "exit \(run.status): \(run.stderr)")
+        let error = try #require(run.events("error").first)
+        #expect(Self.ad(error).index == 2)
+        let stopped = try #require(error["playhead"] as? Double)
+        #expect(stopped > 0 && stopped < 5)
+        let fired = run.beacons("/err/").compactMap { $0["url"] as? String }
+        #expect(fired.count == 1 && fired[0].hasPrefix("http://127.0.0.1:9/err/2?c=405&at="), "\(fired)")
+        #expect(run.ads.map { $0["outcome"] as? String } == ["completed", "failed", "completed"])
+        #expect(run.events("impression").count == 3 && run.events("close").count == 1)
+        #expect(run.events("rewardForfeited").count == 1 && run.events("rewarded").isEmpty, "the pod's reward is lost with the failed ad")
+        let third = try #require(run.events("impression").last)
+        #expect(abs((third["clock"] as? Double ?? 0) - (5 + stopped)) < 0.0005, "ad 3 starts where ad 2 stopped")
+    }
 }

@@ -132,12 +132,7 @@ extension SessionCore {
                 }
             } catch {
                 report = error.report
-                let failure = SessionError(kind: .media, code: error.error.vastCode, message: error.error.description,
-                                           playhead: error.playhead, clock: start + error.clock)
-                outcome.error = failure
-                await outputs.report(.error(failure))
-                let targets = entry.plan.ad?.errorURLs.map(AdPreparation.errorTarget) ?? []
-                await submit(beaconStep.fire(targets, errorCode: failure.code, reason: nil, playhead: failure.playhead, clock: start + error.clock), counted)
+                outcome.error = await failed(error, ad: entry.plan.ad, startingAt: start, step: &beaconStep, outputs: counted)
                 report.clock = error.clock
                 if isLast { ended = true }
             }

@@ -60,16 +60,21 @@ struct SessionCore {
                 try await engine.play(source, script: script, reopen: reopen, on: clock, onEvent: onEvent)
             }
         } catch {
-            // The media failed mid-play: the error goes out with the playhead where playback stopped.
             result.playback = error.report
-            let failure = SessionError(kind: .media, code: error.error.vastCode, message: error.error.description,
-                                       playhead: error.playhead, clock: error.clock)
-            result.error = failure
-            await outputs.report(.error(failure))
-            let targets = prepared.ad?.errorURLs.map(AdPreparation.errorTarget) ?? []
-            await submit(beacons.fire(targets, errorCode: failure.code, reason: nil, playhead: failure.playhead, clock: error.clock), outputs)
+            result.error = await failed(error, ad: prepared.ad, startingAt: .zero, step: &beacons, outputs: outputs)
         }
         return result
+    }
+
+    /// The media failed mid-play (an ad that started at session time `start`): the error is reported and fired to
+    /// the ad's Error URLs, with the playhead where playback stopped.
+    func failed(_ error: PlaybackFailure, ad: ResolvedAd?, startingAt start: Duration, step: inout BeaconStep, outputs: Outputs) async -> SessionError {
+        let failure = SessionError(kind: .media, code: error.error.vastCode, message: error.error.description,
+                                   playhead: error.playhead, clock: start + error.clock)
+        await outputs.report(.error(failure))
+        let targets = ad?.errorURLs.map(AdPreparation.errorTarget) ?? []
+        await submit(step.fire(targets, errorCode: failure.code, reason: nil, playhead: failure.playhead, clock: start + error.clock), outputs)
+        return failure
     }
 
     func submit(_ planned: [BeaconStep.Planned], _ outputs: Outputs) async {
