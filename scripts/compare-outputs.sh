@@ -9,7 +9,7 @@ normalize() {
 status=0
 for file in $(cd "$before" && ls); do
   if ! diff -q <(normalize "$before/$file") <(normalize "$after/$file") >/dev/null 2>&1; then
-    echo "=== $file"; diff <(normalize "$before/$file") <(normalize "$after/$file") | head -${LINES_PER_FILE:-20}; status=1
+    echo "=== $file"; { diff <(normalize "$before/$file") <(normalize "$after/$file") | head -${LINES_PER_FILE:-20}; } || true; status=1
   fi
 done
 exit $status
