@@ -15,6 +15,7 @@ extension PlaybackEvent.Detail {
         case let .refused(step, refusal): "\(step): \(refusal.text)"
         case let .abandoned(why): why.text
         case let .mediaError(error): error.description
+        case let .viewport(percent): SessionInput.percentText(percent) + "%"
         }
     }
 }

@@ -89,6 +89,27 @@ public struct SessionConfiguration: Sendable {
 
     public enum PodPlayback: String, Sendable, CaseIterable { case all, first }
 
+    /// `--viewability`: whether `<ViewableImpression>` is decided, and how.
+    public var viewability: ViewabilityMode = .auto
+
+    public enum ViewabilityMode: String, Sendable, CaseIterable {
+        /// Measured (the MRC rule on the scripted geometry) for an ad whose chain has `<ViewableImpression>` URLs;
+        /// off for the others, so their output is what it was.
+        case auto
+        /// `viewable` or `notViewable` for every ad, by the MRC rule.
+        case measured
+        /// `viewUndetermined` when each ad's execution ends: the honest answer of a player that measures nothing.
+        case undetermined
+        case off
+    }
+
+    /// `--verification-allow`: the verification vendors the player runs; one not on the list is rejected
+    /// (`verificationNotExecuted` with `[REASON]` 1). nil: no list (every vendor gets 2, "not supported").
+    public var verificationAllow: [String]?
+    /// `--verification-probe`: fetch (never run) each verification's JavaScriptResource; one that cannot be loaded
+    /// (a 404, a timeout, a malformed URL) gets `[REASON]` 3.
+    public var verificationProbe = false
+
     /// The ad break: where it sits and the limits the ad request gave (VAST 4.2 break macros).
     public struct AdBreak: Sendable, Equatable {
         /// `[BREAKPOSITION]`: 1 pre-roll, 2 mid-roll, 3 post-roll, 4 stand-alone (a rewarded ad: the default).

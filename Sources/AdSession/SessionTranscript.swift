@@ -7,6 +7,8 @@ public struct SessionTranscript: Sendable {
     public var resolved: ResolvedInfo?
     /// In a pod: each ad's turn, in order.
     public var ads: [PodAdReport] = []
+    /// Every ad that played, in order (one for a single ad).
+    public var resolvedAds: [ResolvedInfo] = []
     public var events: [PlaybackEvent] = []
     public var beacons: [BeaconRecord] = []
     public var warnings: [String] = []
@@ -17,7 +19,9 @@ public struct SessionTranscript: Sendable {
 
     public mutating func add(_ record: SessionRecord) {
         switch record {
-        case let .resolved(info): if resolved == nil { resolved = info }
+        case let .resolved(info):
+            if resolved == nil { resolved = info }
+            resolvedAds.append(info)
         case let .ad(report): ads.append(report)
         case let .event(event): events.append(event)
         case let .beacon(beacon): beacons.append(beacon)

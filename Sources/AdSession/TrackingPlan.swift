@@ -72,7 +72,14 @@ struct TrackingPlan: Sendable {
             return Self.inChainOrder(([icon.icon] + icon.trackingOnly).flatMap { shown in
                 shown.value.clickTracking.map { Target(event: "icon.clickTracking", url: $0.url, source: shown.source) }
             })
-        case .iconHidden, .bufferStart, .bufferFinish, .skippable, .clickThroughClose, .close, .closeShown, .replayShown, .rewarded, .rewardForfeited, .appState,
+        case .viewable:
+            // The InLine's and every wrapper's together (VAST 4.x §3.5), in chain order.
+            return ad.viewable.map { Target(event: "viewable", url: $0.url, source: $0.source) }
+        case .notViewable:
+            return ad.notViewable.map { Target(event: "notViewable", url: $0.url, source: $0.source) }
+        case .viewUndetermined:
+            return ad.viewUndetermined.map { Target(event: "viewUndetermined", url: $0.url, source: $0.source) }
+        case .viewport, .iconHidden, .bufferStart, .bufferFinish, .skippable, .clickThroughClose, .close, .closeShown, .replayShown, .rewarded, .rewardForfeited, .appState,
              .rejected, .abandoned, .error:
             return []
         }

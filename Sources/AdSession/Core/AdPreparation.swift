@@ -99,7 +99,7 @@ struct AdPreparation {
             prepared.steps.append(.warning("the tag's RewardedVideo extension has no <RewardedVideoOn>1</RewardedVideoOn>: no reward is granted (--reward CURRENCY:AMOUNT grants one anyway)"))
         }
         prepared.steps.append(.adChosen(ad))
-        if purpose == .play { prepared.steps += Self.verificationSteps(ad) }
+        if purpose == .play { prepared.steps += await verificationSteps(ad) }
 
         let inLineTagURL = ad.inLineResponseURL ?? tagURL.absoluteString
         if case .inspect(openMedia: false) = purpose {
@@ -167,14 +167,50 @@ struct AdPreparation {
     }
 
     /// Verification scripts load before playback (VAST 4.x §1.8); vplay runs no JavaScript, so each one reports
-    /// verificationNotExecuted with [REASON] 2 ("not supported").
-    static func verificationSteps(_ ad: ResolvedAd) -> [PreparedAd.Step] {
-        ad.verifications.flatMap { verification -> [PreparedAd.Step] in
+    /// `verificationNotExecuted` with the spec's `[REASON]`: 1 when its vendor is not on `--verification-allow`
+    /// (rejected), 3 under `--verification-probe` when none of its JavaScriptResources can be loaded (a malformed
+    /// URL, a 404 or other failed status, a timeout: fetched, never run), else 2 ("not supported").
+    func verificationSteps(_ ad: ResolvedAd) async -> [PreparedAd.Step] {
+        var steps: [PreparedAd.Step] = []
+        for verification in ad.verifications {
+            let vendor = verification.value.vendor ?? "(no vendor)"
+            let reason: Int, why: String
+            if let allowed = configuration.verificationAllow,
+               !allowed.contains(where: { $0.caseInsensitiveCompare(verification.value.vendor ?? "") == .orderedSame }) {
+                (reason, why) = (1, "rejected: its vendor is not on --verification-allow (REASON 1)")
+            } else if configuration.verificationProbe, let failure = await probe(verification.value) {
+                (reason, why) = (3, "its resource could not be loaded: \(failure) (REASON 3)")
+            } else {
+                (reason, why) = (2, "vplay runs no JavaScript (REASON 2)")
+            }
             let targets = verification.value.tracking.filter { $0.event == .verificationNotExecuted }
                 .map { TrackingPlan.Target(event: "verificationNotExecuted", url: $0.url, source: verification.source) }
-            return [.warning("verification \(verification.value.vendor ?? "(no vendor)") from \(verification.source) not executed: vplay runs no JavaScript (REASON 2)"),
-                    .fire(targets, errorCode: nil, reason: 2)]
+            steps += [.warning("verification \(vendor) from \(verification.source) not executed: \(why)"), .fire(targets, errorCode: nil, reason: reason)]
         }
+        return steps
+    }
+
+    /// `--verification-probe`: why none of the verification's JavaScriptResources loads (each fetched in turn, as
+    /// a player would before running it, through `--map` and the address policy; never run), or nil when one does or
+    /// it has none.
+    private func probe(_ verification: Verification) async -> String? {
+        guard !verification.javaScriptResources.isEmpty else { return nil }
+        var failures: [String] = []
+        let fetcher = URLMapFetcher(mappings: configuration.mappings, next: environment.tagFetcher)
+        for resource in verification.javaScriptResources {
+            let url: URL
+            do { url = try RequestURL.check(resource.url.trimmingCharacters(in: .whitespacesAndNewlines)).url } catch {
+                failures.append("\(resource.url.prefix(200)) is not a URL that can be requested (\(error))")
+                continue
+            }
+            switch await TimeoutRace.fetch(fetcher, url, timeout: configuration.resolver.wrapperTimeout, clock: environment.networkClock) {
+            case .success: return nil
+            case let .failure(error) where error.code == .xmlParse && error.message.contains("larger than"):
+                return nil  // it answered, with a large script: loaded, as far as a probe can tell
+            case let .failure(error): failures.append(error.message)
+            }
+        }
+        return failures.joined(separator: "; ")
     }
 
     /// `--adcash-state`: times this download (one full read, as the SDK downloads before playing) and saves it.
@@ -214,6 +250,14 @@ struct AdPreparation {
         rules.icons = plan.icons.map(\.rule)
         rules.willClose = configuration.willClose
         rules.willBeginClickThrough = configuration.willBeginClickThrough
+        switch configuration.viewability {
+        case .auto:
+            let asks = !(ad.viewable.isEmpty && ad.notViewable.isEmpty && ad.viewUndetermined.isEmpty)
+            rules.viewability = asks ? .measured : .off
+        case .measured: rules.viewability = .measured
+        case .undetermined: rules.viewability = .undetermined
+        case .off: rules.viewability = .off
+        }
         return rules
     }
 

@@ -53,6 +53,7 @@ extension SessionCore {
         var own = Dictionary(grouping: script.steps.filter { $0.ad != nil }, by: { $0.ad! })
         var adsPlayed = 0
         var muted = false
+        var viewport = 100.0
         var ended = false
         /// Whether the session-time steps still waiting were handed to the last ad (which reports those it ignores).
         var remainingReported = false
@@ -96,6 +97,7 @@ extension SessionCore {
             let duration = durations[index]
             rules.handsOver = !isLast
             rules.startsMuted = muted
+            rules.initialViewport = viewport
             rules.reward = rewardState == .pending ? reward : nil
             if let rewardAt, rewardAt - playedBefore < duration {
                 rules.rewardThreshold = .played(max(.zero, rewardAt - playedBefore))
@@ -119,6 +121,7 @@ extension SessionCore {
                 case .unmute: muted = false
                 case .rewarded: rewardState = .granted
                 case .rewardForfeited: rewardState = .forfeited
+                case .viewport: if case let .viewport(percent)? = event.detail { viewport = percent }
                 default: break
                 }
                 event.clickThroughURL = beaconStep.clickThroughURL(for: event)

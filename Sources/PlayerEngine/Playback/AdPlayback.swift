@@ -31,6 +31,13 @@ public struct AdPlayback: Sendable {
     /// Stalled waiting for media (a simulated network): the clock runs, the playhead does not. Not a suppression
     /// reason: no pause or resume tracking, and a user's pause and resume go on as usual on top of it.
     public private(set) var buffering = false
+    /// The share of the ad's pixels in view, 0–100 (`viewport` steps).
+    public private(set) var viewport: Double
+    /// `viewable`, `notViewable` or `viewUndetermined` has fired: viewability is decided once per ad, at the latest
+    /// when its execution ends (the first play's complete, skip, close or failure).
+    public private(set) var viewabilityDecided: Bool
+    /// Where the current run of played video in view began (a playhead), while one runs.
+    private var viewRunStart: Duration?
 
     private var milestones: Milestones
     /// Each icon's state in this play.
@@ -53,6 +60,43 @@ public struct AdPlayback: Sendable {
         milestones = Milestones(duration: duration, progressOffsets: rules.progressOffsets)
         icons = Array(repeating: .pending, count: rules.icons.count)
         muted = rules.startsMuted
+        viewport = rules.initialViewport
+        viewabilityDecided = rules.viewability == .off
+    }
+
+    // MARK: - Viewability
+
+    /// The ad counts as in view: at least half its pixels (MRC), the app active and in front, no click-through over it.
+    var inView: Bool {
+        viewport >= PlaybackRules.viewableShare && appActive && appForeground && !reasons.contains(.clickThrough)
+    }
+
+    /// Played time counts toward viewability now: measured, undecided, the video advancing (not paused, suppressed
+    /// or stalled) and in view, in the first play (a replay's content was already played).
+    private var viewCounting: Bool { rules.viewability == .measured && !viewabilityDecided && advancing && inView && play == 1 }
+
+    /// The playhead at which the current run in view makes the ad viewable, if it can before the end.
+    private var viewableAt: Duration? {
+        guard viewCounting, let start = viewRunStart else { return nil }
+        let at = start + PlaybackRules.viewableTime
+        return at <= duration ? at : nil
+    }
+
+    /// Starts a run in view, or ends it, after anything that changes whether played time counts.
+    private mutating func updateViewRun(at clock: Duration) {
+        if viewCounting {
+            if viewRunStart == nil { viewRunStart = playhead(at: clock) }
+        } else {
+            viewRunStart = nil
+        }
+    }
+
+    /// The ad's execution ended undecided: `notViewable` (measured) or `viewUndetermined`, once.
+    private mutating func decideViewability(at clock: Duration) -> [PlaybackEvent] {
+        guard !viewabilityDecided else { return [] }
+        viewabilityDecided = true
+        viewRunStart = nil
+        return [event(rules.viewability == .measured ? .notViewable : .viewUndetermined, at: clock)]
     }
 
     // MARK: - Time
@@ -101,6 +145,7 @@ public struct AdPlayback: Sendable {
             guard let at = iconTransition(index) else { continue }
             earliest = earliest.map { min($0, at) } ?? at
         }
+        if let at = viewableAt { earliest = earliest.map { min($0, at) } ?? at }
         return earliest
     }
 
@@ -149,6 +194,7 @@ public struct AdPlayback: Sendable {
         startPlayhead = playhead
         baseClock = clock
         var events = [PlaybackEvent.Name.loaded, .impression, .creativeView, .start].map { event($0, at: clock) }
+        updateViewRun(at: clock)
         events += advance(to: clock)
         return events
     }
@@ -171,6 +217,11 @@ public struct AdPlayback: Sendable {
     private mutating func fireBoundaries(at boundary: Duration, clock: Duration) -> [PlaybackEvent] {
         var events: [PlaybackEvent] = []
         var completed = false
+        if let at = viewableAt, at <= boundary {
+            viewabilityDecided = true
+            viewRunStart = nil
+            events.append(event(.viewable, at: clock))
+        }
         for fired in milestones.advance(to: boundary) {
             events.append(event(fired.name, at: clock, offset: fired.offset))
             if fired.name == .complete { completed = true }
@@ -192,6 +243,7 @@ public struct AdPlayback: Sendable {
                 rewardGranted = true
                 events.append(event(.rewarded, at: clock, reward: reward))
             }
+            events += decideViewability(at: clock)
             events += showScreen(at: clock)
         }
         return events
@@ -203,7 +255,11 @@ public struct AdPlayback: Sendable {
         switch input {
         case let .lifecycle(notification): events += lifecycle(notification, at: clock)
         case let .action(action): events += perform(action, at: clock)
+        case let .viewport(percent):
+            viewport = percent
+            events.append(event(.viewport, at: clock, detail: .viewport(percent)))
         }
+        updateViewRun(at: clock)
         return events
     }
 
@@ -220,6 +276,7 @@ public struct AdPlayback: Sendable {
         basePlayhead = playhead(at: clock)
         baseClock = clock
         buffering = true
+        updateViewRun(at: clock)
         return [event(.bufferStart, at: clock)]
     }
 
@@ -229,6 +286,7 @@ public struct AdPlayback: Sendable {
         guard buffering else { return [] }
         buffering = false
         baseClock = clock
+        updateViewRun(at: clock)
         return [event(.bufferFinish, at: clock)]
     }
 
@@ -237,6 +295,9 @@ public struct AdPlayback: Sendable {
     public mutating func stall(_ length: Duration, at clock: Duration) {
         guard phase == .playing, length > .zero else { return }
         baseClock += length
+        // A frozen picture breaks the run of continuous seconds in view: it starts again here.
+        viewRunStart = nil
+        updateViewRun(at: clock)
     }
 
     /// The media failed at `clock` (truncated data, a lost connection): the ad ends there with an `error` event
@@ -254,6 +315,7 @@ public struct AdPlayback: Sendable {
         buffering = false
         ending = .failed
         events.append(event(.error, at: clock, detail: .mediaError(error)))
+        if wasInVideo { events += decideViewability(at: clock) }
         events += forfeit(at: clock, .mediaError)
         // In a pod the next ad plays: the failure ends this ad, not the session.
         if !rules.handsOver { events.append(event(.close, at: clock, detail: .ended(.error))) }
@@ -284,6 +346,7 @@ public struct AdPlayback: Sendable {
         case .suppressed, .playing, .loading:
             let why: PlaybackEvent.Abandonment = !reasons.isEmpty ? .suppressed(reasons.sorted()) : buffering ? .buffering : .noMoreFrames
             events.append(event(.abandoned, at: clock, detail: .abandoned(why)))
+            if phase != .loading { events += decideViewability(at: clock) }
             events += forfeit(at: clock, .abandoned)
             ending = .abandoned
             phase = .closed
@@ -321,6 +384,7 @@ public struct AdPlayback: Sendable {
             basePlayhead = playhead(at: clock)
             baseClock = clock
             ending = .skipped
+            events += decideViewability(at: clock)
             events += forfeit(at: clock, .skipped)
             if rules.endCardAfterSkip || rules.handsOver {
                 reasons.removeAll()
@@ -351,6 +415,7 @@ public struct AdPlayback: Sendable {
                 ending = .closedEarly
                 buffering = false
                 var events = [event(.closeLinear, at: clock, detail: .closed(.video))]
+                events += decideViewability(at: clock)
                 events += forfeit(at: clock, .closedEarly)
                 phase = .closed
                 events.append(event(.close, at: clock))

@@ -21,6 +21,8 @@ extension PlaybackEvent {
         case abandoned(Abandonment)
         /// `error`: the media's error.
         case mediaError(MediaError)
+        /// `viewport`: the percent of the ad's pixels in view from now on.
+        case viewport(Double)
     }
 
     /// What `closeLinear` closed.

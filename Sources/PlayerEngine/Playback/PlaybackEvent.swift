@@ -62,6 +62,16 @@ public struct PlaybackEvent: Sendable, Equatable {
         /// The media failed during playback (`detail`: the message); the ad ends here. Its VAST Error URLs are the
         /// session's to fire, with the code.
         case error
+        /// The share of the ad's pixels in view changed (`detail`: the percent): a `viewport` step.
+        case viewport
+        /// The MRC rule is met: 50 % of the pixels in view for 2 continuous seconds of played video (fires the
+        /// `<Viewable>` URLs), at the playhead where the second second completes.
+        case viewable
+        /// The ad's execution ended (complete, skip, close, error) without being viewable (`<NotViewable>`).
+        case notViewable
+        /// The ad's execution ended and its viewability is not measured (`--viewability undetermined`:
+        /// `<ViewUndetermined>`).
+        case viewUndetermined
     }
 
     public var name: Name

@@ -55,6 +55,27 @@ public struct PlaybackRules: Sendable {
     public var handsOver = false
     /// The player is already muted when the ad starts (an earlier ad of the pod was muted).
     public var startsMuted = false
+    /// Whether and how the ad's viewability is decided (VAST `<ViewableImpression>`).
+    public var viewability: Viewability = .off
+    /// The share of the ad's pixels in view when it starts, 0–100 (a `viewport` step changes it): a rewarded ad is
+    /// full screen.
+    public var initialViewport: Double = 100
+
+    /// Viewability, by the MRC rule for video: at least `viewableShare` % of the ad's pixels in view while
+    /// `viewableTime` of continuous video plays.
+    public enum Viewability: String, Sendable, CaseIterable {
+        /// No viewability events.
+        case off
+        /// `viewable` where the rule is first met, else `notViewable` when the ad's execution ends.
+        case measured
+        /// `viewUndetermined` when the ad's execution ends: the honest answer of a player that measures nothing.
+        case undetermined
+    }
+
+    /// MRC: 50 % of the pixels…
+    public static let viewableShare = 50.0
+    /// …for 2 continuous seconds of played video.
+    public static let viewableTime: Duration = .seconds(2)
 
     public init(duration: Duration? = nil) { self.duration = duration }
 

@@ -15,12 +15,19 @@ public enum LifecycleEvent: String, Sendable, Codable, CaseIterable {
 public enum SessionInput: Sendable, Equatable {
     case action(UserAction)
     case lifecycle(LifecycleEvent)
+    /// The share of the ad's pixels in view from now on, 0–100 (`viewport=30`): the page or app scrolled or covered
+    /// part of it.
+    case viewport(Double)
 
     /// Parses a script word: an action, a lifecycle name, an Android alias (onPause → willResignActive, onStop →
     /// didEnterBackground, onStart → willEnterForeground, onResume → didBecomeActive) or a shorthand
     /// (`background`, `foreground`: the natural pair). Case-insensitive.
     public static func parse(_ word: String) -> [SessionInput]? {
         let key = word.lowercased()
+        if key.hasPrefix("viewport=") {
+            guard let percent = Double(key.dropFirst("viewport=".count)), percent.isFinite, (0...100).contains(percent) else { return nil }
+            return [.viewport(percent)]
+        }
         if let action = UserAction.allCases.first(where: { $0.rawValue.lowercased() == key }) { return [.action(action)] }
         if let event = LifecycleEvent.allCases.first(where: { $0.rawValue.lowercased() == key }) { return [.lifecycle(event)] }
         switch key {
@@ -38,7 +45,13 @@ public enum SessionInput: Sendable, Equatable {
         switch self {
         case let .action(action): action.rawValue
         case let .lifecycle(event): event.rawValue
+        case let .viewport(percent): "viewport=\(Self.percentText(percent))"
         }
+    }
+
+    /// `30`, `12.5`: a percent as written.
+    public static func percentText(_ percent: Double) -> String {
+        percent == percent.rounded() ? String(Int(percent)) : String(percent)
     }
 }
 

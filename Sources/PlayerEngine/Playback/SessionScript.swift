@@ -3,6 +3,9 @@ import Foundation
 
 /// Scripted user and OS actions at session-clock times: `mute@1,background@3,foreground@13,click@15,close@+2`.
 ///
+/// `viewport@T=PCT` sets the share of the ad's pixels in view from T on (`viewport@3=30`; the JSON form's action is
+/// `viewport=30`).
+///
 /// Each step is `WORD@TIME`: TIME in seconds since the first frame (`3`, `2.5`), `+N` seconds after the previous
 /// step as written, or `adK+N` seconds after the first frame of the K-th ad of a pod (`skip@ad2+5`; `adK` alone is
 /// its first frame; a `+N` after it stays in that ad). WORD is an action (pause, resume, mute, unmute, skip, click, clickthroughClose, close,
@@ -100,10 +103,22 @@ public struct SessionScript: Sendable, Equatable {
     }
 
     private static func step(word: String, time: String, previous: Step, text: String) throws(ParseError) -> Step {
-        guard let inputs = SessionInput.parse(word.trimmingCharacters(in: .whitespaces)) else {
+        var word = word.trimmingCharacters(in: .whitespaces)
+        var time = time.trimmingCharacters(in: .whitespaces)
+        if word.lowercased() == "viewport" {
+            // `viewport@3=30`: the value follows the time.
+            guard let equals = time.lastIndex(of: "=") else {
+                throw ParseError(description: "script step '\(text)': expected viewport@SECONDS=PERCENT (e.g. viewport@3=30)")
+            }
+            word += "=" + time[time.index(after: equals)...]
+            time = String(time[..<equals])
+        }
+        guard let inputs = SessionInput.parse(word) else {
+            if word.lowercased().hasPrefix("viewport=") {
+                throw ParseError(description: "script step '\(text)': the viewport is a percent of the ad's pixels in view, 0 to 100")
+            }
             throw ParseError(description: "script step '\(text)': unknown action '\(word)'")
         }
-        var time = time.trimmingCharacters(in: .whitespaces)
         var ad: Int?
         if time.lowercased().hasPrefix("ad") {
             // `adK`, `adK+N`: relative to the K-th ad's first frame.

@@ -6,8 +6,8 @@ import Foundation
 /// Unstructured tasks and a continuation are used rather than a task group on purpose: a task group waits for all
 /// of its children before returning, so a fetcher that ignores cancellation would still hang the resolver. Here
 /// the resolver continues at the deadline and a stubborn fetch is left to finish (and be discarded) on its own.
-enum TimeoutRace {
-    static func fetch(_ fetcher: any AdTagFetcher, _ url: URL, timeout: Duration,
+public enum TimeoutRace {
+    public static func fetch(_ fetcher: any AdTagFetcher, _ url: URL, timeout: Duration,
                       clock: any Clock<Duration>) async -> Result<FetchedTag, VASTError> {
         let gate = Gate()
         return await withTaskCancellationHandler {

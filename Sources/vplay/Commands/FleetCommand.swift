@@ -30,6 +30,8 @@ struct FleetCommand: AsyncParsableCommand {
 
     @OptionGroup var pods: PodOptions
 
+    @OptionGroup var verification: VerificationOptions
+
     @Option(parsing: .unconditional, help: .withDefault("How many viewers (sessions) in the whole fleet.", 1000, valueName: "sessions"),
             transform: OptionValue.integer(in: 1..., else: "--sessions must be 1 or more"))
     var sessions = 1000
@@ -103,6 +105,7 @@ struct FleetCommand: AsyncParsableCommand {
         var session = SessionConfiguration(tag: tag.vast)
         tag.apply(to: &session)
         pods.apply(to: &session)
+        verification.apply(to: &session)
         session.dryRun = dryRun
         macros.apply(to: &session)
         beacon.apply(to: &session)

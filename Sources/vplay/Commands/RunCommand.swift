@@ -28,6 +28,8 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var pods: PodOptions
 
+    @OptionGroup var verification: VerificationOptions
+
     @OptionGroup var reports: ReportOptions
 
     @Flag(help: "One JSON object per line on stdout instead of text.")
@@ -70,6 +72,10 @@ struct RunCommand: AsyncParsableCommand {
             transform: OptionValue.writableFile("--har"))
     var har: String?
 
+    @Option(help: ArgumentHelp("Write the Open Measurement session events a correct OM SDK integration would send (emulated: no verification script runs), as JSON Lines.", valueName: "file"),
+            transform: OptionValue.writableFile("--omid-log"))
+    var omidLog: String?
+
     enum ClockOption: String, ExpressibleByArgument, CaseIterable { case virtual, realtime }
 
     func validate() throws {
@@ -86,7 +92,7 @@ struct RunCommand: AsyncParsableCommand {
 
     /// Every output of the run, by option.
     var outputs: [(option: String, path: String?)] {
-        reports.outputs + [("--beacons", beacons), ("--har", har)] + tag.outputs
+        reports.outputs + [("--beacons", beacons), ("--har", har), ("--omid-log", omidLog)] + tag.outputs
     }
 
     func sessionConfiguration() -> SessionConfiguration {
@@ -94,6 +100,7 @@ struct RunCommand: AsyncParsableCommand {
         network.apply(to: &configuration)
         tag.apply(to: &configuration)
         pods.apply(to: &configuration)
+        verification.apply(to: &configuration)
         configuration.dryRun = dryRun
         if let speed { configuration.clock = .realtime(speed: speed) } else if clock == .realtime { configuration.clock = .realtime(speed: 1) }
         macros.apply(to: &configuration)
@@ -161,6 +168,9 @@ struct RunCommand: AsyncParsableCommand {
             JUnitReport.xml(suite: tag.vast, results: results ?? JUnitReport.defaultResults(summary), seconds: summary.clock.seconds)
         }
         write("--timeline", reports.timeline) { TimelineSVG.render(transcript, summary: summary, title: "vplay: \(tag.vast)") }
+        write("--omid-log", omidLog) {
+            OMIDLog.lines(transcript, breakPosition: configuration.adBreak.position).map { $0.text + "\n" }.joined()
+        }
         write("--report", reports.report) {
             SessionReport.json(tag: tag.vast, transcript: transcript, summary: summary, exitCode: code, expectations: results, configuration: configuration).text + "\n"
         }

@@ -65,6 +65,12 @@ enum TimelineSVG {
             legendX += 125
         }
 
+        // Where the ad was in view (half its pixels or more, the app active and in front, no click-through over it)
+        // while its video was on screen: a green band along the bottom of the plot.
+        for (from, to) in Self.inViewSpans(events, end: endClock) {
+            svg.append(##"<rect x="\##(f(x(from)))" y="\##(f(top + plotHeight - 5))" width="\##(f(max(1, x(to) - x(from))))" height="5" fill="#7cc47f"><title>in view \##(f(from))–\##(f(to)) s</title></rect>"##)
+        }
+
         // An ad pod: a dashed line where each ad's turn began, labelled with its place (and what became of it).
         var boundaryRow: [Double: Int] = [:]
         for ad in transcript.ads {
@@ -102,7 +108,8 @@ enum TimelineSVG {
         }
         let marked: Set<PlaybackEvent.Name> = [.impression, .start, .firstQuartile, .midpoint, .thirdQuartile, .complete, .progress, .skippable,
                                                 .pause, .resume, .mute, .unmute, .skip, .click, .clickThroughClose, .closeLinear, .endCardShown,
-                                                .endCardClick, .rewind, .rewarded, .rewardForfeited, .rejected, .abandoned, .error]
+                                                .endCardClick, .rewind, .rewarded, .rewardForfeited, .rejected, .abandoned, .error,
+                                                .viewable, .notViewable, .viewUndetermined, .viewport]
         var labelRow: [Double: Int] = [:]
         for event in events where marked.contains(event.name) {
             let cx = x(event.clock.seconds), cy = y(event.playhead.seconds)
@@ -182,6 +189,38 @@ enum TimelineSVG {
     static func bandColor(_ state: String) -> String { state == "background" ? "#8aa4c8" : state == "inactive" ? "#c5d3e6" : "#e8b86d" }
     static func bandLabel(_ state: String) -> String {
         state == "background" ? "app in background" : state == "inactive" ? "app inactive" : "click-through open"
+    }
+
+    /// The spans the ad's video was on screen and in view, from the events: from `start` to the end of its video
+    /// (complete, skip, an early close, an error), while the viewport (`viewport` steps) is 50 % or more, the app
+    /// active and in front, and no click-through open.
+    static func inViewSpans(_ events: [PlaybackEvent], end: Double) -> [(from: Double, to: Double)] {
+        var spans: [(from: Double, to: Double)] = []
+        var video = false, viewport = 100.0, active = true, foreground = true, clickThrough = false
+        var open: Double?
+        for event in events {
+            switch (event.name, event.detail) {
+            case (.start, _): video = true
+            case (.complete, _), (.skip, _), (.error, _), (.closeLinear, .closed(.video)?), (.close, _), (.abandoned, _): video = false
+            case let (.viewport, .viewport(percent)?): viewport = percent
+            case (.appState, .lifecycle(.willResignActive)?): active = false
+            case (.appState, .lifecycle(.didEnterBackground)?): active = false; foreground = false
+            case (.appState, .lifecycle(.willEnterForeground)?): foreground = true
+            case (.appState, .lifecycle(.didBecomeActive)?): active = true
+            case (.click, .clickThrough(opened: true)?), (.iconClick, .clickThrough(opened: true)?): clickThrough = true
+            case (.clickThroughClose, _): clickThrough = false
+            default: break
+            }
+            let inView = video && viewport >= PlaybackRules.viewableShare && active && foreground && !clickThrough
+            let at = event.clock.seconds
+            if inView, open == nil { open = at }
+            if !inView, let from = open {
+                if at > from { spans.append((from, at)) }
+                open = nil
+            }
+        }
+        if let from = open, end > from { spans.append((from, end)) }
+        return spans
     }
 
     /// The spans playback stalled for media (`bufferStart` to `bufferFinish`, or to the end).
