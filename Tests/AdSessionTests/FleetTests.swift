@@ -155,6 +155,39 @@ import TestSupport
         }
     }
 
+    /// Viewability by the MRC rule (and undetermined): every drawn scenario's viewable / notViewable /
+    /// viewUndetermined, played by the real engine, is what the oracle says.
+    @Test func engine_decidesViewabilityAsTheOracleSays_forEveryDrawnScenario() async throws {
+        let timeline = try MediaTimeline(decoding: FFmpegMediaSource(location: Repo.media("clip-10s-360p.mp4")))
+        let duration = timeline.info.exactDuration
+        let mix = try FleetMix(parsing: "complete:1,background:1,pause:1,click:1,skip:1,close:1")
+        let names: Set<PlaybackEvent.Name> = [.viewable, .notViewable, .viewUndetermined]
+        for viewability in [PlaybackRules.Viewability.measured, .undetermined] {
+            for hasClickThrough in [true, false] {
+                var rules = PlaybackRules(duration: duration)
+                rules.skipOffset = .seconds(1)
+                rules.viewability = viewability
+                rules.hasClickThrough = hasClickThrough
+                var facts = FleetOracle.Facts(duration: duration, progressOffsets: [], skipOffset: rules.skipOffset, hasEndCard: false,
+                                              endCardAfterSkip: true, hasClickThrough: hasClickThrough)
+                facts.viewability = viewability
+                var seen: Set<PlaybackEvent.Name> = []
+                for index in 0..<200 {
+                    let scenario = FleetScenario.draw(index: index, seed: 21, mix: mix, facts: .init(duration: duration, skipOffset: rules.skipOffset))
+                    var fired: [FleetOracle.Event: Int] = [:]
+                    _ = try await PlaybackEngine(configuration: .init(rules: rules)).play(TimelineMediaSource(timeline), script: scenario.script, on: VirtualClock()) { event in
+                        guard names.contains(event.name) else { return }
+                        fired[FleetOracle.Event(event.name), default: 0] += 1
+                        seen.insert(event.name)
+                    }
+                    let expected = FleetOracle(facts: facts).events(of: scenario).filter { names.contains($0.key.name) }
+                    #expect(fired == expected, "\(viewability), click-through \(hasClickThrough), scenario \(scenario)")
+                }
+                #expect(seen == (viewability == .measured ? [.viewable, .notViewable] : [.viewUndetermined]), "both outcomes drawn: \(seen)")
+            }
+        }
+    }
+
     /// The same on simulated networks: stalls that delay skips and closes, and a rate that drops to 0 for good (the
     /// play is abandoned where the media stopped). The oracle works the stalls out from the frames and the download,
     /// the engine from its clock; every drawn scenario must agree.

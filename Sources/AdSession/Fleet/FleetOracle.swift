@@ -21,6 +21,8 @@ public struct FleetOracle: Sendable {
         public var hasClickThrough: Bool
         /// The icons: each shows (IconViewTracking) once the playhead reaches its offset, if that is before the end.
         public var icons: [PlaybackRules.IconRule]
+        /// Whether viewability is decided, and how (`PlaybackRules.viewability`).
+        public var viewability: PlaybackRules.Viewability = .off
 
         public init(duration: Duration, progressOffsets: [Duration], skipOffset: Duration?, hasEndCard: Bool, endCardAfterSkip: Bool, hasClickThrough: Bool,
                     icons: [PlaybackRules.IconRule] = []) {
@@ -88,12 +90,27 @@ public struct FleetOracle: Sendable {
             if facts.hasEndCard { add(.endCardShown) }
             add(.closeLinear)
         }
+        /// Viewability (off the network: fleets on simulated networks decide it `undetermined`): the run of played
+        /// video in view breaks where the scenario suppresses playback; `viewable` when a run reaches 2 s before the
+        /// ad's execution ends at `end`, else `notViewable`.
+        func viewability(breakAt pause: Duration?, end: Duration) {
+            switch facts.viewability {
+            case .off: return
+            case .undetermined: add(.viewUndetermined)
+            case .measured:
+                let need = PlaybackRules.viewableTime
+                let viewable = pause.map { $0 >= need || end - $0 >= need } ?? (end >= need)
+                add(viewable ? .viewable : .notViewable)
+            }
+        }
         switch scenario.kind {
         case .complete:
+            viewability(breakAt: nil, end: reach)
             toTheEnd()
         case .background, .pause:
             add(.pause)
             add(.resume)
+            viewability(breakAt: playhead(atClock: scenario.at ?? .zero), end: reach)
             toTheEnd()
         case .click:
             add(.click)
@@ -101,20 +118,25 @@ public struct FleetOracle: Sendable {
                 add(.pause)
                 add(.resume)
             }
+            viewability(breakAt: facts.hasClickThrough ? playhead(atClock: scenario.at ?? .zero) : nil, end: reach)
             toTheEnd()
         case .skip:
             let at = playhead(atClock: scenario.at ?? .zero)
             if let offset = facts.skipOffset, at >= offset {
                 boundaries(upTo: at)
                 add(.skip)
+                viewability(breakAt: nil, end: at)
                 if facts.endCardAfterSkip { endScreen() }
             } else {
                 // Not skippable (yet): the skip is refused and the video plays on.
+                viewability(breakAt: nil, end: reach)
                 toTheEnd()
             }
         case .close:
-            boundaries(upTo: playhead(atClock: scenario.at ?? .zero))
+            let at = playhead(atClock: scenario.at ?? .zero)
+            boundaries(upTo: at)
             add(.closeLinear)
+            viewability(breakAt: nil, end: at)
         }
         return events
     }

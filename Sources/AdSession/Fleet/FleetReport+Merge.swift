@@ -100,6 +100,6 @@ extension FleetReport {
         return Population(scenarios: add(a.scenarios, b.scenarios), endings: add(a.endings, b.endings),
                           rewardsGranted: a.rewardsGranted + b.rewardsGranted, rewardsForfeited: a.rewardsForfeited + b.rewardsForfeited,
                           events: add(a.events, b.events), beacons: beacons, failures: add(a.failures, b.failures), unexpected: unexpected,
-                          networks: networks)
+                          networks: networks, viewability: FleetReport.Viewability.of(events: add(a.events, b.events)))
     }
 }

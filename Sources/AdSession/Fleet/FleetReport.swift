@@ -62,6 +62,31 @@ public struct FleetReport: Sendable, Equatable, Codable {
         public var unexpected: Int?
         /// Under `--network-mix`: per network profile, how its viewers did.
         public var networks: [String: NetworkPopulation]? = nil
+        /// When the ad's viewability is decided (`<ViewableImpression>`): how many ad plays were viewable, not
+        /// viewable, undetermined, and the viewable rate (viewable over viewable and not viewable).
+        public var viewability: Viewability? = nil
+    }
+
+    public struct Viewability: Sendable, Equatable, Codable {
+        public var viewable = 0
+        public var notViewable = 0
+        public var undetermined = 0
+        /// viewable / (viewable + notViewable); nil when neither happened.
+        public var rate: Double?
+
+        public init(viewable: Int, notViewable: Int, undetermined: Int) {
+            self.viewable = viewable
+            self.notViewable = notViewable
+            self.undetermined = undetermined
+            rate = viewable + notViewable > 0 ? Double(viewable) / Double(viewable + notViewable) : nil
+        }
+
+        /// From the events counted by name; nil when there were none.
+        static func of(events: [String: Int]) -> Viewability? {
+            let counts = (events["viewable"] ?? 0, events["notViewable"] ?? 0, events["viewUndetermined"] ?? 0)
+            guard counts.0 + counts.1 + counts.2 > 0 else { return nil }
+            return Viewability(viewable: counts.0, notViewable: counts.1, undetermined: counts.2)
+        }
     }
 
     /// The viewers of one simulated network: how many, how many never started (402: the media was not ready within

@@ -14,7 +14,9 @@ extension FleetRunner {
         let facts = FleetOracle.Facts(duration: timeline.info.exactDuration, progressOffsets: rules.progressOffsets,
                                       skipOffset: rules.skipOffset, hasEndCard: rules.hasEndCard,
                                       endCardAfterSkip: rules.endCardAfterSkip, hasClickThrough: rules.hasClickThrough, icons: rules.icons)
-        let oracle = FleetOracle(facts: facts)
+        var oracleFacts = facts
+        oracleFacts.viewability = rules.viewability
+        let oracle = FleetOracle(facts: oracleFacts)
         let scenarioFacts = FleetScenario.Facts(duration: facts.duration, skipOffset: facts.skipOffset)
         var expectedEvents: [FleetOracle.Event: Int] = [:]
         // Each network of the mix, as the oracle sees it: whether the media loads in time, and its stalls.
@@ -78,9 +80,11 @@ extension FleetRunner {
         let playing = prepared.pod.filter(\.plays)
         let oracleFacts = playing.map { part -> (place: Int, facts: FleetOracle.Facts) in
             let rules = part.plan.rules ?? PlaybackRules()
-            return (part.ad.index, FleetOracle.Facts(duration: part.timeline?.info.exactDuration ?? .zero, progressOffsets: rules.progressOffsets,
-                                                     skipOffset: rules.skipOffset, hasEndCard: rules.hasEndCard, endCardAfterSkip: rules.endCardAfterSkip,
-                                                     hasClickThrough: rules.hasClickThrough, icons: rules.icons))
+            var facts = FleetOracle.Facts(duration: part.timeline?.info.exactDuration ?? .zero, progressOffsets: rules.progressOffsets,
+                                          skipOffset: rules.skipOffset, hasEndCard: rules.hasEndCard, endCardAfterSkip: rules.endCardAfterSkip,
+                                          hasClickThrough: rules.hasClickThrough, icons: rules.icons)
+            facts.viewability = rules.viewability
+            return (part.ad.index, facts)
         }
         let scenarioFacts = Self.scenarioFacts(of: prepared)
         /// Per pod part: the events it fires over all sessions, and how many sessions reached its turn.
@@ -143,7 +147,8 @@ extension FleetRunner {
             scenarios: await tally.scenarios, endings: await tally.endings, rewardsGranted: await tally.rewardsGranted,
             rewardsForfeited: await tally.rewardsForfeited, events: await tally.events, beacons: beacons,
             failures: await tally.failures, unexpected: received?.unexpected,
-            networks: configuration.networkMix == nil ? nil : await tally.networks)
+            networks: configuration.networkMix == nil ? nil : await tally.networks,
+            viewability: FleetReport.Viewability.of(events: await tally.events))
         let latency = FleetReport.latency(of: await tally.latency)
         let performance = FleetReport.Performance(
             seconds: seconds, decodeSeconds: prepared.decodeSeconds,

@@ -169,6 +169,11 @@ public struct FleetRunner: Sendable {
         var ad = FleetAd(plan: plan, timeline: timeline, location: media.location, mediaURL: media.selection.file.url,
                          decodeSeconds: decodeSeconds.seconds)
         if let mix = configuration.networkMix {
+            if ad.plan.rules?.viewability == .measured {
+                // The oracle does not work out how stalls break the runs in view: the sessions say undetermined.
+                ad.plan.rules?.viewability = .undetermined
+                ad.plan.steps.append(.warning("viewability on simulated networks is not predicted yet: the sessions fire ViewUndetermined (not Viewable or NotViewable)"))
+            }
             // One map of the media's bytes; each network of the mix downloads it its own way.
             let location = media.location, opener = environment.media, start = timeline.info.timeline.start
             let thresholds = configuration.session.network

@@ -15,6 +15,10 @@ enum FleetText {
         lines.append("scenarios  " + counts(population.scenarios))
         lines.append("endings    " + counts(population.endings))
         lines.append("rewards    \(population.rewardsGranted) granted, \(population.rewardsForfeited) forfeited")
+        if let view = population.viewability {
+            let rate = view.rate.map { String(format: "%.1f %% viewable", $0 * 100) } ?? "no rate"
+            lines.append("viewable   \(view.viewable) viewable, \(view.notViewable) not viewable, \(view.undetermined) undetermined (\(rate))")
+        }
         if let networks = population.networks, !networks.isEmpty {
             lines.append("")
             var table = [["network", "sessions", "402", "stalled", "rebuffers", "stall s", "start", "25%", "50%", "75%", "100%"]]

@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Issue 18 end to end: `<ViewableImpression>` fired by the MRC rule (inline and wrapper URLs together), the three
+/// `verificationNotExecuted` reasons on the repo's media/viewability.xml (its script URLs served by a loopback server
+/// that answers 404 for one), the emulated OM SDK log of the demo against a golden file, and a fleet's viewable
+/// counts against the oracle's.
+@Suite(.timeLimit(.minutes(3))) struct ViewabilityEndToEndTests {
+    func json(_ arguments: [String]) async throws -> (status: Int32, lines: [[String: Any]], stderr: String) {
+        let run = try await vplay(arguments + ["--json"])
+        return (run.status, run.lines, run.stderr)
+    }
+
+    @Test func viewable_firesInlineAndWrapperURLsTogether_atTwoSecondsOfPlay() async throws {
+        let inline = try String(contentsOfFile: Repo.media("viewability.xml"), encoding: .utf8)
+        let clip = Repo.media("clip-10s-360p.mp4")
+        let server = try ScriptedHTTPServer { target in
+            // The repo's tag, its relative media URL served next to it.
+            if target == "/inline.xml" { return .body(Data(inline.utf8), contentType: "application/xml") }
+            return target == "/clip-10s-360p.mp4" ? .file(clip) : .status(204)
+        }
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let tag = try folder.write("wrapper.xml", """
+            <VAST version="4.2"><Ad id="w"><Wrapper><AdSystem>w</AdSystem>
+            <VASTAdTagURI><![CDATA[\(server.baseURL)/inline.xml]]></VASTAdTagURI>
+            <Impression><![CDATA[http://127.0.0.1:9/w/imp]]></Impression>
+            <ViewableImpression><Viewable><![CDATA[http://127.0.0.1:9/w/viewable]]></Viewable>
+              <NotViewable><![CDATA[http://127.0.0.1:9/w/notViewable]]></NotViewable></ViewableImpression>
+            </Wrapper></Ad></VAST>
+            """)
+        let run = try await json(["--vast", tag, "--dry-run", "--script", "background@1.5,foreground@10"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let viewable = run.lines.filter { $0["kind"] as? String == "beacon" && $0["event"] as? String == "viewable" }
+        #expect(viewable.compactMap { $0["url"] as? String } == ["http://127.0.0.1:9/w/viewable", "http://127.0.0.1:8089/viewable?pos=00%3A00%3A03.500"])
+        #expect(viewable.allSatisfy { $0["clock"] as? Double == 12 && $0["playhead"] as? Double == 3.5 }, "at the same moment")
+        #expect(!run.lines.contains { ($0["url"] as? String)?.contains("otViewable") == true || ($0["url"] as? String)?.contains("Undetermined") == true })
+
+        let never = try await json(["--vast", tag, "--dry-run", "--script", "viewport@0=40"])
+        let notViewable = never.lines.filter { $0["kind"] as? String == "beacon" && $0["event"] as? String == "notViewable" }
+        #expect(notViewable.compactMap { $0["url"] as? String } == ["http://127.0.0.1:9/w/notViewable", "http://127.0.0.1:8089/notViewable?pos=00%3A00%3A10.000"])
+        let undetermined = try await json(["--vast", tag, "--dry-run", "--viewability", "undetermined", "--script", "close@4"])
+        let fired = undetermined.lines.filter { $0["kind"] as? String == "beacon" && ($0["event"] as? String ?? "").hasPrefix("view") }
+        #expect(fired.compactMap { $0["url"] as? String } == ["http://127.0.0.1:8089/viewUndetermined?pos=00%3A00%3A04.000"], "the wrapper has none")
+        let off = try await json(["--vast", tag, "--dry-run", "--viewability", "off"])
+        let viewability: Set<String> = ["viewable", "notViewable", "viewUndetermined"]
+        #expect(off.status == 0 && !off.lines.contains { viewability.contains($0["event"] as? String ?? "") || viewability.contains($0["name"] as? String ?? "") })
+    }
+
+    @Test func verificationReasons_1_2_and3_onTheRepoTag() async throws {
+        let server = try ScriptedHTTPServer { target in
+            switch target {
+            case "/omid/allowed.js", "/omid/legacy.js", "/omid/other.js": return .body(Data("/* omid */".utf8), contentType: "application/javascript")
+            case "/omid/missing.js": return .status(404)
+            default: return .status(204)
+            }
+        }
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let text = try String(contentsOfFile: Repo.media("viewability.xml"), encoding: .utf8)
+            .replacingOccurrences(of: "http://127.0.0.1:8089", with: server.baseURL)
+            .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "<![CDATA[\(Repo.media("clip-10s-360p.mp4"))]]>")
+            .replacingOccurrences(of: "</AdVerifications>\n      <Creatives>", with: """
+                <Verification vendor="malformed.example-omid">
+                  <JavaScriptResource apiFramework="omid"><![CDATA[http://[::1/oops.js]]></JavaScriptResource>
+                  <TrackingEvents><Tracking event="verificationNotExecuted"><![CDATA[\(server.baseURL)/vne?vendor=malformed&reason=[REASON]]]></Tracking></TrackingEvents>
+                </Verification>
+                </AdVerifications>
+                      <Creatives>
+                """)
+        #expect(text.contains("malformed.example-omid"))
+        let tag = try folder.write("viewability.xml", text)
+        let run = try await json(["--vast", tag, "--verification-probe",
+                                  "--verification-allow", "allowed.example-omid,broken.example-omid,legacy.example-omid,malformed.example-omid"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let reasons = Dictionary(uniqueKeysWithValues: run.lines.filter { $0["kind"] as? String == "beacon" && $0["event"] as? String == "verificationNotExecuted" }
+            .compactMap { $0["url"] as? String }.compactMap { url -> (String, String)? in
+                guard let query = URLComponents(string: url)?.queryItems, let vendor = query.first(where: { $0.name == "vendor" })?.value,
+                      let reason = query.first(where: { $0.name == "reason" })?.value else { return nil }
+                return (vendor, reason)
+            })
+        #expect(reasons == ["allowed": "2", "broken": "3", "other": "1", "legacy": "2", "malformed": "3"], "\(reasons)")
+        let probed = server.requests().map(\.target).filter { $0.hasPrefix("/omid/") }
+        #expect(Set(probed) == ["/omid/allowed.js", "/omid/missing.js", "/omid/legacy.js"], "a rejected vendor is not fetched: \(probed)")
+        // Without the options: reason 2 for all, and nothing fetched.
+        let plain = try await vplay(["--vast", tag, "--dry-run"])
+        #expect(plain.stdout.components(separatedBy: "REASON 2").count - 1 == 5)
+    }
+
+    @Test func theOMIDLogOfTheDemo_isTheGoldenFile() async throws {
+        let folder = try TemporaryFolder()
+        let log = folder.url.appendingPathComponent("omid.jsonl").path
+        let run = try await vplay(["--vast", "media/demo.xml", "--dry-run", "--seed", "7", "--now", "2026-01-01T00:00:00Z", "--omid-log", log])
+        #expect(run.status == 0)
+        let golden = try String(contentsOf: Repo.root.appendingPathComponent("Tests/Golden/demo.omid.jsonl"), encoding: .utf8)
+        #expect(try String(contentsOfFile: log, encoding: .utf8) == golden)
+        // With a script: pause and resume, a mute as a volume change, a skip, and the session's end.
+        let scripted = try await vplay(["--vast", "media/demo.xml", "--dry-run", "--omid-log", log, "--script", "pause@1,resume@2,mute@3,click@4,clickthroughClose@5,skip@7"])
+        #expect(scripted.status == 0)
+        let types = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["type"] as? String
+        }
+        // Playhead 1 paused until clock 2; the first quartile (playhead 2.5) at clock 3.5; the click at playhead 3
+        // holds it until clock 5; the midpoint (playhead 5) at clock 7, before the skip at that instant.
+        #expect(types == ["sessionStart", "loaded", "impression", "start", "playerStateChange", "pause", "resume", "volumeChange", "firstQuartile",
+                          "adUserInteraction", "pause", "resume", "midpoint", "skipped", "sessionFinish"], "\(types)")
+    }
+
+    @Test func aFleet_countsViewableAsTheOracleSays() async throws {
+        let run = try await vplay(["fleet", "--vast", "media/viewability.xml", "--sessions", "300", "--sink", "--json",
+                                   "--mix", "complete:2,background:2,pause:2,click:2,skip:2,close:2"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let checks = try #require(report["checks"] as? [String: Any])
+        #expect(checks["sentAsExpected"] as? Bool == true && checks["receivedAsSent"] as? Bool == true, "\(checks)")
+        let population = try #require(report["population"] as? [String: Any])
+        let view = try #require(population["viewability"] as? [String: Any])
+        let viewable = try #require(view["viewable"] as? Int), notViewable = try #require(view["notViewable"] as? Int)
+        #expect(viewable + notViewable == 300 && viewable > 0 && notViewable > 0, "\(view)")
+        #expect(abs((view["rate"] as? Double ?? 0) - Double(viewable) / 300) < 1e-9)
+        let beacons = try #require(population["beacons"] as? [[String: Any]])
+        let rows = beacons.filter { $0["event"] as? String == "viewable" || $0["event"] as? String == "notViewable" }
+        #expect(rows.map { $0["expected"] as? Int } == [viewable, notViewable] && rows.allSatisfy { $0["sent"] as? Int == $0["expected"] as? Int })
+    }
+}
