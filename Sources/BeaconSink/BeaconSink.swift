@@ -242,6 +242,6 @@ public final class BeaconSink: Sendable {
             withDecoderLimitConfiguration: limits
         )
         let number = connectionCount.wrappingAdd(1, ordering: .relaxed).newValue
-        try pipeline.addHandler(SinkConnectionHandler(recorder: recorder, media: media, connection: number))
+        try pipeline.addHandler(SinkConnectionHandler(recorder: recorder, media: media, documents: configuration.documents, connection: number))
     }
 }

@@ -22,6 +22,9 @@ public struct SinkConfiguration: Sendable {
     /// (the default) serves none, and `/media/…` is answered like any beacon. Resolved by
     /// ``BeaconSink/start()``; nothing outside the folder is ever served (see the README's sink section).
     public var mediaDirectory: String?
+    /// Fixed documents the sink serves at their paths (GET and HEAD, 200, not recorded as hits): e.g. the reward
+    /// verifier keys at `/__vplay/ssv/verifier-keys.json`. Empty by default.
+    public var documents: [String: SinkDocument] = [:]
 
     /// A configuration; every parameter defaults to the documented default of its property.
     public init(
@@ -33,5 +36,16 @@ public struct SinkConfiguration: Sendable {
         self.faults = faults
         self.logPath = logPath
         self.mediaDirectory = mediaDirectory
+    }
+}
+
+/// A fixed answer the sink serves at one path.
+public struct SinkDocument: Sendable, Equatable {
+    public var contentType: String
+    public var body: [UInt8]
+
+    public init(contentType: String, body: [UInt8]) {
+        self.contentType = contentType
+        self.body = body
     }
 }

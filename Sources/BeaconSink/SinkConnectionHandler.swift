@@ -43,6 +43,7 @@ final class SinkConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
 
     private let recorder: SinkRecorder
     private let media: SinkMediaLibrary?
+    private let documents: [String: SinkDocument]
     private let connection: Int
     private var state = State.idle
     private var scheduledAnswer: Scheduled<Void>?
@@ -50,9 +51,10 @@ final class SinkConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     /// The client shut its sending side (TCP half-close): answer what is in progress, then close.
     private var inputClosed = false
 
-    init(recorder: SinkRecorder, media: SinkMediaLibrary?, connection: Int) {
+    init(recorder: SinkRecorder, media: SinkMediaLibrary?, documents: [String: SinkDocument] = [:], connection: Int) {
         self.recorder = recorder
         self.media = media
+        self.documents = documents
         self.connection = connection
     }
 
@@ -160,6 +162,16 @@ final class SinkConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
             return
         }
         let path = Self.path(of: head.uri)
+        if head.method == .GET || head.method == .HEAD, let document = documents[String(path)] {
+            state = .idle
+            let buffer = context.channel.allocator.buffer(bytes: document.body)
+            var headers = HTTPHeaders()
+            headers.add(name: "Content-Type", value: document.contentType)
+            headers.add(name: "Content-Length", value: String(buffer.readableBytes))
+            headers.add(name: "Cache-Control", value: "no-store")
+            write(status: 200, headers: headers, body: [buffer], keepAlive: head.isKeepAlive && !inputClosed, for: head, context: context, flushNow: false)
+            return
+        }
         var lookup: SinkMediaLookup?
         if let media, head.method == .GET || head.method == .HEAD, path.hasPrefix(SinkMediaLibrary.prefix) {
             lookup = media.lookup(
