@@ -29,7 +29,8 @@ public struct AdSessionRunner: Sendable {
         var routing: SinkRouting?
         if let scope = configuration.sink, let http = transport {
             do {
-                let hookup = try await SinkHookup.start(scope: scope, faults: configuration.sinkFaults, base: http)
+                let hookup = try await SinkHookup.start(scope: scope, faults: configuration.sinkFaults, base: http,
+                                                        rewardKeysSeed: configuration.rewardCallback.map { _ in configuration.seed })
                 (sink, routing, transport) = (hookup.sink, hookup.routing, hookup.transport)
             } catch {
                 transport = SinkHookup.withoutSink(scope: scope, base: http)

@@ -92,6 +92,17 @@ struct BeaconPlanner {
         return (beacon, fresh)
     }
 
+    /// The reward callback of a grant at `clock`: `timestamp` the grant's wall time (ms since 1970), `transaction_id`
+    /// this session's, signed by `signer`. A beacon like the others (`rewardCallback`), its template the endpoint.
+    func rewardCallback(_ callback: RewardCallback, reward: Reward, signer: RewardSigner, playhead: Duration, clock: Duration) -> PlannedBeacon {
+        let (seconds, atto) = clock.components
+        let timestamp = wallStart + seconds * 1000 + atto / 1_000_000_000_000_000
+        let url = callback.signedURL(reward: reward, timestamp: timestamp, transactionID: transactionID.replacingOccurrences(of: "-", with: ""), signer: signer)
+        var beacon = PlannedBeacon(event: "rewardCallback", source: "reward callback", template: callback.url, url: url, playhead: playhead, clock: clock)
+        beacon.ad = breakPlace
+        return beacon
+    }
+
     /// A click-through URL (ClickThrough, CompanionClickThrough, IconClickThrough) as the page it opens: macros filled
     /// for the click's moment (`[ADPLAYHEAD]`, `[TIMESTAMP]`, `[CACHEBUSTING]`…), as a player expands it before
     /// opening the browser. Macros it leaves unknown are not warned about: the page is not a beacon.

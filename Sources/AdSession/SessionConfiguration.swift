@@ -60,6 +60,9 @@ public struct SessionConfiguration: Sendable {
     public var script = SessionScript()
     /// The reward when the tag has no rewarded extension (or to override it); nil uses the tag's.
     public var reward: Reward?
+    /// `--reward-callback`: when the reward is granted, a signed server-to-server callback goes to this endpoint
+    /// (AdMob server-side verification), signed with the key of `seed` (`RewardSigner`).
+    public var rewardCallback: RewardCallback?
     public var rewardThreshold: PlaybackRules.RewardThreshold = .complete
     public var videoClose: PlaybackRules.VideoClose = .anytime
     public var endCardAfterSkip = true

@@ -9,8 +9,12 @@ struct SinkHookup {
     let transport: any BeaconTransport
 
     /// Starts a sink with `faults` and routes the beacons in `scope` from `base` to it.
-    static func start(scope: SinkRouting.Scope, faults: [SinkFault], base: any BeaconTransport) async throws -> SinkHookup {
-        let sink = BeaconSink(configuration: SinkConfiguration(faults: faults))
+    /// With `rewardKeysSeed` (a reward callback is configured) it serves the reward verifier keys of that seed at
+    /// `RewardSigner.keysPath`.
+    static func start(scope: SinkRouting.Scope, faults: [SinkFault], base: any BeaconTransport, rewardKeysSeed: UInt64? = nil) async throws -> SinkHookup {
+        var configuration = SinkConfiguration(faults: faults)
+        if let seed = rewardKeysSeed { configuration.documents[RewardSigner.keysPath] = RewardSigner.keysDocument(seed: seed) }
+        let sink = BeaconSink(configuration: configuration)
         let port = try await sink.start()
         let routing = SinkRouting(scope: scope, base: "http://127.0.0.1:\(port)")
         return SinkHookup(sink: sink, routing: routing, transport: RoutingTransport(base: base, route: routing.route))

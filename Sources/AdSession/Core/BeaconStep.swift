@@ -16,6 +16,8 @@ struct BeaconStep {
     private var planner: BeaconPlanner
     private var gate: TrackingGate
     private var plan: TrackingPlan?
+    /// The reward callback and its signer (`--reward-callback`).
+    private let rewardCallback: (callback: RewardCallback, signer: RewardSigner)?
     private let repeatTracking: SessionConfiguration.RepeatTracking
     private let replayTracking: SessionConfiguration.ReplayTracking
 
@@ -26,6 +28,7 @@ struct BeaconStep {
         planner = BeaconPlanner(configuration: configuration, seed: seed, wallStart: wallStart)
         gate = TrackingGate(repeatTracking: configuration.repeatTracking, replayTracking: configuration.replayTracking)
         (repeatTracking, replayTracking) = (configuration.repeatTracking, configuration.replayTracking)
+        rewardCallback = configuration.rewardCallback.map { ($0, RewardSigner.current(seed: configuration.seed)) }
     }
 
     /// A pod's next ad (at `place`): its beacons carry the place and `adCount` as `[ADCOUNT]` (the InLine ads
@@ -64,7 +67,13 @@ struct BeaconStep {
         if event.name == .mute { planner.muted = true }
         if event.name == .unmute { planner.muted = false }
         guard let plan, gate.fires(event) else { return [] }
-        return fire(plan.targets(for: event), errorCode: nil, reason: nil, playhead: event.playhead, clock: event.clock)
+        var planned = fire(plan.targets(for: event), errorCode: nil, reason: nil, playhead: event.playhead, clock: event.clock)
+        if event.name == .rewarded, let reward = event.reward, let (callback, signer) = rewardCallback {
+            // The ad network's signed server-to-server callback: once, when the reward is granted.
+            planned.append(Planned(beacon: planner.rewardCallback(callback, reward: reward, signer: signer, playhead: event.playhead, clock: event.clock),
+                                   newUnknownMacros: []))
+        }
+        return planned
     }
 
     /// The page a click opens, macros expanded for its moment: the video's ClickThrough on `click`, the end card's

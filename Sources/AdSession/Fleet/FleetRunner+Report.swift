@@ -25,11 +25,15 @@ extension FleetRunner {
         let after = timeline.frames.dropFirst(firstPicture + 1).map(\.time)
         let networks = prepared.deliveries.map { FleetOracle.Network(frames: after, duration: timeline.info.exactDuration, delivery: $0, mediaTimeout: timeout) }
         var failedToLoad = 0
+        var rewards = 0
         for index in configuration.shard.indices(of: configuration.sessions) {
             let scenario = FleetScenario.draw(index: index, seed: configuration.session.seed, mix: configuration.mix, facts: scenarioFacts)
             let network = configuration.networkMix.map { networks[$0.draw(index: index, seed: configuration.session.seed)] }
             if network?.loads == false { failedToLoad += 1 }
-            for (event, count) in oracle.events(of: scenario, network: network) { expectedEvents[event, default: 0] += count }
+            let events = oracle.events(of: scenario, network: network)
+            for (event, count) in events { expectedEvents[event, default: 0] += count }
+            // Granted at complete (a fleet's threshold): a skip or close before it forfeits the reward.
+            if events[FleetOracle.Event(.complete)] != nil { rewards += 1 }
         }
         var expected = Array(repeating: 0, count: targets.count)
         let keys = targets.map { FleetTally.key(event: $0.event, source: $0.source.description, template: $0.url) }
@@ -60,7 +64,7 @@ extension FleetRunner {
             }
         }
         let offsets = targets.map { target in target.event == "progress" ? plan.progress.first { $0.targets.contains { $0.url == target.url } }?.at.seconds : nil }
-        return await finish(prepared, targets: targets.map { ($0, nil) }, offsets: offsets, expected: expected, tally: tally, hits: hits,
+        return await finish(prepared, targets: targets.map { ($0, nil) }, offsets: offsets, expected: expected, rewards: rewards, tally: tally, hits: hits,
                             seconds: seconds, duration: timeline.info.exactDuration, warnings: warnings)
     }
 
@@ -90,9 +94,12 @@ extension FleetRunner {
         /// Per pod part: the events it fires over all sessions, and how many sessions reached its turn.
         var events = Array(repeating: [FleetOracle.Event: Int](), count: prepared.pod.count)
         var reached = Array(repeating: 0, count: prepared.pod.count)
+        var rewards = 0
         for index in configuration.shard.indices(of: configuration.sessions) {
             let scenario = FleetScenario.draw(index: index, seed: configuration.session.seed, mix: configuration.mix, pod: scenarioFacts)
             let perAd = FleetOracle.events(of: scenario, pod: oracleFacts)
+            // The pod's reward: granted when its last ad completes, unless a skip or close forfeited it before.
+            if perAd.allSatisfy({ $0?[FleetOracle.Event(.complete)] != nil }) { rewards += 1 }
             var position = 0
             var ended = false
             for (part, ad) in prepared.pod.enumerated() {
@@ -125,12 +132,13 @@ extension FleetRunner {
             return plan.progress.first { $0.targets.contains { $0.url == item.target.url } }?.at.seconds
         }
         let duration = playing.reduce(Duration.zero) { $0 + ($1.timeline?.info.exactDuration ?? .zero) }
-        return await finish(prepared, targets: targets, offsets: offsets, expected: expected, tally: tally, hits: hits, seconds: seconds,
+        return await finish(prepared, targets: targets, offsets: offsets, expected: expected, rewards: rewards, tally: tally, hits: hits, seconds: seconds,
                             duration: duration, warnings: warnings)
     }
 
     /// The report's counts and measures, once the expected counts are known.
-    private func finish(_ prepared: FleetAd, targets: [(target: TrackingPlan.Target, ad: Int?)], offsets: [Double?], expected: [Int],
+    /// `rewards`: the sessions the oracle says grant the reward (each sends the reward callback, when configured).
+    private func finish(_ prepared: FleetAd, targets: [(target: TrackingPlan.Target, ad: Int?)], offsets: [Double?], expected: [Int], rewards: Int,
                         tally: FleetTally, hits: [String]?, seconds: Double, duration: Duration, warnings: [String]) async -> FleetReport {
         let configuration = self.configuration
         let sessions = configuration.shard.indices(of: configuration.sessions).underestimatedCount
@@ -142,6 +150,11 @@ extension FleetRunner {
             beacons.append(FleetReport.Beacon(event: target.event, source: target.source.description, template: target.url, offset: offsets[index],
                                               expected: expected[index], sent: sent[index], delivered: delivered[index],
                                               received: received?.perKey[index], ad: item.ad))
+        }
+        if let row = Self.rewardCallbackRow(of: prepared, session: configuration.session), sent.count > targets.count {
+            let index = targets.count
+            beacons.append(FleetReport.Beacon(event: row.event, source: row.source, template: row.template, offset: nil, expected: rewards,
+                                              sent: sent[index], delivered: delivered[index], received: received?.perKey[index], ad: row.ad))
         }
         let population = FleetReport.Population(
             scenarios: await tally.scenarios, endings: await tally.endings, rewardsGranted: await tally.rewardsGranted,

@@ -258,6 +258,18 @@ public struct FleetRunner: Sendable {
         return all
     }
 
+    /// The report row of the reward callback (`--reward-callback`): sent by the ad that grants the reward (a pod's
+    /// last ad), nil when none is configured or the ad grants no reward.
+    static func rewardCallbackRow(of ad: FleetAd, session: SessionConfiguration) -> (event: String, source: String, template: String, ad: Int?)? {
+        guard let callback = session.rewardCallback else { return nil }
+        if ad.pod.isEmpty {
+            return ad.plan.rules?.reward == nil ? nil : ("rewardCallback", "reward callback", callback.url, nil)
+        }
+        let playing = ad.pod.filter(\.plays)
+        guard let last = playing.last, playing.contains(where: { $0.plan.rules?.reward != nil }) else { return nil }
+        return ("rewardCallback", "reward callback", callback.url, last.ad.index)
+    }
+
     /// The scenario facts of the ads that play: one ad, or each ad of a pod that plays, by place.
     static func scenarioFacts(of ad: FleetAd) -> [(place: Int?, facts: FleetScenario.Facts)] {
         guard !ad.pod.isEmpty else {
@@ -309,7 +321,8 @@ public struct FleetRunner: Sendable {
         var warnings = prepared.warnings
         if let scope = session.sink, let http = transport {
             do {
-                let hookup = try await SinkHookup.start(scope: scope, faults: session.sinkFaults, base: http)
+                let hookup = try await SinkHookup.start(scope: scope, faults: session.sinkFaults, base: http,
+                                                        rewardKeysSeed: session.rewardCallback.map { _ in session.seed })
                 (sink, routing, transport) = (hookup.sink, hookup.routing, hookup.transport)
             } catch {
                 transport = SinkHookup.withoutSink(scope: scope, base: http)
@@ -321,7 +334,9 @@ public struct FleetRunner: Sendable {
         }
 
         let targets = Self.targets(of: prepared, withErrors: configuration.networkMix != nil)
+        // The reward callback, when configured: counted like a tracking URL, after them.
         let keys = targets.map { FleetTally.key(event: $0.target.event, source: $0.target.source.description, template: $0.target.url, ad: $0.ad) }
+            + (Self.rewardCallbackRow(of: prepared, session: session).map { [FleetTally.key(event: $0.event, source: $0.source, template: $0.template, ad: $0.ad)] } ?? [])
         let route = routing
         let tally = FleetTally(keys: keys, limit: 4 * session.beaconPolicy.maxConcurrent) { url in
             guard let route, route.routes(url) else { return nil }

@@ -32,6 +32,8 @@ struct FleetCommand: AsyncParsableCommand {
 
     @OptionGroup var verification: VerificationOptions
 
+    @OptionGroup var rewardCallback: RewardCallbackOptions
+
     @Option(parsing: .unconditional, help: .withDefault("How many viewers (sessions) in the whole fleet.", 1000, valueName: "sessions"),
             transform: OptionValue.integer(in: 1..., else: "--sessions must be 1 or more"))
     var sessions = 1000
@@ -98,7 +100,7 @@ struct FleetCommand: AsyncParsableCommand {
         if tag.bandwidth == .auto {
             throw ValidationError("--bandwidth auto chooses by a simulated network's rate; fleet does not simulate networks yet (run and inspect do: --network)")
         }
-        try OptionValue.checkNoClash(outputs: [("--report", report)] + tag.outputs, inputs: tag.inputs, inputFolders: tag.inputFolders)
+        try OptionValue.checkNoClash(outputs: [("--report", report)] + rewardCallback.outputs + tag.outputs, inputs: tag.inputs, inputFolders: tag.inputFolders)
     }
 
     func fleetConfiguration() -> FleetConfiguration {
@@ -106,6 +108,7 @@ struct FleetCommand: AsyncParsableCommand {
         tag.apply(to: &session)
         pods.apply(to: &session)
         verification.apply(to: &session)
+        rewardCallback.apply(to: &session)
         session.dryRun = dryRun
         macros.apply(to: &session)
         beacon.apply(to: &session)
@@ -123,6 +126,7 @@ struct FleetCommand: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = fleetConfiguration()
+        try rewardCallback.writeKeys(seed: configuration.session.seed)
         let bar = FleetProgressBar()
         let signals = SignalWatch()
         // The media file is known once the tag is resolved: an output that would replace it stops the fleet before

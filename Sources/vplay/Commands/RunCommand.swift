@@ -49,6 +49,8 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var rewards: RewardOptions
 
+    @OptionGroup var rewardCallback: RewardCallbackOptions
+
     @Option(help: ArgumentHelp("pause/resume/mute/unmute beacons on every occurrence or only the first.", valueName: "every|first"))
     var repeatTracking: SessionConfiguration.RepeatTracking = .every
 
@@ -92,7 +94,7 @@ struct RunCommand: AsyncParsableCommand {
 
     /// Every output of the run, by option.
     var outputs: [(option: String, path: String?)] {
-        reports.outputs + [("--beacons", beacons), ("--har", har), ("--omid-log", omidLog)] + tag.outputs
+        reports.outputs + [("--beacons", beacons), ("--har", har), ("--omid-log", omidLog)] + rewardCallback.outputs + tag.outputs
     }
 
     func sessionConfiguration() -> SessionConfiguration {
@@ -108,6 +110,7 @@ struct RunCommand: AsyncParsableCommand {
         beacon.apply(to: &configuration)
         configuration.script = scripting.steps
         rewards.apply(to: &configuration)
+        rewardCallback.apply(to: &configuration)
         configuration.repeatTracking = repeatTracking
         sink.apply(to: &configuration)
         configuration.replayTracking = replayTracking
@@ -116,6 +119,7 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = sessionConfiguration()
+        try rewardCallback.writeKeys(seed: configuration.seed)
         let outputs = try SessionOutputs(beaconsPath: beacons, harPath: har, userAgent: configuration.userAgent)
         let speed: Double? = { if case let .realtime(speed) = configuration.clock { return speed } else { return nil } }()
         let console = SessionConsole(json: json, realtimeSpeed: speed)

@@ -1,3 +1,4 @@
+import AdSession
 import ArgumentParser
 import BeaconSink
 import Foundation
@@ -40,8 +41,13 @@ struct SinkCommand: AsyncParsableCommand {
     @Flag(help: "Print each hit as JSON instead of text.")
     var json = false
 
+    @Option(help: ArgumentHelp("Serve the reward verifier keys of this --seed (the key vplay signs reward callbacks with) at /__vplay/ssv/verifier-keys.json.", valueName: "seed"))
+    var rewardSeed: UInt64?
+
     func run() async throws {
-        let sink = BeaconSink(configuration: SinkConfiguration(host: host, port: port, faults: fault, logPath: log, mediaDirectory: media))
+        var configuration = SinkConfiguration(host: host, port: port, faults: fault, logPath: log, mediaDirectory: media)
+        if let rewardSeed { configuration.documents[RewardSigner.keysPath] = RewardSigner.keysDocument(seed: rewardSeed) }
+        let sink = BeaconSink(configuration: configuration)
         let bound: Int
         do { bound = try await sink.start() } catch {
             StandardStreams.error("vplay sink: \(error)\n")

@@ -1,0 +1,63 @@
+import AdSession
+import ArgumentParser
+import Foundation
+import Primitives
+
+/// The ad network's signed server-to-server reward callback (AdMob server-side verification): where it goes, what it
+/// carries, and the public keys file a backend verifies it with. Taken by `run` and `fleet`.
+struct RewardCallbackOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("When the reward is granted, send a signed reward callback (AdMob server-side verification) to URL: GET with ad_network, ad_unit, custom_data, reward_amount, reward_item, timestamp, transaction_id, user_id, then signature and key_id.", valueName: "url"),
+            transform: Self.endpoint)
+    var rewardCallback: String?
+
+    @Option(help: ArgumentHelp("The callback's user_id (omitted when not given).", valueName: "id"))
+    var rewardUserId: String?
+
+    @Option(help: ArgumentHelp("The callback's custom_data (omitted when not given).", valueName: "text"))
+    var rewardCustomData: String?
+
+    @Option(help: .withDefault("The callback's ad_unit.", "1234567890", valueName: "id"))
+    var adUnit = "1234567890"
+
+    @Option(help: ArgumentHelp("Write the public keys JSON a backend verifies the callbacks with ({\"keys\":[{\"keyId\":…,\"pem\":…,\"base64\":…}]}; the key comes from --seed), before anything plays.", valueName: "file"),
+            transform: OptionValue.writableFile("--reward-keys"))
+    var rewardKeys: String?
+
+    /// An http(s) URL that can be requested, without a query (the callback's query is the signed content).
+    @Sendable static func endpoint(_ text: String) throws -> String {
+        do { _ = try RequestURL.check(text) } catch {
+            throw ValidationError("--reward-callback \(text): not a URL that can be requested (\(error))")
+        }
+        guard URLComponents(string: text)?.query == nil, !text.contains("#") else {
+            throw ValidationError("--reward-callback \(text): the URL must have no query or fragment (the callback's query is what is signed)")
+        }
+        return text
+    }
+
+    func validate() throws {
+        if rewardCallback == nil, rewardUserId != nil || rewardCustomData != nil {
+            throw ValidationError("--reward-user-id and --reward-custom-data go with --reward-callback")
+        }
+    }
+
+    var outputs: [(option: String, path: String?)] { [("--reward-keys", rewardKeys)] }
+
+    func apply(to configuration: inout SessionConfiguration) {
+        guard let rewardCallback else { return }
+        var callback = RewardCallback(url: rewardCallback)
+        callback.userID = rewardUserId
+        callback.customData = rewardCustomData
+        callback.adUnit = adUnit
+        configuration.rewardCallback = callback
+    }
+
+    /// Writes the keys file of `seed`, when asked.
+    func writeKeys(seed: UInt64) throws {
+        guard let rewardKeys else { return }
+        do {
+            try OutputFile.write(String(decoding: RewardSigner.keysJSON([RewardSigner.current(seed: seed)]), as: UTF8.self), to: rewardKeys, option: "--reward-keys")
+        } catch {
+            throw ValidationError("--reward-keys \(rewardKeys): cannot write there (\(error))")
+        }
+    }
+}
