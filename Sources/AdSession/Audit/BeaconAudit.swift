@@ -1,0 +1,206 @@
+import Foundation
+import Primitives
+import VAST
+
+/// `vplay audit`: judges a capture of what a real device fired (a HAR, a sink log, a beacon log) against what the tag
+/// says must fire — the tracking plan of the same session core `run` and `inspect` use (`AdInspection.tracking`,
+/// the wrapper chain included). Each captured request is matched to a tracking URL (`TemplateMatcher`); each URL
+/// gets its expected count (for a full play, or for the early end the capture shows: a skip, a close, an error), its
+/// seen count, first time and verdict; then the checks: order, timing against the media's duration, playhead macros,
+/// `[ERRORCODE]`, macros left unexpanded, and requests that look like tracking but match nothing (listed, not failed).
+public struct BeaconAudit: Sendable {
+    public struct Tracker: Sendable {
+        public var event: String
+        public var source: String
+        public var template: String
+        /// For progress: its offset.
+        public var offset: Duration?
+        /// How many the capture must hold: at least `minimum`, at most `maximum` (nil: any number).
+        public var minimum: Int
+        public var maximum: Int?
+        public var seen: Int
+        /// The first one's send time, ms since 1970, when the capture has times.
+        public var first: Int64?
+        public var verdict: Verdict
+    }
+
+    public enum Verdict: String, Sendable {
+        case ok, missing, duplicated
+    }
+
+    /// One check over the capture.
+    public struct Finding: Sendable {
+        /// Stable name (`order`, `timing.midpoint`, `playhead.start`, `errorcode`, …): CI history keys on it.
+        public var check: String
+        public var passed: Bool
+        public var detail: String
+        /// A warning: reported, never failed.
+        public var warning = false
+    }
+
+    public var trackers: [Tracker] = []
+    public var findings: [Finding] = []
+    /// Requests that look like tracking (to a host of the plan, or a tracking-looking path) and match nothing.
+    public var unmatched: [CapturedRequest] = []
+    /// Every request matched, with its tracker's index, in capture order (for the timeline).
+    public var matched: [(request: CapturedRequest, tracker: Int)] = []
+    public var duration: Duration?
+    public var tolerance: Double
+    public var passed: Bool { trackers.allSatisfy { $0.verdict == .ok } && findings.allSatisfy { $0.passed || $0.warning } }
+
+    /// One-shot events of a full play and their share of the duration.
+    static let milestones: [(event: String, share: Double)] = [("start", 0), ("firstQuartile", 0.25), ("midpoint", 0.5), ("thirdQuartile", 0.75), ("complete", 1)]
+
+    public init(inspection: AdInspection, requests: [CapturedRequest], tolerance: Double = 1) {
+        self.tolerance = tolerance
+        duration = inspection.media?.exactDuration ?? inspection.ad?.linear?.duration
+        let rows = inspection.tracking.filter { $0.event != "clickThrough" }
+        let matchers = rows.map { TemplateMatcher($0.url) }
+        var seen = Array(repeating: [(request: CapturedRequest, macros: [String: String])](), count: rows.count)
+        let planHosts = Set(rows.compactMap { URLComponents(string: $0.url)?.host?.lowercased() })
+        for request in requests {
+            var hit: (Int, [String: String])?
+            for (index, matcher) in matchers.enumerated() {
+                if let macros = matcher?.match(request.url) { hit = (index, macros); break }
+            }
+            if let (index, macros) = hit {
+                seen[index].append((request, macros))
+                matched.append((request, index))
+            } else if Self.looksLikeTracking(request.url, planHosts: planHosts) {
+                unmatched.append(request)
+            }
+        }
+        func times(_ event: String) -> [Int64] { rows.indices.filter { rows[$0].event == event }.flatMap { seen[$0].compactMap(\.request.sentAt) }.sorted() }
+        func count(_ event: String) -> Int { rows.indices.filter { rows[$0].event == event }.reduce(0) { $0 + seen[$1].count } }
+        let duration = self.duration
+        // Where the video ended early, if the capture shows it: a skip, or a close before the end (by its playhead
+        // macro, or without a complete) — a close of the end card after the video is not early.
+        let ends = rows.indices.filter { ["skip", "closeLinear", "close"].contains(rows[$0].event) }.flatMap { seen[$0] }
+        let endPlayhead: Double? = ends.compactMap { Self.playhead($0.macros) }.filter { at in duration.map { at < $0.seconds - tolerance } ?? true }.min()
+        let earlyEnd = count("skip") > 0 || endPlayhead != nil || (!ends.isEmpty && count("complete") == 0)
+
+        for (index, row) in rows.enumerated() {
+            let offset = row.offset.flatMap(TimeOffset.init(parsing:)).flatMap { offset in duration.map { offset.resolve(against: $0) } }
+            var (minimum, maximum): (Int, Int?)
+            switch row.event {
+            case "impression", "creativeView", "start": (minimum, maximum) = (1, 1)
+            case "firstQuartile", "midpoint", "thirdQuartile", "complete", "progress":
+                let share = Self.milestones.first { $0.event == row.event }?.share
+                let at = offset?.seconds ?? share.flatMap { share in duration.map { $0.seconds * share } }
+                if let end = endPlayhead, let at {
+                    (minimum, maximum) = at <= end + tolerance ? (at <= end - tolerance ? 1 : 0, 1) : (0, 0)
+                } else {
+                    (minimum, maximum) = earlyEnd ? (0, 1) : (1, 1)
+                }
+            case "loaded", "companion.creativeView", "icon.viewTracking", "viewable", "notViewable", "viewUndetermined", "verificationNotExecuted":
+                (minimum, maximum) = (0, 1)
+            default: (minimum, maximum) = (0, nil)
+            }
+            let hits = seen[index]
+            let verdict: Verdict = hits.count < minimum ? .missing : maximum.map { hits.count > $0 } == true ? .duplicated : .ok
+            trackers.append(Tracker(event: row.event, source: row.source, template: row.url, offset: offset, minimum: minimum, maximum: maximum,
+                                    seen: hits.count, first: hits.compactMap(\.request.sentAt).min(), verdict: verdict))
+        }
+
+        // Order: impression, start, the quartiles, complete, each first one not before the one before it.
+        var previous: (event: String, at: Int64)?
+        var order = true
+        for event in ["impression"] + Self.milestones.map(\.event) {
+            guard let at = times(event).first else { continue }
+            if let previous, at < previous.at {
+                order = false
+                findings.append(Finding(check: "order.\(event)", passed: false,
+                                        detail: "\(event) was sent \(Self.seconds(Double(previous.at - at) / 1000)) s before \(previous.event)"))
+            }
+            previous = (event, at)
+        }
+        if order, previous != nil { findings.append(Finding(check: "order", passed: true, detail: "impression, start, quartiles and complete in order")) }
+
+        // Timing: with a start and a complete and no pause between, the quartiles at their shares of that span, and the
+        // span the media's duration.
+        let paused = count("pause") > 0 || count("resume") > 0
+        if let start = times("start").first, let complete = times("complete").first, complete > start {
+            let span = Double(complete - start) / 1000
+            if paused {
+                findings.append(Finding(check: "timing", passed: true, detail: "paused during the play: quartile times not checked", warning: true))
+            } else {
+                for (event, share) in Self.milestones.dropFirst().dropLast() {
+                    guard let at = times(event).first else { continue }
+                    let actual = Double(at - start) / 1000, expected = span * share
+                    let ok = abs(actual - expected) <= tolerance
+                    findings.append(Finding(check: "timing.\(event)", passed: ok,
+                                            detail: "\(event) \(Self.seconds(actual)) s after start, expected \(Self.seconds(expected)) s ± \(Self.seconds(tolerance)) s"))
+                }
+                if let duration {
+                    let ok = abs(span - duration.seconds) <= tolerance
+                    findings.append(Finding(check: "timing.duration", passed: ok,
+                                            detail: "start to complete took \(Self.seconds(span)) s; the media lasts \(Self.seconds(duration.seconds)) s"))
+                }
+                let quartiles = Self.milestones.dropFirst().compactMap { times($0.event).first }
+                if let duration, quartiles.count == 4, let low = quartiles.min(), let high = quartiles.max(),
+                   Double(high - low) / 1000 < duration.seconds / 4 {
+                    findings.append(Finding(check: "timing.bunched", passed: false,
+                                            detail: "the quartiles and complete were sent within \(Self.seconds(Double(high - low) / 1000)) s of each other; they span 75 % of a \(Self.seconds(duration.seconds)) s ad"))
+                }
+            }
+        }
+
+        // Playhead macros against their event.
+        for (index, row) in rows.enumerated() {
+            let expected: Double?
+            switch row.event {
+            case "impression", "creativeView", "start": expected = 0
+            case "firstQuartile", "midpoint", "thirdQuartile", "complete":
+                expected = duration.map { $0.seconds * (Self.milestones.first { $0.event == row.event }?.share ?? 0) }
+            case "progress": expected = trackers[index].offset?.seconds
+            default: expected = nil
+            }
+            for hit in seen[index] {
+                guard let value = Self.playhead(hit.macros) else { continue }
+                if let expected {
+                    let ok = abs(value - expected) <= tolerance
+                    findings.append(Finding(check: "playhead.\(row.event)", passed: ok,
+                                            detail: "\(row.event) (request \(hit.request.index)) says playhead \(Self.seconds(value)) s; its event is at \(Self.seconds(expected)) s"))
+                }
+                if row.event == "skip", let offset = inspection.ad?.linear?.skipOffset, let duration {
+                    let at = offset.resolve(against: duration).seconds
+                    findings.append(Finding(check: "playhead.skip", passed: value + tolerance >= at,
+                                            detail: "skip at playhead \(Self.seconds(value)) s; the skip offset is \(Self.seconds(at)) s"))
+                }
+            }
+            // [ERRORCODE] on errors: a VAST code.
+            if row.event == "error", row.url.localizedCaseInsensitiveContains("ERRORCODE") {
+                for hit in seen[index] {
+                    let code = hit.macros["ERRORCODE"] ?? ""
+                    let ok = Int(code).map { (100...999).contains($0) } ?? false
+                    findings.append(Finding(check: "errorcode", passed: ok,
+                                            detail: ok ? "error (request \(hit.request.index)) carries VAST code \(code)" : "error (request \(hit.request.index)) carries [ERRORCODE] = \"\(code)\", not a VAST code"))
+                }
+            }
+        }
+        // Macros a player left unexpanded.
+        for (request, _) in matched where request.url.range(of: #"\[[A-Z_]{3,}\]|%5B[A-Z_]{3,}%5D"#, options: .regularExpression) != nil {
+            findings.append(Finding(check: "macros", passed: false, detail: "request \(request.index) still has an unexpanded macro: \(request.url)", warning: true))
+        }
+    }
+
+    /// The playhead a request's macros carry (`[ADPLAYHEAD]`, else `[CONTENTPLAYHEAD]`, `[MEDIAPLAYHEAD]`), seconds.
+    static func playhead(_ macros: [String: String]) -> Double? {
+        for name in ["ADPLAYHEAD", "CONTENTPLAYHEAD", "MEDIAPLAYHEAD"] {
+            if let value = macros[name], let duration = VASTTime.parseDuration(value) { return duration.seconds }
+        }
+        return nil
+    }
+
+    /// A request that matches nothing but looks like tracking: to a host the plan's URLs use, or with a tracking-ish
+    /// path.
+    static func looksLikeTracking(_ url: String, planHosts: Set<String>) -> Bool {
+        guard let components = URLComponents(string: url) else { return false }
+        if let host = components.host?.lowercased(), planHosts.contains(host) { return true }
+        let path = components.path.lowercased()
+        return ["track", "impression", "imp", "pixel", "beacon", "quartile", "event", "vast", "error", "pagead", "activeview"]
+            .contains { path.contains($0) }
+    }
+
+    static func seconds(_ value: Double) -> String { String(format: "%.3f", value) }
+}

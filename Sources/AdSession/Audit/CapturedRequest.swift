@@ -1,0 +1,95 @@
+import Foundation
+import Primitives
+
+/// One request a device (or vplay) sent, as a capture records it: its URL and, when the capture has one, when it was
+/// sent (ms since 1970).
+public struct CapturedRequest: Sendable, Equatable {
+    public var url: String
+    public var sentAt: Int64?
+    /// Its position in the capture (1-based), for messages.
+    public var index: Int
+
+    public init(url: String, sentAt: Int64?, index: Int) {
+        self.url = url
+        self.sentAt = sentAt
+        self.index = index
+    }
+
+    /// The capture formats `vplay audit` reads.
+    public enum Format: String, Sendable, CaseIterable {
+        /// HAR 1.2 (Charles, browser dev tools, vplay's `--har`): `log.entries[].request.url`, `startedDateTime`.
+        case har
+        /// `vplay sink --log` JSON Lines: `target` on `host`, `receivedAtMilliseconds`.
+        case sinkLog
+        /// vplay's `--beacons` JSON Lines: each final attempt's `url` and `sentAt`.
+        case beacons
+    }
+
+    public struct ReadError: Error, Sendable, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// The most a capture file may hold: a day of a busy device's traffic is a few MB.
+    public static let maxBytes = 256 * 1024 * 1024
+
+    /// Reads a capture file.
+    public static func read(_ path: String, format: Format) throws(ReadError) -> [CapturedRequest] {
+        let data: Data
+        do {
+            let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+            guard size <= maxBytes else { throw ReadError(description: "\(path): \(size) bytes, more than the \(maxBytes) a capture may have") }
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch let error as ReadError {
+            throw error
+        } catch {
+            throw ReadError(description: "\(path): cannot read it (\(error.localizedDescription))")
+        }
+        return try parse(data, format: format, name: path)
+    }
+
+    /// Parses a capture's bytes.
+    public static func parse(_ data: Data, format: Format, name: String = "capture") throws(ReadError) -> [CapturedRequest] {
+        switch format {
+        case .har:
+            guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let log = root["log"] as? [String: Any],
+                  let entries = log["entries"] as? [Any] else {
+                throw ReadError(description: "\(name): not a HAR file (no log.entries)")
+            }
+            return entries.enumerated().compactMap { offset, entry in
+                guard let entry = entry as? [String: Any], let request = entry["request"] as? [String: Any], let url = request["url"] as? String else { return nil }
+                let method = (request["method"] as? String)?.uppercased() ?? "GET"
+                guard method == "GET" || method == "POST" else { return nil }
+                return CapturedRequest(url: url, sentAt: (entry["startedDateTime"] as? String).flatMap(Self.iso8601), index: offset + 1)
+            }
+        case .sinkLog, .beacons:
+            var requests: [CapturedRequest] = []
+            for (offset, line) in data.split(separator: UInt8(ascii: "\n")).enumerated() {
+                guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else {
+                    throw ReadError(description: "\(name): line \(offset + 1) is not a JSON object")
+                }
+                if format == .sinkLog {
+                    guard let target = object["target"] as? String else { continue }
+                    let host = object["host"] as? String ?? "127.0.0.1"
+                    requests.append(CapturedRequest(url: "http://\(host)\(target)", sentAt: (object["receivedAtMilliseconds"] as? NSNumber)?.int64Value,
+                                                    index: offset + 1))
+                } else {
+                    // One record per attempt: the final one stands for the beacon; one never sent is not in a capture.
+                    guard let url = object["url"] as? String, object["finalAttempt"] as? Bool != false, object["dryRun"] as? Bool != true,
+                          let sentAt = (object["sentAt"] as? NSNumber)?.int64Value else { continue }
+                    requests.append(CapturedRequest(url: url, sentAt: sentAt, index: offset + 1))
+                }
+            }
+            return requests
+        }
+    }
+
+    /// ms since 1970 of an ISO 8601 time (fractional seconds allowed).
+    static func iso8601(_ text: String) -> Int64? {
+        let formatter = ISO8601DateFormatter()
+        for options: ISO8601DateFormatter.Options in [[.withInternetDateTime, .withFractionalSeconds], [.withInternetDateTime]] {
+            formatter.formatOptions = options
+            if let date = formatter.date(from: text) { return Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import Primitives
+
+/// Matches a tracking URL as the tag writes it (macros and all) against a URL a device requested: the same scheme-less
+/// host (any loopback host for a loopback template, as a capture through a local sink shows), the same path, the same
+/// query parameters in any order, values compared percent-decoded, each macro (`[ADPLAYHEAD]`, `%%CACHEBUSTING%%`)
+/// matching any value, which is captured by name.
+struct TemplateMatcher: Sendable {
+    let template: String
+    private let host: String?
+    private let path: NSRegularExpression?
+    /// Query parameters: name → value pattern (nil: a value with no macro, compared as text).
+    private let query: [(name: String, literal: String?, pattern: NSRegularExpression?, macros: [String])]
+    private let pathMacros: [String]
+
+    init?(_ template: String) {
+        self.template = template
+        guard let components = URLComponents(string: template.trimmingCharacters(in: .whitespacesAndNewlines)) else { return nil }
+        host = components.host?.lowercased()
+        let (path, pathMacros) = Self.pattern(components.percentEncodedPath)
+        self.path = path
+        self.pathMacros = pathMacros
+        query = (components.percentEncodedQuery ?? "").split(separator: "&", omittingEmptySubsequences: true).map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = Self.decoded(String(parts[0]))
+            let value = parts.count > 1 ? String(parts[1]) : ""
+            let (pattern, macros) = Self.pattern(value)
+            return (name, macros.isEmpty ? Self.decoded(value) : nil, macros.isEmpty ? nil : pattern, macros)
+        }
+    }
+
+    /// The macro values of `url` when it matches, else nil.
+    func match(_ url: String) -> [String: String]? {
+        guard let components = URLComponents(string: url) else { return nil }
+        let capturedHost = components.host?.lowercased()
+        if let host, host != capturedHost, !(Self.isLoopback(host) && capturedHost.map(Self.isLoopback) == true) { return nil }
+        var values: [String: String] = [:]
+        let capturedPath = components.percentEncodedPath
+        if let path {
+            guard let found = path.firstMatch(in: capturedPath, range: NSRange(capturedPath.startIndex..., in: capturedPath)) else { return nil }
+            for (index, name) in pathMacros.enumerated() {
+                if let range = Range(found.range(at: index + 1), in: capturedPath) { values[name] = Self.decoded(String(capturedPath[range])) }
+            }
+        }
+        let pairs = (components.percentEncodedQuery ?? "").split(separator: "&", omittingEmptySubsequences: true).map { pair -> (String, String) in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            return (Self.decoded(String(parts[0])), parts.count > 1 ? String(parts[1]) : "")
+        }
+        guard pairs.count == query.count else { return nil }
+        var unused = pairs
+        for parameter in query {
+            guard let position = unused.firstIndex(where: { name, value in
+                guard name == parameter.name else { return false }
+                if let literal = parameter.literal { return Self.decoded(value) == literal }
+                guard let pattern = parameter.pattern else { return false }
+                return pattern.firstMatch(in: value, range: NSRange(value.startIndex..., in: value)) != nil
+            }) else { return nil }
+            let value = unused.remove(at: position).1
+            if let pattern = parameter.pattern, let found = pattern.firstMatch(in: value, range: NSRange(value.startIndex..., in: value)) {
+                for (index, name) in parameter.macros.enumerated() {
+                    if let range = Range(found.range(at: index + 1), in: value) { values[name] = Self.decoded(String(value[range])) }
+                }
+            }
+        }
+        return values
+    }
+
+    static func isLoopback(_ host: String) -> Bool { host == "localhost" || host.hasPrefix("127.") || host == "::1" || host == "[::1]" }
+
+    static func decoded(_ text: String) -> String { text.removingPercentEncoding ?? text }
+
+    /// An anchored pattern for `text` with each macro (`[NAME]`, `%%NAME%%`) a capture group, and the macro names.
+    static func pattern(_ text: String) -> (NSRegularExpression?, [String]) {
+        guard let macro = try? NSRegularExpression(pattern: #"\[([A-Z_]+)\]|%%([A-Z_]+)%%|%5B([A-Z_]+)%5D"#, options: [.caseInsensitive]) else { return (nil, []) }
+        var pattern = "^"
+        var names: [String] = []
+        var last = text.startIndex
+        for found in macro.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+            guard let range = Range(found.range, in: text) else { continue }
+            pattern += NSRegularExpression.escapedPattern(for: String(text[last..<range.lowerBound]))
+            let name = (1...3).compactMap { Range(found.range(at: $0), in: text).map { String(text[$0]) } }.first ?? "?"
+            names.append(name.uppercased())
+            pattern += "(.*?)"
+            last = range.upperBound
+        }
+        pattern += NSRegularExpression.escapedPattern(for: String(text[last...])) + "$"
+        return (try? NSRegularExpression(pattern: pattern), names)
+    }
+}

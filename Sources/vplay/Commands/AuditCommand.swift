@@ -1,0 +1,170 @@
+import AdSession
+import ArgumentParser
+import Foundation
+import Primitives
+
+/// `vplay audit --vast TAG --har CAPTURE.har`: judges what a real device fired against what the tag says it must
+/// fire (`BeaconAudit`).
+struct AuditCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "audit",
+        abstract: "Judge a capture of a device's requests (HAR, sink log, beacon log) against the tag's tracking plan.",
+        discussion: """
+            Each captured request is matched to a tracking URL of the tag (its wrapper chain included): macros match \
+            any value, query order and percent-encoding do not matter, a loopback template matches any loopback host. \
+            Per tracking URL: expected count (a full play, or what the capture shows: a skip, a close), seen, first \
+            time, verdict. Checks: order; quartile timing against the time from start to complete and the media's \
+            duration (when the capture has times and no pause); playhead macros against their event; [ERRORCODE] on \
+            errors. Requests that look like tracking but match nothing are listed, not failed.
+
+            Exit codes: 0 every check holds; 1 a check failed; 2 usage error (or a capture that cannot be read); \
+            3 the tag has no ad; 4 its media cannot be opened (the VAST <Duration> is used for timing then).
+            """
+    )
+
+    @OptionGroup var tag: TagOptions
+
+    @Option(help: ArgumentHelp("The capture as a HAR 1.2 file (Charles, browser dev tools, vplay --har).", valueName: "file"))
+    var har: String?
+
+    @Option(help: ArgumentHelp("The capture as a vplay sink log (vplay sink --log).", valueName: "file"))
+    var log: String?
+
+    @Option(help: ArgumentHelp("The capture as a vplay beacon log (--beacons).", valueName: "file"))
+    var beacons: String?
+
+    @Option(help: .withDefault("Seconds of slack for timing and playhead checks.", seconds: .seconds(1)),
+            transform: OptionValue.seconds(positive: true, else: "--tolerance must be a positive number of seconds"))
+    var tolerance: Duration = .seconds(1)
+
+    @Flag(help: "Print the audit as one JSON object instead of text.")
+    var json = false
+
+    @Option(help: ArgumentHelp("Write the audit as JSON to FILE.", valueName: "file"), transform: OptionValue.writableFile("--report"))
+    var report: String?
+
+    @Option(help: ArgumentHelp("Write JUnit XML: one test case per tracking URL and per check.", valueName: "file"), transform: OptionValue.writableFile("--junit"))
+    var junit: String?
+
+    @Option(help: ArgumentHelp("Draw the captured beacons on the media's timeline as SVG.", valueName: "file"), transform: OptionValue.writableFile("--timeline"))
+    var timeline: String?
+
+    func validate() throws {
+        let given = [har, log, beacons].compactMap { $0 }
+        guard given.count == 1 else { throw ValidationError("give exactly one capture: --har, --log or --beacons") }
+        try OptionValue.checkNoClash(outputs: [("--report", report), ("--junit", junit), ("--timeline", timeline)],
+                                     inputs: tag.inputs + [("--har", har), ("--log", log), ("--beacons", beacons)], inputFolders: tag.inputFolders)
+    }
+
+    func run() async throws {
+        let requests: [CapturedRequest]
+        do {
+            if let har { requests = try CapturedRequest.read(har, format: .har) }
+            else if let log { requests = try CapturedRequest.read(log, format: .sinkLog) }
+            else { requests = try CapturedRequest.read(beacons!, format: .beacons) }
+        } catch {
+            throw ValidationError(error.description)
+        }
+        var configuration = SessionConfiguration(tag: tag.vast)
+        tag.apply(to: &configuration)
+        let inspection = await AdInspector(configuration: configuration).inspect(openMedia: true)
+        guard inspection.ad != nil else {
+            StandardStreams.error("vplay audit: the tag has no ad: \(inspection.errors.map { "\($0.code) \($0.message)" }.joined(separator: "; "))\n")
+            throw ExitCode(ExitCode.adError.rawValue)
+        }
+        let audit = BeaconAudit(inspection: inspection, requests: requests, tolerance: tolerance.seconds)
+        let document = Self.json(audit, tag: tag.vast, requests: requests.count)
+        StandardStreams.print(json ? document.text : Self.text(audit, requests: requests.count))
+        var failures: [String] = []
+        func write(_ option: String, _ path: String?, _ content: () -> String) {
+            guard let path else { return }
+            do { try OutputFile.write(content(), to: path, option: option) } catch { failures.append("\(error)") }
+        }
+        write("--report", report) { document.text + "\n" }
+        write("--junit", junit) { JUnitReport.xml(suite: "audit \(tag.vast)", results: Self.results(audit), seconds: 0) }
+        write("--timeline", timeline) { Self.svg(audit, title: "vplay audit: \(tag.vast)") }
+        let code: Int32 = audit.passed ? (inspection.media == nil && inspection.errors.contains { $0.kind == .media } ? ExitCode.mediaError.rawValue : 0) : 1
+        try CommandOutputs.exit(audit.passed ? code : 1, failures: failures, signalled: false)
+    }
+
+    static func results(_ audit: BeaconAudit) -> [ExpectationResult] {
+        audit.trackers.map { tracker in
+            ExpectationResult(name: "\(tracker.event) [\(tracker.source)] \(tracker.template)", passed: tracker.verdict == .ok,
+                              detail: tracker.verdict == .ok ? nil : "\(tracker.verdict.rawValue): seen \(tracker.seen), expected \(range(tracker))")
+        } + audit.findings.filter { !$0.warning }.map { ExpectationResult(name: $0.check, passed: $0.passed, detail: $0.passed ? nil : $0.detail) }
+    }
+
+    static func range(_ tracker: BeaconAudit.Tracker) -> String {
+        guard let maximum = tracker.maximum else { return "\(tracker.minimum) or more" }
+        return tracker.minimum == maximum ? "\(maximum)" : "\(tracker.minimum) to \(maximum)"
+    }
+
+    static func text(_ audit: BeaconAudit, requests: Int) -> String {
+        var lines = ["audit: \(requests) requests, \(audit.matched.count) matched to the tag's tracking URLs"]
+        var table = [["verdict", "event", "source", "expected", "seen", "url"]]
+        for tracker in audit.trackers where tracker.seen > 0 || tracker.minimum > 0 || tracker.verdict != .ok {
+            let event = tracker.offset.map { "\(tracker.event)@\($0.millisecondText)" } ?? tracker.event
+            table.append([tracker.verdict == .ok ? "ok" : tracker.verdict.rawValue.uppercased(), event, tracker.source, range(tracker), "\(tracker.seen)", tracker.template])
+        }
+        let widths = (0..<5).map { column in table.map { $0[column].count }.max() ?? 0 }
+        lines += table.map { row in (0..<5).map { row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  ") + "  " + row[5] }
+        if !audit.findings.isEmpty { lines.append("") }
+        for finding in audit.findings {
+            lines.append("\(finding.warning ? "warn" : finding.passed ? "ok  " : "FAIL") \(finding.check): \(finding.detail)")
+        }
+        if !audit.unmatched.isEmpty {
+            lines.append("")
+            lines += audit.unmatched.map { "unmatched (request \($0.index)): \($0.url)" }
+        }
+        lines.append("")
+        lines.append("audit: " + (audit.passed ? "every check holds" : "checks failed") + " (exit \(audit.passed ? 0 : 1))")
+        return lines.joined(separator: "\n")
+    }
+
+    static func json(_ audit: BeaconAudit, tag: String, requests: Int) -> JSON {
+        .object([
+            ("kind", .string("audit")), ("tag", .string(tag)), ("passed", .bool(audit.passed)), ("requests", .int(requests)),
+            ("matched", .int(audit.matched.count)), ("duration", audit.duration.map(JSON.seconds) ?? .null), ("tolerance", .number(audit.tolerance)),
+            ("trackers", .array(audit.trackers.map { tracker in
+                .object([
+                    ("event", .string(tracker.event)), ("source", .string(tracker.source)), ("template", .string(tracker.template)),
+                    ("offset", tracker.offset.map(JSON.seconds) ?? .null), ("minimum", .int(tracker.minimum)), ("maximum", .optional(tracker.maximum)),
+                    ("seen", .int(tracker.seen)), ("firstSentAt", tracker.first.map { .int(Int($0)) } ?? .null), ("verdict", .string(tracker.verdict.rawValue)),
+                ])
+            })),
+            ("findings", .array(audit.findings.map { .object([("check", .string($0.check)), ("passed", .bool($0.passed)), ("warning", .bool($0.warning)), ("detail", .string($0.detail))]) })),
+            ("unmatched", .array(audit.unmatched.map { .object([("index", .int($0.index)), ("url", .string($0.url))]) })),
+        ])
+    }
+
+    /// The matched beacons on a time axis from the first one, one lane per tracking event, with the quartiles' expected
+    /// times (dashed) from start.
+    static func svg(_ audit: BeaconAudit, title: String) -> String {
+        let timed = audit.matched.compactMap { item in item.request.sentAt.map { (at: $0, tracker: item.tracker) } }
+        let origin = timed.map(\.at).min() ?? 0
+        let events = Array(NSOrderedSet(array: audit.matched.map { audit.trackers[$0.tracker].event })) as? [String] ?? []
+        let span = max(Double((timed.map(\.at).max() ?? origin) - origin) / 1000, audit.duration?.seconds ?? 1, 1)
+        let left = 150.0, width = 900.0, lane = 18.0
+        func x(_ seconds: Double) -> Double { left + seconds / span * width }
+        var svg = [##"<svg xmlns="http://www.w3.org/2000/svg" width="\##(Int(left + width + 40))" height="\##(Int(60 + Double(events.count) * lane + 40))" font-family="sans-serif" font-size="11">"##,
+                   ##"<rect width="100%" height="100%" fill="white"/>"##,
+                   ##"<text x="10" y="20" font-size="14" font-weight="bold">\##(JUnitReport.escape(title))</text>"##]
+        if let start = audit.trackers.firstIndex(where: { $0.event == "start" }).flatMap({ audit.trackers[$0].first }), let duration = audit.duration {
+            for share in [0.25, 0.5, 0.75, 1.0] {
+                let at = x(Double(start - origin) / 1000 + duration.seconds * share)
+                svg.append(##"<line x1="\##(String(format: "%.1f", at))" y1="40" x2="\##(String(format: "%.1f", at))" y2="\##(Int(50 + Double(events.count) * lane))" stroke="#999" stroke-dasharray="4 3"/>"##)
+            }
+        }
+        for (row, event) in events.enumerated() {
+            let y = 55 + Double(row) * lane
+            svg.append(##"<text x="10" y="\##(String(format: "%.1f", y + 4))">\##(JUnitReport.escape(event))</text>"##)
+            for item in timed where audit.trackers[item.tracker].event == event {
+                let tracker = audit.trackers[item.tracker]
+                let color = tracker.verdict == .ok ? "#1a7f37" : "#d1242f"
+                svg.append(##"<circle cx="\##(String(format: "%.1f", x(Double(item.at - origin) / 1000)))" cy="\##(String(format: "%.1f", y))" r="4" fill="\##(color)"><title>\##(JUnitReport.escape(event)) at \##(String(format: "%.3f", Double(item.at - origin) / 1000)) s</title></circle>"##)
+            }
+        }
+        svg.append("</svg>")
+        return svg.joined(separator: "\n") + "\n"
+    }
+}
