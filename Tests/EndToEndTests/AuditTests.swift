@@ -7,13 +7,35 @@ import TestSupport
 /// midpoint, a doubled start, bunched quartiles, a wrong playhead, complete before thirdQuartile, an error without a
 /// code) audited with the right finding.
 @Suite(.timeLimit(.minutes(3))) struct AuditTests {
-    /// One real-time play of the demo (10 s), shared by the tests.
-    static let capture = Task { () throws -> (har: Data, beacons: Data) in
-        let folder = try TemporaryFolder()
-        let har = folder.url.appendingPathComponent("run.har").path, beacons = folder.url.appendingPathComponent("beacons.jsonl").path
-        let run = try await vplay(["--vast", "media/demo.xml", "--sink", "--clock", "realtime", "--har", har, "--beacons", beacons])
+    /// One real-time play of the demo (10 s), shared by the tests: its beacons sent over HTTP to a `vplay sink --log`
+    /// (a copy of the demo tag points at that sink's port), recorded three ways — the run's HAR and beacon log, and the
+    /// sink's hit log — and the tag it played.
+    static let capture = Task { () throws -> (har: Data, beacons: Data, sinkLog: Data, tag: String) in
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vplay-audit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let hits = folder.appendingPathComponent("hits.jsonl").path
+        let sink = Process()
+        sink.executableURL = URL(fileURLWithPath: Repo.vplayBinary)
+        sink.arguments = ["sink", "--port", "0", "--log", hits]
+        let banner = Pipe()
+        sink.standardError = banner
+        sink.standardOutput = FileHandle.nullDevice
+        try sink.run()
+        defer { kill(sink.processIdentifier, SIGKILL) }
+        let line = String(decoding: banner.fileHandleForReading.availableData, as: UTF8.self)
+        guard let port = line.range(of: #"127\.0\.0\.1:[0-9]+"#, options: .regularExpression).map({ String(line[$0]) }) else {
+            throw CaptureError(message: "the sink did not start: \(line)")
+        }
+        let tag = folder.appendingPathComponent("demo.xml").path
+        try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
+            .replacingOccurrences(of: "127.0.0.1:8089", with: port)
+            .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "<![CDATA[\(Repo.media("clip-10s-360p.mp4"))]]>")
+            .write(toFile: tag, atomically: true, encoding: .utf8)
+        let har = folder.appendingPathComponent("run.har").path, beacons = folder.appendingPathComponent("beacons.jsonl").path
+        let run = try await vplay(["--vast", tag, "--clock", "realtime", "--har", har, "--beacons", beacons])
         guard run.status == 0 else { throw CaptureError(message: "the capture run failed: \(run.stderr)") }
-        return (try Data(contentsOf: URL(fileURLWithPath: har)), try Data(contentsOf: URL(fileURLWithPath: beacons)))
+        return (try Data(contentsOf: URL(fileURLWithPath: har)), try Data(contentsOf: URL(fileURLWithPath: beacons)),
+                try Data(contentsOf: URL(fileURLWithPath: hits)), tag)
     }
 
     /// The capture's beacon log, written into `folder`.
@@ -34,7 +56,7 @@ import TestSupport
         root["log"] = log
         let folder = try TemporaryFolder()
         let path = try folder.write("edited.har", try JSONSerialization.data(withJSONObject: root))
-        let run = try await vplay(["audit", "--vast", "media/demo.xml", "--har", path, "--json"])
+        let run = try await vplay(["audit", "--vast", try await Self.capture.value.tag, "--har", path, "--json"])
         let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stdout) \(run.stderr)")
         return (run.status, report, run.stdout)
     }
@@ -57,8 +79,13 @@ import TestSupport
         #expect(checks.contains("timing.midpoint") && checks.contains("timing.duration") && checks.contains("playhead.midpoint"), "\(checks)")
         let logFolder = try TemporaryFolder()
         let beacons = try await beaconLog(in: logFolder)
-        let fromLog = try await vplay(["audit", "--vast", "media/demo.xml", "--beacons", beacons])
+        let tag = try await Self.capture.value.tag
+        let fromLog = try await vplay(["audit", "--vast", tag, "--beacons", beacons])
         #expect(fromLog.status == 0, "\(fromLog.stdout)")
+        let hits = try logFolder.write("hits.jsonl", try await Self.capture.value.sinkLog)
+        let fromSink = try await vplay(["audit", "--vast", tag, "--log", hits])
+        #expect(fromSink.status == 0, "\(fromSink.stdout)")
+        #expect(fromSink.stdout.contains("audit: 12 requests, 12 matched"), "\(fromSink.stdout)")
     }
 
     @Test func aMissingMidpoint_andADoubledStart_areFound() async throws {
@@ -116,7 +143,7 @@ import TestSupport
         let beacons = try await beaconLog(in: folder)
         let junit = folder.url.appendingPathComponent("a.xml").path, svg = folder.url.appendingPathComponent("a.svg").path
         let report = folder.url.appendingPathComponent("a.json").path
-        let run = try await vplay(["audit", "--vast", "media/demo.xml", "--beacons", beacons, "--junit", junit, "--timeline", svg, "--report", report])
+        let run = try await vplay(["audit", "--vast", try await Self.capture.value.tag, "--beacons", beacons, "--junit", junit, "--timeline", svg, "--report", report])
         #expect(run.status == 0)
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
         #expect(xml.contains(#"failures="0""#) && xml.contains(#"name="timing.midpoint""#))
@@ -126,5 +153,32 @@ import TestSupport
         #expect(none.status == 2)
         let garbage = try folder.write("bad.har", "not json")
         #expect(try await vplay(["audit", "--vast", "media/demo.xml", "--har", garbage]).status == 2)
+    }
+
+    /// A HAR as a browser's dev tools write it: `pages`, entries with a `pageref`, a beacon answered with a redirect
+    /// and the redirect's own entry (to a host the plan does not name: not tracking, not listed).
+    @Test func aDevToolsHAR_withPagesAndRedirects_isRead() async throws {
+        let data = try await Self.capture.value.har
+        var root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        var log = try #require(root["log"] as? [String: Any])
+        var entries = try #require(log["entries"] as? [[String: Any]])
+        log["pages"] = [["id": "page_1", "title": "app", "startedDateTime": entries.first?["startedDateTime"] ?? "", "pageTimings": [String: Any]()]]
+        let impression = Self.index(entries, "/impression?")!
+        entries[impression]["pageref"] = "page_1"
+        var response = entries[impression]["response"] as? [String: Any] ?? [:]
+        response["status"] = 302
+        response["redirectURL"] = "https://cdn.example.net/1x1.gif"
+        entries[impression]["response"] = response
+        var hop = entries[impression]
+        hop["request"] = ["method": "GET", "url": "https://cdn.example.net/1x1.gif", "httpVersion": "HTTP/1.1", "headers": [Any](), "queryString": [Any](),
+                          "cookies": [Any](), "headersSize": -1, "bodySize": 0]
+        entries.insert(hop, at: impression + 1)
+        log["entries"] = entries
+        root["log"] = log
+        let folder = try TemporaryFolder()
+        let path = try folder.write("devtools.har", try JSONSerialization.data(withJSONObject: root))
+        let run = try await vplay(["audit", "--vast", try await Self.capture.value.tag, "--har", path])
+        #expect(run.status == 0, "\(run.stdout)")
+        #expect(run.stdout.contains("13 requests, 12 matched") && !run.stdout.contains("unmatched"), "\(run.stdout)")
     }
 }
