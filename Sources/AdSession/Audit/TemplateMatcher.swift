@@ -29,9 +29,13 @@ struct TemplateMatcher: Sendable {
         }
     }
 
+    /// The longest captured URL matched: real tracking URLs are well under it, and the macro patterns' lazy groups
+    /// cost more than linear time on a hostile capture's megabyte-long URL.
+    static let maxURLLength = 16 * 1024
+
     /// The macro values of `url` when it matches, else nil.
     func match(_ url: String) -> [String: String]? {
-        guard let components = URLComponents(string: url) else { return nil }
+        guard url.utf8.count <= Self.maxURLLength, let components = URLComponents(string: url) else { return nil }
         let capturedHost = components.host?.lowercased()
         if let host, host != capturedHost, !(Self.isLoopback(host) && capturedHost.map(Self.isLoopback) == true) { return nil }
         var values: [String: String] = [:]

@@ -114,7 +114,7 @@ struct AuditCommand: AsyncParsableCommand {
         }
         if !audit.unmatched.isEmpty {
             lines.append("")
-            lines += audit.unmatched.map { "unmatched (request \($0.index)): \($0.url)" }
+            lines += audit.unmatched.map { "unmatched (request \($0.index)): \($0.url.prefix(500))\($0.url.count > 500 ? "…" : "")" }
         }
         lines.append("")
         lines.append("audit: " + (audit.passed ? "every check holds" : "checks failed") + " (exit \(audit.passed ? 0 : 1))")
