@@ -22,7 +22,9 @@ import TestSupport
         sink.standardOutput = FileHandle.nullDevice
         try sink.run()
         defer { kill(sink.processIdentifier, SIGKILL) }
-        let line = String(decoding: banner.fileHandleForReading.availableData, as: UTF8.self)
+        // A blocking read, off Swift's cooperative pool (2 threads here): the other suites keep running meanwhile.
+        let reader = banner.fileHandleForReading
+        let line = String(decoding: try await offThePool { reader.availableData }, as: UTF8.self)
         guard let port = line.range(of: #"127\.0\.0\.1:[0-9]+"#, options: .regularExpression).map({ String(line[$0]) }) else {
             throw CaptureError(message: "the sink did not start: \(line)")
         }
@@ -153,13 +155,13 @@ import TestSupport
         #expect(none.status == 2)
         let garbage = try folder.write("bad.har", "not json")
         #expect(try await vplay(["audit", "--vast", "media/demo.xml", "--har", garbage]).status == 2)
-        // A hostile capture: megabyte-long URLs are not matched (the macro patterns would take more than linear time),
-        // only listed, shortened.
-        let long = "http://127.0.0.1:8089/midpoint?pos=" + String(repeating: "a", count: 1_000_000) + "&cb=1"
+        // A hostile capture: URLs over 16 KiB are not matched (the macro patterns would take more than linear time on a
+        // megabyte), only listed, shortened.
+        let long = "http://127.0.0.1:8089/midpoint?pos=" + String(repeating: "a", count: 20_000) + "&cb=1"
         let entries = Array(repeating: #"{"startedDateTime":"2026-01-01T00:00:00Z","request":{"method":"GET","url":"\#(long)"}}"#, count: 3)
         let hostile = try folder.write("hostile.har", #"{"log":{"entries":["# + entries.joined(separator: ",") + "]}}")
         let judged = try await vplay(["audit", "--vast", "media/demo.xml", "--har", hostile])
-        #expect(judged.status == 1 && judged.stdout.contains("MISSING") && judged.stdout.count < 10_000)
+        #expect(judged.status == 1 && judged.stdout.contains("MISSING") && judged.stdout.count < 10_000 && judged.stdout.contains("unmatched"))
     }
 
     /// A HAR as a browser's dev tools write it: `pages`, entries with a `pageref`, a beacon answered with a redirect

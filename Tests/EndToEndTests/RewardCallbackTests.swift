@@ -68,7 +68,7 @@ import TestSupport
     }
 
     /// Starts the verifier as an HTTP endpoint; returns its base URL and the process.
-    func endpoint(keys: String, naive: Bool) throws -> (url: String, process: Process) {
+    func endpoint(keys: String, naive: Bool) async throws -> (url: String, process: Process) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", Self.verifier, "serve", keys] + (naive ? ["--naive"] : [])
@@ -77,7 +77,9 @@ import TestSupport
         // Not the test runner's own stderr: a server left running would hold it open.
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        // A blocking read, off Swift's cooperative pool.
+        let reader = output.fileHandleForReading
+        let line = String(decoding: try await offThePool { reader.availableData }, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         return ("http://127.0.0.1:\(line)/ssv", process)
     }
 
@@ -87,9 +89,9 @@ import TestSupport
         // The keys first (the endpoints read them per request).
         let written = try await vplay(["reward-check", "http://127.0.0.1:9/none", "--reward-keys", keys, "--seed", "3", "--timeout", "1"])
         #expect(written.status == 1 && FileManager.default.fileExists(atPath: keys))
-        let correct = try endpoint(keys: keys, naive: false)
+        let correct = try await endpoint(keys: keys, naive: false)
         defer { kill(correct.process.processIdentifier, SIGKILL) }
-        let naive = try endpoint(keys: keys, naive: true)
+        let naive = try await endpoint(keys: keys, naive: true)
         defer { kill(naive.process.processIdentifier, SIGKILL) }
         let junit = folder.url.appendingPathComponent("junit.xml").path
         let good = try await vplay(["reward-check", correct.url, "--seed", "3", "--json", "--junit", junit])

@@ -48,6 +48,9 @@ public struct BeaconAudit: Sendable {
     public var tolerance: Double
     public var passed: Bool { trackers.allSatisfy { $0.verdict == .ok } && findings.allSatisfy { $0.passed || $0.warning } }
 
+    /// Requests this close together (ms) are simultaneous for the order check.
+    static let simultaneousMilliseconds: Int64 = 250
+
     /// One-shot events of a full play and their share of the duration.
     static let milestones: [(event: String, share: Double)] = [("start", 0), ("firstQuartile", 0.25), ("midpoint", 0.5), ("thirdQuartile", 0.75), ("complete", 1)]
 
@@ -102,12 +105,14 @@ public struct BeaconAudit: Sendable {
                                     seen: hits.count, first: hits.compactMap(\.request.sentAt).min(), verdict: verdict))
         }
 
-        // Order: impression, start, the quartiles, complete, each first one not before the one before it.
+        // Order: impression, start, the quartiles, complete, each first one not before the one before it. Requests
+        // sent within `simultaneous` of each other are simultaneous (a player fires impression and start together, and
+        // a sink receives them in either order).
         var previous: (event: String, at: Int64)?
         var order = true
         for event in ["impression"] + Self.milestones.map(\.event) {
             guard let at = times(event).first else { continue }
-            if let previous, at < previous.at {
+            if let previous, previous.at - at > Self.simultaneousMilliseconds {
                 order = false
                 findings.append(Finding(check: "order.\(event)", passed: false,
                                         detail: "\(event) was sent \(Self.seconds(Double(previous.at - at) / 1000)) s before \(previous.event)"))
