@@ -146,28 +146,17 @@ public struct FleetRunner: Sendable {
             }
             return .failure(PreparationFailure(error: SessionError(kind: .media, code: .mediaFileDisplay, message: "no media"), plan: plan))
         }
-        // Decode once, all of it: the media is verified (a truncated or corrupt file fails the fleet here) and its
-        // frame timeline is what every session replays.
-        var timeline: MediaTimeline?
-        var decodeError: MediaError?
-        let decodeSeconds = await environment.networkClock.measure {
-            do throws(MediaError) {
-                timeline = try await environment.onMediaExecutor { () throws(MediaError) -> MediaTimeline in
-                    try MediaTimeline(decoding: media.source)
-                }
-            } catch {
-                decodeError = error
-            }
-        }
-        guard let timeline else {
-            let error = decodeError ?? .readFailed(location: media.location, message: "no frames")
-            let failure = SessionError(kind: .media, code: error.vastCode, message: error.description)
+        let (decoded, decodeSeconds) = await decodeOnce(media)
+        let timeline: MediaTimeline
+        switch decoded {
+        case let .success(frames): timeline = frames
+        case let .failure(failure):
             plan.failure = failure
             plan.steps.append(.failure(failure, errorTargets: prepared.ad?.errorURLs.map(AdPreparation.errorTarget) ?? []))
             return .failure(PreparationFailure(error: failure, plan: plan))
         }
         var ad = FleetAd(plan: plan, timeline: timeline, location: media.location, mediaURL: media.selection.file.url,
-                         decodeSeconds: decodeSeconds.seconds)
+                         decodeSeconds: decodeSeconds)
         if let mix = configuration.networkMix {
             if ad.plan.rules?.viewability == .measured {
                 // The oracle does not work out how stalls break the runs in view: the sessions say undetermined.
@@ -196,6 +185,22 @@ public struct FleetRunner: Sendable {
         return .success(ad)
     }
 
+    /// Decodes `media` once, all of it: the media is verified (a truncated or corrupt file fails the fleet here) and
+    /// its frame timeline is what every session replays. Returns it, or the media error, and the seconds it took.
+    private func decodeOnce(_ media: PreparedAd.Media) async -> (Result<MediaTimeline, SessionError>, seconds: Double) {
+        var result: Result<MediaTimeline, SessionError> = .failure(SessionError(kind: .media, code: .mediaFileDisplay, message: "not decoded"))
+        let elapsed = await environment.networkClock.measure {
+            do throws(MediaError) {
+                result = .success(try await environment.onMediaExecutor { () throws(MediaError) -> MediaTimeline in
+                    try MediaTimeline(decoding: media.source)
+                })
+            } catch {
+                result = .failure(SessionError(kind: .media, code: error.vastCode, message: error.description))
+            }
+        }
+        return (result, elapsed.seconds)
+    }
+
     /// A pod: each ad that plays decoded once and verified (its timeline is what every session replays).
     private func preparePod(_ prepared: PreparedAd) async -> Result<FleetAd, PreparationFailure> {
         let prelude = SessionPlan(steps: prepared.steps, failure: prepared.failure, ad: nil, plan: nil, rules: nil)
@@ -215,23 +220,17 @@ public struct FleetRunner: Sendable {
             var part = FleetAd.PodPart(ad: entry.ad, plan: entry.plan, substitute: entry.substitute, cut: entry.cut, timeline: nil,
                                        location: entry.media?.location ?? "")
             if let media = entry.media, entry.failure == nil {
-                var timeline: MediaTimeline?
-                var decodeError: MediaError?
-                decodeSeconds += await environment.networkClock.measure {
-                    do throws(MediaError) {
-                        timeline = try await environment.onMediaExecutor { () throws(MediaError) -> MediaTimeline in try MediaTimeline(decoding: media.source) }
-                    } catch {
-                        decodeError = error
-                    }
-                }.seconds
-                guard let timeline else {
-                    let error = decodeError ?? .readFailed(location: media.location, message: "no frames")
-                    let failure = SessionError(kind: .media, code: error.vastCode, message: error.description)
+                let (decoded, seconds) = await decodeOnce(media)
+                decodeSeconds += seconds
+                switch decoded {
+                case let .success(timeline): part.timeline = timeline
+                case let .failure(failure):
+                    // As for a single ad: every session fires the failure to that ad's Error URLs.
                     var plan = prelude
                     plan.failure = failure
+                    plan.steps.append(.failure(failure, errorTargets: entry.plan.ad?.errorURLs.map(AdPreparation.errorTarget) ?? []))
                     return .failure(PreparationFailure(error: failure, plan: plan))
                 }
-                part.timeline = timeline
             }
             parts.append(part)
         }
