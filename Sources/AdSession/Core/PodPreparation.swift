@@ -10,7 +10,7 @@ import VAST
 /// The break's limits (`--break-max-ads`, `--break-max-duration`) cut the pod's end with 206.
 struct PodPreparation {
     /// The most ads of a pod vplay plays: the rest are cut with 206, as a break's limit would. Real pods hold a few
-    /// ads (a CTV break rarely more than 8); a 2 MiB tag can hold thousands, and each ad's media is opened before the
+    /// ads; a 2 MiB tag can hold thousands, and each ad's media is opened before the
     /// pod plays. 16 leaves room for any real pod while bounding the files and connections held open.
     static let maxAds = 16
     /// The most stand-alone ads tried as substitutes over the whole pod (each opens its media): the same bound.
@@ -39,6 +39,16 @@ struct PodPreparation {
         if resolution.pod.count > Self.maxAds {
             prepared.steps.append(.warning("the pod has \(resolution.pod.count) ads; vplay plays at most \(Self.maxAds), the rest are cut (206)"))
         }
+        /// `entry` as the break takes it: an ad whose media would end the pod past the break's duration is cut (206),
+        /// and so is every ad after it (VAST 4.x truncates a pod only at its end).
+        func fitted(_ entry: PodEntry, ad: ResolvedAd?) -> PodEntry {
+            guard entry.failure == nil, let duration = entry.media?.duration, let max = limits.maxDuration, total + duration > max else { return entry }
+            cutWhy = "the break's \(max.millisecondText) s are used"
+            var cut = cutEntry(entry.ad, ad: ad, failure: nil,
+                               why: "it would end the pod at \((total + duration).millisecondText) s, past the break's \(max.millisecondText) s")
+            cut.substitute = entry.substitute
+            return cut
+        }
         for (offset, slot) in resolution.pod.enumerated() {
             let place = offset + 1
             if cutWhy == nil, place > Self.maxAds { cutWhy = "vplay plays at most \(Self.maxAds) ads of a pod" }
@@ -49,19 +59,12 @@ struct PodPreparation {
                 entries.append(cutEntry(label, ad: ad, failure: slot.failure, why: cutWhy))
                 continue
             }
-            var entry: PodEntry
+            let entry: PodEntry
             if let failure = slot.failure {
                 entry = failedEntry(label, failure: failure)
             } else if let ad {
-                entry = await attempt(ad, label: label)
+                entry = fitted(await attempt(ad, label: label), ad: ad)
             } else {
-                continue
-            }
-            if entry.failure == nil, let duration = entry.media?.duration, let max = limits.maxDuration, total + duration > max {
-                // Truncated only at the end (VAST 4.x): this ad and every one after it.
-                cutWhy = "the break's \(PodEntry.seconds(max)) s are used"
-                entries.append(cutEntry(label, ad: ad, failure: nil,
-                                        why: "it would end the pod at \(PodEntry.seconds(total + duration)) s, past the break's \(PodEntry.seconds(max)) s"))
                 continue
             }
             entries.append(entry)
@@ -70,7 +73,7 @@ struct PodPreparation {
                 total += entry.media?.duration ?? .zero
                 continue
             }
-            guard slot.failure?.fallbackOnNoAd != false else { continue }
+            guard cutWhy == nil, slot.failure?.fallbackOnNoAd != false else { continue }
             // The substitute: the next stand-alone ad that resolves, is playable and opens.
             while !Task.isCancelled, substitutesTried < Self.maxSubstitutes {
                 substitutesTried += 1
@@ -86,18 +89,15 @@ struct PodPreparation {
                 let standIn = resolution.ads[index]
                 var next = await attempt(standIn, label: BreakAd(index: place, id: standIn.ad.id, sequence: nil))
                 next.substitute = true
-                if next.failure == nil, let duration = next.media?.duration, let max = limits.maxDuration, total + duration > max {
-                    cutWhy = "the break's \(PodEntry.seconds(max)) s are used"
-                    next = cutEntry(next.ad, ad: standIn, failure: nil,
-                                    why: "it would end the pod at \(PodEntry.seconds(total + duration)) s, past the break's \(PodEntry.seconds(max)) s")
-                    next.substitute = true
-                }
+                next = fitted(next, ad: standIn)
                 entries.append(next)
                 if next.failure == nil {
                     playing += 1
                     total += next.media?.duration ?? .zero
                     break
                 }
+                // The break is full: no other substitute is tried.
+                if cutWhy != nil { break }
             }
         }
         prepared.resolution = resolution
@@ -118,10 +118,10 @@ struct PodPreparation {
         let limits = preparation.configuration.adBreak
         if one.failure == nil, let duration = one.media?.duration {
             var why: String?
-            if let min = limits.minAdLength, duration < min { why = "shorter than the break's minimum ad length of \(PodEntry.seconds(min)) s" }
-            if let max = limits.maxAdLength, duration > max { why = "longer than the break's maximum ad length of \(PodEntry.seconds(max)) s" }
+            if let min = limits.minAdLength, duration < min { why = "shorter than the break's minimum ad length of \(min.millisecondText) s" }
+            if let max = limits.maxAdLength, duration > max { why = "longer than the break's maximum ad length of \(max.millisecondText) s" }
             if let why {
-                let failure = SessionError(kind: .ad, code: .adBreakShortened, message: "the ad's media (\(PodEntry.seconds(duration)) s) is \(why): not played")
+                let failure = SessionError(kind: .ad, code: .adBreakShortened, message: "the ad's media (\(duration.millisecondText) s) is \(why): not played")
                 one.failure = failure
                 one.steps.append(.failure(failure, errorTargets: ad.errorURLs.map(AdPreparation.errorTarget)))
                 one.media = nil
@@ -165,6 +165,4 @@ struct PodEntry {
     var cut = false
 
     var failure: SessionError? { plan.failure }
-
-    static func seconds(_ value: Duration) -> String { value.millisecondText }
 }
