@@ -164,12 +164,7 @@ final class SinkConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         let path = Self.path(of: head.uri)
         if head.method == .GET || head.method == .HEAD, let document = documents[String(path)] {
             state = .idle
-            let buffer = context.channel.allocator.buffer(bytes: document.body)
-            var headers = HTTPHeaders()
-            headers.add(name: "Content-Type", value: document.contentType)
-            headers.add(name: "Content-Length", value: String(buffer.readableBytes))
-            headers.add(name: "Cache-Control", value: "no-store")
-            write(status: 200, headers: headers, body: [buffer], keepAlive: head.isKeepAlive && !inputClosed, for: head, context: context, flushNow: false)
+            answerUnrecorded(document.body, contentType: document.contentType, to: head, context: context)
             return
         }
         var lookup: SinkMediaLookup?
@@ -347,9 +342,14 @@ final class SinkConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     }
 
     private func answerHitsPage(to head: HTTPRequestHead, context: ChannelHandlerContext) {
-        let buffer = context.channel.allocator.buffer(bytes: SinkHit.jsonArray(recorder.hits()))
+        answerUnrecorded(SinkHit.jsonArray(recorder.hits()), contentType: "application/json", to: head, context: context)
+    }
+
+    /// A 200 with `body` that is not a beacon and is not recorded: the hits page, a fixed document.
+    private func answerUnrecorded(_ body: some Collection<UInt8>, contentType: String, to head: HTTPRequestHead, context: ChannelHandlerContext) {
+        let buffer = context.channel.allocator.buffer(bytes: body)
         var headers = HTTPHeaders()
-        headers.add(name: "Content-Type", value: "application/json")
+        headers.add(name: "Content-Type", value: contentType)
         headers.add(name: "Content-Length", value: String(buffer.readableBytes))
         headers.add(name: "Cache-Control", value: "no-store")
         write(status: 200, headers: headers, body: [buffer], keepAlive: head.isKeepAlive && !inputClosed, for: head, context: context, flushNow: false)
