@@ -59,7 +59,7 @@ public struct CapturedRequest: Sendable, Equatable {
                 guard let entry = entry as? [String: Any], let request = entry["request"] as? [String: Any], let url = request["url"] as? String else { return nil }
                 let method = (request["method"] as? String)?.uppercased() ?? "GET"
                 guard method == "GET" || method == "POST" else { return nil }
-                return CapturedRequest(url: url, sentAt: (entry["startedDateTime"] as? String).flatMap(Self.iso8601), index: offset + 1)
+                return CapturedRequest(url: url, sentAt: (entry["startedDateTime"] as? String).flatMap(ISO8601Time.milliseconds), index: offset + 1)
             }
         case .sinkLog, .beacons:
             var requests: [CapturedRequest] = []
@@ -81,15 +81,5 @@ public struct CapturedRequest: Sendable, Equatable {
             }
             return requests
         }
-    }
-
-    /// ms since 1970 of an ISO 8601 time (fractional seconds allowed).
-    static func iso8601(_ text: String) -> Int64? {
-        let formatter = ISO8601DateFormatter()
-        for options: ISO8601DateFormatter.Options in [[.withInternetDateTime, .withFractionalSeconds], [.withInternetDateTime]] {
-            formatter.formatOptions = options
-            if let date = formatter.date(from: text) { return Int64((date.timeIntervalSince1970 * 1000).rounded()) }
-        }
-        return nil
     }
 }

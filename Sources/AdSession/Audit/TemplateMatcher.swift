@@ -6,7 +6,6 @@ import Primitives
 /// query parameters in any order, values compared percent-decoded, each macro (`[ADPLAYHEAD]`, `%%CACHEBUSTING%%`)
 /// matching any value, which is captured by name.
 struct TemplateMatcher: Sendable {
-    let template: String
     private let host: String?
     private let path: NSRegularExpression?
     /// Query parameters: name → value pattern (nil: a value with no macro, compared as text).
@@ -14,7 +13,6 @@ struct TemplateMatcher: Sendable {
     private let pathMacros: [String]
 
     init?(_ template: String) {
-        self.template = template
         guard let components = URLComponents(string: template.trimmingCharacters(in: .whitespacesAndNewlines)) else { return nil }
         host = components.host?.lowercased()
         let (path, pathMacros) = Self.pattern(components.percentEncodedPath)

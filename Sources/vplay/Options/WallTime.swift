@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Primitives
 import TrackingBeacons
 
 /// `--now`: the wall time of the first frame, which `[TIMESTAMP]` is written from.
@@ -24,12 +25,6 @@ struct WallTime: Equatable, Sendable {
     }
 
     private static func milliseconds(_ text: String) -> Int64? {
-        if let milliseconds = Int64(text) { return milliseconds }
-        let formatter = ISO8601DateFormatter()
-        for options: ISO8601DateFormatter.Options in [[.withInternetDateTime, .withFractionalSeconds], [.withInternetDateTime]] {
-            formatter.formatOptions = options
-            if let date = formatter.date(from: text) { return Int64((date.timeIntervalSince1970 * 1000).rounded()) }
-        }
-        return nil
+        Int64(text) ?? ISO8601Time.milliseconds(text)
     }
 }
