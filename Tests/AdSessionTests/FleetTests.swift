@@ -172,7 +172,7 @@ import TestSupport
                                               endCardAfterSkip: true, hasClickThrough: hasClickThrough)
                 facts.viewability = viewability
                 var seen: Set<PlaybackEvent.Name> = []
-                for index in 0..<200 {
+                for index in 0..<100 {
                     let scenario = FleetScenario.draw(index: index, seed: 21, mix: mix, facts: .init(duration: duration, skipOffset: rules.skipOffset))
                     var fired: [FleetOracle.Event: Int] = [:]
                     _ = try await PlaybackEngine(configuration: .init(rules: rules)).play(TimelineMediaSource(timeline), script: scenario.script, on: VirtualClock()) { event in

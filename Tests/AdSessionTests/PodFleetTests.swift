@@ -41,6 +41,7 @@ import PlayerEngine
             kinds.insert(scenario.kind)
             var configuration = SessionConfiguration(tag: Repo.media("pods/pod.xml"))
             configuration.dryRun = true
+            configuration.decoderThreads = 1  // 60 sessions in this process: leave the cores to the other suites
             configuration.script = scenario.script
             let recorder = Recorder()
             _ = await AdSessionRunner(configuration: configuration).run { await recorder.add($0) }

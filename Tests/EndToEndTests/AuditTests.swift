@@ -34,7 +34,8 @@ import TestSupport
             .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "<![CDATA[\(Repo.media("clip-10s-360p.mp4"))]]>")
             .write(toFile: tag, atomically: true, encoding: .utf8)
         let har = folder.appendingPathComponent("run.har").path, beacons = folder.appendingPathComponent("beacons.jsonl").path
-        let run = try await vplay(["--vast", tag, "--clock", "realtime", "--har", har, "--beacons", beacons])
+        // One decoder thread: the other suites run meanwhile, and a real-time run needs little.
+        let run = try await vplay(["--vast", tag, "--clock", "realtime", "--threads", "1", "--har", har, "--beacons", beacons])
         guard run.status == 0 else { throw CaptureError(message: "the capture run failed: \(run.stderr)") }
         return (try Data(contentsOf: URL(fileURLWithPath: har)), try Data(contentsOf: URL(fileURLWithPath: beacons)),
                 try Data(contentsOf: URL(fileURLWithPath: hits)), tag)

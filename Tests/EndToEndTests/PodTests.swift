@@ -195,7 +195,7 @@ import TestSupport
     }
 
     @Test func aFleetOfAPod_countsEachAdsBeacons_asTheOracleSays_andTheSinkReceivesThem() async throws {
-        let run = try await vplay(["fleet", "--vast", "media/pods/pod-wrapper.xml", "--map", "http://pods.vplay.test/=media", "--sessions", "200",
+        let run = try await vplay(["fleet", "--vast", "media/pods/pod-wrapper.xml", "--map", "http://pods.vplay.test/=media", "--sessions", "100",
                                    "--sink", "--json", "--mix", "complete:2,background:1,pause:1,click:1,skip:2,close:2"])
         #expect(run.status == 0, "exit \(run.status): \(run.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
@@ -204,7 +204,7 @@ import TestSupport
         let beacons = try #require((report["population"] as? [String: Any])?["beacons"] as? [[String: Any]])
         let wrapperImpressions = beacons.filter { ($0["template"] as? String)?.contains("/wrapper/impression") == true }
         #expect(wrapperImpressions.map { $0["ad"] as? Int } == [1, 2, 3], "one row per ad")
-        #expect(wrapperImpressions.first?["expected"] as? Int == 200, "every session shows ad 1")
+        #expect(wrapperImpressions.first?["expected"] as? Int == 100, "every session shows ad 1")
         let counts = wrapperImpressions.compactMap { $0["sent"] as? Int }
         #expect(counts.count == 3 && counts[0] > counts[1] && counts[1] > 0, "closes end pods early: \(counts)")
         let skips = beacons.filter { ($0["template"] as? String)?.contains("/skip?") == true }

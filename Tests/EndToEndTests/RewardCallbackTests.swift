@@ -105,7 +105,7 @@ import TestSupport
     }
 
     @Test func aFleet_countsTheCallbacksItGrants_andTheSinkReceivesThem() async throws {
-        let run = try await vplay(["fleet", "--vast", "media/demo.xml", "--sessions", "200", "--sink", "--json", "--reward-callback", "http://127.0.0.1:8089/ssv"])
+        let run = try await vplay(["fleet", "--vast", "media/demo.xml", "--sessions", "100", "--sink", "--json", "--reward-callback", "http://127.0.0.1:8089/ssv"])
         #expect(run.status == 0, "\(run.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
         let population = try #require(report["population"] as? [String: Any])

@@ -108,7 +108,7 @@ import TestSupport
     }
 
     @Test func aFleet_countsViewableAsTheOracleSays() async throws {
-        let run = try await vplay(["fleet", "--vast", "media/viewability.xml", "--sessions", "300", "--sink", "--json",
+        let run = try await vplay(["fleet", "--vast", "media/viewability.xml", "--sessions", "150", "--sink", "--json",
                                    "--mix", "complete:2,background:2,pause:2,click:2,skip:2,close:2"])
         #expect(run.status == 0, "\(run.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
@@ -117,8 +117,8 @@ import TestSupport
         let population = try #require(report["population"] as? [String: Any])
         let view = try #require(population["viewability"] as? [String: Any])
         let viewable = try #require(view["viewable"] as? Int), notViewable = try #require(view["notViewable"] as? Int)
-        #expect(viewable + notViewable == 300 && viewable > 0 && notViewable > 0, "\(view)")
-        #expect(abs((view["rate"] as? Double ?? 0) - Double(viewable) / 300) < 1e-9)
+        #expect(viewable + notViewable == 150 && viewable > 0 && notViewable > 0, "\(view)")
+        #expect(abs((view["rate"] as? Double ?? 0) - Double(viewable) / 150) < 1e-9)
         let beacons = try #require(population["beacons"] as? [[String: Any]])
         let rows = beacons.filter { $0["event"] as? String == "viewable" || $0["event"] as? String == "notViewable" }
         #expect(rows.map { $0["expected"] as? Int } == [viewable, notViewable] && rows.allSatisfy { $0["sent"] as? Int == $0["expected"] as? Int })
