@@ -16,7 +16,7 @@ public final class HTTPTagFetcher: AdTagFetcher {
     private let maxBytes: Int
 
     public init(userAgent: String, maxBytes: Int = ParserLimits.default.maxBytes, connectTimeout: Duration = .seconds(5),
-                gate: URLGate = .open) {
+                gate: URLGate = .open, proxy: ProxySettings = .direct) {
         var configuration = HTTPClient.Configuration()
         // Decoded here, under the tag's own size limit (async-http-client's decompressor has no brotli).
         configuration.decompression = .disabled
@@ -24,7 +24,7 @@ public final class HTTPTagFetcher: AdTagFetcher {
         // (async-http-client's default), which reported a self-signed tag as "no response within 8 s".
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.timeout.connect = .nanoseconds(max(1, connectTimeout.nanoseconds))
-        client = GatedHTTPClient(gate: gate, configuration: configuration)
+        client = GatedHTTPClient(gate: gate, configuration: configuration, proxy: proxy)
         self.userAgent = userAgent
         self.maxBytes = maxBytes
     }

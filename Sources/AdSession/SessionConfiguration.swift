@@ -51,6 +51,12 @@ public struct SessionConfiguration: Sendable {
     public var sink: SinkRouting.Scope?
     /// Faults the sink plays for matching paths (`500@/midpoint`, `delay=2s@/start`, `reset@*`, `500x1@/complete`).
     public var sinkFaults: [SinkFault] = []
+    /// `--collector URL`: send every tracking URL to this running collector (a `vplay sink` Service, the user's
+    /// own) instead of its host, path and query kept, as `--sink-all` does to the embedded sink. Its host is given
+    /// by the operator, so the address policy does not apply to it. No reconciliation: vplay cannot see its hits.
+    public var collector: String?
+    /// The HTTP proxy for tags, media and beacons (`--proxy`, `HTTP_PROXY`, `HTTPS_PROXY`, `NO_PROXY`).
+    public var proxy = ProxySettings.direct
 
     /// `--adcash-state FILE`: choose the media quality by the Adcash rule from the last download saved there, time
     /// this download, and save it for the next run.

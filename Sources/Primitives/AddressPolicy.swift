@@ -86,6 +86,9 @@ public enum AddressRange: String, Sendable, Hashable {
 public struct AddressPolicy: Sendable, Hashable {
     public var denyPrivate: Bool
     public var denyLoopback: Bool
+    /// Hosts the operator named on the command line (`--collector`, `--proxy`), lowercased: never refused, since
+    /// the policy guards against what a tag names, not against the operator's own choices.
+    public var trustedHosts: Set<String> = []
 
     public init(denyPrivate: Bool = false, denyLoopback: Bool = false) {
         self.denyPrivate = denyPrivate
@@ -106,7 +109,7 @@ public struct AddressPolicy: Sendable, Hashable {
     /// Checks `url`'s host: an IP literal directly, a name by every address `resolve` gives it (one refused address
     /// refuses the host: the client may connect to any of them).
     public func check(_ url: RequestURL, resolve: (String) -> [IPAddress]?) throws(URLRefusal) {
-        guard restricts else { return }
+        guard restricts, !trustedHosts.contains(url.host.lowercased()) else { return }
         let addresses: [IPAddress]
         if let literal = IPAddress(url.host) {
             addresses = [literal]

@@ -10,15 +10,18 @@ extension SessionEnvironment {
     /// `ContinuousClock` or reads `Date()`.
     public static func live(_ configuration: SessionConfiguration) -> SessionEnvironment {
         let clock = ContinuousClock()
-        let gate = URLGate(policy: configuration.addressPolicy, resolve: AddressPolicy.systemResolve)
-        let tags = HTTPTagFetcher(userAgent: configuration.userAgent, maxBytes: configuration.resolver.parserLimits.maxBytes, gate: gate)
+        var policy = configuration.addressPolicy
+        if let host = configuration.collector.flatMap({ URLComponents(string: $0)?.host?.lowercased() }) { policy.trustedHosts.insert(host) }
+        let gate = URLGate(policy: policy, resolve: AddressPolicy.systemResolve)
+        let tags = HTTPTagFetcher(userAgent: configuration.userAgent, maxBytes: configuration.resolver.parserLimits.maxBytes, gate: gate,
+                                  proxy: configuration.proxy)
         // Media redirects are followed with the tag fetcher's client (same gate, same fail-at-once connections).
         let redirects = MediaRedirects(client: tags.client, userAgent: configuration.userAgent)
         let beacons = configuration.dryRun
             ? nil : HTTPBeaconTransport(userAgent: configuration.userAgent, connectTimeout: configuration.beaconPolicy.timeout,
-                                        clock: clock, gate: gate)
+                                        clock: clock, gate: gate, proxy: configuration.proxy)
         return SessionEnvironment(
-            tagFetcher: tags, beaconTransport: beacons, media: FFmpegMediaOpener(gate: gate, redirects: redirects), networkClock: clock,
+            tagFetcher: tags, beaconTransport: beacons, media: FFmpegMediaOpener(gate: gate, redirects: redirects, proxy: configuration.proxy), networkClock: clock,
             wallClock: liveWallClock,
             playbackClock: { mode in
                 switch mode {
@@ -57,6 +60,7 @@ struct FFmpegMediaOpener: MediaOpening {
     var gate: URLGate = .open
     /// nil: FFmpeg follows redirects itself (tests of the media seam alone).
     var redirects: MediaRedirects?
+    var proxy = ProxySettings.direct
 
     func open(_ location: String, options: MediaOpenOptions) throws(MediaError) -> any MediaSource {
         try FFmpegMediaSource(location: location, options: gated(options))
@@ -75,6 +79,7 @@ struct FFmpegMediaOpener: MediaOpening {
     private func gated(_ options: MediaOpenOptions) -> MediaOpenOptions {
         var options = options
         options.urlGate = gate
+        options.proxy = proxy
         if let redirects {
             options.redirects = { url, timeout throws(MediaError) in try redirects.resolve(url, timeout: timeout) }
         }

@@ -39,7 +39,7 @@ public final class FFmpegMediaSource: MediaSource {
         self.options = options
         let format = try FormatContext(location: location, ioTimeout: options.ioTimeout, loadTimeout: options.loadTimeout,
                                        urlGate: options.urlGate, redirects: options.redirects,
-                                       throttle: options.throttle.map { ($0, options.throttleSpeed) })
+                                       throttle: options.throttle.map { ($0, options.throttleSpeed) }, proxy: options.proxy)
         self.format = format
         tallies = Array(repeating: DemuxTally(), count: format.streamCount)
 

@@ -55,7 +55,7 @@ final class FormatContext {
     ///     FFmpeg follow them itself (tests of the decoder alone).
     init(location: String, ioTimeout: Duration, loadTimeout: Duration, allowedFormats: String = adFormats,
          urlGate: URLGate = .open, redirects: MediaRedirectResolver? = nil,
-         throttle: (profile: NetworkProfile, speed: Double)? = nil) throws(MediaError) {
+         throttle: (profile: NetworkProfile, speed: Double)? = nil, proxy: ProxySettings = .direct) throws(MediaError) {
         self.location = location
         readLimit = ioTimeout
         let target = try Self.openableTarget(location, gate: urlGate)
@@ -69,7 +69,7 @@ final class FormatContext {
         deadline.arm()
         let opened = try Self.open(
             target: target, location: location, ioTimeout: ioTimeout, deadline: deadline, allowedFormats: allowedFormats,
-            redirects: redirects, throttle: throttle)
+            redirects: redirects, throttle: throttle, proxy: proxy)
         pointer = opened.context
         io = opened.throttled?.context ?? opened.io
         self.opened = opened.io
@@ -211,9 +211,11 @@ final class FormatContext {
 
     private static func open(
         target: String, location: String, ioTimeout: Duration, deadline: LoadDeadline, allowedFormats: String,
-        redirects: MediaRedirectResolver?, throttle: (profile: NetworkProfile, speed: Double)?
+        redirects: MediaRedirectResolver?, throttle: (profile: NetworkProfile, speed: Double)?, proxy: ProxySettings = .direct
     ) throws(MediaError) -> (context: UnsafeMutablePointer<AVFormatContext>, io: UnsafeMutablePointer<AVIOContext>, throttled: ThrottledReader?) {
-        let protocols = isRemote(target) ? remoteProtocols : localProtocols
+        // Through a proxy, an https URL is a CONNECT tunnel: FFmpeg's `httpproxy` protocol.
+        let viaProxy = isRemote(target) ? URL(string: target).flatMap { proxy.endpoint(for: $0) } : nil
+        let protocols = isRemote(target) ? (viaProxy == nil ? remoteProtocols : remoteProtocols + ",httpproxy") : localProtocols
         var interrupt = deadline.callback
         WhitelistRefusal.reset()
         let failure = Failure(location: location, target: target, protocols: protocols, deadline: deadline)
@@ -226,6 +228,10 @@ final class FormatContext {
             // FFmpeg's TLS layer does not check the server's certificate unless told to (`tls_verify` defaults to 0);
             // players do, against the system's trust store, and so does vplay (a failed check is `unreachable`).
             av_dict_set(&ioOptions, "tls_verify", "1", 0)
+            // The proxy vplay chose for this URL (`ProxySettings`), or none: an empty value also keeps FFmpeg from
+            // reading `http_proxy` from the environment by its own rules (it ignores HTTPS_PROXY and NO_PROXY's
+            // upper-case spelling), so tags, media and beacons go the same way.
+            av_dict_set(&ioOptions, "http_proxy", viaProxy?.description ?? "", 0)
         }
         if isRemote(target), redirects != nil {
             // FFmpeg would follow redirects unchecked (to any host, port or private address): it follows none, and

@@ -81,6 +81,8 @@ public struct MediaOpenOptions: Sendable {
     /// `schemeNotAllowed`, 403; a refused one `cannotRequest`, 401); FFmpeg is then told to follow none. nil lets
     /// FFmpeg follow redirects itself, unchecked (unit tests of the decoder only).
     public var redirects: MediaRedirectResolver?
+    /// The proxy remote media is requested through (`ProxySettings.endpoint(for:)`), as tags and beacons are.
+    public var proxy: ProxySettings = .direct
     /// Whether a local file's presentation timeline is measured at open by a demux pass over every packet (a second
     /// opening of the file, read to its end, then closed): what quartiles are timed on, whatever the header says.
     /// Remote media is requested once and keeps the container index's stream timings (`PresentationTimeline.Measure`).

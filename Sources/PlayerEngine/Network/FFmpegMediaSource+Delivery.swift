@@ -7,7 +7,7 @@ extension FFmpegMediaSource {
     /// box ends. Packets the container marks discarded do not count.
     public static func deliveryMap(location: String, options: MediaOpenOptions, timelineStart: Duration) throws(MediaError) -> DeliveryMap {
         let format = try FormatContext(location: location, ioTimeout: options.ioTimeout, loadTimeout: options.loadTimeout,
-                                       urlGate: options.urlGate, redirects: options.redirects)
+                                       urlGate: options.urlGate, redirects: options.redirects, proxy: options.proxy)
         let packet = Packet()
         var packets: [(time: Duration, end: Int64)] = []
         var firstPosition: Int64?

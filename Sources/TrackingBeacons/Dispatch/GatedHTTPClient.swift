@@ -9,8 +9,13 @@ import Primitives
 /// nobody checked — `http://127.0.0.1:99999/` traps inside SwiftNIO, and a private address is reached unasked).
 /// The one way vplay's tag fetches and beacons go out.
 public struct GatedHTTPClient: Sendable {
+    /// The client for requests that go direct.
     public let client: HTTPClient
     public let gate: URLGate
+    /// Which requests go through a proxy (`--proxy`, `HTTP_PROXY`…), and a client per proxy (the same settings,
+    /// with `proxy` set): each hop of a redirect chain is routed on its own URL.
+    public let proxy: ProxySettings
+    private let proxied: [ProxySettings.Endpoint: HTTPClient]
     /// Redirects followed at most (as before: a tag or beacon bouncing further is broken, and a loop must end).
     public static let maxRedirects = 5
 
@@ -33,11 +38,24 @@ public struct GatedHTTPClient: Sendable {
     }
 
     /// A client with `configuration`'s settings, redirects turned off (they are followed here).
-    public init(gate: URLGate, configuration: HTTPClient.Configuration) {
+    public init(gate: URLGate, configuration: HTTPClient.Configuration, proxy: ProxySettings = .direct) {
         var configuration = configuration
         configuration.redirectConfiguration = .disallow
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         self.gate = gate
+        self.proxy = proxy
+        var proxied: [ProxySettings.Endpoint: HTTPClient] = [:]
+        for endpoint in Set([proxy.http, proxy.https].compactMap { $0 }) {
+            var through = configuration
+            through.proxy = .server(host: endpoint.host, port: endpoint.port)
+            proxied[endpoint] = HTTPClient(eventLoopGroupProvider: .singleton, configuration: through)
+        }
+        self.proxied = proxied
+    }
+
+    /// The client that requests `url`: through its proxy, or direct.
+    public func client(for url: URL) -> HTTPClient {
+        proxy.endpoint(for: url).flatMap { proxied[$0] } ?? client
     }
 
     /// GETs `url` with `headers`, following up to `maxRedirects` redirects, each target checked before it is
@@ -51,7 +69,7 @@ public struct GatedHTTPClient: Sendable {
             var request = HTTPClientRequest(url: current.url.absoluteString)
             request.method = .GET
             for (name, value) in headers { request.headers.add(name: name, value: value) }
-            let response = try await client.execute(request, deadline: deadline)
+            let response = try await client(for: current.url).execute(request, deadline: deadline)
             guard [301, 302, 303, 307, 308].contains(Int(response.status.code)),
                   let location = response.headers.first(name: "Location") else {
                 return Answer(response: response, url: current.url, redirects: redirects)
@@ -69,5 +87,8 @@ public struct GatedHTTPClient: Sendable {
         }
     }
 
-    public func shutdown() async { try? await client.shutdown() }
+    public func shutdown() async {
+        try? await client.shutdown()
+        for client in proxied.values { try? await client.shutdown() }
+    }
 }

@@ -52,6 +52,20 @@ struct TagOptions: ParsableArguments {
     @Flag(help: "Refuse loopback hosts (127.0.0.0/8, ::1, localhost) too.")
     var denyLoopback = false
 
+    @Option(help: ArgumentHelp("Send tags, media and beacons through this HTTP proxy (Charles, mitmproxy): http://host:port. Without it, HTTP_PROXY, HTTPS_PROXY and NO_PROXY are read as curl reads them; NO_PROXY applies to both.", valueName: "url"))
+    var proxy: String?
+
+    /// The proxy settings of `--proxy` and the environment; a usage error when one is not an http proxy URL.
+    func proxySettings() throws -> ProxySettings {
+        do { return try ProxySettings.resolve(option: proxy, environment: ProcessInfo.processInfo.environment) } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
+    func validate() throws {
+        _ = try proxySettings()
+    }
+
     /// `PREFIX=DIR`, a relative DIR taken from the current directory.
     @Sendable static func mapping(_ text: String) throws -> URLMapping {
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
@@ -97,5 +111,6 @@ struct TagOptions: ParsableArguments {
         configuration.mediaCriteria.forcedFile = mediaFile
         configuration.adcashStatePath = adcashState
         configuration.addressPolicy = AddressPolicy(denyPrivate: denyPrivateNetworks, denyLoopback: denyLoopback)
+        configuration.proxy = (try? proxySettings()) ?? .direct  // refused in validate() when invalid
     }
 }

@@ -1,0 +1,114 @@
+import Foundation
+
+/// Which HTTP proxy a request goes through, decided in one place for tags, media and beacons: `--proxy URL`, or the
+/// standard variables `HTTP_PROXY`/`http_proxy` (http URLs), `HTTPS_PROXY`/`https_proxy` (https URLs) and
+/// `NO_PROXY`/`no_proxy` (hosts that go direct), read as curl reads them. So Charles, mitmproxy or a corporate proxy
+/// sees every request vplay makes.
+///
+/// An http URL is requested from the proxy in absolute form; an https URL through a `CONNECT` tunnel (the proxy sees
+/// the host and port, not the request, unless it intercepts TLS and its certificate is trusted).
+public struct ProxySettings: Sendable, Hashable {
+    /// A proxy's address (only `http://` proxies: what async-http-client and FFmpeg speak).
+    public struct Endpoint: Sendable, Hashable, CustomStringConvertible {
+        public var host: String
+        public var port: Int
+        public var description: String { "http://\(host.contains(":") ? "[\(host)]" : host):\(port)" }
+
+        /// `http://host[:port][/]`; the port defaults to 80 (curl's default for an http proxy is 1080, but every
+        /// proxy URL people write names its port). nil for anything else.
+        public init?(_ text: String) {
+            let text = text.contains("://") ? text : "http://" + text  // curl takes `host:port` too
+            guard let components = URLComponents(string: text), components.scheme?.lowercased() == "http",
+                  let host = components.host, !host.isEmpty, components.user == nil,
+                  components.path.isEmpty || components.path == "/", components.query == nil else { return nil }
+            let port = components.port ?? 80
+            guard (1...65535).contains(port) else { return nil }
+            self.host = host.lowercased()
+            self.port = port
+        }
+    }
+
+    /// The proxy for http URLs; nil: direct.
+    public var http: Endpoint?
+    /// The proxy for https URLs; nil: direct.
+    public var https: Endpoint?
+    /// `NO_PROXY` entries, lowercased: `*` (everything), a host or domain (`example.com` matches it and its
+    /// subdomains; a leading dot is the same), an IP address, each optionally with `:port`.
+    public var noProxy: [String]
+
+    public init(http: Endpoint? = nil, https: Endpoint? = nil, noProxy: [String] = []) {
+        self.http = http
+        self.https = https
+        self.noProxy = noProxy.map { $0.lowercased() }
+    }
+
+    /// No proxy at all.
+    public static let direct = ProxySettings()
+
+    /// A problem with a proxy setting, named by where it came from.
+    public struct Invalid: Error, Sendable, Equatable, CustomStringConvertible {
+        public var description: String
+        public init(description: String) { self.description = description }
+    }
+
+    /// The settings `option` (`--proxy`, which wins for both schemes) and the environment give. Throws for a value
+    /// that is not an `http://host:port` proxy: sending traffic around a proxy the user asked for would be worse
+    /// than stopping.
+    public static func resolve(option: String?, environment: [String: String]) throws(Invalid) -> ProxySettings {
+        func value(_ name: String) -> (name: String, value: String)? {
+            for key in [name.uppercased(), name.lowercased()] {
+                if let value = environment[key]?.trimmingCharacters(in: .whitespaces), !value.isEmpty { return (key, value) }
+            }
+            return nil
+        }
+        func endpoint(_ source: String, _ text: String) throws(Invalid) -> Endpoint {
+            guard let endpoint = Endpoint(text) else {
+                throw Invalid(description: "\(source) \(text): not an http proxy URL (http://host:port)")
+            }
+            return endpoint
+        }
+        let noProxy = value("no_proxy").map { $0.value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } } ?? []
+        if let option {
+            let proxy = try endpoint("--proxy", option)
+            return ProxySettings(http: proxy, https: proxy, noProxy: noProxy)
+        }
+        var settings = ProxySettings(noProxy: noProxy)
+        if let http = value("http_proxy") { settings.http = try endpoint(http.name, http.value) }
+        if let https = value("https_proxy") { settings.https = try endpoint(https.name, https.value) }
+        return settings
+    }
+
+    /// Whether any request may go through a proxy.
+    public var isActive: Bool { http != nil || https != nil }
+
+    /// The proxy for `url`, or nil when it goes direct (no proxy for its scheme, or `NO_PROXY` names its host).
+    public func endpoint(for url: URL) -> Endpoint? {
+        guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return nil }
+        let proxy: Endpoint? = switch scheme {
+        case "http": http
+        case "https": https
+        default: nil
+        }
+        guard let proxy else { return nil }
+        let port = url.port ?? (scheme == "https" ? 443 : 80)
+        return bypasses(host: host, port: port) ? nil : proxy
+    }
+
+    /// Whether `NO_PROXY` sends `host` (lowercased, IPv6 without brackets) direct.
+    public func bypasses(host: String, port: Int) -> Bool {
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        for entry in noProxy {
+            if entry == "*" { return true }
+            var name = entry
+            // `name:port` (not an IPv6 address's colons): the entry applies to that port only.
+            if let colon = name.lastIndex(of: ":"), !name.hasSuffix("]"), name.filter({ $0 == ":" }).count == 1 {
+                guard Int(name[name.index(after: colon)...]) == port else { continue }
+                name = String(name[..<colon])
+            }
+            if name.hasPrefix("[") && name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
+            if name.hasPrefix(".") { name.removeFirst() }
+            if bare == name || bare.hasSuffix("." + name) { return true }
+        }
+        return false
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `--proxy` and the proxy variables: a loopback proxy sees every request of a run (the tag, the media FFmpeg reads,
+/// every beacon), and NO_PROXY sends the hosts it names direct. The "proxy" is the tests' HTTP server answering
+/// absolute-form requests itself, for hosts that do not resolve: a request that went direct would fail.
+@Suite(.timeLimit(.minutes(2))) struct ProxyTests {
+    /// A proxy that answers as the origin of ads.vplay.test (the demo tag, its beacons moved to track.vplay.test,
+    /// and its clip) and of track.vplay.test (204).
+    static func proxy() throws -> LoopbackProxy {
+        let folder = try TemporaryFolder()
+        let tag = try folder.write("demo.xml", try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
+            .replacingOccurrences(of: "http://127.0.0.1:8089/", with: "http://track.vplay.test/"))
+        return try LoopbackProxy(routes: ["http://ads.vplay.test/demo.xml": tag,
+                                          "http://ads.vplay.test/clip-10s-360p.mp4": Repo.media("clip-10s-360p.mp4")], keeping: folder)
+    }
+
+    /// The URLs of the requests the proxy served (CONNECT lines left out).
+    func targets(_ proxy: LoopbackProxy) -> [String] {
+        proxy.log().filter { !$0.hasPrefix("CONNECT ") }.map { String($0.split(separator: " ", maxSplits: 1)[1]) }
+    }
+
+    @Test func proxyOption_seesTheTag_theMedia_andEveryBeacon() async throws {
+        let proxy = try Self.proxy()
+        defer { proxy.stop() }
+        let folder = try TemporaryFolder()
+        let beacons = folder.url.appendingPathComponent("beacons.jsonl").path
+        let run = try await vplay(["--vast", "http://ads.vplay.test/demo.xml", "--proxy", proxy.url, "--beacons", beacons,
+                                   "--fail-on-beacon-errors", "--now", "2026-01-01T00:00:00Z"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let seen = targets(proxy)
+        #expect(seen.first == "http://ads.vplay.test/demo.xml", "the tag came through the proxy, in absolute form")
+        #expect(seen.contains("http://ads.vplay.test/clip-10s-360p.mp4"), "FFmpeg read the media through the proxy")
+        let sent = try jsonLines(beacons).filter { $0["status"] != nil && !($0["status"] is NSNull) }
+        #expect(sent.count >= 12, "the demo's beacons were delivered")
+        let beaconTargets = seen.filter { $0.hasPrefix("http://track.vplay.test/") }
+        #expect(beaconTargets.count == sent.count, "every beacon went through the proxy: \(beaconTargets.count) of \(sent.count)")
+        for event in ["impression", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete"] {
+            #expect(beaconTargets.contains { $0.hasPrefix("http://track.vplay.test/\(event)?") }, "\(event)")
+        }
+    }
+
+    @Test func httpProxyVariable_isUsed_andNoProxySendsItsHostsDirect() async throws {
+        let proxy = try Self.proxy()
+        defer { proxy.stop() }
+        let run = try await runProcess("/usr/bin/env", ["HTTP_PROXY=\(proxy.url)", "NO_PROXY=track.vplay.test", Repo.vplayBinary,
+                                                        "--vast", "http://ads.vplay.test/demo.xml", "--json", "--now", "2026-01-01T00:00:00Z"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let seen = targets(proxy)
+        #expect(seen.contains("http://ads.vplay.test/demo.xml") && seen.contains("http://ads.vplay.test/clip-10s-360p.mp4"))
+        #expect(!seen.contains { $0.contains("track.vplay.test") }, "NO_PROXY's host went direct (and, not resolving, failed)")
+        let summary = try #require(run.lines.last { $0["kind"] as? String == "summary" })
+        let beacons = try #require(summary["beacons"] as? [String: Any])
+        #expect(beacons["delivered"] as? Int == 0 && (beacons["failed"] as? Int ?? 0) > 0, "\(beacons)")
+    }
+
+    @Test func aProxyThatIsNotAnHTTPProxy_isAUsageError() async throws {
+        let run = try await vplay(["--vast", "media/demo.xml", "--dry-run", "--proxy", "socks5://127.0.0.1:1080"])
+        #expect(run.status == 2)
+        #expect(run.stderr.hasPrefix("vplay: error: --proxy socks5://127.0.0.1:1080: not an http proxy URL"), "\(run.stderr)")
+        let environment = try await runProcess("/usr/bin/env", ["HTTPS_PROXY=ftp://x", Repo.vplayBinary, "--vast", "media/demo.xml", "--dry-run"])
+        #expect(environment.status == 2 && environment.stderr.contains("HTTPS_PROXY ftp://x"), "\(environment.stderr)")
+    }
+}
+
+/// Tests/Tools/loopback-proxy.py as a child process: a forward proxy (absolute-form and CONNECT) on 127.0.0.1 that
+/// serves the URLs it is given itself and logs every request.
+final class LoopbackProxy: @unchecked Sendable {
+    let process = Process()
+    let folder: TemporaryFolder
+    let logFile: URL
+    let port: Int
+    var url: String { "http://127.0.0.1:\(port)" }
+
+    init(routes: [String: String], keeping folder: TemporaryFolder) throws {
+        self.folder = folder
+        logFile = folder.url.appendingPathComponent("proxy.log")
+        let portFile = folder.url.appendingPathComponent("port")
+        let routesFile = try folder.write("routes.json", try JSONSerialization.data(withJSONObject: routes))
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", Repo.root.appendingPathComponent("Tests/Tools/loopback-proxy.py").path, portFile.path, logFile.path, routesFile]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Ready when it has written its port (a start-up wait, bounded; nothing is timed).
+        var found: Int?
+        for _ in 0..<400 {
+            if let text = try? String(contentsOf: portFile, encoding: .utf8), let number = Int(text) { found = number; break }
+            usleep(25_000)
+        }
+        guard let found else { process.terminate(); throw CocoaError(.fileReadNoSuchFile) }
+        port = found
+    }
+
+    /// Every request line it logged, in order.
+    func log() -> [String] {
+        ((try? String(contentsOf: logFile, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    func stop() {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+}
