@@ -25,6 +25,10 @@ struct VPlay: AsyncParsableCommand {
     /// ArgumentParser's own entry point, except that usage errors exit 2 (the README's code) rather than
     /// EX_USAGE (64). Never returns: it exits with the command's code.
     static func entry() async -> Never {
+        if let message = unknownSubcommand(Array(CommandLine.arguments.dropFirst())) {
+            StandardStreams.fail(message)
+            Foundation.exit(ExitCode.usage.rawValue)
+        }
         do {
             var command = try parseAsRoot()
             if var command = command as? any AsyncParsableCommand {
@@ -35,11 +39,28 @@ struct VPlay: AsyncParsableCommand {
             Foundation.exit(0)
         } catch {
             if let message = usageMessage(for: error) {
-                StandardStreams.error(message + "\n")
+                StandardStreams.error(StandardStreams.usageError(message) + "\n")
                 Foundation.exit(ExitCode.usage.rawValue)
             }
-            exit(withError: error)
+            // Help, --version and completion scripts print as ArgumentParser words them; `ExitCode` carries only
+            // a code (its command already said why); anything else is an error in vplay's format.
+            let code = exitCode(for: error)
+            if error is ExitCode || code == .success {
+                exit(withError: error)
+            }
+            let message = fullMessage(for: error)
+            if !message.isEmpty { StandardStreams.error(StandardStreams.usageError(message) + "\n") }
+            Foundation.exit(code.rawValue)
         }
+    }
+
+    /// The error when the first argument looks like a subcommand (not an option) but names none: `vplay bogus`
+    /// would otherwise run `run` and complain that `--vast` is missing.
+    static func unknownSubcommand(_ arguments: [String]) -> String? {
+        guard let first = arguments.first, !first.hasPrefix("-") else { return nil }
+        let names = configuration.subcommands.compactMap { $0.configuration.commandName }
+        guard !names.contains(first), first != "help" else { return nil }
+        return "unknown subcommand '\(first)'; vplay's subcommands are \(names.joined(separator: ", ")) (and `vplay --vast …` runs `run`)"
     }
 
     /// What `entry` prints before it exits 2 when `error` is a usage error: an unknown flag, a value its option does

@@ -171,7 +171,7 @@ func jsonLines(_ path: String) throws -> [[String: Any]] {
         let run = try await vplay(["probe", "media/no-such-clip.mp4"])
         #expect(run.status == 4)
         #expect(run.stderr.split(separator: "\n").count == 1)
-        #expect(run.stderr.contains("error 401"))
+        #expect(run.stderr.hasPrefix("vplay: error: VAST 401: "))
     }
 
     @Test func missingTag_exits3() async throws {

@@ -39,7 +39,7 @@ import TestSupport
             let written = folder.url.appendingPathComponent("other.out").path
             let run = try await vplay(Self.demo + [option, "/dev/full", other, written])
             #expect(run.status == 2, "\(option): \(run.stderr)")
-            #expect(run.stderr.contains("vplay: \(option) /dev/full: cannot write it (No space left on device)"), "\(option): \(run.stderr)")
+            #expect(run.stderr.contains("vplay: error: \(option) /dev/full: cannot write it (No space left on device)"), "\(option): \(run.stderr)")
             #expect((try? Data(contentsOf: URL(fileURLWithPath: written)))?.isEmpty == false, "\(option): \(other) is still written")
             #expect(run.lines.last?["kind"] as? String == "summary", "\(option): the summary is still written")
         }
@@ -74,7 +74,7 @@ import TestSupport
         let (status, errors) = try await Self.spawned(arguments, stdout: ends[1], in: folder)
         close(ends[1])
         #expect(status == 2, "\(command): \(errors)")
-        #expect(errors.contains("vplay: stdout: cannot write it (Broken pipe)"), "\(command): \(errors)")
+        #expect(errors.contains("vplay: error: stdout: cannot write it (Broken pipe)"), "\(command): \(errors)")
         if command[0] == "run" {
             #expect(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) is [String: Any])
         }
@@ -89,7 +89,7 @@ import TestSupport
         let quoted = ([Repo.vplayBinary] + Self.demo + ["--report", report, "--beacons", beacons]).map { "'\($0)'" }.joined(separator: " ")
         let run = try await shell("exec \(quoted) >&-")
         #expect(run.status == 2, "\(run.stderr)")
-        #expect(run.stderr.contains("vplay: stdout: cannot write it (Bad file descriptor)"), "\(run.stderr)")
+        #expect(run.stderr.contains("vplay: error: stdout: cannot write it (Bad file descriptor)"), "\(run.stderr)")
         #expect(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) is [String: Any])
         let lines = try String(contentsOfFile: beacons, encoding: .utf8).split(separator: "\n")
         #expect(!lines.isEmpty && lines.allSatisfy { $0.hasPrefix("{\"attempt\"") }, "nothing meant for stdout went into the log")

@@ -40,6 +40,8 @@ struct AuditCommand: AsyncParsableCommand {
     @Flag(help: "Print the audit as one JSON object instead of text.")
     var json = false
 
+    @OptionGroup var quietOption: QuietOption
+
     @Option(help: ArgumentHelp("Write the audit as JSON to FILE.", valueName: "file"), transform: OptionValue.writableFile("--report"))
     var report: String?
 
@@ -57,6 +59,7 @@ struct AuditCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        quietOption.apply()
         let requests: [CapturedRequest]
         do {
             if let har { requests = try CapturedRequest.read(har, format: .har) }
@@ -69,12 +72,12 @@ struct AuditCommand: AsyncParsableCommand {
         tag.apply(to: &configuration)
         let inspection = await AdInspector(configuration: configuration).inspect(openMedia: true)
         guard inspection.ad != nil else {
-            StandardStreams.error("vplay audit: the tag has no ad: \(inspection.errors.map { "\($0.code) \($0.message)" }.joined(separator: "; "))\n")
+            StandardStreams.fail("audit: the tag has no ad: \(inspection.errors.map { "VAST \($0.code): \($0.message)" }.joined(separator: "; "))")
             throw ExitCode(ExitCode.adError.rawValue)
         }
         let audit = BeaconAudit(inspection: inspection, requests: requests, tolerance: tolerance.seconds)
         let document = Self.json(audit, tag: tag.vast, requests: requests.count)
-        StandardStreams.print(json ? document.text : Self.text(audit, requests: requests.count))
+        if json { StandardStreams.print(document.text) } else { StandardStreams.say(Self.text(audit, requests: requests.count)) }
         var failures: [String] = []
         func write(_ option: String, _ path: String?, _ content: () -> String) {
             guard let path else { return }

@@ -14,10 +14,31 @@ extension ExitCode {
     /// Some beacons could not be delivered (only with `--fail-on-beacon-errors`).
     static let beaconFailures = ExitCode(5)
 
+    /// `run`'s codes (and vplay's without a subcommand).
     static let documentation = """
         Exit codes: 0 played and everything held; 1 an expectation failed; 2 usage error (or an output file could \
         not be written); \
         3 ad error (no ad, XML, wrapper); 4 media error (not found, unsupported, truncated, corrupt); \
         5 beacon delivery failures (with --fail-on-beacon-errors); 130/143 interrupted.
+        """
+
+    /// `inspect`'s codes: only those it can return.
+    static let inspectDocumentation = """
+        Exit codes: 0 the tag would play (with --strict: and draws no warning); 1 with --strict, the tag draws a \
+        warning; 2 usage error (or stdout could not be written); 3 ad error (no ad, XML, wrapper); 4 media error \
+        (not found, unsupported, truncated, corrupt).
+        """
+
+    /// `probe`'s codes.
+    static let probeDocumentation = """
+        Exit codes: 0 the media opened (and, with --decode or --demux, was read to its end); 2 usage error (or \
+        stdout could not be written); 4 media error (not found, unsupported, truncated, corrupt).
+        """
+
+    /// `merge`'s codes.
+    static let mergeDocumentation = """
+        Exit codes: 0 every shard is there and the merged counts agree (sent as expected, received as sent); 1 a \
+        count differs, or a shard is missing (without --allow-partial); 2 usage error (a report that cannot be \
+        read, is not a fleet report or is not of the same fleet; an output that cannot be written).
         """
 }

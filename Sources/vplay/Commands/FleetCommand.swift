@@ -56,7 +56,7 @@ struct FleetCommand: AsyncParsableCommand {
 
     @OptionGroup var macros: MacroOptions
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("At most this many beacons per second over the whole fleet (0.001 to 10,000,000).", valueName: "per-second"),
+    @Option(parsing: .unconditional, help: ArgumentHelp("At most this many beacons per second over the whole fleet (0.001 to 10,000,000): with --shard K/N each shard sends 1/N of it.", valueName: "per-second"),
             transform: OptionValue.number(in: OptionRanges.rates, else: "--rate must be from 0.001 to 10000000 beacons per second"))
     var rate: Double?
 
@@ -67,6 +67,8 @@ struct FleetCommand: AsyncParsableCommand {
     var decodeEach = false
 
     @OptionGroup var sink: SinkOptions
+
+    @OptionGroup var quietOption: QuietOption
 
     @Flag(help: "Plan and count every beacon; send nothing.")
     var dryRun = false
@@ -125,6 +127,7 @@ struct FleetCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        quietOption.apply()
         let configuration = fleetConfiguration()
         try rewardCallback.writeKeys(seed: configuration.session.seed)
         let bar = FleetProgressBar()
@@ -146,13 +149,13 @@ struct FleetCommand: AsyncParsableCommand {
         case .failure where signals.received != nil:
             throw ExitCode(128 + signals.received!)
         case let .failure(failure):
-            for warning in failure.warnings { StandardStreams.warn("warning: \(warning)") }
-            StandardStreams.warn("the fleet cannot play: error \(failure.error.code): \(failure.error.message)")
+            for warning in failure.warnings { StandardStreams.warn(warning) }
+            StandardStreams.fail("the fleet cannot play: VAST \(failure.error.code): \(failure.error.message)")
             try CommandOutputs.exit(failure.error.kind == .ad ? ExitCode.adError.rawValue : ExitCode.mediaError.rawValue)
         case let .success(result):
             let data = try result.json()
             let failures = FleetReport.write(data, to: report)
-            StandardStreams.print(json ? String(decoding: data, as: UTF8.self) : FleetText.summary(result))
+            if json { StandardStreams.print(String(decoding: data, as: UTF8.self)) } else { StandardStreams.say(FleetText.summary(result)) }
             var code: Int32 = 0
             if let signal = signals.received { code = 128 + signal }
             else if !result.checks.sentAsExpected || result.checks.receivedAsSent == false { code = ExitCode.expectationFailed.rawValue }
@@ -171,7 +174,8 @@ extension FleetCommand: BeaconDefaults {
 struct MergeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "merge",
-        abstract: "Add up fleet shard reports (vplay fleet --shard K/N --report …) into the whole fleet's report."
+        abstract: "Add up fleet shard reports (vplay fleet --shard K/N --report …) into the whole fleet's report.",
+        discussion: ExitCode.mergeDocumentation
     )
 
     @Argument(help: "Shard reports written by vplay fleet --report.")
@@ -186,12 +190,15 @@ struct MergeCommand: ParsableCommand {
     @Flag(help: "Accept a merge of fewer than all shards (exit by the counts; without it a missing shard exits 1).")
     var allowPartial = false
 
+    @OptionGroup var quietOption: QuietOption
+
     func validate() throws {
         if reports.isEmpty { throw ValidationError("name at least one shard report") }
         try OptionValue.checkNoClash(outputs: [("--report", report)], inputs: reports.map { ("shard report", $0) })
     }
 
     func run() throws {
+        quietOption.apply()
         var parsed: [FleetReport] = []
         for path in reports {
             guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("\(path): cannot read it") }
@@ -203,12 +210,12 @@ struct MergeCommand: ParsableCommand {
         do { merged = try FleetReport.merge(parsed) } catch { throw ValidationError(error.description) }
         let data = try merged.json()
         let failures = FleetReport.write(data, to: report)
-        StandardStreams.print(json ? String(decoding: data, as: UTF8.self) : FleetText.summary(merged))
+        if json { StandardStreams.print(String(decoding: data, as: UTF8.self)) } else { StandardStreams.say(FleetText.summary(merged)) }
         var complete = true
         if let missing = merged.fleet.missingShards {
             let list = missing.map(String.init).joined(separator: ", ")
-            StandardStreams.warn("\(allowPartial ? "warning: " : "")\(merged.fleet.shards.count) of \(merged.fleet.shardCount) shards merged; missing: \(list)"
-                                 + (allowPartial ? "" : " (--allow-partial to accept a partial merge)"))
+            let message = "\(merged.fleet.shards.count) of \(merged.fleet.shardCount) shards merged; missing: \(list)"
+            if allowPartial { StandardStreams.warn(message) } else { StandardStreams.fail(message + " (--allow-partial to accept a partial merge)") }
             complete = allowPartial
         }
         let agree = merged.checks.sentAsExpected && merged.checks.receivedAsSent != false

@@ -8,7 +8,7 @@ struct InspectCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
         abstract: "Resolve a tag and show its wrapper chain, chosen media, every tracking URL, warnings and errors.",
-        discussion: ExitCode.documentation
+        discussion: ExitCode.inspectDocumentation
     )
 
     @OptionGroup var tag: TagOptions
@@ -19,6 +19,8 @@ struct InspectCommand: AsyncParsableCommand {
 
     @Flag(help: "Print one JSON object instead of text.")
     var json = false
+
+    @OptionGroup var quietOption: QuietOption
 
     @Flag(help: "Do not open the chosen media file (skips the duration check).")
     var noMedia = false
@@ -31,12 +33,13 @@ struct InspectCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        quietOption.apply()
         var configuration = SessionConfiguration(tag: tag.vast)
         network.apply(to: &configuration)
         tag.apply(to: &configuration)
         pods.apply(to: &configuration)
         let inspection = await AdInspector(configuration: configuration).inspect(openMedia: !noMedia)
-        StandardStreams.print(json ? InspectRendering.json(inspection).text : InspectRendering.text(inspection))
+        if json { StandardStreams.print(InspectRendering.json(inspection).text) } else { StandardStreams.say(InspectRendering.text(inspection)) }
         switch inspection.outcome {
         case .adError: try CommandOutputs.exit(ExitCode.adError.rawValue)
         case .mediaError: try CommandOutputs.exit(ExitCode.mediaError.rawValue)

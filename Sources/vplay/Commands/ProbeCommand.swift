@@ -9,7 +9,7 @@ struct ProbeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "probe",
         abstract: "Print a media file's streams; with --decode, decode every frame and report counts and speed.",
-        discussion: ExitCode.documentation
+        discussion: ExitCode.probeDocumentation
     )
 
     @Argument(help: "A media file path or an http(s) URL.")
@@ -27,11 +27,14 @@ struct ProbeCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object instead of text.")
     var json = false
 
+    @OptionGroup var quietOption: QuietOption
+
     func validate() throws {
         if decode && demux { throw ValidationError("--decode and --demux exclude each other") }
     }
 
     func run() async throws {
+        quietOption.apply()
         let wall = SessionEnvironment.liveMonotonicClock()
         let started = wall.now
         do {
@@ -46,13 +49,12 @@ struct ProbeCommand: AsyncParsableCommand {
                 while try source.nextPacket() != nil {}
                 pass = MediaPass(mode: "demux", statistics: source.statistics, wallTime: started.duration(to: wall.now), mediaDuration: source.info.duration)
             }
-            StandardStreams.print(json ? ProbeRendering.json(source.info, pass: pass).text : ProbeRendering.text(source.info, pass: pass))
+            if json { StandardStreams.print(ProbeRendering.json(source.info, pass: pass).text) } else { StandardStreams.say(ProbeRendering.text(source.info, pass: pass)) }
         } catch {
             if json {
                 StandardStreams.print(JSON.object([("kind", .string("error")), ("code", .int(error.vastCode.rawValue)), ("error", .string(error.kind)), ("message", .string(error.description))]).text)
-            } else {
-                StandardStreams.warn("error \(error.vastCode): \(error.description)")
             }
+            StandardStreams.fail("VAST \(error.vastCode): \(error.description)")
             try CommandOutputs.exit(ExitCode.mediaError.rawValue)
             return
         }

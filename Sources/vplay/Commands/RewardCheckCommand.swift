@@ -111,7 +111,7 @@ struct RewardCheckCommand: AsyncParsableCommand {
                                   detail: outcome.passed ? nil : "\(outcome.accepted ? "accepted" : "refused") (\(outcome.status.map { "HTTP \($0)" } ?? outcome.error ?? "no answer")); a correct endpoint \(outcome.check.shouldAccept ? "credits" : "refuses") it: \(outcome.check.meaning)")
             }
             do { try OutputFile.write(JUnitReport.xml(suite: "reward-check \(url)", results: results, seconds: seconds), to: junit, option: "--junit") } catch {
-                StandardStreams.error("vplay reward-check: \(error)\n")
+                StandardStreams.fail("reward-check: \(error)")
                 throw ExitCode(2)
             }
         }

@@ -66,6 +66,8 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var sink: SinkOptions
 
+    @OptionGroup var quietOption: QuietOption
+
     @Option(help: ArgumentHelp("Write every beacon attempt to FILE as JSON Lines, as it happens.", valueName: "file"),
             transform: OptionValue.writableFile("--beacons"))
     var beacons: String?
@@ -118,6 +120,7 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        quietOption.apply()
         let configuration = sessionConfiguration()
         try rewardCallback.writeKeys(seed: configuration.seed)
         let outputs = try SessionOutputs(beaconsPath: beacons, harPath: har, userAgent: configuration.userAgent)
@@ -143,7 +146,10 @@ struct RunCommand: AsyncParsableCommand {
                 await console.show(record)
             }
         }
-        signals.onFirst { session.cancel() }
+        signals.onFirst {
+            session.cancel()
+            Task { await console.stopStatus() }
+        }
         let summary = await session.value
         if let message = clash.withLock({ $0 }) {
             outputs.discard()
@@ -179,6 +185,7 @@ struct RunCommand: AsyncParsableCommand {
             SessionReport.json(tag: tag.vast, transcript: transcript, summary: summary, exitCode: code, expectations: results, configuration: configuration).text + "\n"
         }
         await console.finish(summary, exitCode: code, expectations: results)
+        if let error = summary.error { StandardStreams.fail("VAST \(error.code): \(error.message)") }
         try CommandOutputs.exit(code, failures: failures, signalled: signals.received != nil)
     }
 

@@ -103,7 +103,9 @@ final class SignalWatch: @unchecked Sendable {
         case let .first(registered): action = registered
         }
         // Checked, like every output: FileHandle.write trapped when stderr was closed or a broken pipe.
-        StandardStreams.warn("\(number == SIGINT ? "interrupted" : "terminated"); writing what happened so far (again to quit at once)")
+        // On a terminal, the note starts by clearing the line: a live status line may be on it.
+        if isatty(STDERR_FILENO) == 1 { StandardStreams.error("\r\u{1B}[K") }
+        StandardStreams.note("\(number == SIGINT ? "interrupted" : "terminated"); writing what happened so far (again to quit at once)")
         action?()
     }
 }

@@ -50,7 +50,7 @@ struct SinkCommand: AsyncParsableCommand {
         let sink = BeaconSink(configuration: configuration)
         let bound: Int
         do { bound = try await sink.start() } catch {
-            StandardStreams.error("vplay sink: \(error)\n")
+            StandardStreams.fail("sink: \(error)")
             throw ExitCode(1)
         }
         StandardStreams.error("vplay sink: listening on http://\(host):\(bound) (Ctrl-C to stop)\n")

@@ -15,10 +15,48 @@ enum StandardStreams {
         try? OutputFile.standardError.write(text)
     }
 
-    /// Writes `vplay: text` and a newline to stderr.
-    static func warn(_ text: String) {
-        error("vplay: \(text)\n")
+    /// `--quiet`: nothing for a person to read (text reports, warnings, notes, progress); data asked for (`--json`
+    /// on stdout, files) and errors still come. Set once, before the command's work starts.
+    static var quiet: Bool {
+        get { quietFlag.withLock { $0 } }
+        set { quietFlag.withLock { $0 = newValue } }
     }
+    private static let quietFlag = Locked(false)
+
+    /// The one format of vplay's errors on stderr: `vplay: error: text`. Never silenced.
+    static func fail(_ text: String) {
+        error("vplay: error: \(text)\n")
+    }
+
+    /// `vplay: warning: text` on stderr, unless `--quiet`.
+    static func warn(_ text: String) {
+        if !quiet { error("vplay: warning: \(text)\n") }
+    }
+
+    /// `vplay: text` on stderr, unless `--quiet`: what vplay is doing (interrupted, listening), not a problem.
+    static func note(_ text: String) {
+        if !quiet { error("vplay: \(text)\n") }
+    }
+
+    /// Human text on stdout (a text report), unless `--quiet`.
+    static func say(_ text: String) {
+        if !quiet { print(text) }
+    }
+
+    /// An error message as ArgumentParser words it ("Error: …", then usage lines) in vplay's format.
+    static func usageError(_ message: String) -> String {
+        let body = message.hasPrefix("Error: ") ? String(message.dropFirst("Error: ".count)) : message
+        return "vplay: error: " + body
+    }
+}
+
+/// `--quiet`, declared once for every command that prints text for a person.
+struct QuietOption: ParsableArguments {
+    @Flag(name: [.short, .long], help: "Print nothing but errors (on stderr) and what was asked for (--json on stdout, output files); the exit code tells the rest.")
+    var quiet = false
+
+    /// Sets `StandardStreams.quiet` for the run.
+    func apply() { if quiet { StandardStreams.quiet = true } }
 }
 
 /// How a command ends once it has written its outputs.
@@ -29,7 +67,7 @@ enum CommandOutputs {
     static func exit(_ code: Int32, failures: [String] = [], signalled: Bool = false) throws {
         var failures = failures
         if let stdout = OutputFile.standardOutput.failure { failures.append(stdout.description) }
-        for failure in failures { StandardStreams.warn(failure) }
+        for failure in failures { StandardStreams.fail(failure) }
         let final = failures.isEmpty || signalled ? code : ExitCode.usage.rawValue
         if final != 0 { throw ExitCode(final) }
     }

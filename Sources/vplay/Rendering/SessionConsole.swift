@@ -22,6 +22,9 @@ actor SessionConsole {
     private var playing = false
     private var skipped = false
     private var statusShown = false
+    /// Set by `finish`: the live line is never drawn again (a tick already on its way when the summary is written
+    /// must not draw it under the summary, nor after Ctrl-C).
+    private var finished = false
     /// The wall clock the live line is drawn against (injected: the live environment's).
     private let clock: ContinuousClock
 
@@ -29,7 +32,7 @@ actor SessionConsole {
         self.json = json
         self.clock = clock
         style = Style.detect(json: json)
-        liveSpeed = (!json && isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["TERM"] != "dumb") ? realtimeSpeed : nil
+        liveSpeed = (!json && !StandardStreams.quiet && isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["TERM"] != "dumb") ? realtimeSpeed : nil
     }
 
     func show(_ record: SessionRecord) {
@@ -40,8 +43,7 @@ actor SessionConsole {
     }
 
     func finish(_ summary: SessionSummary, exitCode: Int32, expectations: [ExpectationResult]? = nil) {
-        ticker?.cancel()
-        clearStatus()
+        stopStatus()
         if let expectations {
             emit(json ? SessionJSON.expectations(expectations).text : SessionText.expectations(expectations))
         }
@@ -53,8 +55,9 @@ actor SessionConsole {
         StandardStreams.warn(text)
     }
 
+    /// JSON Lines always (asked for); text unless `--quiet`.
     private func emit(_ line: String) {
-        StandardStreams.print(line)
+        if json { StandardStreams.print(line) } else { StandardStreams.say(line) }
     }
 
     // MARK: - The live status line
@@ -70,6 +73,7 @@ actor SessionConsole {
                 ticker = Task { [weak self] in
                     while !Task.isCancelled {
                         try? await Task.sleep(for: .milliseconds(100))
+                        guard !Task.isCancelled else { return }
                         await self?.redraw()
                     }
                 }
@@ -94,8 +98,16 @@ actor SessionConsole {
         drawStatus()
     }
 
+    /// Clears the live line for good: at the summary, and when a signal ends the run (before vplay says so).
+    func stopStatus() {
+        finished = true
+        ticker?.cancel()
+        ticker = nil
+        clearStatus()
+    }
+
     private func drawStatus() {
-        guard let speed = liveSpeed, let anchor, duration > 0 else { return }
+        guard !finished, let speed = liveSpeed, let anchor, duration > 0 else { return }
         var playhead = anchor.playhead
         if playing {
             let elapsed = anchor.wall.duration(to: clock.now)

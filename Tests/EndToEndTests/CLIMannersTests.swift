@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import vplay
+
+/// How vplay behaves as a command-line tool: one error format on stderr, `--quiet`, an unknown subcommand named,
+/// help that lists only the exit codes a command can return, a live line that never comes back under the summary,
+/// and a man page and completion scripts that match the binary.
+@Suite(.timeLimit(.minutes(2))) struct CLIMannersTests {
+    /// Every line an error run wrote to stderr is vplay's (`vplay: error: …`, or ArgumentParser's usage lines that
+    /// follow a usage error).
+    func expectOneFormat(_ run: Invocation, _ first: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let lines = run.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("vplay: error: " + first) == true, "stderr: \(run.stderr)", sourceLocation: sourceLocation)
+        for line in lines.dropFirst() {
+            #expect(line.hasPrefix("vplay: ") || line.hasPrefix("Usage: ") || line.hasPrefix("  See ") || line.hasPrefix("Help: "),
+                    "stderr line: \(line)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func errors_onStderr_inOneFormat() async throws {
+        let unknownOption = try await vplay(["--vast", "media/demo.xml", "--bogus"])
+        #expect(unknownOption.status == 2)
+        expectOneFormat(unknownOption, "Unknown option '--bogus'")
+
+        let noTag = try await vplay(["--vast", "/nonexistent/tag.xml"])
+        #expect(noTag.status == 3)
+        expectOneFormat(noTag, "VAST 301: cannot open /nonexistent/tag.xml")
+        let noTagJSON = try await vplay(["--vast", "/nonexistent/tag.xml", "--json"])
+        expectOneFormat(noTagJSON, "VAST 301:")
+        #expect(noTagJSON.lines.count == noTagJSON.stdout.split(separator: "\n").count, "stdout stays JSON Lines")
+
+        let probe = try await vplay(["probe", "/nonexistent/clip.mp4"])
+        #expect(probe.status == 4)
+        expectOneFormat(probe, "VAST 401:")
+
+        let merge = try await vplay(["merge", "/nonexistent/shard-0.json"])
+        #expect(merge.status == 2)
+        expectOneFormat(merge, "/nonexistent/shard-0.json: cannot read it")
+    }
+
+    @Test func unknownSubcommand_isNamed_notTakenForRun() async throws {
+        let run = try await vplay(["bogus", "--vast", "media/demo.xml"])
+        #expect(run.status == 2)
+        expectOneFormat(run, "unknown subcommand 'bogus'")
+        #expect(run.stderr.contains("run, inspect, probe, fleet, merge, sink"))
+        #expect(try await vplay(["help", "inspect"]).status == 0, "`vplay help CMD` still works")
+    }
+
+    @Test func quiet_printsNothingButWhatWasAskedFor() async throws {
+        let text = try await vplay(["--vast", "media/demo.xml", "--dry-run", "--quiet", "--macro", "FOO=1"])
+        #expect(text.status == 0 && text.stdout.isEmpty && text.stderr.isEmpty, "stdout: \(text.stdout) stderr: \(text.stderr)")
+        let json = try await vplay(["--vast", "media/demo.xml", "--dry-run", "-q", "--json"])
+        #expect(json.status == 0 && json.stderr.isEmpty)
+        #expect(json.lines.last?["kind"] as? String == "summary", "--json is still printed")
+        let failed = try await vplay(["--vast", "/nonexistent/tag.xml", "--quiet"])
+        #expect(failed.status == 3 && failed.stdout.isEmpty)
+        expectOneFormat(failed, "VAST 301:")
+        let fleet = try await vplay(["fleet", "--vast", "media/demo.xml", "--sessions", "5", "--dry-run", "--quiet"])
+        #expect(fleet.status == 0 && fleet.stdout.isEmpty && fleet.stderr.isEmpty)
+        let inspect = try await vplay(["inspect", "--vast", "media/demo.xml", "--quiet"])
+        #expect(inspect.status == 0 && inspect.stdout.isEmpty && inspect.stderr.isEmpty)
+    }
+
+    @Test(arguments: [
+        ("inspect", ["5 beacon", "130", "expectation failed"]),
+        ("probe", ["1 ", "3 ad error", "5 beacon", "130"]),
+        ("merge", ["3 ad error", "4 media error", "5 beacon", "130"]),
+    ])
+    func help_listsOnlyTheExitCodesTheCommandCanReturn(_ command: String, _ absent: [String]) async throws {
+        let help = try await vplay([command, "--help"])
+        #expect(help.status == 0)
+        let codes = try #require(help.stdout.range(of: "Exit codes:").map { String(help.stdout[$0.lowerBound...]) })
+        let paragraph = codes.components(separatedBy: "\n\n")[0].replacingOccurrences(of: "\n", with: " ")
+        for text in absent { #expect(!paragraph.contains(text), "\(command): \(paragraph)") }
+        #expect(paragraph.contains("2 usage error"))
+    }
+
+    /// On a terminal (a pseudo-terminal from `script`), the real-time status line is cleared for good before the
+    /// summary: nothing of it follows the summary's headline. Run a few times: the bug was a race (3 runs in 5).
+    @Test func liveLine_neverRedrawsAfterTheSummary() async throws {
+        for _ in 0..<3 {
+            let command = "TERM=xterm \(Repo.vplayBinary) --vast media/demo.xml --dry-run --clock realtime --speed 25"
+            let run = try await runProcess("/usr/bin/script", ["-qec", command, "/dev/null"])
+            #expect(run.status == 0, "\(run.stdout)")
+            let summary = try #require(run.stdout.range(of: "summary:"), "\(run.stdout)")
+            #expect(run.stdout[..<summary.lowerBound].contains("▶"), "the live line was shown while it played")
+            let after = run.stdout[summary.lowerBound...]
+            #expect(!after.contains("▶") && !after.contains("❚❚"), "the live line came back after the summary: \(after.debugDescription)")
+        }
+    }
+
+    /// docs/man/vplay.1 and docs/completions/ are what scripts/make-docs.sh makes of this binary: the completion
+    /// scripts byte for byte, the man page naming every subcommand and option.
+    @Test func manPageAndCompletions_matchTheBinary() async throws {
+        let docs = Repo.root.appendingPathComponent("docs")
+        for (shell, file) in [("bash", "completions/vplay.bash"), ("zsh", "completions/_vplay"), ("fish", "completions/vplay.fish")] {
+            let generated = try await vplay(["--generate-completion-script", shell])
+            #expect(generated.status == 0)
+            let committed = try String(contentsOfFile: docs.appendingPathComponent(file).path, encoding: .utf8)
+            #expect(committed == generated.stdout, "docs/\(file) is stale: run scripts/make-docs.sh")
+        }
+        let page = try String(contentsOfFile: docs.appendingPathComponent("man/vplay.1").path, encoding: .utf8)
+        let dump = try await vplay(["--experimental-dump-help"])
+        let tool = try #require(try JSONSerialization.jsonObject(with: Data(dump.stdout.utf8)) as? [String: Any])
+        let root = try #require(tool["command"] as? [String: Any])
+        var names: [String] = []
+        func collect(_ command: [String: Any]) {
+            names.append(command["commandName"] as? String ?? "")
+            for argument in command["arguments"] as? [[String: Any]] ?? [] {
+                if let name = (argument["preferredName"] as? [String: Any])?["name"] as? String, argument["kind"] as? String != "positional" {
+                    names.append(name)
+                }
+            }
+            for sub in command["subcommands"] as? [[String: Any]] ?? [] { collect(sub) }
+        }
+        collect(root)
+        #expect(names.count > 100)
+        let missing = Set(names.filter { !page.contains($0) })
+        #expect(missing.isEmpty, "docs/man/vplay.1 is stale (run scripts/make-docs.sh): no \(missing.sorted())")
+    }
+}
