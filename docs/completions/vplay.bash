@@ -1,0 +1,746 @@
+#!/bin/bash
+
+__vplay_cursor_index_in_current_word() {
+    local remaining="${COMP_LINE}"
+
+    local word
+    for word in "${COMP_WORDS[@]::COMP_CWORD}"; do
+        remaining="${remaining##*([[:space:]])"${word}"*([[:space:]])}"
+    done
+
+    local -ir index="$((COMP_POINT - ${#COMP_LINE} + ${#remaining}))"
+    if [[ "${index}" -le 0 ]]; then
+        printf 0
+    else
+        printf %s "${index}"
+    fi
+}
+
+# positional arguments:
+#
+# - 1: the current (sub)command's count of positional arguments
+#
+# required variables:
+#
+# - repeating_flags: the repeating flags that the current (sub)command can accept
+# - non_repeating_flags: the non-repeating flags that the current (sub)command can accept
+# - repeating_options: the repeating options that the current (sub)command can accept
+# - non_repeating_options: the non-repeating options that the current (sub)command can accept
+# - positional_number: value ignored
+# - unparsed_words: unparsed words from the current command line
+#
+# modified variables:
+#
+# - non_repeating_flags: remove flags for this (sub)command that are already on the command line
+# - non_repeating_options: remove options for this (sub)command that are already on the command line
+# - positional_number: set to the current positional number
+# - unparsed_words: remove all flags, options, and option values for this (sub)command
+__vplay_offer_flags_options() {
+    local -ir positional_count="${1}"
+    positional_number=0
+
+    local was_flag_option_terminator_seen=false
+    local is_parsing_option_value=false
+
+    local -ar unparsed_word_indices=("${!unparsed_words[@]}")
+    local -i word_index
+    for word_index in "${unparsed_word_indices[@]}"; do
+        if "${is_parsing_option_value}"; then
+            # This word is an option value:
+            # Reset marker for next word iff not currently the last word
+            [[ "${word_index}" -ne "${unparsed_word_indices[${#unparsed_word_indices[@]} - 1]}" ]] && is_parsing_option_value=false
+            unset "unparsed_words[${word_index}]"
+            # Do not process this word as a flag or an option
+            continue
+        fi
+
+        local word="${unparsed_words["${word_index}"]}"
+        if ! "${was_flag_option_terminator_seen}"; then
+            case "${word}" in
+            --)
+                unset "unparsed_words[${word_index}]"
+                # by itself -- is a flag/option terminator, but if it is the last word, it is the start of a completion
+                if [[ "${word_index}" -ne "${unparsed_word_indices[${#unparsed_word_indices[@]} - 1]}" ]]; then
+                    was_flag_option_terminator_seen=true
+                fi
+                continue
+                ;;
+            -*)
+                # ${word} is a flag or an option
+                # If ${word} is an option, mark that the next word to be parsed is an option value
+                local option
+                for option in "${repeating_options[@]}" "${non_repeating_options[@]}"; do
+                    [[ "${word}" = "${option}" ]] && is_parsing_option_value=true && break
+                done
+
+                # Remove ${word} from ${non_repeating_flags} or ${non_repeating_options} so it isn't offered again
+                local not_found=true
+                local -i index
+                for index in "${!non_repeating_flags[@]}"; do
+                    if [[ "${non_repeating_flags[${index}]}" = "${word}" ]]; then
+                        unset "non_repeating_flags[${index}]"
+                        non_repeating_flags=("${non_repeating_flags[@]}")
+                        not_found=false
+                        break
+                    fi
+                done
+                if "${not_found}"; then
+                    for index in "${!non_repeating_flags[@]}"; do
+                        if [[ "${non_repeating_flags[${index}]}" = "${word}" ]]; then
+                            unset "non_repeating_flags[${index}]"
+                            non_repeating_flags=("${non_repeating_flags[@]}")
+                            break
+                        fi
+                    done
+                fi
+                unset "unparsed_words[${word_index}]"
+                continue
+                ;;
+            esac
+        fi
+
+        # ${word} is neither a flag, nor an option, nor an option value
+        if [[ "${positional_number}" -lt "${positional_count}" || "${positional_count}" -lt 0 ]]; then
+            # ${word} is a positional
+            ((positional_number++))
+            unset "unparsed_words[${word_index}]"
+        else
+            if [[ -z "${word}" ]]; then
+                # Could be completing a flag, option, or subcommand
+                positional_number=-1
+            else
+                # ${word} is a subcommand or invalid, so stop processing this (sub)command
+                positional_number=-2
+            fi
+            break
+        fi
+    done
+
+    unparsed_words=("${unparsed_words[@]}")
+
+    if\
+        ! "${was_flag_option_terminator_seen}"\
+        && ! "${is_parsing_option_value}"\
+        && [[ ("${cur}" = -* && "${positional_number}" -ge 0) || "${positional_number}" -eq -1 ]]
+    then
+        COMPREPLY+=($(compgen -W "${repeating_flags[*]} ${non_repeating_flags[*]} ${repeating_options[*]} ${non_repeating_options[*]}" -- "${cur}"))
+    fi
+}
+
+__vplay_add_completions() {
+    local completion
+    while IFS='' read -r completion; do
+        COMPREPLY+=("${completion}")
+    done < <(IFS=$'\n' compgen "${@}" -- "${cur}")
+}
+
+__vplay_custom_complete() {
+    if [[ -n "${cur}" || -z ${COMP_WORDS[${COMP_CWORD}]} || "${COMP_LINE:${COMP_POINT}:1}" != ' ' ]]; then
+        local -ar words=("${COMP_WORDS[@]}")
+    else
+        local -ar words=("${COMP_WORDS[@]::${COMP_CWORD}}" '' "${COMP_WORDS[@]:${COMP_CWORD}}")
+    fi
+
+    "${COMP_WORDS[0]}" "${@}" "${words[@]}"
+}
+
+_vplay() {
+    local state
+    state="$(shopt -p;shopt -po)"
+    trap "${state//$'\n'/;}" RETURN
+    shopt -s extglob
+    set +o history +o posix
+
+    local -xr SAP_SHELL=bash
+    local -x SAP_SHELL_VERSION
+    SAP_SHELL_VERSION="$(IFS='.';printf %s "${BASH_VERSINFO[*]}")"
+    local -r SAP_SHELL_VERSION
+
+    local -r cur="${2}"
+    local -r prev="${3}"
+
+    local -i positional_number
+    local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
+
+    local -a repeating_flags=()
+    local -a non_repeating_flags=(--version -h --help)
+    local -a repeating_options=()
+    local -a non_repeating_options=()
+    __vplay_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    run|inspect|probe|fleet|merge|sink|reward-check|audit|help)
+        # Offer subcommand argument completions
+        "_vplay_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'run inspect probe fleet merge sink reward-check audit help' -- "${cur}"))
+        ;;
+    esac
+}
+
+_vplay_run() {
+    repeating_flags=()
+    non_repeating_flags=(--deny-private-networks --deny-loopback --verification-probe --json --dry-run --no-end-card-after-skip --fail-on-beacon-errors --sink --sink-all -q --quiet --version -h --help)
+    repeating_options=(--map --macro --sink-fault)
+    non_repeating_options=(--vast --max-wrappers --tag-timeouts --bandwidth --screen --media-file --adcash-state --proxy --network --network-trace --startup-buffer --rebuffer --media-timeout --stall-timeout --pod --break-position --break-max-duration --break-max-ads --break-min-ad-length --break-max-ad-length --viewability --verification-allow --report --junit --timeline --expect --record-expectations --clock --speed --script --script-file --reward --reward-at --video-close --close-delay --reward-callback --reward-user-id --reward-custom-data --ad-unit --reward-keys --repeat-tracking --replay-tracking --seed --now --threads --beacon-timeout --beacon-drain --retries --beacon-concurrency --collector --beacons --har --omid-log)
+    __vplay_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--vast')
+        return
+        ;;
+    '--map')
+        return
+        ;;
+    '--max-wrappers')
+        return
+        ;;
+    '--tag-timeouts')
+        return
+        ;;
+    '--bandwidth')
+        return
+        ;;
+    '--screen')
+        return
+        ;;
+    '--media-file')
+        return
+        ;;
+    '--adcash-state')
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
+    '--network')
+        return
+        ;;
+    '--network-trace')
+        return
+        ;;
+    '--startup-buffer')
+        return
+        ;;
+    '--rebuffer')
+        return
+        ;;
+    '--media-timeout')
+        return
+        ;;
+    '--stall-timeout')
+        return
+        ;;
+    '--pod')
+        __vplay_add_completions -W 'all'$'\n''first'
+        return
+        ;;
+    '--break-position')
+        return
+        ;;
+    '--break-max-duration')
+        return
+        ;;
+    '--break-max-ads')
+        return
+        ;;
+    '--break-min-ad-length')
+        return
+        ;;
+    '--break-max-ad-length')
+        return
+        ;;
+    '--viewability')
+        __vplay_add_completions -W 'auto'$'\n''measured'$'\n''undetermined'$'\n''off'
+        return
+        ;;
+    '--verification-allow')
+        return
+        ;;
+    '--report')
+        return
+        ;;
+    '--junit')
+        return
+        ;;
+    '--timeline')
+        return
+        ;;
+    '--expect')
+        return
+        ;;
+    '--record-expectations')
+        return
+        ;;
+    '--clock')
+        __vplay_add_completions -W 'virtual'$'\n''realtime'
+        return
+        ;;
+    '--speed')
+        return
+        ;;
+    '--script')
+        return
+        ;;
+    '--script-file')
+        return
+        ;;
+    '--reward')
+        return
+        ;;
+    '--reward-at')
+        return
+        ;;
+    '--video-close')
+        return
+        ;;
+    '--close-delay')
+        return
+        ;;
+    '--reward-callback')
+        return
+        ;;
+    '--reward-user-id')
+        return
+        ;;
+    '--reward-custom-data')
+        return
+        ;;
+    '--ad-unit')
+        return
+        ;;
+    '--reward-keys')
+        return
+        ;;
+    '--repeat-tracking')
+        __vplay_add_completions -W 'every'$'\n''first'
+        return
+        ;;
+    '--replay-tracking')
+        __vplay_add_completions -W 'none'$'\n''all'
+        return
+        ;;
+    '--seed')
+        return
+        ;;
+    '--now')
+        return
+        ;;
+    '--macro')
+        return
+        ;;
+    '--threads')
+        return
+        ;;
+    '--beacon-timeout')
+        return
+        ;;
+    '--beacon-drain')
+        return
+        ;;
+    '--retries')
+        return
+        ;;
+    '--beacon-concurrency')
+        return
+        ;;
+    '--sink-fault')
+        return
+        ;;
+    '--collector')
+        return
+        ;;
+    '--beacons')
+        return
+        ;;
+    '--har')
+        return
+        ;;
+    '--omid-log')
+        return
+        ;;
+    esac
+}
+
+_vplay_inspect() {
+    repeating_flags=()
+    non_repeating_flags=(--deny-private-networks --deny-loopback --json -q --quiet --no-media --strict --version -h --help)
+    repeating_options=(--map)
+    non_repeating_options=(--vast --max-wrappers --tag-timeouts --bandwidth --screen --media-file --adcash-state --proxy --network --network-trace --startup-buffer --rebuffer --media-timeout --stall-timeout --pod --break-position --break-max-duration --break-max-ads --break-min-ad-length --break-max-ad-length)
+    __vplay_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--vast')
+        return
+        ;;
+    '--map')
+        return
+        ;;
+    '--max-wrappers')
+        return
+        ;;
+    '--tag-timeouts')
+        return
+        ;;
+    '--bandwidth')
+        return
+        ;;
+    '--screen')
+        return
+        ;;
+    '--media-file')
+        return
+        ;;
+    '--adcash-state')
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
+    '--network')
+        return
+        ;;
+    '--network-trace')
+        return
+        ;;
+    '--startup-buffer')
+        return
+        ;;
+    '--rebuffer')
+        return
+        ;;
+    '--media-timeout')
+        return
+        ;;
+    '--stall-timeout')
+        return
+        ;;
+    '--pod')
+        __vplay_add_completions -W 'all'$'\n''first'
+        return
+        ;;
+    '--break-position')
+        return
+        ;;
+    '--break-max-duration')
+        return
+        ;;
+    '--break-max-ads')
+        return
+        ;;
+    '--break-min-ad-length')
+        return
+        ;;
+    '--break-max-ad-length')
+        return
+        ;;
+    esac
+}
+
+_vplay_probe() {
+    repeating_flags=()
+    non_repeating_flags=(--decode --demux --json -q --quiet --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--threads)
+    __vplay_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--threads')
+        return
+        ;;
+    esac
+}
+
+_vplay_fleet() {
+    repeating_flags=()
+    non_repeating_flags=(--deny-private-networks --deny-loopback --verification-probe --decode-each --sink --sink-all -q --quiet --dry-run --fail-on-beacon-errors --json --version -h --help)
+    repeating_options=(--map --macro --sink-fault)
+    non_repeating_options=(--vast --max-wrappers --tag-timeouts --bandwidth --screen --media-file --adcash-state --proxy --pod --break-position --break-max-duration --break-max-ads --break-min-ad-length --break-max-ad-length --viewability --verification-allow --reward-callback --reward-user-id --reward-custom-data --ad-unit --reward-keys --sessions --concurrency --mix --network-mix --seed --now --rate --shard --collector --beacon-timeout --beacon-drain --retries --beacon-concurrency --report)
+    __vplay_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--vast')
+        return
+        ;;
+    '--map')
+        return
+        ;;
+    '--max-wrappers')
+        return
+        ;;
+    '--tag-timeouts')
+        return
+        ;;
+    '--bandwidth')
+        return
+        ;;
+    '--screen')
+        return
+        ;;
+    '--media-file')
+        return
+        ;;
+    '--adcash-state')
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
+    '--pod')
+        __vplay_add_completions -W 'all'$'\n''first'
+        return
+        ;;
+    '--break-position')
+        return
+        ;;
+    '--break-max-duration')
+        return
+        ;;
+    '--break-max-ads')
+        return
+        ;;
+    '--break-min-ad-length')
+        return
+        ;;
+    '--break-max-ad-length')
+        return
+        ;;
+    '--viewability')
+        __vplay_add_completions -W 'auto'$'\n''measured'$'\n''undetermined'$'\n''off'
+        return
+        ;;
+    '--verification-allow')
+        return
+        ;;
+    '--reward-callback')
+        return
+        ;;
+    '--reward-user-id')
+        return
+        ;;
+    '--reward-custom-data')
+        return
+        ;;
+    '--ad-unit')
+        return
+        ;;
+    '--reward-keys')
+        return
+        ;;
+    '--sessions')
+        return
+        ;;
+    '--concurrency')
+        return
+        ;;
+    '--mix')
+        return
+        ;;
+    '--network-mix')
+        return
+        ;;
+    '--seed')
+        return
+        ;;
+    '--now')
+        return
+        ;;
+    '--macro')
+        return
+        ;;
+    '--rate')
+        return
+        ;;
+    '--shard')
+        return
+        ;;
+    '--sink-fault')
+        return
+        ;;
+    '--collector')
+        return
+        ;;
+    '--beacon-timeout')
+        return
+        ;;
+    '--beacon-drain')
+        return
+        ;;
+    '--retries')
+        return
+        ;;
+    '--beacon-concurrency')
+        return
+        ;;
+    '--report')
+        return
+        ;;
+    esac
+}
+
+_vplay_merge() {
+    repeating_flags=()
+    non_repeating_flags=(--json --allow-partial -q --quiet --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--report)
+    __vplay_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--report')
+        return
+        ;;
+    esac
+}
+
+_vplay_sink() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=(--fault)
+    non_repeating_options=(--port --host --log --media --reward-seed)
+    __vplay_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--port')
+        return
+        ;;
+    '--host')
+        return
+        ;;
+    '--log')
+        return
+        ;;
+    '--media')
+        return
+        ;;
+    '--fault')
+        return
+        ;;
+    '--reward-seed')
+        return
+        ;;
+    esac
+}
+
+_vplay_reward-check() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--seed --reward --reward-user-id --reward-custom-data --ad-unit --accept --timeout --reward-keys --junit --now)
+    __vplay_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--seed')
+        return
+        ;;
+    '--reward')
+        return
+        ;;
+    '--reward-user-id')
+        return
+        ;;
+    '--reward-custom-data')
+        return
+        ;;
+    '--ad-unit')
+        return
+        ;;
+    '--accept')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--reward-keys')
+        return
+        ;;
+    '--junit')
+        return
+        ;;
+    '--now')
+        return
+        ;;
+    esac
+}
+
+_vplay_audit() {
+    repeating_flags=()
+    non_repeating_flags=(--deny-private-networks --deny-loopback --json -q --quiet --version -h --help)
+    repeating_options=(--map)
+    non_repeating_options=(--vast --max-wrappers --tag-timeouts --bandwidth --screen --media-file --adcash-state --proxy --har --log --beacons --tolerance --report --junit --timeline)
+    __vplay_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--vast')
+        return
+        ;;
+    '--map')
+        return
+        ;;
+    '--max-wrappers')
+        return
+        ;;
+    '--tag-timeouts')
+        return
+        ;;
+    '--bandwidth')
+        return
+        ;;
+    '--screen')
+        return
+        ;;
+    '--media-file')
+        return
+        ;;
+    '--adcash-state')
+        return
+        ;;
+    '--proxy')
+        return
+        ;;
+    '--har')
+        return
+        ;;
+    '--log')
+        return
+        ;;
+    '--beacons')
+        return
+        ;;
+    '--tolerance')
+        return
+        ;;
+    '--report')
+        return
+        ;;
+    '--junit')
+        return
+        ;;
+    '--timeline')
+        return
+        ;;
+    esac
+}
+
+_vplay_help() {
+    repeating_flags=()
+    non_repeating_flags=(--version)
+    repeating_options=()
+    non_repeating_options=()
+    __vplay_offer_flags_options -1
+}
+
+complete -o filenames -F _vplay vplay
