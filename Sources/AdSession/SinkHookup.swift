@@ -20,6 +20,32 @@ struct SinkHookup {
         return SinkHookup(sink: sink, routing: routing, transport: RoutingTransport(base: base, route: routing.route))
     }
 
+    /// Where a session's or a fleet's beacons go, decided once for both: to the embedded sink (`sink`), to an
+    /// outside collector (`collector`), or to their own URLs through `base`. `sink` and `routing` are set only
+    /// with an embedded sink (its hits are reconciled); `warning` when it could not start.
+    struct Connection {
+        var sink: BeaconSink?
+        var routing: SinkRouting?
+        var transport: (any BeaconTransport)?
+        var warning: String?
+    }
+
+    static func connect(_ configuration: SessionConfiguration, base: (any BeaconTransport)?) async -> Connection {
+        guard let http = base else { return Connection(transport: nil) }
+        if let collector = configuration.collector {
+            let routing = SinkRouting(scope: .all, base: collector)
+            return Connection(transport: RoutingTransport(base: http, route: routing.route))
+        }
+        guard let scope = configuration.sink else { return Connection(transport: http) }
+        do {
+            let hookup = try await start(scope: scope, faults: configuration.sinkFaults, base: http,
+                                         rewardKeysSeed: configuration.rewardCallback.map { _ in configuration.seed })
+            return Connection(sink: hookup.sink, routing: hookup.routing, transport: hookup.transport)
+        } catch {
+            return Connection(transport: withoutSink(scope: scope, base: http), warning: unavailable(error))
+        }
+    }
+
     /// The warning when the sink cannot start.
     static func unavailable(_ error: any Error) -> String {
         "the beacon sink could not start (\(error)); the beacons meant for it are not sent"

@@ -16,7 +16,8 @@ public struct FleetConfiguration: Sendable {
     /// Sessions played at once.
     public var concurrency = 16
     public var mix: FleetMix
-    /// Beacons per second over the whole fleet; nil = as fast as the server answers.
+    /// Beacons per second over the whole fleet, all shards together (each shard sends `shardRate`); nil = as fast
+    /// as the server answers.
     public var rate: Double?
     public var shard = FleetShard.whole
     /// Decode the media in every session (FFmpeg per session) instead of replaying the one verified decode.
@@ -24,6 +25,9 @@ public struct FleetConfiguration: Sendable {
     /// Viewers on simulated networks (`--network-mix`): each session's profile is drawn from it, with the thresholds
     /// of `session.network` (or the defaults). nil: every session's media arrives as fast as it is read.
     public var networkMix: NetworkMix?
+
+    /// This shard's part of `rate`: the fleet's rate divided by the shard count, so N shards together send `rate`.
+    public var shardRate: Double? { rate.map { $0 / Double(shard.count) } }
 
     public init(session: SessionConfiguration, sessions: Int, mix: FleetMix) {
         self.session = session
@@ -314,21 +318,12 @@ public struct FleetRunner: Sendable {
         let elapsed = environment.networkClock.stopwatch()
 
         // The embedded sink, and the transport to it (or to the tag's own URLs).
-        var sink: BeaconSink?
-        var routing: SinkRouting?
-        var transport = environment.beaconTransport
+        let connection = await SinkHookup.connect(session, base: environment.beaconTransport)
+        let (sink, routing) = (connection.sink, connection.routing)
+        var transport = connection.transport
         var warnings = prepared.warnings
-        if let scope = session.sink, let http = transport {
-            do {
-                let hookup = try await SinkHookup.start(scope: scope, faults: session.sinkFaults, base: http,
-                                                        rewardKeysSeed: session.rewardCallback.map { _ in session.seed })
-                (sink, routing, transport) = (hookup.sink, hookup.routing, hookup.transport)
-            } catch {
-                transport = SinkHookup.withoutSink(scope: scope, base: http)
-                warnings.append(SinkHookup.unavailable(error))
-            }
-        }
-        if let rate = configuration.rate, let base = transport {
+        if let warning = connection.warning { warnings.append(warning) }
+        if let rate = configuration.shardRate, let base = transport {
             transport = RateLimitedTransport(base: base, perSecond: rate, clock: environment.networkClock)
         }
 

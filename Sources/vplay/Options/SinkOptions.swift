@@ -1,4 +1,5 @@
 import AdSession
+import Foundation
 import ArgumentParser
 import BeaconSink
 
@@ -15,22 +16,40 @@ struct SinkOptions: ParsableArguments {
             transform: Self.fault("--sink-fault"))
     var sinkFault: [SinkFault] = []
 
+    @Option(help: ArgumentHelp("Send every tracking URL to this running collector instead (a `vplay sink`, the collector of a cluster), path and query kept, e.g. http://vplay-sink:8089. Not reconciled: vplay does not see its hits.", valueName: "url"),
+            transform: Self.collector)
+    var collector: String?
+
     /// Which tracking URLs go to the sink: nil for none.
     var scope: SinkRouting.Scope? { sinkAll ? .all : sink ? .loopback : nil }
 
     func validate() throws {
         if !sinkFault.isEmpty && scope == nil { throw ValidationError("--sink-fault needs --sink or --sink-all") }
+        if collector != nil && scope != nil { throw ValidationError("--collector sends the beacons elsewhere; it does not go with --sink or --sink-all") }
     }
 
     /// The rule across these options and the command's `--dry-run`: a sink receives beacons, a dry run sends none.
     func validate(dryRun: Bool) throws {
         if scope != nil && dryRun { throw ValidationError("--sink sends beacons; it does not go with --dry-run") }
+        if collector != nil && dryRun { throw ValidationError("--collector sends beacons; it does not go with --dry-run") }
     }
 
     /// Applies these options to a session configuration.
     func apply(to configuration: inout SessionConfiguration) {
         configuration.sink = scope
         configuration.sinkFaults = sinkFault
+        configuration.collector = collector
+    }
+
+    /// `--collector`: an http(s) URL of a host (and port), no path, query or user; kept without a trailing `/`.
+    @Sendable static func collector(_ text: String) throws -> String {
+        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
+              scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty,
+              components.user == nil, components.query == nil, components.fragment == nil,
+              components.path.isEmpty || components.path == "/" else {
+            throw ValidationError("--collector must be an http(s) URL of a host and port, e.g. http://vplay-sink:8089 (got \(text))")
+        }
+        return text.hasSuffix("/") ? String(text.dropLast()) : text
     }
 
     /// A fault spec given to `option` (`--sink-fault`, `vplay sink --fault`); the grammar is `SinkFault(spec:)`'s.
