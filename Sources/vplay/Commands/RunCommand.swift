@@ -120,7 +120,7 @@ struct RunCommand: AsyncParsableCommand {
     func run() async throws {
         let configuration = sessionConfiguration()
         try rewardCallback.writeKeys(seed: configuration.seed)
-        let outputs = try SessionOutputs(beaconsPath: beacons, harPath: har, userAgent: configuration.userAgent)
+        let outputs = try SessionOutputs(beaconsPath: beacons, harPath: har, userAgent: configuration.userAgent, title: tag.vast)
         let speed: Double? = { if case let .realtime(speed) = configuration.clock { return speed } else { return nil } }()
         let console = SessionConsole(json: json, realtimeSpeed: speed)
         for name in macros.unknownMacroNames {
