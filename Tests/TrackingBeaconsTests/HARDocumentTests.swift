@@ -103,6 +103,7 @@ import Testing
             #expect(response["_error"] as? String == "connection refused")
             let timings = try #require(entry["timings"] as? [String: Double])
             #expect(timings["wait"] == 0 && (timings["connect"] ?? 0) > 1, "\(timings)")
+            #expect((entry["request"] as? [String: Any])?["headersSize"] as? Int == -1, "no connection, so no head was written")
         }
     }
 

@@ -20,7 +20,7 @@ extension HARDocument {
                 startedDateTime: dateTime(started),
                 time: milliseconds(microseconds: [hop.connect, hop.wait, hop.receive].compactMap { $0.map(microseconds) }.reduce(0, +)),
                 request: Request(url: hop.url, headers: hop.requestHeaders.map(NameValue.init), queryString: query(of: hop.url),
-                                 headersSize: hop.requested && hop.requestHeadersSize > 0 ? hop.requestHeadersSize : -1),
+                                 headersSize: hop.requested && hop.connect == nil && hop.requestHeadersSize > 0 ? hop.requestHeadersSize : -1),
                 response: Response(hop, startedAt: started, error: isLast ? error : nil),
                 timings: timings,
                 comment: "\(record.event) from \(record.source) at playhead \(MacroFormat.playhead(record.playhead))\(place)",
