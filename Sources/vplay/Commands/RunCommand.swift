@@ -118,6 +118,8 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // When the run started and how long it took, in wall time, for the JUnit report.
+        let started = Date(), wall = ContinuousClock(), startedAt = wall.now
         let configuration = sessionConfiguration()
         try rewardCallback.writeKeys(seed: configuration.seed)
         let outputs = try SessionOutputs(beaconsPath: beacons, harPath: har, userAgent: configuration.userAgent, title: tag.vast)
@@ -169,7 +171,12 @@ struct RunCommand: AsyncParsableCommand {
             }
         }
         write("--junit", reports.junit) {
-            JUnitReport.xml(suite: tag.vast, results: results ?? JUnitReport.defaultResults(summary), seconds: summary.clock.seconds)
+            JUnitReport.xml(JUnitReport.Suite(
+                name: tag.vast, command: "run", subject: tag.vast,
+                cases: JUnitReport.sessionCases(summary: summary, transcript: transcript, results: results),
+                started: started, hostname: ProcessInfo.processInfo.hostName, seconds: startedAt.duration(to: wall.now).seconds,
+                properties: [("tag", tag.vast), ("seed", "\(configuration.seed)"), ("dryRun", "\(configuration.dryRun)"),
+                             ("sessionClock", String(format: "%.3f", summary.clock.seconds)), ("vplay", VPlayVersion.current)]))
         }
         write("--timeline", reports.timeline) { TimelineSVG.render(transcript, summary: summary, title: "vplay: \(tag.vast)") }
         write("--omid-log", omidLog) {
