@@ -8,7 +8,7 @@ import TestSupport
 
 /// `--junit` as CI reads it: valid against `schemas/junit.xsd` (Ant/Jenkins form), test names that survive a golden
 /// file's new values, a classname Jenkins does not split inside the tag's name, failures that say what differed,
-/// when and where it ran and for how long, the same cases with and without `--sink`.
+/// when and where it ran and for how long, the same cases with and without `--sink`; and `fleet --junit`.
 @Suite struct JUnitTests {
     struct Report {
         var document: XMLDocument
@@ -101,6 +101,21 @@ import TestSupport
         #expect(without[3].skipped && !with[3].skipped && with.allSatisfy { $0.failure == nil })
         let delivered = try #require(without[2].failure)
         #expect(delivered.contains("impression beacon (inline) http://127.0.0.1:") && delivered.contains("connection refused"), "\(delivered)")
+    }
+
+    @Test func fleet_junit_hasACasePerTrackingURLAndCheck_theSameWithAndWithoutSink() async throws {
+        let folder = try TemporaryFolder()
+        let dry = folder.url.appendingPathComponent("dry.xml").path, sunk = folder.url.appendingPathComponent("sink.xml").path
+        let first = try await vplay(["fleet", "--vast", "media/demo.xml", "--sessions", "20", "--dry-run", "--seed", "3", "--junit", dry])
+        let second = try await vplay(["fleet", "--vast", "media/demo.xml", "--sessions", "20", "--sink", "--seed", "3", "--junit", sunk])
+        #expect(first.status == 0 && second.status == 0, "\(first.stderr) \(second.stderr)")
+        let planned = try Self.report(dry).cases(), received = try Self.report(sunk).cases()
+        #expect(planned.map(\.name) == received.map(\.name))
+        #expect(planned.contains { $0.name.hasPrefix("midpoint beacon (inline) http://127.0.0.1:8089/midpoint") && $0.name.hasSuffix(" sent as expected") })
+        #expect(planned.suffix(2).map(\.name) == ["beacons delivered", "no unexpected hits at the sink"])
+        #expect(planned.filter(\.skipped).count == planned.count / 2 + 1, "arrivals and delivery are not checked in a dry run")
+        #expect(received.allSatisfy { !$0.skipped && $0.failure == nil })
+        #expect(received.allSatisfy { $0.classname == "vplay.fleet.media-demo-xml" })
     }
 
     @Test func schema_rejectsASuiteWithoutTimestampOrHostname() throws {
