@@ -44,16 +44,22 @@ public struct GatedHTTPClient: Sendable {
     /// requested. Throws `Refusal` or the client's error.
     public func get(_ url: String, headers: [(String, String)], deadline: NIODeadline) async throws -> Answer {
         var hops: [BeaconHop] = []
-        return try await get(url, headers: headers, deadline: deadline, clock: ContinuousClock(), hops: &hops)
+        return try await get(url, headers: headers, deadline: deadline, clock: nil, hops: &hops)
     }
 
     /// `get(_:headers:deadline:)`, recording each request in `hops` as it is made (also when it throws): the headers
     /// sent (`Host` first, then `headers`, exactly as written), the answer's status line and headers, and when on
-    /// `clock` it started and got its head. A redirect target that is not requested (refused, a cycle, one too many)
-    /// is recorded as not `requested`. The last hop's body is the caller's to read (and time).
-    public func get(_ url: String, headers: [(String, String)], deadline: NIODeadline, clock: ContinuousClock,
+    /// `clock` it started and got its head (times are zero without a clock). A redirect target that is not
+    /// requested (refused, a cycle, one too many) is recorded as not `requested`. The last hop's body is the
+    /// caller's to read (and time).
+    public func get(_ url: String, headers: [(String, String)], deadline: NIODeadline, clock: ContinuousClock?,
                     hops: inout [BeaconHop]) async throws -> Answer {
-        let started = clock.now
+        let started = clock?.now
+        // Time on `clock` from `start` to now; zero without a clock.
+        func since(_ start: ContinuousClock.Instant?) -> Duration {
+            guard let clock, let start else { return .zero }
+            return start.duration(to: clock.now)
+        }
         var current: RequestURL
         do { current = try gate.check(url) } catch { throw Refusal.url(error) }
         var visited: Set<String> = [current.url.absoluteString]
@@ -65,19 +71,19 @@ public struct GatedHTTPClient: Sendable {
             let sent = [HeaderField(name: "Host", value: Self.host(of: current.url))]
                 + headers.map { HeaderField(name: $0.0, value: $0.1) }
             for field in sent { request.headers.add(name: field.name, value: field.value) }
-            let hopStart = clock.now
+            let hopStart = clock?.now
             var hop = BeaconHop(url: current.url.absoluteString, requestHeaders: sent,
                                 requestHeadersSize: BeaconHop.headSize(firstLine: "GET \(Self.target(of: current.url)) HTTP/1.1", headers: sent),
-                                start: started.duration(to: hopStart))
+                                start: started.flatMap { start in hopStart.map { start.duration(to: $0) } } ?? .zero)
             let response: HTTPClientResponse
             do {
                 response = try await client.execute(request, deadline: deadline)
             } catch {
-                hop.wait = hopStart.duration(to: clock.now)
+                hop.wait = since(hopStart)
                 hops.append(hop)
                 throw error
             }
-            hop.wait = hopStart.duration(to: clock.now)
+            hop.wait = since(hopStart)
             hop.status = Int(response.status.code)
             hop.reasonPhrase = response.status.reasonPhrase
             hop.httpVersion = "HTTP/\(response.version.major).\(response.version.minor)"
@@ -94,13 +100,13 @@ public struct GatedHTTPClient: Sendable {
             hops.append(hop)
             let next: RequestURL
             do { next = try gate.check(location, relativeTo: current.url) } catch {
-                hops.append(BeaconHop(url: String(location.prefix(2048)), requested: false, start: started.duration(to: clock.now)))
+                hops.append(BeaconHop(url: String(location.prefix(2048)), requested: false, start: since(started)))
                 throw Refusal.redirect(target: String(location.prefix(2048)), error)
             }
             let refusal: Refusal? = !visited.insert(next.url.absoluteString).inserted ? .redirectCycle
                 : redirects.count >= Self.maxRedirects ? .tooManyRedirects : nil
             if let refusal {
-                hops.append(BeaconHop(url: next.url.absoluteString, requested: false, start: started.duration(to: clock.now)))
+                hops.append(BeaconHop(url: next.url.absoluteString, requested: false, start: since(started)))
                 throw refusal
             }
             redirects.append(next.url.absoluteString)
