@@ -58,7 +58,7 @@ struct AuditCommand: AsyncParsableCommand {
 
     func run() async throws {
         // When the audit started and how long it took, in wall time, for the JUnit report.
-        let started = Date(), wall = ContinuousClock(), startedAt = wall.now
+        let started = SessionEnvironment.liveWallTime(), wall = SessionEnvironment.liveMonotonicClock(), startedAt = wall.now
         let requests: [CapturedRequest]
         do {
             if let har { requests = try CapturedRequest.read(har, format: .har) }

@@ -130,7 +130,7 @@ struct FleetCommand: AsyncParsableCommand {
 
     func run() async throws {
         // When the fleet started and how long it took, in wall time, for the JUnit report.
-        let started = Date(), wall = ContinuousClock(), startedAt = wall.now
+        let started = SessionEnvironment.liveWallTime(), wall = SessionEnvironment.liveMonotonicClock(), startedAt = wall.now
         let configuration = fleetConfiguration()
         try rewardCallback.writeKeys(seed: configuration.session.seed)
         let bar = FleetProgressBar()

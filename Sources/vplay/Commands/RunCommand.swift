@@ -119,7 +119,7 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         // When the run started and how long it took, in wall time, for the JUnit report.
-        let started = Date(), wall = ContinuousClock(), startedAt = wall.now
+        let started = SessionEnvironment.liveWallTime(), wall = SessionEnvironment.liveMonotonicClock(), startedAt = wall.now
         let configuration = sessionConfiguration()
         try rewardCallback.writeKeys(seed: configuration.seed)
         let outputs = try SessionOutputs(beaconsPath: beacons, harPath: har, userAgent: configuration.userAgent, title: tag.vast)
