@@ -47,7 +47,7 @@ enum JUnitReport {
         let classname = escape(classname(command: suite.command, subject: suite.subject))
         var lines = [
             #"<?xml version="1.0" encoding="UTF-8"?>"#,
-            #"<testsuites name="vplay \#(escape(suite.command))" \#(counts)>"#,
+            #"<testsuites name="vplay" \#(counts)>"#,
             #"  <testsuite name="\#(escape(suite.name))" \#(counts) timestamp="\#(timestamp(suite.started))" hostname="\#(escape(suite.hostname))" id="0" package="vplay.\#(escape(suite.command))">"#,
         ]
         if suite.properties.isEmpty {
