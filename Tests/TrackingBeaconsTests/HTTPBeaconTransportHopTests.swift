@@ -80,4 +80,11 @@ import Testing
         #expect(outcome.hops.map(\.requested) == [true, false] && outcome.hops.map(\.status) == [302, nil])
         #expect(server.requests().count == 1)
     }
+
+    @Test func hostField_hasThePortOnlyWhenNotTheSchemesDefault_andBracketsAnIPv6Address() throws {
+        let host = { (url: String) in GatedHTTPClient.host(of: URL(string: url)!) }
+        #expect(host("http://a.example/x") == "a.example" && host("https://a.example:443/x") == "a.example")
+        #expect(host("http://a.example:8080/x") == "a.example:8080" && host("https://a.example:80/x") == "a.example:80")
+        #expect(host("http://[::1]:8080/x") == "[::1]:8080")
+    }
 }

@@ -116,7 +116,7 @@ public struct GatedHTTPClient: Sendable {
 
     /// The `Host` field for `url`: its host, with the port when it is not the scheme's default.
     static func host(of url: URL) -> String {
-        let host = url.host.map { $0.contains(":") ? "[\($0)]" : $0 } ?? ""
+        let host = url.host.map { $0.contains(":") && !$0.hasPrefix("[") ? "[\($0)]" : $0 } ?? ""
         guard let port = url.port, port != (url.scheme?.lowercased() == "https" ? 443 : 80) else { return host }
         return "\(host):\(port)"
     }
