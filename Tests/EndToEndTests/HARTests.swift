@@ -79,4 +79,25 @@ import TestSupport
             #expect(timings["wait"] == 0 && (timings["connect"] ?? -1) >= 0, "\(timings)")
         }
     }
+
+    @Test func har_withTheSink_showsTheSinksAnswers_andTheHeadersSentToIt() async throws {
+        let folder = try TemporaryFolder()
+        let har = folder.url.appendingPathComponent("run.har").path
+        let run = try await vplay(["--vast", "media/demo.xml", "--sink", "--sink-fault", "403@/start", "--sink-fault", "429@/firstQuartile",
+                                   "--json", "--har", har, "--now", "0"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let entries = try HARValidation.validate(try Data(contentsOf: URL(fileURLWithPath: har)))
+        let byPath = Dictionary(entries.map { (Self.path($0), $0) }, uniquingKeysWith: { first, _ in first })
+        let start = try #require(byPath["/start"]?["response"] as? [String: Any]), quartile = try #require(byPath["/firstQuartile"]?["response"] as? [String: Any])
+        #expect(start["status"] as? Int == 403 && start["statusText"] as? String == "Forbidden")
+        #expect(quartile["status"] as? Int == 429 && quartile["statusText"] as? String == "Too Many Requests")
+        for entry in entries {
+            let request = try #require(entry["request"] as? [String: Any])
+            let url = try #require(URL(string: request["url"] as? String ?? ""))
+            let headers = try #require(request["headers"] as? [[String: String]])
+            #expect(headers.first == ["name": "Host", "value": "127.0.0.1:\(url.port ?? 0)"], "the sink's address, as sent")
+            #expect(url.port != 8089 && ((entry["_vplay"] as? [String: Any])?["beaconURL"] as? String)?.hasPrefix("http://127.0.0.1:8089/") == true)
+            #expect((entry["response"] as? [String: Any])?["headersSize"] as? Int ?? 0 > 0)
+        }
+    }
 }
