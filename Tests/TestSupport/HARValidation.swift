@@ -3,16 +3,23 @@ import Testing
 
 /// The HAR 1.2 check every test of a HAR vplay wrote uses (the HAR writer's unit tests and the end-to-end runs).
 public enum HARValidation {
-    /// Checks a HAR against the HAR 1.2 structure (http://www.softwareishard.com/blog/har-12-spec/): required fields
-    /// and their types, a real `startedDateTime`, `time` the sum of the timings, `content.mimeType` the response's
-    /// `Content-Type` when it has one. Returns the entries.
+    /// Checks a HAR against `schemas/har-1.2.schema.json` (with Python's `jsonschema`), and what a schema cannot
+    /// say: a real `startedDateTime`, `time` the sum of the timings that are not -1, every time in whole
+    /// microseconds, `content.mimeType` the response's `Content-Type` when it has one, `log.browser` and `log.pages`
+    /// present (har2tree and haralyzer need them) and every entry's `pageref` a page. Returns the entries.
     public static func validate(_ data: Data) throws -> [[String: Any]] {
+        let complaints = try ExternalValidators.jsonSchema(data, schemaFile: "har-1.2.schema.json")
+        #expect(complaints == "", "the HAR is valid against schemas/har-1.2.schema.json")
         let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let log = try #require(root["log"] as? [String: Any])
         #expect(log["version"] as? String == "1.2")
         let creator = try #require(log["creator"] as? [String: Any])
         #expect(creator["name"] is String && creator["version"] is String)
+        #expect((log["browser"] as? [String: Any])?["name"] is String)
+        let pages = try #require(log["pages"] as? [[String: Any]], "log.pages")
+        let pageIDs = Set(pages.compactMap { $0["id"] as? String })
         let entries = try #require(log["entries"] as? [[String: Any]])
+        #expect(entries.isEmpty || pages.count == 1, "one page, the session")
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         for entry in entries {
@@ -37,9 +44,13 @@ public enum HARValidation {
             }
             #expect(response["headersSize"] is Int && response["bodySize"] is Int)
             #expect(entry["cache"] is [String: Any])
+            #expect(pageIDs.contains(entry["pageref"] as? String ?? ""), "pageref names a page")
             let timings = try #require(entry["timings"] as? [String: Double])
-            let send = try #require(timings["send"]), wait = try #require(timings["wait"]), receive = try #require(timings["receive"])
-            #expect(abs(send + wait + receive - time) < 0.001, "time is the sum of the timings")
+            let micros = timings.values.filter { $0 >= 0 }.map { ($0 * 1000).rounded() }
+            #expect(micros.reduce(0, +) == (time * 1000).rounded(), "time is the sum of the timings")
+            for value in Array(timings.values) + [time] {
+                #expect("\(value)" == "\((value * 1000).rounded() / 1000)", "\(value) ms is rounded to the microsecond")
+            }
         }
         return entries
     }

@@ -69,7 +69,6 @@ import Testing
         var routed = Self.sent
         routed.requestedURL = "http://127.0.0.1:40001/m?pos=00%3A00%3A05.000&cb=12345678"
         routed.responseHeaders = [HeaderField(name: "Content-Type", value: "text/plain; charset=utf-8"), HeaderField(name: "Server", value: "sink")]
-        routed.redirects = ["http://127.0.0.1:40001/final"]
         var redirect = Self.failed
         redirect.status = 302
         redirect.failure = nil
@@ -83,7 +82,7 @@ import Testing
         #expect(response["redirectURL"] as? String == "", "the final answer is not a redirect")
         let vplay = try #require(entries[0]["_vplay"] as? [String: Any])
         #expect(vplay["beaconURL"] as? String == Self.sent.url)
-        #expect(vplay["redirects"] as? [String] == ["http://127.0.0.1:40001/final"])
+        #expect(vplay["redirects"] == nil, "each hop is an entry of its own")
         let redirected = try #require(entries[1]["response"] as? [String: Any])
         #expect(redirected["redirectURL"] as? String == "http://elsewhere.example/p")
     }

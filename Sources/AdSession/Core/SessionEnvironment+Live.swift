@@ -45,6 +45,9 @@ extension SessionEnvironment {
     /// The machine's monotonic clock, for what the CLI itself times (a real-time console, progress bars).
     public static func liveMonotonicClock() -> ContinuousClock { ContinuousClock() }
 
+    /// The machine's wall time now, for when a CLI command started (a JUnit report's timestamp).
+    public static func liveWallTime() -> Date { Date() }
+
     /// Opens a media file with FFmpeg directly (`vplay probe`: container facts, demux and decode passes).
     public static func liveMediaSource(_ location: String, options: MediaOpenOptions) throws(MediaError) -> FFmpegMediaSource {
         try FFmpegMediaSource(location: location, options: options)

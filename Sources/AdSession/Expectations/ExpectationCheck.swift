@@ -9,12 +9,19 @@ public struct ExpectationResult: Sendable, Equatable {
     public var passed: Bool
     /// What was seen instead, when it failed.
     public var detail: String?
+    /// The check without its expected values (`event midpoint time`, `beacon midpoint count`), so a test report's
+    /// history survives a golden file whose times or counts changed; nil when `name` has no values in it.
+    public var check: String?
 
-    public init(name: String, passed: Bool, detail: String?) {
+    public init(name: String, passed: Bool, detail: String?, check: String? = nil) {
         self.name = name
         self.passed = passed
         self.detail = detail
+        self.check = check
     }
+
+    /// The stable name: `check`, or `name` when it has none.
+    public var stableName: String { check ?? name }
 }
 
 extension SessionExpectations {
@@ -29,22 +36,23 @@ extension SessionExpectations {
             let label = (expected.detail.map { "\(expected.name) (\($0))" } ?? expected.name) + (expected.ad.map { " in ad \($0)" } ?? "")
             if let count = expected.count {
                 results.append(.init(name: "\(label) happens \(Self.times(count))", passed: seen.count == count,
-                                     detail: seen.count == count ? nil : "happened \(Self.times(seen.count))"))
+                                     detail: seen.count == count ? nil : "happened \(Self.times(seen.count))", check: "event \(label) count"))
             }
             guard expected.playhead != nil || expected.clock != nil else {
                 if expected.count == nil {
-                    results.append(.init(name: "\(label) happens", passed: !seen.isEmpty, detail: seen.isEmpty ? "never happened" : nil))
+                    results.append(.init(name: "\(label) happens", passed: !seen.isEmpty, detail: seen.isEmpty ? "never happened" : nil, check: "event \(label) happens"))
                 }
                 continue
             }
             let occurrence = max(1, expected.occurrence ?? 1)
+            let check = "event \(label)\(occurrence > 1 ? " #\(occurrence)" : "") time"
             var name = "\(label)\(occurrence > 1 ? " #\(occurrence)" : "") at"
             if let playhead = expected.playhead { name += " playhead \(Self.seconds(playhead))" }
             if let clock = expected.clock { name += "\(expected.playhead == nil ? "" : ",") clock \(Self.seconds(clock))" }
             let within = expected.tolerance ?? slack
             name += " ±\(Self.seconds(within))"
             guard seen.count >= occurrence else {
-                results.append(.init(name: name, passed: false, detail: "happened \(Self.times(seen.count))"))
+                results.append(.init(name: name, passed: false, detail: "happened \(Self.times(seen.count))", check: check))
                 continue
             }
             let event = seen[occurrence - 1]
@@ -55,7 +63,7 @@ extension SessionExpectations {
             if let clock = expected.clock, abs(event.clock.seconds - clock) > within + 1e-9 {
                 misses.append("clock \(Self.seconds(event.clock.seconds)) (off by \(Self.signed(event.clock.seconds - clock)))")
             }
-            results.append(.init(name: name, passed: misses.isEmpty, detail: misses.isEmpty ? nil : "was at " + misses.joined(separator: ", ")))
+            results.append(.init(name: name, passed: misses.isEmpty, detail: misses.isEmpty ? nil : "was at " + misses.joined(separator: ", "), check: check))
         }
         for expected in beacons ?? [] {
             let matching = transcript.firedBeacons.filter { expected.matches($0) }
@@ -66,26 +74,30 @@ extension SessionExpectations {
             if let source = expected.source { what.append("from \(source)") }
             if let ad = expected.ad { what.append("in ad \(ad)") }
             let name = what.joined(separator: " ") + " fires \(Self.times(count))"
-            results.append(.init(name: name, passed: matching.count == count, detail: matching.count == count ? nil : "fired \(Self.times(matching.count))"))
+            let beacon = ([expected.event.map { "beacon \($0)" } ?? "beacon"] + what.dropFirst()).joined(separator: " ")
+            results.append(.init(name: name, passed: matching.count == count, detail: matching.count == count ? nil : "fired \(Self.times(matching.count))",
+                                 check: "\(beacon) count"))
             if expected.delivered == true {
                 let failed = matching.filter { !$0.delivered }
                 results.append(.init(name: what.joined(separator: " ") + " delivered", passed: failed.isEmpty,
-                                     detail: failed.isEmpty ? nil : failed.map { $0.error ?? "not delivered" }.joined(separator: "; ")))
+                                     detail: failed.isEmpty ? nil : failed.map { "\($0.url): \($0.error ?? "not delivered")" }.joined(separator: "; "),
+                                     check: "\(beacon) delivered"))
             }
         }
         if let reward {
             let granted = summary.playback?.rewardGranted ?? false
             results.append(.init(name: reward ? "reward granted" : "no reward", passed: granted == reward,
-                                 detail: granted == reward ? nil : (granted ? "the reward was granted" : "no reward was granted")))
+                                 detail: granted == reward ? nil : (granted ? "the reward was granted" : "no reward was granted"), check: "reward"))
         }
         if let errorCode {
             let actual = summary.error?.code.rawValue ?? 0
             results.append(.init(name: errorCode == 0 ? "no error" : "error \(errorCode)", passed: actual == errorCode,
-                                 detail: actual == errorCode ? nil : (actual == 0 ? "no error" : "error \(actual): \(summary.error?.message ?? "")")))
+                                 detail: actual == errorCode ? nil : (actual == 0 ? "no error" : "error \(actual): \(summary.error?.message ?? "")"),
+                                 check: "error code"))
         }
         if let ending {
             let actual = summary.playback?.ending?.rawValue ?? "none"
-            results.append(.init(name: "ending \(ending)", passed: actual == ending, detail: actual == ending ? nil : "ended \(actual)"))
+            results.append(.init(name: "ending \(ending)", passed: actual == ending, detail: actual == ending ? nil : "ended \(actual)", check: "ending"))
         }
         if strict == true {
             let listed = Set((events ?? []).map(\.name))

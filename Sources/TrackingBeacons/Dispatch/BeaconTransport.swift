@@ -26,9 +26,11 @@ public struct TransportOutcome: Sendable, Equatable {
     public var headers: [HeaderField]
     /// URLs requested after the first one, in order, when redirects were followed.
     public var redirects: [String]
+    /// Every request made, the first and each redirect hop, with what was sent and received; empty when not known.
+    public var hops: [BeaconHop]
 
     public init(status: Int?, error: BeaconFailure?, latency: Duration, bytes: Int, failedBeforeSending: Bool = false,
-                requestedURL: String? = nil, headers: [HeaderField] = [], redirects: [String] = []) {
+                requestedURL: String? = nil, headers: [HeaderField] = [], redirects: [String] = [], hops: [BeaconHop] = []) {
         self.status = status
         self.error = error
         self.latency = latency
@@ -37,6 +39,7 @@ public struct TransportOutcome: Sendable, Equatable {
         self.requestedURL = requestedURL
         self.headers = headers
         self.redirects = redirects
+        self.hops = hops
     }
 
     /// A 2xx or 3xx final answer counts as delivered (beacons are fire-and-forget; VAST 4.x §2.3.4). A status that

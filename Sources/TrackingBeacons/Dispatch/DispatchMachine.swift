@@ -65,6 +65,7 @@ struct DispatchMachine {
         record.requestedURL = outcome.requestedURL == sent.url ? nil : outcome.requestedURL
         record.responseHeaders = outcome.headers
         record.redirects = outcome.redirects
+        record.hops = outcome.hops
         let again = !outcome.delivered && record.attempt <= policy.retries && policy.retries(outcome)
         record.isFinalAttempt = !again
         if again {

@@ -61,6 +61,23 @@ public struct GatedHTTPClient: Sendable {
     /// GETs `url` with `headers`, following up to `maxRedirects` redirects, each target checked before it is
     /// requested. Throws `Refusal` or the client's error.
     public func get(_ url: String, headers: [(String, String)], deadline: NIODeadline) async throws -> Answer {
+        var hops: [BeaconHop] = []
+        return try await get(url, headers: headers, deadline: deadline, clock: nil, hops: &hops)
+    }
+
+    /// `get(_:headers:deadline:)`, recording each request in `hops` as it is made (also when it throws): the headers
+    /// sent (`Host` first, then `headers`, exactly as written), the answer's status line and headers, and when on
+    /// `clock` it started and got its head (times are zero without a clock). A redirect target that is not
+    /// requested (refused, a cycle, one too many) is recorded as not `requested`. The last hop's body is the
+    /// caller's to read (and time).
+    public func get(_ url: String, headers: [(String, String)], deadline: NIODeadline, clock: ContinuousClock?,
+                    hops: inout [BeaconHop]) async throws -> Answer {
+        let started = clock?.now
+        // Time on `clock` from `start` to now; zero without a clock.
+        func since(_ start: ContinuousClock.Instant?) -> Duration {
+            guard let clock, let start else { return .zero }
+            return start.duration(to: clock.now)
+        }
         var current: RequestURL
         do { current = try gate.check(url) } catch { throw Refusal.url(error) }
         var visited: Set<String> = [current.url.absoluteString]
@@ -68,23 +85,66 @@ public struct GatedHTTPClient: Sendable {
         while true {
             var request = HTTPClientRequest(url: current.url.absoluteString)
             request.method = .GET
-            for (name, value) in headers { request.headers.add(name: name, value: value) }
-            let response = try await client(for: current.url).execute(request, deadline: deadline)
+            // Host as async-http-client would add it, set here so the record holds every field sent.
+            let sent = [HeaderField(name: "Host", value: Self.host(of: current.url))]
+                + headers.map { HeaderField(name: $0.0, value: $0.1) }
+            for field in sent { request.headers.add(name: field.name, value: field.value) }
+            let hopStart = clock?.now
+            var hop = BeaconHop(url: current.url.absoluteString, requestHeaders: sent,
+                                requestHeadersSize: BeaconHop.headSize(firstLine: "GET \(Self.target(of: current.url)) HTTP/1.1", headers: sent),
+                                start: started.flatMap { start in hopStart.map { start.duration(to: $0) } } ?? .zero)
+            let response: HTTPClientResponse
+            do {
+                response = try await client(for: current.url).execute(request, deadline: deadline)
+            } catch {
+                hop.wait = since(hopStart)
+                hops.append(hop)
+                throw error
+            }
+            hop.wait = since(hopStart)
+            hop.status = Int(response.status.code)
+            hop.reasonPhrase = response.status.reasonPhrase
+            hop.httpVersion = "HTTP/\(response.version.major).\(response.version.minor)"
+            hop.responseHeaders = response.headers.map { HeaderField(name: $0.name, value: $0.value) }
+            hop.responseHeadersSize = BeaconHop.headSize(firstLine: "\(hop.httpVersion) \(response.status.code) \(hop.reasonPhrase)",
+                                                         headers: hop.responseHeaders)
             guard [301, 302, 303, 307, 308].contains(Int(response.status.code)),
                   let location = response.headers.first(name: "Location") else {
+                hops.append(hop)
                 return Answer(response: response, url: current.url, redirects: redirects)
             }
             // The redirect's own body is not read: dropping it closes that connection, and a body that stalls or
             // never ends cannot hold the chain up.
+            hops.append(hop)
             let next: RequestURL
             do { next = try gate.check(location, relativeTo: current.url) } catch {
+                hops.append(BeaconHop(url: String(location.prefix(2048)), requested: false, start: since(started)))
                 throw Refusal.redirect(target: String(location.prefix(2048)), error)
             }
-            guard visited.insert(next.url.absoluteString).inserted else { throw Refusal.redirectCycle }
-            guard redirects.count < Self.maxRedirects else { throw Refusal.tooManyRedirects }
+            let refusal: Refusal? = !visited.insert(next.url.absoluteString).inserted ? .redirectCycle
+                : redirects.count >= Self.maxRedirects ? .tooManyRedirects : nil
+            if let refusal {
+                hops.append(BeaconHop(url: next.url.absoluteString, requested: false, start: since(started)))
+                throw refusal
+            }
             redirects.append(next.url.absoluteString)
             current = next
         }
+    }
+
+    /// The `Host` field for `url`: its host, with the port when it is not the scheme's default.
+    static func host(of url: URL) -> String {
+        let host = url.host.map { $0.contains(":") && !$0.hasPrefix("[") ? "[\($0)]" : $0 } ?? ""
+        guard let port = url.port, port != (url.scheme?.lowercased() == "https" ? 443 : 80) else { return host }
+        return "\(host):\(port)"
+    }
+
+    /// The request target: the path (at least `/`) and the query, as encoded in `url`.
+    static func target(of url: URL) -> String {
+        let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        let path = components?.percentEncodedPath ?? ""
+        let query = components?.percentEncodedQuery.map { "?\($0)" } ?? ""
+        return (path.isEmpty ? "/" : path) + query
     }
 
     public func shutdown() async {

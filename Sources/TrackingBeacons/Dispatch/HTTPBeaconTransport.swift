@@ -51,21 +51,32 @@ public final class HTTPBeaconTransport: BeaconTransport {
         let started = clock.now
         let deadline = started.advanced(by: timeout)
         let answer: GatedHTTPClient.Answer
+        var hops: [BeaconHop] = []
         do {
             answer = try await client.get(url, headers: [("User-Agent", userAgent)],
-                                          deadline: .now() + .nanoseconds(max(0, timeout.nanoseconds)))
+                                          deadline: .now() + .nanoseconds(max(0, timeout.nanoseconds)), clock: clock, hops: &hops)
         } catch {
             let failure = Self.classify(error)
+            // A connection that failed never got to wait for an answer: its time was spent connecting (HAR 1.2).
+            if failure.beforeSending, let last = hops.indices.last, hops[last].status == nil {
+                hops[last].connect = hops[last].wait
+                hops[last].wait = .zero
+            }
             return TransportOutcome(status: nil, error: failure.failure, latency: started.duration(to: clock.now), bytes: 0,
-                                    failedBeforeSending: failure.beforeSending, requestedURL: url)
+                                    failedBeforeSending: failure.beforeSending, requestedURL: url, hops: hops)
         }
         let response = answer.response
         // async-http-client's deadline ends with the response head; the body is read under what is left of it.
+        let bodyStart = clock.now
         let body = await Self.drain(response.body, until: deadline, clock: clock)
+        if let last = hops.indices.last {
+            hops[last].receive = bodyStart.duration(to: clock.now)
+            hops[last].bodySize = body.bytes
+        }
         return TransportOutcome(
             status: Int(response.status.code), error: body.error, latency: started.duration(to: clock.now), bytes: body.bytes,
             requestedURL: url, headers: response.headers.map { HeaderField(name: $0.name, value: $0.value) },
-            redirects: answer.redirects)
+            redirects: answer.redirects, hops: hops)
     }
 
     /// Closes the connection pool; call once at the end.

@@ -34,6 +34,10 @@ public struct BeaconRecord: Sendable, Equatable {
     public var responseHeaders: [HeaderField] = []
     /// URLs requested after the first, in order, when redirects were followed.
     public var redirects: [String] = []
+    /// Every HTTP request of the attempt, the first and each redirect hop, with what was sent and received (for the
+    /// HAR); empty when the transport does not report them (a recording transport, an attempt cut off at session
+    /// end).
+    public var hops: [BeaconHop] = []
 
     public init(event: String, source: String, template: String, url: String, playhead: Duration, clock: Duration,
                 attempt: Int = 1, status: Int? = nil, failure: BeaconFailure? = nil, latency: Duration? = nil, bytes: Int? = nil,

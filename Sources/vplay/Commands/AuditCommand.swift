@@ -60,6 +60,8 @@ struct AuditCommand: AsyncParsableCommand {
 
     func run() async throws {
         quietOption.apply()
+        // When the audit started and how long it took, in wall time, for the JUnit report.
+        let started = SessionEnvironment.liveWallTime(), wall = SessionEnvironment.liveMonotonicClock(), startedAt = wall.now
         let requests: [CapturedRequest]
         do {
             if let har { requests = try CapturedRequest.read(har, format: .har) }
@@ -84,7 +86,7 @@ struct AuditCommand: AsyncParsableCommand {
             do { try OutputFile.write(content(), to: path, option: option) } catch { failures.append("\(error)") }
         }
         write("--report", report) { document.text + "\n" }
-        write("--junit", junit) { JUnitReport.xml(suite: "audit \(tag.vast)", results: Self.results(audit), seconds: 0) }
+        write("--junit", junit) { JUnitReport.xml(suite: "audit \(tag.vast)", command: "audit", subject: tag.vast, results: Self.results(audit), started: started, hostname: ProcessInfo.processInfo.hostName, seconds: startedAt.duration(to: wall.now).seconds) }
         write("--timeline", timeline) { Self.svg(audit, title: "vplay audit: \(tag.vast)") }
         let code: Int32 = audit.passed ? (inspection.media == nil && inspection.errors.contains { $0.kind == .media } ? ExitCode.mediaError.rawValue : 0) : 1
         try CommandOutputs.exit(audit.passed ? code : 1, failures: failures, signalled: false)

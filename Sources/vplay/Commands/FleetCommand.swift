@@ -82,6 +82,10 @@ struct FleetCommand: AsyncParsableCommand {
     @Flag(help: "Print the report as JSON on stdout instead of the text summary.")
     var json = false
 
+    @Option(help: ArgumentHelp("Write JUnit XML: a test case per tracking URL (sent as expected; received as sent) and per fleet check.", valueName: "file"),
+            transform: OptionValue.writableFile("--junit"))
+    var junit: String?
+
     /// What the viewers do when `--mix` is not given: most watch to the end; some send the app to the background,
     /// skip or close.
     static let defaultMix: FleetMix = {
@@ -102,7 +106,7 @@ struct FleetCommand: AsyncParsableCommand {
         if tag.bandwidth == .auto {
             throw ValidationError("--bandwidth auto chooses by a simulated network's rate; fleet does not simulate networks yet (run and inspect do: --network)")
         }
-        try OptionValue.checkNoClash(outputs: [("--report", report)] + rewardCallback.outputs + tag.outputs, inputs: tag.inputs, inputFolders: tag.inputFolders)
+        try OptionValue.checkNoClash(outputs: [("--report", report), ("--junit", junit)] + rewardCallback.outputs + tag.outputs, inputs: tag.inputs, inputFolders: tag.inputFolders)
     }
 
     func fleetConfiguration() -> FleetConfiguration {
@@ -128,13 +132,15 @@ struct FleetCommand: AsyncParsableCommand {
 
     func run() async throws {
         quietOption.apply()
+        // When the fleet started and how long it took, in wall time, for the JUnit report.
+        let started = SessionEnvironment.liveWallTime(), wall = SessionEnvironment.liveMonotonicClock(), startedAt = wall.now
         let configuration = fleetConfiguration()
         try rewardCallback.writeKeys(seed: configuration.session.seed)
         let bar = FleetProgressBar()
         let signals = SignalWatch()
         // The media file is known once the tag is resolved: an output that would replace it stops the fleet before
         // any session plays (as `run` does).
-        let outputs = [("--report", report)] + tag.outputs
+        let outputs = [("--report", report), ("--junit", junit)] + tag.outputs
         let fleet = Task {
             await FleetRunner(configuration: configuration).run(onProgress: { bar.draw($0) },
                                                                 admitMedia: { RunCommand.mediaClash($0, outputs: outputs) })
@@ -154,7 +160,16 @@ struct FleetCommand: AsyncParsableCommand {
             try CommandOutputs.exit(failure.error.kind == .ad ? ExitCode.adError.rawValue : ExitCode.mediaError.rawValue)
         case let .success(result):
             let data = try result.json()
-            let failures = FleetReport.write(data, to: report)
+            var failures = FleetReport.write(data, to: report)
+            if let junit {
+                let suite = JUnitReport.Suite(
+                    name: "fleet \(tag.vast)", command: "fleet", subject: tag.vast, cases: JUnitReport.fleetCases(result), started: started,
+                    hostname: ProcessInfo.processInfo.hostName, seconds: startedAt.duration(to: wall.now).seconds,
+                    properties: [("tag", tag.vast), ("sessions", "\(result.fleet.sessions)"), ("seed", "\(result.fleet.seed)"), ("mix", result.fleet.mix),
+                                 ("shards", result.fleet.shards.map(String.init).joined(separator: ",") + " of \(result.fleet.shardCount)"),
+                                 ("dryRun", "\(result.fleet.dryRun)"), ("vplay", VPlayVersion.current)])
+                do { try OutputFile.write(JUnitReport.xml(suite), to: junit, option: "--junit") } catch { failures.append("\(error)") }
+            }
             if json { StandardStreams.print(String(decoding: data, as: UTF8.self)) } else { StandardStreams.say(FleetText.summary(result)) }
             var code: Int32 = 0
             if let signal = signals.received { code = 128 + signal }

@@ -110,7 +110,7 @@ struct RewardCheckCommand: AsyncParsableCommand {
                 ExpectationResult(name: outcome.check.name, passed: outcome.passed,
                                   detail: outcome.passed ? nil : "\(outcome.accepted ? "accepted" : "refused") (\(outcome.status.map { "HTTP \($0)" } ?? outcome.error ?? "no answer")); a correct endpoint \(outcome.check.shouldAccept ? "credits" : "refuses") it: \(outcome.check.meaning)")
             }
-            do { try OutputFile.write(JUnitReport.xml(suite: "reward-check \(url)", results: results, seconds: seconds), to: junit, option: "--junit") } catch {
+            do { try OutputFile.write(JUnitReport.xml(suite: "reward-check \(url)", command: "reward-check", subject: url, results: results, started: Date(timeIntervalSinceNow: -seconds), hostname: ProcessInfo.processInfo.hostName, seconds: seconds), to: junit, option: "--junit") } catch {
                 StandardStreams.fail("reward-check: \(error)")
                 throw ExitCode(2)
             }

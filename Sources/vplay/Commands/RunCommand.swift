@@ -121,9 +121,11 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         quietOption.apply()
+        // When the run started and how long it took, in wall time, for the JUnit report.
+        let started = SessionEnvironment.liveWallTime(), wall = SessionEnvironment.liveMonotonicClock(), startedAt = wall.now
         let configuration = sessionConfiguration()
         try rewardCallback.writeKeys(seed: configuration.seed)
-        let outputs = try SessionOutputs(beaconsPath: beacons, harPath: har, userAgent: configuration.userAgent)
+        let outputs = try SessionOutputs(beaconsPath: beacons, harPath: har, userAgent: configuration.userAgent, title: tag.vast)
         let speed: Double? = { if case let .realtime(speed) = configuration.clock { return speed } else { return nil } }()
         let console = SessionConsole(json: json, realtimeSpeed: speed)
         for name in macros.unknownMacroNames {
@@ -175,7 +177,12 @@ struct RunCommand: AsyncParsableCommand {
             }
         }
         write("--junit", reports.junit) {
-            JUnitReport.xml(suite: tag.vast, results: results ?? JUnitReport.defaultResults(summary), seconds: summary.clock.seconds)
+            JUnitReport.xml(JUnitReport.Suite(
+                name: tag.vast, command: "run", subject: tag.vast,
+                cases: JUnitReport.sessionCases(summary: summary, transcript: transcript, results: results),
+                started: started, hostname: ProcessInfo.processInfo.hostName, seconds: startedAt.duration(to: wall.now).seconds,
+                properties: [("tag", tag.vast), ("seed", "\(configuration.seed)"), ("dryRun", "\(configuration.dryRun)"),
+                             ("sessionClock", String(format: "%.3f", summary.clock.seconds)), ("vplay", VPlayVersion.current)]))
         }
         write("--timeline", reports.timeline) { TimelineSVG.render(transcript, summary: summary, title: "vplay: \(tag.vast)") }
         write("--omid-log", omidLog) {

@@ -2,45 +2,131 @@ import Primitives
 import AdSession
 import Foundation
 
-/// `--junit FILE.xml`: one test case per expectation (or, without `--expect`, one per session check: played,
-/// beacons delivered), in the JUnit XML that CI dashboards read.
+/// JUnit XML in the Ant/Jenkins form CI dashboards read (`schemas/junit.xsd` is the check the tests apply): one
+/// `testsuite` with `timestamp`, `hostname`, the measured wall `time`, `properties`, its test cases, and empty
+/// `system-out`/`system-err`.
+///
+/// Test names are the check, not its expected values (`event midpoint time`, not `midpoint at playhead 5.000 s`), so
+/// CI history survives a golden file that changed; the classname is `vplay.<command>.<tag>` with the tag written
+/// without dots (Jenkins splits a classname at its last dot into package and class, so `media/demo.xml` would show as
+/// class `xml`). A failure's `message` says what was expected and what was seen; its text lists every detail.
 enum JUnitReport {
-    static func xml(suite: String, results: [ExpectationResult], seconds: Double) -> String {
-        let failures = results.filter { !$0.passed }.count
+    /// One test case.
+    struct Case {
+        enum Outcome {
+            case passed
+            case failed(message: String, details: String)
+            /// Not checked in this run (no sink to count arrivals, a dry run sends nothing), with why.
+            case skipped(String)
+        }
+        var name: String
+        var outcome: Outcome
+        var seconds: Double = 0
+    }
+
+    /// The suite: what ran, where, when and for how long.
+    struct Suite {
+        /// The suite's name (the tag, or what the command checked).
+        var name: String
+        /// `run`, `fleet`, `audit`, `reward-check`: the classname's middle part and the suite's package.
+        var command: String
+        /// What the classname ends with (the tag); its dots and slashes become dashes.
+        var subject: String
+        var cases: [Case]
+        var started: Date
+        var hostname: String
+        /// Wall time, seconds.
+        var seconds: Double
+        var properties: [(name: String, value: String)] = []
+    }
+
+    static func xml(_ suite: Suite) -> String {
+        let failures = suite.cases.filter { if case .failed = $0.outcome { true } else { false } }.count
+        let skipped = suite.cases.filter { if case .skipped = $0.outcome { true } else { false } }.count
+        let counts = #"tests="\#(suite.cases.count)" failures="\#(failures)" errors="0" skipped="\#(skipped)" time="\#(format(suite.seconds))""#
+        let classname = escape(classname(command: suite.command, subject: suite.subject))
         var lines = [
             #"<?xml version="1.0" encoding="UTF-8"?>"#,
-            #"<testsuites name="vplay" tests="\#(results.count)" failures="\#(failures)" time="\#(format(seconds))">"#,
-            #"  <testsuite name="\#(escape(suite))" tests="\#(results.count)" failures="\#(failures)" errors="0" skipped="0" time="\#(format(seconds))">"#,
+            #"<testsuites name="vplay" \#(counts)>"#,
+            #"  <testsuite name="\#(escape(suite.name))" \#(counts) timestamp="\#(timestamp(suite.started))" hostname="\#(escape(suite.hostname))" id="0" package="vplay.\#(escape(suite.command))">"#,
         ]
-        for result in results {
-            let open = #"    <testcase classname="\#(escape(suite))" name="\#(escape(result.name))" time="0""#
-            if result.passed {
+        if suite.properties.isEmpty {
+            lines.append("    <properties/>")
+        } else {
+            lines.append("    <properties>")
+            for property in suite.properties {
+                lines.append(#"      <property name="\#(escape(property.name))" value="\#(escape(property.value))"/>"#)
+            }
+            lines.append("    </properties>")
+        }
+        for testCase in unique(suite.cases) {
+            let open = #"    <testcase name="\#(escape(testCase.name))" classname="\#(classname)" time="\#(format(testCase.seconds))""#
+            switch testCase.outcome {
+            case .passed:
                 lines.append(open + "/>")
-            } else {
+            case let .failed(message, details):
                 lines.append(open + ">")
-                lines.append(#"      <failure message="\#(escape(result.detail ?? "failed"))" type="expectation">\#(escape(result.name)): \#(escape(result.detail ?? "failed"))</failure>"#)
+                lines.append(#"      <failure message="\#(escape(message))" type="\#(escape(suite.command == "run" ? "expectation" : "check"))">\#(escape(details))</failure>"#)
+                lines.append("    </testcase>")
+            case let .skipped(why):
+                lines.append(open + ">")
+                lines.append(#"      <skipped message="\#(escape(why))"/>"#)
                 lines.append("    </testcase>")
             }
         }
-        lines += ["  </testsuite>", "</testsuites>"]
+        lines += ["    <system-out/>", "    <system-err/>", "  </testsuite>", "</testsuites>"]
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// The checks every session gets when no expectations are given.
-    static func defaultResults(_ summary: SessionSummary) -> [ExpectationResult] {
-        var results = [ExpectationResult(name: "ad plays without error", passed: summary.error == nil,
-                                         detail: summary.error.map { "error \($0.code): \($0.message)" }),
-                       ExpectationResult(name: "session ran to its end", passed: summary.outcome != .interrupted,
-                                         detail: summary.outcome == .interrupted ? "interrupted by a signal at clock \(String(format: "%.3f", summary.clock.seconds)) s" : nil)]
-        if !summary.dryRun {
-            results.append(ExpectationResult(name: "every beacon delivered", passed: summary.beaconsFailed == 0,
-                                             detail: summary.beaconsFailed == 0 ? nil : "\(summary.beaconsFailed) of \(summary.beaconsPlanned) failed"))
+    /// Expectation results as a suite (audit and reward-check, whose names are already stable; a run's expectations).
+    static func xml(suite: String, command: String, subject: String, results: [ExpectationResult], started: Date, hostname: String,
+                    seconds: Double) -> String {
+        xml(Suite(name: suite, command: command, subject: subject, cases: results.map(testCase), started: started, hostname: hostname,
+                  seconds: seconds))
+    }
+
+    /// An expectation result as a test case named by its stable name; a failure says what was expected and seen.
+    static func testCase(_ result: ExpectationResult) -> Case {
+        guard !result.passed else { return Case(name: result.stableName, outcome: .passed) }
+        let seen = result.detail ?? "failed"
+        return Case(name: result.stableName, outcome: .failed(message: "expected \(result.name), but \(short(seen))", details: "expected: \(result.name)\nseen: \(seen)"))
+    }
+
+    /// `vplay.<command>.<subject>` with the subject's scheme dropped and every run of characters other than letters,
+    /// digits, `_` and `-` made one `-`: `media/demo.xml` → `vplay.run.media-demo-xml`.
+    static func classname(command: String, subject: String) -> String {
+        var text = subject
+        if let scheme = text.range(of: "://") { text = String(text[scheme.upperBound...]) }
+        var slug = ""
+        for scalar in text.unicodeScalars {
+            let keep = (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "-") && scalar.isASCII
+            if keep { slug.unicodeScalars.append(scalar) } else if !slug.hasSuffix("-") { slug += "-" }
         }
-        if let reconciliation = summary.reconciliation {
-            results.append(ExpectationResult(name: "every beacon received by the sink", passed: reconciliation.isComplete,
-                                             detail: reconciliation.isComplete ? nil : "\(reconciliation.missing.count) missing, \(reconciliation.unexpected.count) unexpected"))
+        slug = String(slug.trimmingCharacters(in: CharacterSet(charactersIn: "-")).prefix(120))
+        return "vplay.\(command).\(slug.isEmpty ? "session" : slug)"
+    }
+
+    /// Names made unique within the suite (a second `beacon start count` becomes `beacon start count (2)`), since a
+    /// test is known by its classname and name.
+    static func unique(_ cases: [Case]) -> [Case] {
+        var seen: [String: Int] = [:]
+        return cases.map { testCase in
+            var testCase = testCase
+            let count = (seen[testCase.name] ?? 0) + 1
+            seen[testCase.name] = count
+            if count > 1 { testCase.name += " (\(count))" }
+            return testCase
         }
-        return results
+    }
+
+    /// The first 400 characters of `text` (a message attribute stays readable; the failure's text has it all).
+    static func short(_ text: String) -> String { text.count > 400 ? String(text.prefix(399)) + "…" : text }
+
+    /// Ant's timestamp: ISO 8601 date and time, no zone (UTC here).
+    static func timestamp(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return String(formatter.string(from: date).prefix(19))
     }
 
     static func escape(_ text: String) -> String {
@@ -52,12 +138,14 @@ enum JUnitReport {
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
             case "'": out += "&apos;"
-            case let c where c.value < 0x20 && c != "\n" && c != "\t": out += " "
+            case "\n": out += "&#10;"
+            case "\t": out += "&#9;"
+            case let c where c.value < 0x20 || c.value == 0xFFFE || c.value == 0xFFFF: out += " "
             default: out.unicodeScalars.append(scalar)
             }
         }
         return out
     }
 
-    static func format(_ seconds: Double) -> String { String(format: "%.3f", seconds) }
+    static func format(_ seconds: Double) -> String { String(format: "%.3f", max(0, seconds)) }
 }

@@ -11,9 +11,11 @@ final class SessionOutputs: Sendable {
     private let log: BeaconLogWriter?
     private let harPath: String?
     private let userAgent: String
+    /// The HAR page's title: the tag.
+    private let title: String
     private let state = Locked((records: [BeaconRecord](), transcript: SessionTranscript()))
 
-    init(beaconsPath: String?, harPath: String?, userAgent: String) throws {
+    init(beaconsPath: String?, harPath: String?, userAgent: String, title: String = "vplay session") throws {
         if let beaconsPath {
             do { log = BeaconLogWriter(file: try OutputFile(beaconsPath, option: "--beacons")) } catch {
                 throw ValidationError("--beacons \(beaconsPath): cannot write there (\(error.reason))")
@@ -23,6 +25,7 @@ final class SessionOutputs: Sendable {
         }
         self.harPath = harPath
         self.userAgent = userAgent
+        self.title = title
     }
 
     func record(_ record: SessionRecord) {
@@ -44,7 +47,7 @@ final class SessionOutputs: Sendable {
         do { try log?.close() } catch { failures.append(error) }
         guard let harPath else { return failures }
         let all = state.withLock { $0.records }
-        let document = HARDocument(records: all, userAgent: userAgent, comment: interrupted ? "interrupted: the session was stopped by a signal" : nil)
+        let document = HARDocument(records: all, userAgent: userAgent, title: title, comment: interrupted ? "interrupted: the session was stopped by a signal" : nil)
         do {
             let data = try document.encoded()
             try OutputFile.write(String(decoding: data, as: UTF8.self), to: harPath, option: "--har")

@@ -1,0 +1,127 @@
+import Primitives
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Testing
+import TestSupport
+
+/// `--junit` as CI reads it: valid against `schemas/junit.xsd` (Ant/Jenkins form), test names that survive a golden
+/// file's new values, a classname Jenkins does not split inside the tag's name, failures that say what differed,
+/// when and where it ran and for how long, the same cases with and without `--sink`; and `fleet --junit`.
+@Suite struct JUnitTests {
+    struct Report {
+        var document: XMLDocument
+        var text: String
+
+        func cases() throws -> [(name: String, classname: String, failure: String?, skipped: Bool)] {
+            try document.nodes(forXPath: "//testcase").compactMap { $0 as? XMLElement }.map { element in
+                let failure = element.elements(forName: "failure").first
+                return (element.attribute(forName: "name")?.stringValue ?? "", element.attribute(forName: "classname")?.stringValue ?? "",
+                        failure.map { $0.attribute(forName: "message")?.stringValue ?? "" }, !element.elements(forName: "skipped").isEmpty)
+            }
+        }
+
+        func suite(_ attribute: String) throws -> String? {
+            try (document.nodes(forXPath: "//testsuite").first as? XMLElement)?.attribute(forName: attribute)?.stringValue
+        }
+    }
+
+    /// Reads a JUnit file after checking it against the schema.
+    static func report(_ path: String) throws -> Report {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let complaints = try ExternalValidators.xmlSchema(data, xsd: "junit.xsd")
+        #expect(complaints == "", "valid against schemas/junit.xsd")
+        return Report(document: try LeakSanitizer.ignore(XMLDocument(data: data)), text: String(decoding: data, as: UTF8.self))
+    }
+
+    static func demoTag(_ folder: TemporaryFolder, beaconBase: String) throws -> String {
+        let tag = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
+            .replacingOccurrences(of: "http://127.0.0.1:8089", with: beaconBase)
+            .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "file://\(Repo.media("clip-10s-360p.mp4"))")
+        return try folder.write("tag.xml", tag)
+    }
+
+    @Test func junit_isValid_withTimestampHostnameAndTheWallTimeNotTheSessionClock() async throws {
+        let folder = try TemporaryFolder()
+        let junit = folder.url.appendingPathComponent("junit.xml").path
+        let before = Date()
+        // Backgrounded for 500 s of session clock, which the virtual clock passes in no time.
+        let run = try await vplay(["--vast", "media/demo.xml", "--dry-run", "--script", "background@3,foreground@503", "--junit", junit])
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try Self.report(junit)
+        let timestamp = try #require(try report.suite("timestamp"))
+        let formatter = ISO8601DateFormatter()
+        let started = try #require(formatter.date(from: timestamp + "Z"), "\(timestamp)")
+        #expect(started.timeIntervalSince(before) > -2 && started.timeIntervalSinceNow < 1, "when the run started: \(timestamp)")
+        #expect(try report.suite("hostname") == ProcessInfo.processInfo.hostName)
+        let seconds = try #require(Double(try report.suite("time") ?? ""))
+        #expect(seconds > 0 && seconds < 400, "the run's wall time, not the 513 s of session clock: \(seconds)")
+        #expect(try report.cases().allSatisfy { $0.classname == "vplay.run.media-demo-xml" }, "no dot inside the tag's part")
+    }
+
+    @Test func junit_testNames_areTheChecks_soAGoldenFileWithNewValuesKeepsThem_andFailuresSayWhatDiffered() async throws {
+        let folder = try TemporaryFolder()
+        func run(_ name: String, _ expectations: String) async throws -> Report {
+            let file = try folder.write("\(name).json", expectations)
+            let junit = folder.url.appendingPathComponent("\(name).xml").path
+            _ = try await vplay(["--vast", "media/demo.xml", "--dry-run", "--expect", file, "--junit", junit])
+            return try Self.report(junit)
+        }
+        let holds = try await run("holds", #"""
+            {"events": [{"name": "midpoint", "playhead": 5.0, "clock": 5.0}, {"name": "pause", "count": 0}],
+             "beacons": [{"event": "midpoint", "url": "*/midpoint*", "count": 1}], "reward": true, "ending": "completed"}
+            """#)
+        let changed = try await run("changed", #"""
+            {"events": [{"name": "midpoint", "playhead": 6.0, "clock": 6.5}, {"name": "pause", "count": 2}],
+             "beacons": [{"event": "midpoint", "url": "*/midpoint*", "count": 3}], "reward": false, "ending": "skipped"}
+            """#)
+        let names = try holds.cases().map(\.name)
+        #expect(names == ["event midpoint time", "event pause count", "beacon midpoint matching */midpoint* count", "reward", "ending"])
+        #expect(try changed.cases().map(\.name) == names, "the same tests, whatever values the golden file holds")
+        #expect(try holds.cases().allSatisfy { $0.failure == nil })
+        let failures = try Dictionary(uniqueKeysWithValues: changed.cases().map { ($0.name, $0.failure ?? "") })
+        #expect(failures["event midpoint time"]?.contains("expected midpoint at playhead 6.000 s, clock 6.500 s") == true
+                && failures["event midpoint time"]?.contains(", but was at playhead 5.000 s (off by -1.000 s), clock 5.000 s") == true,
+                "\(failures["event midpoint time"] ?? "")")
+        #expect(failures["beacon midpoint matching */midpoint* count"]?.contains("fires 3 times, but fired once") == true)
+        #expect(failures["ending"] == "expected ending skipped, but ended completed")
+    }
+
+    @Test func junit_withAndWithoutSink_hasTheSameTests_andAFailedBeaconIsNamed() async throws {
+        let folder = try TemporaryFolder()
+        let tag = try Self.demoTag(folder, beaconBase: "http://127.0.0.1:\(ScriptedHTTPServer.closedPort())")
+        let plain = folder.url.appendingPathComponent("plain.xml").path, sunk = folder.url.appendingPathComponent("sink.xml").path
+        let first = try await vplay(["--vast", tag, "--junit", plain])
+        let second = try await vplay(["--vast", tag, "--sink", "--junit", sunk])
+        #expect(first.status == 0 && second.status == 0, "\(first.stderr) \(second.stderr)")
+        let without = try Self.report(plain).cases(), with = try Self.report(sunk).cases()
+        #expect(without.map(\.name) == with.map(\.name))
+        #expect(without.map(\.name) == ["ad plays without error", "session ran to its end", "every beacon delivered", "every beacon received by the sink"])
+        #expect(without[3].skipped && !with[3].skipped && with.allSatisfy { $0.failure == nil })
+        let delivered = try #require(without[2].failure)
+        #expect(delivered.hasPrefix("expected all 12 beacons delivered, but 12 failed: ") && delivered.contains(" beacon (inline) http://127.0.0.1:")
+                && delivered.contains(": connection refused"), "\(delivered)")
+    }
+
+    @Test func fleet_junit_hasACasePerTrackingURLAndCheck_theSameWithAndWithoutSink() async throws {
+        let folder = try TemporaryFolder()
+        let dry = folder.url.appendingPathComponent("dry.xml").path, sunk = folder.url.appendingPathComponent("sink.xml").path
+        let first = try await vplay(["fleet", "--vast", "media/demo.xml", "--sessions", "20", "--dry-run", "--seed", "3", "--junit", dry])
+        let second = try await vplay(["fleet", "--vast", "media/demo.xml", "--sessions", "20", "--sink", "--seed", "3", "--junit", sunk])
+        #expect(first.status == 0 && second.status == 0, "\(first.stderr) \(second.stderr)")
+        let planned = try Self.report(dry).cases(), received = try Self.report(sunk).cases()
+        #expect(planned.map(\.name) == received.map(\.name))
+        #expect(planned.contains { $0.name.hasPrefix("midpoint beacon (inline) http://127.0.0.1:8089/midpoint") && $0.name.hasSuffix(" sent as expected") })
+        #expect(planned.suffix(2).map(\.name) == ["beacons delivered", "no unexpected hits at the sink"])
+        #expect(planned.filter(\.skipped).count == planned.count / 2 + 1, "arrivals and delivery are not checked in a dry run")
+        #expect(received.allSatisfy { !$0.skipped && $0.failure == nil })
+        #expect(received.allSatisfy { $0.classname == "vplay.fleet.media-demo-xml" })
+    }
+
+    @Test func schema_rejectsASuiteWithoutTimestampOrHostname() throws {
+        let xml = #"<testsuite name="x" tests="1" failures="0" errors="0" time="0"><testcase name="a" classname="b" time="0"/></testsuite>"#
+        let complaints = try ExternalValidators.xmlSchema(Data(xml.utf8), xsd: "junit.xsd")
+        #expect(complaints.contains("timestamp") && complaints.contains("hostname"), "\(complaints)")
+    }
+}
