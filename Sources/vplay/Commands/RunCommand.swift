@@ -184,7 +184,7 @@ struct RunCommand: AsyncParsableCommand {
                 properties: [("tag", tag.vast), ("seed", "\(configuration.seed)"), ("dryRun", "\(configuration.dryRun)"),
                              ("sessionClock", String(format: "%.3f", summary.clock.seconds)), ("vplay", VPlayVersion.current)]))
         }
-        write("--timeline", reports.timeline) { TimelineSVG.render(transcript, summary: summary, title: "vplay: \(tag.vast)") }
+        write("--timeline", reports.timeline) { TimelineSVG.render(transcript, summary: summary, title: "vplay: \(tag.vast)", exitCode: code) }
         write("--omid-log", omidLog) {
             OMIDLog.lines(transcript, breakPosition: configuration.adBreak.position).map { $0.text + "\n" }.joined()
         }

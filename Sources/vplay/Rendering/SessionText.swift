@@ -122,13 +122,18 @@ enum SessionText {
             rows += summary.ads.map { ("", podAdText($0)) }
         }
         rows.append(("warnings", "\(summary.warnings.count)"))
-        // A session that ran without an error is named by how the ad ended: "skipped", not "completed".
-        let headline = summary.outcome == .completed ? (summary.playback?.ending?.rawValue ?? summary.outcome.rawValue) : summary.outcome.rawValue
+        let headline = Self.headline(summary)
         let verdict = exitCode == 0 ? style.green("\(headline) (exit 0)") : style.red("\(headline) (exit \(exitCode))")
         var lines = ["", style.bold("summary: ") + verdict]
         for (key, value) in rows {
             lines.append("  " + key.padding(toLength: 9, withPad: " ", startingAt: 0) + " " + value)
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// The session's one-word ending: how the ad ended ("skipped", not "completed") when it ran without an error,
+    /// else the outcome ("ad-error").
+    static func headline(_ summary: SessionSummary) -> String {
+        summary.outcome == .completed ? (summary.playback?.ending?.rawValue ?? summary.outcome.rawValue) : summary.outcome.rawValue
     }
 }

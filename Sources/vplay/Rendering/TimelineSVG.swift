@@ -6,19 +6,26 @@ import TrackingBeacons
 
 /// `--timeline FILE.svg`: the session as a picture. Playhead (y) against session time (x): the line climbs while
 /// playing and is flat while suppressed; pause and background spans are shaded; each event is a marker on the line;
-/// below, each beacon's send-to-response latency is a bar from its event's time (red when it failed).
+/// below, each beacon's send-to-response latency is a bar from its event's time (red when it failed), in the order
+/// they were sent. Under the title, a headline: how the session ended, beacons sent and failed, the error. Labels
+/// never overlap (`LabelPlacer`): one with no free place is left out, its text kept in its marker's tooltip.
 enum TimelineSVG {
-    static let width = 1100.0, plotHeight = 300.0, left = 70.0, right = 170.0, top = 52.0
+    static let width = 1100.0, plotHeight = 300.0, left = 70.0, right = 170.0, top = 64.0
 
-    static func render(_ transcript: SessionTranscript, summary: SessionSummary, title: String) -> String {
+    static func render(_ transcript: SessionTranscript, summary: SessionSummary, title: String, exitCode: Int32? = nil) -> String {
         let events = transcript.events
         let endClock = max(summary.clock.seconds, events.last?.clock.seconds ?? 0, 0.001)
         // In a pod each ad's playhead starts again at 0: the scale is the longest ad's.
         let longest = transcript.ads.isEmpty ? summary.duration?.seconds : transcript.ads.compactMap { $0.duration?.seconds }.max()
         let duration = max(longest ?? 0, events.map(\.playhead.seconds).max() ?? 0, 0.001)
-        let beacons = transcript.beacons.filter { !$0.dryRun }
+        // In the order they were sent (then as logged): a lane's place says when its request went out.
+        let beacons = transcript.beacons.enumerated().filter { !$0.element.dryRun }
+            .sorted { ($0.element.sentAt ?? .max, $0.element.clock, $0.offset) < ($1.element.sentAt ?? .max, $1.element.clock, $1.offset) }
+            .map(\.element)
         let laneHeight = 14.0
-        let beaconTop = top + plotHeight + 66
+        // The error has a row of its own between the axis title and the beacons' heading.
+        let errorRow = summary.error == nil ? 0.0 : 24.0
+        let beaconTop = top + plotHeight + 66 + errorRow
         let height = beaconTop + Double(max(beacons.count, 1)) * laneHeight + 60
         let plotWidth = width - left - right
         func x(_ clock: Double) -> Double { left + clock / endClock * plotWidth }
@@ -27,6 +34,15 @@ enum TimelineSVG {
         var svg = [##"<svg xmlns="http://www.w3.org/2000/svg" width="\##(Int(width))" height="\##(Int(height))" viewBox="0 0 \##(Int(width)) \##(Int(height))" font-family="sans-serif" font-size="11">"##]
         svg.append(##"<rect width="100%" height="100%" fill="white"/>"##)
         svg.append(##"<text x="\##(left)" y="22" font-size="14" font-weight="bold">\##(escape(title))</text>"##)
+        // The headline: the ending, the beacons, the error.
+        let failed = beacons.filter { $0.isFinalAttempt && !$0.delivered }.count
+        var headline = SessionText.headline(summary) + (exitCode.map { " (exit \($0))" } ?? "")
+        headline += summary.dryRun ? " · dry run, no beacons sent" : " · \(beacons.filter(\.isFinalAttempt).count) beacons sent, \(failed) failed"
+        if let error = summary.error { headline += " · error \(error.code)" }
+        let bad = summary.error != nil || failed > 0
+        svg.append(##"<text x="\##(left)" y="40" font-size="12" fill="\##(bad ? "#d1242f" : "#1a7f37")">\##(escape(headline))</text>"##)
+        // Labels in the plot: none may cover another.
+        var labels = LabelPlacer(bounds: LabelPlacer.Box(minX: left + 1, minY: top, maxX: width - 4, maxY: top + plotHeight - 1))
 
         // Suppressed spans: from each pause to the next resume (or the end), labelled with every reason seen in it.
         var pauseStart: (clock: Double, reasons: [String])?
@@ -43,12 +59,16 @@ enum TimelineSVG {
         for (from, to, reasons) in spans {
             let label = "paused: " + reasons.joined(separator: " + ")
             svg.append(##"<rect x="\##(f(x(from)))" y="\##(f(top))" width="\##(f(max(1, x(to) - x(from))))" height="\##(f(plotHeight))" fill="#e9edf2"><title>\##(escape(label)) \##(f(from))–\##(f(to)) s</title></rect>"##)
-            svg.append(##"<text x="\##(f(x(from) + 3))" y="\##(f(top + 12))" fill="#556">\##(escape(label))</text>"##)
+            if let spot = labels.place(label, size: 11, spots: (0..<4).map { LabelPlacer.Spot(x: x(from) + 3, y: top + 12 + Double($0) * 12) }) {
+                svg.append(##"<text x="\##(f(spot.x))" y="\##(f(spot.y))" fill="#556">\##(escape(label))</text>"##)
+            }
         }
         // Stalls for media under a simulated network: a band over the plot (the clock ran, the playhead did not).
         for (from, to) in Self.stallSpans(events, end: endClock) {
             svg.append(##"<rect x="\##(f(x(from)))" y="\##(f(top))" width="\##(f(max(1, x(to) - x(from))))" height="\##(f(plotHeight))" fill="#f4dada"><title>stalled: buffering \##(f(from))–\##(f(to)) s</title></rect>"##)
-            svg.append(##"<text x="\##(f(x(from) + 3))" y="\##(f(top + 24))" fill="#833">stalled: buffering</text>"##)
+            if let spot = labels.place("stalled: buffering", size: 11, spots: (0..<4).map { LabelPlacer.Spot(x: x(from) + 3, y: top + 24 + Double($0) * 12) }) {
+                svg.append(##"<text x="\##(f(spot.x))" y="\##(f(spot.y))" fill="#833">stalled: buffering</text>"##)
+            }
         }
         // Above the plot, one band per state while it lasted (they can overlap): the app inactive, in the
         // background, a click-through open; a legend at the right names them.
@@ -72,19 +92,18 @@ enum TimelineSVG {
         }
 
         // An ad pod: a dashed line where each ad's turn began, labelled with its place (and what became of it).
-        var boundaryRow: [Double: Int] = [:]
         for ad in transcript.ads {
             guard let start = ad.start?.seconds else { continue }
             let bx = x(start)
-            let row = boundaryRow[(bx / 40).rounded(), default: 0]
-            boundaryRow[(bx / 40).rounded()] = row + 1
             var text = "ad \(ad.ad.index)" + (ad.substitute ? " (substitute)" : "")
             if ad.outcome == .failed || ad.outcome == .cut || ad.outcome == .notPlayed {
                 text += ": \(ad.outcome.rawValue)" + (ad.error.map { " \($0.code.rawValue)" } ?? "")
             }
             let color = ad.error == nil && ad.outcome != .notPlayed ? "#6e40c9" : "#d1242f"
             svg.append(##"<line x1="\##(f(bx))" y1="\##(f(top))" x2="\##(f(bx))" y2="\##(f(top + plotHeight))" stroke="\##(color)" stroke-dasharray="4 3"><title>\##(escape(SessionText.podAdText(ad)))</title></line>"##)
-            svg.append(##"<text x="\##(f(bx + 3))" y="\##(f(top + plotHeight - 6 - Double(row) * 12))" fill="\##(color)" font-size="10">\##(escape(text))</text>"##)
+            if let spot = labels.place(text, size: 10, spots: (0..<6).map { LabelPlacer.Spot(x: bx + 3, y: top + plotHeight - 8 - Double($0) * 12) }) {
+                svg.append(##"<text x="\##(f(spot.x))" y="\##(f(spot.y))" fill="\##(color)" font-size="10">\##(escape(text))</text>"##)
+            }
         }
 
         // Axes and grid.
@@ -110,19 +129,30 @@ enum TimelineSVG {
                                                 .pause, .resume, .mute, .unmute, .skip, .click, .clickThroughClose, .closeLinear, .endCardShown,
                                                 .endCardClick, .rewind, .rewarded, .rewardForfeited, .rejected, .abandoned, .error,
                                                 .viewable, .notViewable, .viewUndetermined, .viewport]
-        var labelRow: [Double: Int] = [:]
         for event in events where marked.contains(event.name) {
             let cx = x(event.clock.seconds), cy = y(event.playhead.seconds)
             let color = [.rejected, .rewardForfeited, .abandoned, .error].contains(event.name) ? "#d1242f" : event.name == .rewarded ? "#1a7f37" : "#0b3d91"
             svg.append(##"<circle cx="\##(f(cx))" cy="\##(f(cy))" r="4" fill="\##(color)"><title>\##(escape(event.name.rawValue)) playhead \##(f(event.playhead.seconds)) s, clock \##(f(event.clock.seconds)) s\##(event.detailText.map { " (\(escape($0)))" } ?? "")</title></circle>"##)
-            let key = (cx / 6).rounded()
-            let row = labelRow[key, default: 0]
-            labelRow[key] = row + 1
-            svg.append(##"<text x="\##(f(cx + 6))" y="\##(f(cy < top + 70 ? cy + 14 + Double(row) * 11 : cy - 6 - Double(row) * 11))" fill="\##(color)">\##(escape(event.name.rawValue))</text>"##)
+            // Above the marker, then below, then to its left, stacked further out each time.
+            let name = event.name.rawValue
+            let above = (0..<8).map { LabelPlacer.Spot(x: cx + 6, y: cy - 6 - Double($0) * 11) }
+            let below = (0..<8).map { LabelPlacer.Spot(x: cx + 6, y: cy + 14 + Double($0) * 11) }
+            let leftSide = (0..<8).flatMap { [LabelPlacer.Spot(x: cx - 6, y: cy - 6 - Double($0) * 11, anchorsEnd: true),
+                                              LabelPlacer.Spot(x: cx - 6, y: cy + 14 + Double($0) * 11, anchorsEnd: true)] }
+            if let spot = labels.place(name, size: 11, spots: cy < top + 70 ? below + above + leftSide : above + below + leftSide) {
+                svg.append(##"<text x="\##(f(spot.x))" y="\##(f(spot.y))" fill="\##(color)"\##(spot.anchorsEnd ? #" text-anchor="end""# : "")>\##(escape(name))</text>"##)
+            }
+        }
+        if labels.leftOut > 0 {
+            svg.append(##"<text x="\##(f(width - right))" y="\##(f(top + plotHeight + 43))" text-anchor="end" font-size="10" fill="#777">\##(labels.leftOut) label(s) left out where they would overlap: hover a marker</text>"##)
         }
 
         if let error = summary.error {
-            svg.append(##"<text x="\##(left)" y="\##(f(top + plotHeight + 50))" fill="#d1242f" font-weight="bold">error \##(error.code): \##(escape(error.message))</text>"##)
+            // Cut to the plot's width (the whole text is its tooltip), in its own row above the beacons' heading.
+            let full = "error \(error.code): \(error.message)"
+            let fits = Int((width - left - 8) / (12 * LabelPlacer.characterWidth))
+            let shown = full.count > fits ? String(full.prefix(fits - 1)) + "…" : full
+            svg.append(##"<text x="\##(left)" y="\##(f(top + plotHeight + 60))" fill="#d1242f" font-weight="bold" font-size="12">\##(escape(shown))<title>\##(escape(full))</title></text>"##)
         }
 
         // Beacons: one lane each, starting at its event's clock; the bar's length is its latency on a scale of its
