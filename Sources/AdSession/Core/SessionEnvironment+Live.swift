@@ -8,7 +8,10 @@ extension SessionEnvironment {
     /// The real world: HTTP for tags and beacons (none for a dry run), FFmpeg on its own threads, the machine's
     /// monotonic and wall clocks. The only place vplay builds an HTTP transport, an FFmpeg source, a
     /// `ContinuousClock` or reads `Date()`.
-    public static func live(_ configuration: SessionConfiguration) -> SessionEnvironment {
+    /// - Parameter pooledBeacons: beacons through `PooledBeaconTransport` (a fleet's: keep-alive connections per
+    ///   host, plain HTTP written straight to the channel; TLS and proxied URLs through the full transport), not
+    ///   the full transport alone (a single session's, which records every hop for the HAR).
+    public static func live(_ configuration: SessionConfiguration, pooledBeacons: Bool = false) -> SessionEnvironment {
         let clock = ContinuousClock()
         var policy = configuration.addressPolicy
         if let host = configuration.collector.flatMap({ URLComponents(string: $0)?.host?.lowercased() }) { policy.trustedHosts.insert(host) }
@@ -17,9 +20,15 @@ extension SessionEnvironment {
                                   proxy: configuration.proxy)
         // Media redirects are followed with the tag fetcher's client (same gate, same fail-at-once connections).
         let redirects = MediaRedirects(client: tags.client, userAgent: configuration.userAgent)
-        let beacons = configuration.dryRun
+        let full = configuration.dryRun
             ? nil : HTTPBeaconTransport(userAgent: configuration.userAgent, connectTimeout: configuration.beaconPolicy.timeout,
                                         clock: clock, gate: gate, proxy: configuration.proxy)
+        let pooled = full.flatMap { full in
+            !pooledBeacons ? nil : PooledBeaconTransport(userAgent: configuration.userAgent, connectTimeout: configuration.beaconPolicy.timeout, clock: clock,
+                                         gate: gate, proxy: configuration.proxy, maxConnectionsPerHost: configuration.beaconPolicy.maxConcurrent,
+                                         fallback: full)
+        }
+        let beacons: (any BeaconTransport)? = pooled ?? full
         return SessionEnvironment(
             tagFetcher: tags, beaconTransport: beacons, media: FFmpegMediaOpener(gate: gate, redirects: redirects, proxy: configuration.proxy), networkClock: clock,
             wallClock: liveWallClock,
@@ -32,7 +41,8 @@ extension SessionEnvironment {
             mediaExecutor: BlockingExecutor.shared,
             shutdown: {
                 await tags.shutdown()
-                await beacons?.shutdown()
+                // The pooled transport shuts its fallback (`full`) down too.
+                if let pooled { await pooled.shutdown() } else { await full?.shutdown() }
             })
     }
 

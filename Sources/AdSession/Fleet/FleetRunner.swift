@@ -56,7 +56,7 @@ public struct FleetRunner: Sendable {
     /// - Parameter environment: what the fleet reaches outside itself; `.live(configuration.session)` when nil.
     public init(configuration: FleetConfiguration, environment: SessionEnvironment? = nil) {
         self.configuration = configuration
-        self.environment = environment ?? .live(configuration.session)
+        self.environment = environment ?? .live(configuration.session, pooledBeacons: true)
     }
 
     /// Runs the fleet. Returns the report, or the error that kept any session from playing (no ad, no playable
