@@ -34,7 +34,7 @@ import Testing
         #expect(first["bytes"] as? Int == 43 && first["delivered"] as? Bool == true && first["dryRun"] as? Bool == false)
         let second = try #require(try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any])
         #expect(second["status"] is NSNull && second["error"] as? String == "connection refused" && second["delivered"] as? Bool == false)
-        #expect(second["errorCode"] as? String == "connection-refused", "a stable code beside the words")
+        #expect(second["errorCode"] as? String == "connectionRefused", "a stable code beside the words")
         #expect(first["errorCode"] == nil)
     }
 
