@@ -155,7 +155,7 @@ row("fleet: beacons/s (sent / the fleet's run time, start-up and decode excluded
     "target 5,000/s", f"{perf['beaconsPerSecond'] / 5000:.2f}", "≥ 5,000/s")
 row(f"fleet: beacons expected / sent / received", f"{sent} sent, {received} received", f"{sum(b['expected'] for b in population['beacons'])} expected",
     "exact" if report["checks"]["sentAsExpected"] and report["checks"]["receivedAsSent"] else "DIFFERS", "exact")
-row("fleet: beacon latency p50 / p99", f"{perf['latency']['p50Ms']:.2f} / {perf['latency']['p99Ms']:.2f} ms", "-", "-", "-")
+row("fleet: beacon latency p50 / p99", f"{perf['beaconLatency']['p50'] * 1000:.2f} / {perf['beaconLatency']['p99'] * 1000:.2f} ms", "-", "-", "-")
 row("fleet: peak RSS (highest of 3)", f"{peak / 1024:.1f} MiB", "target 200 MB", f"{peak / 1024 / 190.7:.2f}", "< 200 MB")
 
 table()
