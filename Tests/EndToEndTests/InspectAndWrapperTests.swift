@@ -96,10 +96,10 @@ import TestSupport
         #expect(impressions.compactMap { $0["source"] as? String } == ["wrapper 1 (iabtechlab)", "inline"])
         let resolved = try #require(run.lines.first { $0["kind"] as? String == "resolved" })
         #expect(resolved["wrappers"] as? Int == 1)
-        // The IAB clip lasts 15.162622 s: quartiles at exactly a quarter of it, to the millisecond.
+        // The IAB clip's frames last 15.16263 s: quartiles at exactly a quarter of it, to the microsecond.
         let events = run.lines.filter { $0["kind"] as? String == "event" }
-        #expect(events.first { $0["name"] as? String == "firstQuartile" }?["playhead"] as? Double == 3.791)
-        #expect(events.first { $0["name"] as? String == "complete" }?["playhead"] as? Double == 15.163)
+        #expect(events.first { $0["name"] as? String == "firstQuartile" }?["playhead"] as? Double == 3.790658)
+        #expect(events.first { $0["name"] as? String == "complete" }?["playhead"] as? Double == 15.16263)
     }
 
     @Test(.enabled(if: Repo.iabAvailable, Comment(rawValue: Repo.iabAbsent)))

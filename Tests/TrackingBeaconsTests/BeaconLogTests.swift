@@ -30,7 +30,7 @@ import Testing
         #expect(first["event"] as? String == "midpoint" && first["source"] as? String == "wrapper 1 (AdServer)")
         #expect(first["template"] as? String == Self.sent.template && first["url"] as? String == Self.sent.url)
         #expect(first["playhead"] as? Double == 5 && first["clock"] as? Double == 15 && first["latency"] as? Double == 0.012)
-        #expect(first["sentAt"] as? Int == 1_767_225_600_123 && first["attempt"] as? Int == 2 && first["status"] as? Int == 200)
+        #expect(first["sentAt"] as? String == "2026-01-01T00:00:00.123Z" && first["attempt"] as? Int == 2 && first["status"] as? Int == 200)
         #expect(first["bytes"] as? Int == 43 && first["delivered"] as? Bool == true && first["dryRun"] as? Bool == false)
         let second = try #require(try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any])
         #expect(second["status"] is NSNull && second["error"] as? String == "connection refused" && second["delivered"] as? Bool == false)

@@ -1,5 +1,7 @@
-/// The beacon log's JSON Lines form (`--beacons FILE`): one object per attempt. Times in seconds (playhead, clock,
-/// latency) or ms since 1970 (`sentAt`). `requestedURL` appears when the request went elsewhere than `url` (the
+import Primitives
+
+/// The beacon log's JSON Lines form (`--beacons FILE`): one object per attempt. Times in seconds to the microsecond
+/// (playhead, clock, latency), the instant `sentAt` as ISO 8601 UTC with milliseconds. `requestedURL` appears when the request went elsewhere than `url` (the
 /// embedded sink), `redirects` when redirects were followed, `ad` (the ad's place in its pod) in a pod, `errorCode` (`BeaconFailure.code`, stable) with `error`.
 extension BeaconRecord: Encodable {
     private enum Keys: String, CodingKey {
@@ -15,7 +17,7 @@ extension BeaconRecord: Encodable {
         try c.encode(url, forKey: .url)
         try c.encode(Self.seconds(playhead), forKey: .playhead)
         try c.encode(Self.seconds(clock), forKey: .clock)
-        try c.encode(sentAt, forKey: .sentAt)
+        try c.encode(sentAt.map { ISO8601Time.text(milliseconds: $0) }, forKey: .sentAt)
         try c.encode(attempt, forKey: .attempt)
         try c.encode(isFinalAttempt, forKey: .finalAttempt)
         try c.encode(status, forKey: .status)
@@ -32,8 +34,5 @@ extension BeaconRecord: Encodable {
     }
 
     /// Seconds rounded to the microsecond.
-    static func seconds(_ duration: Duration) -> Double {
-        let (s, atto) = duration.components
-        return Double(s) + (Double(atto) / 1e12).rounded() / 1e6
-    }
+    static func seconds(_ duration: Duration) -> Double { duration.microsecondSeconds }
 }

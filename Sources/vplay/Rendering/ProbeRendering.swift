@@ -33,7 +33,7 @@ enum ProbeRendering {
         ]
         if let pass {
             pairs.append((pass.mode, .object([
-                ("seconds", .number(pass.wallTime.seconds)), ("speed", .number(pass.speed)),
+                ("wallTime", .seconds(pass.wallTime)), ("speed", .number(pass.speed)),
                 ("decodeErrors", .int(pass.statistics.decodeErrors)), ("bytes", .int(Int(pass.statistics.bytes))),
             ])))
         }

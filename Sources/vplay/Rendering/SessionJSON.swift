@@ -15,7 +15,7 @@ enum SessionJSON {
             ("measuredBy", .string(media.timeline.measuredBy.rawValue)),
             ("declaredDuration", media.declaredDuration.map(JSON.seconds) ?? .null),
         ]
-        if passTime { pairs.append(("passSeconds", media.timeline.passTime.map { .number($0.seconds) } ?? .null)) }
+        if passTime { pairs.append(("passTime", media.timeline.passTime.map(JSON.seconds) ?? .null)) }
         return .object(pairs)
     }
 
@@ -123,8 +123,8 @@ enum SessionJSON {
                 ("presented", .int(playback.framesPresented)), ("pictures", .int(playback.videoFramesPresented)),
                 ("late", .int(playback.framesLate)), ("decoded", .int(playback.statistics.frames)),
                 ("decodeErrors", .int(playback.statistics.decodeErrors)), ("notShown", .int(playback.framesNotShown)),
-                ("stalls", .int(playback.stalls)), ("stallTime", .number(playback.stallTime.seconds)),
-                ("maxLatenessMs", .number(playback.maxFrameLateness.seconds * 1000)),
+                ("stalls", .int(playback.stalls)), ("stallTime", .seconds(playback.stallTime)),
+                ("maxLateness", .seconds(playback.maxFrameLateness)),
             ])))
             if let network = summary.network {
                 pairs.append(("network", .object([
@@ -138,10 +138,10 @@ enum SessionJSON {
             pairs.append(("maxBoundaryLateness", .seconds(playback.maxBoundaryLateness)))
             let lateness = playback.boundaryLateness.sorted()
             if !lateness.isEmpty {
-                func percentile(_ p: Double) -> Double { lateness[min(lateness.count - 1, Int((Double(lateness.count) * p).rounded(.up)) - 1)].seconds * 1000 }
+                func percentile(_ p: Double) -> JSON { .seconds(lateness[min(lateness.count - 1, Int((Double(lateness.count) * p).rounded(.up)) - 1)]) }
                 pairs.append(("lateness", .object([
-                    ("boundaries", .int(lateness.count)), ("p50Ms", .number(percentile(0.5))),
-                    ("p99Ms", .number(percentile(0.99))), ("maxMs", .number(lateness.last!.seconds * 1000)),
+                    ("boundaries", .int(lateness.count)), ("p50", percentile(0.5)),
+                    ("p99", percentile(0.99)), ("max", .seconds(lateness.last!)),
                 ])))
             }
             pairs.append(("ending", .optional(playback.ending?.rawValue)))

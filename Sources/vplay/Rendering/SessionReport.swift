@@ -14,7 +14,7 @@ enum SessionReport {
             ("configuration", .object([
                 ("clock", .string(configuration.clock == .virtual ? "virtual" : "realtime")),
                 ("speed", { if case let .realtime(speed) = configuration.clock { return .number(speed) } else { return .null } }()),
-                ("seed", .string(String(configuration.seed))), ("now", configuration.now.map { .int(Int($0)) } ?? .null),
+                ("seed", .string(String(configuration.seed))), ("now", configuration.now.map { .string(ISO8601Time.text(milliseconds: $0)) } ?? .null),
                 ("dryRun", .bool(configuration.dryRun)), ("sink", .optional(configuration.sink?.rawValue)),
                 ("script", .array(configuration.script.steps.map { .object([("at", .seconds($0.at)), ("ad", .optional($0.ad)), ("step", .string($0.text))]) })),
                 ("pod", .string(configuration.pod.rawValue)),
