@@ -20,7 +20,7 @@ import TestSupport
         #expect(media["url"] as? String == "clip-10s-360p.mp4" && media["duration"] as? Double == 10.0)
         let tracking = try #require(object["tracking"] as? [[String: Any]])
         #expect(tracking.filter { $0["event"] as? String == "impression" }.count == 1, "about:blank is not a tracking URL")
-        #expect(tracking.filter { $0["event"] as? String == "progress" }.compactMap { $0["offset"] as? String } == ["00:00:02.000", "30%"])
+        #expect(tracking.filter { $0["event"] as? String == "progress" }.compactMap { $0["offsetAsWritten"] as? String } == ["00:00:02.000", "30%"])
         #expect(tracking.allSatisfy { $0["source"] as? String == "inline" })
         #expect((object["errors"] as? [Any])?.isEmpty == true)
     }

@@ -11,7 +11,7 @@ enum SessionJSON {
     /// `passTime`: with the demux pass's wall time (`vplay probe`; a session's lines stay reproducible to the byte).
     static func timeline(_ media: MediaInfo, passTime: Bool = false) -> JSON {
         var pairs: [(String, JSON)] = [
-            ("start", .seconds(media.timeline.start)), ("end", .seconds(media.timeline.end)),
+            ("startTime", .seconds(media.timeline.start)), ("endTime", .seconds(media.timeline.end)),
             ("measuredBy", .string(media.timeline.measuredBy.rawValue)),
             ("declaredDuration", media.declaredDuration.map(JSON.seconds) ?? .null),
         ]
@@ -94,7 +94,7 @@ enum SessionJSON {
         [
             ("ad", breakAd(report.ad)), ("substitute", .bool(report.substitute)), ("outcome", .string(report.outcome.rawValue)),
             ("code", .optional(report.error?.code.rawValue)), ("message", .optional(report.error?.message)),
-            ("start", report.start.map(JSON.seconds) ?? .null), ("end", report.end.map(JSON.seconds) ?? .null),
+            ("startClock", report.start.map(JSON.seconds) ?? .null), ("endClock", report.end.map(JSON.seconds) ?? .null),
             ("played", .seconds(report.played)), ("duration", report.duration.map(JSON.seconds) ?? .null),
             ("beacons", .int(report.beacons)),
         ]

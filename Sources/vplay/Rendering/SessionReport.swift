@@ -12,7 +12,7 @@ enum SessionReport {
             ("vplay", .object([("version", .string("0.1")), ("report", .int(1))])),
             ("tag", .string(tag)),
             ("configuration", .object([
-                ("clock", .string(configuration.clock == .virtual ? "virtual" : "realtime")),
+                ("clockMode", .string(configuration.clock == .virtual ? "virtual" : "realtime")),
                 ("speed", { if case let .realtime(speed) = configuration.clock { return .number(speed) } else { return .null } }()),
                 ("seed", .string(String(configuration.seed))), ("now", configuration.now.map { .string(ISO8601Time.text(milliseconds: $0)) } ?? .null),
                 ("dryRun", .bool(configuration.dryRun)), ("sink", .optional(configuration.sink?.rawValue)),
