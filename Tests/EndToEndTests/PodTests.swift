@@ -17,7 +17,7 @@ import TestSupport
         func events(_ name: String) -> [[String: Any]] { kind("event").filter { $0["name"] as? String == name } }
         /// Final beacon records (one per beacon fired) whose URL contains `path`.
         func beacons(_ path: String) -> [[String: Any]] {
-            kind("beacon").filter { ($0["url"] as? String)?.contains(path) == true && $0["attempt"] == nil }
+            kind("beacon").filter { ($0["url"] as? String)?.contains(path) == true && $0["attempt"] as? Int == 1 && $0["finalAttempt"] as? Bool == true }
         }
         var ads: [[String: Any]] { kind("ad") }
         var summary: [String: Any] { kind("summary").last ?? [:] }

@@ -19,7 +19,31 @@ enum SessionJSON {
         return .object(pairs)
     }
 
-    static func line(_ record: SessionRecord) -> JSON {
+    /// One record of the session `session` (README "JSON output"): `kind`, then `session`, then the record's own
+    /// keys; a beacon is `kind` and the beacon record's one shape (`beaconRecord`).
+    static func line(_ record: SessionRecord, session: String) -> JSON {
+        let body = body(record, session: session)
+        if case .beacon = record { return body }
+        guard case let .object(pairs) = body, let kind = pairs.first else { return body }
+        return .object([kind, ("session", .string(session))] + pairs.dropFirst())
+    }
+
+    /// The beacon record's keys and values, as the beacon log writes them (`BeaconRecord.fields`).
+    static func beaconRecord(_ beacon: BeaconRecord, session: String) -> [(String, JSON)] {
+        beacon.fields(session: session).map { key, value in
+            switch value {
+            case .null: (key, .null)
+            case let .bool(value): (key, .bool(value))
+            case let .int(value): (key, .int(value))
+            case let .seconds(value): (key, .number(value))
+            case let .string(value): (key, .string(value))
+            case let .strings(values): (key, .array(values.map(JSON.string)))
+            }
+        }
+    }
+
+    /// A record's keys, `kind` first; a beacon's with its `session` (the record shape puts it among its own).
+    private static func body(_ record: SessionRecord, session: String) -> JSON {
         switch record {
         case let .resolved(info):
             var media: [(String, JSON)] = [
@@ -48,20 +72,7 @@ enum SessionJSON {
             if let ad = event.ad { pairs.append(("ad", breakAd(ad))) }
             return .object(pairs)
         case let .beacon(beacon):
-            var pairs: [(String, JSON)] = [
-                ("kind", .string("beacon")), ("event", .string(beacon.event)), ("url", .string(beacon.url)),
-                ("playhead", .seconds(beacon.playhead)), ("clock", .seconds(beacon.clock)),
-                ("status", .optional(beacon.status)), ("source", .string(beacon.source)), ("dryRun", .bool(beacon.dryRun)),
-            ]
-            if let failure = beacon.failure {
-                pairs.append(("error", .string(failure.description)))
-                pairs.append(("errorCode", .string(failure.code)))
-            }
-            if let latency = beacon.latency { pairs.append(("latency", .seconds(latency))) }
-            if beacon.attempt > 1 || !beacon.isFinalAttempt { pairs.append(("attempt", .int(beacon.attempt))) }
-            if !beacon.unknownMacros.isEmpty { pairs.append(("unknownMacros", .array(beacon.unknownMacros.map(JSON.string)))) }
-            if let ad = beacon.planned.ad { pairs.append(("ad", .int(ad))) }
-            return .object(pairs)
+            return .object([("kind", .string("beacon"))] + beaconRecord(beacon, session: session))
         case let .warning(message):
             return .object([("kind", .string("warning")), ("message", .string(message))])
         case let .reconciliation(result):
@@ -100,16 +111,16 @@ enum SessionJSON {
         ]
     }
 
-    static func expectations(_ results: [ExpectationResult]) -> JSON {
+    static func expectations(_ results: [ExpectationResult], session: String) -> JSON {
         .object([
-            ("kind", .string("expectations")), ("passed", .int(results.filter(\.passed).count)), ("failed", .int(results.filter { !$0.passed }.count)),
+            ("kind", .string("expectations")), ("session", .string(session)), ("passed", .int(results.filter(\.passed).count)), ("failed", .int(results.filter { !$0.passed }.count)),
             ("results", .array(results.map { .object([("expectation", .string($0.name)), ("passed", .bool($0.passed)), ("detail", .optional($0.detail))]) })),
         ])
     }
 
-    static func summary(_ summary: SessionSummary, exitCode: Int32, expectations: [ExpectationResult]? = nil) -> JSON {
+    static func summary(_ summary: SessionSummary, exitCode: Int32, expectations: [ExpectationResult]? = nil, session: String) -> JSON {
         var pairs: [(String, JSON)] = [
-            ("kind", .string("summary")), ("outcome", .string(summary.outcome.rawValue)), ("exitCode", .int(Int(exitCode))),
+            ("kind", .string("summary")), ("session", .string(session)), ("outcome", .string(summary.outcome.rawValue)), ("exitCode", .int(Int(exitCode))),
             ("ad", .optional(summary.adID)), ("media", .optional(summary.mediaURL)),
             ("duration", summary.duration.map(JSON.seconds) ?? .null), ("clock", .seconds(summary.clock)),
             ("events", .int(summary.events)),

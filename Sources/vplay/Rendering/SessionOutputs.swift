@@ -13,9 +13,9 @@ final class SessionOutputs: Sendable {
     private let userAgent: String
     private let state = Locked((records: [BeaconRecord](), transcript: SessionTranscript()))
 
-    init(beaconsPath: String?, harPath: String?, userAgent: String) throws {
+    init(beaconsPath: String?, harPath: String?, userAgent: String, session: String) throws {
         if let beaconsPath {
-            do { log = BeaconLogWriter(file: try OutputFile(beaconsPath, option: "--beacons")) } catch {
+            do { log = BeaconLogWriter(file: try OutputFile(beaconsPath, option: "--beacons"), session: session) } catch {
                 throw ValidationError("--beacons \(beaconsPath): cannot write there (\(error.reason))")
             }
         } else {
