@@ -107,6 +107,23 @@ import TestSupport
         }
     }
 
+    /// The README's examples of `--json` records and a `--beacons` line are the published shapes: each line validates.
+    @Test func theReadmesJSONLinesExamples_validateAgainstTheSchemas() throws {
+        let readme = try String(contentsOfFile: Repo.root.appendingPathComponent("README.md").path, encoding: .utf8)
+        let folder = try TemporaryFolder()
+        var documents: [JSONSchemaCheck.Document] = []
+        for (heading, schema) in [("`--json` (the demo through the sink", "events.schema.json"), ("`--beacons` (keys sorted", "beacons.schema.json")] {
+            let start = try #require(readme.range(of: heading), "README has no example headed \(heading)")
+            let fence = try #require(readme.range(of: "```json\n", range: start.upperBound..<readme.endIndex))
+            let end = try #require(readme.range(of: "```", range: fence.upperBound..<readme.endIndex))
+            let lines = readme[fence.upperBound..<end.lowerBound]
+            #expect(lines.split(separator: "\n").count >= 1)
+            documents.append(.init(try folder.write("\(schema).jsonl", String(lines)), schema: schema, form: .jsonLines))
+        }
+        let errors = try JSONSchemaCheck.validate(documents)
+        #expect(errors.isEmpty, "\(errors.joined(separator: "\n"))")
+    }
+
     /// jq's keywords: a key spelled like one must be quoted in every jq filter (`.end` is a syntax error).
     static let jqKeywords: Set = ["and", "or", "not", "if", "then", "elif", "else", "end", "as", "def", "reduce", "foreach", "try",
                                   "catch", "label", "import", "include", "__loc__", "true", "false", "null"]
