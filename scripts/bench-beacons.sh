@@ -24,7 +24,7 @@ echo "| run | beacons | failed | seconds | beacons/s | p50 latency | p99 latency
 echo "|---|---|---|---|---|---|---|---|"
 for run in $(seq "$runs"); do
   "$vplay" beacon-load --url "http://127.0.0.1:$port/bench?run=$run&cb=[CACHEBUSTING]" --count "$count" --concurrency "$concurrency" --json |
-    python3 -c 'import json,sys; r=json.load(sys.stdin); run=sys.argv[1]; print("| %s | %d | %d | %.3f | %.0f | %.2f ms | %.2f ms | %.2f ms |" % (run, r["delivered"], r["failed"], r["seconds"], r["perSecond"], r["p50Ms"], r["p99Ms"], r["maxMs"]))' "$run"
+    python3 -c 'import json,sys; r=json.load(sys.stdin); run=sys.argv[1]; print("| %s | %d | %d | %.3f | %.0f | %.2f ms | %.2f ms | %.2f ms |" % (run, r["delivered"], r["failed"], r["wallTime"], r["perSecond"], r["p50"] * 1000, r["p99"] * 1000, r["max"] * 1000))' "$run"
 done
 echo
 echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs); $concurrency requests in flight; client and sink on the same machine."

@@ -60,7 +60,7 @@ done
 echo
 printf '| file | timeline pass (median) |\n|---|---|\n'
 for file in "${files[@]}"; do
-  pass=$(for _ in $(seq "$runs"); do "$vplay" probe --json "$file" | python3 -c 'import json,sys; print(json.load(sys.stdin)["timeline"]["passSeconds"])'; done \
+  pass=$(for _ in $(seq "$runs"); do "$vplay" probe --json "$file" | python3 -c 'import json,sys; print(json.load(sys.stdin)["timeline"]["passTime"])'; done \
     | sort -g | awk '{ v[NR] = $1 } END { printf "%.1f ms", v[int((NR + 1) / 2)] * 1000 }')
   printf '| %s | %s |\n' "$(basename "$file")" "$pass"
 done

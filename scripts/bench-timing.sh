@@ -29,7 +29,7 @@ lat = [s["lateness"] for s in late]
 print("| runs | wall time min / median / max | boundaries per run | p50 lateness (worst run) | p99 lateness (worst run) | max lateness | late frames |")
 print("|---|---|---|---|---|---|---|")
 print(f"| {runs} | {min(walls):.3f} / {statistics.median(walls):.3f} / {max(walls):.3f} s | {lat[0]['boundaries']} "
-      f"| {max(l['p50Ms'] for l in lat):.3f} ms | {max(l['p99Ms'] for l in lat):.3f} ms | {max(l['maxMs'] for l in lat):.3f} ms "
+      f"| {max(l['p50'] for l in lat) * 1000:.3f} ms | {max(l['p99'] for l in lat) * 1000:.3f} ms | {max(l['max'] for l in lat) * 1000:.3f} ms "
       f"| {sum(s['frames']['late'] for s in late)} |")
 PY
 echo

@@ -2,22 +2,25 @@
 # Installs what vplay needs on Debian/Ubuntu when it is missing: FFmpeg's development libraries (libavformat,
 # libavcodec, libavutil) and zlib and brotli (tags served compressed) for the build, the ffmpeg/ffprobe commands (test oracle, benchmarks, media script),
 # pkg-config, python3 (the benchmark scripts) and python3-cryptography (the tests verify the signed reward callbacks
-# with it, an implementation independent of vplay's). Uses sudo when not root.
+# with it, an implementation independent of vplay's) and python3-jsonschema (the tests validate every JSON output
+# against its schema in schemas/). Uses sudo when not root.
 # The Swift toolchain itself (6.0 or newer) is expected on PATH.
 set -euo pipefail
 
-packages=(libavformat-dev libavcodec-dev libavutil-dev zlib1g-dev libbrotli-dev ffmpeg pkg-config python3 python3-cryptography libxml2-utils)
+packages=(libavformat-dev libavcodec-dev libavutil-dev zlib1g-dev libbrotli-dev ffmpeg pkg-config python3 python3-cryptography python3-jsonschema libxml2-utils)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
 done
-# python3 may come from elsewhere (pyenv): a working command is enough, and a cryptography package it can import.
+# python3 may come from elsewhere (pyenv): a working command is enough, and cryptography and jsonschema packages it
+# can import.
 if command -v python3 >/dev/null 2>&1; then
   kept=()
   for package in ${missing[@]+"${missing[@]}"}; do
     case "$package" in
       python3) ;;
       python3-cryptography) python3 -c "import cryptography" >/dev/null 2>&1 || kept+=("$package") ;;
+      python3-jsonschema) python3 -c "import jsonschema" >/dev/null 2>&1 || kept+=("$package") ;;
       *) kept+=("$package") ;;
     esac
   done

@@ -89,6 +89,7 @@ struct BeaconPlanner {
             playhead: playhead ?? .zero, clock: clock, unknownMacros: expansion.unknownMacros)
         var beacon = planned
         beacon.ad = breakPlace
+        beacon.offset = target.offset
         return (beacon, fresh)
     }
 

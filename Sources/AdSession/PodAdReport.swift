@@ -12,7 +12,7 @@ public struct PodAdReport: Sendable, Equatable {
         /// The break's limits left it out (206).
         case cut
         /// The pod ended (a close, an abandoned ad, a signal) before its turn.
-        case notPlayed = "not-played"
+        case notPlayed
     }
 
     /// Its place in the pod (a substitute shares the place of the ad it replaces), id and sequence.

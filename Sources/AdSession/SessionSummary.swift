@@ -3,7 +3,7 @@ import VAST
 
 /// How a session ended, for the summary line, the report and the exit code.
 public struct SessionSummary: Sendable {
-    public enum Outcome: String, Sendable { case completed, adError = "ad-error", mediaError = "media-error", usageError = "usage-error", interrupted }
+    public enum Outcome: String, Sendable { case completed, adError, mediaError, usageError, interrupted }
 
     public var outcome: Outcome
     public var error: SessionError?

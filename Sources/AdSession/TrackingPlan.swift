@@ -8,6 +8,8 @@ struct TrackingPlan: Sendable {
         var event: String
         var url: String
         var source: TrackingSource
+        /// A progress URL's offset, resolved against the media's duration (the beacon record's `offset`).
+        var offset: Duration? = nil
     }
 
     let ad: ResolvedAd
@@ -24,7 +26,8 @@ struct TrackingPlan: Sendable {
         var byOffset: [Duration: [Target]] = [:]
         for tracking in ad.tracking(for: .progress) {
             guard let offset = tracking.offset else { continue }
-            byOffset[offset.resolve(against: duration), default: []].append(Target(event: "progress", url: tracking.url, source: tracking.source))
+            let at = offset.resolve(against: duration)
+            byOffset[at, default: []].append(Target(event: "progress", url: tracking.url, source: tracking.source, offset: at))
         }
         progress = byOffset.keys.sorted().map { ($0, byOffset[$0]!) }
         endCard = EndCardChoice(ad)

@@ -36,6 +36,12 @@ extension Duration {
         return Double(seconds) + millis / 1000
     }
 
+    /// Seconds rounded to the nearest microsecond: the resolution of every time in vplay's JSON outputs.
+    public var microsecondSeconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + (Double(attoseconds) / 1e12).rounded() / 1e6
+    }
+
     /// Seconds with exactly three decimals, rounded to the millisecond (`"12.345"`): `millisecondText(seconds:)`.
     public var millisecondText: String { Primitives.millisecondText(seconds: seconds) }
 

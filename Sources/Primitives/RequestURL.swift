@@ -132,11 +132,11 @@ public enum URLRefusal: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Stable, for programs: `invalid-url` or `address-denied`.
+    /// Stable, for programs: `invalidURL` or `addressDenied`.
     public var code: String {
         switch self {
-        case .deniedAddress, .unresolvable: "address-denied"
-        default: "invalid-url"
+        case .deniedAddress, .unresolvable: "addressDenied"
+        default: "invalidURL"
         }
     }
 }

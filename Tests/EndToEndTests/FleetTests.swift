@@ -29,7 +29,7 @@ import TestSupport
         #expect(Set(scenarios.keys) == ["complete", "background", "pause", "click", "skip", "close"])
         let checks = try #require(report["checks"] as? [String: Any])
         #expect(checks["sentAsExpected"] as? Bool == true && checks["receivedAsSent"] as? Bool == true)
-        let latency = try #require((report["performance"] as? [String: Any])?["latency"] as? [String: Any])
+        let latency = try #require((report["performance"] as? [String: Any])?["beaconLatency"] as? [String: Any])
         #expect(latency["count"] as? Int == beacons.reduce(0) { $0 + ($1["sent"] as? Int ?? 0) })
     }
 

@@ -40,7 +40,7 @@ import TestSupport
         let run = try await vplay(["--vast", url, "--json"])
         #expect(run.status == 3, "exit \(run.status): \(run.stderr)")
         #expect(Self.errorCode(run) == 300)
-        #expect(Self.summary(run)?["outcome"] as? String == "ad-error")
+        #expect(Self.summary(run)?["outcome"] as? String == "adError")
         let inspect = try await vplay(["inspect", "--vast", url, "--json"])
         #expect(inspect.status == 3, "inspect exit \(inspect.status): \(inspect.stderr)")
     }
@@ -65,7 +65,7 @@ import TestSupport
         #expect(run.status == 0, "exit \(run.status): \(run.stderr)")
         #expect(Self.summary(run)?["outcome"] as? String == "completed")
         let refused = try #require(try jsonLines(log).first { $0["url"] as? String == url })
-        #expect(refused["errorCode"] as? String == "invalid-url" && refused["delivered"] as? Bool == false, "\(refused)")
+        #expect(refused["errorCode"] as? String == "invalidURL" && refused["delivered"] as? Bool == false, "\(refused)")
         // --fail-on-beacon-errors still sees it.
         let strict = try await vplay(["--vast", tag, "--json", "--fail-on-beacon-errors", "--beacon-timeout", "2"])
         #expect(strict.status == 5, "exit \(strict.status)")
@@ -113,10 +113,10 @@ import TestSupport
         let played = try await vplay(["--vast", tag, "--json", "--deny-private-networks", "--beacon-timeout", "2"])
         #expect(played.status == 0, "exit \(played.status): \(played.stderr)")
         let refused = try #require(played.lines.first { $0["kind"] as? String == "beacon" && $0["url"] as? String == "http://10.11.12.13/imp" })
-        #expect(refused["errorCode"] as? String == "address-denied", "\(refused)")
+        #expect(refused["errorCode"] as? String == "addressDenied", "\(refused)")
 
         let loopback = try await vplay(["--vast", tag, "--json", "--deny-private-networks", "--deny-loopback", "--beacon-timeout", "2"])
         let beacons = loopback.lines.filter { $0["kind"] as? String == "beacon" }
-        #expect(!beacons.isEmpty && beacons.allSatisfy { $0["errorCode"] as? String == "address-denied" }, "\(beacons.prefix(3))")
+        #expect(!beacons.isEmpty && beacons.allSatisfy { $0["errorCode"] as? String == "addressDenied" }, "\(beacons.prefix(3))")
     }
 }

@@ -20,7 +20,7 @@ import TestSupport
         #expect(media["url"] as? String == "clip-10s-360p.mp4" && media["duration"] as? Double == 10.0)
         let tracking = try #require(object["tracking"] as? [[String: Any]])
         #expect(tracking.filter { $0["event"] as? String == "impression" }.count == 1, "about:blank is not a tracking URL")
-        #expect(tracking.filter { $0["event"] as? String == "progress" }.compactMap { $0["offset"] as? String } == ["00:00:02.000", "30%"])
+        #expect(tracking.filter { $0["event"] as? String == "progress" }.compactMap { $0["offsetAsWritten"] as? String } == ["00:00:02.000", "30%"])
         #expect(tracking.allSatisfy { $0["source"] as? String == "inline" })
         #expect((object["errors"] as? [Any])?.isEmpty == true)
     }
@@ -96,10 +96,10 @@ import TestSupport
         #expect(impressions.compactMap { $0["source"] as? String } == ["wrapper 1 (iabtechlab)", "inline"])
         let resolved = try #require(run.lines.first { $0["kind"] as? String == "resolved" })
         #expect(resolved["wrappers"] as? Int == 1)
-        // The IAB clip lasts 15.162622 s: quartiles at exactly a quarter of it, to the millisecond.
+        // The IAB clip's frames last 15.16263 s: quartiles at exactly a quarter of it, to the microsecond.
         let events = run.lines.filter { $0["kind"] as? String == "event" }
-        #expect(events.first { $0["name"] as? String == "firstQuartile" }?["playhead"] as? Double == 3.791)
-        #expect(events.first { $0["name"] as? String == "complete" }?["playhead"] as? Double == 15.163)
+        #expect(events.first { $0["name"] as? String == "firstQuartile" }?["playhead"] as? Double == 3.790658)
+        #expect(events.first { $0["name"] as? String == "complete" }?["playhead"] as? Double == 15.16263)
     }
 
     @Test(.enabled(if: Repo.iabAvailable, Comment(rawValue: Repo.iabAbsent)))

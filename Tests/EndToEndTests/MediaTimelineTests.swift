@@ -18,8 +18,8 @@ import TestSupport
         let mediaLine = try #require(resolved["media"] as? [String: Any])
         #expect(mediaLine["duration"] as? Double == 5.0)
         let timeline = try #require(mediaLine["timeline"] as? [String: Any])
-        #expect(timeline["start"] as? Double == 1.0)
-        #expect(timeline["end"] as? Double == 6.0)
+        #expect(timeline["startTime"] as? Double == 1.0)
+        #expect(timeline["endTime"] as? Double == 6.0)
         #expect(timeline["measuredBy"] as? String == "frames")
         #expect(timeline["declaredDuration"] as? Double == 6.0)
         let quartiles = run.lines.filter { $0["kind"] as? String == "event" && ["firstQuartile", "midpoint", "thirdQuartile", "complete"].contains($0["name"] as? String) }

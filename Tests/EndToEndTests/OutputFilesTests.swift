@@ -33,7 +33,7 @@ import TestSupport
         let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 12)
         let records = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
-        #expect(records.allSatisfy { $0["status"] as? Int == 200 && $0["delivered"] as? Bool == true && $0["sentAt"] is Int })
+        #expect(records.allSatisfy { $0["status"] as? Int == 200 && $0["delivered"] as? Bool == true && $0["sentAt"] is String })
         let entries = try HARValidation.validate(try Data(contentsOf: URL(fileURLWithPath: har)))
         #expect(entries.count == 12)
         #expect(entries.allSatisfy { ($0["response"] as? [String: Any])?["status"] as? Int == 200 })

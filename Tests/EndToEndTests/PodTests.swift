@@ -17,7 +17,7 @@ import TestSupport
         func events(_ name: String) -> [[String: Any]] { kind("event").filter { $0["name"] as? String == name } }
         /// Final beacon records (one per beacon fired) whose URL contains `path`.
         func beacons(_ path: String) -> [[String: Any]] {
-            kind("beacon").filter { ($0["url"] as? String)?.contains(path) == true && $0["attempt"] == nil }
+            kind("beacon").filter { ($0["url"] as? String)?.contains(path) == true && $0["attempt"] as? Int == 1 && $0["finalAttempt"] as? Bool == true }
         }
         var ads: [[String: Any]] { kind("ad") }
         var summary: [String: Any] { kind("summary").last ?? [:] }
@@ -116,7 +116,7 @@ import TestSupport
         #expect(early.count == 1 && early.first?["clock"] as? Double == 7.5 && early.first?["playhead"] as? Double == 2.5 && Self.ad(early[0]).index == 2)
         let closed = try await play(["--vast", "media/pods/pod.xml", "--dry-run", "--reward", "coins:1", "--script", "close@7"])
         #expect(closed.events("rewardForfeited").count == 1 && closed.events("rewarded").isEmpty)
-        #expect(closed.ads.map { $0["outcome"] as? String } == ["completed", "closed", "not-played"])
+        #expect(closed.ads.map { $0["outcome"] as? String } == ["completed", "closed", "notPlayed"])
         #expect(closed.beacons("/pod/pod-ad-3/").isEmpty, "a close ends the pod")
     }
 

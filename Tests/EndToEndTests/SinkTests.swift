@@ -90,7 +90,7 @@ import TestSupport
         let records = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
             .map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
         #expect(records.count == 12, "one final record per beacon")
-        let sent = records.filter { $0["sentAt"] is Int }
+        let sent = records.filter { $0["sentAt"] is String }
         let notSent = records.filter { $0["sentAt"] is NSNull }
         #expect(notSent.count >= 1 && notSent.allSatisfy { $0["error"] as? String == "not sent before session end" && $0["attempt"] as? Int == 1 })
         #expect(sent.filter { $0["error"] as? String == "timed out" }.count >= 2)

@@ -21,7 +21,7 @@ import TestSupport
         #expect(!exit.killed && exit.status == 130, "exit \(exit.status): \(running.errors)")
         #expect(afterSignal < .seconds(30), "stopped \(afterSignal) after the signal; the drain was 60 s")
         let hung = try #require(try jsonLines(log).first { $0["event"] as? String == "closeLinear" })
-        #expect(hung["errorCode"] as? String == "unanswered-at-session-end", "\(hung)")
+        #expect(hung["errorCode"] as? String == "unansweredAtSessionEnd", "\(hung)")
         let summary = try String(contentsOf: running.stdout, encoding: .utf8).split(separator: "\n").last.map(String.init) ?? ""
         // The ad itself completed before the signal; the summary's exit code says the run was interrupted.
         #expect(summary.contains(#""kind":"summary""#) && summary.contains(#""exitCode":130"#), "\(summary)")

@@ -67,7 +67,7 @@ import TestSupport
         #expect(run.status == 4, "\(run.stderr)")
         let texts = try Self.texts(try String(contentsOfFile: svgPath, encoding: .utf8))
         let headline = try #require(texts.first { $0.y == 40 })
-        #expect(headline.content.hasPrefix("media-error (exit 4) · "), "\(headline.content)")
+        #expect(headline.content.hasPrefix("mediaError (exit 4) · "), "\(headline.content)")
         #expect(headline.content.contains("1 failed") && headline.content.contains("error 401"), "\(headline.content)")
         let error = try #require(texts.first { $0.content.hasPrefix("error 401: ") })
         let heading = try #require(texts.first { $0.content.hasPrefix("beacons: one lane each") })

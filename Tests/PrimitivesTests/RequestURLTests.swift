@@ -36,7 +36,7 @@ import Testing
             _ = try RequestURL.check(text)
         } catch {
             #expect(error.description.contains(reason), "\(text): \(error)")
-            #expect(error.code == "invalid-url")
+            #expect(error.code == "invalidURL")
         }
     }
 
@@ -106,7 +106,7 @@ import Testing
             _ = try gate.check("http://mixed.example/")
         } catch {
             #expect(error.description == "refused: mixed.example resolves to 10.0.0.7, a private network address")
-            #expect(error.code == "address-denied")
+            #expect(error.code == "addressDenied")
         }
         for allowed in ["http://public.example/", "http://127.0.0.1:8089/", "http://localhost/", "http://loop.example/", "http://8.8.8.8/"] {
             _ = try gate.check(allowed)

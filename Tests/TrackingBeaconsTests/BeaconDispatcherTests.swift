@@ -224,7 +224,7 @@ func planned(_ url: String) -> PlannedBeacon {
         let closed = records(closing)
         #expect(closed.map(\.url) == ["http://a/wire", "http://a/retry", "http://a/queued"])
         #expect(closed.map(\.failure) == [.unansweredAtSessionEnd, .notSentBeforeSessionEnd, .notSentBeforeSessionEnd])
-        #expect(closed.map(\.failure?.code) == ["unanswered-at-session-end", "not-sent-before-session-end", "not-sent-before-session-end"])
+        #expect(closed.map(\.failure?.code) == ["unansweredAtSessionEnd", "notSentBeforeSessionEnd", "notSentBeforeSessionEnd"])
         #expect(closed.map(\.attempt) == [1, 2, 1])
         #expect(closed.map(\.sentAt) == [9, nil, nil])
         #expect(closed.allSatisfy { $0.isFinalAttempt && !$0.dryRun })

@@ -20,7 +20,7 @@ import Testing
     @Test func jsonLines_eachRecordIsOneObjectWithEveryField() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vplay-log-\(UUID().uuidString).jsonl")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let writer = try BeaconLogWriter(path: folder.path)
+        let writer = try BeaconLogWriter(path: folder.path, session: "s-1")
         writer.append(Self.sent)
         writer.append(Self.failed)
         try writer.close()
@@ -30,24 +30,26 @@ import Testing
         #expect(first["event"] as? String == "midpoint" && first["source"] as? String == "wrapper 1 (AdServer)")
         #expect(first["template"] as? String == Self.sent.template && first["url"] as? String == Self.sent.url)
         #expect(first["playhead"] as? Double == 5 && first["clock"] as? Double == 15 && first["latency"] as? Double == 0.012)
-        #expect(first["sentAt"] as? Int == 1_767_225_600_123 && first["attempt"] as? Int == 2 && first["status"] as? Int == 200)
+        #expect(first["sentAt"] as? String == "2026-01-01T00:00:00.123Z" && first["attempt"] as? Int == 2 && first["status"] as? Int == 200)
         #expect(first["bytes"] as? Int == 43 && first["delivered"] as? Bool == true && first["dryRun"] as? Bool == false)
         let second = try #require(try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any])
         #expect(second["status"] is NSNull && second["error"] as? String == "connection refused" && second["delivered"] as? Bool == false)
-        #expect(second["errorCode"] as? String == "connection-refused", "a stable code beside the words")
-        #expect(first["errorCode"] == nil)
+        #expect(second["errorCode"] as? String == "connectionRefused", "a stable code beside the words")
+        #expect(first["errorCode"] is NSNull && first["error"] is NSNull, "every record has every key")
+        #expect(first["session"] as? String == "s-1" && second["session"] as? String == "s-1")
+        #expect(first["offset"] == nil, "only a progress beacon has an offset")
     }
 
     @Test func jsonLines_keysAreSorted_soEqualRecordsGiveEqualBytes() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("vplay-log-\(UUID().uuidString).jsonl")
         defer { try? FileManager.default.removeItem(at: file) }
-        let writer = try BeaconLogWriter(path: file.path)
+        let writer = try BeaconLogWriter(path: file.path, session: "s-1")
         for _ in 0..<20 { writer.append(Self.sent) }
         try writer.close()
         let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
         #expect(Set(lines).count == 1, "the same record is the same bytes every time")
         let keys = try #require(lines.first).matches(of: /"([A-Za-z]+)":/).map { String($0.output.1) }
-        #expect(keys == keys.sorted() && keys.count == 15, "\(keys)")
+        #expect(keys == keys.sorted() && keys.count == 17, "\(keys)")
     }
 
     @Test func har_isValidHAR12_withOneEntryPerSentAttempt() throws {

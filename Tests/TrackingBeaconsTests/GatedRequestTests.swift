@@ -30,7 +30,7 @@ import Testing
         let outcome = await transport.send(url, timeout: .seconds(120))
         await transport.shutdown()
         #expect(outcome.status == nil && !outcome.delivered)
-        #expect(outcome.error?.code == "invalid-url", "\(String(describing: outcome.error))")
+        #expect(outcome.error?.code == "invalidURL", "\(String(describing: outcome.error))")
         #expect(outcome.error?.description.hasPrefix("invalid URL") == true)
         #expect(!outcome.failedBeforeSending, "refused again on a retry: never retried")
     }
@@ -48,7 +48,7 @@ import Testing
             return
         }
         #expect(refusal.description.contains(reason), "\(refusal)")
-        #expect(outcome.error?.code == "invalid-url")
+        #expect(outcome.error?.code == "invalidURL")
         #expect(server.requests().map(\.target) == [path], "only the first request went out")
     }
 
@@ -74,7 +74,7 @@ import Testing
         let allowed = await transport.send(server.baseURL + "/ok", timeout: .seconds(120))
         await transport.shutdown()
         #expect(direct.error == .refused(.deniedAddress(host: "10.255.255.1", address: "10.255.255.1", range: .privateNetwork)))
-        #expect(direct.error?.code == "address-denied")
+        #expect(direct.error?.code == "addressDenied")
         guard case let .redirectRefused(target, .deniedAddress(_, _, range)) = redirected.error else {
             Issue.record("expected a denied redirect, got \(String(describing: redirected.error))")
             return
@@ -86,7 +86,7 @@ import Testing
                                          gate: URLGate(policy: AddressPolicy(denyPrivate: true, denyLoopback: true), resolve: { _ in nil }))
         let loopback = await strict.send(server.baseURL + "/ok", timeout: .seconds(120))
         await strict.shutdown()
-        #expect(loopback.error?.code == "address-denied")
+        #expect(loopback.error?.code == "addressDenied")
         #expect(server.requests().map(\.target) == ["/to-metadata", "/ok"], "nothing reached a refused address")
     }
 }

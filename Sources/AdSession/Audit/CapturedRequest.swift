@@ -21,7 +21,8 @@ public struct CapturedRequest: Sendable, Equatable {
         case har
         /// `vplay sink --log` JSON Lines: `target` on `host`, `receivedAtMilliseconds`.
         case sinkLog
-        /// vplay's `--beacons` JSON Lines: each final attempt's `url` and `sentAt`.
+        /// vplay's `--beacons` JSON Lines: each final attempt's `url` and `sentAt` (ISO 8601, or the integer ms since
+        /// 1970 of logs written before it was).
         case beacons
     }
 
@@ -75,11 +76,18 @@ public struct CapturedRequest: Sendable, Equatable {
                 } else {
                     // One record per attempt: the final one stands for the beacon; one never sent is not in a capture.
                     guard let url = object["url"] as? String, object["finalAttempt"] as? Bool != false, object["dryRun"] as? Bool != true,
-                          let sentAt = (object["sentAt"] as? NSNumber)?.int64Value else { continue }
+                          let sentAt = sentAtMilliseconds(object["sentAt"]) else { continue }
                     requests.append(CapturedRequest(url: url, sentAt: sentAt, index: offset + 1))
                 }
             }
             return requests
         }
+    }
+
+    /// A beacon log's `sentAt` as ms since 1970: an ISO 8601 string (`2026-11-22T12:00:00.123Z`), or the integer
+    /// milliseconds older logs wrote; nil for null or anything else.
+    static func sentAtMilliseconds(_ value: Any?) -> Int64? {
+        if let text = value as? String { return ISO8601Time.milliseconds(text) }
+        return (value as? NSNumber)?.int64Value
     }
 }

@@ -7,12 +7,13 @@ extension FleetReport {
         Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: .three)
     }
 
-    /// Percentiles in milliseconds, and the recorded values so another report's can be added exactly.
+    /// Percentiles in seconds (the histogram holds microseconds), and the recorded values so another report's can be
+    /// added exactly.
     static func latency(of histogram: Histogram<UInt64>) -> Latency {
-        func ms(_ percentile: Double) -> Double { histogram.totalCount == 0 ? 0 : Double(histogram.valueAtPercentile(percentile)) / 1000 }
+        func seconds(_ percentile: Double) -> Double { histogram.totalCount == 0 ? 0 : Double(histogram.valueAtPercentile(percentile)) / 1_000_000 }
         let pairs = histogram.recordedValues().map { [$0.value, UInt64($0.count)] }
-        return Latency(count: Int(histogram.totalCount), p50Ms: ms(50), p90Ms: ms(90), p99Ms: ms(99),
-                       maxMs: histogram.totalCount == 0 ? 0 : Double(histogram.max) / 1000, histogram: pairs)
+        return Latency(count: Int(histogram.totalCount), p50: seconds(50), p90: seconds(90), p99: seconds(99),
+                       max: histogram.totalCount == 0 ? 0 : Double(histogram.max) / 1_000_000, histogram: pairs)
     }
 
     /// The histogram a report's latency was taken from.

@@ -103,16 +103,75 @@ public struct FleetReport: Sendable, Equatable, Codable {
         static let milestones: [PlaybackEvent.Name] = [.start, .firstQuartile, .midpoint, .thirdQuartile, .complete]
 
         public init() {}
+
+        /// `stalledSeconds` is written `stallTime` (seconds, like every time in vplay's JSON); a report written
+        /// before that rename still reads.
+        enum CodingKeys: String, CodingKey {
+            case sessions, failedToLoad, sessionsThatStalled, rebuffers, reached
+            case stalledSeconds = "stallTime"
+        }
+
+        enum LegacyKeys: String, CodingKey { case stalledSeconds }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            sessions = try c.decode(Int.self, forKey: .sessions)
+            failedToLoad = try c.decode(Int.self, forKey: .failedToLoad)
+            sessionsThatStalled = try c.decode(Int.self, forKey: .sessionsThatStalled)
+            rebuffers = try c.decode(Int.self, forKey: .rebuffers)
+            reached = try c.decode([String: Int].self, forKey: .reached)
+            stalledSeconds = try c.decodeIfPresent(Double.self, forKey: .stalledSeconds)
+                ?? decoder.container(keyedBy: LegacyKeys.self).decode(Double.self, forKey: .stalledSeconds)
+        }
     }
 
+    /// Beacon latency over the fleet: percentiles in seconds (to the microsecond), like every time in vplay's JSON.
     public struct Latency: Sendable, Equatable, Codable {
         public var count: Int
-        public var p50Ms: Double
-        public var p90Ms: Double
-        public var p99Ms: Double
-        public var maxMs: Double
-        /// The HdrHistogram's recorded values as `[microseconds, count]` pairs, so shards merge exactly.
+        public var p50: Double
+        public var p90: Double
+        public var p99: Double
+        public var max: Double
+        /// The HdrHistogram's recorded values as `[microseconds, count]` pairs, so shards merge exactly; written
+        /// `histogramMicroseconds`, its unit in its name.
         public var histogram: [[UInt64]]
+
+        public init(count: Int, p50: Double, p90: Double, p99: Double, max: Double, histogram: [[UInt64]]) {
+            self.count = count
+            self.p50 = p50
+            self.p90 = p90
+            self.p99 = p99
+            self.max = max
+            self.histogram = histogram
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case count, p50, p90, p99, max
+            case histogram = "histogramMicroseconds"
+        }
+
+        /// The keys of a report written before every time became seconds (`p50Ms`…, `histogram`): still read, so
+        /// older shard reports merge.
+        enum LegacyKeys: String, CodingKey { case p50Ms, p90Ms, p99Ms, maxMs, histogram }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            count = try c.decode(Int.self, forKey: .count)
+            if c.contains(.p50) {
+                p50 = try c.decode(Double.self, forKey: .p50)
+                p90 = try c.decode(Double.self, forKey: .p90)
+                p99 = try c.decode(Double.self, forKey: .p99)
+                max = try c.decode(Double.self, forKey: .max)
+                histogram = try c.decode([[UInt64]].self, forKey: .histogram)
+            } else {
+                let old = try decoder.container(keyedBy: LegacyKeys.self)
+                p50 = try old.decode(Double.self, forKey: .p50Ms) / 1000
+                p90 = try old.decode(Double.self, forKey: .p90Ms) / 1000
+                p99 = try old.decode(Double.self, forKey: .p99Ms) / 1000
+                max = try old.decode(Double.self, forKey: .maxMs) / 1000
+                histogram = try old.decode([[UInt64]].self, forKey: .histogram)
+            }
+        }
     }
 
     public struct Performance: Sendable, Equatable, Codable {
@@ -125,6 +184,36 @@ public struct FleetReport: Sendable, Equatable, Codable {
         public var latency: Latency
         /// Peak resident memory of the process (merged: the largest shard's), MiB.
         public var peakRSSMiB: Double
+
+        /// Times are written without a unit (seconds): `seconds` as `wallTime`, `decodeSeconds` as `decodeTime`, and
+        /// `latency` (an object, where every other `latency` is one time) as `beaconLatency`; a report written before
+        /// those renames still reads.
+        enum CodingKeys: String, CodingKey {
+            case sessionsPerSecond, beaconsPerSecond, peakRSSMiB
+            case seconds = "wallTime", decodeSeconds = "decodeTime", latency = "beaconLatency"
+        }
+
+        enum LegacyKeys: String, CodingKey { case seconds, decodeSeconds, latency }
+
+        public init(seconds: Double, decodeSeconds: Double, sessionsPerSecond: Double, beaconsPerSecond: Double, latency: Latency, peakRSSMiB: Double) {
+            self.seconds = seconds
+            self.decodeSeconds = decodeSeconds
+            self.sessionsPerSecond = sessionsPerSecond
+            self.beaconsPerSecond = beaconsPerSecond
+            self.latency = latency
+            self.peakRSSMiB = peakRSSMiB
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            let old = try decoder.container(keyedBy: LegacyKeys.self)
+            seconds = try c.decodeIfPresent(Double.self, forKey: .seconds) ?? old.decode(Double.self, forKey: .seconds)
+            decodeSeconds = try c.decodeIfPresent(Double.self, forKey: .decodeSeconds) ?? old.decode(Double.self, forKey: .decodeSeconds)
+            sessionsPerSecond = try c.decode(Double.self, forKey: .sessionsPerSecond)
+            beaconsPerSecond = try c.decode(Double.self, forKey: .beaconsPerSecond)
+            latency = try c.decodeIfPresent(Latency.self, forKey: .latency) ?? old.decode(Latency.self, forKey: .latency)
+            peakRSSMiB = try c.decode(Double.self, forKey: .peakRSSMiB)
+        }
     }
 
     /// Whether the counts agree: every beacon sent as often as the scenarios imply, and (with a sink) received as

@@ -34,27 +34,28 @@ public enum BeaconFailure: Error, Sendable, Equatable, Hashable, CustomStringCon
     /// A failure the transport could not classify, in the HTTP client's words.
     case other(String)
 
-    /// Stable, machine-readable: `connection-refused`, `http-status`, `timed-out`, …
+    /// Stable, machine-readable, lowerCamelCase like every enumerated value vplay writes: `connectionRefused`,
+    /// `httpStatus`, `timedOut`, …
     public var code: String {
         switch self {
         case let .refused(refusal), let .redirectRefused(_, refusal): refusal.code
-        case .connectionRefused: "connection-refused"
-        case .dnsLookupFailed: "dns-lookup-failed"
-        case .couldNotConnect: "could-not-connect"
-        case .connectTimedOut: "connect-timed-out"
-        case .tlsHandshakeTimedOut: "tls-handshake-timed-out"
-        case .tlsHandshakeFailed: "tls-handshake-failed"
-        case .timedOut: "timed-out"
-        case .bodyTimedOut: "body-timed-out"
-        case .bodyFailed: "body-failed"
-        case .tooManyRedirects: "too-many-redirects"
-        case .redirectCycle: "redirect-cycle"
-        case .closedByServer: "closed-by-server"
-        case .connectionReset: "connection-reset"
-        case .httpStatus: "http-status"
-        case .unansweredAtSessionEnd: "unanswered-at-session-end"
-        case .notSentBeforeSessionEnd: "not-sent-before-session-end"
-        case .sinkUnavailable: "sink-unavailable"
+        case .connectionRefused: "connectionRefused"
+        case .dnsLookupFailed: "dnsLookupFailed"
+        case .couldNotConnect: "couldNotConnect"
+        case .connectTimedOut: "connectTimedOut"
+        case .tlsHandshakeTimedOut: "tlsHandshakeTimedOut"
+        case .tlsHandshakeFailed: "tlsHandshakeFailed"
+        case .timedOut: "timedOut"
+        case .bodyTimedOut: "bodyTimedOut"
+        case .bodyFailed: "bodyFailed"
+        case .tooManyRedirects: "tooManyRedirects"
+        case .redirectCycle: "redirectCycle"
+        case .closedByServer: "closedByServer"
+        case .connectionReset: "connectionReset"
+        case .httpStatus: "httpStatus"
+        case .unansweredAtSessionEnd: "unansweredAtSessionEnd"
+        case .notSentBeforeSessionEnd: "notSentBeforeSessionEnd"
+        case .sinkUnavailable: "sinkUnavailable"
         case .other: "other"
         }
     }

@@ -10,23 +10,26 @@ public final class BeaconLogWriter: @unchecked Sendable {
     private let file: OutputFile
     /// Configured once, then only used to encode.
     private let encoder: JSONEncoder
+    /// The `session` every line carries.
+    private let session: String
 
-    /// Writes to `file` (opened by the caller).
-    public init(file: OutputFile) {
+    /// Writes to `file` (opened by the caller); every line names `session`.
+    public init(file: OutputFile, session: String) {
         self.file = file
+        self.session = session
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         self.encoder = encoder
     }
 
     /// Writes the log at `path`.
-    public convenience init(path: String) throws(OutputError) {
-        self.init(file: try OutputFile(path, option: ""))
+    public convenience init(path: String, session: String) throws(OutputError) {
+        self.init(file: try OutputFile(path, option: ""), session: session)
     }
 
     /// Writes `record` as one line. A failed write is kept: `close()` throws it.
     public func append(_ record: BeaconRecord) {
-        guard var line = try? encoder.encode(record) else { return }
+        guard var line = try? encoder.encode(BeaconRecord.Line(record, session: session)) else { return }
         line.append(0x0A)
         try? file.write(line)
     }

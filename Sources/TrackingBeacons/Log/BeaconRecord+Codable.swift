@@ -1,39 +1,78 @@
-/// The beacon log's JSON Lines form (`--beacons FILE`): one object per attempt. Times in seconds (playhead, clock,
-/// latency) or ms since 1970 (`sentAt`). `requestedURL` appears when the request went elsewhere than `url` (the
-/// embedded sink), `redirects` when redirects were followed, `ad` (the ad's place in its pod) in a pod, `errorCode` (`BeaconFailure.code`, stable) with `error`.
-extension BeaconRecord: Encodable {
-    private enum Keys: String, CodingKey {
-        case event, source, template, url, playhead, clock, sentAt, attempt, finalAttempt, status, latency, bytes, error, errorCode, unknownMacros, dryRun, delivered
-        case requestedURL, redirects, ad
+import Primitives
+
+/// One value of a beacon record's JSON (`BeaconRecord.fields(session:)`).
+public enum BeaconRecordValue: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case int(Int)
+    /// Seconds, rounded to the microsecond.
+    case seconds(Double)
+    case string(String)
+    case strings([String])
+}
+
+/// The beacon record's one JSON shape, the same in the beacon log (`--beacons FILE`, one object per attempt), the
+/// `beacon` lines of `--json` and the `beacons` of `--report` (`schemas/beacon-record.schema.json`). Durations in
+/// seconds to the microsecond (`playhead`, `clock`, `latency`, `offset`), the instant `sentAt` as ISO 8601 UTC with
+/// milliseconds (null when not sent). `offset` on a progress beacon, `requestedURL` when the request went elsewhere
+/// than `url` (the embedded sink), `redirects` when redirects were followed, `ad` (the ad's place in its pod) in a
+/// pod, `unknownMacros` when the template has any.
+extension BeaconRecord {
+    /// The record as ordered key–value pairs: every record has the keys up to `session` (null when without a value),
+    /// then the optional ones; `session` names the session it belongs to (README "JSON output").
+    public func fields(session: String) -> [(key: String, value: BeaconRecordValue)] {
+        var fields: [(key: String, value: BeaconRecordValue)] = [
+            ("event", .string(event)), ("source", .string(source)), ("template", .string(template)), ("url", .string(url)),
+            ("playhead", .seconds(playhead.microsecondSeconds)), ("clock", .seconds(clock.microsecondSeconds)),
+            ("sentAt", sentAt.map { .string(ISO8601Time.text(milliseconds: $0)) } ?? .null),
+            ("attempt", .int(attempt)), ("finalAttempt", .bool(isFinalAttempt)), ("status", status.map(BeaconRecordValue.int) ?? .null),
+            ("latency", latency.map { .seconds($0.microsecondSeconds) } ?? .null), ("bytes", bytes.map(BeaconRecordValue.int) ?? .null),
+            ("error", error.map(BeaconRecordValue.string) ?? .null), ("errorCode", failure.map { .string($0.code) } ?? .null),
+            ("delivered", .bool(delivered)), ("dryRun", .bool(dryRun)), ("session", .string(session)),
+        ]
+        if let offset = planned.offset { fields.append(("offset", .seconds(offset.microsecondSeconds))) }
+        if let requestedURL, requestedURL != url { fields.append(("requestedURL", .string(requestedURL))) }
+        if !redirects.isEmpty { fields.append(("redirects", .strings(redirects))) }
+        if let ad = planned.ad { fields.append(("ad", .int(ad))) }
+        if !unknownMacros.isEmpty { fields.append(("unknownMacros", .strings(unknownMacros))) }
+        return fields
     }
 
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: Keys.self)
-        try c.encode(event, forKey: .event)
-        try c.encode(source, forKey: .source)
-        try c.encode(template, forKey: .template)
-        try c.encode(url, forKey: .url)
-        try c.encode(Self.seconds(playhead), forKey: .playhead)
-        try c.encode(Self.seconds(clock), forKey: .clock)
-        try c.encode(sentAt, forKey: .sentAt)
-        try c.encode(attempt, forKey: .attempt)
-        try c.encode(isFinalAttempt, forKey: .finalAttempt)
-        try c.encode(status, forKey: .status)
-        try c.encode(latency.map(Self.seconds), forKey: .latency)
-        try c.encode(bytes, forKey: .bytes)
-        try c.encode(error, forKey: .error)
-        if let failure { try c.encode(failure.code, forKey: .errorCode) }
-        if !unknownMacros.isEmpty { try c.encode(unknownMacros, forKey: .unknownMacros) }
-        try c.encode(dryRun, forKey: .dryRun)
-        try c.encode(delivered, forKey: .delivered)
-        if let requestedURL, requestedURL != url { try c.encode(requestedURL, forKey: .requestedURL) }
-        if !redirects.isEmpty { try c.encode(redirects, forKey: .redirects) }
-        if let ad = planned.ad { try c.encode(ad, forKey: .ad) }
-    }
+    /// A record with the session it belongs to: what a beacon log line encodes.
+    public struct Line: Encodable, Sendable {
+        public var record: BeaconRecord
+        public var session: String
 
+        public init(_ record: BeaconRecord, session: String) {
+            self.record = record
+            self.session = session
+        }
+
+        private struct Key: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: Key.self)
+            for (key, value) in record.fields(session: session) {
+                let key = Key(stringValue: key)
+                switch value {
+                case .null: try c.encodeNil(forKey: key)
+                case let .bool(value): try c.encode(value, forKey: key)
+                case let .int(value): try c.encode(value, forKey: key)
+                case let .seconds(value): try c.encode(value, forKey: key)
+                case let .string(value): try c.encode(value, forKey: key)
+                case let .strings(value): try c.encode(value, forKey: key)
+                }
+            }
+        }
+    }
+}
+
+extension BeaconRecord {
     /// Seconds rounded to the microsecond.
-    static func seconds(_ duration: Duration) -> Double {
-        let (s, atto) = duration.components
-        return Double(s) + (Double(atto) / 1e12).rounded() / 1e6
-    }
+    static func seconds(_ duration: Duration) -> Double { duration.microsecondSeconds }
 }

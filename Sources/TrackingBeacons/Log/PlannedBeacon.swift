@@ -17,6 +17,8 @@ public struct PlannedBeacon: Sendable, Equatable {
     /// In an ad pod: the 1-based place in the break of the ad the beacon belongs to; nil for a single ad and for
     /// what belongs to no one ad (the response's failures).
     public var ad: Int?
+    /// A progress beacon's offset (playhead time it is due at); nil for every other event.
+    public var offset: Duration?
 
     public init(event: String, source: String, template: String, url: String, playhead: Duration, clock: Duration,
                 unknownMacros: [String] = []) {

@@ -134,7 +134,7 @@ struct AuditCommand: AsyncParsableCommand {
                 .object([
                     ("event", .string(tracker.event)), ("source", .string(tracker.source)), ("template", .string(tracker.template)),
                     ("offset", tracker.offset.map(JSON.seconds) ?? .null), ("minimum", .int(tracker.minimum)), ("maximum", .optional(tracker.maximum)),
-                    ("seen", .int(tracker.seen)), ("firstSentAt", tracker.first.map { .int(Int($0)) } ?? .null), ("verdict", .string(tracker.verdict.rawValue)),
+                    ("seen", .int(tracker.seen)), ("firstSentAt", tracker.first.map { .string(ISO8601Time.text(milliseconds: $0)) } ?? .null), ("verdict", .string(tracker.verdict.rawValue)),
                 ])
             })),
             ("findings", .array(audit.findings.map { .object([("check", .string($0.check)), ("passed", .bool($0.passed)), ("warning", .bool($0.warning)), ("detail", .string($0.detail))]) })),

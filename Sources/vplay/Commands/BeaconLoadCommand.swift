@@ -68,8 +68,8 @@ actor LoadStats {
         var delivered: Int, failed: Int, seconds: Double, p50: Double, p99: Double, max: Double, errors: [String: Int]
         var rate: Double { Double(delivered) / Swift.max(seconds, 1e-9) }
         var json: JSON {
-            .object([("delivered", .int(delivered)), ("failed", .int(failed)), ("seconds", .number(seconds)), ("perSecond", .number(rate)),
-                     ("p50Ms", .number(p50 * 1000)), ("p99Ms", .number(p99 * 1000)), ("maxMs", .number(max * 1000)),
+            .object([("delivered", .int(delivered)), ("failed", .int(failed)), ("wallTime", .number(seconds)), ("perSecond", .number(rate)),
+                     ("p50", .number(p50)), ("p99", .number(p99)), ("max", .number(max)),
                      ("errors", .object(errors.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) }))])
         }
         var text: String {

@@ -125,9 +125,11 @@ struct RunCommand: AsyncParsableCommand {
         let started = SessionEnvironment.liveWallTime(), wall = SessionEnvironment.liveMonotonicClock(), startedAt = wall.now
         let configuration = sessionConfiguration()
         try rewardCallback.writeKeys(seed: configuration.seed)
-        let outputs = try SessionOutputs(beaconsPath: beacons, harPath: har, userAgent: configuration.userAgent, title: tag.vast)
+        // The session's id on every JSON record and beacon log line: its `[TRANSACTIONID]`.
+        let sessionID = TransactionID.make(seed: configuration.seed)
+        let outputs = try SessionOutputs(beaconsPath: beacons, harPath: har, userAgent: configuration.userAgent, title: tag.vast, session: sessionID)
         let speed: Double? = { if case let .realtime(speed) = configuration.clock { return speed } else { return nil } }()
-        let console = SessionConsole(json: json, realtimeSpeed: speed)
+        let console = SessionConsole(json: json, session: sessionID, realtimeSpeed: speed)
         for name in macros.unknownMacroNames {
             console.warn("--macro \(name): vplay fills [\(name)] itself or does not know it; the value is used only where the tag has [\(name)] and vplay has no value of its own")
         }
@@ -189,7 +191,7 @@ struct RunCommand: AsyncParsableCommand {
             OMIDLog.lines(transcript, breakPosition: configuration.adBreak.position).map { $0.text + "\n" }.joined()
         }
         write("--report", reports.report) {
-            SessionReport.json(tag: tag.vast, transcript: transcript, summary: summary, exitCode: code, expectations: results, configuration: configuration).text + "\n"
+            SessionReport.json(tag: tag.vast, transcript: transcript, summary: summary, exitCode: code, expectations: results, configuration: configuration, session: sessionID).text + "\n"
         }
         await console.finish(summary, exitCode: code, expectations: results)
         if let error = summary.error { StandardStreams.fail("VAST \(error.code): \(error.message)") }

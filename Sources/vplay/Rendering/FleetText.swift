@@ -52,7 +52,7 @@ enum FleetText {
         lines.append("checks     " + checks)
         lines.append(String(format: "cost       %.2f s (decode %.2f s): %.0f sessions/s, %.0f beacons/s; latency p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms; peak RSS %.1f MiB",
                             performance.seconds, performance.decodeSeconds, performance.sessionsPerSecond, performance.beaconsPerSecond,
-                            performance.latency.p50Ms, performance.latency.p90Ms, performance.latency.p99Ms, performance.latency.maxMs,
+                            performance.latency.p50 * 1000, performance.latency.p90 * 1000, performance.latency.p99 * 1000, performance.latency.max * 1000,
                             performance.peakRSSMiB))
         return lines.joined(separator: "\n")
     }

@@ -29,7 +29,7 @@ enum InspectRendering {
                 ("id", .optional(ad.ad.id)), ("adSystem", .optional(ad.inLine.adSystem?.name)), ("adTitle", .optional(ad.inLine.adTitle)),
                 ("adServingId", .optional(ad.inLine.adServingId)), ("wrappers", .int(ad.wrappers.count)),
                 ("vastDuration", ad.linear?.duration.map(JSON.seconds) ?? .null),
-                ("skipOffset", .optional(ad.linear?.skipOffset?.description)),
+                ("skipOffsetAsWritten", .optional(ad.linear?.skipOffset?.description)),
                 // What a run grants: nothing when the extension turns the reward off (`RewardedVideoOn` not 1).
                 ("rewarded", ad.rewarded.flatMap { $0.isEnabled ? $0 : nil }.map { .object([("currency", .optional($0.currencyName)), ("amount", .optional($0.amount))]) } ?? .null),
             ])))
@@ -78,7 +78,7 @@ enum InspectRendering {
         })))
         pairs.append(("tracking", .array(inspection.tracking.map { row in
             var fields: [(String, JSON)] = [("event", .string(row.event)), ("url", .string(row.url)), ("source", .string(row.source))]
-            if let offset = row.offset { fields.append(("offset", .string(offset))) }
+            if let offset = row.offset { fields.append(("offsetAsWritten", .string(offset))) }
             if !row.unknownMacros.isEmpty { fields.append(("unknownMacros", .array(row.unknownMacros.map(JSON.string)))) }
             return .object(fields)
         })))

@@ -7,7 +7,7 @@ enum JSON: Sendable, Equatable {
     case null
     case bool(Bool)
     case int(Int)
-    /// Seconds and other measures: written with up to 3 decimals (milliseconds), at least one.
+    /// Seconds and other measures: written with up to 6 decimals (microseconds), at least one.
     case number(Double)
     case string(String)
     case array([JSON])
@@ -50,9 +50,9 @@ enum JSON: Sendable, Equatable {
 
     static func format(_ value: Double) -> String {
         guard value.isFinite else { return "null" }
-        let millis = (value * 1000).rounded()
-        if millis == 0 { return "0.0" }
-        var text = String(format: "%.3f", millis / 1000)
+        let micros = (value * 1_000_000).rounded()
+        if micros == 0 { return "0.0" }
+        var text = String(format: "%.6f", micros / 1_000_000)
         while text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text += "0" }
         return text
@@ -76,7 +76,8 @@ enum JSON: Sendable, Equatable {
 }
 
 extension JSON {
-    static func seconds(_ duration: Duration) -> JSON { .number(duration.reportedSeconds) }
+    /// A duration, playhead or offset: seconds to the microsecond (README "JSON output": the one unit rule).
+    static func seconds(_ duration: Duration) -> JSON { .number(duration.microsecondSeconds) }
     static func optional(_ value: Int?) -> JSON { value.map(JSON.int) ?? .null }
     static func optional(_ value: Double?) -> JSON { value.map(JSON.number) ?? .null }
     static func optional(_ value: String?) -> JSON { value.map(JSON.string) ?? .null }

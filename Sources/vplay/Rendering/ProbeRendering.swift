@@ -21,7 +21,7 @@ enum ProbeRendering {
                 pairs.append((pass?.mode == "demux" ? "packets" : "frames", .int(counted.frames)))
                 pairs.append(("firstTime", .optional(counted.firstTime)))
                 pairs.append(("lastTime", .optional(counted.lastTime)))
-                pairs.append(("end", .optional(counted.end)))
+                pairs.append(("endTime", .optional(counted.end)))
                 pairs.append(("decodeErrors", .int(counted.decodeErrors)))
             }
             return .object(pairs)
@@ -33,7 +33,7 @@ enum ProbeRendering {
         ]
         if let pass {
             pairs.append((pass.mode, .object([
-                ("seconds", .number(pass.wallTime.seconds)), ("speed", .number(pass.speed)),
+                ("wallTime", .seconds(pass.wallTime)), ("speed", .number(pass.speed)),
                 ("decodeErrors", .int(pass.statistics.decodeErrors)), ("bytes", .int(Int(pass.statistics.bytes))),
             ])))
         }

@@ -28,8 +28,12 @@ actor SessionConsole {
     /// The wall clock the live line is drawn against (injected: the live environment's).
     private let clock: ContinuousClock
 
-    init(json: Bool, realtimeSpeed: Double?, clock: ContinuousClock = SessionEnvironment.liveMonotonicClock()) {
+    /// The id every JSON line carries (`session`).
+    let session: String
+
+    init(json: Bool, session: String, realtimeSpeed: Double?, clock: ContinuousClock = SessionEnvironment.liveMonotonicClock()) {
         self.json = json
+        self.session = session
         self.clock = clock
         style = Style.detect(json: json)
         liveSpeed = (!json && !StandardStreams.quiet && isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["TERM"] != "dumb") ? realtimeSpeed : nil
@@ -38,16 +42,16 @@ actor SessionConsole {
     func show(_ record: SessionRecord) {
         track(record)
         clearStatus()
-        if json { emit(SessionJSON.line(record).text) } else { emit(SessionText.line(record, style: style)) }
+        if json { emit(SessionJSON.line(record, session: session).text) } else { emit(SessionText.line(record, style: style)) }
         drawStatus()
     }
 
     func finish(_ summary: SessionSummary, exitCode: Int32, expectations: [ExpectationResult]? = nil) {
         stopStatus()
         if let expectations {
-            emit(json ? SessionJSON.expectations(expectations).text : SessionText.expectations(expectations))
+            emit(json ? SessionJSON.expectations(expectations, session: session).text : SessionText.expectations(expectations))
         }
-        if json { emit(SessionJSON.summary(summary, exitCode: exitCode, expectations: expectations).text) } else { emit(SessionText.summary(summary, exitCode: exitCode, style: style)) }
+        if json { emit(SessionJSON.summary(summary, exitCode: exitCode, expectations: expectations, session: session).text) } else { emit(SessionText.summary(summary, exitCode: exitCode, style: style)) }
     }
 
     /// A note for the person running vplay, on stderr (stdout stays the timeline or JSON Lines).

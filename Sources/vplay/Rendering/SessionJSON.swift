@@ -11,15 +11,39 @@ enum SessionJSON {
     /// `passTime`: with the demux pass's wall time (`vplay probe`; a session's lines stay reproducible to the byte).
     static func timeline(_ media: MediaInfo, passTime: Bool = false) -> JSON {
         var pairs: [(String, JSON)] = [
-            ("start", .seconds(media.timeline.start)), ("end", .seconds(media.timeline.end)),
+            ("startTime", .seconds(media.timeline.start)), ("endTime", .seconds(media.timeline.end)),
             ("measuredBy", .string(media.timeline.measuredBy.rawValue)),
             ("declaredDuration", media.declaredDuration.map(JSON.seconds) ?? .null),
         ]
-        if passTime { pairs.append(("passSeconds", media.timeline.passTime.map { .number($0.seconds) } ?? .null)) }
+        if passTime { pairs.append(("passTime", media.timeline.passTime.map(JSON.seconds) ?? .null)) }
         return .object(pairs)
     }
 
-    static func line(_ record: SessionRecord) -> JSON {
+    /// One record of the session `session` (README "JSON output"): `kind`, then `session`, then the record's own
+    /// keys; a beacon is `kind` and the beacon record's one shape (`beaconRecord`).
+    static func line(_ record: SessionRecord, session: String) -> JSON {
+        let body = body(record, session: session)
+        if case .beacon = record { return body }
+        guard case let .object(pairs) = body, let kind = pairs.first else { return body }
+        return .object([kind, ("session", .string(session))] + pairs.dropFirst())
+    }
+
+    /// The beacon record's keys and values, as the beacon log writes them (`BeaconRecord.fields`).
+    static func beaconRecord(_ beacon: BeaconRecord, session: String) -> [(String, JSON)] {
+        beacon.fields(session: session).map { key, value in
+            switch value {
+            case .null: (key, .null)
+            case let .bool(value): (key, .bool(value))
+            case let .int(value): (key, .int(value))
+            case let .seconds(value): (key, .number(value))
+            case let .string(value): (key, .string(value))
+            case let .strings(values): (key, .array(values.map(JSON.string)))
+            }
+        }
+    }
+
+    /// A record's keys, `kind` first; a beacon's with its `session` (the record shape puts it among its own).
+    private static func body(_ record: SessionRecord, session: String) -> JSON {
         switch record {
         case let .resolved(info):
             var media: [(String, JSON)] = [
@@ -48,20 +72,7 @@ enum SessionJSON {
             if let ad = event.ad { pairs.append(("ad", breakAd(ad))) }
             return .object(pairs)
         case let .beacon(beacon):
-            var pairs: [(String, JSON)] = [
-                ("kind", .string("beacon")), ("event", .string(beacon.event)), ("url", .string(beacon.url)),
-                ("playhead", .seconds(beacon.playhead)), ("clock", .seconds(beacon.clock)),
-                ("status", .optional(beacon.status)), ("source", .string(beacon.source)), ("dryRun", .bool(beacon.dryRun)),
-            ]
-            if let failure = beacon.failure {
-                pairs.append(("error", .string(failure.description)))
-                pairs.append(("errorCode", .string(failure.code)))
-            }
-            if let latency = beacon.latency { pairs.append(("latency", .seconds(latency))) }
-            if beacon.attempt > 1 || !beacon.isFinalAttempt { pairs.append(("attempt", .int(beacon.attempt))) }
-            if !beacon.unknownMacros.isEmpty { pairs.append(("unknownMacros", .array(beacon.unknownMacros.map(JSON.string)))) }
-            if let ad = beacon.planned.ad { pairs.append(("ad", .int(ad))) }
-            return .object(pairs)
+            return .object([("kind", .string("beacon"))] + beaconRecord(beacon, session: session))
         case let .warning(message):
             return .object([("kind", .string("warning")), ("message", .string(message))])
         case let .reconciliation(result):
@@ -94,22 +105,22 @@ enum SessionJSON {
         [
             ("ad", breakAd(report.ad)), ("substitute", .bool(report.substitute)), ("outcome", .string(report.outcome.rawValue)),
             ("code", .optional(report.error?.code.rawValue)), ("message", .optional(report.error?.message)),
-            ("start", report.start.map(JSON.seconds) ?? .null), ("end", report.end.map(JSON.seconds) ?? .null),
+            ("startClock", report.start.map(JSON.seconds) ?? .null), ("endClock", report.end.map(JSON.seconds) ?? .null),
             ("played", .seconds(report.played)), ("duration", report.duration.map(JSON.seconds) ?? .null),
             ("beacons", .int(report.beacons)),
         ]
     }
 
-    static func expectations(_ results: [ExpectationResult]) -> JSON {
+    static func expectations(_ results: [ExpectationResult], session: String) -> JSON {
         .object([
-            ("kind", .string("expectations")), ("passed", .int(results.filter(\.passed).count)), ("failed", .int(results.filter { !$0.passed }.count)),
+            ("kind", .string("expectations")), ("session", .string(session)), ("passed", .int(results.filter(\.passed).count)), ("failed", .int(results.filter { !$0.passed }.count)),
             ("results", .array(results.map { .object([("expectation", .string($0.name)), ("passed", .bool($0.passed)), ("detail", .optional($0.detail))]) })),
         ])
     }
 
-    static func summary(_ summary: SessionSummary, exitCode: Int32, expectations: [ExpectationResult]? = nil) -> JSON {
+    static func summary(_ summary: SessionSummary, exitCode: Int32, expectations: [ExpectationResult]? = nil, session: String) -> JSON {
         var pairs: [(String, JSON)] = [
-            ("kind", .string("summary")), ("outcome", .string(summary.outcome.rawValue)), ("exitCode", .int(Int(exitCode))),
+            ("kind", .string("summary")), ("session", .string(session)), ("outcome", .string(summary.outcome.rawValue)), ("exitCode", .int(Int(exitCode))),
             ("ad", .optional(summary.adID)), ("media", .optional(summary.mediaURL)),
             ("duration", summary.duration.map(JSON.seconds) ?? .null), ("clock", .seconds(summary.clock)),
             ("events", .int(summary.events)),
@@ -123,8 +134,8 @@ enum SessionJSON {
                 ("presented", .int(playback.framesPresented)), ("pictures", .int(playback.videoFramesPresented)),
                 ("late", .int(playback.framesLate)), ("decoded", .int(playback.statistics.frames)),
                 ("decodeErrors", .int(playback.statistics.decodeErrors)), ("notShown", .int(playback.framesNotShown)),
-                ("stalls", .int(playback.stalls)), ("stallTime", .number(playback.stallTime.seconds)),
-                ("maxLatenessMs", .number(playback.maxFrameLateness.seconds * 1000)),
+                ("stalls", .int(playback.stalls)), ("stallTime", .seconds(playback.stallTime)),
+                ("maxLateness", .seconds(playback.maxFrameLateness)),
             ])))
             if let network = summary.network {
                 pairs.append(("network", .object([
@@ -138,10 +149,10 @@ enum SessionJSON {
             pairs.append(("maxBoundaryLateness", .seconds(playback.maxBoundaryLateness)))
             let lateness = playback.boundaryLateness.sorted()
             if !lateness.isEmpty {
-                func percentile(_ p: Double) -> Double { lateness[min(lateness.count - 1, Int((Double(lateness.count) * p).rounded(.up)) - 1)].seconds * 1000 }
+                func percentile(_ p: Double) -> JSON { .seconds(lateness[min(lateness.count - 1, Int((Double(lateness.count) * p).rounded(.up)) - 1)]) }
                 pairs.append(("lateness", .object([
-                    ("boundaries", .int(lateness.count)), ("p50Ms", .number(percentile(0.5))),
-                    ("p99Ms", .number(percentile(0.99))), ("maxMs", .number(lateness.last!.seconds * 1000)),
+                    ("boundaries", .int(lateness.count)), ("p50", percentile(0.5)),
+                    ("p99", percentile(0.99)), ("max", .seconds(lateness.last!)),
                 ])))
             }
             pairs.append(("ending", .optional(playback.ending?.rawValue)))

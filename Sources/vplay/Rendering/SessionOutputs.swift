@@ -15,9 +15,9 @@ final class SessionOutputs: Sendable {
     private let title: String
     private let state = Locked((records: [BeaconRecord](), transcript: SessionTranscript()))
 
-    init(beaconsPath: String?, harPath: String?, userAgent: String, title: String = "vplay session") throws {
+    init(beaconsPath: String?, harPath: String?, userAgent: String, title: String = "vplay session", session: String) throws {
         if let beaconsPath {
-            do { log = BeaconLogWriter(file: try OutputFile(beaconsPath, option: "--beacons")) } catch {
+            do { log = BeaconLogWriter(file: try OutputFile(beaconsPath, option: "--beacons"), session: session) } catch {
                 throw ValidationError("--beacons \(beaconsPath): cannot write there (\(error.reason))")
             }
         } else {
