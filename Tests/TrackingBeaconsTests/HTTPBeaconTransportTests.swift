@@ -4,6 +4,26 @@ import TestSupport
 import Testing
 @testable import TrackingBeacons
 
+/// The two real transports: the full one (async-http-client; a single session's) and the pooled one (a fleet's).
+/// Every test of the transport runs on both.
+enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case full, pooled
+    var testDescription: String { rawValue }
+
+    func make(userAgent: String, connectTimeout: Duration = .seconds(5)) -> any ShutdownTransport {
+        let full = HTTPBeaconTransport(userAgent: userAgent, connectTimeout: connectTimeout, clock: ContinuousClock())
+        switch self {
+        case .full: return full
+        case .pooled: return PooledBeaconTransport(userAgent: userAgent, connectTimeout: connectTimeout, clock: ContinuousClock(), fallback: full)
+        }
+    }
+}
+
+/// A transport with a pool to close.
+protocol ShutdownTransport: BeaconTransport { func shutdown() async }
+extension HTTPBeaconTransport: ShutdownTransport {}
+extension PooledBeaconTransport: ShutdownTransport {}
+
 /// The real transport over loopback HTTP: failing fast, deadlines that cover the body, redirects, the User-Agent on
 /// the wire, and which failures the dispatcher may retry. The test process runs many suites on two cores, so timing
 /// bounds are wide: a minute, where the broken behaviour takes all of a 2-minute timeout (a refused connection took
@@ -32,8 +52,8 @@ import Testing
         }
     }
 
-    @Test func refusedConnection_failsAtOnceWithConnectionRefused_notAtTheTimeout() async throws {
-        let transport = HTTPBeaconTransport(userAgent: Self.userAgent, clock: ContinuousClock())
+    @Test(arguments: TransportKind.allCases) func refusedConnection_failsAtOnceWithConnectionRefused_notAtTheTimeout(_ kind: TransportKind) async throws {
+        let transport = kind.make(userAgent: Self.userAgent)
         defer { Task { await transport.shutdown() } }
         let outcome = await transport.send("http://127.0.0.1:\(ScriptedHTTPServer.closedPort())/impression", timeout: .seconds(120))
         #expect(outcome.error == .connectionRefused)
@@ -42,10 +62,10 @@ import Testing
         await transport.shutdown()
     }
 
-    @Test func bodyThatStallsAfterTheHead_endsAtTheTimeout_withTheStatusThatArrived() async throws {
+    @Test(arguments: TransportKind.allCases) func bodyThatStallsAfterTheHead_endsAtTheTimeout_withTheStatusThatArrived(_ kind: TransportKind) async throws {
         let server = try Self.server()
         defer { server.stop() }
-        let transport = HTTPBeaconTransport(userAgent: Self.userAgent, clock: ContinuousClock())
+        let transport = kind.make(userAgent: Self.userAgent)
         let outcome = await transport.send(server.baseURL + "/stall", timeout: .seconds(1))
         await transport.shutdown()
         #expect(outcome.status == 200 && outcome.delivered)
@@ -56,10 +76,10 @@ import Testing
         #expect(!outcome.failedBeforeSending)
     }
 
-    @Test func response_carriesItsHeadersTheRequestedURLAndTheUserAgentOnTheWire() async throws {
+    @Test(arguments: TransportKind.allCases) func response_carriesItsHeadersTheRequestedURLAndTheUserAgentOnTheWire(_ kind: TransportKind) async throws {
         let server = try Self.server()
         defer { server.stop() }
-        let transport = HTTPBeaconTransport(userAgent: Self.userAgent, clock: ContinuousClock())
+        let transport = kind.make(userAgent: Self.userAgent)
         let outcome = await transport.send(server.baseURL + "/ok?cb=1", timeout: .seconds(120))
         await transport.shutdown()
         #expect(outcome.status == 200 && outcome.error == nil && outcome.bytes == 6)
@@ -71,10 +91,10 @@ import Testing
     }
 
     /// Not a timing test: the limits are long, so a test process starved by the parallel suite still follows the chain.
-    @Test func redirects_fiveAreFollowed_withTheUserAgentOnEveryHop() async throws {
+    @Test(arguments: TransportKind.allCases) func redirects_fiveAreFollowed_withTheUserAgentOnEveryHop(_ kind: TransportKind) async throws {
         let server = try Self.server()
         defer { server.stop() }
-        let transport = HTTPBeaconTransport(userAgent: Self.userAgent, connectTimeout: .seconds(60), clock: ContinuousClock())
+        let transport = kind.make(userAgent: Self.userAgent, connectTimeout: .seconds(60))
         let outcome = await transport.send(server.baseURL + "/chain/5", timeout: .seconds(120))
         await transport.shutdown()
         #expect(outcome.status == 200 && outcome.error == nil, "\(outcome)")
@@ -85,10 +105,10 @@ import Testing
     }
 
     /// Not a timing test: the limits are long, so a test process starved by the parallel suite still follows the chain.
-    @Test func redirects_aSixth_isTooManyRedirects_andACycleIsARedirectCycle() async throws {
+    @Test(arguments: TransportKind.allCases) func redirects_aSixth_isTooManyRedirects_andACycleIsARedirectCycle(_ kind: TransportKind) async throws {
         let server = try Self.server()
         defer { server.stop() }
-        let transport = HTTPBeaconTransport(userAgent: Self.userAgent, connectTimeout: .seconds(60), clock: ContinuousClock())
+        let transport = kind.make(userAgent: Self.userAgent, connectTimeout: .seconds(60))
         let six = await transport.send(server.baseURL + "/chain/6", timeout: .seconds(120))
         let loop = await transport.send(server.baseURL + "/loop", timeout: .seconds(120))
         await transport.shutdown()
@@ -97,10 +117,10 @@ import Testing
         #expect(server.requests().filter { $0.target.hasPrefix("/chain/") }.count == 6, "the sixth Location is not requested")
     }
 
-    @Test func resetAfterTheRequestWasWritten_isConnectionReset_notBeforeSending() async throws {
+    @Test(arguments: TransportKind.allCases) func resetAfterTheRequestWasWritten_isConnectionReset_notBeforeSending(_ kind: TransportKind) async throws {
         let server = try Self.server()
         defer { server.stop() }
-        let transport = HTTPBeaconTransport(userAgent: Self.userAgent, clock: ContinuousClock())
+        let transport = kind.make(userAgent: Self.userAgent)
         let outcome = await transport.send(server.baseURL + "/reset", timeout: .seconds(120))
         await transport.shutdown()
         #expect(outcome.status == nil && outcome.error == .connectionReset)
@@ -112,8 +132,8 @@ import Testing
 @Suite(.timeLimit(.minutes(3))) struct HTTPRetryTests {
     /// One beacon with a 120 s timeout; the session end waits at most 90 s, so an attempt that runs into its timeout
     /// shows as unanswered.
-    func dispatch(_ url: String, retries: Int) async -> [BeaconRecord] {
-        let transport = HTTPBeaconTransport(userAgent: "vplay-test", clock: ContinuousClock())
+    func dispatch(_ url: String, retries: Int, _ kind: TransportKind) async -> [BeaconRecord] {
+        let transport = kind.make(userAgent: "vplay-test")
         let collected = Collected()
         let dispatcher = BeaconDispatcher(transport: transport, policy: BeaconPolicy(timeout: .seconds(120), retries: retries, backoff: .milliseconds(1)),
                                           clock: ContinuousClock(), wallClock: { 1_767_225_600_000 }) { await collected.add($0) }
@@ -123,43 +143,109 @@ import Testing
         return await collected.records
     }
 
-    @Test func redirectCycle_withRetries_walksTheChainOnce() async throws {
+    @Test(arguments: TransportKind.allCases) func redirectCycle_withRetries_walksTheChainOnce(_ kind: TransportKind) async throws {
         let server = try HTTPBeaconTransportTests.server()
         defer { server.stop() }
-        let records = await dispatch(server.baseURL + "/loop", retries: 2)
+        let records = await dispatch(server.baseURL + "/loop", retries: 2, kind)
         #expect(records.map(\.error) == ["redirect cycle"])
         #expect(server.requests().map(\.target) == ["/loop", "/loop2"])
     }
 
-    @Test func tooManyRedirects_withRetries_walksTheChainOnce() async throws {
+    @Test(arguments: TransportKind.allCases) func tooManyRedirects_withRetries_walksTheChainOnce(_ kind: TransportKind) async throws {
         let server = try HTTPBeaconTransportTests.server()
         defer { server.stop() }
-        let records = await dispatch(server.baseURL + "/chain/6", retries: 2)
+        let records = await dispatch(server.baseURL + "/chain/6", retries: 2, kind)
         #expect(records.map(\.error) == ["too many redirects"])
         #expect(server.requests().count == 6)
     }
 
-    @Test func resetAfterSending_withRetries_isSentOnce() async throws {
+    @Test(arguments: TransportKind.allCases) func resetAfterSending_withRetries_isSentOnce(_ kind: TransportKind) async throws {
         let server = try HTTPBeaconTransportTests.server()
         defer { server.stop() }
-        let records = await dispatch(server.baseURL + "/reset", retries: 2)
+        let records = await dispatch(server.baseURL + "/reset", retries: 2, kind)
         #expect(records.map(\.error) == ["connection reset"])
         #expect(server.requests().count == 1)
     }
 
-    @Test func serverError_withRetries_isSentAgainUntilTheLimit() async throws {
+    @Test(arguments: TransportKind.allCases) func serverError_withRetries_isSentAgainUntilTheLimit(_ kind: TransportKind) async throws {
         let server = try HTTPBeaconTransportTests.server()
         defer { server.stop() }
-        let records = await dispatch(server.baseURL + "/fail", retries: 2)
+        let records = await dispatch(server.baseURL + "/fail", retries: 2, kind)
         #expect(records.map(\.status) == [500, 500, 500])
         #expect(records.map(\.attempt) == [1, 2, 3])
         #expect(server.requests().count == 3)
     }
 
-    @Test func refused_withRetries_isTriedAgainAndEachAttemptFailsFast() async throws {
-        let records = await dispatch("http://127.0.0.1:\(ScriptedHTTPServer.closedPort())/x", retries: 2)
+    @Test(arguments: TransportKind.allCases) func refused_withRetries_isTriedAgainAndEachAttemptFailsFast(_ kind: TransportKind) async throws {
+        let records = await dispatch("http://127.0.0.1:\(ScriptedHTTPServer.closedPort())/x", retries: 2, kind)
         #expect(records.map(\.error) == ["connection refused", "connection refused", "connection refused"])
         #expect(records.map(\.isFinalAttempt) == [false, false, true])
         #expect(records.allSatisfy { ($0.latency ?? .seconds(999)) < .seconds(60) }, "not at the 120 s timeout")
+    }
+}
+
+/// What the pooled transport adds: connections kept alive and reused, a bound on them per host, a huge body cut off
+/// (and its connection not reused), TLS through the full transport, every URL gated.
+@Suite(.timeLimit(.minutes(3))) struct PooledBeaconTransportTests {
+    @Test func sequentialBeacons_reuseOneKeepAliveConnection() async throws {
+        let server = try HTTPBeaconTransportTests.server()
+        defer { server.stop() }
+        let transport = TransportKind.pooled.make(userAgent: "vplay-test")
+        for index in 0..<50 {
+            let outcome = await transport.send(server.baseURL + "/ok?n=\(index)", timeout: .seconds(30))
+            #expect(outcome.status == 200 && outcome.error == nil && outcome.bytes == 6)
+        }
+        await transport.shutdown()
+        #expect(server.requests().count == 50)
+        #expect(server.connections == 1, "one connection carried all 50: \(server.connections)")
+    }
+
+    @Test func concurrentBeacons_openAtMostTheBoundOfConnections() async throws {
+        let server = try HTTPBeaconTransportTests.server()
+        defer { server.stop() }
+        let full = HTTPBeaconTransport(userAgent: "vplay-test", clock: ContinuousClock())
+        let transport = PooledBeaconTransport(userAgent: "vplay-test", clock: ContinuousClock(), maxConnectionsPerHost: 4, fallback: full)
+        let outcomes = await withTaskGroup(of: TransportOutcome.self) { group in
+            for index in 0..<64 { group.addTask { await transport.send(server.baseURL + "/ok?n=\(index)", timeout: .seconds(60)) } }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        await transport.shutdown()
+        #expect(outcomes.count == 64 && outcomes.allSatisfy { $0.status == 200 && $0.error == nil })
+        #expect(server.connections <= 4, "\(server.connections) connections for a bound of 4")
+        #expect(Set(server.requests().map(\.target)).count == 64, "each sent once")
+    }
+
+    @Test func hugeBody_isCutAtTheCap_andItsConnectionIsNotReused() async throws {
+        let huge = Data(count: 4 * 1024 * 1024)
+        let server = try ScriptedHTTPServer { target in
+            target.hasPrefix("/huge") ? .respond(status: 200, headers: [.init("Content-Type", "image/gif")], body: huge) : .status(204)
+        }
+        defer { server.stop() }
+        let transport = TransportKind.pooled.make(userAgent: "vplay-test")
+        let outcome = await transport.send(server.baseURL + "/huge", timeout: .seconds(30))
+        #expect(outcome.status == 200 && outcome.error == nil)
+        #expect(outcome.bytes >= HTTPBeaconTransport.maxBodyBytes && outcome.bytes < huge.count, "\(outcome.bytes) bytes read of \(huge.count)")
+        let next = await transport.send(server.baseURL + "/next", timeout: .seconds(30))
+        await transport.shutdown()
+        #expect(next.status == 204)
+        #expect(server.connections == 2, "the cut connection was closed, the next beacon opened another")
+    }
+
+    @Test func https_goesThroughTheFullTransport_andAnUntrustedCertificateFailsAsThere() async throws {
+        let server = try ScriptedHTTPServer(replies: [.status(204)], tls: true)
+        defer { server.stop() }
+        let transport = TransportKind.pooled.make(userAgent: "vplay-test")
+        let outcome = await transport.send(server.baseURL + "/impression", timeout: .seconds(30))
+        await transport.shutdown()
+        #expect(outcome.status == nil && outcome.failedBeforeSending)
+        if case .tlsHandshakeFailed = outcome.error {} else { Issue.record("expected a TLS handshake failure: \(String(describing: outcome.error))") }
+    }
+
+    @Test func aURLThatCannotBeRequested_isRefusedUnsent() async throws {
+        let transport = TransportKind.pooled.make(userAgent: "vplay-test")
+        let outcome = await transport.send("http://127.0.0.1:99999/impression", timeout: .seconds(30))
+        await transport.shutdown()
+        if case .refused = outcome.error {} else { Issue.record("expected a refusal: \(String(describing: outcome.error))") }
+        #expect(outcome.status == nil && !outcome.failedBeforeSending)
     }
 }
