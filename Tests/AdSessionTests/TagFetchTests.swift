@@ -105,18 +105,25 @@ import VAST
         #expect(resolution.topLevelError?.message.contains("empty") == true)
     }
 
+    /// Measured around the fetch alone (not the client's shutdown after it), against a deadline far beyond the bound:
+    /// the broken behaviour retried until the deadline; a loaded test machine still fails at once well under it.
     @Test func selfSignedCertificate_failsAtOnceSayingTLS_notAfterTheTimeout() async throws {
         let server = try ScriptedHTTPServer(replies: [.body(Self.tag, contentType: "application/xml")], tls: true)
         defer { server.stop() }
+        let fetcher = HTTPTagFetcher(userAgent: "vplay-test")
         let clock = ContinuousClock()
         let started = clock.now
-        let result = await Self.fetch(server, "/tag")
+        let result: Result<FetchedTag, VASTError>
+        do { result = .success(try await fetcher.fetch(URL(string: server.baseURL + "/tag")!, timeout: .seconds(120))) } catch {
+            result = .failure(error as! VASTError)
+        }
+        let took = started.duration(to: clock.now)
+        await fetcher.shutdown()
         guard case let .failure(error) = result else { Issue.record("trusted a self-signed certificate"); return }
         #expect(error.code == .wrapperTimeout)
         // The handshake's own failure, not the deadline's "timed out" (which it was, after retrying until then).
         #expect(error.message.contains("TLS handshake failed") && !error.message.contains("timed out"), "\(error.message)")
-        // Upper bound only, far under the 30 s deadline the retries ran into; wide for a loaded machine.
-        #expect(started.duration(to: clock.now) < .seconds(29))
+        #expect(took < .seconds(60), "failed at once, not at the 120 s deadline: \(took)")
     }
 
     @Test func tagURLThatCannotBeRequested_is300_andARedirectToOne301_neitherRequested() async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Primitives
 import TestSupport
 
 /// `--proxy` and the proxy variables: a loopback proxy sees every request of a run (the tag, the media FFmpeg reads,
@@ -8,11 +9,11 @@ import TestSupport
 @Suite(.timeLimit(.minutes(2))) struct ProxyTests {
     /// A proxy that answers as the origin of ads.vplay.test (the demo tag, its beacons moved to track.vplay.test,
     /// and its clip) and of track.vplay.test (204).
-    static func proxy() throws -> LoopbackProxy {
+    static func proxy() async throws -> LoopbackProxy {
         let folder = try TemporaryFolder()
         let tag = try folder.write("demo.xml", try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
             .replacingOccurrences(of: "http://127.0.0.1:8089/", with: "http://track.vplay.test/"))
-        return try LoopbackProxy(routes: ["http://ads.vplay.test/demo.xml": tag,
+        return try await LoopbackProxy.start(routes: ["http://ads.vplay.test/demo.xml": tag,
                                           "http://ads.vplay.test/clip-10s-360p.mp4": Repo.media("clip-10s-360p.mp4")], keeping: folder)
     }
 
@@ -22,7 +23,7 @@ import TestSupport
     }
 
     @Test func proxyOption_seesTheTag_theMedia_andEveryBeacon() async throws {
-        let proxy = try Self.proxy()
+        let proxy = try await Self.proxy()
         defer { proxy.stop() }
         let folder = try TemporaryFolder()
         let beacons = folder.url.appendingPathComponent("beacons.jsonl").path
@@ -42,7 +43,7 @@ import TestSupport
     }
 
     @Test func httpProxyVariable_isUsed_andNoProxySendsItsHostsDirect() async throws {
-        let proxy = try Self.proxy()
+        let proxy = try await Self.proxy()
         defer { proxy.stop() }
         let run = try await runProcess("/usr/bin/env", ["HTTP_PROXY=\(proxy.url)", "NO_PROXY=track.vplay.test", Repo.vplayBinary,
                                                         "--vast", "http://ads.vplay.test/demo.xml", "--json", "--now", "2026-01-01T00:00:00Z"])
@@ -70,10 +71,27 @@ final class LoopbackProxy: @unchecked Sendable {
     let process = Process()
     let folder: TemporaryFolder
     let logFile: URL
-    let port: Int
-    var url: String { "http://127.0.0.1:\(port)" }
+    let port = Locked(0)
+    var url: String { "http://127.0.0.1:\(port.withLock { $0 })" }
 
-    init(routes: [String: String], keeping folder: TemporaryFolder) throws {
+    /// Starts it and waits (off the cooperative pool) until it listens.
+    static func start(routes: [String: String], keeping folder: TemporaryFolder) async throws -> LoopbackProxy {
+        let proxy = try LoopbackProxy(routes: routes, keeping: folder)
+        let portFile = folder.url.appendingPathComponent("port")
+        // Ready when it has written its port (a start-up wait, bounded; nothing is timed).
+        let port = try await offThePool { () -> Int? in
+            for _ in 0..<400 {
+                if let text = try? String(contentsOf: portFile, encoding: .utf8), let number = Int(text) { return number }
+                usleep(25_000)
+            }
+            return nil
+        }
+        guard let port else { proxy.stop(); throw CocoaError(.fileReadNoSuchFile) }
+        proxy.port.withLock { $0 = port }
+        return proxy
+    }
+
+    private init(routes: [String: String], keeping folder: TemporaryFolder) throws {
         self.folder = folder
         logFile = folder.url.appendingPathComponent("proxy.log")
         let portFile = folder.url.appendingPathComponent("port")
@@ -83,14 +101,6 @@ final class LoopbackProxy: @unchecked Sendable {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        // Ready when it has written its port (a start-up wait, bounded; nothing is timed).
-        var found: Int?
-        for _ in 0..<400 {
-            if let text = try? String(contentsOf: portFile, encoding: .utf8), let number = Int(text) { found = number; break }
-            usleep(25_000)
-        }
-        guard let found else { process.terminate(); throw CocoaError(.fileReadNoSuchFile) }
-        port = found
     }
 
     /// Every request line it logged, in order.
@@ -98,8 +108,8 @@ final class LoopbackProxy: @unchecked Sendable {
         ((try? String(contentsOf: logFile, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
     }
 
+    /// Kills it (SIGKILL); Foundation reaps it.
     func stop() {
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
     }
 }
