@@ -81,7 +81,7 @@ struct BeaconPlanner {
 
     mutating func plan(_ target: TrackingPlan.Target, playhead: Duration?, clock: Duration, errorCode: VASTErrorCode? = nil, reason: Int? = nil) -> (PlannedBeacon, newUnknown: [String]) {
         let context = context(playhead: playhead, clock: clock, errorCode: errorCode, reason: reason, cacheBuster: cacheBuster.next())
-        let expansion = expander.expand(target.url, values: context.values)
+        let expansion = expander.expand(target.url, context: context)
         let fresh = expansion.unknownMacros.filter { !unknownMacros.contains($0) }
         unknownMacros += fresh
         let planned = PlannedBeacon(
@@ -109,8 +109,8 @@ struct BeaconPlanner {
     /// opening the browser. Macros it leaves unknown are not warned about: the page is not a beacon.
     mutating func landingPage(_ template: String, playhead: Duration, clock: Duration) -> String {
         expander.expand(template.trimmingCharacters(in: .whitespacesAndNewlines),
-                        values: context(playhead: playhead, clock: clock, errorCode: nil, reason: nil,
-                                        cacheBuster: pageCacheBuster.next()).values).url
+                        context: context(playhead: playhead, clock: clock, errorCode: nil, reason: nil,
+                                         cacheBuster: pageCacheBuster.next())).url
     }
 
     /// The macro values of one moment.

@@ -157,3 +157,34 @@ import Testing
         #expect(Set(a).count == 100)
     }
 }
+
+/// `MacroContext.value(named:)` (what the expander asks, one macro at a time) gives exactly what the whole table
+/// `values` gives, for every VAST macro name, the legacy cache busters and configured extras, with facts set and unset.
+@Suite struct MacroContextLookupTests {
+    @Test(arguments: [false, true])
+    func valueNamed_isTheTablesValue_forEveryName(_ full: Bool) {
+        var context = MacroContext(timestampMilliseconds: 1_767_225_600_123, timeZoneOffsetMinutes: 60, cacheBuster: "12345678",
+                                   extra: ["DEVICEUA": "vplay/1 (iPhone)", "PLAYERSIZE": "390,844", "CONTENTPLAYHEAD": "00:01:00.000",
+                                           "ASSETURI": "configured", "CUSTOM_THING": "x"])
+        if full {
+            context.adPlayhead = .milliseconds(5_250)
+            context.assetURI = "https://cdn.example/clip.mp4"
+            context.errorCode = 405
+            context.reason = 2
+            context.adServingId = "serving-1"
+            context.universalAdIds = ["ad-id.org 123", "other 9"]
+            context.adType = "video"
+            context.podSequence = 2
+            context.adCount = 3
+            context.transactionID = "uuid-1"
+            context.playerState = ["muted"]
+            context.adCategories = ["IAB1", "IAB2"]
+        }
+        let table = context.values
+        for name in VASTMacroNames.names.union(VASTMacroNames.legacyCacheBusters).union(["CUSTOM_THING", "NOT_SET"]) {
+            #expect(context.value(named: name) == table[name], "\(name)")
+        }
+        let template = "https://t.example/p?pos=[ADPLAYHEAD]&c=[CONTENTPLAYHEAD]&cb=[CACHEBUSTING]&r=%%RANDOM%%&s=[PLAYERSIZE]&e=[ERRORCODE]&x=[CUSTOM_THING]&u=[UNKNOWN_ONE]"
+        #expect(MacroExpander().expand(template, context: context) == MacroExpander().expand(template, values: table))
+    }
+}

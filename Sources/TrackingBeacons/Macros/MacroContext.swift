@@ -57,6 +57,32 @@ public struct MacroContext: Sendable {
         self.extra = extra
     }
 
+    /// The raw (unencoded) value of the macro `name`, as `values[name]`, without building the whole table: what
+    /// `MacroExpander` asks for each macro a template has (a fleet fills millions of URLs).
+    public func value(named name: String) -> MacroValue? {
+        switch name {
+        case "CACHEBUSTING": return .text(cacheBuster)
+        case "TIMESTAMP": return .text(MacroFormat.timestamp(millisecondsSince1970: timestampMilliseconds, offsetMinutes: timeZoneOffsetMinutes))
+        case "PLAYERSTATE": return .list(playerState)
+        case "ADPLAYHEAD": if let adPlayhead { return .text(MacroFormat.playhead(adPlayhead)) }
+        case "CONTENTPLAYHEAD", "MEDIAPLAYHEAD":
+            // A configured value wins; else the ad's playhead (no content around a rewarded ad).
+            if extra[name] == nil, let adPlayhead { return .text(MacroFormat.playhead(adPlayhead)) }
+        case "ASSETURI": if let assetURI { return .text(assetURI) }
+        case "ERRORCODE": if let errorCode { return .text(String(errorCode)) }
+        case "REASON": if let reason { return .text(String(reason)) }
+        case "ADSERVINGID": if let adServingId { return .text(adServingId) }
+        case "UNIVERSALADID": if !universalAdIds.isEmpty { return .list(universalAdIds) }
+        case "ADTYPE": if let adType { return .text(adType) }
+        case "PODSEQUENCE": if let podSequence { return .text(String(podSequence)) }
+        case "ADCOUNT": if let adCount { return .text(String(adCount)) }
+        case "TRANSACTIONID": if let transactionID { return .text(transactionID) }
+        case "ADCATEGORIES": if !adCategories.isEmpty { return .list(adCategories) }
+        default: if VASTMacroNames.legacyCacheBusters.contains(name) { return .text(cacheBuster) }
+        }
+        return extra[name].map { .configured($0, for: name) }
+    }
+
     /// Raw (unencoded) values by macro name; `MacroExpander` encodes them.
     public var values: [String: MacroValue] {
         var values: [String: MacroValue] = [:]

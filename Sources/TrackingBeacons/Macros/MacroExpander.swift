@@ -20,6 +20,16 @@ public struct MacroExpander: Sendable {
 
     /// Expands `template` with `values` (raw, not yet encoded).
     public func expand(_ template: String, values: [String: MacroValue]) -> Expansion {
+        expand(template) { values[$0] }
+    }
+
+    /// Expands `template` with the facts of `context` (`MacroContext.value(named:)`).
+    public func expand(_ template: String, context: MacroContext) -> Expansion {
+        expand(template) { context.value(named: $0) }
+    }
+
+    /// Expands `template`, asking `value` for each macro it names (raw, not yet encoded; nil: no value).
+    public func expand(_ template: String, value: (String) -> MacroValue?) -> Expansion {
         var output = ""
         output.reserveCapacity(template.utf8.count + 32)
         var unknown: [String] = []
@@ -43,8 +53,8 @@ public struct MacroExpander: Sendable {
             }
             let name = String(rest[nameStart..<nameEnd])
             let after = rest.index(nameEnd, offsetBy: close.count)
-            if let value = values[name] {
-                output += value.encoded
+            if let found = value(name) {
+                output += found.encoded
             } else if VASTMacroNames.isKnown(name) {
                 output += VASTMacroNames.unknownValue
                 if !unfilled.contains(name) { unfilled.append(name) }
