@@ -24,6 +24,17 @@ public struct RequestURL: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { url.absoluteString }
 
+    /// The request target, as written: the path (at least `/`) and the query, percent-encoding kept, no fragment.
+    /// Read off the checked text (cheaper than `URLComponents`, which a fleet would pay per beacon).
+    public var requestTarget: String {
+        let text = url.absoluteString
+        guard let separator = text.range(of: "://") else { return "/" }
+        var rest = text[separator.upperBound...]
+        if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
+        guard let start = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) else { return "/" }
+        return rest[start] == "?" ? "/" + rest[start...] : String(rest[start...])
+    }
+
     /// Checks `text` (an absolute URL).
     public static func check(_ text: String) throws(URLRefusal) -> RequestURL {
         guard text.utf8.count <= maxLength else { throw .tooLong(text.utf8.count) }

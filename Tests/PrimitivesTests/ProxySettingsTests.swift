@@ -52,3 +52,15 @@ import Testing
         #expect(ProxySettings.Endpoint("http://user:pw@p.example:1") == nil)
     }
 }
+
+/// `RequestURL.requestTarget`: what the pooled transport writes on the request line, as URLComponents gives it.
+@Suite struct RequestTargetTests {
+    @Test(arguments: ["http://h/", "http://h", "http://h?x=1", "http://h:8080/a/b%20c?q=%2F&r=[x]#frag", "http://[::1]:9/p?", "https://h/p/?a#b",
+                      "http://h/impression?pos=00%3A00%3A05.000&cb=1234"])
+    func requestTarget_isThePathAndQueryAsWritten(_ text: String) throws {
+        let url = try RequestURL.check(text)
+        let components = try #require(URLComponents(string: text))
+        let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
+        #expect(url.requestTarget == path + (components.percentEncodedQuery.map { "?" + $0 } ?? ""))
+    }
+}

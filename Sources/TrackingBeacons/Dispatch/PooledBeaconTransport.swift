@@ -127,7 +127,7 @@ public final class PooledBeaconTransport: BeaconTransport {
                 return BeaconConnection.Answer(failure: failure.failure, failedBeforeSending: failure.beforeSending)
             }
         }
-        var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: Self.target(of: url.url))
+        var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: url.requestTarget)
         head.headers.add(name: "Host", value: url.port == 80 ? url.host : "\(url.host):\(url.port)")
         head.headers.add(name: "User-Agent", value: userAgent)
         let answer = await connection.execute(head, deadline: deadline)
@@ -151,14 +151,6 @@ public final class PooledBeaconTransport: BeaconTransport {
             .connect(host: key.host.hasPrefix("[") ? String(key.host.dropFirst().dropLast()) : key.host, port: key.port).get()
         let handler = try await channel.pipeline.handler(type: BeaconConnection.Handler.self).get()
         return BeaconConnection(channel: channel, handler: handler)
-    }
-
-    /// The request target: the path (at least `/`) and the query, as encoded in `url`.
-    static func target(of url: URL) -> String {
-        let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
-        let path = components?.percentEncodedPath ?? ""
-        let query = components?.percentEncodedQuery.map { "?\($0)" } ?? ""
-        return (path.isEmpty ? "/" : path) + query
     }
 }
 
