@@ -192,7 +192,7 @@ extension PooledBeaconTransport: ShutdownTransport {}
         defer { server.stop() }
         let transport = TransportKind.pooled.make(userAgent: "vplay-test")
         for index in 0..<50 {
-            let outcome = await transport.send(server.baseURL + "/ok?n=\(index)", timeout: .seconds(30))
+            let outcome = await transport.send(server.baseURL + "/ok?n=\(index)", timeout: .seconds(120))
             #expect(outcome.status == 200 && outcome.error == nil && outcome.bytes == 6)
         }
         await transport.shutdown()
@@ -206,7 +206,7 @@ extension PooledBeaconTransport: ShutdownTransport {}
         let full = HTTPBeaconTransport(userAgent: "vplay-test", clock: ContinuousClock())
         let transport = PooledBeaconTransport(userAgent: "vplay-test", clock: ContinuousClock(), maxConnectionsPerHost: 4, fallback: full)
         let outcomes = await withTaskGroup(of: TransportOutcome.self) { group in
-            for index in 0..<64 { group.addTask { await transport.send(server.baseURL + "/ok?n=\(index)", timeout: .seconds(60)) } }
+            for index in 0..<64 { group.addTask { await transport.send(server.baseURL + "/ok?n=\(index)", timeout: .seconds(120)) } }
             return await group.reduce(into: []) { $0.append($1) }
         }
         await transport.shutdown()
@@ -222,10 +222,10 @@ extension PooledBeaconTransport: ShutdownTransport {}
         }
         defer { server.stop() }
         let transport = TransportKind.pooled.make(userAgent: "vplay-test")
-        let outcome = await transport.send(server.baseURL + "/huge", timeout: .seconds(30))
+        let outcome = await transport.send(server.baseURL + "/huge", timeout: .seconds(120))
         #expect(outcome.status == 200 && outcome.error == nil)
         #expect(outcome.bytes >= HTTPBeaconTransport.maxBodyBytes && outcome.bytes < huge.count, "\(outcome.bytes) bytes read of \(huge.count)")
-        let next = await transport.send(server.baseURL + "/next", timeout: .seconds(30))
+        let next = await transport.send(server.baseURL + "/next", timeout: .seconds(120))
         await transport.shutdown()
         #expect(next.status == 204)
         #expect(server.connections == 2, "the cut connection was closed, the next beacon opened another")
@@ -235,7 +235,7 @@ extension PooledBeaconTransport: ShutdownTransport {}
         let server = try ScriptedHTTPServer(replies: [.status(204)], tls: true)
         defer { server.stop() }
         let transport = TransportKind.pooled.make(userAgent: "vplay-test")
-        let outcome = await transport.send(server.baseURL + "/impression", timeout: .seconds(30))
+        let outcome = await transport.send(server.baseURL + "/impression", timeout: .seconds(120))
         await transport.shutdown()
         #expect(outcome.status == nil && outcome.failedBeforeSending)
         if case .tlsHandshakeFailed = outcome.error {} else { Issue.record("expected a TLS handshake failure: \(String(describing: outcome.error))") }
@@ -243,7 +243,7 @@ extension PooledBeaconTransport: ShutdownTransport {}
 
     @Test func aURLThatCannotBeRequested_isRefusedUnsent() async throws {
         let transport = TransportKind.pooled.make(userAgent: "vplay-test")
-        let outcome = await transport.send("http://127.0.0.1:99999/impression", timeout: .seconds(30))
+        let outcome = await transport.send("http://127.0.0.1:99999/impression", timeout: .seconds(120))
         await transport.shutdown()
         if case .refused = outcome.error {} else { Issue.record("expected a refusal: \(String(describing: outcome.error))") }
         #expect(outcome.status == nil && !outcome.failedBeforeSending)
