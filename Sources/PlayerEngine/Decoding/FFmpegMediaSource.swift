@@ -110,7 +110,8 @@ public final class FFmpegMediaSource: MediaSource {
             duration: timeline.duration.seconds,
             timeline: timeline,
             declaredDuration: format.declaredDuration,
-            bitRate: format.pointer.pointee.bit_rate > 0 ? Int(format.pointer.pointee.bit_rate) : nil,
+            // HLS: FFmpeg's figure is not the stream's (the playlist's bytes over its duration).
+            bitRate: format.nested == nil && format.pointer.pointee.bit_rate > 0 ? Int(format.pointer.pointee.bit_rate) : nil,
             size: format.nested == nil ? format.byteSize : nil,
             streams: streams,
             variant: format.variant
