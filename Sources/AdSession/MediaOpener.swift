@@ -103,7 +103,7 @@ struct MediaOpener {
                                           screenHeight: criteria.screenHeight)
         return { variants in
             let files = variants.map { variant in
-                MediaFile(delivery: "streaming", type: "video/mp4", width: variant.width, height: variant.height,
+                MediaFile(delivery: "streaming", type: "application/vnd.apple.mpegurl", width: variant.width, height: variant.height,
                           bitrate: variant.bandwidth.map { max(1, ($0 + 500) / 1000) }, url: variant.url)
             }
             guard let selection = try? MediaFileSelector.select(from: files, criteria: rule) else {
