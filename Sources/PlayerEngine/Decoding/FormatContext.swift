@@ -16,7 +16,8 @@ final class FormatContext {
     /// The reader vplay opened (the same as `io` unless throttled); nil for an HLS playlist, whose readers FFmpeg
     /// opens (through `nested`) and closes.
     private let opened: UnsafeMutablePointer<AVIOContext>?
-    /// The policy every URL FFmpeg's `hls` demuxer opens goes through (HLS only), the target of `io_open`.
+    /// The policy every URL FFmpeg's `hls` demuxer opens goes through (HLS only): the context's `opaque`, which
+    /// `io_open` reaches, so it lives as long as `pointer` (released after it in `deinit`).
     let nested: NestedOpenPolicy?
     /// Which variant of an HLS master playlist is played, and why (nil otherwise).
     let variant: String?
@@ -83,10 +84,6 @@ final class FormatContext {
         nested = opened.hls?.policy
         variant = opened.hls?.variant
         self.deadline = deadline
-        if let nested {
-            // The context's `opaque` is the policy FFmpeg's `io_open` reaches (set before any nested open).
-            withExtendedLifetime(nested) {}
-        }
 
         // From here on deinit closes both on a throw.
         let infoStatus = avformat_find_stream_info(pointer, nil)
