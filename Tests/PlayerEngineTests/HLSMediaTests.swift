@@ -144,6 +144,11 @@ import Testing
         #expect(loopError?.description.contains("itself a master playlist") == true)
         let hugeError = try await decodeFailure("\(server.baseURL)/huge.m3u8", options: Self.streaming)
         #expect(hugeError?.kind == "format-not-allowed")
+        // A media playlist whose segment is the playlist itself: FFmpeg's segment demuxer may open nothing further.
+        _ = try folder.write("self.m3u8", "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2.0,\nself.m3u8\n#EXT-X-ENDLIST\n")
+        let selfError = try await decodeFailure("\(server.baseURL)/self.m3u8", options: Self.streaming)
+        #expect(selfError != nil)
+        #expect(server.requests().filter { $0.target == "/self.m3u8" }.count <= 3, "\(server.requests().map(\.target))")
         #expect(ContinuousClock.now - started < .seconds(8), "refused before the 8 s load deadline")
     }
 
