@@ -135,7 +135,7 @@ import Testing
         _ = try folder.write("huge.m3u8", huge)
         let server = try serve(folder.url.path)
         defer { server.stop() }
-        let started = ContinuousClock.now
+        // Each is refused for what it is (not `load-timed-out` at the 8 s deadline): no wall-clock bound needed.
         let liveError = try await decodeFailure("\(server.baseURL)/live.m3u8", options: Self.streaming)
         #expect(liveError?.kind == "format-not-allowed")
         #expect(liveError?.description.contains("#EXT-X-ENDLIST") == true)
@@ -149,7 +149,6 @@ import Testing
         let selfError = try await decodeFailure("\(server.baseURL)/self.m3u8", options: Self.streaming)
         #expect(selfError != nil)
         #expect(server.requests().filter { $0.target == "/self.m3u8" }.count <= 3, "\(server.requests().map(\.target))")
-        #expect(ContinuousClock.now - started < .seconds(8), "refused before the 8 s load deadline")
     }
 
     @Test func hls_withoutStreamingOptions_staysRefusedAsAContainer() async throws {
