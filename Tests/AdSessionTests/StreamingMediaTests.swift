@@ -82,6 +82,13 @@ import PlayerEngine
         let highInfo = try #require(await Self.resolved(highRecorder))
         #expect(highInfo.media.video?.width == 640)
         #expect(highInfo.mediaReason.contains("HLS variant 1 of 2: highest bitrate ≤ 400 kbps is 300 kbps"), "\(highInfo.mediaReason)")
+        // --screen alone: the largest variant that fits, as for MediaFiles.
+        configuration.mediaCriteria.targetBitrateKbps = nil
+        configuration.mediaCriteria.screenWidth = 320
+        configuration.mediaCriteria.screenHeight = 180
+        let (_, screenRecorder) = await run(configuration)
+        let screenInfo = try #require(await Self.resolved(screenRecorder))
+        #expect(screenInfo.media.video?.width == 160, "\(screenInfo.mediaReason)")
     }
 
     @Test func session_hlsSegment404MidAd_failsWith405AtThePlayheadWhereItsDataEnds() async throws {
