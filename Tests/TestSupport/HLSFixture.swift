@@ -3,7 +3,9 @@ import Foundation
 /// HLS media made at test time from the repository's clip with `ffmpeg -f hls` (issue 23): two variants in their own
 /// folders, `hi/` (the clip's own H.264 and AAC, remuxed: 640×360) and `lo/` (re-encoded at 160×90), each a VOD
 /// playlist `index.m3u8` of five 2 s MPEG-TS segments `seg0.ts`…`seg4.ts`, and `master.m3u8` naming both
-/// (`hi` BANDWIDTH 300000, `lo` BANDWIDTH 120000). Made once per test process, in a folder of its own.
+/// (`hi` BANDWIDTH 300000, `lo` BANDWIDTH 120000). Made once, into a folder of the temporary directory named after
+/// the clip's size and this layout's version, moved into place whole, and reused by later test processes (so runs
+/// leave one such folder, not one each).
 public enum HLSFixture {
     /// The folder holding `master.m3u8`, `hi/` and `lo/`.
     public static func root() throws -> String { try made.get() }
@@ -13,12 +15,14 @@ public enum HLSFixture {
     public static let loBandwidth = 120_000
 
     private static let made: Result<String, any Error> = Result {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("vplay-hls-\(ProcessInfo.processInfo.processIdentifier)")
-        try? FileManager.default.removeItem(at: root)
+        let clip = Repo.media("clip-10s-360p.mp4")
+        let size = (try FileManager.default.attributesOfItem(atPath: clip)[.size] as? Int) ?? 0
+        let final = FileManager.default.temporaryDirectory.appendingPathComponent("vplay-hls-fixture-v1-\(size)")
+        if FileManager.default.fileExists(atPath: final.appendingPathComponent("master.m3u8").path) { return final.path }
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("vplay-hls-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
         for variant in ["hi", "lo"] {
             try FileManager.default.createDirectory(at: root.appendingPathComponent(variant), withIntermediateDirectories: true)
         }
-        let clip = Repo.media("clip-10s-360p.mp4")
         let hls = ["-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod"]
         try run("ffmpeg", ["-v", "error", "-y", "-i", clip, "-c", "copy"] + hls
             + ["-hls_segment_filename", root.appendingPathComponent("hi/seg%d.ts").path, root.appendingPathComponent("hi/index.m3u8").path])
@@ -35,6 +39,8 @@ public enum HLSFixture {
 
             """
         try Data(master.utf8).write(to: root.appendingPathComponent("master.m3u8"))
-        return root.path
+        // Another test process may have moved its own copy into place meanwhile: then that one is used.
+        if (try? FileManager.default.moveItem(at: root, to: final)) == nil { try? FileManager.default.removeItem(at: root) }
+        return final.path
     }
 }
