@@ -66,6 +66,19 @@ import PlayerEngine
         #expect(await Self.resolved(recorder)?.mediaReason.hasSuffix("; HLS media playlist") == true)
     }
 
+    @Test func session_hlsUnderMap_replaysThePlaylistAndItsSegmentsFromTheFolder() async throws {
+        let root = try HLSFixture.root()
+        let folder = try TemporaryFolder()
+        var configuration = try configuration(folder, mediaFile: hls("http://cdn.vplay.test/hls/master.m3u8"))
+        configuration.mappings = [.init(prefix: "http://cdn.vplay.test/hls/", directory: URL(fileURLWithPath: root, isDirectory: true))]
+        let (summary, recorder) = await run(configuration)
+        #expect(summary.outcome == .completed)
+        let info = try #require(await Self.resolved(recorder))
+        #expect(info.media.variant == "variant 1 of 2: highest bitrate 300 kbps → #1 (application/vnd.apple.mpegurl, 300 kbps, 640x360)")
+        let statistics = try #require(summary.playback?.statistics)
+        #expect(Dictionary(uniqueKeysWithValues: statistics.streams.map { ($0.index, $0.frames) }) == (try ProbeTruth.of("\(root)/hi/index.m3u8")).frames)
+    }
+
     @Test func session_hlsMasterPlaylist_variantChosenByBandwidthAsMediaFilesAre() async throws {
         let server = try serve()
         defer { server.stop() }
