@@ -11,7 +11,8 @@
 # binary would be: half of a dynamically linked start-up is the loader resolving Swift symbols across ~150 shared
 # libraries. Files: the media/ clips, a 60 s 1280x720 clip generated once into .build-bench/ (long enough that decoding,
 # not process start-up, dominates), a 5 s 3840x2160 clip (peak RSS on 4K), and the IAB 15 s sample when ../shared is
-# present. Then the cost of the timeline pass vplay makes when it opens a local file.
+# present, and an HLS playlist of the 60 s clip (`ffmpeg -i index.m3u8 -f null -` the reference). Then the cost of the
+# timeline pass vplay makes when it opens a local file.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-7}
@@ -37,12 +38,25 @@ if [ ! -f "$uhd" ]; then
     -c:v libx264 -preset veryfast -crf 28 -pix_fmt yuv420p -c:a aac -b:a 96k "$uhd"
 fi
 
+# HLS (issue 23): the 60 s clip remuxed into a VOD playlist of 4 s MPEG-TS segments; both read the local playlist.
+hls="$scratch/hls-60s-720p/index.m3u8"
+if [ ! -f "$hls" ]; then
+  echo "bench: generating $hls..." >&2
+  mkdir -p "$(dirname "$hls")"
+  ffmpeg -v error -y -i "$long" -c copy -f hls -hls_time 4 -hls_playlist_type vod \
+    -hls_segment_filename "$(dirname "$hls")/seg%d.ts" "$hls"
+fi
+
 files=(media/clip-10s-360p.mp4 "$long" "$uhd")
 [ -f ../shared/vast-samples/iab/media/VAST-4.0-Short-Intro.mp4 ] && files+=(../shared/vast-samples/iab/media/VAST-4.0-Short-Intro.mp4)
+timed=("${files[@]}")
+files+=("$hls")
 
 printf '| file | pass | vplay median | ffmpeg median | ratio | vplay peak RSS | ffmpeg peak RSS | RSS ratio |\n'
 printf '|---|---|---|---|---|---|---|---|\n'
 for file in "${files[@]}"; do
+  label=$(basename "$file")
+  [[ "$file" == *.m3u8 ]] && label="$(basename "$(dirname "$file")")/$label"
   for pass in decode demux; do
     if [ "$pass" = decode ]; then
       ours=("$vplay" probe --decode "$file"); theirs=(ffmpeg -nostdin -v error -i "$file" -f null -)
@@ -50,7 +64,7 @@ for file in "${files[@]}"; do
       ours=("$vplay" probe --demux "$file"); theirs=(ffmpeg -nostdin -v error -i "$file" -c copy -f null -)
     fi
     spec=$(python3 -c 'import json,sys; print(json.dumps({"runs": int(sys.argv[1]), "row": [sys.argv[4], sys.argv[5]], "commands": {"vplay": sys.argv[2].split("\x1f"), "ffmpeg": sys.argv[3].split("\x1f")}}))' \
-      "$runs" "$(IFS=$'\x1f'; echo "${ours[*]}")" "$(IFS=$'\x1f'; echo "${theirs[*]}")" "$(basename "$file")" "$pass")
+      "$runs" "$(IFS=$'\x1f'; echo "${ours[*]}")" "$(IFS=$'\x1f'; echo "${theirs[*]}")" "$label" "$pass")
     python3 scripts/bench/measure.py "$spec"
   done
 done
@@ -59,7 +73,7 @@ done
 # the pass's own wall time as `vplay probe` reports it, median of RUNS.
 echo
 printf '| file | timeline pass (median) |\n|---|---|\n'
-for file in "${files[@]}"; do
+for file in "${timed[@]}"; do  # an HLS playlist has no timeline pass (its timeline is its #EXTINFs)
   pass=$(for _ in $(seq "$runs"); do "$vplay" probe --json "$file" | python3 -c 'import json,sys; print(json.load(sys.stdin)["timeline"]["passTime"])'; done \
     | sort -g | awk '{ v[NR] = $1 } END { printf "%.1f ms", v[int((NR + 1) / 2)] * 1000 }')
   printf '| %s | %s |\n' "$(basename "$file")" "$pass"

@@ -25,6 +25,8 @@ struct MediaOpener {
         var delivery: MediaDelivery?
         /// When it was requested (the wall clock), for a real-time startup delay.
         var requested: ContinuousClock.Instant
+        /// How an HLS playlist was opened (its variant chooser), for a later open of the same media; nil otherwise.
+        var streaming: StreamingOptions? = nil
     }
 
     /// The file opened, or the error to report; `skipped` says why each better file was passed over, in order.
@@ -47,11 +49,13 @@ struct MediaOpener {
             let attempt: Result<(String, any MediaSource), MediaError>
             var delivery: MediaDelivery?
             var requested = ContinuousClock.now
+            let streaming = MediaFileSelector.isHLS(selection.file) ? StreamingOptions(chooseVariant: Self.variantChooser(criteria)) : nil
             switch MediaLocator(mappings: mappings).locate(selection.file.url, inLineTagURL: inLineTagURL) {
             case let .success(location):
                 do {
                     var options = MediaOpenOptions(decoderThreads: decoderThreads)
                     options.mapDelivery = network != nil
+                    options.streaming = streaming
                     if let speed = throttleSpeed, let network {
                         options.throttle = network.profile
                         options.throttleSpeed = speed
@@ -68,7 +72,9 @@ struct MediaOpener {
             }
             switch attempt {
             case let .success((location, source)):
-                return (.success(Opened(selection: selection, location: location, source: source, delivery: delivery, requested: requested)), skipped)
+                selection.reason += Self.streamingNote(selection.file, info: source.info)
+                return (.success(Opened(selection: selection, location: location, source: source, delivery: delivery, requested: requested,
+                                        streaming: streaming)), skipped)
             case let .failure(error):
                 let failure = SessionError(kind: .media, code: error.vastCode, message: error.description)
                 firstFailure = firstFailure ?? failure
@@ -76,6 +82,34 @@ struct MediaOpener {
                 if criteria.forcedFile != nil || candidates.isEmpty { return (.failure(firstFailure!), skipped) }
                 skipped.append("media file \(selection.file.url) cannot be played (VAST \(error.vastCode): \(error.description)); trying the next one")
             }
+        }
+    }
+
+    /// What `inspect`'s "why" adds for streaming media: the HLS variant played, or that a file labelled
+    /// `delivery="streaming"` played as the progressive file it is.
+    static func streamingNote(_ file: MediaFile, info: MediaInfo) -> String {
+        if let variant = info.variant { return "; HLS \(variant)" }
+        if MediaFileSelector.isHLS(file) { return "; HLS media playlist" }
+        if file.delivery?.lowercased() == "streaming" {
+            return "; labelled delivery=\"streaming\", played as the progressive file it is (\(info.format))"
+        }
+        return ""
+    }
+
+    /// Chooses an HLS master playlist's variant by the MediaFile rule (`--bandwidth`, `--screen`; `BANDWIDTH` read
+    /// in kbps, `RESOLUTION` as the size), each variant standing for a MediaFile.
+    static func variantChooser(_ criteria: MediaSelectionCriteria) -> VariantChooser {
+        let rule = MediaSelectionCriteria(targetBitrateKbps: criteria.targetBitrateKbps, screenWidth: criteria.screenWidth,
+                                          screenHeight: criteria.screenHeight)
+        return { variants in
+            let files = variants.map { variant in
+                MediaFile(delivery: "streaming", type: "application/vnd.apple.mpegurl", width: variant.width, height: variant.height,
+                          bitrate: variant.bandwidth.map { max(1, ($0 + 500) / 1000) }, url: variant.url)
+            }
+            guard let selection = try? MediaFileSelector.select(from: files, criteria: rule) else {
+                return VariantChoice(index: 0, reason: "the first variant")
+            }
+            return VariantChoice(index: selection.index - 1, reason: selection.reason)
         }
     }
 

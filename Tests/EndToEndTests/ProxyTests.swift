@@ -56,6 +56,25 @@ import TestSupport
         #expect(beacons["delivered"] as? Int == 0 && (beacons["failed"] as? Int ?? 0) > 0, "\(beacons)")
     }
 
+    /// Issue 23: an HLS MediaFile's playlist and every segment FFmpeg's hls demuxer reads go through the proxy too
+    /// (vplay sets FFmpeg's `http_proxy` per nested URL); the hosts do not resolve, so a direct request would fail.
+    @Test func proxyOption_seesAnHLSPlaylistAndEverySegment() async throws {
+        let root = try HLSFixture.root()
+        let folder = try TemporaryFolder()
+        let tag = try folder.write("demo.xml", try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
+            .replacingOccurrences(of: #"delivery="progressive" type="video/mp4""#, with: #"delivery="streaming" type="application/x-mpegURL""#)
+            .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "<![CDATA[http://cdn.vplay.test/hls/index.m3u8]]>"))
+        var routes = ["http://ads.vplay.test/demo.xml": tag, "http://cdn.vplay.test/hls/index.m3u8": "\(root)/hi/index.m3u8"]
+        for segment in 0..<5 { routes["http://cdn.vplay.test/hls/seg\(segment).ts"] = "\(root)/hi/seg\(segment).ts" }
+        let proxy = try await LoopbackProxy.start(routes: routes, keeping: folder)
+        defer { proxy.stop() }
+        let run = try await vplay(["--vast", "http://ads.vplay.test/demo.xml", "--proxy", proxy.url, "--dry-run", "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let seen = targets(proxy)
+        #expect(seen.filter { $0 == "http://cdn.vplay.test/hls/index.m3u8" }.count == 2, "vplay's look, then FFmpeg's: \(seen)")
+        #expect((0..<5).allSatisfy { seen.contains("http://cdn.vplay.test/hls/seg\($0).ts") }, "\(seen)")
+    }
+
     @Test func aProxyThatIsNotAnHTTPProxy_isAUsageError() async throws {
         let run = try await vplay(["--vast", "media/demo.xml", "--dry-run", "--proxy", "socks5://127.0.0.1:1080"])
         #expect(run.status == 2)
@@ -76,7 +95,7 @@ final class LoopbackProxy: @unchecked Sendable {
 
     /// Starts it and waits (off the cooperative pool) until it listens.
     static func start(routes: [String: String], keeping folder: TemporaryFolder) async throws -> LoopbackProxy {
-        let proxy = try LoopbackProxy(routes: routes, keeping: folder)
+        let proxy = try await LoopbackProxy.start(routes: routes, keeping: folder)
         let portFile = folder.url.appendingPathComponent("port")
         // Ready when it has written its port (a start-up wait, bounded; nothing is timed).
         let port = try await offThePool { () -> Int? in

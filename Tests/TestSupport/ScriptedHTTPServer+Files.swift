@@ -12,7 +12,7 @@ extension ScriptedHTTPServer {
         try self.init(tls: tls) { request in Self.fileReply(for: request.target, in: folder) }
     }
 
-    static func fileReply(for target: String, in root: URL) -> Reply {
+    public static func fileReply(for target: String, in root: URL) -> Reply {
         let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         let rawPath = String(parts[0])
         guard let path = rawPath.removingPercentEncoding, path.hasPrefix("/"), !path.contains("\0") else { return .status(404) }

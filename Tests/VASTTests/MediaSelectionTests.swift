@@ -13,13 +13,47 @@ struct MediaSelectionTests {
         MediaFile(id: "high-webm", delivery: "progressive", type: "video/webm", width: 1280, height: 720, bitrate: 2000, url: "https://c/high.webm"),
     ]
 
-    @Test func streamingAndVPAIDFiles_areRejectedWithReasons() throws {
+    @Test func hlsBesideProgressiveFiles_isPassedOver_andVPAIDRejected_withReasons() throws {
         let selection = try MediaFileSelector.select(from: Self.files)
         let reasons = Dictionary(uniqueKeysWithValues: selection.rejected.map { ($0.file.id ?? "", $0.reason) })
-        #expect(reasons["stream"]?.contains("streaming") == true)
+        #expect(reasons["stream"] == "playable; a progressive file is preferred (HLS is the fallback; --prefer-streaming)")
         #expect(reasons["vpaid"]?.contains("VPAID") == true)
         #expect(reasons["low"]?.hasPrefix("playable") == true)
         #expect(selection.rejected.count == Self.files.count - 1)
+    }
+
+    // Issue 23: `delivery` is a hint; HLS plays; DASH says why not.
+    @Test func mp4LabelledStreaming_isPlayedAsTheProgressiveFileItIs() throws {
+        let file = MediaFile(id: "mp4", delivery: "streaming", type: "video/mp4", width: 640, height: 360, bitrate: 500, url: "https://c/a.mp4")
+        #expect(MediaFileSelector.unplayableReason(file) == nil)
+        #expect(try MediaFileSelector.select(from: [file]).file.id == "mp4")
+    }
+
+    @Test func hlsOnly_isChosen_byTypeOrByItsM3U8Path() throws {
+        let typed = MediaFile(id: "typed", delivery: "streaming", type: "application/vnd.apple.mpegurl", url: "https://c/master")
+        let byPath = MediaFile(id: "path", delivery: "streaming", type: "video/unknown", url: "https://c/ad/index.M3U8?token=1")
+        #expect(try MediaFileSelector.select(from: [typed]).file.id == "typed")
+        #expect(try MediaFileSelector.select(from: [byPath]).file.id == "path")
+        #expect(MediaFileSelector.isHLS(byPath))
+    }
+
+    @Test func preferStreaming_choosesAmongTheHLSPlaylists() throws {
+        var criteria = MediaSelectionCriteria()
+        criteria.preferStreaming = true
+        let selection = try MediaFileSelector.select(from: Self.files, criteria: criteria)
+        #expect(selection.file.id == "stream")
+        let reasons = Dictionary(uniqueKeysWithValues: selection.rejected.map { ($0.file.id ?? "", $0.reason) })
+        #expect(reasons["high"] == "playable; an HLS playlist is preferred (--prefer-streaming)")
+    }
+
+    @Test func dash_isRejectedNamingTheReason() throws {
+        let dash = MediaFile(id: "dash", delivery: "streaming", type: "application/dash+xml", url: "https://c/a.mpd")
+        #expect(MediaFileSelector.unplayableReason(dash) == MediaFileSelector.dashReason)
+        #expect(throws: VASTError.self) { try MediaFileSelector.select(from: [dash]) }
+        do { _ = try MediaFileSelector.select(from: [dash]) } catch {
+            #expect(error.code == .noSupportedMediaFile)
+            #expect(error.message.contains("DASH (application/dash+xml) is not played"))
+        }
     }
 
     @Test func noTarget_choosesTheHighestBitrate_andMP4WinsTheTie() throws {
@@ -103,7 +137,8 @@ struct MediaSelectionTests {
 
     @Test func noPlayableFile_isError403() {
         do {
-            _ = try MediaFileSelector.select(from: Array(Self.files.prefix(2)))
+            // VPAID and DASH (HLS plays since issue 23).
+            _ = try MediaFileSelector.select(from: [Self.files[1], MediaFile(delivery: "streaming", type: "application/dash+xml", url: "https://c/a.mpd")])
             Issue.record("expected 403")
         } catch {
             #expect(error.code == .noSupportedMediaFile)

@@ -131,6 +131,7 @@ struct AdPreparation {
                                          }
                                      })
         prepared.media = media
+        prepared.media?.streaming = opened.streaming
         prepared.selection = opened.selection
         prepared.steps.append(.mediaOpened(assetURI: media.assetURI))
         if purpose == .play, let note = await adcashNote(location: opened.location, quality: criteria.adcashQuality) {

@@ -20,6 +20,8 @@ struct PreparedAd {
         var delivery: MediaDelivery?
         /// In real time under `--network`: the buffering policy for the bytes as they really arrive.
         var measuredNetwork: PlaybackEngine.MeasuredNetwork?
+        /// How an HLS playlist was opened, for a session that opens it again (a fleet's `--decode-each`).
+        var streaming: StreamingOptions? = nil
         var duration: Duration { source.info.exactDuration }
     }
 

@@ -99,6 +99,8 @@ public struct FleetRunner: Sendable {
         /// An ad pod: every ad it tries, in play order; `plan` is then what fires before the pod (empty for a single
         /// ad).
         var pod: [PodPart] = []
+        /// How an HLS playlist is opened again (`--decode-each`): the variant the verified decode played.
+        var streaming: StreamingOptions? = nil
         var warnings: [String] { plan.steps.warnings + pod.flatMap { $0.plan.steps.warnings } }
         /// Where each media file a session plays was opened from.
         var locations: [String] { pod.isEmpty ? [location] : pod.compactMap { $0.timeline == nil ? nil : $0.location } }
@@ -112,6 +114,7 @@ public struct FleetRunner: Sendable {
             /// Every frame of its one verified decode; nil when it does not play.
             var timeline: MediaTimeline?
             var location: String
+            var streaming: StreamingOptions? = nil
             var plays: Bool { timeline != nil && plan.failure == nil }
         }
 
@@ -161,6 +164,7 @@ public struct FleetRunner: Sendable {
         }
         var ad = FleetAd(plan: plan, timeline: timeline, location: media.location, mediaURL: media.selection.file.url,
                          decodeSeconds: decodeSeconds)
+        ad.streaming = media.streaming
         if let mix = configuration.networkMix {
             if ad.plan.rules?.viewability == .measured {
                 // The oracle does not work out how stalls break the runs in view: the sessions say undetermined.
@@ -223,6 +227,7 @@ public struct FleetRunner: Sendable {
         for entry in prepared.pod {
             var part = FleetAd.PodPart(ad: entry.ad, plan: entry.plan, substitute: entry.substitute, cut: entry.cut, timeline: nil,
                                        location: entry.media?.location ?? "")
+            part.streaming = entry.media?.streaming
             if let media = entry.media, entry.failure == nil {
                 let (decoded, seconds) = await decodeOnce(media)
                 decodeSeconds += seconds
@@ -388,6 +393,7 @@ public struct FleetRunner: Sendable {
         // A session that decodes for itself: the timeline is the one the fleet's verified decode measured.
         var options = MediaOpenOptions(decoderThreads: threads)
         options.knownTimeline = prepared.timeline?.info.timeline
+        options.streaming = prepared.streaming
         let open: () throws(MediaError) -> any MediaSource = { [options] () throws(MediaError) in
             try media.open(location, options: options)
         }
@@ -421,6 +427,7 @@ public struct FleetRunner: Sendable {
                 if let timeline = part.timeline {
                     var options = MediaOpenOptions(decoderThreads: threads)
                     options.knownTimeline = timeline.info.timeline
+                    options.streaming = part.streaming
                     let location = part.location
                     let decoded: (any MediaSource)? = configuration.decodeEach
                         ? try? await environment.onMediaExecutor { [options] () throws(MediaError) in try media.open(location, options: options) } : nil

@@ -84,7 +84,7 @@ extension FFmpegMediaSource {
                 frame = max(frame, base.duration(ofTicks: length))
             case .endOfFile:
                 break reading
-            case .failed, .timedOut:
+            case .failed, .timedOut, .nestedFailed:
                 return nil
             }
         }

@@ -39,7 +39,8 @@ public final class FFmpegMediaSource: MediaSource {
         self.options = options
         let format = try FormatContext(location: location, ioTimeout: options.ioTimeout, loadTimeout: options.loadTimeout,
                                        urlGate: options.urlGate, redirects: options.redirects,
-                                       throttle: options.throttle.map { ($0, options.throttleSpeed) }, proxy: options.proxy)
+                                       throttle: options.throttle.map { ($0, options.throttleSpeed) }, proxy: options.proxy,
+                                       streaming: options.streaming)
         self.format = format
         tallies = Array(repeating: DemuxTally(), count: format.streamCount)
 
@@ -92,7 +93,11 @@ public final class FFmpegMediaSource: MediaSource {
         let presented = Set(stats.map(\.index))
         let kinds = streams.map(\.type)
         var timeline = options.knownTimeline ?? Self.streamTimeline(format, presented: presented, kinds: kinds)
-        if options.knownTimeline == nil, options.measureTimeline, format.isRegularLocalFile,
+        if options.knownTimeline == nil, format.nested != nil, let declared = format.declaredDuration {
+            // HLS: the playlist's duration (its `#EXTINF`s), counted from the first shown picture.
+            timeline = PresentationTimeline(start: timeline.start, end: timeline.start + declared, measuredBy: .container, frame: timeline.frame)
+        }
+        if options.knownTimeline == nil, options.measureTimeline, format.isRegularLocalFile, format.nested == nil,
            let measured = Self.measureTimeline(location: location, options: options, presented: presented, kinds: kinds,
                                                mapDelivery: options.mapDelivery) {
             timeline = measured.timeline
@@ -105,9 +110,11 @@ public final class FFmpegMediaSource: MediaSource {
             duration: timeline.duration.seconds,
             timeline: timeline,
             declaredDuration: format.declaredDuration,
-            bitRate: format.pointer.pointee.bit_rate > 0 ? Int(format.pointer.pointee.bit_rate) : nil,
-            size: format.byteSize,
-            streams: streams
+            // HLS: FFmpeg's figure is not the stream's (the playlist's bytes over its duration).
+            bitRate: format.nested == nil && format.pointer.pointee.bit_rate > 0 ? Int(format.pointer.pointee.bit_rate) : nil,
+            size: format.nested == nil ? format.byteSize : nil,
+            streams: streams,
+            variant: format.variant
         )
     }
 
@@ -176,6 +183,23 @@ public final class FFmpegMediaSource: MediaSource {
             throw MediaError.readFailed(location: info.location, message: FFmpegCode.message(status))
         case let .timedOut(limit):
             throw MediaError.readTimedOut(location: info.location, limit: limit)
+        case let .nestedFailed(failure):
+            // A segment that failed mid-ad: the data ends here, as a file cut short does (frames decoded so far play).
+            for decoder in decoders.values.sorted(by: { $0.streamIndex < $1.streamIndex }) { decode(nil, with: decoder) }
+            drained = true
+            deferredError = segmentError(failure)
+        }
+    }
+
+    /// The error of an HLS ad whose segment failed: `truncated` (405, as media that ends early), naming the segment;
+    /// a refused segment URL keeps its own error.
+    private func segmentError(_ failure: MediaError) -> MediaError {
+        switch failure {
+        case .notFound, .unreachable:
+            let end = statistics.streams.compactMap(\.end).max() ?? 0
+            return .truncated(location: info.location, detail: "data ends at \(Duration.seconds(end).millisecondText) s of "
+                + "\(info.timeline.duration.millisecondText) s (\(failure.description))")
+        default: return failure
         }
     }
 
@@ -389,6 +413,8 @@ public final class FFmpegMediaSource: MediaSource {
             throw MediaError.readFailed(location: info.location, message: FFmpegCode.message(status))
         case let .timedOut(limit):
             throw MediaError.readTimedOut(location: info.location, limit: limit)
+        case let .nestedFailed(failure):
+            throw segmentError(failure)
         }
     }
 }

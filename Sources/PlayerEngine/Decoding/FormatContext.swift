@@ -13,8 +13,14 @@ final class FormatContext {
     /// The reader the demuxer reads through, as custom I/O (so the demuxer does not close it; deinit does): the one
     /// vplay opened, or the throttle over it (`ThrottledReader`).
     let io: UnsafeMutablePointer<AVIOContext>
-    /// The reader vplay opened (the same as `io` unless throttled).
-    private let opened: UnsafeMutablePointer<AVIOContext>
+    /// The reader vplay opened (the same as `io` unless throttled); nil for an HLS playlist, whose readers FFmpeg
+    /// opens (through `nested`) and closes.
+    private let opened: UnsafeMutablePointer<AVIOContext>?
+    /// The policy every URL FFmpeg's `hls` demuxer opens goes through (HLS only): the context's `opaque`, which
+    /// `io_open` reaches, so it lives as long as `pointer` (released after it in `deinit`).
+    let nested: NestedOpenPolicy?
+    /// Which variant of an HLS master playlist is played, and why (nil otherwise).
+    let variant: String?
     /// A simulated network's throttle over `opened`, when there is one.
     private let throttled: ThrottledReader?
     /// Reads that waited for the throttle's bytes.
@@ -55,7 +61,8 @@ final class FormatContext {
     ///     FFmpeg follow them itself (tests of the decoder alone).
     init(location: String, ioTimeout: Duration, loadTimeout: Duration, allowedFormats: String = adFormats,
          urlGate: URLGate = .open, redirects: MediaRedirectResolver? = nil,
-         throttle: (profile: NetworkProfile, speed: Double)? = nil, proxy: ProxySettings = .direct) throws(MediaError) {
+         throttle: (profile: NetworkProfile, speed: Double)? = nil, proxy: ProxySettings = .direct,
+         streaming: StreamingOptions? = nil) throws(MediaError) {
         self.location = location
         readLimit = ioTimeout
         let target = try Self.openableTarget(location, gate: urlGate)
@@ -68,12 +75,14 @@ final class FormatContext {
         let deadline = LoadDeadline(limit: loadTimeout)
         deadline.arm()
         let opened = try Self.open(
-            target: target, location: location, ioTimeout: ioTimeout, deadline: deadline, allowedFormats: allowedFormats,
-            redirects: redirects, throttle: throttle, proxy: proxy)
+            target: target, location: location, ioTimeout: ioTimeout, deadline: deadline, allowedFormats: allowedFormats, gate: urlGate,
+            redirects: redirects, throttle: throttle, proxy: proxy, streaming: streaming)
         pointer = opened.context
-        io = opened.throttled?.context ?? opened.io
+        io = opened.throttled?.context ?? opened.io ?? opened.context.pointee.pb!
         self.opened = opened.io
         throttled = opened.throttled
+        nested = opened.hls?.policy
+        variant = opened.hls?.variant
         self.deadline = deadline
 
         // From here on deinit closes both on a throw.
@@ -82,6 +91,11 @@ final class FormatContext {
         // if the load deadline hit.
         deadline.disarm()
         if deadline.expired { throw MediaError.loadTimedOut(location: location, limit: loadTimeout) }
+        if let nested {
+            // A nested URL refused, or a segment that could not be read, while loading.
+            if let refusal = nested.refusal { throw refusal }
+            if let failure = nested.takeFailure() { throw failure }
+        }
         if infoStatus < 0 {
             throw MediaError.unreadableContainer(
                 location: location, format: formatName, message: FFmpegCode.message(infoStatus))
@@ -91,9 +105,12 @@ final class FormatContext {
     deinit {
         var context: UnsafeMutablePointer<AVFormatContext>? = pointer
         avformat_close_input(&context)
-        var reader: UnsafeMutablePointer<AVIOContext>? = opened
-        avio_closep(&reader)
+        if let opened {
+            var reader: UnsafeMutablePointer<AVIOContext>? = opened
+            avio_closep(&reader)
+        }
         withExtendedLifetime(throttled) {}
+        withExtendedLifetime(nested) {}
     }
 
     var formatName: String {
@@ -144,7 +161,7 @@ final class FormatContext {
         Self.isMP4Family(formatName) ? Self.mp4BoxTruncation(io) : nil
     }
 
-    enum ReadResult { case packet, endOfFile, failed(Int32), timedOut(Duration) }
+    enum ReadResult { case packet, endOfFile, failed(Int32), timedOut(Duration), nestedFailed(MediaError) }
 
     /// Reads the next packet into `packet` (which the caller unreferences after use). The read may take `ioTimeout`
     /// in all: `rw_timeout` alone stops a server that goes silent, not one that trickles a byte now and then after
@@ -157,6 +174,11 @@ final class FormatContext {
         // The limit can stop a read-ahead under a packet that is still returned; the reader keeps the error and
         // hands it out on the next call, so the expiry is remembered until then.
         if deadline.expired { readTimedOut = true }
+        if let failure = nested?.refusal ?? nested?.takeFailure() {
+            // A segment that could not be read: FFmpeg's hls demuxer skips it and reads on, so the data ends here.
+            if status >= 0 { packet.unref() }
+            return .nestedFailed(failure)
+        }
         if status >= 0 { return .packet }
         if readTimedOut { return .timedOut(readLimit) }
         if status == FFmpegCode.endOfFile { return .endOfFile }
@@ -210,9 +232,10 @@ final class FormatContext {
     }
 
     private static func open(
-        target: String, location: String, ioTimeout: Duration, deadline: LoadDeadline, allowedFormats: String,
-        redirects: MediaRedirectResolver?, throttle: (profile: NetworkProfile, speed: Double)?, proxy: ProxySettings = .direct
-    ) throws(MediaError) -> (context: UnsafeMutablePointer<AVFormatContext>, io: UnsafeMutablePointer<AVIOContext>, throttled: ThrottledReader?) {
+        target: String, location: String, ioTimeout: Duration, deadline: LoadDeadline, allowedFormats: String, gate: URLGate = .open,
+        redirects: MediaRedirectResolver?, throttle: (profile: NetworkProfile, speed: Double)?, proxy: ProxySettings = .direct,
+        streaming: StreamingOptions? = nil
+    ) throws(MediaError) -> Opened {
         // Through a proxy, an https URL is a CONNECT tunnel: FFmpeg's `httpproxy` protocol.
         let viaProxy = isRemote(target) ? URL(string: target).flatMap { proxy.endpoint(for: $0) } : nil
         let protocols = isRemote(target) ? (viaProxy == nil ? remoteProtocols : remoteProtocols + ",httpproxy") : localProtocols
@@ -266,6 +289,14 @@ final class FormatContext {
             throw closing(failure.classify(score < 0 ? score : FFmpegCode.invalidData))
         }
         let format = String(cString: probedName)
+        if format == "hls", let streaming, throttle == nil {
+            // An HLS playlist, where the MediaFile says it may be one: read by vplay, then demuxed by FFmpeg with every
+            // nested URL checked (`FormatContext+HLS`). Through a simulated network's throttle it is refused below.
+            defer { var open: UnsafeMutablePointer<AVIOContext>? = inner; avio_closep(&open) }
+            return try openHLS(
+                playlist: inner, url: opened, location: location, remote: isRemote(target), ioTimeout: ioTimeout,
+                deadline: deadline, interrupt: interrupt, gate: gate, redirects: redirects, proxy: proxy, streaming: streaming)
+        }
 
         guard let allocated = avformat_alloc_context() else { fatalError("avformat_alloc_context: out of memory") }
         allocated.pointee.pb = io
@@ -281,7 +312,14 @@ final class FormatContext {
         guard status >= 0, let context else {
             throw closing(failure.classifyHeader(status, io: io, format: format, score: score, allowedFormats: allowedFormats))
         }
-        return (context, inner, throttled)
+        return Opened(context: context, io: inner, throttled: throttled, hls: nil)
+    }
+
+    struct Opened {
+        var context: UnsafeMutablePointer<AVFormatContext>
+        var io: UnsafeMutablePointer<AVIOContext>?
+        var throttled: ThrottledReader?
+        var hls: (policy: NestedOpenPolicy, variant: String?)?
     }
 
     /// Turns an FFmpeg status from one of the opening steps into the `MediaError` a player can act on.

@@ -13,8 +13,9 @@ public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The URL's scheme is not one vplay lets FFmpeg open (file, http, https only), or FFmpeg was asked to open
     /// another protocol on its behalf (e.g. `subfile,,…:/path`, or a local file from remote media).
     case schemeNotAllowed(location: String)
-    /// The data is a container vplay does not play (only MP4/MOV/3GP and Matroska/WebM files are), e.g. an HLS
-    /// playlist, which could otherwise make FFmpeg open further URLs. `format` is FFmpeg's name for what it found.
+    /// The data is a container vplay does not play (MP4/MOV/3GP and Matroska/WebM files, and HLS playlists where
+    /// the MediaFile is one, are played), e.g. an HLS playlist behind a `video/mp4` MediaFile, a live or encrypted
+    /// HLS playlist, or one over its limits. `format` is FFmpeg's name for what it found, or what is wrong with it.
     case formatNotAllowed(location: String, format: String)
     /// Loading (connect, probe, header, stream parameters) took longer than `limit`
     /// (`MediaOpenOptions.loadTimeout`).
@@ -81,7 +82,7 @@ public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .cannotRequest(location, reason): "media not requested: \(location) (\(reason))"
         case let .schemeNotAllowed(location): "media URL scheme not allowed (file, http, https only): \(location)"
         case let .formatNotAllowed(location, format):
-            "media container not allowed (\(format); only MP4/MOV/3GP and Matroska/WebM files play): \(location)"
+            "media container not allowed (\(format); MP4/MOV/3GP and Matroska/WebM files and HLS MediaFiles play): \(location)"
         case let .loadTimedOut(location, limit): "media load timed out after \(limit.seconds) s: \(location)"
         case let .decoderFailed(location, codec, message): "the \(codec) decoder could not be opened (\(message)): \(location)"
         case let .notMedia(location, message): "not a media file: \(location) (\(message))"

@@ -21,6 +21,8 @@ public struct MediaInfo: Sendable, Equatable, Codable {
     /// File size in bytes when known.
     public var size: Int64?
     public var streams: [StreamInfo]
+    /// For an HLS master playlist: which variant plays and why (`"variant 2 of 3: …"`); nil otherwise.
+    public var variant: String? = nil
 
     /// The warning for a header whose declared duration disagrees with the frames' by more than a frame, else nil.
     /// A header counting from 0 to the end (MP4 with an empty edit, B-frames without an edit list) agrees.

@@ -99,6 +99,8 @@ public struct MediaOpenOptions: Sendable {
     /// Also map where the packets' bytes are during the timeline pass (a local file; `FFmpegMediaSource.deliveryMap`),
     /// for a simulated network, so the file is not read a third time.
     public var mapDelivery = false
+    /// How an HLS playlist is opened (the MediaFile is one, or may be); nil: an HLS playlist is refused (403).
+    public var streaming: StreamingOptions?
 
     public init(
         decoderThreads: Int = 0, ioTimeout: Duration = .seconds(10), truncationTolerance: Duration = .milliseconds(500),

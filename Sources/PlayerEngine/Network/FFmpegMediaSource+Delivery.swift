@@ -32,6 +32,8 @@ extension FFmpegMediaSource {
                 throw MediaError.readFailed(location: location, message: "reading its packets to map its bytes failed (\(FFmpegCode.message(status)))")
             case let .timedOut(limit):
                 throw MediaError.readTimedOut(location: location, limit: limit)
+            case let .nestedFailed(failure):
+                throw failure
             }
         }
         let size = format.byteSize ?? furthest

@@ -1,8 +1,14 @@
-/// Chooses the MediaFile vplay plays (FFmpeg, progressive download).
+/// Chooses the MediaFile vplay plays (FFmpeg: a progressive file, or an HLS playlist).
 ///
-/// **Playable**: `delivery` is not `streaming` (absent is accepted, since progressive is what a file URL means);
-/// `type` (parameters ignored, case-insensitive) is one of `playableTypes`; `apiFramework` is not VPAID.
+/// **Playable**: `type` (parameters ignored, case-insensitive) is one of `playableTypes` or `hlsTypes` (or the URL's
+/// path ends in `.m3u8`); `apiFramework` is not VPAID. `delivery` is a hint, not a filter: a progressive file
+/// labelled `streaming` plays (ad servers label plain MP4s so), and so does an HLS playlist labelled `progressive`.
+/// DASH (`application/dash+xml`) is not played (`dashReason`).
 /// Mezzanine files are never candidates (they are not MediaFiles; the spec forbids playing them).
+///
+/// **Progressive first**: when both progressive files and HLS playlists are playable, only the progressive files are
+/// candidates (`preferStreaming` turns this round): one request, one decode, the file the advertiser made, where an
+/// HLS ladder is a platform's re-encoding of it, and nothing nested for vplay to police.
 ///
 /// **Choice** among playable files, in this order (first rule that applies):
 /// 1. `forcedFile`: by `id`, else by 1-based index; overrides everything.
@@ -22,16 +28,32 @@ public enum MediaFileSelector {
     /// MIME types FFmpeg plays as progressive files, in order of preference for tie-breaks.
     public static let playableTypes = ["video/mp4", "video/webm", "video/quicktime", "video/x-m4v", "video/3gpp"]
 
+    /// MIME types of HLS playlists (played through FFmpeg's `hls` demuxer, one variant chosen by the same rules).
+    public static let hlsTypes = ["application/x-mpegurl", "application/vnd.apple.mpegurl", "audio/mpegurl", "audio/x-mpegurl"]
+    /// MIME type of a DASH manifest.
+    public static let dashType = "application/dash+xml"
+    /// Why a DASH MediaFile is not played.
+    public static let dashReason = "DASH (application/dash+xml) is not played: FFmpeg's dash demuxer opens its segment and "
+        + "initialization URLs itself, and vplay checks those only for HLS so far; use the tag's MP4 or HLS file"
+
+    /// Whether `file` is an HLS playlist: an HLS MIME type, or a URL whose path ends in `.m3u8` (whatever its type).
+    public static func isHLS(_ file: MediaFile) -> Bool {
+        if let type = normalizedType(file), hlsTypes.contains(type) { return true }
+        let path = file.url.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "?", maxSplits: 1).first ?? ""
+        return path.lowercased().hasSuffix(".m3u8")
+    }
+
     /// Why `file` cannot be played, or `nil` when it can.
     public static func unplayableReason(_ file: MediaFile) -> String? {
-        if let delivery = file.delivery?.lowercased(), delivery != "progressive" {
-            return "\(delivery) delivery (only progressive files are played)"
-        }
         if let api = file.apiFramework, api.lowercased().contains("vpaid") {
             return "\(api) apiFramework (interactive JavaScript, not played)"
         }
+        if isHLS(file) { return URLTemplate.isFireable(file.url) ? nil : "empty URL" }
         guard let type = normalizedType(file) else { return "no type attribute" }
-        if !playableTypes.contains(type) { return "type \(type) is not one of \(playableTypes.joined(separator: ", "))" }
+        if type == dashType { return dashReason }
+        if !playableTypes.contains(type) {
+            return "type \(type) is not one of \((playableTypes + hlsTypes.prefix(2)).joined(separator: ", "))"
+        }
         if !URLTemplate.isFireable(file.url) { return "empty URL" }
         return nil
     }
@@ -56,12 +78,21 @@ public enum MediaFileSelector {
         for entry in indexed {
             if let why = unplayableReason(entry.file) { rejected[entry.index] = why }
         }
-        let playable = indexed.filter { rejected[$0.index] == nil }
+        var playable = indexed.filter { rejected[$0.index] == nil }
+        var passedOver: [Int: String] = [:]
+        // Progressive files before HLS playlists (or the reverse with `preferStreaming`): the other kind is a fallback.
+        let preferHLS = criteria.preferStreaming ?? false
+        if playable.contains(where: { isHLS($0.file) }), playable.contains(where: { !isHLS($0.file) }) {
+            let note = preferHLS ? "playable; an HLS playlist is preferred (--prefer-streaming)"
+                                 : "playable; a progressive file is preferred (HLS is the fallback; --prefer-streaming)"
+            for entry in playable where isHLS(entry.file) != preferHLS { passedOver[entry.index] = note }
+            playable.removeAll { isHLS($0.file) != preferHLS }
+        }
 
         func result(_ chosen: (index: Int, file: MediaFile), _ reason: String) -> MediaSelection {
             let others = indexed.filter { $0.index != chosen.index }.map {
                 RejectedMediaFile(index: $0.index, file: $0.file,
-                                  reason: rejected[$0.index] ?? "playable; not chosen (\(describe($0.file)))")
+                                  reason: rejected[$0.index] ?? passedOver[$0.index] ?? "playable; not chosen (\(describe($0.file)))")
             }
             return MediaSelection(file: chosen.file, index: chosen.index, reason: reason, rejected: others)
         }

@@ -12,6 +12,9 @@ public struct MediaSelectionCriteria: Sendable, Hashable, Codable {
     public var forcedFile: String?
     /// The Adcash rule (seed 000, Table 5): the quality to pick. Overrides bandwidth and screen size.
     public var adcashQuality: AdcashQuality?
+    /// `--prefer-streaming`: with both progressive files and HLS playlists playable, choose among the playlists
+    /// (nil or false: among the progressive files, vplay's default).
+    public var preferStreaming: Bool?
 
     public init(targetBitrateKbps: Int? = nil, screenWidth: Int? = nil, screenHeight: Int? = nil,
                 forcedFile: String? = nil, adcashQuality: AdcashQuality? = nil) {

@@ -39,7 +39,9 @@ struct ProbeCommand: AsyncParsableCommand {
         let started = wall.now
         do {
             // A demux pass opens no decoder; a plain probe opens them, to report a decoder that will not open.
-            let options = MediaOpenOptions(decoderThreads: threads, openDecoders: !demux, measureTimeline: !demux)
+            var options = MediaOpenOptions(decoderThreads: threads, openDecoders: !demux, measureTimeline: !demux)
+            // HLS playlists too (their highest BANDWIDTH variant), every nested URL checked as in a session.
+            options.streaming = StreamingOptions()
             let source = try SessionEnvironment.liveMediaSource(location, options: options)
             var pass: MediaPass? = nil
             if decode {

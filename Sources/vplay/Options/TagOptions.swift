@@ -40,6 +40,9 @@ struct TagOptions: ParsableArguments {
             transform: ScreenSize.init(parsing:))
     var screen: ScreenSize?
 
+    @Flag(help: "With both progressive files and HLS playlists in the tag, choose among the HLS playlists (default: the progressive files; HLS is the fallback).")
+    var preferStreaming = false
+
     @Option(help: ArgumentHelp("Force a media file by its id attribute or 1-based position.", valueName: "id"))
     var mediaFile: String?
 
@@ -109,6 +112,7 @@ struct TagOptions: ParsableArguments {
             configuration.mediaCriteria.screenHeight = screen.height
         }
         configuration.mediaCriteria.forcedFile = mediaFile
+        configuration.mediaCriteria.preferStreaming = preferStreaming ? true : nil
         configuration.adcashStatePath = adcashState
         configuration.addressPolicy = AddressPolicy(denyPrivate: denyPrivateNetworks, denyLoopback: denyLoopback)
         configuration.proxy = (try? proxySettings()) ?? .direct  // refused in validate() when invalid

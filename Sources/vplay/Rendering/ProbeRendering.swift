@@ -31,6 +31,7 @@ enum ProbeRendering {
             ("format", .string(info.format)),
             ("bitRate", .optional(info.bitRate)), ("size", .optional(info.size.map(Int.init))), ("streams", .array(streams)),
         ]
+        if let variant = info.variant { pairs.append(("variant", .string(variant))) }
         if let pass {
             pairs.append((pass.mode, .object([
                 ("wallTime", .seconds(pass.wallTime)), ("speed", .number(pass.speed)),
@@ -46,6 +47,7 @@ enum ProbeRendering {
         if let bitRate = info.bitRate { header += ", \(bitRate / 1000) kb/s" }
         if let size = info.size { header += ", \(size) bytes" }
         lines.append(header)
+        if let variant = info.variant { lines.append("  HLS \(variant)") }
         for stream in info.streams {
             var line = "  #\(stream.index) \(stream.type.rawValue) \(stream.codec)"
             if let width = stream.width, let height = stream.height { line += " \(width)x\(height)" }

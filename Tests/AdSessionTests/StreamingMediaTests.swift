@@ -1,0 +1,140 @@
+import Primitives
+import Foundation
+import Testing
+import TestSupport
+@testable import AdSession
+import PlayerEngine
+
+/// Issue 23 through whole sessions: a streaming-labelled MP4 and HLS MediaFiles served over loopback, on the
+/// virtual clock, with the one session core choosing, opening and timing them.
+@Suite struct StreamingMediaTests {
+    static let demoMediaFile = #"<MediaFile id="demo-360p" delivery="progressive" type="video/mp4" width="640" height="360" bitrate="223" codec="avc1.64001e"><![CDATA[clip-10s-360p.mp4]]></MediaFile>"#
+
+    func configuration(_ folder: TemporaryFolder, mediaFile: String) throws -> SessionConfiguration {
+        let tag = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
+        #expect(tag.contains(Self.demoMediaFile))
+        var configuration = SessionConfiguration(tag: try folder.write("tag.xml", tag.replacingOccurrences(of: Self.demoMediaFile, with: mediaFile)))
+        configuration.dryRun = true
+        return configuration
+    }
+
+    func hls(_ url: String) -> String {
+        #"<MediaFile id="hls" delivery="streaming" type="application/x-mpegURL" width="640" height="360"><![CDATA["# + url + "]]></MediaFile>"
+    }
+
+    func run(_ configuration: SessionConfiguration) async -> (SessionSummary, Recorder) {
+        let recorder = Recorder()
+        let summary = await AdSessionRunner(configuration: configuration).run { await recorder.add($0) }
+        return (summary, recorder)
+    }
+
+    func serve(failing: String? = nil) throws -> ScriptedHTTPServer {
+        let folder = URL(fileURLWithPath: try HLSFixture.root(), isDirectory: true)
+        return try ScriptedHTTPServer { target in
+            if let failing, target == failing { return .status(404) }
+            return ScriptedHTTPServer.fileReply(for: target, in: folder)
+        }
+    }
+
+    static func resolved(_ recorder: Recorder) async -> ResolvedInfo? {
+        await recorder.records.compactMap { if case let .resolved(info) = $0 { info } else { nil } }.first
+    }
+
+    @Test func session_mp4LabelledStreaming_playsAndItsWhySaysSo() async throws {
+        let folder = try TemporaryFolder()
+        let file = #"<MediaFile id="s" delivery="streaming" type="video/mp4" width="640" height="360" bitrate="223"><![CDATA[file://"# + Repo.media("clip-10s-360p.mp4") + "]]></MediaFile>"
+        let (summary, recorder) = await run(try configuration(folder, mediaFile: file))
+        #expect(summary.outcome == .completed)
+        let reason = await Self.resolved(recorder)?.mediaReason ?? ""
+        #expect(reason.contains(#"labelled delivery="streaming", played as the progressive file it is (mov,mp4,m4a,3gp,3g2,mj2)"#), "\(reason)")
+    }
+
+    @Test func session_hlsOverLoopback_firesQuartilesAtExactFractionsOfThePlaylistDuration_andPresentsFFprobesFrames() async throws {
+        let server = try serve()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let url = "\(server.baseURL)/hi/index.m3u8"
+        let truth = try ProbeTruth.of(url)
+        let (summary, recorder) = await run(try configuration(folder, mediaFile: hls(url)))
+        #expect(summary.outcome == .completed)
+        let duration = Duration.milliseconds(Int64((truth.duration * 1000).rounded()))
+        #expect(summary.duration == duration)
+        let quartiles = await recorder.events.filter { [.firstQuartile, .midpoint, .thirdQuartile, .complete].contains($0.name) }
+        #expect(quartiles.map(\.playhead) == [duration / 4, duration / 2, duration * 3 / 4, duration])
+        let statistics = try #require(summary.playback?.statistics)
+        #expect(Dictionary(uniqueKeysWithValues: statistics.streams.map { ($0.index, $0.frames) }) == truth.frames)
+        #expect(await Self.resolved(recorder)?.mediaReason.hasSuffix("; HLS media playlist") == true)
+    }
+
+    @Test func session_hlsUnderMap_replaysThePlaylistAndItsSegmentsFromTheFolder() async throws {
+        let root = try HLSFixture.root()
+        let folder = try TemporaryFolder()
+        var configuration = try configuration(folder, mediaFile: hls("http://cdn.vplay.test/hls/master.m3u8"))
+        configuration.mappings = [.init(prefix: "http://cdn.vplay.test/hls/", directory: URL(fileURLWithPath: root, isDirectory: true))]
+        let (summary, recorder) = await run(configuration)
+        #expect(summary.outcome == .completed)
+        let info = try #require(await Self.resolved(recorder))
+        #expect(info.media.variant == "variant 1 of 2: highest bitrate 300 kbps → #1 (application/vnd.apple.mpegurl, 300 kbps, 640x360)")
+        let statistics = try #require(summary.playback?.statistics)
+        #expect(Dictionary(uniqueKeysWithValues: statistics.streams.map { ($0.index, $0.frames) }) == (try ProbeTruth.of("\(root)/hi/index.m3u8")).frames)
+    }
+
+    @Test func session_hlsMasterPlaylist_variantChosenByBandwidthAsMediaFilesAre() async throws {
+        let server = try serve()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        var configuration = try configuration(folder, mediaFile: hls("\(server.baseURL)/master.m3u8"))
+        configuration.mediaCriteria.targetBitrateKbps = 150
+        let (low, lowRecorder) = await run(configuration)
+        #expect(low.outcome == .completed)
+        let lowInfo = try #require(await Self.resolved(lowRecorder))
+        #expect(lowInfo.media.video?.width == 160)
+        #expect(lowInfo.mediaReason.contains("HLS variant 2 of 2: highest bitrate ≤ 150 kbps is 120 kbps"), "\(lowInfo.mediaReason)")
+        configuration.mediaCriteria.targetBitrateKbps = 400
+        let (_, highRecorder) = await run(configuration)
+        let highInfo = try #require(await Self.resolved(highRecorder))
+        #expect(highInfo.media.video?.width == 640)
+        #expect(highInfo.mediaReason.contains("HLS variant 1 of 2: highest bitrate ≤ 400 kbps is 300 kbps"), "\(highInfo.mediaReason)")
+        // --screen alone: the largest variant that fits, as for MediaFiles.
+        configuration.mediaCriteria.targetBitrateKbps = nil
+        configuration.mediaCriteria.screenWidth = 320
+        configuration.mediaCriteria.screenHeight = 180
+        let (_, screenRecorder) = await run(configuration)
+        let screenInfo = try #require(await Self.resolved(screenRecorder))
+        #expect(screenInfo.media.video?.width == 160, "\(screenInfo.mediaReason)")
+    }
+
+    @Test func session_hlsSegment404MidAd_failsWith405AtThePlayheadWhereItsDataEnds() async throws {
+        let server = try serve(failing: "/hi/seg2.ts")
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let (summary, recorder) = await run(try configuration(folder, mediaFile: hls("\(server.baseURL)/hi/index.m3u8")))
+        #expect(summary.outcome == .mediaError)
+        #expect(summary.error?.code == .mediaFileDisplay)
+        #expect(summary.error?.message.contains("/hi/seg2.ts") == true, "\(summary.error?.message ?? "")")
+        let error = try #require(await recorder.events.first { $0.name == .error })
+        #expect(error.playhead > .milliseconds(3900) && error.playhead <= .seconds(4), "\(error.playhead): where two 2 s segments end")
+        let names = await recorder.events.map(\.name)
+        #expect(names.contains(.firstQuartile) && !names.contains(.midpoint))
+        let beacon = await recorder.beacons.first { $0.event == "error" }
+        #expect(beacon?.url.contains("code=405") == true)
+    }
+
+    @Test func fleet_ofAnHLSAd_decodingEachSession_completesEveryOneOnTheChosenVariant() async throws {
+        let server = try serve()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        var session = try configuration(folder, mediaFile: hls("\(server.baseURL)/master.m3u8"))
+        session.mediaCriteria.targetBitrateKbps = 150
+        var fleet = FleetConfiguration(session: session, sessions: 3, mix: try FleetMix(parsing: "complete:1"))
+        fleet.decodeEach = true
+        let result = await FleetRunner(configuration: fleet).run()
+        let report = try result.get()
+        #expect(report.fleet.duration == 10)
+        #expect(report.population.events["complete"] == 3)
+        #expect(report.population.failures.isEmpty)
+        let segments = server.requests().map(\.target).filter { $0.hasSuffix(".ts") }
+        #expect(!segments.isEmpty && segments.allSatisfy { $0.hasPrefix("/lo/") }, "only the chosen variant's segments: \(Set(segments))")
+        #expect(segments.filter { $0 == "/lo/seg4.ts" }.count == 4, "the verified decode and each of the 3 sessions read the last segment")
+    }
+}
