@@ -95,7 +95,7 @@ final class LoopbackProxy: @unchecked Sendable {
 
     /// Starts it and waits (off the cooperative pool) until it listens.
     static func start(routes: [String: String], keeping folder: TemporaryFolder) async throws -> LoopbackProxy {
-        let proxy = try await LoopbackProxy.start(routes: routes, keeping: folder)
+        let proxy = try LoopbackProxy(routes: routes, keeping: folder)
         let portFile = folder.url.appendingPathComponent("port")
         // Ready when it has written its port (a start-up wait, bounded; nothing is timed).
         let port = try await offThePool { () -> Int? in
