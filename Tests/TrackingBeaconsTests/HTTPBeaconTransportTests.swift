@@ -66,13 +66,14 @@ extension PooledBeaconTransport: ShutdownTransport {}
         let server = try Self.server()
         defer { server.stop() }
         let transport = kind.make(userAgent: Self.userAgent)
-        let outcome = await transport.send(server.baseURL + "/stall", timeout: .seconds(1))
+        // 5 s: long enough for the head to arrive on a loaded machine, far under the server's close at 120 s.
+        let outcome = await transport.send(server.baseURL + "/stall", timeout: .seconds(5))
         await transport.shutdown()
         #expect(outcome.status == 200 && outcome.delivered)
         #expect(outcome.error == .bodyTimedOut)
         #expect(outcome.bytes == 3)
-        #expect(outcome.latency >= .seconds(1) && outcome.latency < .seconds(60),
-                "ended by the 1 s timeout, not the server's close at 120 s: \(outcome.latency)")
+        #expect(outcome.latency >= .seconds(5) && outcome.latency < .seconds(60),
+                "ended by the 5 s timeout, not the server's close at 120 s: \(outcome.latency)")
         #expect(!outcome.failedBeforeSending)
     }
 
