@@ -13,7 +13,7 @@ public enum MacroFormat {
         let local = millisecondsSince1970 + Int64(offsetMinutes) * 60_000
         let days = floorDiv(local, 86_400_000)
         let msOfDay = local - days * 86_400_000
-        let (year, month, day) = civil(fromDays: days)
+        let (year, month, day) = ISO8601Time.civil(fromDays: days)
         let hour = msOfDay / 3_600_000, minute = msOfDay / 60_000 % 60, second = msOfDay / 1000 % 60
         let sign = offsetMinutes < 0 ? "-" : "+"
         let offset = abs(offsetMinutes)
@@ -43,17 +43,4 @@ public enum MacroFormat {
     }
 
     private static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 { a >= 0 ? a / b : -((-a + b - 1) / b) }
-
-    /// Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's `civil_from_days`).
-    private static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
 }
