@@ -175,38 +175,27 @@ final class HostPool: Sendable {
     init(limit: Int) { self.limit = limit }
 
     func acquire() async -> Lease {
-        enum Now { case lease(Lease), wait }
-        let now: Now = state.withLock { state in
-            while let connection = state.idle.popLast() {
-                if connection.isActive { return .lease(.idle(connection)) }
-                state.open -= 1  // closed by the server while idle
+        if let lease = state.withLock({ Self.lease(&$0, limit: limit) }) { return lease }
+        return await withCheckedContinuation { continuation in
+            // Freed between the check and here: take it at once; else wait for a release.
+            let handed: Lease? = state.withLock { state in
+                if let lease = Self.lease(&state, limit: limit) { return lease }
+                state.waiters.append(continuation)
+                return nil
             }
-            if state.open < limit {
-                state.open += 1
-                return .lease(.open)
-            }
-            return .wait
+            if let handed { continuation.resume(returning: handed) }
         }
-        switch now {
-        case let .lease(lease): return lease
-        case .wait:
-            return await withCheckedContinuation { continuation in
-                let handed: Lease? = state.withLock { state in
-                    // Freed between the check and here: take it at once.
-                    while let connection = state.idle.popLast() {
-                        if connection.isActive { return .idle(connection) }
-                        state.open -= 1
-                    }
-                    if state.open < limit {
-                        state.open += 1
-                        return .open
-                    }
-                    state.waiters.append(continuation)
-                    return nil
-                }
-                if let handed { continuation.resume(returning: handed) }
-            }
+    }
+
+    /// An idle connection still open, or leave to open one under the limit; nil when the caller must wait.
+    private static func lease(_ state: inout State, limit: Int) -> Lease? {
+        while let connection = state.idle.popLast() {
+            if connection.isActive { return .idle(connection) }
+            state.open -= 1  // closed by the server while idle
         }
+        guard state.open < limit else { return nil }
+        state.open += 1
+        return .open
     }
 
     /// Gives back a connection that can be reused, or nil for one that is gone (closed, failed, never opened).
