@@ -27,6 +27,8 @@ if command -v python3 >/dev/null 2>&1; then
   missing=(${kept[@]+"${kept[@]}"})
 fi
 missing=(${missing[@]+"${missing[@]}"})
+# pip installs the deployment linters below; Debian's python3 comes without it.
+python3 -m pip --version >/dev/null 2>&1 || missing+=(python3-pip)
 
 if [ ${#missing[@]} -gt 0 ]; then
   sudo=""
