@@ -21,7 +21,8 @@ actor FleetProgressReporter {
         let now = elapsed()
         if !final, let last, now - last < Self.interval { return }
         last = now
-        onProgress(FleetProgress(sessionsDone: await tally.sessionsDone, sessions: sessions, beaconsSent: await tally.beaconsSent,
-                                 beaconsAnswered: await tally.beaconsAnswered, seconds: now.seconds))
+        let counts = tally.snapshot
+        onProgress(FleetProgress(sessionsDone: counts.sessionsDone, sessions: sessions, beaconsSent: counts.beaconsSent,
+                                 beaconsAnswered: counts.beaconsAnswered, seconds: now.seconds))
     }
 }

@@ -142,8 +142,9 @@ extension FleetRunner {
                         tally: FleetTally, hits: [String]?, seconds: Double, duration: Duration, warnings: [String]) async -> FleetReport {
         let configuration = self.configuration
         let sessions = configuration.shard.indices(of: configuration.sessions).underestimatedCount
-        let sent = await tally.sent, delivered = await tally.delivered
-        let received = await hits.asyncMap { await tally.received(hits: $0) }
+        let counts = tally.snapshot
+        let sent = counts.sent, delivered = counts.delivered
+        let received = hits.map { tally.received(hits: $0) }
         var beacons: [FleetReport.Beacon] = []
         for (index, item) in targets.enumerated() {
             let target = item.target
@@ -157,12 +158,12 @@ extension FleetRunner {
                                               sent: sent[index], delivered: delivered[index], received: received?.perKey[index], ad: row.ad))
         }
         let population = FleetReport.Population(
-            scenarios: await tally.scenarios, endings: await tally.endings, rewardsGranted: await tally.rewardsGranted,
-            rewardsForfeited: await tally.rewardsForfeited, events: await tally.events, beacons: beacons,
-            failures: await tally.failures, unexpected: received?.unexpected,
-            networks: configuration.networkMix == nil ? nil : await tally.networks,
-            viewability: FleetReport.Viewability.of(events: await tally.events))
-        let latency = FleetReport.latency(of: await tally.latency)
+            scenarios: counts.scenarios, endings: counts.endings, rewardsGranted: counts.rewardsGranted,
+            rewardsForfeited: counts.rewardsForfeited, events: counts.events, beacons: beacons,
+            failures: counts.failures, unexpected: received?.unexpected,
+            networks: configuration.networkMix == nil ? nil : counts.networks,
+            viewability: FleetReport.Viewability.of(events: counts.events))
+        let latency = FleetReport.latency(of: counts.latency)
         let performance = FleetReport.Performance(
             seconds: seconds, decodeSeconds: prepared.decodeSeconds,
             sessionsPerSecond: seconds > 0 ? Double(sessions) / seconds : 0,

@@ -342,7 +342,7 @@ public struct FleetRunner: Sendable {
             return SinkRouting.target(of: url)
         }
         let dispatcher = BeaconDispatcher(transport: transport, policy: session.beaconPolicy, clock: environment.networkClock,
-                                          wallClock: environment.wallClock) { await tally.record($0) }
+                                          wallClock: environment.wallClock) { tally.record($0) }
         let wallStart = session.now ?? environment.wallClock()
         let facts = Self.scenarioFacts(of: prepared)
         let sessions = configuration.shard.indices(of: configuration.sessions).underestimatedCount
@@ -406,7 +406,7 @@ public struct FleetRunner: Sendable {
             }
         }
         let outputs = SessionCore.Outputs(
-            report: { record in if case let .event(event) = record { await tally.event(event) } },
+            report: { record in if case let .event(event) = record { tally.event(event) } },
             submit: { beacon in
                 await tally.admit(beacon)
                 await dispatcher.submit(beacon)
@@ -439,7 +439,7 @@ public struct FleetRunner: Sendable {
             result = await SessionCore(prepared: prepared.plan, environment: sessionEnvironment).runPod(
                 ads, script: scenario.script, clock: VirtualClock(), step: &step, outputs: outputs)
         }
-        await tally.finished(scenario, network: network.map { configuration.networkMix!.shares[$0].profile.name }, report: result.playback)
+        tally.finished(scenario, network: network.map { configuration.networkMix!.shares[$0].profile.name }, report: result.playback)
     }
 }
 

@@ -1,4 +1,5 @@
 import Histogram
+import Primitives
 import PlayerEngine
 import TrackingBeacons
 
@@ -8,27 +9,35 @@ import TrackingBeacons
 ///
 /// It also holds the fleet back: a session that wants to send a beacon while `outstanding` beacons are not yet
 /// answered waits (on the virtual clock nothing moves while it waits), so queued beacons cannot pile up in memory.
-actor FleetTally {
+final class FleetTally: Sendable {
+    /// What the sessions and the dispatcher add to, behind one lock: each addition is a few counter updates, so
+    /// sessions on every core add at once without queueing on an actor (one hop per event and per beacon made a
+    /// fleet's sessions take turns on a single core).
+    struct Counts: Sendable {
+        var sent: [Int]
+        var delivered: [Int]
+        var failures: [String: Int] = [:]
+        /// Requests put on the wire, by request target (path and query as the sink will see it), per tracking URL.
+        var requestsByTarget: [String: [Int: Int]] = [:]
+        var latency = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: .three)
+        var scenarios: [String: Int] = [:]
+        var endings: [String: Int] = [:]
+        var events: [String: Int] = [:]
+        var rewardsGranted = 0
+        var rewardsForfeited = 0
+        var sessionsDone = 0
+        var beaconsAnswered = 0
+        var beaconsSent = 0
+        /// Per simulated network (`--network-mix`): how its viewers did.
+        var networks: [String: FleetReport.NetworkPopulation] = [:]
+        var outstanding = 0
+        var waiting: [CheckedContinuation<Void, Never>] = []
+    }
+
     /// Index of each tracking URL (`event`, `source`, `template`) in the report's list.
     private let keys: [String: Int]
-    private(set) var sent: [Int]
-    private(set) var delivered: [Int]
-    private(set) var failures: [String: Int] = [:]
-    /// Requests put on the wire, by request target (path and query as the sink will see it), per tracking URL.
-    private(set) var requestsByTarget: [String: [Int: Int]] = [:]
-    private(set) var latency = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: .three)
-    private(set) var scenarios: [String: Int] = [:]
-    private(set) var endings: [String: Int] = [:]
-    private(set) var events: [String: Int] = [:]
-    private(set) var rewardsGranted = 0
-    private(set) var rewardsForfeited = 0
-    private(set) var sessionsDone = 0
-    private(set) var beaconsAnswered = 0
-    private(set) var beaconsSent = 0
-
+    private let counts: Locked<Counts>
     private let limit: Int
-    private var outstanding = 0
-    private var waiting: [CheckedContinuation<Void, Never>] = []
     private let targetOf: @Sendable (String) -> String?
 
     /// - Parameters:
@@ -39,11 +48,13 @@ actor FleetTally {
         var index: [String: Int] = [:]
         for (position, key) in keys.enumerated() where index[key] == nil { index[key] = position }
         self.keys = index
-        sent = Array(repeating: 0, count: keys.count)
-        delivered = Array(repeating: 0, count: keys.count)
+        counts = Locked(Counts(sent: Array(repeating: 0, count: keys.count), delivered: Array(repeating: 0, count: keys.count)))
         self.limit = max(1, limit)
         self.targetOf = targetOf
     }
+
+    /// A copy of the counts so far.
+    var snapshot: Counts { counts.withLock { $0 } }
 
     /// `ad`: the pod place of the ad (nil for a single ad): a wrapper's URL fired by each ad of a pod is counted per ad.
     static func key(event: String, source: String, template: String, ad: Int? = nil) -> String {
@@ -52,70 +63,90 @@ actor FleetTally {
 
     /// Waits until a beacon may be sent, then counts it as sent and outstanding.
     func admit(_ record: PlannedBeacon) async {
-        while outstanding >= limit { await withCheckedContinuation { waiting.append($0) } }
-        outstanding += 1
-        beaconsSent += 1
-        if let index = keys[Self.key(event: record.event, source: record.source, template: record.template, ad: record.ad)] { sent[index] += 1 }
+        let index = keys[Self.key(event: record.event, source: record.source, template: record.template, ad: record.ad)]
+        let limit = self.limit
+        func take(_ counts: inout Counts) -> Bool {
+            guard counts.outstanding < limit else { return false }
+            counts.outstanding += 1
+            counts.beaconsSent += 1
+            if let index { counts.sent[index] += 1 }
+            return true
+        }
+        while !counts.withLock(take) {
+            await withCheckedContinuation { continuation in
+                // Freed between the check and here: go round again at once; else wait for an answer.
+                let freed = counts.withLock { counts in
+                    guard counts.outstanding >= limit else { return true }
+                    counts.waiting.append(continuation)
+                    return false
+                }
+                if freed { continuation.resume() }
+            }
+        }
     }
 
     /// One attempt's record from the dispatcher.
     func record(_ record: BeaconRecord) {
         let index = keys[Self.key(event: record.event, source: record.source, template: record.template, ad: record.planned.ad)]
-        if record.wasSent, let index, let target = targetOf(record.url) {
-            requestsByTarget[target, default: [:]][index, default: 0] += 1
+        let target = record.wasSent && index != nil ? targetOf(record.url) : nil
+        let waiter: CheckedContinuation<Void, Never>? = counts.withLock { counts in
+            if let index, let target {
+                counts.requestsByTarget[target, default: [:]][index, default: 0] += 1
+            }
+            guard record.isFinalAttempt else { return nil }
+            counts.beaconsAnswered += 1
+            if record.dryRun {
+                // Nothing was sent: nothing to wait for.
+            } else if record.delivered {
+                if let index { counts.delivered[index] += 1 }
+            } else {
+                counts.failures[(record.failure ?? record.status.map { .httpStatus($0) } ?? .other("failed")).description, default: 0] += 1
+            }
+            if let latency = record.latency, record.wasSent {
+                let (seconds, attoseconds) = latency.components
+                _ = counts.latency.record(UInt64(max(1, seconds * 1_000_000 + attoseconds / 1_000_000_000_000)))
+            }
+            counts.outstanding -= 1
+            return counts.waiting.isEmpty ? nil : counts.waiting.removeFirst()
         }
-        guard record.isFinalAttempt else { return }
-        beaconsAnswered += 1
-        if record.dryRun {
-            // Nothing was sent: nothing to wait for.
-        } else if record.delivered {
-            if let index { delivered[index] += 1 }
-        } else {
-            failures[(record.failure ?? record.status.map { .httpStatus($0) } ?? .other("failed")).description, default: 0] += 1
-        }
-        if let latency = record.latency, record.wasSent {
-            let (seconds, attoseconds) = latency.components
-            _ = self.latency.record(UInt64(max(1, seconds * 1_000_000 + attoseconds / 1_000_000_000_000)))
-        }
-        outstanding -= 1
-        if !waiting.isEmpty { waiting.removeFirst().resume() }
+        waiter?.resume()
     }
 
     func event(_ event: PlaybackEvent) {
-        events[event.name.rawValue, default: 0] += 1
+        counts.withLock { $0.events[event.name.rawValue, default: 0] += 1 }
     }
 
-    /// Per simulated network (`--network-mix`): how its viewers did.
-    private(set) var networks: [String: FleetReport.NetworkPopulation] = [:]
-
     func finished(_ scenario: FleetScenario, network: String? = nil, report: PlaybackReport?) {
-        if let network {
-            var population = networks[network] ?? FleetReport.NetworkPopulation()
-            population.sessions += 1
-            if let report {
-                population.rebuffers += report.rebuffers
-                population.stalledSeconds += report.rebufferTime.seconds
-                if report.rebuffers > 0 { population.sessionsThatStalled += 1 }
-                for name in FleetReport.NetworkPopulation.milestones where report.events.contains(name) {
-                    population.reached[name.rawValue, default: 0] += 1
+        counts.withLock { counts in
+            if let network {
+                var population = counts.networks[network] ?? FleetReport.NetworkPopulation()
+                population.sessions += 1
+                if let report {
+                    population.rebuffers += report.rebuffers
+                    population.stalledSeconds += report.rebufferTime.seconds
+                    if report.rebuffers > 0 { population.sessionsThatStalled += 1 }
+                    for name in FleetReport.NetworkPopulation.milestones where report.events.contains(name) {
+                        population.reached[name.rawValue, default: 0] += 1
+                    }
+                } else {
+                    population.failedToLoad += 1
                 }
-            } else {
-                population.failedToLoad += 1
+                counts.networks[network] = population
             }
-            networks[network] = population
+            counts.scenarios[scenario.kind.rawValue, default: 0] += 1
+            counts.endings[report?.ending?.rawValue ?? "none", default: 0] += 1
+            if report?.rewardGranted == true { counts.rewardsGranted += 1 }
+            if report.map({ $0.events.contains(.rewardForfeited) }) == true { counts.rewardsForfeited += 1 }
+            counts.sessionsDone += 1
         }
-        scenarios[scenario.kind.rawValue, default: 0] += 1
-        endings[report?.ending?.rawValue ?? "none", default: 0] += 1
-        if report?.rewardGranted == true { rewardsGranted += 1 }
-        if report.map({ $0.events.contains(.rewardForfeited) }) == true { rewardsForfeited += 1 }
-        sessionsDone += 1
     }
 
     /// Matches the sink's hits to the requests sent: per tracking URL how many arrived, and how many hits nothing
     /// accounts for.
     func received(hits: [String]) -> (perKey: [Int], unexpected: Int) {
-        var left = requestsByTarget
-        var perKey = Array(repeating: 0, count: sent.count)
+        let counts = snapshot
+        var left = counts.requestsByTarget
+        var perKey = Array(repeating: 0, count: counts.sent.count)
         var unexpected = 0
         for target in hits {
             guard var counts = left[target], let (index, count) = counts.min(by: { $0.key < $1.key }) else {
