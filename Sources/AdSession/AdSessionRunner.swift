@@ -153,7 +153,7 @@ extension BeaconDispatcher {
         await withTaskCancellationHandler {
             await finish(waitingAtMost: limit)
         } onCancel: {
-            Task { await self.hurry(within: interrupted) }
+            self.hurry(within: interrupted)
         }
     }
 }

@@ -114,7 +114,7 @@ func planned(_ url: String) -> PlannedBeacon {
         let finished = Task { await dispatcher.finish(waitingAtMost: .seconds(60)) }
         await clock.waitForSleepers(2)  // the hung answer and the drain's limit
         clock.advance(by: .seconds(5))
-        await dispatcher.hurry(within: .seconds(2))
+        dispatcher.hurry(within: .seconds(2))
         await clock.waitForSleepers(3)
         clock.advance(by: .milliseconds(1999))
         #expect(await collected.records.isEmpty, "not before the hurry's 2 s")
@@ -130,7 +130,7 @@ func planned(_ url: String) -> PlannedBeacon {
         let transport = RecordingTransport(status: 200, delay: .seconds(300), clock: clock)
         let dispatcher = BeaconDispatcher(transport: transport, clock: clock, wallClock: { 0 }) { _ in }
         await dispatcher.submit(planned("http://hung/1"))
-        await dispatcher.hurry(within: .seconds(2))
+        dispatcher.hurry(within: .seconds(2))
         let finished = Task { await dispatcher.finish(waitingAtMost: .seconds(60)) }
         await clock.waitForSleepers(2)
         clock.advance(by: .seconds(2))

@@ -1,20 +1,34 @@
+import Primitives
+
 /// Sends tracking requests without ever holding up playback: each attempt runs in its own task, every attempt is
 /// reported as a record when its answer comes, and `finish(waitingAtMost:)` waits for the stragglers at the end of a
 /// session. With no transport (`--dry-run`) each request is recorded as planned and nothing is sent.
 ///
-/// The bookkeeping (slots, retries, what is left at the end) is `DispatchMachine`, a pure value; this actor only
+/// The bookkeeping (slots, retries, what is left at the end) is `DispatchMachine`, a pure value; this class only
 /// executes its actions. Timeouts, backoff and the drain run on the injected network clock (the wall clock's
 /// monotonic time in a live session, so a virtual session never hammers a server with instant retries; a
 /// `ManualClock` in tests).
-public actor BeaconDispatcher {
+///
+/// The machine and the tasks are behind one lock, taken for a few counter updates per beacon, so a fleet's sessions
+/// and the answers coming back submit and complete on whatever thread they run on: an actor here made every beacon
+/// hop to it twice and the fleet's sessions queue on it. Records are handed to `onRecord` outside the lock, in the
+/// order each submit or answer produced them.
+public final class BeaconDispatcher: Sendable {
+    private struct State {
+        var machine: DispatchMachine
+        var tasks: [Int: Task<Void, Never>] = [:]
+        /// Waiters of `finish`, resumed when nothing is pending.
+        var idleWaiters: [CheckedContinuation<Void, Never>] = []
+        var hurries: [Task<Void, Never>] = []
+        var hurryLimit: Duration?
+    }
+
     private let transport: (any BeaconTransport)?
     private let clock: any Clock<Duration>
     private let wallClock: @Sendable () -> Int64
     private let onRecord: @Sendable (BeaconRecord) async -> Void
-    private var machine: DispatchMachine
-    private var tasks: [Int: Task<Void, Never>] = [:]
-    /// Waiters of `finish`, resumed when nothing is pending.
-    private var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    private let timeout: Duration
+    private let state: Locked<State>
 
     /// - Parameters:
     ///   - transport: the real sender, or nil for a dry run.
@@ -27,7 +41,8 @@ public actor BeaconDispatcher {
         self.clock = clock
         self.wallClock = wallClock
         self.onRecord = onRecord
-        machine = DispatchMachine(policy: policy)
+        timeout = policy.timeout
+        state = Locked(State(machine: DispatchMachine(policy: policy)))
     }
 
     /// Sends (or, in a dry run, records) one planned request. Returns at once.
@@ -36,21 +51,35 @@ public actor BeaconDispatcher {
             await onRecord(BeaconRecord(planned: planned, dryRun: true))
             return
         }
-        await execute(machine.submit(planned, now: wallClock()))
+        let now = wallClock()
+        await report(state.withLock { state in execute(state.machine.submit(planned, now: now), in: &state) })
     }
 
     /// Waits until every request has its final answer or `limit` has passed on the network clock; the ones still
     /// open are then cancelled and recorded (`DispatchMachine.close()`). Resumes as soon as nothing is pending: no
     /// polling.
     public func finish(waitingAtMost limit: Duration) async {
-        if machine.pending > 0 {
-            let deadline = drainDeadline(after: hurryLimit.map { min($0, limit) } ?? limit)
-            await withCheckedContinuation { idleWaiters.append($0) }
-            deadline.cancel()
-            for hurry in hurries { hurry.cancel() }
-            hurries.removeAll()
+        let deadline: Task<Void, Never>? = state.withLock { state in
+            guard state.machine.pending > 0 else { return nil }
+            return drainDeadline(after: state.hurryLimit.map { min($0, limit) } ?? limit)
         }
-        await execute(machine.close())
+        if let deadline {
+            await withCheckedContinuation { continuation in
+                let idle = state.withLock { state in
+                    guard state.machine.pending > 0 else { return true }
+                    state.idleWaiters.append(continuation)
+                    return false
+                }
+                if idle { continuation.resume() }
+            }
+            deadline.cancel()
+            let hurries = state.withLock { state in
+                defer { state.hurries.removeAll() }
+                return state.hurries
+            }
+            for hurry in hurries { hurry.cancel() }
+        }
+        await report(state.withLock { state in execute(state.machine.close(), in: &state) })
     }
 
     /// Ends a `finish` that is waiting within `limit` at most from now (its own limit still holds if sooner): a
@@ -58,60 +87,79 @@ public actor BeaconDispatcher {
     /// Also when it comes before `finish` starts waiting (the signal and the drain race): `finish` then waits
     /// `limit` at most.
     public func hurry(within limit: Duration) {
-        hurryLimit = min(hurryLimit ?? limit, limit)
-        if !idleWaiters.isEmpty { hurries.append(drainDeadline(after: limit)) }
+        state.withLock { state in
+            state.hurryLimit = min(state.hurryLimit ?? limit, limit)
+            if !state.idleWaiters.isEmpty { state.hurries.append(drainDeadline(after: limit)) }
+        }
     }
-
-    private var hurries: [Task<Void, Never>] = []
-    private var hurryLimit: Duration?
 
     private func drainDeadline(after limit: Duration) -> Task<Void, Never> {
         let clock = self.clock
         return Task { [weak self] in
             do { try await clock.sleep(for: limit) } catch { return }
-            await self?.resumeIdleWaiters()
+            self?.resumeIdleWaiters()
         }
     }
 
-    private func execute(_ actions: [DispatchMachine.Action]) async {
+    /// Executes `actions` under the lock (tasks started, stopped, remembered) and returns the records to report.
+    private func execute(_ actions: [DispatchMachine.Action], in state: inout State) -> [BeaconRecord] {
+        var records: [BeaconRecord] = []
         for action in actions {
             switch action {
             case let .record(record):
-                await onRecord(record)
+                records.append(record)
             case let .send(id, record):
                 guard let transport else { continue }
-                let timeout = machine.policy.timeout
-                tasks[id] = Task { [weak self] in
+                let timeout = self.timeout
+                // Started under the lock: its answer, on another thread, waits for the lock until it is remembered.
+                state.tasks[id] = Task { [weak self] in
                     let outcome = await transport.send(record.url, timeout: timeout)
                     if Task.isCancelled { return }
                     await self?.answered(id, outcome)
                 }
             case let .wait(id, backoff):
                 let clock = self.clock
-                tasks[id] = Task { [weak self] in
+                state.tasks[id] = Task { [weak self] in
                     do { try await clock.sleep(for: backoff) } catch { return }
                     await self?.backoffElapsed(id)
                 }
             case let .cancel(id):
-                tasks.removeValue(forKey: id)?.cancel()
+                state.tasks.removeValue(forKey: id)?.cancel()
             }
         }
-        if machine.pending == 0 { resumeIdleWaiters() }
+        if state.machine.pending == 0, !state.idleWaiters.isEmpty {
+            let waiters = state.idleWaiters
+            state.idleWaiters.removeAll()
+            for waiter in waiters { waiter.resume() }
+        }
+        return records
+    }
+
+    private func report(_ records: [BeaconRecord]) async {
+        for record in records { await onRecord(record) }
     }
 
     private func answered(_ id: Int, _ outcome: TransportOutcome) async {
-        tasks[id] = nil
-        await execute(machine.answered(id: id, outcome, now: wallClock()))
+        let now = wallClock()
+        await report(state.withLock { state in
+            state.tasks[id] = nil
+            return execute(state.machine.answered(id: id, outcome, now: now), in: &state)
+        })
     }
 
     private func backoffElapsed(_ id: Int) async {
-        tasks[id] = nil
-        await execute(machine.backoffElapsed(id: id, now: wallClock()))
+        let now = wallClock()
+        await report(state.withLock { state in
+            state.tasks[id] = nil
+            return execute(state.machine.backoffElapsed(id: id, now: now), in: &state)
+        })
     }
 
     private func resumeIdleWaiters() {
-        let waiters = idleWaiters
-        idleWaiters.removeAll()
+        let waiters = state.withLock { state in
+            defer { state.idleWaiters.removeAll() }
+            return state.idleWaiters
+        }
         for waiter in waiters { waiter.resume() }
     }
 }
