@@ -28,7 +28,10 @@ struct DispatchMachine {
 
     let policy: BeaconPolicy
     private var flights: [Int: Flight] = [:]
+    /// Beacons waiting for a slot, first come first served: `queue[queueHead...]` (taken from the front without
+    /// moving the rest, which a long queue would pay per answer).
     private var queue: [Int] = []
+    private var queueHead = 0
     private var nextID = 0
     private var slotsInUse = 0
     /// Set by `close()`: nothing new goes out, late answers are dropped.
@@ -108,6 +111,7 @@ struct DispatchMachine {
             actions.append(.record(record))
         }
         queue.removeAll()
+        queueHead = 0
         return actions
     }
 
@@ -120,8 +124,13 @@ struct DispatchMachine {
     }
 
     private mutating func freeSlot(now: Int64) -> [Action] {
-        while !queue.isEmpty {
-            let next = queue.removeFirst()
+        while queueHead < queue.count {
+            let next = queue[queueHead]
+            queueHead += 1
+            if queueHead > 1024, queueHead * 2 > queue.count {
+                queue.removeFirst(queueHead)
+                queueHead = 0
+            }
             if flights[next] != nil { return [attempt(next, number: 1, now: now)] }
         }
         slotsInUse -= 1
