@@ -4,19 +4,30 @@ public enum PercentEncoding {
     /// Everything but unreserved characters (`A–Z a–z 0–9 - . _ ~`) is encoded, so `00:00:05.000` becomes
     /// `00%3A00%3A05.000` and a URL value cannot break out of its query parameter.
     public static func rfc3986(_ value: String) -> String {
-        var out = ""
-        out.reserveCapacity(value.utf8.count)
-        let hex = Array("0123456789ABCDEF".utf8)
+        // Most values (numbers, ids, time stamps without colons) need nothing: returned as they are.
+        guard !value.utf8.allSatisfy(isUnreserved) else { return value }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(value.utf8.count * 3)
         for byte in value.utf8 {
-            switch byte {
-            case 65...90, 97...122, 48...57, 45, 46, 95, 126: out.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                out.unicodeScalars.append(Unicode.Scalar(37))
-                out.unicodeScalars.append(Unicode.Scalar(hex[Int(byte >> 4)]))
-                out.unicodeScalars.append(Unicode.Scalar(hex[Int(byte & 0x0F)]))
+            if isUnreserved(byte) {
+                bytes.append(byte)
+            } else {
+                bytes.append(37)
+                bytes.append(hexDigits[Int(byte >> 4)])
+                bytes.append(hexDigits[Int(byte & 0x0F)])
             }
         }
-        return out
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
+
+    /// `A–Z a–z 0–9 - . _ ~`.
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 65...90, 97...122, 48...57, 45, 46, 95, 126: true
+        default: false
+        }
     }
 
     /// A list macro's value (VAST 4.x §6.1): each element encoded on its own, joined with a literal `,`.

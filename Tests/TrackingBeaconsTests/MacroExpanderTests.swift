@@ -109,6 +109,15 @@ import Testing
         #expect(expansion.url == "https://t/p?u=a%2Fb&x=[1,2]&y=%%&z=50%")
     }
 
+    /// The template is scanned as bytes: text that is not ASCII around, between and inside brackets is kept as it is,
+    /// and macros next to it are found.
+    @Test func expand_textThatIsNotASCII_isKeptAroundTheMacros() {
+        let expansion = MacroExpander().expand("https://t/é?a=[CACHEBUSTING]ü&b=%%CACHEBUSTING%%&c=[é]&d=[NAME\u{301}]&e=%%ÜBER%%&f=[",
+                                                values: ["CACHEBUSTING": "12345678"])
+        #expect(expansion.url == "https://t/é?a=12345678ü&b=12345678&c=[é]&d=[NAME\u{301}]&e=%%ÜBER%%&f=[")
+        #expect(expansion.unknownMacros.isEmpty && expansion.unfilledMacros.isEmpty)
+    }
+
     @Test func expand_valueWithQueryCharacters_cannotBreakOutOfItsParameter() {
         let expansion = MacroExpander().expand("https://t/p?ua=[DEVICEUA]&n=1", values: ["DEVICEUA": "x&evil=1#frag"])
         #expect(expansion.url == "https://t/p?ua=x%26evil%3D1%23frag&n=1")

@@ -30,42 +30,62 @@ public struct MacroExpander: Sendable {
 
     /// Expands `template`, asking `value` for each macro it names (raw, not yet encoded; nil: no value).
     public func expand(_ template: String, value: (String) -> MacroValue?) -> Expansion {
+        // Scanned as UTF-8 bytes: the delimiters are ASCII, so every index found is a character boundary of the
+        // template, and no grapheme breaking is paid per beacon.
+        let utf8 = template.utf8
         var output = ""
-        output.reserveCapacity(template.utf8.count + 32)
+        output.reserveCapacity(utf8.count + 32)
         var unknown: [String] = []
         var unfilled: [String] = []
-        var rest = Substring(template)
-        while let start = rest.firstIndex(where: { $0 == "[" || $0 == "%" }) {
-            output += rest[..<start]
-            let close: String = rest[start] == "[" ? "]" : "%%"
-            let open = rest[start] == "[" ? 1 : 2
-            if open == 2, !rest[start...].hasPrefix("%%") {
-                output.append("%")
-                rest = rest[rest.index(after: start)...]
+        var copied = utf8.startIndex  // the template before it is in `output`
+        var cursor = utf8.startIndex
+        while let start = utf8[cursor...].firstIndex(where: { $0 == 0x5B || $0 == 0x25 }) {  // [ or %
+            let bracket = utf8[start] == 0x5B
+            let nameStart = utf8.index(after: start)
+            if !bracket {
+                // `%%NAME%%`; a lone `%` is text.
+                guard nameStart < utf8.endIndex, utf8[nameStart] == 0x25 else {
+                    cursor = nameStart
+                    continue
+                }
+            }
+            let from = bracket ? nameStart : utf8.index(after: nameStart)
+            guard let (nameEnd, after) = Self.close(of: utf8, from: from, bracket: bracket),
+                  Self.isMacroName(template[from..<nameEnd]) else {
+                cursor = from
                 continue
             }
-            let nameStart = rest.index(start, offsetBy: open)
-            guard let nameEnd = rest[nameStart...].firstRange(of: close)?.lowerBound,
-                  Self.isMacroName(rest[nameStart..<nameEnd]) else {
-                output += rest[start..<nameStart]
-                rest = rest[nameStart...]
-                continue
-            }
-            let name = String(rest[nameStart..<nameEnd])
-            let after = rest.index(nameEnd, offsetBy: close.count)
+            output += template[copied..<start]
+            let name = String(template[from..<nameEnd])
             if let found = value(name) {
                 output += found.encoded
             } else if VASTMacroNames.isKnown(name) {
                 output += VASTMacroNames.unknownValue
                 if !unfilled.contains(name) { unfilled.append(name) }
             } else {
-                output += rest[start..<after]
+                output += template[start..<after]
                 if !unknown.contains(name) { unknown.append(name) }
             }
-            rest = rest[after...]
+            copied = after
+            cursor = after
         }
-        output += rest
+        output += template[copied...]
         return Expansion(url: output, unknownMacros: unknown, unfilledMacros: unfilled)
+    }
+
+    /// Where a macro's name ends and the text after its closing `]` (or `%%`) starts, searching from `from`.
+    private static func close(of utf8: String.UTF8View, from: String.Index, bracket: Bool) -> (nameEnd: String.Index, after: String.Index)? {
+        var index = from
+        while index < utf8.endIndex {
+            let next = utf8.index(after: index)
+            if bracket {
+                if utf8[index] == 0x5D { return (index, next) }
+            } else if utf8[index] == 0x25, next < utf8.endIndex, utf8[next] == 0x25 {
+                return (index, utf8.index(after: next))
+            }
+            index = next
+        }
+        return nil
     }
 
     /// Expands `template` with configured raw values (list macros such as `PLAYERSIZE` written comma-separated,
@@ -77,7 +97,7 @@ public struct MacroExpander: Sendable {
     /// Macro names are upper-case letters, digits and underscores (`ADPLAYHEAD`, `GDPRCONSENT`, `IFATYPE`).
     static func isMacroName(_ name: Substring) -> Bool {
         if name == "random" { return true }  // the one lower-case name: a legacy cache buster (`VASTMacroNames`)
-        return !name.isEmpty && name.count <= 64 && name.utf8.allSatisfy { ($0 >= 65 && $0 <= 90) || ($0 >= 48 && $0 <= 57) || $0 == 95 }
+        return !name.isEmpty && name.utf8.count <= 64 && name.utf8.allSatisfy { ($0 >= 65 && $0 <= 90) || ($0 >= 48 && $0 <= 57) || $0 == 95 }
     }
 
     /// RFC 3986 percent-encoding: everything but unreserved characters (`A–Z a–z 0–9 - . _ ~`) is encoded, so
