@@ -84,13 +84,21 @@ public struct ProxySettings: Sendable, Hashable {
     /// The proxy for `url`, or nil when it goes direct (no proxy for its scheme, or `NO_PROXY` names its host).
     public func endpoint(for url: URL) -> Endpoint? {
         guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return nil }
+        return endpoint(scheme: scheme, host: host, port: url.port ?? (scheme == "https" ? 443 : 80))
+    }
+
+    /// The proxy for a checked URL's parts (lower-case scheme and host), or nil to go direct.
+    public func endpoint(for url: RequestURL) -> Endpoint? {
+        endpoint(scheme: url.scheme, host: url.host, port: url.port)
+    }
+
+    private func endpoint(scheme: String, host: String, port: Int) -> Endpoint? {
         let proxy: Endpoint? = switch scheme {
         case "http": http
         case "https": https
         default: nil
         }
         guard let proxy else { return nil }
-        let port = url.port ?? (scheme == "https" ? 443 : 80)
         return bypasses(host: host, port: port) ? nil : proxy
     }
 

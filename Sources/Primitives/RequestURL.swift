@@ -9,8 +9,10 @@ import Foundation
 /// what Foundation's `URL` (which async-http-client parses with) makes of the same text, so the client connects
 /// where the check looked.
 public struct RequestURL: Sendable, Hashable, CustomStringConvertible {
-    /// The URL as it will be requested.
-    public let url: URL
+    /// The URL as it will be requested (what `url.absoluteString` gives).
+    public let text: String
+    /// Foundation's parse, when the check needed one; a plain URL is parsed only when `url` is asked for.
+    private let parsed: URL?
     /// `http` or `https`, lower case.
     public let scheme: String
     /// The host as written, without the brackets of an IPv6 literal, lower case.
@@ -18,26 +20,132 @@ public struct RequestURL: Sendable, Hashable, CustomStringConvertible {
     /// The port to connect to: the one written, else the scheme's default.
     public let port: Int
 
+    /// The URL as Foundation reads it (async-http-client's input, the base of a relative redirect).
+    public var url: URL {
+        // A plain URL's text is one Foundation reads as written (`plainParts`); the fallback is never taken.
+        parsed ?? URL(string: text) ?? URL(string: "http://invalid.invalid/")!
+    }
+
+    public static func == (lhs: RequestURL, rhs: RequestURL) -> Bool { lhs.text == rhs.text }
+    public func hash(into hasher: inout Hasher) { hasher.combine(text) }
+
     /// Longer URLs are refused: no server takes them (nginx's default limit is 8 KiB a request line), and a tag
     /// full of megabyte URLs should not become megabytes of requests.
     public static let maxLength = 64 * 1024
 
-    public var description: String { url.absoluteString }
+    public var description: String { text }
 
     /// The request target, as written: the path (at least `/`) and the query, percent-encoding kept, no fragment.
     /// Read off the checked text (cheaper than `URLComponents`, which a fleet would pay per beacon).
     public var requestTarget: String {
-        let text = url.absoluteString
-        guard let separator = text.range(of: "://") else { return "/" }
-        var rest = text[separator.upperBound...]
-        if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
-        guard let start = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) else { return "/" }
-        return rest[start] == "?" ? "/" + rest[start...] : String(rest[start...])
+        Self.requestTarget(of: text)
+    }
+
+    /// The request target of an absolute URL's text, scanned as UTF-8 (the delimiters are ASCII).
+    static func requestTarget(of text: String) -> String {
+        let utf8 = text.utf8
+        var index = utf8.startIndex
+        // After "://".
+        var slashes = 0
+        while index < utf8.endIndex, slashes < 3 {
+            switch (slashes, utf8[index]) {
+            case (0, 0x3A): slashes = 1
+            case (1, 0x2F), (2, 0x2F): slashes += 1
+            case (_, 0x3A): slashes = 1
+            default: slashes = 0
+            }
+            index = utf8.index(after: index)
+        }
+        guard slashes == 3 else { return "/" }
+        // The authority ends at the first `/`, `?` or `#`.
+        while index < utf8.endIndex, utf8[index] != 0x2F, utf8[index] != 0x3F, utf8[index] != 0x23 { index = utf8.index(after: index) }
+        guard index < utf8.endIndex, utf8[index] != 0x23 else { return "/" }
+        let start = index
+        while index < utf8.endIndex, utf8[index] != 0x23 { index = utf8.index(after: index) }
+        let target = text[start..<index]
+        return utf8[start] == 0x3F ? "/" + target : String(target)
+    }
+
+    /// The scheme, host, port text (nil when none is written or it is empty) and request target of a plain http(s)
+    /// URL, read off its bytes without a URL parser; nil when `text` is anything else — another scheme, credentials,
+    /// an IPv6 literal, a fragment, a `%` not followed by two hex digits, any character but the unreserved ones,
+    /// the sub-delimiters and `: @ / ?` — which callers then parse with Foundation. Foundation reads a plain URL as
+    /// written. A fleet reads every beacon's URL several times: checking it, routing it, counting its target.
+    public static func plainParts(of text: String) -> (scheme: String, host: Substring, port: Substring?, target: String)? {
+        let utf8 = text.utf8
+        let scheme: String
+        var index: String.Index
+        if utf8.starts(with: "http://".utf8) {
+            scheme = "http"
+            index = utf8.index(utf8.startIndex, offsetBy: 7)
+        } else if utf8.starts(with: "https://".utf8) {
+            scheme = "https"
+            index = utf8.index(utf8.startIndex, offsetBy: 8)
+        } else {
+            return nil
+        }
+        let hostStart = index
+        var hostEnd: String.Index?
+        while index < utf8.endIndex {
+            let byte = utf8[index]
+            if byte == 0x2F || byte == 0x3F { break }  // / ?
+            if byte == 0x3A {  // :port
+                if hostEnd != nil { return nil }
+                hostEnd = index
+            } else if hostEnd != nil {
+                guard byte >= 0x30 && byte <= 0x39 else { return nil }
+            } else {
+                guard isHostByte(byte) else { return nil }
+            }
+            index = utf8.index(after: index)
+        }
+        let host = text[hostStart..<(hostEnd ?? index)]
+        guard !host.isEmpty else { return nil }
+        let port = hostEnd.map { text[utf8.index(after: $0)..<index] }
+        var rest = index
+        while rest < utf8.endIndex {
+            let byte = utf8[rest]
+            if byte == 0x25 {
+                let first = utf8.index(after: rest)
+                guard first < utf8.endIndex, utf8[first].isHexDigit else { return nil }
+                let second = utf8.index(after: first)
+                guard second < utf8.endIndex, utf8[second].isHexDigit else { return nil }
+            } else if !(isHostByte(byte) || isPathByte(byte)) {
+                return nil
+            }
+            rest = utf8.index(after: rest)
+        }
+        return (scheme, host, port.flatMap { $0.isEmpty ? nil : $0 }, requestTarget(of: text))
+    }
+
+    /// The sub-delimiters `! $ & ' ( ) * + , ; =` and `: @ / ?`.
+    private static func isPathByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x21, 0x24, 0x26...0x2C, 0x3B, 0x3D, 0x3A, 0x40, 0x2F, 0x3F: true
+        default: false
+        }
+    }
+
+    /// Letters, digits, `-`, `.`, `_`, `~`: a host name or an IPv4 address as written.
+    private static func isHostByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x41...0x5A, 0x61...0x7A, 0x30...0x39, 0x2D, 0x2E, 0x5F, 0x7E: true
+        default: false
+        }
     }
 
     /// Checks `text` (an absolute URL).
     public static func check(_ text: String) throws(URLRefusal) -> RequestURL {
         guard text.utf8.count <= maxLength else { throw .tooLong(text.utf8.count) }
+        // A plain URL (most tracking URLs): read off its bytes, as Foundation would read it.
+        if let plain = plainParts(of: text) {
+            let defaultPort = plain.scheme == "https" ? 443 : 80
+            if let port = plain.port {
+                guard port.count <= 5, let value = Int(port), (1...65_535).contains(value) else { throw .badPort(String(port)) }
+                return RequestURL(text: text, parsed: nil, scheme: plain.scheme, host: plain.host.lowercased(), port: value)
+            }
+            return RequestURL(text: text, parsed: nil, scheme: plain.scheme, host: plain.host.lowercased(), port: defaultPort)
+        }
         if let bad = text.unicodeScalars.first(where: { $0.value <= 0x20 || $0.value == 0x7F || (0x80...0x9F).contains($0.value) }) {
             throw .forbiddenCharacter(bad.value)
         }
@@ -80,7 +188,7 @@ public struct RequestURL: Sendable, Hashable, CustomStringConvertible {
         guard parsedPlain.lowercased() == plainHost.lowercased(), (url.port ?? defaultPort) == port else {
             throw .ambiguous
         }
-        return RequestURL(url: url, scheme: scheme, host: plainHost.lowercased(), port: port)
+        return RequestURL(text: url.absoluteString, parsed: url, scheme: scheme, host: plainHost.lowercased(), port: port)
     }
 
     /// `text` resolved against `base` (a redirect's `Location`, a relative URL in a tag), then checked.
@@ -150,4 +258,8 @@ public enum URLRefusal: Error, Sendable, Hashable, CustomStringConvertible {
         default: "invalidURL"
         }
     }
+}
+
+private extension UInt8 {
+    var isHexDigit: Bool { (0x30...0x39).contains(self) || (0x41...0x46).contains(self) || (0x61...0x66).contains(self) }
 }

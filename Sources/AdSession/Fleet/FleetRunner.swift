@@ -337,10 +337,7 @@ public struct FleetRunner: Sendable {
         let keys = targets.map { FleetTally.key(event: $0.target.event, source: $0.target.source.description, template: $0.target.url, ad: $0.ad) }
             + (Self.rewardCallbackRow(of: prepared, session: session).map { [FleetTally.key(event: $0.event, source: $0.source, template: $0.template, ad: $0.ad)] } ?? [])
         let route = routing
-        let tally = FleetTally(keys: keys, limit: 4 * session.beaconPolicy.maxConcurrent) { url in
-            guard let route, route.routes(url) else { return nil }
-            return SinkRouting.target(of: url)
-        }
+        let tally = FleetTally(keys: keys, limit: 4 * session.beaconPolicy.maxConcurrent) { url in route?.routedTarget(of: url) }
         let dispatcher = BeaconDispatcher(transport: transport, policy: session.beaconPolicy, clock: environment.networkClock,
                                           wallClock: environment.wallClock) { tally.record($0) }
         let wallStart = session.now ?? environment.wallClock()

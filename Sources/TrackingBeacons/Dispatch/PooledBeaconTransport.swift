@@ -54,12 +54,12 @@ public final class PooledBeaconTransport: BeaconTransport {
         do { current = try gate.check(url) } catch {
             return TransportOutcome(status: nil, error: .refused(error), latency: started.duration(to: clock.now), bytes: 0, requestedURL: url)
         }
-        var visited: Set<String> = [current.url.absoluteString]
+        var visited: Set<String> = [current.text]
         var redirects: [String] = []
         while true {
-            guard current.scheme == "http", proxy.endpoint(for: current.url) == nil else {
+            guard current.scheme == "http", proxy.endpoint(for: current) == nil else {
                 // TLS or a proxy: the full transport takes it from here (it follows what redirects are left).
-                var outcome = await fallback.send(current.url.absoluteString, timeout: clock.now.duration(to: deadline))
+                var outcome = await fallback.send(current.text, timeout: clock.now.duration(to: deadline))
                 outcome.latency = started.duration(to: clock.now)
                 outcome.requestedURL = url
                 outcome.redirects = redirects + outcome.redirects
@@ -82,13 +82,13 @@ public final class PooledBeaconTransport: BeaconTransport {
                 return TransportOutcome(status: nil, error: .redirectRefused(target: String(location.prefix(2048)), error), latency: latency,
                                         bytes: 0, requestedURL: url, redirects: redirects)
             }
-            guard visited.insert(next.url.absoluteString).inserted else {
+            guard visited.insert(next.text).inserted else {
                 return TransportOutcome(status: nil, error: .redirectCycle, latency: latency, bytes: 0, requestedURL: url, redirects: redirects)
             }
             guard redirects.count < GatedHTTPClient.maxRedirects else {
                 return TransportOutcome(status: nil, error: .tooManyRedirects, latency: latency, bytes: 0, requestedURL: url, redirects: redirects)
             }
-            redirects.append(next.url.absoluteString)
+            redirects.append(next.text)
             current = next
         }
     }
