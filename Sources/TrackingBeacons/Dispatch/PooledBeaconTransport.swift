@@ -26,6 +26,10 @@ public final class PooledBeaconTransport: BeaconTransport {
     private let fallback: HTTPBeaconTransport
     private let group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     private let pools = Locked<[HostKey: HostPool]>([:])
+    /// Whether SwiftNIO checks each request's header fields: only when the User-Agent is not plain text. The other
+    /// fields are vplay's (`Host` from a checked URL), and the request target passed `URLGate`, so a fleet does
+    /// not pay the check per beacon.
+    private let validatesHeaders: Bool
 
     struct HostKey: Hashable, Sendable {
         var host: String
@@ -44,6 +48,7 @@ public final class PooledBeaconTransport: BeaconTransport {
         self.clock = clock
         self.maxConnectionsPerHost = max(1, maxConnectionsPerHost)
         self.fallback = fallback
+        validatesHeaders = !userAgent.utf8.allSatisfy { $0 == 0x09 || (0x20...0x7E).contains($0) }
     }
 
     public func send(_ url: String, timeout: Duration) async -> TransportOutcome {
@@ -139,12 +144,14 @@ public final class PooledBeaconTransport: BeaconTransport {
     private func connect(_ key: HostKey, deadline: NIODeadline) async throws -> BeaconConnection {
         let remaining = deadline - .now()
         let timeout = min(TimeAmount.nanoseconds(max(1, connectTimeout.nanoseconds)), max(.nanoseconds(1), remaining))
+        let validatesHeaders = self.validatesHeaders
         let channel = try await ClientBootstrap(group: group)
             .connectTimeout(timeout)
             .channelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHTTPClientHandlers(leftOverBytesStrategy: .fireError)
+                    try channel.pipeline.syncOperations.addHTTPClientHandlers(leftOverBytesStrategy: .fireError,
+                                                                             enableOutboundHeaderValidation: validatesHeaders)
                     try channel.pipeline.syncOperations.addHandler(BeaconConnection.Handler())
                 }
             }
