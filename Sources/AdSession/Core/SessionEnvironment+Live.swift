@@ -47,9 +47,14 @@ extension SessionEnvironment {
     }
 
     /// A beacon transport alone (`vplay beacon-load`), with the monotonic clock it measures on.
-    public static func liveBeacons(userAgent: String) -> (transport: HTTPBeaconTransport, clock: ContinuousClock, wallClock: @Sendable () -> Int64) {
+    /// - Parameter pooled: through `PooledBeaconTransport` (a fleet's), with at most `connections` per host.
+    public static func liveBeacons(userAgent: String, pooled: Bool = false, connections: Int = 64)
+        -> (transport: any BeaconTransport, shutdown: @Sendable () async -> Void, clock: ContinuousClock, wallClock: @Sendable () -> Int64) {
         let clock = ContinuousClock()
-        return (HTTPBeaconTransport(userAgent: userAgent, clock: clock), clock, liveWallClock)
+        let full = HTTPBeaconTransport(userAgent: userAgent, clock: clock)
+        guard pooled else { return (full, { await full.shutdown() }, clock, liveWallClock) }
+        let transport = PooledBeaconTransport(userAgent: userAgent, clock: clock, maxConnectionsPerHost: connections, fallback: full)
+        return (transport, { await transport.shutdown() }, clock, liveWallClock)
     }
 
     /// The machine's monotonic clock, for what the CLI itself times (a real-time console, progress bars).

@@ -23,11 +23,14 @@ struct BeaconLoadCommand: AsyncParsableCommand {
             transform: OptionValue.integer(in: 1..., else: "--concurrency must be 1 or more"))
     var concurrency = 64
 
+    @Flag(help: "Through the fleet's pooled keep-alive transport, not the single session's full one.")
+    var pooled = false
+
     @Flag(help: "Print one JSON object.")
     var json = false
 
     func run() async throws {
-        let (transport, clock, wallClock) = SessionEnvironment.liveBeacons(userAgent: "vplay-beacon-load")
+        let (transport, shutdown, clock, wallClock) = SessionEnvironment.liveBeacons(userAgent: "vplay-beacon-load", pooled: pooled, connections: concurrency)
         let stats = LoadStats()
         let dispatcher = BeaconDispatcher(
             transport: transport, policy: BeaconPolicy(timeout: .seconds(10), maxConcurrent: concurrency), clock: clock,
@@ -42,7 +45,7 @@ struct BeaconLoadCommand: AsyncParsableCommand {
         }
         await dispatcher.finish(waitingAtMost: .seconds(120))
         let elapsed = started.duration(to: clock.now)
-        await transport.shutdown()
+        await shutdown()
         let result = await stats.summary(elapsed: elapsed)
         StandardStreams.print(json ? result.json.text : result.text)
         try CommandOutputs.exit(result.failed > 0 ? ExitCode.beaconFailures.rawValue : 0)
