@@ -49,7 +49,7 @@ func planned(_ url: String) -> PlannedBeacon {
     PlannedBeacon(event: "start", source: "inline", template: url, url: url, playhead: .zero, clock: .zero)
 }
 
-/// The actor: it executes the machine's actions on a `ManualClock`; no test waits in real time.
+/// The dispatcher: it executes the machine's actions on a `ManualClock`; no test waits in real time.
 @Suite struct BeaconDispatcherTests {
     @Test func dryRun_recordsEveryRequestAndSendsNothing() async {
         let collected = Collected()
@@ -70,6 +70,20 @@ func planned(_ url: String) -> PlannedBeacon {
         let record = try #require(await collected.records.first)
         #expect(record.status == 500 && record.error == "HTTP 500" && !record.delivered && !record.dryRun)
         #expect(record.sentAt == 42 && record.attempt == 1 && record.isFinalAttempt)
+    }
+
+    /// `finish` returns only when every answer is in `onRecord`'s hands, even when `onRecord` takes its time: what
+    /// a caller reads right after `finish` (beacon-load's counts, a session's log) has every record.
+    @Test func finish_returnsAfterEveryRecordWasHandedOn_evenWhenOnRecordSuspends() async {
+        let collected = Collected()
+        let dispatcher = BeaconDispatcher(transport: RecordingTransport(status: 404), clock: ManualClock(), wallClock: { 0 }) { record in
+            for _ in 0..<20 { await Task.yield() }
+            await collected.add(record)
+        }
+        for index in 0..<200 { await dispatcher.submit(planned("http://a/\(index)")) }
+        await dispatcher.finish(waitingAtMost: .seconds(60))
+        #expect(await collected.records.count == 200)
+        #expect(await collected.records.allSatisfy { $0.status == 404 })
     }
 
     /// The drain resumes the moment the last answer comes: no polling, no waiting out its limit.

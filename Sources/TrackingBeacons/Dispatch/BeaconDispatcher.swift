@@ -21,6 +21,11 @@ public final class BeaconDispatcher: Sendable {
         var idleWaiters: [CheckedContinuation<Void, Never>] = []
         var hurries: [Task<Void, Never>] = []
         var hurryLimit: Duration?
+        /// Batches of records taken from the machine and not yet all handed to `onRecord`: `finish` waits for them
+        /// too, so a caller that reads what `onRecord` collected after it finds every answer there.
+        var reporting = 0
+
+        var idle: Bool { machine.pending == 0 && reporting == 0 }
     }
 
     private let transport: (any BeaconTransport)?
@@ -60,13 +65,13 @@ public final class BeaconDispatcher: Sendable {
     /// polling.
     public func finish(waitingAtMost limit: Duration) async {
         let deadline: Task<Void, Never>? = state.withLock { state in
-            guard state.machine.pending > 0 else { return nil }
+            guard !state.idle else { return nil }
             return drainDeadline(after: state.hurryLimit.map { min($0, limit) } ?? limit)
         }
         if let deadline {
             await withCheckedContinuation { continuation in
                 let idle = state.withLock { state in
-                    guard state.machine.pending > 0 else { return true }
+                    guard !state.idle else { return true }
                     state.idleWaiters.append(continuation)
                     return false
                 }
@@ -127,16 +132,28 @@ public final class BeaconDispatcher: Sendable {
                 state.tasks.removeValue(forKey: id)?.cancel()
             }
         }
-        if state.machine.pending == 0, !state.idleWaiters.isEmpty {
-            let waiters = state.idleWaiters
-            state.idleWaiters.removeAll()
-            for waiter in waiters { waiter.resume() }
+        if records.isEmpty {
+            if state.idle { Self.resumeIdleWaiters(&state) }
+        } else {
+            state.reporting += 1
         }
         return records
     }
 
+    /// Hands a batch from `execute` to `onRecord`, then lets `finish` go if nothing else is left.
     private func report(_ records: [BeaconRecord]) async {
+        guard !records.isEmpty else { return }
         for record in records { await onRecord(record) }
+        state.withLock { state in
+            state.reporting -= 1
+            if state.idle { Self.resumeIdleWaiters(&state) }
+        }
+    }
+
+    private static func resumeIdleWaiters(_ state: inout State) {
+        let waiters = state.idleWaiters
+        state.idleWaiters.removeAll()
+        for waiter in waiters { waiter.resume() }
     }
 
     private func answered(_ id: Int, _ outcome: TransportOutcome) async {
