@@ -54,7 +54,7 @@ import PlayerEngine
         defer { server.stop() }
         let folder = try TemporaryFolder()
         let url = "\(server.baseURL)/hi/index.m3u8"
-        let truth = try ProbeTruth.of(url)
+        let truth = try await ProbeTruth.of(url)
         let (summary, recorder) = await run(try configuration(folder, mediaFile: hls(url)))
         #expect(summary.outcome == .completed)
         let duration = Duration.milliseconds(Int64((truth.duration * 1000).rounded()))
@@ -76,7 +76,7 @@ import PlayerEngine
         let info = try #require(await Self.resolved(recorder))
         #expect(info.media.variant == "variant 1 of 2: highest bitrate 300 kbps → #1 (application/vnd.apple.mpegurl, 300 kbps, 640x360)")
         let statistics = try #require(summary.playback?.statistics)
-        #expect(Dictionary(uniqueKeysWithValues: statistics.streams.map { ($0.index, $0.frames) }) == (try ProbeTruth.of("\(root)/hi/index.m3u8")).frames)
+        #expect(Dictionary(uniqueKeysWithValues: statistics.streams.map { ($0.index, $0.frames) }) == (try await ProbeTruth.of("\(root)/hi/index.m3u8")).frames)
     }
 
     @Test func session_hlsMasterPlaylist_variantChosenByBandwidthAsMediaFilesAre() async throws {

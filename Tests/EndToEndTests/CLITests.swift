@@ -155,7 +155,7 @@ func jsonLines(_ path: String) throws -> [[String: Any]] {
         let run = try await vplay(["probe", path, "--decode", "--json"])
         #expect(run.status == 0)
         let object = try #require(run.lines.first)
-        let truth = try ProbeTruth.of(path)
+        let truth = try await ProbeTruth.of(path)
         #expect(object["duration"] as? Double == truth.duration)
         #expect((object["format"] as? String)?.contains("mp4") == true)
         let streams = try #require(object["streams"] as? [[String: Any]])

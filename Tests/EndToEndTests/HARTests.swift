@@ -42,7 +42,7 @@ import TestSupport
         let har = folder.url.appendingPathComponent("run.har").path
         let run = try await vplay(["--vast", tag, "--json", "--har", har, "--now", "0"])
         #expect(run.status == 0, "\(run.stderr)")
-        let entries = try HARValidation.validate(try Data(contentsOf: URL(fileURLWithPath: har)))
+        let entries = try await HARValidation.validate(try Data(contentsOf: URL(fileURLWithPath: har)))
         let received = server.requests()
         #expect(entries.count == 13 && received.count == 13, "12 beacons, one redirected: 13 requests")
         let byPath = Dictionary(entries.map { (Self.path($0), $0) }, uniquingKeysWith: { first, _ in first })
@@ -70,7 +70,7 @@ import TestSupport
         let har = folder.url.appendingPathComponent("run.har").path
         let run = try await vplay(["--vast", tag, "--json", "--har", har, "--now", "0"])
         #expect(run.status == 0, "\(run.stderr)")
-        let entries = try HARValidation.validate(try Data(contentsOf: URL(fileURLWithPath: har)))
+        let entries = try await HARValidation.validate(try Data(contentsOf: URL(fileURLWithPath: har)))
         #expect(entries.count == 12)
         for entry in entries {
             let response = try #require(entry["response"] as? [String: Any])
@@ -86,7 +86,7 @@ import TestSupport
         let run = try await vplay(["--vast", "media/demo.xml", "--sink", "--sink-fault", "403@/start", "--sink-fault", "429@/firstQuartile",
                                    "--json", "--har", har, "--now", "0"])
         #expect(run.status == 0, "\(run.stderr)")
-        let entries = try HARValidation.validate(try Data(contentsOf: URL(fileURLWithPath: har)))
+        let entries = try await HARValidation.validate(try Data(contentsOf: URL(fileURLWithPath: har)))
         let byPath = Dictionary(entries.map { (Self.path($0), $0) }, uniquingKeysWith: { first, _ in first })
         let start = try #require(byPath["/start"]?["response"] as? [String: Any]), quartile = try #require(byPath["/firstQuartile"]?["response"] as? [String: Any])
         #expect(start["status"] as? Int == 403 && start["statusText"] as? String == "Forbidden")

@@ -72,11 +72,11 @@ import TestSupport
         return try chunks.map { try JSONSerialization.jsonObject(with: Data($0.utf8), options: [.fragmentsAllowed]) }
     }
 
-    @Test func theSchemas_areValidDraft202012Schemas() throws {
+    @Test func theSchemas_areValidDraft202012Schemas() async throws {
         #expect(Set(JSONSchemaCheck.schemaFiles).isSuperset(of: ["beacon-record.schema.json", "beacons.schema.json", "events.schema.json",
                                                                  "fleet-report.schema.json", "inspect.schema.json", "report.schema.json"]),
                 "\(JSONSchemaCheck.schemaFiles)")
-        let errors = try JSONSchemaCheck.checkSchemas()
+        let errors = try await JSONSchemaCheck.checkSchemas()
         #expect(errors.isEmpty, "\(errors.joined(separator: "\n"))")
     }
 
@@ -84,7 +84,7 @@ import TestSupport
         let outputs = try await Self.outputs.value
         #expect(Set(outputs.documents.map(\.schema)) == ["events.schema.json", "report.schema.json", "beacons.schema.json",
                                                          "inspect.schema.json", "fleet-report.schema.json"])
-        let errors = try JSONSchemaCheck.validate(outputs.documents)
+        let errors = try await JSONSchemaCheck.validate(outputs.documents)
         #expect(errors.isEmpty, "\(errors.joined(separator: "\n"))")
     }
 
@@ -102,13 +102,13 @@ import TestSupport
         record["sentAt"] = nil
         let noSentAt = try folder.write("none.jsonl", try JSONSerialization.data(withJSONObject: record))
         for path in [extra, oldSentAt, noSentAt] {
-            let errors = try JSONSchemaCheck.validate([.init(path, schema: "beacons.schema.json", form: .jsonLines)])
+            let errors = try await JSONSchemaCheck.validate([.init(path, schema: "beacons.schema.json", form: .jsonLines)])
             #expect(!errors.isEmpty, "\(path) should not validate")
         }
     }
 
     /// The README's examples of `--json` records and a `--beacons` line are the published shapes: each line validates.
-    @Test func theReadmesJSONLinesExamples_validateAgainstTheSchemas() throws {
+    @Test func theReadmesJSONLinesExamples_validateAgainstTheSchemas() async throws {
         let readme = try String(contentsOfFile: Repo.root.appendingPathComponent("README.md").path, encoding: .utf8)
         let folder = try TemporaryFolder()
         var documents: [JSONSchemaCheck.Document] = []
@@ -120,7 +120,7 @@ import TestSupport
             #expect(lines.split(separator: "\n").count >= 1)
             documents.append(.init(try folder.write("\(schema).jsonl", String(lines)), schema: schema, form: .jsonLines))
         }
-        let errors = try JSONSchemaCheck.validate(documents)
+        let errors = try await JSONSchemaCheck.validate(documents)
         #expect(errors.isEmpty, "\(errors.joined(separator: "\n"))")
     }
 

@@ -28,9 +28,9 @@ import TestSupport
     }
 
     /// Reads a JUnit file after checking it against the schema.
-    static func report(_ path: String) throws -> Report {
+    static func report(_ path: String) async throws -> Report {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        let complaints = try ExternalValidators.xmlSchema(data, xsd: "junit.xsd")
+        let complaints = try await ExternalValidators.xmlSchema(data, xsd: "junit.xsd")
         #expect(complaints == "", "valid against schemas/junit.xsd")
         return Report(document: try LeakSanitizer.ignore(XMLDocument(data: data)), text: String(decoding: data, as: UTF8.self))
     }
@@ -49,7 +49,7 @@ import TestSupport
         // Backgrounded for 500 s of session clock, which the virtual clock passes in no time.
         let run = try await vplay(["--vast", "media/demo.xml", "--dry-run", "--script", "background@3,foreground@503", "--junit", junit])
         #expect(run.status == 0, "\(run.stderr)")
-        let report = try Self.report(junit)
+        let report = try await Self.report(junit)
         let timestamp = try #require(try report.suite("timestamp"))
         let formatter = ISO8601DateFormatter()
         let started = try #require(formatter.date(from: timestamp + "Z"), "\(timestamp)")
@@ -66,7 +66,7 @@ import TestSupport
             let file = try folder.write("\(name).json", expectations)
             let junit = folder.url.appendingPathComponent("\(name).xml").path
             _ = try await vplay(["--vast", "media/demo.xml", "--dry-run", "--expect", file, "--junit", junit])
-            return try Self.report(junit)
+            return try await Self.report(junit)
         }
         let holds = try await run("holds", #"""
             {"events": [{"name": "midpoint", "playhead": 5.0, "clock": 5.0}, {"name": "pause", "count": 0}],
@@ -95,7 +95,7 @@ import TestSupport
         let first = try await vplay(["--vast", tag, "--junit", plain])
         let second = try await vplay(["--vast", tag, "--sink", "--junit", sunk])
         #expect(first.status == 0 && second.status == 0, "\(first.stderr) \(second.stderr)")
-        let without = try Self.report(plain).cases(), with = try Self.report(sunk).cases()
+        let without = try await Self.report(plain).cases(), with = try await Self.report(sunk).cases()
         #expect(without.map(\.name) == with.map(\.name))
         #expect(without.map(\.name) == ["ad plays without error", "session ran to its end", "every beacon delivered", "every beacon received by the sink"])
         #expect(without[3].skipped && !with[3].skipped && with.allSatisfy { $0.failure == nil })
@@ -110,7 +110,7 @@ import TestSupport
         let first = try await vplay(["fleet", "--vast", "media/demo.xml", "--sessions", "20", "--dry-run", "--seed", "3", "--junit", dry])
         let second = try await vplay(["fleet", "--vast", "media/demo.xml", "--sessions", "20", "--sink", "--seed", "3", "--junit", sunk])
         #expect(first.status == 0 && second.status == 0, "\(first.stderr) \(second.stderr)")
-        let planned = try Self.report(dry).cases(), received = try Self.report(sunk).cases()
+        let planned = try await Self.report(dry).cases(), received = try await Self.report(sunk).cases()
         #expect(planned.map(\.name) == received.map(\.name))
         #expect(planned.contains { $0.name.hasPrefix("midpoint beacon (inline) http://127.0.0.1:8089/midpoint") && $0.name.hasSuffix(" sent as expected") })
         #expect(planned.suffix(2).map(\.name) == ["beacons delivered", "no unexpected hits at the sink"])
@@ -119,9 +119,9 @@ import TestSupport
         #expect(received.allSatisfy { $0.classname == "vplay.fleet.media-demo-xml" })
     }
 
-    @Test func schema_rejectsASuiteWithoutTimestampOrHostname() throws {
+    @Test func schema_rejectsASuiteWithoutTimestampOrHostname() async throws {
         let xml = #"<testsuite name="x" tests="1" failures="0" errors="0" time="0"><testcase name="a" classname="b" time="0"/></testsuite>"#
-        let complaints = try ExternalValidators.xmlSchema(Data(xml.utf8), xsd: "junit.xsd")
+        let complaints = try await ExternalValidators.xmlSchema(Data(xml.utf8), xsd: "junit.xsd")
         #expect(complaints.contains("timestamp") && complaints.contains("hostname"), "\(complaints)")
     }
 }

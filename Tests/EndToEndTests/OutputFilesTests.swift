@@ -34,7 +34,7 @@ import TestSupport
         #expect(lines.count == 12)
         let records = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
         #expect(records.allSatisfy { $0["status"] as? Int == 200 && $0["delivered"] as? Bool == true && $0["sentAt"] is String })
-        let entries = try HARValidation.validate(try Data(contentsOf: URL(fileURLWithPath: har)))
+        let entries = try await HARValidation.validate(try Data(contentsOf: URL(fileURLWithPath: har)))
         #expect(entries.count == 12)
         #expect(entries.allSatisfy { ($0["response"] as? [String: Any])?["status"] as? Int == 200 })
         #expect(entries.allSatisfy { (($0["request"] as? [String: Any])?["url"] as? String)?.hasPrefix(server.baseURL + "/") == true })
@@ -102,6 +102,6 @@ import TestSupport
         let harData = try Data(contentsOf: URL(fileURLWithPath: har))
         let root = try #require(try JSONSerialization.jsonObject(with: harData) as? [String: Any])
         #expect((root["log"] as? [String: Any])?["comment"] as? String == "interrupted: the session was stopped by a signal")
-        _ = try HARValidation.validate(harData)
+        _ = try await HARValidation.validate(harData)
     }
 }

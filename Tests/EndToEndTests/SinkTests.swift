@@ -96,7 +96,7 @@ import TestSupport
         #expect(sent.filter { $0["error"] as? String == "timed out" }.count >= 2)
         #expect(sent.filter { $0["error"] as? String == "unanswered at session end" }.count <= 1)
         #expect(sent.allSatisfy { $0["error"] as? String != "not sent before session end" })
-        let entries = try HARValidation.validate(try Data(contentsOf: URL(fileURLWithPath: har)))
+        let entries = try await HARValidation.validate(try Data(contentsOf: URL(fileURLWithPath: har)))
         #expect(entries.count == sent.count, "a beacon never sent is not a request")
         let result = try reconciliation(run)
         #expect(result["sent"] as? Int == sent.count)

@@ -26,7 +26,7 @@ import Testing
         let server = try serve(try HLSFixture.root())
         defer { server.stop() }
         let url = "\(server.baseURL)/hi/index.m3u8"
-        let truth = try ProbeTruth.of(url)
+        let truth = try await ProbeTruth.of(url)
         let (statistics, error) = try await decodeToTheEnd(url, options: Self.streaming)
         #expect(error == nil)
         #expect(Dictionary(uniqueKeysWithValues: statistics.streams.map { ($0.index, $0.frames) }) == truth.frames)
@@ -53,7 +53,7 @@ import Testing
         let highest = try await offThePool { try FFmpegMediaSource(location: url, options: Self.streaming).info }
         #expect(highest.video?.width == 640)
         #expect(highest.variant == "variant 1 of 2: highest BANDWIDTH")
-        let truth = try ProbeTruth.of("\(server.baseURL)/lo/index.m3u8")
+        let truth = try await ProbeTruth.of("\(server.baseURL)/lo/index.m3u8")
         let (statistics, error) = try await decodeToTheEnd(url, options: options)
         #expect(error == nil)
         #expect(Dictionary(uniqueKeysWithValues: statistics.streams.map { ($0.index, $0.frames) }) == truth.frames)
@@ -120,7 +120,7 @@ import Testing
         // The same segments inside the playlist's folder play (offline replay with --map).
         let (statistics, error) = try await decodeToTheEnd("\(root)/hi/index.m3u8", options: Self.streaming)
         #expect(error == nil)
-        #expect(Dictionary(uniqueKeysWithValues: statistics.streams.map { ($0.index, $0.frames) }) == (try ProbeTruth.of("\(root)/hi/index.m3u8")).frames)
+        #expect(Dictionary(uniqueKeysWithValues: statistics.streams.map { ($0.index, $0.frames) }) == (try await ProbeTruth.of("\(root)/hi/index.m3u8")).frames)
     }
 
     @Test func hls_hostilePlaylists_areRefusedAtOnceWithoutHanging() async throws {

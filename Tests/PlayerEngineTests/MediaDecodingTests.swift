@@ -22,9 +22,9 @@ import Testing
     /// 8 µs less than its last AAC frame's end), and the decoded end of every stream (its last frame's end) against
     /// ffprobe's `start_time + duration`: audio included, whose last AAC frame the container trims (680 of 1024
     /// samples in the 10 s clip). Both durations are known before decoding.
-    func expectMatchesFFprobe(_ path: String) throws {
-        let truth = try ProbeTruth.of(path)
-        let frames = try FrameTruth.of(path)
+    func expectMatchesFFprobe(_ path: String) async throws {
+        let truth = try await ProbeTruth.of(path)
+        let frames = try await FrameTruth.of(path)
         let source = try decodeAll(path)
         let declared = source.info.declaredDuration?.seconds ?? -1
         #expect(abs(declared - truth.duration) < 0.000_001, "declared duration \(declared) vs ffprobe \(truth.duration)")
@@ -42,13 +42,13 @@ import Testing
     }
 
     @Test(arguments: clips)
-    func decode_mediaClip_frameCountsDurationAndStreamEndsEqualFFprobe(_ clip: String) throws {
-        try expectMatchesFFprobe(Repo.media(clip))
+    func decode_mediaClip_frameCountsDurationAndStreamEndsEqualFFprobe(_ clip: String) async throws {
+        try await expectMatchesFFprobe(Repo.media(clip))
     }
 
     @Test(.enabled(if: Repo.iabAvailable, Comment(rawValue: Repo.iabAbsent)))
-    func decode_iabShortIntro_frameCountsDurationAndStreamEndsEqualFFprobe() throws {
-        try expectMatchesFFprobe(Repo.iabMP4)
+    func decode_iabShortIntro_frameCountsDurationAndStreamEndsEqualFFprobe() async throws {
+        try await expectMatchesFFprobe(Repo.iabMP4)
     }
 
     @Test func decode_tenSecondClip_lastVideoFrameEndsAtExactlyTenSeconds() throws {

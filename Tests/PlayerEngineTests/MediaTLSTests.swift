@@ -14,7 +14,7 @@ import Testing
         let url = server.baseURL + "/clip-5s-video-only.mp4"
         // The server works for a client that does not check certificates (ffprobe: FFmpeg's TLS checks nothing by
         // default): only the check refuses it.
-        let truth = try await offThePool { try ProbeTruth.of(url) }
+        let truth = try await ProbeTruth.of(url)
         #expect(truth.frames == [0: 150])
         let served = server.requests().count
         #expect(served > 0)

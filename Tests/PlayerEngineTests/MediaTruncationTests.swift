@@ -18,7 +18,7 @@ import Testing
         // `-itsoffset 1` writes a 1 s empty edit: ffprobe says start 0.976 s, duration 11 s, and it plays fine.
         let path = folder.url.appendingPathComponent("offset.mp4").path
         try await runOffThePool("ffmpeg", ["-v", "error", "-y", "-itsoffset", "1", "-i", Repo.media("clip-10s-360p.mp4"), "-c", "copy", path])
-        let truth = try await offThePool { try ProbeTruth.of(path) }
+        let truth = try await ProbeTruth.of(path)
         #expect(truth.start > 0.9)
         let (statistics, error) = try await decodeToTheEnd(path)
         #expect(error == nil)

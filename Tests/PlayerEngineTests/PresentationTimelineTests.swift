@@ -15,10 +15,10 @@ struct FrameTruth {
 
     var duration: Double { end - firstPicture }
 
-    static func of(_ path: String) throws -> FrameTruth {
-        let output = try run("ffprobe", ["-v", "error", "-show_entries",
+    static func of(_ path: String) async throws -> FrameTruth {
+        let output = try await offThePool { try run("ffprobe", ["-v", "error", "-show_entries",
                                          "frame=media_type,pts_time,best_effort_timestamp_time,pkt_duration_time,nb_samples,sample_rate",
-                                         "-of", "json", path])
+                                         "-of", "json", path]) }
         let object = try JSONSerialization.jsonObject(with: Data(output.utf8)) as! [String: Any]
         var firstVideo: Double?
         var firstAny: Double?
@@ -68,7 +68,7 @@ struct FrameTruth {
     /// The quartiles of a play fire at exactly 1/4, 1/2, 3/4 and all of the measured duration from the first picture,
     /// which agrees with ffprobe's frames to ffprobe's printed precision, and every picture is shown.
     func expectExactQuartiles(_ path: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        let truth = try await offThePool { try FrameTruth.of(path) }
+        let truth = try await FrameTruth.of(path)
         let (events, report, source) = try await play(path)
         let timeline = source.info.timeline
         #expect(abs(timeline.start.seconds - truth.firstPicture) < 0.000_002, "starts at \(timeline.start), ffprobe \(truth.firstPicture)", sourceLocation: sourceLocation)

@@ -15,7 +15,7 @@ public enum ExternalValidators {
 
     /// Validates the JSON `data` against `schemas/<schemaFile>` (draft-07 or 2020-12, as the schema's `$schema`
     /// says) with Python's `jsonschema`. Returns one line per error (`path: message`), empty when valid.
-    public static func jsonSchema(_ data: Data, schemaFile: String) throws -> String {
+    public static func jsonSchema(_ data: Data, schemaFile: String) async throws -> String {
         let script = """
             import json, sys
             try:
@@ -29,7 +29,8 @@ public enum ExternalValidators {
             for error in sorted(validator.iter_errors(document), key=lambda e: list(map(str, e.absolute_path))):
                 print("/".join(map(str, error.absolute_path)) + ": " + error.message)
             """
-        let result = try run("python3", ["-c", script, schemas.appendingPathComponent(schemaFile).path], data: data, suffix: ".json")
+        let schema = schemas.appendingPathComponent(schemaFile).path
+        let result = try await offThePool { try run("python3", ["-c", script, schema], data: data, suffix: ".json") }
         guard result.status != 3, !result.errors.contains("MISSING") else {
             throw Missing(description: "python3 cannot import jsonschema: run scripts/setup.sh")
         }
@@ -38,13 +39,15 @@ public enum ExternalValidators {
 
     /// Validates the XML `data` against `schemas/<xsd>` with `xmllint --schema`. Returns its complaints, empty when
     /// valid.
-    public static func xmlSchema(_ data: Data, xsd: String) throws -> String {
-        let result = try run("xmllint", ["--noout", "--schema", schemas.appendingPathComponent(xsd).path], data: data, suffix: ".xml")
+    public static func xmlSchema(_ data: Data, xsd: String) async throws -> String {
+        let schema = schemas.appendingPathComponent(xsd).path
+        let result = try await offThePool { try run("xmllint", ["--noout", "--schema", schema], data: data, suffix: ".xml") }
         guard result.status != 0 else { return "" }
         return (result.errors + result.output).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// Runs `tool` (found on PATH) with `arguments` and the path of a temporary file holding `data` appended.
+    /// Runs `tool` (found on PATH) with `arguments` and the path of a temporary file holding `data` appended. It
+    /// blocks its thread: callers run it `offThePool`, so two validators cannot hold both cooperative threads.
     static func run(_ tool: String, _ arguments: [String], data: Data, suffix: String) throws -> (status: Int32, output: String, errors: String) {
         guard let executable = which(tool) else { throw Missing(description: "\(tool) is not installed: run scripts/setup.sh") }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vplay-validate-\(UUID().uuidString)")

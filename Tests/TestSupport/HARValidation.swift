@@ -7,8 +7,8 @@ public enum HARValidation {
     /// say: a real `startedDateTime`, `time` the sum of the timings that are not -1, every time in whole
     /// microseconds, `content.mimeType` the response's `Content-Type` when it has one, `log.browser` and `log.pages`
     /// present (har2tree and haralyzer need them) and every entry's `pageref` a page. Returns the entries.
-    public static func validate(_ data: Data) throws -> [[String: Any]] {
-        let complaints = try ExternalValidators.jsonSchema(data, schemaFile: "har-1.2.schema.json")
+    public static func validate(_ data: Data) async throws -> [[String: Any]] {
+        let complaints = try await ExternalValidators.jsonSchema(data, schemaFile: "har-1.2.schema.json")
         #expect(complaints == "", "the HAR is valid against schemas/har-1.2.schema.json")
         let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let log = try #require(root["log"] as? [String: Any])

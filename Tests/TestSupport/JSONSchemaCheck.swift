@@ -32,13 +32,14 @@ public enum JSONSchemaCheck {
 
     /// Validates every document; returns each error (`file line N at /json/pointer: message`), none when all hold.
     /// Throws when python3 or its jsonschema package is missing.
-    public static func validate(_ documents: [Document]) throws -> [String] {
-        try python(["validate"] + documents.flatMap { [$0.schema, $0.form.rawValue, $0.path] })
+    public static func validate(_ documents: [Document]) async throws -> [String] {
+        let arguments = ["validate"] + documents.flatMap { [$0.schema, $0.form.rawValue, $0.path] }
+        return try await offThePool { try python(arguments) }
     }
 
     /// Checks every schema in `schemas/` against the draft 2020-12 meta-schema (`check_schema`); returns each error.
-    public static func checkSchemas() throws -> [String] {
-        try python(["check"])
+    public static func checkSchemas() async throws -> [String] {
+        try await offThePool { try python(["check"]) }
     }
 
     /// The schema files in `schemas/` that are JSON Schemas (`*.schema.json`).

@@ -40,10 +40,11 @@ public struct ProbeTruth: Sendable {
     /// for the streams whose duration ffprobe knows.
     public var streamEnds: [Int: Double]
 
-    public static func of(_ path: String) throws -> ProbeTruth {
-        let output = try run("ffprobe", ["-v", "error", "-count_frames", "-show_entries",
+    /// Runs ffprobe off the cooperative pool (it decodes the whole file: seconds for a long one).
+    public static func of(_ path: String) async throws -> ProbeTruth {
+        let output = try await offThePool { try run("ffprobe", ["-v", "error", "-count_frames", "-show_entries",
                                          "format=duration,start_time:stream=index,nb_read_frames,start_time,duration",
-                                         "-of", "json", path])
+                                         "-of", "json", path]) }
         let object = try JSONSerialization.jsonObject(with: Data(output.utf8)) as! [String: Any]
         let format = object["format"] as! [String: Any]
         let start = (format["start_time"] as? String).flatMap(Double.init) ?? 0

@@ -52,9 +52,9 @@ import Testing
         #expect(keys == keys.sorted() && keys.count == 17, "\(keys)")
     }
 
-    @Test func har_isValidHAR12_withOneEntryPerSentAttempt() throws {
+    @Test func har_isValidHAR12_withOneEntryPerSentAttempt() async throws {
         let data = try HARDocument(records: [Self.sent, Self.failed, Self.dry], userAgent: "vplay-test").encoded()
-        let entries = try HARValidation.validate(data)
+        let entries = try await HARValidation.validate(data)
         #expect(entries.count == 2, "dry-run records are not requests")
         let first = entries[0]
         #expect((first["request"] as? [String: Any])?["url"] as? String == Self.sent.url)
@@ -67,7 +67,7 @@ import Testing
         #expect((failedResponse["content"] as? [String: Any])?["mimeType"] as? String == "x-unknown", "no response, no Content-Type")
     }
 
-    @Test func har_showsTheRealResponseAndTheURLActuallyRequested() throws {
+    @Test func har_showsTheRealResponseAndTheURLActuallyRequested() async throws {
         var routed = Self.sent
         routed.requestedURL = "http://127.0.0.1:40001/m?pos=00%3A00%3A05.000&cb=12345678"
         routed.responseHeaders = [HeaderField(name: "Content-Type", value: "text/plain; charset=utf-8"), HeaderField(name: "Server", value: "sink")]
@@ -75,7 +75,7 @@ import Testing
         redirect.status = 302
         redirect.failure = nil
         redirect.responseHeaders = [HeaderField(name: "location", value: "http://elsewhere.example/p")]
-        let entries = try HARValidation.validate(try HARDocument(records: [routed, redirect], userAgent: "vplay-test").encoded())
+        let entries = try await HARValidation.validate(try HARDocument(records: [routed, redirect], userAgent: "vplay-test").encoded())
         let request = try #require(entries[0]["request"] as? [String: Any])
         #expect(request["url"] as? String == routed.requestedURL)
         let response = try #require(entries[0]["response"] as? [String: Any])
@@ -89,12 +89,12 @@ import Testing
         #expect(redirected["redirectURL"] as? String == "http://elsewhere.example/p")
     }
 
-    @Test func har_leavesOutBeaconsThatWereNeverSent() throws {
+    @Test func har_leavesOutBeaconsThatWereNeverSent() async throws {
         var notSent = Self.failed
         notSent.sentAt = nil
         notSent.latency = nil
         notSent.failure = .notSentBeforeSessionEnd
-        let entries = try HARValidation.validate(try HARDocument(records: [Self.sent, notSent], userAgent: "vplay-test").encoded())
+        let entries = try await HARValidation.validate(try HARDocument(records: [Self.sent, notSent], userAgent: "vplay-test").encoded())
         #expect(entries.count == 1)
         #expect((entries[0]["_vplay"] as? [String: Any])?["event"] as? String == "midpoint")
     }

@@ -37,12 +37,12 @@ import Testing
         return record
     }
 
-    static func entries(_ records: [BeaconRecord]) throws -> [[String: Any]] {
-        try HARValidation.validate(try HARDocument(records: records, userAgent: "vplay-test", title: "ad.xml").encoded())
+    static func entries(_ records: [BeaconRecord]) async throws -> [[String: Any]] {
+        try await HARValidation.validate(try HARDocument(records: records, userAgent: "vplay-test", title: "ad.xml").encoded())
     }
 
-    @Test func har_redirectedAttempt_isOneEntryPerHop_withItsStatusRedirectURLAndSharedVPlayFields() throws {
-        let entries = try Self.entries([Self.redirected])
+    @Test func har_redirectedAttempt_isOneEntryPerHop_withItsStatusRedirectURLAndSharedVPlayFields() async throws {
+        let entries = try await Self.entries([Self.redirected])
         #expect(entries.count == 3)
         let requests = entries.compactMap { $0["request"] as? [String: Any] }, responses = entries.compactMap { $0["response"] as? [String: Any] }
         #expect(requests.map { $0["url"] as? String } == [Self.sink + "/i", Self.sink + "/a?x=1", Self.sink + "/b"])
@@ -57,8 +57,8 @@ import Testing
                 "each hop starts when its request went out")
     }
 
-    @Test func har_headersAndBodies_areTheMeasuredSizes_andTheRequestHeadersAreThoseSent() throws {
-        let entries = try Self.entries([Self.redirected])
+    @Test func har_headersAndBodies_areTheMeasuredSizes_andTheRequestHeadersAreThoseSent() async throws {
+        let entries = try await Self.entries([Self.redirected])
         let requests = entries.compactMap { $0["request"] as? [String: Any] }, responses = entries.compactMap { $0["response"] as? [String: Any] }
         #expect(requests.map { $0["headersSize"] as? Int } == [64, 68, 64])
         #expect(requests[0]["headers"] as? [[String: String]] == [["name": "Host", "value": "127.0.0.1:40001"], ["name": "User-Agent", "value": "vplay-test"]])
@@ -67,8 +67,8 @@ import Testing
         #expect(responses.map { ($0["content"] as? [String: Any])?["size"] as? Int } == [0, 0, 43])
     }
 
-    @Test func har_setCookie_becomesResponseCookies_withTheirAttributes() throws {
-        let entries = try Self.entries([Self.redirected])
+    @Test func har_setCookie_becomesResponseCookies_withTheirAttributes() async throws {
+        let entries = try await Self.entries([Self.redirected])
         let first = try #require((entries[0]["response"] as? [String: Any])?["cookies"] as? [[String: Any]])
         #expect(first.count == 1)
         #expect(first[0]["name"] as? String == "uid" && first[0]["value"] as? String == "abc123")
@@ -79,17 +79,17 @@ import Testing
         #expect(last.first?["name"] as? String == "seen" && last.first?["expires"] as? String == "2026-10-21T07:28:00.000Z")
     }
 
-    @Test func har_statusText_isTheReasonPhrase_for403And429() throws {
+    @Test func har_statusText_isTheReasonPhrase_for403And429() async throws {
         let records = [403, 429, 451].map { status in
             BeaconRecord(event: "start", source: "inline", template: "http://t.example/s", url: "http://t.example/s", playhead: .zero,
                          clock: .zero, status: status, failure: .httpStatus(status), latency: .milliseconds(3), bytes: 0, dryRun: false, sentAt: Self.sentAt)
         }
-        let responses = try Self.entries(records).compactMap { $0["response"] as? [String: Any] }
+        let responses = try await Self.entries(records).compactMap { $0["response"] as? [String: Any] }
         #expect(responses.map { $0["statusText"] as? String } == ["Forbidden", "Too Many Requests", "Unavailable For Legal Reasons"])
         #expect(responses.allSatisfy { $0["_error"] == nil }, "an HTTP status shows for itself")
     }
 
-    @Test func har_refusedConnection_isStatus0WithTheError_andItsTimeIsConnectingNotWaiting() throws {
+    @Test func har_refusedConnection_isStatus0WithTheError_andItsTimeIsConnectingNotWaiting() async throws {
         var record = BeaconRecord(event: "complete", source: "inline", template: "http://t.example/c", url: "http://127.0.0.1:1/c",
                                   playhead: .seconds(10), clock: .seconds(20), failure: .connectionRefused, latency: .microseconds(1_250),
                                   bytes: 0, dryRun: false, sentAt: Self.sentAt)
@@ -97,7 +97,7 @@ import Testing
                                  requestHeadersSize: 40, connect: .microseconds(1_200))]
         var withoutHops = record
         withoutHops.hops = []
-        for entry in try Self.entries([record, withoutHops]) {
+        for entry in try await Self.entries([record, withoutHops]) {
             let response = try #require(entry["response"] as? [String: Any])
             #expect(response["status"] as? Int == 0 && response["statusText"] as? String == "")
             #expect(response["_error"] as? String == "connection refused")
@@ -107,12 +107,12 @@ import Testing
         }
     }
 
-    @Test func har_redirectTargetNotRequested_isAnEntryWithStatus0AndTheFailure() throws {
+    @Test func har_redirectTargetNotRequested_isAnEntryWithStatus0AndTheFailure() async throws {
         var record = Self.redirected
         record.status = nil
         record.failure = .redirectCycle
         record.hops = Array(record.hops.prefix(1)) + [BeaconHop(url: Self.sink + "/i", requested: false, start: .microseconds(2_100))]
-        let entries = try Self.entries([record])
+        let entries = try await Self.entries([record])
         #expect(entries.count == 2)
         let last = try #require(entries[1]["response"] as? [String: Any])
         #expect(last["status"] as? Int == 0 && last["_error"] as? String == "redirect cycle")
@@ -120,7 +120,7 @@ import Testing
         #expect((entries[1]["request"] as? [String: Any])?["headersSize"] as? Int == -1, "never sent")
     }
 
-    @Test func har_times_areRoundedToTheMicrosecond() throws {
+    @Test func har_times_areRoundedToTheMicrosecond() async throws {
         // 13.485 ms as seconds, times 1000, is 13.485000000000001 in binary floating point.
         let record = BeaconRecord(event: "start", source: "inline", template: "http://t.example/s", url: "http://t.example/s", playhead: .zero,
                                   clock: .zero, status: 200, latency: .nanoseconds(13_485_000), bytes: 43, dryRun: false, sentAt: Self.sentAt)
@@ -128,14 +128,14 @@ import Testing
         let text = String(decoding: data, as: UTF8.self)
         #expect(text.contains("\"time\" : 13.485,"), "\(text)")
         #expect(!text.contains("0000000"))
-        let entries = try HARValidation.validate(data)
+        let entries = try await HARValidation.validate(data)
         #expect((entries[3]["timings"] as? [String: Double])?["receive"] == 0.485)
         #expect(entries[3]["time"] as? Double == 3.485)
     }
 
-    @Test func har_hasTheBrowserAndOnePagePerSession_thatEveryEntryNames() throws {
+    @Test func har_hasTheBrowserAndOnePagePerSession_thatEveryEntryNames() async throws {
         let data = try HARDocument(records: [Self.redirected], userAgent: "vplay-test", title: "media/demo.xml").encoded()
-        _ = try HARValidation.validate(data)
+        _ = try await HARValidation.validate(data)
         let log = try #require((try JSONSerialization.jsonObject(with: data) as? [String: Any])?["log"] as? [String: Any])
         #expect((log["browser"] as? [String: String])?["name"] == "vplay")
         let pages = try #require(log["pages"] as? [[String: Any]])
@@ -146,9 +146,9 @@ import Testing
         #expect((log["entries"] as? [[String: Any]])?.allSatisfy { $0["pageref"] as? String == "session-1" } == true)
     }
 
-    @Test func schema_rejectsAHARMissingWhatTheSpecRequires() throws {
+    @Test func schema_rejectsAHARMissingWhatTheSpecRequires() async throws {
         let broken = Data(#"{"log":{"version":"1.2","creator":{"name":"x"},"entries":[{"startedDateTime":"yesterday","time":-3}],"extra":1}}"#.utf8)
-        let complaints = try ExternalValidators.jsonSchema(broken, schemaFile: "har-1.2.schema.json")
+        let complaints = try await ExternalValidators.jsonSchema(broken, schemaFile: "har-1.2.schema.json")
         for expected in ["creator: 'version' is a required property", "entries/0: 'request' is a required property",
                          "entries/0/startedDateTime", "entries/0/time", "log: 'extra' does not match"] {
             #expect(complaints.contains(expected), "\(complaints)")
