@@ -19,8 +19,11 @@ final class FormatContext {
     /// The policy every URL FFmpeg's `hls` demuxer opens goes through (HLS only): the context's `opaque`, which
     /// `io_open` reaches, so it lives as long as `pointer` (released after it in `deinit`).
     let nested: NestedOpenPolicy?
-    /// Which variant of an HLS master playlist is played, and why (nil otherwise).
+    /// Which variant of an HLS master playlist (or representation of a DASH manifest) is played, and why (nil
+    /// otherwise).
     let variant: String?
+    /// The MediaFile's format when it is not the demuxer's (`dash`: a DASH manifest played through the `hls` demuxer).
+    private let kind: String?
     /// A simulated network's throttle over `opened`, when there is one.
     private let throttled: ThrottledReader?
     /// Reads that waited for the throttle's bytes.
@@ -83,6 +86,7 @@ final class FormatContext {
         throttled = opened.throttled
         nested = opened.hls?.policy
         variant = opened.hls?.variant
+        kind = opened.kind
         self.deadline = deadline
 
         // From here on deinit closes both on a throw.
@@ -114,6 +118,7 @@ final class FormatContext {
     }
 
     var formatName: String {
+        if let kind { return kind }
         guard let format = pointer.pointee.iformat, let name = format.pointee.name else { return "unknown" }
         return String(cString: name)
     }
@@ -312,7 +317,7 @@ final class FormatContext {
         guard status >= 0, let context else {
             throw closing(failure.classifyHeader(status, io: io, format: format, score: score, allowedFormats: allowedFormats))
         }
-        return Opened(context: context, io: inner, throttled: throttled, hls: nil)
+        return Opened(context: context, io: inner, throttled: throttled, hls: nil, kind: nil)
     }
 
     struct Opened {
@@ -320,6 +325,8 @@ final class FormatContext {
         var io: UnsafeMutablePointer<AVIOContext>?
         var throttled: ThrottledReader?
         var hls: (policy: NestedOpenPolicy, variant: String?)?
+        /// The MediaFile's format when it is not the demuxer's (`dash`).
+        var kind: String?
     }
 
     /// Turns an FFmpeg status from one of the opening steps into the `MediaError` a player can act on.
