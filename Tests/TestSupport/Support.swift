@@ -40,9 +40,11 @@ public struct ProbeTruth: Sendable {
     /// for the streams whose duration ffprobe knows.
     public var streamEnds: [Int: Double]
 
-    public static func of(_ path: String) throws -> ProbeTruth {
-        let output = try run("ffprobe", ["-v", "error", "-count_frames", "-show_entries",
-                                         "format=duration,start_time:stream=index,nb_read_frames,start_time,duration",
+    /// - Parameter streams: ffprobe's `-select_streams` (`v:1`, `a`): only those are read and counted, as a player
+    ///   of one representation of a DASH manifest reads only its own.
+    public static func of(_ path: String, selecting streams: String? = nil) throws -> ProbeTruth {
+        let output = try run("ffprobe", ["-v", "error", "-count_frames"] + (streams.map { ["-select_streams", $0] } ?? []) + [
+                                         "-show_entries", "format=duration,start_time:stream=index,nb_read_frames,start_time,duration",
                                          "-of", "json", path])
         let object = try JSONSerialization.jsonObject(with: Data(output.utf8)) as! [String: Any]
         let format = object["format"] as! [String: Any]

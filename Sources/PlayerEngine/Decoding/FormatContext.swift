@@ -294,6 +294,14 @@ final class FormatContext {
             throw closing(failure.classify(score < 0 ? score : FFmpegCode.invalidData))
         }
         let format = String(cString: probedName)
+        if format == "dash", let streaming, throttle == nil {
+            // A DASH manifest, where the MediaFile says it may be one: read by vplay, its representations' segments
+            // played through the `hls` demuxer with every URL checked (`FormatContext+DASH`).
+            defer { var open: UnsafeMutablePointer<AVIOContext>? = inner; avio_closep(&open) }
+            return try openDASH(
+                manifest: inner, url: opened, location: location, remote: isRemote(target), ioTimeout: ioTimeout,
+                deadline: deadline, interrupt: interrupt, gate: gate, redirects: redirects, proxy: proxy, streaming: streaming)
+        }
         if format == "hls", let streaming, throttle == nil {
             // An HLS playlist, where the MediaFile says it may be one: read by vplay, then demuxed by FFmpeg with every
             // nested URL checked (`FormatContext+HLS`). Through a simulated network's throttle it is refused below.

@@ -25,6 +25,9 @@ final class NestedOpenPolicy {
     private var failures: [MediaError] = []
     /// Whether a nested request has failed (sticky).
     private var failed = false
+    /// Playlists vplay wrote itself (a DASH representation's segments as an HLS media playlist), each served from
+    /// memory at exactly this URL when FFmpeg opens it: never requested, never read from disk.
+    var madePlaylists: [String: String] = [:]
 
     init(playlist: String, remote: Bool, gate: URLGate, proxy: ProxySettings, redirects: MediaRedirectResolver?,
          ioTimeout: Duration, deadline: LoadDeadline, maxOpens: Int) {
@@ -126,6 +129,7 @@ final class NestedOpenPolicy {
             return FFmpegCode.posix(EPERM)
         }
         guard flags & AVIO_FLAG_WRITE == 0 else { return FFmpegCode.posix(EPERM) }
+        if let text = madePlaylists[url] { return Self.memoryReader(text, into: reader) }
         // After a failed segment the ad's data ends there (FFmpeg would skip to the next one): nothing more is read.
         guard !failed, refusal == nil else { return FFmpegCode.posix(EPERM) }
         let target: String
@@ -146,6 +150,28 @@ final class NestedOpenPolicy {
             }
         }
         return status
+    }
+
+    /// A reader over `text` alone. Its bytes are the reader's whole buffer and it has no `opaque`, so FFmpeg's
+    /// `avio_close` frees it like any reader (it closes no protocol: there is none).
+    static func memoryReader(_ text: String, into reader: UnsafeMutablePointer<UnsafeMutablePointer<AVIOContext>?>) -> Int32 {
+        let bytes = Array(text.utf8)
+        guard let buffer = av_malloc(max(1, bytes.count))?.assumingMemoryBound(to: UInt8.self) else { return FFmpegCode.posix(ENOMEM) }
+        bytes.withUnsafeBufferPointer { if let base = $0.baseAddress { buffer.update(from: base, count: bytes.count) } }
+        guard let context = avio_alloc_context(buffer, Int32(max(1, bytes.count)), 0, nil, endOfData, nil, nil) else {
+            av_free(buffer)
+            return FFmpegCode.posix(ENOMEM)
+        }
+        // As if one read had filled the buffer: its end is the data's, and the reader's position is past it.
+        context.pointee.buf_end = buffer + bytes.count
+        context.pointee.pos = Int64(bytes.count)
+        reader.pointee = context
+        return 0
+    }
+
+    /// The read callback of a memory reader: everything was in its buffer.
+    private static let endOfData: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32 = { _, _, _ in
+        FFmpegCode.endOfFile
     }
 
     /// FFmpeg's `io_open`, routed to the policy in the format context's `opaque`.

@@ -1,0 +1,59 @@
+import Testing
+@testable import PlayerEngine
+
+/// Issue 23: what vplay reads of a DASH manifest itself, before any request: segment addressing and refusals.
+@Suite struct DASHManifestTests {
+    func manifest(_ body: String, duration: String = "PT10S") throws(MediaError) -> DASHManifest {
+        try DASHManifest("""
+            <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" mediaPresentationDuration="\(duration)"><Period>
+            <BaseURL>media/</BaseURL>
+            <AdaptationSet contentType="video">\(body)</AdaptationSet></Period></MPD>
+            """, base: "https://cdn.test/ad/manifest.mpd", location: "m")
+    }
+
+    @Test func template_fillsIdentifiersWithWidthsAndDollars() {
+        let fill = DASHManifest.Addressing.fill
+        #expect(fill("v$RepresentationID$/$Bandwidth$/$Number%05d$-$Time$-$$.m4s", "hd", 5000, 7, 90000) == "vhd/5000/00007-90000-$.m4s")
+        #expect(fill("$Unknown$-$Number$", "x", nil, 12, nil) == "$Unknown$-12")
+        #expect(fill("open$Number", "x", nil, 1, nil) == "open$Number")
+    }
+
+    @Test func isoDurations_readToSeconds_andMonthsAreRefused() {
+        #expect(DASHManifest.seconds("PT10S") == 10)
+        #expect(DASHManifest.seconds("PT1M30.5S") == 90.5)
+        #expect(DASHManifest.seconds("P0DT0H0M10.000S") == 10)
+        #expect(DASHManifest.seconds("P1M") == nil)
+        #expect(DASHManifest.seconds("10") == nil)
+    }
+
+    @Test func timeline_withRepeatsAndAnOpenEnd_listsEverySegmentWithItsTime() throws {
+        let read = try manifest(#"""
+            <Representation id="a" bandwidth="100"><SegmentTemplate timescale="10" initialization="$RepresentationID$/init.mp4" media="$RepresentationID$/$Time$.m4s">
+            <SegmentTimeline><S t="0" d="20" r="1"/><S d="30" r="-1"/></SegmentTimeline></SegmentTemplate></Representation>
+            """#)
+        let video = try #require(read.videos.first)
+        #expect(video.initialization == "https://cdn.test/ad/media/a/init.mp4")
+        #expect(video.segments.map(\.url) == ["0", "20", "40", "70"].map { "https://cdn.test/ad/media/a/\($0).m4s" })
+        #expect(video.segments.map(\.duration) == [2, 2, 3, 3])
+    }
+
+    @Test func fixedDuration_countsSegmentsToThePeriodsEnd_theLastOneShort() throws {
+        let read = try manifest(#"<Representation id="1" bandwidth="1"><SegmentTemplate timescale="1000" startNumber="0" duration="4000" media="s$Number$.m4s"/></Representation>"#)
+        let segments = try #require(read.videos.first).segments
+        #expect(segments.map(\.url) == ["s0", "s1", "s2"].map { "https://cdn.test/ad/media/\($0).m4s" })
+        #expect(segments.map(\.duration) == [4, 4, 2])
+    }
+
+    @Test func oneFilePerRepresentation_isOneSegmentOfThePeriod() throws {
+        let read = try manifest(#"<Representation id="1" bandwidth="1" width="320" height="180"><BaseURL>ad-320.mp4</BaseURL><SegmentBase indexRange="0-99"/></Representation>"#)
+        let video = try #require(read.videos.first)
+        #expect(video.segments == [.init(url: "https://cdn.test/ad/media/ad-320.mp4", duration: 10)])
+        #expect(video.width == 320 && video.height == 180)
+    }
+
+    @Test func doctypesAndMalformedManifests_areNotMedia() {
+        #expect(throws: MediaError.self) { try DASHManifest(#"<!DOCTYPE MPD [<!ENTITY a "b">]><MPD/>"#, base: "/m.mpd", location: "m") }
+        #expect(throws: MediaError.self) { try DASHManifest("<MPD><Period>", base: "/m.mpd", location: "m") }
+        #expect(throws: MediaError.self) { try manifest(#"<Representation id="1"><SegmentTemplate media="x"/></Representation>"#) }
+    }
+}

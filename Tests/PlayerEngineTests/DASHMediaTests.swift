@@ -1,0 +1,161 @@
+import Foundation
+import Primitives
+import TestSupport
+import Testing
+@testable import PlayerEngine
+
+/// Issue 23: DASH media, on a manifest made at test time (`DASHFixture`) and served over loopback: one video and one
+/// audio representation played, every segment URL checked by vplay, nothing of the others requested.
+@Suite struct DASHMediaTests {
+    func serve(_ root: String, failing: String? = nil) throws -> ScriptedHTTPServer {
+        try ScriptedHTTPServer(files: root, failing: failing)
+    }
+
+    /// Frames decoded per stream type.
+    func frames(_ statistics: DecodeStatistics) -> [StreamInfo.Kind: Int] {
+        Dictionary(statistics.streams.map { ($0.type, $0.frames) }, uniquingKeysWith: +)
+    }
+
+    /// ffprobe's count on the same manifest, reading only the representations vplay plays (`v:N` and the audio).
+    func truth(_ url: String, video: Int) throws -> [StreamInfo.Kind: Int] {
+        let pictures = try ProbeTruth.of(url, selecting: "v:\(video)").frames.values.reduce(0, +)
+        let audio = try ProbeTruth.of(url, selecting: "a").frames.values.reduce(0, +)
+        return [.video: pictures, .audio: audio]
+    }
+
+    @Test func dash_remoteManifest_playsTheHighestBandwidthVideoAndTheAudio_asFFprobeCountsThem() async throws {
+        let server = try serve(try DASHFixture.root())
+        defer { server.stop() }
+        let url = "\(server.baseURL)/manifest.mpd"
+        let (statistics, error) = try await decodeToTheEnd(url, options: .streamingManifests)
+        #expect(error == nil)
+        let targets = server.requests().map(\.target)
+        #expect(targets.filter { $0 == "/manifest.mpd" }.count == 1, "the manifest is requested once: \(targets)")
+        #expect(!targets.contains { $0.contains("stream1") }, "nothing of the other video representation: \(targets)")
+        #expect(targets.contains("/init-stream0.m4s") && targets.contains("/\(DASHFixture.segment(0, 5))")
+                && targets.contains("/\(DASHFixture.segment(2, 6))"), "\(targets)")
+        #expect(frames(statistics) == (try truth(url, video: 0)))
+        let info = try await offThePool { try FFmpegMediaSource(location: url, options: .streamingManifests).info }
+        #expect(info.format == "dash")
+        #expect(info.video?.width == 640)
+        #expect(info.exactDuration == .seconds(10))
+        #expect(info.duration == (try ProbeTruth.of(url)).duration)
+        #expect(info.variant == "representation 1 of 2 (id 0): highest BANDWIDTH; audio representation 1 of 1 (id 2), the highest bandwidth")
+    }
+
+    @Test func dash_representationChosenByTheChooser_isTheOnlyVideoRequested() async throws {
+        let server = try serve(try DASHFixture.root())
+        defer { server.stop() }
+        var options = MediaOpenOptions.streamingManifests
+        options.streaming = StreamingOptions(chooseVariant: { variants in
+            #expect(variants.map(\.width) == [640, 160])
+            #expect(variants.map(\.height) == [360, 90])
+            #expect(variants[1].bandwidth == 80_000)
+            #expect((variants[0].bandwidth ?? 0) > 80_000)
+            return VariantChoice(index: 1, reason: "the test's choice")
+        })
+        let url = "\(server.baseURL)/manifest.mpd"
+        let (statistics, error) = try await decodeToTheEnd(url, options: options)
+        #expect(error == nil)
+        let segments = server.requests().map(\.target).filter { $0.hasSuffix(".m4s") }
+        #expect(!segments.contains { $0.contains("stream0") }, "\(segments)")
+        #expect(segments.contains("/\(DASHFixture.segment(1, 5))") && segments.contains("/\(DASHFixture.segment(2, 6))"))
+        #expect(frames(statistics) == (try truth(url, video: 1)))
+        let chosen = [options]
+        let info = try await offThePool { try FFmpegMediaSource(location: url, options: chosen[0]).info }
+        #expect(info.video?.width == 160)
+        #expect(info.variant?.hasPrefix("representation 2 of 2 (id 1): the test's choice") == true)
+    }
+
+    @Test func dash_segmentAnswering404MidAd_failsTruncatedWhereItsDataEnds() async throws {
+        let failing = "/\(DASHFixture.segment(0, 3))"
+        let server = try serve(try DASHFixture.root(), failing: failing)
+        defer { server.stop() }
+        let (statistics, error) = try await decodeToTheEnd("\(server.baseURL)/manifest.mpd", options: .streamingManifests)
+        guard case let .truncated(_, detail) = error else { Issue.record("expected truncated, got \(String(describing: error))"); return }
+        #expect(error?.vastCode == .mediaFileDisplay)
+        #expect(detail.contains(failing), "\(detail)")
+        // Two 2 s segments played: the last picture ends where the third segment would have begun.
+        let video = try #require(statistics.streams.first { $0.type == .video })
+        #expect(abs((video.end ?? 0) - 4.0) < 0.05, "video ends at \(video.end ?? 0)")
+        #expect(!server.requests().contains { $0.target == "/\(DASHFixture.segment(0, 4))" }, "nothing is read after the failed segment")
+    }
+
+    /// A manifest whose segments are local files, by `SegmentTemplate` or `BaseURL`, in any spelling of `file:`.
+    @Test func dash_remoteManifestNamingLocalFiles_isRefusedBeforeAnySegmentIsRequested() async throws {
+        let root = try DASHFixture.root()
+        for base in ["file://\(root)/", "FILE://\(root)/", "file://otherhost\(root)/", "file:\(root)/"] {
+            let folder = try TemporaryFolder()
+            let template = #"<SegmentTemplate timescale="1" initialization="\#(base)init-stream0.m4s" media="chunk-stream0-$Number%05d$.m4s" duration="2"/>"#
+            _ = try folder.write("evil.mpd", Self.manifest(representation: template))
+            let viaBase = try folder.write("base.mpd", Self.manifest(representation: #"<BaseURL>\#(base)</BaseURL><SegmentTemplate timescale="1" media="chunk-stream0-$Number%05d$.m4s" duration="2"/>"#))
+            let server = try serve(folder.url.path)
+            defer { server.stop() }
+            let error = try await decodeFailure("\(server.baseURL)/evil.mpd", options: .streamingManifests)
+            #expect(error == .schemeNotAllowed(location: "\(base)init-stream0.m4s"), "\(base)")
+            let baseError = try await decodeFailure("\(server.baseURL)/\(URL(fileURLWithPath: viaBase).lastPathComponent)", options: .streamingManifests)
+            #expect(baseError?.kind == "scheme-not-allowed", "\(base)")
+            #expect(server.requests().map(\.target) == ["/evil.mpd", "/base.mpd"], "\(base)")
+        }
+    }
+
+    @Test func dash_liveMultiPeriodAndEncryptedManifests_areRefusedNamingWhy() async throws {
+        let folder = try TemporaryFolder()
+        let template = #"<SegmentTemplate timescale="1" media="chunk-stream0-$Number%05d$.m4s" duration="2"/>"#
+        _ = try folder.write("live.mpd", Self.manifest(representation: template).replacingOccurrences(of: #"type="static""#, with: #"type="dynamic""#))
+        _ = try folder.write("periods.mpd", Self.manifest(representation: template).replacingOccurrences(
+            of: "</Period>", with: "</Period><Period id=\"2\" duration=\"PT2S\"></Period>"))
+        _ = try folder.write("drm.mpd", Self.manifest(representation: template).replacingOccurrences(
+            of: "<Representation", with: #"<ContentProtection schemeIdUri="urn:mpeg:dash:mp4protection:2011" value="cenc"/><Representation"#))
+        let server = try serve(folder.url.path)
+        defer { server.stop() }
+        let live = try await decodeFailure("\(server.baseURL)/live.mpd", options: .streamingManifests)
+        #expect(live?.kind == "format-not-allowed")
+        #expect(live?.description.contains(#"type="dynamic""#) == true, "\(String(describing: live))")
+        let periods = try await decodeFailure("\(server.baseURL)/periods.mpd", options: .streamingManifests)
+        #expect(periods?.kind == "format-not-allowed")
+        #expect(periods?.description.contains("2 periods") == true, "\(String(describing: periods))")
+        let drm = try await decodeFailure("\(server.baseURL)/drm.mpd", options: .streamingManifests)
+        #expect(drm?.kind == "format-not-allowed")
+        #expect(drm?.description.contains("ContentProtection urn:mpeg:dash:mp4protection:2011") == true, "\(String(describing: drm))")
+        #expect(server.requests().map(\.target) == ["/live.mpd", "/periods.mpd", "/drm.mpd"], "no segment of any")
+    }
+
+    @Test func dash_localManifest_playsFromItsFolder_andASegmentOutsideItIsRefused() async throws {
+        let root = try DASHFixture.root()
+        let manifest = "\(root)/manifest.mpd"
+        let (statistics, error) = try await decodeToTheEnd(manifest, options: .streamingManifests)
+        #expect(error == nil)
+        #expect(frames(statistics) == (try truth(manifest, video: 0)))
+        let folder = try TemporaryFolder()
+        let inside = folder.url.appendingPathComponent("ad")
+        try FileManager.default.createDirectory(at: inside, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: "\(root)/init-stream0.m4s", toPath: folder.url.appendingPathComponent("init-stream0.m4s").path)
+        let template = #"<SegmentTemplate timescale="1" initialization="../init-stream0.m4s" media="chunk-stream0-$Number%05d$.m4s" duration="2"/>"#
+        try Data(Self.manifest(representation: template).utf8).write(to: inside.appendingPathComponent("manifest.mpd"))
+        let refusal = try await decodeFailure(inside.appendingPathComponent("manifest.mpd").path, options: .streamingManifests)
+        #expect(refusal?.kind == "scheme-not-allowed")
+        #expect(refusal?.description.contains("init-stream0.m4s") == true)
+    }
+
+    @Test func dash_withoutStreamingOptions_staysRefusedAsAContainer() async throws {
+        let server = try serve(try DASHFixture.root())
+        defer { server.stop() }
+        let error = try await decodeFailure("\(server.baseURL)/manifest.mpd")
+        #expect(error?.kind == "format-not-allowed")
+    }
+
+    /// A one-period static manifest of 10 s with one video representation addressed by `representation`.
+    static func manifest(representation: String) -> String {
+        """
+        <?xml version="1.0" encoding="utf-8"?>
+        <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" profiles="urn:mpeg:dash:profile:isoff-live:2011" type="static" mediaPresentationDuration="PT10.0S">
+          <Period id="0" start="PT0.0S">
+            <AdaptationSet id="0" contentType="video">
+              <Representation id="0" mimeType="video/mp4" bandwidth="183539" width="640" height="360">\(representation)</Representation>
+            </AdaptationSet>
+          </Period>
+        </MPD>
+        """
+    }
+}
