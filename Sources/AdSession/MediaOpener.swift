@@ -49,7 +49,7 @@ struct MediaOpener {
             let attempt: Result<(String, any MediaSource), MediaError>
             var delivery: MediaDelivery?
             var requested = ContinuousClock.now
-            let streaming = MediaFileSelector.isHLS(selection.file) ? StreamingOptions(chooseVariant: Self.variantChooser(criteria)) : nil
+            let streaming = MediaFileSelector.isStreaming(selection.file) ? StreamingOptions(chooseVariant: Self.variantChooser(criteria)) : nil
             switch MediaLocator(mappings: mappings).locate(selection.file.url, inLineTagURL: inLineTagURL) {
             case let .success(location):
                 do {
@@ -85,19 +85,21 @@ struct MediaOpener {
         }
     }
 
-    /// What `inspect`'s "why" adds for streaming media: the HLS variant played, or that a file labelled
-    /// `delivery="streaming"` played as the progressive file it is.
+    /// What `inspect`'s "why" adds for streaming media: the HLS variant or DASH representation played, or that a
+    /// file labelled `delivery="streaming"` played as the progressive file it is.
     static func streamingNote(_ file: MediaFile, info: MediaInfo) -> String {
-        if let variant = info.variant { return "; HLS \(variant)" }
-        if MediaFileSelector.isHLS(file) { return "; HLS media playlist" }
+        let kind = info.format == "dash" ? "DASH" : "HLS"
+        if let variant = info.variant { return "; \(kind) \(variant)" }
+        if MediaFileSelector.isStreaming(file) { return "; \(kind) media playlist" }
         if file.delivery?.lowercased() == "streaming" {
             return "; labelled delivery=\"streaming\", played as the progressive file it is (\(info.format))"
         }
         return ""
     }
 
-    /// Chooses an HLS master playlist's variant by the MediaFile rule (`--bandwidth`, `--screen`; `BANDWIDTH` read
-    /// in kbps, `RESOLUTION` as the size), each variant standing for a MediaFile.
+    /// Chooses an HLS master playlist's variant (a DASH manifest's video representation) by the MediaFile rule
+    /// (`--bandwidth`, `--screen`; `BANDWIDTH` read in kbps, `RESOLUTION` as the size), each variant standing for a
+    /// MediaFile.
     static func variantChooser(_ criteria: MediaSelectionCriteria) -> VariantChooser {
         let rule = MediaSelectionCriteria(targetBitrateKbps: criteria.targetBitrateKbps, screenWidth: criteria.screenWidth,
                                           screenHeight: criteria.screenHeight)
