@@ -31,7 +31,7 @@ import Testing
             <Representation id="a" bandwidth="100"><SegmentTemplate timescale="10" initialization="$RepresentationID$/init.mp4" media="$RepresentationID$/$Time$.m4s">
             <SegmentTimeline><S t="0" d="20" r="1"/><S d="30" r="-1"/></SegmentTimeline></SegmentTemplate></Representation>
             """#)
-        let video = try #require(read.videos.first)
+        let video = try #require(read.videos.first).segments(location: "m")
         #expect(video.initialization == "https://cdn.test/ad/media/a/init.mp4")
         #expect(video.segments.map(\.url) == ["0", "20", "40", "70"].map { "https://cdn.test/ad/media/a/\($0).m4s" })
         #expect(video.segments.map(\.duration) == [2, 2, 3, 3])
@@ -39,7 +39,7 @@ import Testing
 
     @Test func fixedDuration_countsSegmentsToThePeriodsEnd_theLastOneShort() throws {
         let read = try manifest(#"<Representation id="1" bandwidth="1"><SegmentTemplate timescale="1000" startNumber="0" duration="4000" media="s$Number$.m4s"/></Representation>"#)
-        let segments = try #require(read.videos.first).segments
+        let segments = try #require(read.videos.first).segments(location: "m").segments
         #expect(segments.map(\.url) == ["s0", "s1", "s2"].map { "https://cdn.test/ad/media/\($0).m4s" })
         #expect(segments.map(\.duration) == [4, 4, 2])
     }
@@ -47,13 +47,33 @@ import Testing
     @Test func oneFilePerRepresentation_isOneSegmentOfThePeriod() throws {
         let read = try manifest(#"<Representation id="1" bandwidth="1" width="320" height="180"><BaseURL>ad-320.mp4</BaseURL><SegmentBase indexRange="0-99"/></Representation>"#)
         let video = try #require(read.videos.first)
-        #expect(video.segments == [.init(url: "https://cdn.test/ad/media/ad-320.mp4", duration: 10)])
+        #expect(try video.segments(location: "m").segments == [.init(url: "https://cdn.test/ad/media/ad-320.mp4", duration: 10)])
         #expect(video.width == 320 && video.height == 180)
     }
 
     @Test func doctypesAndMalformedManifests_areNotMedia() {
         #expect(throws: MediaError.self) { try DASHManifest(#"<!DOCTYPE MPD [<!ENTITY a "b">]><MPD/>"#, base: "/m.mpd", location: "m") }
         #expect(throws: MediaError.self) { try DASHManifest("<MPD><Period>", base: "/m.mpd", location: "m") }
-        #expect(throws: MediaError.self) { try manifest(#"<Representation id="1"><SegmentTemplate media="x"/></Representation>"#) }
+        #expect(throws: MediaError.self) { try manifest(#"<Representation id="1"><SegmentTemplate media="x"/></Representation>"#).videos[0].segments(location: "m") }
+    }
+
+    /// Numbers a manifest can carry that would overflow 64 bits, or build strings of millions of zeros: refused or
+    /// bounded, never a trap.
+    @Test func hostileNumbers_areRefusedOrBounded_neverATrap() throws {
+        let huge = [#"<SegmentTemplate timescale="281474976710656" duration="1" media="$Number$"/>"#,
+                    #"<SegmentTemplate timescale="1" startNumber="99999999999999999999" duration="2" media="$Number$"/>"#,
+                    #"<SegmentTemplate media="$Time$"><SegmentTimeline><S t="281474976710656" d="281474976710656" r="-1"/></SegmentTimeline></SegmentTemplate>"#,
+                    #"<SegmentTemplate media="x"><SegmentTimeline><S d="2" r="-7"/></SegmentTimeline></SegmentTemplate>"#]
+        for template in huge {
+            #expect(throws: MediaError.self, "\(template)") {
+                try manifest(#"<Representation id="1">\#(template)</Representation>"#).videos[0].segments(location: "m")
+            }
+        }
+        #expect(throws: MediaError.self) { try manifest("", duration: "PT999999999999S") }
+        // A list whose one segment claims 2⁴⁸ s ends with the period.
+        let long = try manifest(#"<Representation id="1"><SegmentList duration="281474976710656"><SegmentURL media="a.m4s"/></SegmentList></Representation>"#)
+        #expect(try long.videos[0].segments(location: "m").segments.map(\.duration) == [10])
+        let wide = try manifest(#"<Representation id="1"><SegmentTemplate timescale="1" duration="5" media="$Number%0999999999d$"/></Representation>"#)
+        #expect(try wide.videos[0].segments(location: "m").segments.first?.url.count ?? 0 < 100)
     }
 }

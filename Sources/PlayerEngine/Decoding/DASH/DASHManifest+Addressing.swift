@@ -13,8 +13,17 @@ extension DASHManifest {
         let base: String
         let periodDuration: Double?
 
-        /// The initialization segment (if any) and the media segments, in order.
-        func segments(location: String) throws(MediaError) -> (String?, [Segment]) {
+        /// The initialization segment (if any) and the media segments, in order; refused when a segment's duration is
+        /// not positive or over `DASHManifest.maxDuration`.
+        func segments(location: String) throws(MediaError) -> (initialization: String?, segments: [Segment]) {
+            let (initialization, segments) = try listed(location: location)
+            guard !segments.isEmpty, segments.allSatisfy({ $0.duration > 0 && $0.duration <= DASHManifest.maxDuration }) else {
+                throw .notMedia(location: location, message: "DASH representation \(id): no segments, or a segment of no or implausible duration")
+            }
+            return (initialization, segments)
+        }
+
+        private func listed(location: String) throws(MediaError) -> (String?, [Segment]) {
             let own = representation.children("SegmentTemplate").first
             let inherited = set.children("SegmentTemplate").first
             if own != nil || inherited != nil {
@@ -39,22 +48,22 @@ extension DASHManifest {
             guard let media = attributes["media"] else {
                 throw .notMedia(location: location, message: "DASH representation \(id): a SegmentTemplate without media")
             }
-            let timescale = max(1, attributes["timescale"].flatMap { Int64($0) } ?? 1)
-            let startNumber = attributes["startNumber"].flatMap { Int64($0) } ?? 1
-            let offset = attributes["presentationTimeOffset"].flatMap { Int64($0) } ?? 0
+            let timescale = max(1, try number(attributes["timescale"], location) ?? 1)
+            let startNumber = try number(attributes["startNumber"], location) ?? 1
+            let offset = try number(attributes["presentationTimeOffset"], location) ?? 0
             var slots: [(time: Int64, duration: Int64)] = []
             if let timeline, !timeline.isEmpty {
                 var time: Int64 = 0
                 for (index, entry) in timeline.enumerated() {
-                    if let start = entry["t"].flatMap({ Int64($0) }) { time = start }
-                    guard let duration = entry["d"].flatMap({ Int64($0) }), duration > 0 else {
+                    if let start = try number(entry["t"], location) { time = start }
+                    guard let duration = try number(entry["d"], location), duration > 0 else {
                         throw .notMedia(location: location, message: "DASH representation \(id): a SegmentTimeline S without d")
                     }
-                    var repeats = entry["r"].flatMap { Int64($0) } ?? 0
+                    var repeats = try entry["r"] == "-1" ? -1 : number(entry["r"], location) ?? 0
                     if repeats < 0 {
                         // Until the next S's start, or the period's end.
-                        let end = index + 1 < timeline.count ? timeline[index + 1]["t"].flatMap { Int64($0) }
-                            : periodDuration.map { offset + Int64(($0 * Double(timescale)).rounded()) }
+                        let end = index + 1 < timeline.count ? try number(timeline[index + 1]["t"], location)
+                            : periodDuration.map { offset + Self.ticks($0, timescale) }
                         guard let end, end > time else {
                             throw .notMedia(location: location, message: "DASH representation \(id): an open-ended SegmentTimeline")
                         }
@@ -66,11 +75,11 @@ extension DASHManifest {
                         time += duration
                     }
                 }
-            } else if let duration = attributes["duration"].flatMap({ Int64($0) }), duration > 0 {
+            } else if let duration = try number(attributes["duration"], location), duration > 0 {
                 guard let periodDuration, periodDuration > 0 else {
                     throw .notMedia(location: location, message: "DASH representation \(id): segments of a fixed duration, and no period duration")
                 }
-                let total = Int64((periodDuration * Double(timescale)).rounded())
+                let total = Self.ticks(periodDuration, timescale)
                 let count = (total + duration - 1) / duration
                 guard count <= Int64(HLSPlaylist.maxSegments) else { throw tooMany(location) }
                 for index in 0..<count {
@@ -91,7 +100,7 @@ extension DASHManifest {
         }
 
         private func listed(_ list: DASHManifest.Element, location: String) throws(MediaError) -> (String?, [Segment]) {
-            let timescale = max(1, list["timescale"].flatMap { Int64($0) } ?? 1)
+            let timescale = max(1, try number(list["timescale"], location) ?? 1)
             let entries = list.children("SegmentURL")
             guard !entries.isEmpty else { throw .notMedia(location: location, message: "DASH representation \(id): an empty SegmentList") }
             guard entries.count <= HLSPlaylist.maxSegments else { throw tooMany(location) }
@@ -99,7 +108,7 @@ extension DASHManifest {
                   list.children("Initialization").first?["range"] == nil else {
                 throw .formatNotAllowed(location: location, format: "dash SegmentList with byte ranges (whole-file segments only)")
             }
-            let fixed = list["duration"].flatMap { Double($0) }.map { $0 / Double(timescale) }
+            let fixed = try number(list["duration"], location).map { Double($0) / Double(timescale) }
             guard let each = fixed ?? periodDuration.map({ $0 / Double(entries.count) }) else {
                 throw .notMedia(location: location, message: "DASH representation \(id): a SegmentList without durations")
             }
@@ -113,6 +122,25 @@ extension DASHManifest {
                 if rest > 0, rest < each { segments[last].duration = rest }
             }
             return (initialization, segments)
+        }
+
+        /// The largest time, count or number read (2⁴⁸): beyond any real timeline (at 90 kHz, 99 years), and small
+        /// enough that 10 000 segments' times add up without overflow.
+        static let maxNumber: Int64 = 1 << 48
+
+        /// A non-negative integer attribute, nil when absent; refused when it is not one or is over `maxNumber`.
+        private func number(_ text: String?, _ location: String) throws(MediaError) -> Int64? {
+            guard let text else { return nil }
+            guard let value = Int64(text.trimmingCharacters(in: .whitespaces)), value >= 0, value <= Self.maxNumber else {
+                throw .notMedia(location: location, message: "DASH representation \(id): \"\(text)\" is not a number vplay reads (0 to 2^48)")
+            }
+            return value
+        }
+
+        /// `seconds` in `timescale` ticks, at most 2⁶⁰ (a day at 2⁴⁸ ticks a second would overflow 64 bits; that many
+        /// ticks are more segments than `maxSegments` anyway).
+        static func ticks(_ seconds: Double, _ timescale: Int64) -> Int64 {
+            Int64(min((seconds * Double(timescale)).rounded(), Double(Int64(1) << 60)))
         }
 
         private func tooMany(_ location: String) -> MediaError {
@@ -155,7 +183,8 @@ private extension Array where Element == String {
     /// `["Number", "05d"]` → `("Number", 5)`; no format → width 0.
     func splitWidth() -> (String, Int) {
         guard count == 2 else { return (first ?? "", 0) }
+        // A width beyond any real template's (they use 5 to 10) is ignored, not a string of millions of zeros.
         let digits = self[1].drop(while: { $0 == "0" }).prefix(while: { $0.isNumber })
-        return (self[0], Int(digits) ?? 0)
+        return (self[0], Swift.min(Int(digits) ?? 0, 32))
     }
 }

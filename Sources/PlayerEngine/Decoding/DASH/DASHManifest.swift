@@ -27,10 +27,17 @@ struct DASHManifest {
         var bandwidth: Int?
         var width: Int?
         var height: Int?
-        /// The initialization segment's URL, if the representation has one.
-        var initialization: String?
-        var segments: [Segment]
+        /// How it names its segments, listed only for the representations played (`segments(location:)`).
+        var addressing: Addressing
+
+        /// The initialization segment's URL (if it has one) and the media segments, in order.
+        func segments(location: String) throws(MediaError) -> (initialization: String?, segments: [Segment]) {
+            try addressing.segments(location: location)
+        }
     }
+
+    /// The longest presentation vplay plays (a day): an ad is seconds to minutes, and it bounds every time product.
+    static let maxDuration = 86_400.0
 
     var representations: [Representation]
     /// The presentation's duration in seconds, when the manifest gives one.
@@ -64,6 +71,9 @@ struct DASHManifest {
             throw .formatNotAllowed(location: location, format: "dash encrypted (ContentProtection\(scheme); clear media only)")
         }
         duration = (period["duration"] ?? root["mediaPresentationDuration"]).flatMap(Self.seconds)
+        if let duration, duration > Self.maxDuration {
+            throw .formatNotAllowed(location: location, format: "dash of \(Int(duration)) s (longer than a day)")
+        }
         let periodBase = Self.base(of: period, under: Self.base(of: root, under: base))
         var found: [Representation] = []
         for set in period.children("AdaptationSet") {
@@ -74,14 +84,12 @@ struct DASHManifest {
                 }
                 let id = element["id"] ?? "\(found.count + 1)"
                 let bandwidth = element["bandwidth"].flatMap { Int($0) }
-                var representation = Representation(
+                let addressing = Addressing(set: set, representation: element, id: id, bandwidth: bandwidth,
+                                            base: Self.base(of: element, under: setBase), periodDuration: duration)
+                found.append(Representation(
                     id: id, kind: Self.kind(set, element), bandwidth: bandwidth,
                     width: (element["width"] ?? set["width"]).flatMap { Int($0) },
-                    height: (element["height"] ?? set["height"]).flatMap { Int($0) }, initialization: nil, segments: [])
-                let address = Addressing(set: set, representation: element, id: id, bandwidth: bandwidth,
-                                         base: Self.base(of: element, under: setBase), periodDuration: duration)
-                (representation.initialization, representation.segments) = try address.segments(location: location)
-                found.append(representation)
+                    height: (element["height"] ?? set["height"]).flatMap { Int($0) }, addressing: addressing))
             }
         }
         guard found.contains(where: { $0.kind == .video }) else {

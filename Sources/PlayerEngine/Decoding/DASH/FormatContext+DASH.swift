@@ -26,7 +26,7 @@ extension FormatContext {
                                       ioTimeout: ioTimeout, deadline: deadline, maxOpens: HLSPlaylist.maxSegments + hlsExtraOpens)
         let videos = manifest.videos
         let variants = videos.map {
-            StreamVariant(url: $0.segments.first?.url ?? url, bandwidth: $0.bandwidth, width: $0.width, height: $0.height)
+            StreamVariant(url: $0.addressing.base, bandwidth: $0.bandwidth, width: $0.width, height: $0.height)
         }
         let choice = streaming.chooseVariant?(variants) ?? highestBandwidth(variants)
         let index = max(0, min(videos.count - 1, choice.index))
@@ -42,7 +42,7 @@ extension FormatContext {
         var playlists: [String: String] = [:]
         let names = chosen.indices.map { HLSPlaylist.resolve(".vplay-dash-\($0).m3u8", against: url) }
         for (name, representation) in zip(names, chosen) {
-            playlists[name] = try mediaPlaylist(representation, policy: policy)
+            playlists[name] = try mediaPlaylist(try representation.segments(location: location), policy: policy)
         }
         var top = names[0]
         if names.count > 1 {
@@ -61,8 +61,9 @@ extension FormatContext {
                                   deadline: deadline, variant: note, kind: "dash")
     }
 
-    /// `representation` as an HLS media playlist, each URL as the policy allows FFmpeg to open it.
-    static func mediaPlaylist(_ representation: DASHManifest.Representation, policy: NestedOpenPolicy) throws(MediaError) -> String {
+    /// A representation's segments as an HLS media playlist, each URL as the policy allows FFmpeg to open it.
+    static func mediaPlaylist(_ representation: (initialization: String?, segments: [DASHManifest.Segment]),
+                              policy: NestedOpenPolicy) throws(MediaError) -> String {
         func checked(_ uri: String) throws(MediaError) -> String {
             let target = try policy.check(uri)
             // A URL that would end a playlist line or attribute is refused, not escaped.
