@@ -62,7 +62,7 @@ struct MediaOpener {
                     }
                     requested = .now
                     let source = try media.open(location, options: options)
-                    delivery = try network.map { network throws(MediaError) in try Self.delivery(of: source, at: location, network: network, media: media) }
+                    delivery = try network.map { network throws(MediaError) in try Self.delivery(of: source, at: location, network: network, media: media, streaming: streaming) }
                     attempt = .success((location, source))
                 } catch {
                     attempt = .failure(error)
@@ -117,11 +117,11 @@ struct MediaOpener {
 
     /// The download of `source` under `network`, or the 402 of a file not ready to play within the media timeout.
     static func delivery(of source: any MediaSource, at location: String, network: SessionConfiguration.NetworkConditions,
-                         media: any MediaOpening) throws(MediaError) -> MediaDelivery {
+                         media: any MediaOpening, streaming: StreamingOptions? = nil) throws(MediaError) -> MediaDelivery {
         // The open's timeline pass mapped a local file's bytes already; remote media is requested again for it.
         let map: DeliveryMap
         if let mapped = source.deliveryMap { map = mapped } else {
-            map = try media.deliveryMap(location, timelineStart: source.info.timeline.start)
+            map = try media.deliveryMap(location, timelineStart: source.info.timeline.start, streaming: streaming)
         }
         let delivery = MediaDelivery(profile: network.profile, map: map, startupBuffer: network.startupBuffer,
                                      rebuffer: network.rebuffer, stallTimeout: network.stallTimeout)

@@ -138,6 +138,34 @@ import Testing
         #expect(refusal?.description.contains("init-stream0.m4s") == true)
     }
 
+    /// Under a simulated network an HLS or DASH ad downloads its segments in request order: the map's bytes are
+    /// exactly the files FFmpeg read, each once (vplay's own look at a playlist is not media).
+    @Test func streamingDeliveryMap_isTheBytesOfThePlayedFilesOnly() async throws {
+        let dash = try DASHFixture.root(), hls = try HLSFixture.root()
+        func size(_ path: String) throws -> Int64 { (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64) ?? -1 }
+        let dashFiles = ["init-stream0.m4s", "init-stream2.m4s"] + (1...5).map { DASHFixture.segment(0, $0) } + (1...6).map { DASHFixture.segment(2, $0) }
+        let hlsFiles = ["hi/index.m3u8"] + (0...4).map { "hi/seg\($0).ts" }
+        for (manifest, files) in [("\(dash)/manifest.mpd", dashFiles.map { "\(dash)/\($0)" }), ("\(hls)/master.m3u8", hlsFiles.map { "\(hls)/\($0)" })] {
+            let map = try await offThePool {
+                try FFmpegMediaSource.deliveryMap(location: manifest, options: .streamingManifests, timelineStart: .zero)
+            }
+            let expected = try files.map(size).reduce(0, +)
+            #expect(map.size == expected, "\(manifest)")
+            #expect(map.bytesNeeded(through: .seconds(11)) == expected, "\(manifest)")
+            #expect(map.bytesNeeded(through: .seconds(1)) < expected / 2, "\(manifest): the first second needs its first segments only")
+        }
+    }
+
+    @Test func streaming_underARealTimeNetworkThrottle_isRefusedNamingWhy() async throws {
+        var options = MediaOpenOptions.streamingManifests
+        options.throttle = try NetworkProfile(parsing: "kbps=1000")
+        for manifest in ["\(try DASHFixture.root())/manifest.mpd", "\(try HLSFixture.root())/master.m3u8"] {
+            let error = try await decodeFailure(manifest, options: options)
+            #expect(error?.kind == "format-not-allowed", "\(manifest)")
+            #expect(error?.description.contains("under --network in real time") == true, "\(String(describing: error))")
+        }
+    }
+
     @Test func dash_withoutStreamingOptions_staysRefusedAsAContainer() async throws {
         let server = try serve(try DASHFixture.root())
         defer { server.stop() }

@@ -294,6 +294,11 @@ final class FormatContext {
             throw closing(failure.classify(score < 0 ? score : FFmpegCode.invalidData))
         }
         let format = String(cString: probedName)
+        if format == "dash" || format == "hls", streaming != nil, throttle != nil {
+            // The throttle is one reader's; FFmpeg opens each segment itself. On the virtual clock the segments'
+            // download is simulated (`FFmpegMediaSource.deliveryMap`).
+            throw closing(.formatNotAllowed(location: location, format: "\(format) under --network in real time (its segments are not throttled; use the virtual clock)"))
+        }
         if format == "dash", let streaming, throttle == nil {
             // A DASH manifest, where the MediaFile says it may be one: read by vplay, its representations' segments
             // played through the `hls` demuxer with every URL checked (`FormatContext+DASH`).

@@ -85,6 +85,7 @@ extension FormatContext {
         allocated.pointee.interrupt_callback = interrupt
         allocated.pointee.opaque = Unmanaged.passUnretained(policy).toOpaque()
         allocated.pointee.io_open = NestedOpenPolicy.ioOpen
+        allocated.pointee.io_close2 = NestedOpenPolicy.ioClose
         let protocols = remote ? remoteProtocols + ",httpproxy" : localProtocols
         var options: OpaquePointer? = nil
         av_dict_set(&options, "protocol_whitelist", protocols, 0)

@@ -25,6 +25,10 @@ final class NestedOpenPolicy {
     private var failures: [MediaError] = []
     /// Whether a nested request has failed (sticky).
     private var failed = false
+    /// The readers opened for FFmpeg and not yet closed, and the bytes the closed ones read: what has been
+    /// downloaded so far (`bytesDelivered`), for a simulated network's map of the media.
+    private var openReaders: [UnsafeMutablePointer<AVIOContext>] = []
+    private var closedBytes: Int64 = 0
     /// Playlists vplay wrote itself (a DASH representation's segments as an HLS media playlist), each served from
     /// memory at exactly this URL when FFmpeg opens it: never requested, never read from disk.
     var madePlaylists: [String: String] = [:]
@@ -45,6 +49,10 @@ final class NestedOpenPolicy {
             folder = realpath(directory, nil).map { pointer in defer { free(pointer) }; return String(cString: pointer) }
         }
     }
+
+    /// Bytes read from the network (or disk) by every reader opened for FFmpeg so far, read-ahead included. Valid
+    /// while the format context that uses this policy is open.
+    var bytesDelivered: Int64 { closedBytes + openReaders.reduce(0) { $0 + $1.pointee.bytes_read } }
 
     /// The failure of a nested request since the last call, if any.
     func takeFailure() -> MediaError? { failures.isEmpty ? nil : failures.removeFirst() }
@@ -138,6 +146,7 @@ final class NestedOpenPolicy {
             return FFmpegCode.posix(EPERM)
         }
         let status = openChecked(target, into: reader, interrupt: interrupt, inherited: options?.pointee)
+        if status >= 0, let opened = reader.pointee { openReaders.append(opened) }
         if status < 0, status != FFmpegCode.exit, !deadline.expired {
             failed = true
             let message = FFmpegCode.message(status)
@@ -172,6 +181,19 @@ final class NestedOpenPolicy {
     /// The read callback of a memory reader: everything was in its buffer.
     private static let endOfData: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32 = { _, _, _ in
         FFmpegCode.endOfFile
+    }
+
+    /// FFmpeg's `io_close2`, routed to the policy: counts the reader's bytes, then closes it as FFmpeg would.
+    static let ioClose: @convention(c) (UnsafeMutablePointer<AVFormatContext>?, UnsafeMutablePointer<AVIOContext>?) -> Int32 = { context, reader in
+        guard let reader else { return 0 }
+        if let opaque = context?.pointee.opaque {
+            let policy = Unmanaged<NestedOpenPolicy>.fromOpaque(opaque).takeUnretainedValue()
+            if let index = policy.openReaders.firstIndex(of: reader) {
+                policy.closedBytes += reader.pointee.bytes_read
+                policy.openReaders.remove(at: index)
+            }
+        }
+        return avio_close(reader)
     }
 
     /// FFmpeg's `io_open`, routed to the policy in the format context's `opaque`.
