@@ -49,7 +49,7 @@ struct MediaOpener {
             let attempt: Result<(String, any MediaSource), MediaError>
             var delivery: MediaDelivery?
             var requested = ContinuousClock.now
-            let streaming = MediaFileSelector.isStreaming(selection.file) ? StreamingOptions(chooseVariant: Self.variantChooser(criteria)) : nil
+            let streaming = MediaFileSelector.isStreaming(selection.file) ? StreamingOptions(chooseVariant: Self.variantChooser(criteria, network: network)) : nil
             switch MediaLocator(mappings: mappings).locate(selection.file.url, inLineTagURL: inLineTagURL) {
             case let .success(location):
                 do {
@@ -99,9 +99,11 @@ struct MediaOpener {
 
     /// Chooses an HLS master playlist's variant (a DASH manifest's video representation) by the MediaFile rule
     /// (`--bandwidth`, `--screen`; `BANDWIDTH` read in kbps, `RESOLUTION` as the size), each variant standing for a
-    /// MediaFile.
-    static func variantChooser(_ criteria: MediaSelectionCriteria) -> VariantChooser {
-        let rule = MediaSelectionCriteria(targetBitrateKbps: criteria.targetBitrateKbps, screenWidth: criteria.screenWidth,
+    /// MediaFile. Without `--bandwidth`, under `--network` the target is the profile's rate when the download starts,
+    /// as an adaptive player's first estimate is (the choice `--bandwidth auto` makes for MediaFiles too).
+    static func variantChooser(_ criteria: MediaSelectionCriteria, network: SessionConfiguration.NetworkConditions? = nil) -> VariantChooser {
+        let target = criteria.targetBitrateKbps ?? network?.profile.targetKbps
+        let rule = MediaSelectionCriteria(targetBitrateKbps: target, screenWidth: criteria.screenWidth,
                                           screenHeight: criteria.screenHeight)
         return { variants in
             let files = variants.map { variant in

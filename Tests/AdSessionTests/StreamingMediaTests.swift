@@ -199,4 +199,22 @@ import PlayerEngine
         #expect(info.media.format == "dash")
         #expect(info.media.variant?.hasPrefix("representation 1 of 2 (id 0): highest bitrate") == true, "\(info.media.variant ?? "")")
     }
+
+    /// Under `--network` (virtual time) without `--bandwidth`, the variant is chosen by the profile's rate, and the
+    /// segments download on it: the first picture waits for them, the playhead's quartiles do not move.
+    @Test func session_hlsUnderNetwork_choosesTheVariantByTheProfilesRate_andWaitsForItsSegments() async throws {
+        let server = try serve()
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        var configuration = try configuration(folder, mediaFile: hls("\(server.baseURL)/master.m3u8"))
+        configuration.network = .init(profile: try NetworkProfile(parsing: "kbps=200,rtt=50"))
+        let (summary, recorder) = await run(configuration)
+        #expect(summary.outcome == .completed)
+        let info = try #require(await Self.resolved(recorder))
+        #expect(info.mediaReason.contains("HLS variant 2 of 2: highest bitrate ≤ 200 kbps is 120 kbps"), "\(info.mediaReason)")
+        let startup = try #require(summary.playback?.startupDelay)
+        #expect(startup > .milliseconds(200), "two round trips and the first segment's bytes at 200 kbps: \(startup)")
+        let quartiles = await recorder.events.filter { [.firstQuartile, .midpoint, .thirdQuartile, .complete].contains($0.name) }
+        #expect(quartiles.map(\.playhead) == [.milliseconds(2500), .seconds(5), .milliseconds(7500), .seconds(10)])
+    }
 }

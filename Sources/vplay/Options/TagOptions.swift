@@ -104,7 +104,7 @@ struct TagOptions: ParsableArguments {
         case let .kbps(kbps): configuration.mediaCriteria.targetBitrateKbps = kbps
         case .auto:
             // The simulated network's rate when the download starts (`NetworkOptions` is applied first).
-            configuration.mediaCriteria.targetBitrateKbps = configuration.network.map { max(1, Int(min($0.profile.initialKbps, 1e9))) }
+            configuration.mediaCriteria.targetBitrateKbps = configuration.network?.profile.targetKbps
         case nil: configuration.mediaCriteria.targetBitrateKbps = nil
         }
         if let screen {
