@@ -49,7 +49,8 @@ struct MediaOpener {
             let attempt: Result<(String, any MediaSource), MediaError>
             var delivery: MediaDelivery?
             var requested = ContinuousClock.now
-            let streaming = MediaFileSelector.isStreaming(selection.file) ? StreamingOptions(chooseVariant: Self.variantChooser(criteria, network: network)) : nil
+            let streaming = MediaFileSelector.isStreaming(selection.file) ? StreamingOptions(chooseVariant: Self.variantChooser(
+                criteria, network: network, type: MediaFileSelector.isDASH(selection.file) ? MediaFileSelector.dashType : Self.hlsType)) : nil
             switch MediaLocator(mappings: mappings).locate(selection.file.url, inLineTagURL: inLineTagURL) {
             case let .success(location):
                 do {
@@ -85,6 +86,9 @@ struct MediaOpener {
         }
     }
 
+    /// The MIME type an HLS variant stands in as.
+    static let hlsType = "application/vnd.apple.mpegurl"
+
     /// What `inspect`'s "why" adds for streaming media: the HLS variant or DASH representation played, or that a
     /// file labelled `delivery="streaming"` played as the progressive file it is.
     static func streamingNote(_ file: MediaFile, info: MediaInfo) -> String {
@@ -101,13 +105,15 @@ struct MediaOpener {
     /// (`--bandwidth`, `--screen`; `BANDWIDTH` read in kbps, `RESOLUTION` as the size), each variant standing for a
     /// MediaFile. Without `--bandwidth`, under `--network` the target is the profile's rate when the download starts,
     /// as an adaptive player's first estimate is (the choice `--bandwidth auto` makes for MediaFiles too).
-    static func variantChooser(_ criteria: MediaSelectionCriteria, network: SessionConfiguration.NetworkConditions? = nil) -> VariantChooser {
+    /// `type`: what each stand-in is (the DASH type for a DASH manifest's representations, as "why" then says).
+    static func variantChooser(_ criteria: MediaSelectionCriteria, network: SessionConfiguration.NetworkConditions? = nil,
+                               type: String = hlsType) -> VariantChooser {
         let target = criteria.targetBitrateKbps ?? network?.profile.targetKbps
         let rule = MediaSelectionCriteria(targetBitrateKbps: target, screenWidth: criteria.screenWidth,
                                           screenHeight: criteria.screenHeight)
         return { variants in
             let files = variants.map { variant in
-                MediaFile(delivery: "streaming", type: "application/vnd.apple.mpegurl", width: variant.width, height: variant.height,
+                MediaFile(delivery: "streaming", type: type, width: variant.width, height: variant.height,
                           bitrate: variant.bandwidth.map { max(1, ($0 + 500) / 1000) }, url: variant.url)
             }
             guard let selection = try? MediaFileSelector.select(from: files, criteria: rule) else {

@@ -171,7 +171,7 @@ import PlayerEngine
         var configuration = try configuration(folder, mediaFile: dash("\(server.baseURL)/manifest.mpd"))
         let lowInfo = try await played(configuration, kbps: 150)
         #expect(lowInfo.media.video?.width == 160)
-        #expect(lowInfo.mediaReason.contains("DASH representation 2 of 2 (id 1): highest bitrate ≤ 150 kbps is 80 kbps"), "\(lowInfo.mediaReason)")
+        #expect(lowInfo.mediaReason.contains("DASH representation 2 of 2 (id 1): highest bitrate ≤ 150 kbps is 80 kbps → #2 (application/dash+xml, 80 kbps, 160x90)"), "\(lowInfo.mediaReason)")
         let segments = server.requests().map(\.target).filter { $0.hasSuffix(".m4s") }
         #expect(!segments.contains { $0.contains("stream0") }, "only the chosen representation's segments: \(Set(segments))")
         configuration.mediaCriteria.screenWidth = 320
