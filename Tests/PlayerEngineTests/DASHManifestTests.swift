@@ -32,7 +32,7 @@ import Testing
             <SegmentTimeline><S t="0" d="20" r="1"/><S d="30" r="-1"/></SegmentTimeline></SegmentTemplate></Representation>
             """#)
         let video = try #require(read.videos.first).segments(location: "m")
-        #expect(video.initialization == "https://cdn.test/ad/media/a/init.mp4")
+        #expect(video.initialization?.url == "https://cdn.test/ad/media/a/init.mp4")
         #expect(video.segments.map(\.url) == ["0", "20", "40", "70"].map { "https://cdn.test/ad/media/a/\($0).m4s" })
         #expect(video.segments.map(\.duration) == [2, 2, 3, 3])
     }
@@ -42,6 +42,17 @@ import Testing
         let segments = try #require(read.videos.first).segments(location: "m").segments
         #expect(segments.map(\.url) == ["s0", "s1", "s2"].map { "https://cdn.test/ad/media/\($0).m4s" })
         #expect(segments.map(\.duration) == [4, 4, 2])
+    }
+
+    @Test func segmentListOfByteRanges_namesTheRepresentationsFileByRange() throws {
+        let read = try manifest(#"""
+            <Representation id="1" bandwidth="1"><BaseURL>one.mp4</BaseURL><SegmentList timescale="1000" duration="6000">
+            <Initialization range="0-99"/><SegmentURL mediaRange="100-199"/><SegmentURL mediaRange="200-299"/></SegmentList></Representation>
+            """#)
+        let listed = try read.videos[0].segments(location: "m")
+        #expect(listed.initialization == .init(url: "https://cdn.test/ad/media/one.mp4", duration: 0, range: 0...99))
+        #expect(listed.segments == [.init(url: "https://cdn.test/ad/media/one.mp4", duration: 6, range: 100...199),
+                                    .init(url: "https://cdn.test/ad/media/one.mp4", duration: 4, range: 200...299)])
     }
 
     @Test func oneFilePerRepresentation_isOneSegmentOfThePeriod() throws {

@@ -67,6 +67,25 @@ import Testing
         #expect(info.variant?.hasPrefix("representation 2 of 2 (id 1): the test's choice") == true)
     }
 
+    /// One file per representation, its initialization and segments named by byte range: each is a range request
+    /// through the nested policy (an HLS `BYTERANGE` to FFmpeg), and the frames are ffprobe's on the whole files.
+    /// (Not on the manifest: FFmpeg 5.1.9's dash demuxer misreads this manifest its own muxer wrote, "Invalid NAL
+    /// unit size", and `ffprobe -count_frames` on it does not finish in 30 s.)
+    @Test func dash_segmentListOfByteRanges_requestsEachRange() async throws {
+        let root = try DASHFixture.root()
+        let server = try serve(root)
+        defer { server.stop() }
+        let url = "\(server.baseURL)/single/manifest.mpd"
+        let (statistics, error) = try await decodeToTheEnd(url, options: .streamingManifests)
+        #expect(error == nil)
+        let video = server.requests().filter { $0.target == "/single/manifest-stream0.mp4" }
+        #expect(video.count == 6, "the initialization and five segments: \(video.map { $0.header("Range") ?? "-" })")
+        #expect(video.allSatisfy { $0.header("Range")?.hasPrefix("bytes=") == true }, "\(video.map { $0.header("Range") ?? "-" })")
+        let pictures = try ProbeTruth.of("\(root)/single/manifest-stream0.mp4").frames.values.reduce(0, +)
+        let audio = try ProbeTruth.of("\(root)/single/manifest-stream1.mp4").frames.values.reduce(0, +)
+        #expect(frames(statistics) == [.video: pictures, .audio: audio])
+    }
+
     @Test func dash_segmentAnswering404MidAd_failsTruncatedWhereItsDataEnds() async throws {
         let failing = "/\(DASHFixture.segment(0, 3))"
         let server = try serve(try DASHFixture.root(), failing: failing)

@@ -4,6 +4,8 @@ import Foundation
 /// static period of three representations with `SegmentTemplate`s and `SegmentTimeline`s, fMP4 segments of 2 s:
 /// video `0` (the clip's own H.264, remuxed: 640×360, about 180 kbps), video `1` (re-encoded at 160×90, 80 kbps) and
 /// audio `2` (the clip's AAC). Files `init-stream<ID>.m4s` and `chunk-stream<ID>-<NNNNN>.m4s`, numbered from 1.
+/// And `single/manifest.mpd` (`-single_file 1`): the clip's video and audio remuxed, each one file
+/// `manifest-stream<ID>.mp4` whose initialization and 2 s segments a `SegmentList` names by byte range.
 /// Made once and shared by test processes (`SharedFixture`).
 public enum DASHFixture {
     /// The folder holding `manifest.mpd` and its segments.
@@ -15,13 +17,15 @@ public enum DASHFixture {
     }
 
     private static let made: Result<String, any Error> = Result {
-        try SharedFixture.folder(named: "vplay-dash-fixture-v1", holding: "manifest.mpd") { root in
-            try run("ffmpeg", ["-v", "error", "-y", "-i", Repo.media("clip-10s-360p.mp4"),
-                               "-map", "0:v", "-map", "0:v", "-map", "0:a",
+        try SharedFixture.folder(named: "vplay-dash-fixture-v2", holding: "manifest.mpd") { root in
+            let clip = Repo.media("clip-10s-360p.mp4")
+            let dash = ["-f", "dash", "-seg_duration", "2", "-adaptation_sets", "id=0,streams=v id=1,streams=a"]
+            try run("ffmpeg", ["-v", "error", "-y", "-i", clip, "-map", "0:v", "-map", "0:v", "-map", "0:a",
                                "-c:v:0", "copy", "-c:v:1", "libx264", "-preset", "ultrafast", "-s:v:1", "160x90", "-b:v:1", "80k",
-                               "-g", "48", "-c:a", "copy",
-                               "-f", "dash", "-seg_duration", "2", "-adaptation_sets", "id=0,streams=v id=1,streams=a",
-                               root.appendingPathComponent("manifest.mpd").path])
+                               "-g", "48", "-c:a", "copy"] + dash + [root.appendingPathComponent("manifest.mpd").path])
+            try FileManager.default.createDirectory(at: root.appendingPathComponent("single"), withIntermediateDirectories: true)
+            try run("ffmpeg", ["-v", "error", "-y", "-i", clip, "-map", "0:v", "-map", "0:a", "-c", "copy"] + dash
+                + ["-single_file", "1", root.appendingPathComponent("single/manifest.mpd").path])
         }
     }
 }

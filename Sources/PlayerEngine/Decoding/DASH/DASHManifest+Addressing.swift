@@ -15,7 +15,7 @@ extension DASHManifest {
 
         /// The initialization segment (if any) and the media segments, in order; refused when a segment's duration is
         /// not positive or over `DASHManifest.maxDuration`.
-        func segments(location: String) throws(MediaError) -> (initialization: String?, segments: [Segment]) {
+        func segments(location: String) throws(MediaError) -> (initialization: Segment?, segments: [Segment]) {
             let (initialization, segments) = try listed(location: location)
             guard !segments.isEmpty, segments.allSatisfy({ $0.duration > 0 && $0.duration <= DASHManifest.maxDuration }) else {
                 throw .notMedia(location: location, message: "DASH representation \(id): no segments, or a segment of no or implausible duration")
@@ -23,7 +23,7 @@ extension DASHManifest {
             return (initialization, segments)
         }
 
-        private func listed(location: String) throws(MediaError) -> (String?, [Segment]) {
+        private func listed(location: String) throws(MediaError) -> (Segment?, [Segment]) {
             let own = representation.children("SegmentTemplate").first
             let inherited = set.children("SegmentTemplate").first
             if own != nil || inherited != nil {
@@ -44,7 +44,7 @@ extension DASHManifest {
         }
 
         private func templated(_ attributes: [String: String], timeline: [DASHManifest.Element]?,
-                               location: String) throws(MediaError) -> (String?, [Segment]) {
+                               location: String) throws(MediaError) -> (Segment?, [Segment]) {
             guard let media = attributes["media"] else {
                 throw .notMedia(location: location, message: "DASH representation \(id): a SegmentTemplate without media")
             }
@@ -89,7 +89,7 @@ extension DASHManifest {
                 throw .notMedia(location: location, message: "DASH representation \(id): a SegmentTemplate without a timeline or duration")
             }
             let initialization = attributes["initialization"].map {
-                HLSPlaylist.resolve(Self.fill($0, id: id, bandwidth: bandwidth, number: nil, time: nil), against: base)
+                Segment(url: HLSPlaylist.resolve(Self.fill($0, id: id, bandwidth: bandwidth, number: nil, time: nil), against: base), duration: 0)
             }
             let segments = slots.enumerated().map { index, slot in
                 Segment(url: HLSPlaylist.resolve(Self.fill(media, id: id, bandwidth: bandwidth, number: startNumber + Int64(index), time: slot.time),
@@ -99,22 +99,26 @@ extension DASHManifest {
             return (initialization, segments)
         }
 
-        private func listed(_ list: DASHManifest.Element, location: String) throws(MediaError) -> (String?, [Segment]) {
+        /// A `SegmentList`: each `SegmentURL` its `media` file (else the representation's own, `BaseURL`), or the
+        /// byte range `mediaRange` of it; the `Initialization` likewise (`sourceURL`, `range`).
+        private func listed(_ list: DASHManifest.Element, location: String) throws(MediaError) -> (Segment?, [Segment]) {
             let timescale = max(1, try number(list["timescale"], location) ?? 1)
             let entries = list.children("SegmentURL")
             guard !entries.isEmpty else { throw .notMedia(location: location, message: "DASH representation \(id): an empty SegmentList") }
             guard entries.count <= HLSPlaylist.maxSegments else { throw tooMany(location) }
-            guard !entries.contains(where: { $0["mediaRange"] != nil }),
-                  list.children("Initialization").first?["range"] == nil else {
-                throw .formatNotAllowed(location: location, format: "dash SegmentList with byte ranges (whole-file segments only)")
-            }
             let fixed = try number(list["duration"], location).map { Double($0) / Double(timescale) }
             guard let each = fixed ?? periodDuration.map({ $0 / Double(entries.count) }) else {
                 throw .notMedia(location: location, message: "DASH representation \(id): a SegmentList without durations")
             }
-            let initialization = list.children("Initialization").first?["sourceURL"].map { HLSPlaylist.resolve($0, against: base) }
-            var segments = entries.compactMap { entry in
-                entry["media"].map { Segment(url: HLSPlaylist.resolve($0, against: base), duration: each) }
+            var initialization: Segment?
+            if let entry = list.children("Initialization").first, entry["sourceURL"] != nil || entry["range"] != nil {
+                initialization = Segment(url: entry["sourceURL"].map { HLSPlaylist.resolve($0, against: base) } ?? base, duration: 0,
+                                         range: try range(entry["range"], location))
+            }
+            var segments: [Segment] = []
+            for entry in entries {
+                segments.append(Segment(url: entry["media"].map { HLSPlaylist.resolve($0, against: base) } ?? base, duration: each,
+                                        range: try range(entry["mediaRange"], location)))
             }
             // The last segment of a fixed-duration list ends with the period.
             if fixed != nil, let periodDuration, let last = segments.indices.last {
@@ -135,6 +139,16 @@ extension DASHManifest {
                 throw .notMedia(location: location, message: "DASH representation \(id): \"\(text)\" is not a number vplay reads (0 to 2^48)")
             }
             return value
+        }
+
+        /// A byte range `FIRST-LAST` (both within `maxNumber`), nil when absent.
+        private func range(_ text: String?, _ location: String) throws(MediaError) -> ClosedRange<Int64>? {
+            guard let text else { return nil }
+            let ends = text.split(separator: "-", omittingEmptySubsequences: false).map(String.init)
+            guard ends.count == 2, let first = try number(ends[0], location), let last = try number(ends[1], location), first <= last else {
+                throw .notMedia(location: location, message: "DASH representation \(id): byte range \"\(text)\" is not FIRST-LAST")
+            }
+            return first...last
         }
 
         /// `seconds` in `timescale` ticks, at most 2⁶⁰ (a day at 2⁴⁸ ticks a second would overflow 64 bits; that many

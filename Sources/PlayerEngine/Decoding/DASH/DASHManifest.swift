@@ -10,15 +10,18 @@ import FoundationXML
 /// is one), `ContentProtection` (encrypted media), over `HLSPlaylist.maxBytes`, `maxSegments` or `maxVariants`.
 ///
 /// A small reader of the MPD's segment addressing (`SegmentTemplate` with `$Number$`/`$Time$` and a
-/// `SegmentTimeline` or a fixed `duration`, `SegmentList`, or one file per representation), not a second demuxer: the
+/// `SegmentTimeline` or a fixed `duration`, `SegmentList` of files or byte ranges, or one file per representation), not
+/// a second demuxer: the
 /// segments are fMP4 (or MPEG-TS) that FFmpeg demuxes.
 struct DASHManifest {
     enum Kind { case video, audio, other }
 
     struct Segment: Equatable {
         var url: String
-        /// Seconds.
+        /// Seconds (0 for an initialization segment).
         var duration: Double
+        /// The bytes of the file it is, when only part (`mediaRange`, an `Initialization`'s `range`).
+        var range: ClosedRange<Int64>? = nil
     }
 
     struct Representation {
@@ -30,8 +33,8 @@ struct DASHManifest {
         /// How it names its segments, listed only for the representations played (`segments(location:)`).
         var addressing: Addressing
 
-        /// The initialization segment's URL (if it has one) and the media segments, in order.
-        func segments(location: String) throws(MediaError) -> (initialization: String?, segments: [Segment]) {
+        /// The initialization segment (if it has one) and the media segments, in order.
+        func segments(location: String) throws(MediaError) -> (initialization: Segment?, segments: [Segment]) {
             try addressing.segments(location: location)
         }
     }

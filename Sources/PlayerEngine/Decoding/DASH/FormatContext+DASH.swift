@@ -62,7 +62,7 @@ extension FormatContext {
     }
 
     /// A representation's segments as an HLS media playlist, each URL as the policy allows FFmpeg to open it.
-    static func mediaPlaylist(_ representation: (initialization: String?, segments: [DASHManifest.Segment]),
+    static func mediaPlaylist(_ representation: (initialization: DASHManifest.Segment?, segments: [DASHManifest.Segment]),
                               policy: NestedOpenPolicy) throws(MediaError) -> String {
         func checked(_ uri: String) throws(MediaError) -> String {
             let target = try policy.check(uri)
@@ -74,11 +74,14 @@ extension FormatContext {
         }
         let longest = representation.segments.map(\.duration).max() ?? 1
         var lines = ["#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-TARGETDURATION:\(Int(longest.rounded(.up)))", "#EXT-X-PLAYLIST-TYPE:VOD"]
+        // A byte range as HLS writes one: LENGTH@OFFSET.
+        func bytes(_ range: ClosedRange<Int64>) -> String { "\(range.upperBound - range.lowerBound + 1)@\(range.lowerBound)" }
         if let initialization = representation.initialization {
-            lines.append("#EXT-X-MAP:URI=\"\(try checked(initialization))\"")
+            lines.append("#EXT-X-MAP:URI=\"\(try checked(initialization.url))\"" + (initialization.range.map { ",BYTERANGE=\"\(bytes($0))\"" } ?? ""))
         }
         for segment in representation.segments {
             lines.append("#EXTINF:\(extinf(segment.duration)),")
+            if let range = segment.range { lines.append("#EXT-X-BYTERANGE:\(bytes(range))") }
             lines.append(try checked(segment.url))
         }
         lines.append("#EXT-X-ENDLIST")
