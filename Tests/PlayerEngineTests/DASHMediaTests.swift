@@ -23,6 +23,13 @@ import Testing
         return [.video: pictures, .audio: audio]
     }
 
+    /// ffprobe's count on the single-file fixture's two whole files (its video and its audio).
+    func singleFileTruth(_ root: String) throws -> [StreamInfo.Kind: Int] {
+        let pictures = try ProbeTruth.of("\(root)/single/manifest-stream0.mp4").frames.values.reduce(0, +)
+        let audio = try ProbeTruth.of("\(root)/single/manifest-stream1.mp4").frames.values.reduce(0, +)
+        return [.video: pictures, .audio: audio]
+    }
+
     @Test func dash_remoteManifest_playsTheHighestBandwidthVideoAndTheAudio_asFFprobeCountsThem() async throws {
         let server = try serve(try DASHFixture.root())
         defer { server.stop() }
@@ -81,9 +88,36 @@ import Testing
         let video = server.requests().filter { $0.target == "/single/manifest-stream0.mp4" }
         #expect(video.count == 6, "the initialization and five segments: \(video.map { $0.header("Range") ?? "-" })")
         #expect(video.allSatisfy { $0.header("Range")?.hasPrefix("bytes=") == true }, "\(video.map { $0.header("Range") ?? "-" })")
-        let pictures = try ProbeTruth.of("\(root)/single/manifest-stream0.mp4").frames.values.reduce(0, +)
-        let audio = try ProbeTruth.of("\(root)/single/manifest-stream1.mp4").frames.values.reduce(0, +)
-        #expect(frames(statistics) == [.video: pictures, .audio: audio])
+        #expect(frames(statistics) == (try singleFileTruth(root)))
+    }
+
+    /// The on-demand profile: one indexed fMP4 per representation (`BaseURL` and `SegmentBase`), each played whole.
+    @Test func dash_onDemandProfile_playsEachRepresentationsFileWhole() async throws {
+        let root = try DASHFixture.root()
+        let folder = try TemporaryFolder()
+        for file in ["manifest-stream0.mp4", "manifest-stream1.mp4"] {
+            try FileManager.default.copyItem(atPath: "\(root)/single/\(file)", toPath: folder.url.appendingPathComponent(file).path)
+        }
+        _ = try folder.write("ondemand.mpd", """
+            <?xml version="1.0"?>
+            <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" profiles="urn:mpeg:dash:profile:isoff-on-demand:2011" type="static" mediaPresentationDuration="PT10S">
+              <Period>
+                <AdaptationSet contentType="video"><Representation id="v" bandwidth="183539" width="640" height="360">
+                  <BaseURL>manifest-stream0.mp4</BaseURL><SegmentBase indexRange="836-887"><Initialization range="0-835"/></SegmentBase>
+                </Representation></AdaptationSet>
+                <AdaptationSet contentType="audio"><Representation id="a" bandwidth="32485">
+                  <BaseURL>manifest-stream1.mp4</BaseURL><SegmentBase indexRange="765-816"><Initialization range="0-764"/></SegmentBase>
+                </Representation></AdaptationSet>
+              </Period>
+            </MPD>
+            """)
+        let server = try serve(folder.url.path)
+        defer { server.stop() }
+        let (statistics, error) = try await decodeToTheEnd("\(server.baseURL)/ondemand.mpd", options: .streamingManifests)
+        #expect(error == nil)
+        #expect(server.requests().map(\.target) == ["/ondemand.mpd", "/manifest-stream1.mp4", "/manifest-stream0.mp4"]
+                || server.requests().map(\.target) == ["/ondemand.mpd", "/manifest-stream0.mp4", "/manifest-stream1.mp4"], "\(server.requests().map(\.target))")
+        #expect(frames(statistics) == (try singleFileTruth(root)))
     }
 
     @Test func dash_segmentAnswering404MidAd_failsTruncatedWhereItsDataEnds() async throws {
