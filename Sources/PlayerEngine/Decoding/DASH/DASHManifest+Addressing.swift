@@ -3,7 +3,8 @@ import Foundation
 extension DASHManifest {
     /// How one representation names its segments (ISO/IEC 23009-1 §5.3.9): a `SegmentTemplate` (the
     /// representation's own attributes over its AdaptationSet's) with a `SegmentTimeline` or a fixed `duration`, a
-    /// `SegmentList`, or else one file, the representation's `BaseURL` (the on-demand profile's indexed fMP4).
+    /// `SegmentList` (of files, or byte ranges of one), or else one file, the representation's `BaseURL` (the
+    /// on-demand profile's indexed fMP4, played whole).
     struct Addressing {
         let set: DASHManifest.Element
         let representation: DASHManifest.Element

@@ -10,9 +10,8 @@ import FoundationXML
 /// is one), `ContentProtection` (encrypted media), over `HLSPlaylist.maxBytes`, `maxSegments` or `maxVariants`.
 ///
 /// A small reader of the MPD's segment addressing (`SegmentTemplate` with `$Number$`/`$Time$` and a
-/// `SegmentTimeline` or a fixed `duration`, `SegmentList` of files or byte ranges, or one file per representation), not
-/// a second demuxer: the
-/// segments are fMP4 (or MPEG-TS) that FFmpeg demuxes.
+/// `SegmentTimeline` or a fixed `duration`, `SegmentList` of files or byte ranges, or one file per representation),
+/// not a second demuxer: the segments are fMP4 (or MPEG-TS) that FFmpeg demuxes.
 struct DASHManifest {
     enum Kind { case video, audio, other }
 
@@ -48,9 +47,6 @@ struct DASHManifest {
 
     var videos: [Representation] { representations.filter { $0.kind == .video } }
     var audios: [Representation] { representations.filter { $0.kind == .audio } }
-
-    /// Whether `text` looks like an MPD (its root element is `MPD`, after an optional XML declaration and comments).
-    static func isManifest(_ text: String) -> Bool { text.contains("<MPD") }
 
     /// Reads `text`, the manifest at `base` (an http(s) URL or a local path).
     init(_ text: String, base: String, location: String) throws(MediaError) {
