@@ -16,7 +16,7 @@ final class FormatContext {
     /// The reader vplay opened (the same as `io` unless throttled); nil for an HLS playlist, whose readers FFmpeg
     /// opens (through `nested`) and closes.
     private let opened: UnsafeMutablePointer<AVIOContext>?
-    /// The policy every URL FFmpeg's `hls` demuxer opens goes through (HLS only): the context's `opaque`, which
+    /// The policy every URL FFmpeg's `hls` demuxer opens goes through (HLS and DASH only): the context's `opaque`, which
     /// `io_open` reaches, so it lives as long as `pointer` (released after it in `deinit`).
     let nested: NestedOpenPolicy?
     /// Which variant of an HLS master playlist (or representation of a DASH manifest) is played, and why (nil

@@ -27,7 +27,8 @@ extension FFmpegMediaSource {
                 let ticks = raw.pts != FFmpegCode.noTimestamp ? raw.pts : raw.dts
                 guard ticks != FFmpegCode.noTimestamp, raw.pos >= 0 || nested != nil else { continue reading }
                 let end = nested?.bytesDelivered ?? raw.pos + Int64(raw.size)
-                firstPosition = min(firstPosition ?? end, nested == nil ? raw.pos : end)
+                let start = nested == nil ? raw.pos : end
+                firstPosition = min(firstPosition ?? start, start)
                 furthest = max(furthest, end)
                 packets.append((stream.time_base.duration(ofTicks: ticks) - timelineStart, end))
             case .endOfFile:

@@ -7,7 +7,9 @@ import Foundation
 /// request is made that vplay has not checked. For a remote playlist: http(s) only, each URL through the `URLGate`
 /// (well-formed, allowed port, `--deny-private-networks`), FFmpeg's own redirects off and vplay's checked ones on,
 /// the proxy chosen per URL. For a local playlist: files only, inside the playlist's own folder (symbolic links
-/// resolved), regular files only. At most `maxOpens` requests in all. Used on the thread that reads the media.
+/// resolved), regular files only. At most `maxOpens` requests in all. Used on the thread that reads the media. For a
+/// DASH manifest the playlists vplay wrote for its representations are served from memory (`madePlaylists`) and
+/// their segments go through the same checks.
 final class NestedOpenPolicy {
     let remote: Bool
     private let gate: URLGate
