@@ -55,6 +55,21 @@ import Testing
                                     .init(url: "https://cdn.test/ad/media/one.mp4", duration: 4, range: 200...299)])
     }
 
+    @Test func audio_isTheMainAdaptationSets_elseTheFirsts() throws {
+        func audio(_ id: String, role: String? = nil) -> String {
+            #"<AdaptationSet contentType="audio">"# + (role.map { #"<Role schemeIdUri="urn:mpeg:dash:role:2011" value="\#($0)"/>"# } ?? "")
+                + #"<Representation id="\#(id)" bandwidth="1"><BaseURL>\#(id).mp4</BaseURL></Representation></AdaptationSet>"#
+        }
+        func audios(_ sets: String) throws -> [String] {
+            try DASHManifest(#"""
+                <MPD type="static" mediaPresentationDuration="PT10S"><Period><AdaptationSet contentType="video">
+                <Representation id="v" bandwidth="1"><BaseURL>v.mp4</BaseURL></Representation></AdaptationSet>\#(sets)</Period></MPD>
+                """#, base: "/ad/m.mpd", location: "m").audios.map(\.id)
+        }
+        #expect(try audios(audio("en") + audio("fr")) == ["en"])
+        #expect(try audios(audio("commentary", role: "commentary") + audio("fr", role: "main")) == ["fr"])
+    }
+
     @Test func oneFilePerRepresentation_isOneSegmentOfThePeriod() throws {
         let read = try manifest(#"<Representation id="1" bandwidth="1" width="320" height="180"><BaseURL>ad-320.mp4</BaseURL><SegmentBase indexRange="0-99"/></Representation>"#)
         let video = try #require(read.videos.first)

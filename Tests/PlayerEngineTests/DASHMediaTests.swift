@@ -47,7 +47,7 @@ import Testing
         #expect(info.video?.width == 640)
         #expect(info.exactDuration == .seconds(10))
         #expect(info.duration == (try ProbeTruth.of(url)).duration)
-        #expect(info.variant == "representation 1 of 2 (id 0): highest BANDWIDTH; audio representation 1 of 1 (id 2), the highest bandwidth")
+        #expect(info.variant == "representation 1 of 2 (id 0): highest BANDWIDTH; audio representation 1 of 1 (id 2), the highest bandwidth of its set")
     }
 
     @Test func dash_representationChosenByTheChooser_isTheOnlyVideoRequested() async throws {

@@ -29,6 +29,9 @@ struct DASHManifest {
         var bandwidth: Int?
         var width: Int?
         var height: Int?
+        /// Its AdaptationSet: the ordinal in the period, and whether its `Role` is `main`.
+        var set: Int
+        var main: Bool
         /// How it names its segments, listed only for the representations played (`segments(location:)`).
         var addressing: Addressing
 
@@ -46,7 +49,13 @@ struct DASHManifest {
     var duration: Double?
 
     var videos: [Representation] { representations.filter { $0.kind == .video } }
-    var audios: [Representation] { representations.filter { $0.kind == .audio } }
+    /// The audio representations a player starts with: those of the AdaptationSet whose `Role` is `main`, else of the
+    /// first audio AdaptationSet (another is another language or commentary, not another bitrate).
+    var audios: [Representation] {
+        let all = representations.filter { $0.kind == .audio }
+        let set = all.first(where: \.main)?.set ?? all.first?.set
+        return all.filter { $0.set == set }
+    }
 
     /// Reads `text`, the manifest at `base` (an http(s) URL or a local path).
     init(_ text: String, base: String, location: String) throws(MediaError) {
@@ -75,8 +84,9 @@ struct DASHManifest {
         }
         let periodBase = Self.base(of: period, under: Self.base(of: root, under: base))
         var found: [Representation] = []
-        for set in period.children("AdaptationSet") {
+        for (ordinal, set) in period.children("AdaptationSet").enumerated() {
             let setBase = Self.base(of: set, under: periodBase)
+            let main = set.children("Role").contains { $0["value"] == "main" }
             for element in set.children("Representation") {
                 guard found.count < HLSPlaylist.maxVariants else {
                     throw .formatNotAllowed(location: location, format: "dash (more than \(HLSPlaylist.maxVariants) representations)")
@@ -88,7 +98,7 @@ struct DASHManifest {
                 found.append(Representation(
                     id: id, kind: Self.kind(set, element), bandwidth: bandwidth,
                     width: (element["width"] ?? set["width"]).flatMap { Int($0) },
-                    height: (element["height"] ?? set["height"]).flatMap { Int($0) }, addressing: addressing))
+                    height: (element["height"] ?? set["height"]).flatMap { Int($0) }, set: ordinal, main: main, addressing: addressing))
             }
         }
         guard found.contains(where: { $0.kind == .video }) else {

@@ -11,7 +11,7 @@ extension FormatContext {
     /// notice a segment that fails; and it opens every representation at once. Instead vplay reads the manifest
     /// (`DASHManifest`: one period, not live, not encrypted), chooses the video representation as an HLS variant is
     /// chosen (`StreamingOptions.chooseVariant`, else the highest bandwidth) and the audio representation of highest
-    /// bandwidth, writes each as an HLS media playlist of its segments (`#EXT-X-MAP` for the initialization segment,
+    /// bandwidth in the main (else the first) audio AdaptationSet, writes each as an HLS media playlist of its segments (`#EXT-X-MAP` for the initialization segment,
     /// every URL checked by the nested policy first), and FFmpeg's `hls` demuxer plays those from memory with every
     /// segment request through `NestedOpenPolicy`, as for HLS. The manifest is requested once; no other
     /// representation's segment is requested.
@@ -35,7 +35,7 @@ extension FormatContext {
         let audios = manifest.audios
         if let audio = audios.indices.max(by: { (audios[$0].bandwidth ?? 0, -$0) < (audios[$1].bandwidth ?? 0, -$1) }) {
             chosen.append(audios[audio])
-            note += "; audio representation \(audio + 1) of \(audios.count) (id \(audios[audio].id)), the highest bandwidth"
+            note += "; audio representation \(audio + 1) of \(audios.count) (id \(audios[audio].id)), the highest bandwidth of its set"
         }
         // Beside the manifest, as FFmpeg resolves names (it drops a URL's fragment), and never requested: the policy
         // serves these from memory.
