@@ -49,7 +49,8 @@ struct MediaOpener {
             let attempt: Result<(String, any MediaSource), MediaError>
             var delivery: MediaDelivery?
             var requested = ContinuousClock.now
-            let streaming = MediaFileSelector.isHLS(selection.file) ? StreamingOptions(chooseVariant: Self.variantChooser(criteria)) : nil
+            let streaming = MediaFileSelector.isStreaming(selection.file) ? StreamingOptions(chooseVariant: Self.variantChooser(
+                criteria, network: network, type: MediaFileSelector.isDASH(selection.file) ? MediaFileSelector.dashType : Self.hlsType)) : nil
             switch MediaLocator(mappings: mappings).locate(selection.file.url, inLineTagURL: inLineTagURL) {
             case let .success(location):
                 do {
@@ -62,7 +63,7 @@ struct MediaOpener {
                     }
                     requested = .now
                     let source = try media.open(location, options: options)
-                    delivery = try network.map { network throws(MediaError) in try Self.delivery(of: source, at: location, network: network, media: media) }
+                    delivery = try network.map { network throws(MediaError) in try Self.delivery(of: source, at: location, network: network, media: media, streaming: streaming) }
                     attempt = .success((location, source))
                 } catch {
                     attempt = .failure(error)
@@ -85,25 +86,34 @@ struct MediaOpener {
         }
     }
 
-    /// What `inspect`'s "why" adds for streaming media: the HLS variant played, or that a file labelled
-    /// `delivery="streaming"` played as the progressive file it is.
+    /// The MIME type an HLS variant stands in as.
+    static let hlsType = "application/vnd.apple.mpegurl"
+
+    /// What `inspect`'s "why" adds for streaming media: the HLS variant or DASH representation played, or that a
+    /// file labelled `delivery="streaming"` played as the progressive file it is.
     static func streamingNote(_ file: MediaFile, info: MediaInfo) -> String {
-        if let variant = info.variant { return "; HLS \(variant)" }
-        if MediaFileSelector.isHLS(file) { return "; HLS media playlist" }
+        let kind = info.format == "dash" ? "DASH" : "HLS"
+        if let variant = info.variant { return "; \(kind) \(variant)" }
+        if MediaFileSelector.isStreaming(file) { return "; \(kind) media playlist" }
         if file.delivery?.lowercased() == "streaming" {
             return "; labelled delivery=\"streaming\", played as the progressive file it is (\(info.format))"
         }
         return ""
     }
 
-    /// Chooses an HLS master playlist's variant by the MediaFile rule (`--bandwidth`, `--screen`; `BANDWIDTH` read
-    /// in kbps, `RESOLUTION` as the size), each variant standing for a MediaFile.
-    static func variantChooser(_ criteria: MediaSelectionCriteria) -> VariantChooser {
-        let rule = MediaSelectionCriteria(targetBitrateKbps: criteria.targetBitrateKbps, screenWidth: criteria.screenWidth,
+    /// Chooses an HLS master playlist's variant (a DASH manifest's video representation) by the MediaFile rule
+    /// (`--bandwidth`, `--screen`; `BANDWIDTH` read in kbps, `RESOLUTION` as the size), each variant standing for a
+    /// MediaFile. Without `--bandwidth`, under `--network` the target is the profile's rate when the download starts,
+    /// as an adaptive player's first estimate is (the choice `--bandwidth auto` makes for MediaFiles too).
+    /// `type`: what each stand-in is (the DASH type for a DASH manifest's representations, as "why" then says).
+    static func variantChooser(_ criteria: MediaSelectionCriteria, network: SessionConfiguration.NetworkConditions? = nil,
+                               type: String = hlsType) -> VariantChooser {
+        let target = criteria.targetBitrateKbps ?? network?.profile.targetKbps
+        let rule = MediaSelectionCriteria(targetBitrateKbps: target, screenWidth: criteria.screenWidth,
                                           screenHeight: criteria.screenHeight)
         return { variants in
             let files = variants.map { variant in
-                MediaFile(delivery: "streaming", type: "application/vnd.apple.mpegurl", width: variant.width, height: variant.height,
+                MediaFile(delivery: "streaming", type: type, width: variant.width, height: variant.height,
                           bitrate: variant.bandwidth.map { max(1, ($0 + 500) / 1000) }, url: variant.url)
             }
             guard let selection = try? MediaFileSelector.select(from: files, criteria: rule) else {
@@ -115,11 +125,11 @@ struct MediaOpener {
 
     /// The download of `source` under `network`, or the 402 of a file not ready to play within the media timeout.
     static func delivery(of source: any MediaSource, at location: String, network: SessionConfiguration.NetworkConditions,
-                         media: any MediaOpening) throws(MediaError) -> MediaDelivery {
+                         media: any MediaOpening, streaming: StreamingOptions? = nil) throws(MediaError) -> MediaDelivery {
         // The open's timeline pass mapped a local file's bytes already; remote media is requested again for it.
         let map: DeliveryMap
         if let mapped = source.deliveryMap { map = mapped } else {
-            map = try media.deliveryMap(location, timelineStart: source.info.timeline.start)
+            map = try media.deliveryMap(location, timelineStart: source.info.timeline.start, streaming: streaming)
         }
         let delivery = MediaDelivery(profile: network.profile, map: map, startupBuffer: network.startupBuffer,
                                      rebuffer: network.rebuffer, stallTimeout: network.stallTimeout)

@@ -59,7 +59,7 @@ import TestSupport
     /// Issue 23: an HLS MediaFile's playlist and every segment FFmpeg's hls demuxer reads go through the proxy too
     /// (vplay sets FFmpeg's `http_proxy` per nested URL); the hosts do not resolve, so a direct request would fail.
     @Test func proxyOption_seesAnHLSPlaylistAndEverySegment() async throws {
-        let root = try HLSFixture.root()
+        let root = try await HLSFixture.root()
         let folder = try TemporaryFolder()
         let tag = try folder.write("demo.xml", try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
             .replacingOccurrences(of: #"delivery="progressive" type="video/mp4""#, with: #"delivery="streaming" type="application/x-mpegURL""#)

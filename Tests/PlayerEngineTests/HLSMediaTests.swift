@@ -8,38 +8,28 @@ import Testing
 /// Issue 23: HLS media through FFmpeg's `hls` demuxer, on playlists made at test time (`HLSFixture`) and served over
 /// loopback, with every nested URL checked by vplay.
 @Suite struct HLSMediaTests {
-    static var streaming: MediaOpenOptions {
-        var options = MediaOpenOptions()
-        options.streaming = StreamingOptions()
-        return options
-    }
-
     func serve(_ root: String, failing: String? = nil) throws -> ScriptedHTTPServer {
-        let folder = URL(fileURLWithPath: root, isDirectory: true)
-        return try ScriptedHTTPServer { target in
-            if let failing, target == failing { return .status(404) }
-            return ScriptedHTTPServer.fileReply(for: target, in: folder)
-        }
+        try ScriptedHTTPServer(files: root, failing: failing)
     }
 
     @Test func hls_remoteMediaPlaylist_decodesTheFramesFFprobeCountsOnTheSamePlaylist() async throws {
-        let server = try serve(try HLSFixture.root())
+        let server = try serve(try await HLSFixture.root())
         defer { server.stop() }
         let url = "\(server.baseURL)/hi/index.m3u8"
         let truth = try await ProbeTruth.of(url)
-        let (statistics, error) = try await decodeToTheEnd(url, options: Self.streaming)
+        let (statistics, error) = try await decodeToTheEnd(url, options: .streamingManifests)
         #expect(error == nil)
         #expect(Dictionary(uniqueKeysWithValues: statistics.streams.map { ($0.index, $0.frames) }) == truth.frames)
-        let info = try await offThePool { try FFmpegMediaSource(location: url, options: Self.streaming).info }
+        let info = try await offThePool { try FFmpegMediaSource(location: url, options: .streamingManifests).info }
         #expect(info.format == "hls")
         #expect(info.duration == truth.duration)
         #expect(info.exactDuration == .seconds(10))
     }
 
     @Test func hls_masterPlaylist_playsTheChosenVariantOnly() async throws {
-        let server = try serve(try HLSFixture.root())
+        let server = try serve(try await HLSFixture.root())
         defer { server.stop() }
-        var choosing = Self.streaming
+        var choosing = MediaOpenOptions.streamingManifests
         choosing.streaming = StreamingOptions(chooseVariant: { variants in
             #expect(variants.map(\.bandwidth) == [HLSFixture.hiBandwidth, HLSFixture.loBandwidth])
             #expect(variants.map(\.width) == [640, 160])
@@ -50,7 +40,7 @@ import Testing
         let chosen = try await offThePool { try FFmpegMediaSource(location: url, options: options).info }
         #expect(chosen.video?.width == 160)
         #expect(chosen.variant == "variant 2 of 2: the test's choice")
-        let highest = try await offThePool { try FFmpegMediaSource(location: url, options: Self.streaming).info }
+        let highest = try await offThePool { try FFmpegMediaSource(location: url, options: .streamingManifests).info }
         #expect(highest.video?.width == 640)
         #expect(highest.variant == "variant 1 of 2: highest BANDWIDTH")
         let truth = try await ProbeTruth.of("\(server.baseURL)/lo/index.m3u8")
@@ -60,9 +50,9 @@ import Testing
     }
 
     @Test func hls_segmentAnswering404MidAd_failsTruncatedWhereItsDataEnds() async throws {
-        let server = try serve(try HLSFixture.root(), failing: "/hi/seg2.ts")
+        let server = try serve(try await HLSFixture.root(), failing: "/hi/seg2.ts")
         defer { server.stop() }
-        let (statistics, error) = try await decodeToTheEnd("\(server.baseURL)/hi/index.m3u8", options: Self.streaming)
+        let (statistics, error) = try await decodeToTheEnd("\(server.baseURL)/hi/index.m3u8", options: .streamingManifests)
         guard case let .truncated(_, detail) = error else { Issue.record("expected truncated, got \(String(describing: error))"); return }
         #expect(error?.vastCode == .mediaFileDisplay)
         #expect(detail.contains("/hi/seg2.ts"), "\(detail)")
@@ -73,14 +63,14 @@ import Testing
     }
 
     @Test func hls_remotePlaylistNamingLocalFiles_isRefusedBeforeAnySegmentIsRequested() async throws {
-        let root = try HLSFixture.root()
+        let root = try await HLSFixture.root()
         let segment = URL(fileURLWithPath: root).appendingPathComponent("hi/seg0.ts").path
         for uri in ["file://\(segment)", "FILE://\(segment)", "file://otherhost\(segment)", "file:\(segment)"] {
             let folder = try TemporaryFolder()
             _ = try folder.write("evil.m3u8", "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2.0,\nhttp-ok.ts\n#EXTINF:2.0,\n\(uri)\n#EXT-X-ENDLIST\n")
             let server = try serve(folder.url.path)
             defer { server.stop() }
-            let error = try await decodeFailure("\(server.baseURL)/evil.m3u8", options: Self.streaming)
+            let error = try await decodeFailure("\(server.baseURL)/evil.m3u8", options: .streamingManifests)
             #expect(error == .schemeNotAllowed(location: uri), "\(uri)")
             #expect(server.requests().map(\.target) == ["/evil.m3u8"], "\(uri)")
         }
@@ -89,7 +79,7 @@ import Testing
     /// The playlist FFmpeg reads is requested after vplay's own check: a server that answers the check with a clean
     /// playlist and FFmpeg with one naming a local file is stopped by the `io_open` policy, not by the first look.
     @Test func hls_playlistThatTurnsHostileOnItsSecondRequest_isRefusedByTheNestedOpenPolicy() async throws {
-        let root = try HLSFixture.root()
+        let root = try await HLSFixture.root()
         let clean = "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2.0,\nhi/seg0.ts\n#EXT-X-ENDLIST\n"
         let hostile = clean.replacingOccurrences(of: "hi/seg0.ts", with: "file://\(root)/hi/seg0.ts")
         final class Count: Sendable { let value = Mutex(0) }
@@ -101,24 +91,24 @@ import Testing
             return .body(Data((seen == 1 ? clean : hostile).utf8), contentType: "application/vnd.apple.mpegurl")
         }
         defer { server.stop() }
-        let error = try await decodeFailure("\(server.baseURL)/turn.m3u8", options: Self.streaming)
+        let error = try await decodeFailure("\(server.baseURL)/turn.m3u8", options: .streamingManifests)
         #expect(error == .schemeNotAllowed(location: "file://\(root)/hi/seg0.ts"))
         #expect(server.requests().map(\.target) == ["/turn.m3u8", "/turn.m3u8"])
     }
 
     @Test func hls_localPlaylistNamingAFileOutsideItsFolder_isRefused() async throws {
-        let root = try HLSFixture.root()
+        let root = try await HLSFixture.root()
         let folder = try TemporaryFolder()
         let inside = folder.url.appendingPathComponent("ad")
         try FileManager.default.createDirectory(at: inside, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: "\(root)/hi/seg0.ts", toPath: folder.url.appendingPathComponent("outside.ts").path)
         let playlist = inside.appendingPathComponent("index.m3u8").path
         try Data("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2.0,\n../outside.ts\n#EXT-X-ENDLIST\n".utf8).write(to: URL(fileURLWithPath: playlist))
-        let refusal = try await decodeFailure(playlist, options: Self.streaming)
+        let refusal = try await decodeFailure(playlist, options: .streamingManifests)
         #expect(refusal?.kind == "scheme-not-allowed")
         #expect(refusal?.description.contains("outside.ts") == true)
         // The same segments inside the playlist's folder play (offline replay with --map).
-        let (statistics, error) = try await decodeToTheEnd("\(root)/hi/index.m3u8", options: Self.streaming)
+        let (statistics, error) = try await decodeToTheEnd("\(root)/hi/index.m3u8", options: .streamingManifests)
         #expect(error == nil)
         #expect(Dictionary(uniqueKeysWithValues: statistics.streams.map { ($0.index, $0.frames) }) == (try await ProbeTruth.of("\(root)/hi/index.m3u8")).frames)
     }
@@ -136,23 +126,23 @@ import Testing
         let server = try serve(folder.url.path)
         defer { server.stop() }
         // Each is refused for what it is (not `load-timed-out` at the 8 s deadline): no wall-clock bound needed.
-        let liveError = try await decodeFailure("\(server.baseURL)/live.m3u8", options: Self.streaming)
+        let liveError = try await decodeFailure("\(server.baseURL)/live.m3u8", options: .streamingManifests)
         #expect(liveError?.kind == "format-not-allowed")
         #expect(liveError?.description.contains("#EXT-X-ENDLIST") == true)
-        let loopError = try await decodeFailure("\(server.baseURL)/loop.m3u8", options: Self.streaming)
+        let loopError = try await decodeFailure("\(server.baseURL)/loop.m3u8", options: .streamingManifests)
         #expect(loopError?.kind == "not-media")
         #expect(loopError?.description.contains("itself a master playlist") == true)
-        let hugeError = try await decodeFailure("\(server.baseURL)/huge.m3u8", options: Self.streaming)
+        let hugeError = try await decodeFailure("\(server.baseURL)/huge.m3u8", options: .streamingManifests)
         #expect(hugeError?.kind == "format-not-allowed")
         // A media playlist whose segment is the playlist itself: FFmpeg's segment demuxer may open nothing further.
         _ = try folder.write("self.m3u8", "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2.0,\nself.m3u8\n#EXT-X-ENDLIST\n")
-        let selfError = try await decodeFailure("\(server.baseURL)/self.m3u8", options: Self.streaming)
+        let selfError = try await decodeFailure("\(server.baseURL)/self.m3u8", options: .streamingManifests)
         #expect(selfError != nil)
         #expect(server.requests().filter { $0.target == "/self.m3u8" }.count <= 3, "\(server.requests().map(\.target))")
     }
 
     @Test func hls_withoutStreamingOptions_staysRefusedAsAContainer() async throws {
-        let server = try serve(try HLSFixture.root())
+        let server = try serve(try await HLSFixture.root())
         defer { server.stop() }
         let error = try await decodeFailure("\(server.baseURL)/hi/index.m3u8")
         #expect(error?.kind == "format-not-allowed")

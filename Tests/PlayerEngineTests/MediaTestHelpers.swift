@@ -44,3 +44,13 @@ func byteOffset(of marker: String, in data: Data, occurrence: Int = 1) -> Int {
     }
     fatalError("\(marker) not found")
 }
+
+extension MediaOpenOptions {
+    /// Options that open HLS playlists and DASH manifests (the highest bandwidth variant), as a session does for a
+    /// streaming MediaFile.
+    static var streamingManifests: MediaOpenOptions {
+        var options = MediaOpenOptions()
+        options.streaming = StreamingOptions()
+        return options
+    }
+}

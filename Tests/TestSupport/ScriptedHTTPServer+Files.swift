@@ -7,9 +7,12 @@ extension ScriptedHTTPServer {
     /// trailing slash is a `301` to the same target with one (query kept), as Python's `http.server` answers, so
     /// relative URLs in what it serves resolve inside the folder; with the slash it serves the folder's `index.html`
     /// (there is no folder listing: 404). Files are sent as `Reply.file` describes, with real `Range` answers.
-    public convenience init(files root: String, tls: Bool = false) throws {
+    /// `failing`: a request target answered 404 instead (a segment missing mid-ad).
+    public convenience init(files root: String, tls: Bool = false, failing: String? = nil) throws {
         let folder = URL(fileURLWithPath: root, isDirectory: true)
-        try self.init(tls: tls) { request in Self.fileReply(for: request.target, in: folder) }
+        try self.init(tls: tls) { request in
+            request.target == failing ? .status(404) : Self.fileReply(for: request.target, in: folder)
+        }
     }
 
     public static func fileReply(for target: String, in root: URL) -> Reply {

@@ -41,9 +41,11 @@ public struct ProbeTruth: Sendable {
     public var streamEnds: [Int: Double]
 
     /// Runs ffprobe off the cooperative pool (it decodes the whole file: seconds for a long one).
-    public static func of(_ path: String) async throws -> ProbeTruth {
-        let output = try await offThePool { try run("ffprobe", ["-v", "error", "-count_frames", "-show_entries",
-                                         "format=duration,start_time:stream=index,nb_read_frames,start_time,duration",
+    /// - Parameter streams: ffprobe's `-select_streams` (`v:1`, `a`): only those are read and counted, as a player
+    ///   of one representation of a DASH manifest reads only its own.
+    public static func of(_ path: String, selecting streams: String? = nil) async throws -> ProbeTruth {
+        let output = try await offThePool { try run("ffprobe", ["-v", "error", "-count_frames"] + (streams.map { ["-select_streams", $0] } ?? []) + [
+                                         "-show_entries", "format=duration,start_time:stream=index,nb_read_frames,start_time,duration",
                                          "-of", "json", path]) }
         let object = try JSONSerialization.jsonObject(with: Data(output.utf8)) as! [String: Any]
         let format = object["format"] as! [String: Any]

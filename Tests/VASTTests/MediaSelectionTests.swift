@@ -16,7 +16,7 @@ struct MediaSelectionTests {
     @Test func hlsBesideProgressiveFiles_isPassedOver_andVPAIDRejected_withReasons() throws {
         let selection = try MediaFileSelector.select(from: Self.files)
         let reasons = Dictionary(uniqueKeysWithValues: selection.rejected.map { ($0.file.id ?? "", $0.reason) })
-        #expect(reasons["stream"] == "playable; a progressive file is preferred (HLS is the fallback; --prefer-streaming)")
+        #expect(reasons["stream"] == "playable; a progressive file is preferred (HLS and DASH are the fallback; --prefer-streaming)")
         #expect(reasons["vpaid"]?.contains("VPAID") == true)
         #expect(reasons["low"]?.hasPrefix("playable") == true)
         #expect(selection.rejected.count == Self.files.count - 1)
@@ -43,17 +43,21 @@ struct MediaSelectionTests {
         let selection = try MediaFileSelector.select(from: Self.files, criteria: criteria)
         #expect(selection.file.id == "stream")
         let reasons = Dictionary(uniqueKeysWithValues: selection.rejected.map { ($0.file.id ?? "", $0.reason) })
-        #expect(reasons["high"] == "playable; an HLS playlist is preferred (--prefer-streaming)")
+        #expect(reasons["high"] == "playable; an HLS or DASH manifest is preferred (--prefer-streaming)")
     }
 
-    @Test func dash_isRejectedNamingTheReason() throws {
-        let dash = MediaFile(id: "dash", delivery: "streaming", type: "application/dash+xml", url: "https://c/a.mpd")
-        #expect(MediaFileSelector.unplayableReason(dash) == MediaFileSelector.dashReason)
-        #expect(throws: VASTError.self) { try MediaFileSelector.select(from: [dash]) }
-        do { _ = try MediaFileSelector.select(from: [dash]) } catch {
-            #expect(error.code == .noSupportedMediaFile)
-            #expect(error.message.contains("DASH (application/dash+xml) is not played"))
-        }
+    @Test func dashOnly_isChosen_byTypeOrByItsMPDPath_andIsAFallbackBehindProgressiveFiles() throws {
+        let typed = MediaFile(id: "dash", delivery: "streaming", type: "application/dash+xml", url: "https://c/manifest")
+        let byPath = MediaFile(id: "path", delivery: "streaming", type: "video/unknown", url: "https://c/ad/Manifest.MPD?token=1")
+        #expect(MediaFileSelector.unplayableReason(typed) == nil)
+        #expect(try MediaFileSelector.select(from: [typed]).file.id == "dash")
+        #expect(try MediaFileSelector.select(from: [byPath]).file.id == "path")
+        #expect(MediaFileSelector.isDASH(byPath) && !MediaFileSelector.isHLS(byPath))
+        let mp4 = MediaFile(id: "mp4", delivery: "progressive", type: "video/mp4", bitrate: 100, url: "https://c/a.mp4")
+        #expect(try MediaFileSelector.select(from: [typed, mp4]).file.id == "mp4")
+        var criteria = MediaSelectionCriteria()
+        criteria.preferStreaming = true
+        #expect(try MediaFileSelector.select(from: [mp4, typed], criteria: criteria).file.id == "dash")
     }
 
     @Test func noTarget_choosesTheHighestBitrate_andMP4WinsTheTie() throws {
@@ -137,8 +141,8 @@ struct MediaSelectionTests {
 
     @Test func noPlayableFile_isError403() {
         do {
-            // VPAID and DASH (HLS plays since issue 23).
-            _ = try MediaFileSelector.select(from: [Self.files[1], MediaFile(delivery: "streaming", type: "application/dash+xml", url: "https://c/a.mpd")])
+            // VPAID and Smooth Streaming (HLS and DASH play since issue 23).
+            _ = try MediaFileSelector.select(from: [Self.files[1], MediaFile(delivery: "streaming", type: "application/vnd.ms-sstr+xml", url: "https://c/a.ism/Manifest")])
             Issue.record("expected 403")
         } catch {
             #expect(error.code == .noSupportedMediaFile)

@@ -89,9 +89,10 @@ struct FFmpegMediaOpener: MediaOpening {
         try FFmpegMediaSource(location: location, options: gated(MediaOpenOptions(decoderThreads: 1, openDecoders: false, measureTimeline: false)))
     }
 
-    func deliveryMap(_ location: String, timelineStart: Duration) throws(MediaError) -> DeliveryMap {
-        try FFmpegMediaSource.deliveryMap(location: location, options: gated(MediaOpenOptions(decoderThreads: 1, openDecoders: false, measureTimeline: false)),
-                                          timelineStart: timelineStart)
+    func deliveryMap(_ location: String, timelineStart: Duration, streaming: StreamingOptions?) throws(MediaError) -> DeliveryMap {
+        var options = MediaOpenOptions(decoderThreads: 1, openDecoders: false, measureTimeline: false)
+        options.streaming = streaming
+        return try FFmpegMediaSource.deliveryMap(location: location, options: gated(options), timelineStart: timelineStart)
     }
 
     private func gated(_ options: MediaOpenOptions) -> MediaOpenOptions {

@@ -172,11 +172,11 @@ public struct FleetRunner: Sendable {
                 ad.plan.steps.append(.warning("viewability on simulated networks is not predicted yet: the sessions fire ViewUndetermined (not Viewable or NotViewable)"))
             }
             // One map of the media's bytes; each network of the mix downloads it its own way.
-            let location = media.location, opener = environment.media, start = timeline.info.timeline.start
+            let location = media.location, opener = environment.media, start = timeline.info.timeline.start, streaming = media.streaming
             let thresholds = configuration.session.network
             do throws(MediaError) {
                 let map = try await environment.onMediaExecutor { () throws(MediaError) -> DeliveryMap in
-                    try opener.deliveryMap(location, timelineStart: start)
+                    try opener.deliveryMap(location, timelineStart: start, streaming: streaming)
                 }
                 ad.deliveries = mix.shares.map { share in
                     MediaDelivery(profile: share.profile, map: map,

@@ -16,11 +16,14 @@ final class FormatContext {
     /// The reader vplay opened (the same as `io` unless throttled); nil for an HLS playlist, whose readers FFmpeg
     /// opens (through `nested`) and closes.
     private let opened: UnsafeMutablePointer<AVIOContext>?
-    /// The policy every URL FFmpeg's `hls` demuxer opens goes through (HLS only): the context's `opaque`, which
+    /// The policy every URL FFmpeg's `hls` demuxer opens goes through (HLS and DASH only): the context's `opaque`, which
     /// `io_open` reaches, so it lives as long as `pointer` (released after it in `deinit`).
     let nested: NestedOpenPolicy?
-    /// Which variant of an HLS master playlist is played, and why (nil otherwise).
+    /// Which variant of an HLS master playlist (or representation of a DASH manifest) is played, and why (nil
+    /// otherwise).
     let variant: String?
+    /// The MediaFile's format when it is not the demuxer's (`dash`: a DASH manifest played through the `hls` demuxer).
+    private let kind: String?
     /// A simulated network's throttle over `opened`, when there is one.
     private let throttled: ThrottledReader?
     /// Reads that waited for the throttle's bytes.
@@ -83,6 +86,7 @@ final class FormatContext {
         throttled = opened.throttled
         nested = opened.hls?.policy
         variant = opened.hls?.variant
+        kind = opened.kind
         self.deadline = deadline
 
         // From here on deinit closes both on a throw.
@@ -114,6 +118,7 @@ final class FormatContext {
     }
 
     var formatName: String {
+        if let kind { return kind }
         guard let format = pointer.pointee.iformat, let name = format.pointee.name else { return "unknown" }
         return String(cString: name)
     }
@@ -289,6 +294,19 @@ final class FormatContext {
             throw closing(failure.classify(score < 0 ? score : FFmpegCode.invalidData))
         }
         let format = String(cString: probedName)
+        if format == "dash" || format == "hls", streaming != nil, throttle != nil {
+            // The throttle is one reader's; FFmpeg opens each segment itself. On the virtual clock the segments'
+            // download is simulated (`FFmpegMediaSource.deliveryMap`).
+            throw closing(.formatNotAllowed(location: location, format: "\(format) under --network in real time (its segments are not throttled; use the virtual clock)"))
+        }
+        if format == "dash", let streaming, throttle == nil {
+            // A DASH manifest, where the MediaFile says it may be one: read by vplay, its representations' segments
+            // played through the `hls` demuxer with every URL checked (`FormatContext+DASH`).
+            defer { var open: UnsafeMutablePointer<AVIOContext>? = inner; avio_closep(&open) }
+            return try openDASH(
+                manifest: inner, url: opened, location: location, remote: isRemote(target), ioTimeout: ioTimeout,
+                deadline: deadline, interrupt: interrupt, gate: gate, redirects: redirects, proxy: proxy, streaming: streaming)
+        }
         if format == "hls", let streaming, throttle == nil {
             // An HLS playlist, where the MediaFile says it may be one: read by vplay, then demuxed by FFmpeg with every
             // nested URL checked (`FormatContext+HLS`). Through a simulated network's throttle it is refused below.
@@ -312,7 +330,7 @@ final class FormatContext {
         guard status >= 0, let context else {
             throw closing(failure.classifyHeader(status, io: io, format: format, score: score, allowedFormats: allowedFormats))
         }
-        return Opened(context: context, io: inner, throttled: throttled, hls: nil)
+        return Opened(context: context, io: inner, throttled: throttled, hls: nil, kind: nil)
     }
 
     struct Opened {
@@ -320,6 +338,8 @@ final class FormatContext {
         var io: UnsafeMutablePointer<AVIOContext>?
         var throttled: ThrottledReader?
         var hls: (policy: NestedOpenPolicy, variant: String?)?
+        /// The MediaFile's format when it is not the demuxer's (`dash`).
+        var kind: String?
     }
 
     /// Turns an FFmpeg status from one of the opening steps into the `MediaError` a player can act on.

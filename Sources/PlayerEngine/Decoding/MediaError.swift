@@ -82,7 +82,7 @@ public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .cannotRequest(location, reason): "media not requested: \(location) (\(reason))"
         case let .schemeNotAllowed(location): "media URL scheme not allowed (file, http, https only): \(location)"
         case let .formatNotAllowed(location, format):
-            "media container not allowed (\(format); MP4/MOV/3GP and Matroska/WebM files and HLS MediaFiles play): \(location)"
+            "media container not allowed (\(format); MP4/MOV/3GP and Matroska/WebM files and HLS or DASH MediaFiles play): \(location)"
         case let .loadTimedOut(location, limit): "media load timed out after \(limit.seconds) s: \(location)"
         case let .decoderFailed(location, codec, message): "the \(codec) decoder could not be opened (\(message)): \(location)"
         case let .notMedia(location, message): "not a media file: \(location) (\(message))"

@@ -9,13 +9,13 @@ public protocol MediaOpening: Sendable {
     /// Opens `location` to read its packets only (no decoder), for timing a full download.
     func openForDemux(_ location: String) throws(MediaError) -> any PacketSource
     /// Maps where `location`'s bytes are on its timeline (frames' times: `timelineStart` subtracted), for a
-    /// simulated network (`DeliveryMap`).
-    func deliveryMap(_ location: String, timelineStart: Duration) throws(MediaError) -> DeliveryMap
+    /// simulated network (`DeliveryMap`); `streaming` as the media was opened (an HLS or DASH MediaFile's variant).
+    func deliveryMap(_ location: String, timelineStart: Duration, streaming: StreamingOptions?) throws(MediaError) -> DeliveryMap
 }
 
 extension MediaOpening {
     /// Sources that cannot say where their bytes are: a simulated network cannot be applied to them.
-    public func deliveryMap(_ location: String, timelineStart: Duration) throws(MediaError) -> DeliveryMap {
+    public func deliveryMap(_ location: String, timelineStart: Duration, streaming: StreamingOptions?) throws(MediaError) -> DeliveryMap {
         throw MediaError.readFailed(location: location, message: "this media source cannot map its bytes for a simulated network")
     }
 }

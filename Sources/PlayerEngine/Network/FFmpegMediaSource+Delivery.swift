@@ -4,10 +4,14 @@ extension FFmpegMediaSource {
     /// Where the media's bytes are on its timeline (`DeliveryMap`), from a demux pass over a new opening of
     /// `location` (a local file is read again; a remote one requested again): each audio and video packet's
     /// presentation time (minus `timelineStart`, as frames have them) and byte end, and for an MP4 where its `moov`
-    /// box ends. Packets the container marks discarded do not count.
+    /// box ends. Packets the container marks discarded do not count. For an HLS or DASH MediaFile (`options.streaming`)
+    /// the bytes are the playlists' and segments' as the demuxer requests them, one download in request order: a
+    /// packet's byte end is everything read when it was demuxed.
     public static func deliveryMap(location: String, options: MediaOpenOptions, timelineStart: Duration) throws(MediaError) -> DeliveryMap {
         let format = try FormatContext(location: location, ioTimeout: options.ioTimeout, loadTimeout: options.loadTimeout,
-                                       urlGate: options.urlGate, redirects: options.redirects, proxy: options.proxy)
+                                       urlGate: options.urlGate, redirects: options.redirects, proxy: options.proxy,
+                                       streaming: options.streaming)
+        let nested = format.nested
         let packet = Packet()
         var packets: [(time: Duration, end: Int64)] = []
         var firstPosition: Int64?
@@ -21,9 +25,10 @@ extension FFmpegMediaSource {
                 let kind = stream.codecpar.pointee.codec_type
                 guard kind == AVMEDIA_TYPE_VIDEO || kind == AVMEDIA_TYPE_AUDIO, raw.flags & AV_PKT_FLAG_DISCARD == 0 else { continue reading }
                 let ticks = raw.pts != FFmpegCode.noTimestamp ? raw.pts : raw.dts
-                guard ticks != FFmpegCode.noTimestamp, raw.pos >= 0 else { continue reading }
-                let end = raw.pos + Int64(raw.size)
-                firstPosition = min(firstPosition ?? raw.pos, raw.pos)
+                guard ticks != FFmpegCode.noTimestamp, raw.pos >= 0 || nested != nil else { continue reading }
+                let end = nested?.bytesDelivered ?? raw.pos + Int64(raw.size)
+                let start = nested == nil ? raw.pos : end
+                firstPosition = min(firstPosition ?? start, start)
                 furthest = max(furthest, end)
                 packets.append((stream.time_base.duration(ofTicks: ticks) - timelineStart, end))
             case .endOfFile:
@@ -36,7 +41,7 @@ extension FFmpegMediaSource {
                 throw failure
             }
         }
-        let size = format.byteSize ?? furthest
+        let size = nested?.bytesDelivered ?? format.byteSize ?? furthest
         var header = firstPosition ?? 0
         var headerAtEnd = false
         if FormatContext.isMP4Family(format.formatName), let movie = FormatContext.mp4MovieBox(format.io) {

@@ -109,6 +109,9 @@ public struct NetworkProfile: Sendable, Equatable, CustomStringConvertible {
     /// The rate when the download starts, in kbps (what `--bandwidth auto` selects a media file by).
     public var initialKbps: Double { steps.first?.kbps ?? 0 }
 
+    /// `initialKbps` as a target bitrate for choosing media: whole kbps, at least 1, at most 10⁹.
+    public var targetKbps: Int { max(1, Int(min(initialKbps, 1e9))) }
+
     /// When the first byte of a download started at 0 arrives: TCP connect and the request, two round trips.
     public var firstByte: Duration { rtt * 2 }
 

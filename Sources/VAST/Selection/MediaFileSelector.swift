@@ -1,14 +1,14 @@
-/// Chooses the MediaFile vplay plays (FFmpeg: a progressive file, or an HLS playlist).
+/// Chooses the MediaFile vplay plays (FFmpeg: a progressive file, an HLS playlist or a DASH manifest).
 ///
-/// **Playable**: `type` (parameters ignored, case-insensitive) is one of `playableTypes` or `hlsTypes` (or the URL's
-/// path ends in `.m3u8`); `apiFramework` is not VPAID. `delivery` is a hint, not a filter: a progressive file
-/// labelled `streaming` plays (ad servers label plain MP4s so), and so does an HLS playlist labelled `progressive`.
-/// DASH (`application/dash+xml`) is not played (`dashReason`).
+/// **Playable**: `type` (parameters ignored, case-insensitive) is one of `playableTypes`, `hlsTypes` or `dashType`
+/// (or the URL's path ends in `.m3u8` or `.mpd`); `apiFramework` is not VPAID. `delivery` is a hint, not a filter: a
+/// progressive file labelled `streaming` plays (ad servers label plain MP4s so), and so does an HLS playlist labelled
+/// `progressive`.
 /// Mezzanine files are never candidates (they are not MediaFiles; the spec forbids playing them).
 ///
-/// **Progressive first**: when both progressive files and HLS playlists are playable, only the progressive files are
-/// candidates (`preferStreaming` turns this round): one request, one decode, the file the advertiser made, where an
-/// HLS ladder is a platform's re-encoding of it, and nothing nested for vplay to police.
+/// **Progressive first**: when both progressive files and streaming manifests (HLS, DASH) are playable, only the
+/// progressive files are candidates (`preferStreaming` turns this round): one request, one decode, the file the
+/// advertiser made, where an adaptive ladder is a platform's re-encoding of it, and nothing nested for vplay to police.
 ///
 /// **Choice** among playable files, in this order (first rule that applies):
 /// 1. `forcedFile`: by `id`, else by 1-based index; overrides everything.
@@ -30,17 +30,26 @@ public enum MediaFileSelector {
 
     /// MIME types of HLS playlists (played through FFmpeg's `hls` demuxer, one variant chosen by the same rules).
     public static let hlsTypes = ["application/x-mpegurl", "application/vnd.apple.mpegurl", "audio/mpegurl", "audio/x-mpegurl"]
-    /// MIME type of a DASH manifest.
+    /// MIME type of a DASH manifest (played as one video and one audio representation, chosen by the same rules).
     public static let dashType = "application/dash+xml"
-    /// Why a DASH MediaFile is not played.
-    public static let dashReason = "DASH (application/dash+xml) is not played: FFmpeg's dash demuxer opens its segment and "
-        + "initialization URLs itself, and vplay checks those only for HLS so far; use the tag's MP4 or HLS file"
 
     /// Whether `file` is an HLS playlist: an HLS MIME type, or a URL whose path ends in `.m3u8` (whatever its type).
     public static func isHLS(_ file: MediaFile) -> Bool {
         if let type = normalizedType(file), hlsTypes.contains(type) { return true }
+        return pathEnds(file, with: ".m3u8")
+    }
+
+    /// Whether `file` is a DASH manifest: the DASH MIME type, or a URL whose path ends in `.mpd` (whatever its type).
+    public static func isDASH(_ file: MediaFile) -> Bool {
+        normalizedType(file) == dashType || pathEnds(file, with: ".mpd")
+    }
+
+    /// Whether `file` is a streaming manifest (HLS or DASH), opened with a representation choice.
+    public static func isStreaming(_ file: MediaFile) -> Bool { isHLS(file) || isDASH(file) }
+
+    private static func pathEnds(_ file: MediaFile, with suffix: String) -> Bool {
         let path = file.url.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "?", maxSplits: 1).first ?? ""
-        return path.lowercased().hasSuffix(".m3u8")
+        return path.lowercased().hasSuffix(suffix)
     }
 
     /// Why `file` cannot be played, or `nil` when it can.
@@ -48,11 +57,10 @@ public enum MediaFileSelector {
         if let api = file.apiFramework, api.lowercased().contains("vpaid") {
             return "\(api) apiFramework (interactive JavaScript, not played)"
         }
-        if isHLS(file) { return URLTemplate.isFireable(file.url) ? nil : "empty URL" }
+        if isStreaming(file) { return URLTemplate.isFireable(file.url) ? nil : "empty URL" }
         guard let type = normalizedType(file) else { return "no type attribute" }
-        if type == dashType { return dashReason }
         if !playableTypes.contains(type) {
-            return "type \(type) is not one of \((playableTypes + hlsTypes.prefix(2)).joined(separator: ", "))"
+            return "type \(type) is not one of \((playableTypes + hlsTypes.prefix(2) + [dashType]).joined(separator: ", "))"
         }
         if !URLTemplate.isFireable(file.url) { return "empty URL" }
         return nil
@@ -80,13 +88,14 @@ public enum MediaFileSelector {
         }
         var playable = indexed.filter { rejected[$0.index] == nil }
         var passedOver: [Int: String] = [:]
-        // Progressive files before HLS playlists (or the reverse with `preferStreaming`): the other kind is a fallback.
-        let preferHLS = criteria.preferStreaming ?? false
-        if playable.contains(where: { isHLS($0.file) }), playable.contains(where: { !isHLS($0.file) }) {
-            let note = preferHLS ? "playable; an HLS playlist is preferred (--prefer-streaming)"
-                                 : "playable; a progressive file is preferred (HLS is the fallback; --prefer-streaming)"
-            for entry in playable where isHLS(entry.file) != preferHLS { passedOver[entry.index] = note }
-            playable.removeAll { isHLS($0.file) != preferHLS }
+        // Progressive files before streaming manifests (or the reverse with `preferStreaming`): the other kind is a
+        // fallback.
+        let preferStreaming = criteria.preferStreaming ?? false
+        if playable.contains(where: { isStreaming($0.file) }), playable.contains(where: { !isStreaming($0.file) }) {
+            let note = preferStreaming ? "playable; an HLS or DASH manifest is preferred (--prefer-streaming)"
+                                       : "playable; a progressive file is preferred (HLS and DASH are the fallback; --prefer-streaming)"
+            for entry in playable where isStreaming(entry.file) != preferStreaming { passedOver[entry.index] = note }
+            playable.removeAll { isStreaming($0.file) != preferStreaming }
         }
 
         func result(_ chosen: (index: Int, file: MediaFile), _ reason: String) -> MediaSelection {

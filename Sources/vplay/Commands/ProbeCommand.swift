@@ -40,7 +40,8 @@ struct ProbeCommand: AsyncParsableCommand {
         do {
             // A demux pass opens no decoder; a plain probe opens them, to report a decoder that will not open.
             var options = MediaOpenOptions(decoderThreads: threads, openDecoders: !demux, measureTimeline: !demux)
-            // HLS playlists too (their highest BANDWIDTH variant), every nested URL checked as in a session.
+            // HLS playlists and DASH manifests too (their highest bandwidth variant or representation), every nested
+            // URL checked as in a session.
             options.streaming = StreamingOptions()
             let source = try SessionEnvironment.liveMediaSource(location, options: options)
             var pass: MediaPass? = nil

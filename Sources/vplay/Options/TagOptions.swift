@@ -40,7 +40,7 @@ struct TagOptions: ParsableArguments {
             transform: ScreenSize.init(parsing:))
     var screen: ScreenSize?
 
-    @Flag(help: "With both progressive files and HLS playlists in the tag, choose among the HLS playlists (default: the progressive files; HLS is the fallback).")
+    @Flag(help: "With both progressive files and streaming manifests (HLS, DASH) in the tag, choose among the manifests (default: the progressive files; HLS and DASH are the fallback).")
     var preferStreaming = false
 
     @Option(help: ArgumentHelp("Force a media file by its id attribute or 1-based position.", valueName: "id"))
@@ -104,7 +104,7 @@ struct TagOptions: ParsableArguments {
         case let .kbps(kbps): configuration.mediaCriteria.targetBitrateKbps = kbps
         case .auto:
             // The simulated network's rate when the download starts (`NetworkOptions` is applied first).
-            configuration.mediaCriteria.targetBitrateKbps = configuration.network.map { max(1, Int(min($0.profile.initialKbps, 1e9))) }
+            configuration.mediaCriteria.targetBitrateKbps = configuration.network?.profile.targetKbps
         case nil: configuration.mediaCriteria.targetBitrateKbps = nil
         }
         if let screen {

@@ -47,7 +47,7 @@ enum ProbeRendering {
         if let bitRate = info.bitRate { header += ", \(bitRate / 1000) kb/s" }
         if let size = info.size { header += ", \(size) bytes" }
         lines.append(header)
-        if let variant = info.variant { lines.append("  HLS \(variant)") }
+        if let variant = info.variant { lines.append("  \(info.format == "dash" ? "DASH" : "HLS") \(variant)") }
         for stream in info.streams {
             var line = "  #\(stream.index) \(stream.type.rawValue) \(stream.codec)"
             if let width = stream.width, let height = stream.height { line += " \(width)x\(height)" }

@@ -69,10 +69,23 @@ extension FormatContext {
         // Every URL the playlist names is checked before anything is requested (and again as FFmpeg asks for it).
         for uri in HLSPlaylist.uris(media, base: mediaURL) { _ = try policy.check(uri) }
 
+        return try openHLSDemuxer(media: mediaURL, location: location, remote: remote, policy: policy, interrupt: interrupt,
+                                  deadline: deadline, variant: variant, kind: "hls")
+    }
+
+    /// Opens `media` (an HLS media or master playlist, checked) with FFmpeg's `hls` demuxer, every request FFmpeg makes
+    /// going through `policy` (its `io_open`), no persistent or parallel connections (so that each request is one
+    /// FFmpeg asks vplay for), the protocols of `remote` media and the formats of `hlsFormats`. `kind` names the
+    /// MediaFile's format in errors (`hls`, `dash`).
+    static func openHLSDemuxer(
+        media: String, location: String, remote: Bool, policy: NestedOpenPolicy, interrupt: AVIOInterruptCB,
+        deadline: LoadDeadline, variant: String?, kind: String
+    ) throws(MediaError) -> Opened {
         guard let allocated = avformat_alloc_context() else { fatalError("avformat_alloc_context: out of memory") }
         allocated.pointee.interrupt_callback = interrupt
         allocated.pointee.opaque = Unmanaged.passUnretained(policy).toOpaque()
         allocated.pointee.io_open = NestedOpenPolicy.ioOpen
+        allocated.pointee.io_close2 = NestedOpenPolicy.ioClose
         let protocols = remote ? remoteProtocols + ",httpproxy" : localProtocols
         var options: OpaquePointer? = nil
         av_dict_set(&options, "protocol_whitelist", protocols, 0)
@@ -81,7 +94,7 @@ extension FormatContext {
         av_dict_set(&options, "http_persistent", "0", 0)
         av_dict_set(&options, "http_multiple", "0", 0)
         var context: UnsafeMutablePointer<AVFormatContext>? = allocated
-        let status = avformat_open_input(&context, mediaURL, av_find_input_format("hls"), &options)
+        let status = avformat_open_input(&context, media, av_find_input_format("hls"), &options)
         av_dict_free(&options)
         if let refusal = policy.refusal {
             avformat_close_input(&context)
@@ -90,16 +103,16 @@ extension FormatContext {
         guard status >= 0, let context else {
             if deadline.expired { throw .loadTimedOut(location: location, limit: deadline.limit) }
             if let failure = policy.takeFailure() { throw failure }
-            throw .unreadableContainer(location: location, format: "hls", message: FFmpegCode.message(status))
+            throw .unreadableContainer(location: location, format: kind, message: FFmpegCode.message(status))
         }
         let duration = context.pointee.duration
         guard duration != FFmpegCode.noTimestamp, duration > 0 else {
             // The playlist changed between vplay's request and FFmpeg's into one that does not end.
             var open: UnsafeMutablePointer<AVFormatContext>? = context
             avformat_close_input(&open)
-            throw .formatNotAllowed(location: location, format: "hls live playlist (no #EXT-X-ENDLIST; an ad must end)")
+            throw .formatNotAllowed(location: location, format: "\(kind) live playlist (no #EXT-X-ENDLIST; an ad must end)")
         }
-        return Opened(context: context, io: nil, throttled: nil, hls: (policy, variant))
+        return Opened(context: context, io: nil, throttled: nil, hls: (policy, variant), kind: kind == "hls" ? nil : kind)
     }
 
     /// With no chooser: the highest `BANDWIDTH` (the first of equals), as with no `--bandwidth`.
@@ -110,6 +123,14 @@ extension FormatContext {
 
     /// The whole playlist `reader` holds, as text; refused over `HLSPlaylist.maxBytes` or when it is not a playlist.
     static func readPlaylist(_ reader: UnsafeMutablePointer<AVIOContext>, location: String, deadline: LoadDeadline) throws(MediaError) -> String {
+        let text = try readManifest(reader, location: location, deadline: deadline, kind: "hls")
+        guard HLSPlaylist.isPlaylist(text) else { throw .notMedia(location: location, message: "not an HLS playlist (no #EXTM3U)") }
+        return text
+    }
+
+    /// The whole manifest (an HLS playlist, a DASH MPD) `reader` holds, as text; refused over `HLSPlaylist.maxBytes`.
+    static func readManifest(_ reader: UnsafeMutablePointer<AVIOContext>, location: String, deadline: LoadDeadline,
+                             kind: String) throws(MediaError) -> String {
         var data = [UInt8]()
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while data.count <= HLSPlaylist.maxBytes {
@@ -122,10 +143,8 @@ extension FormatContext {
             data.append(contentsOf: chunk[..<Int(count)])
         }
         guard data.count <= HLSPlaylist.maxBytes else {
-            throw .formatNotAllowed(location: location, format: "hls (a playlist over \(HLSPlaylist.maxBytes / 1024) KiB)")
+            throw .formatNotAllowed(location: location, format: "\(kind) (a \(kind == "hls" ? "playlist" : "manifest") over \(HLSPlaylist.maxBytes / 1024) KiB)")
         }
-        let text = String(decoding: data, as: UTF8.self)
-        guard HLSPlaylist.isPlaylist(text) else { throw .notMedia(location: location, message: "not an HLS playlist (no #EXTM3U)") }
-        return text
+        return String(decoding: data, as: UTF8.self)
     }
 }

@@ -7,7 +7,9 @@ import Foundation
 /// request is made that vplay has not checked. For a remote playlist: http(s) only, each URL through the `URLGate`
 /// (well-formed, allowed port, `--deny-private-networks`), FFmpeg's own redirects off and vplay's checked ones on,
 /// the proxy chosen per URL. For a local playlist: files only, inside the playlist's own folder (symbolic links
-/// resolved), regular files only. At most `maxOpens` requests in all. Used on the thread that reads the media.
+/// resolved), regular files only. At most `maxOpens` requests in all. Used on the thread that reads the media. For a
+/// DASH manifest the playlists vplay wrote for its representations are served from memory (`madePlaylists`) and
+/// their segments go through the same checks.
 final class NestedOpenPolicy {
     let remote: Bool
     private let gate: URLGate
@@ -25,6 +27,13 @@ final class NestedOpenPolicy {
     private var failures: [MediaError] = []
     /// Whether a nested request has failed (sticky).
     private var failed = false
+    /// The readers opened for FFmpeg and not yet closed, and the bytes the closed ones read: what has been
+    /// downloaded so far (`bytesDelivered`), for a simulated network's map of the media.
+    private var openReaders: [UnsafeMutablePointer<AVIOContext>] = []
+    private var closedBytes: Int64 = 0
+    /// Playlists vplay wrote itself (a DASH representation's segments as an HLS media playlist), each served from
+    /// memory at exactly this URL when FFmpeg opens it: never requested, never read from disk.
+    var madePlaylists: [String: String] = [:]
 
     init(playlist: String, remote: Bool, gate: URLGate, proxy: ProxySettings, redirects: MediaRedirectResolver?,
          ioTimeout: Duration, deadline: LoadDeadline, maxOpens: Int) {
@@ -42,6 +51,10 @@ final class NestedOpenPolicy {
             folder = realpath(directory, nil).map { pointer in defer { free(pointer) }; return String(cString: pointer) }
         }
     }
+
+    /// Bytes read from the network (or disk) by every reader opened for FFmpeg so far, read-ahead included. Valid
+    /// while the format context that uses this policy is open.
+    var bytesDelivered: Int64 { closedBytes + openReaders.reduce(0) { $0 + $1.pointee.bytes_read } }
 
     /// The failure of a nested request since the last call, if any.
     func takeFailure() -> MediaError? { failures.isEmpty ? nil : failures.removeFirst() }
@@ -126,6 +139,7 @@ final class NestedOpenPolicy {
             return FFmpegCode.posix(EPERM)
         }
         guard flags & AVIO_FLAG_WRITE == 0 else { return FFmpegCode.posix(EPERM) }
+        if let text = madePlaylists[url] { return Self.memoryReader(text, into: reader) }
         // After a failed segment the ad's data ends there (FFmpeg would skip to the next one): nothing more is read.
         guard !failed, refusal == nil else { return FFmpegCode.posix(EPERM) }
         let target: String
@@ -134,6 +148,7 @@ final class NestedOpenPolicy {
             return FFmpegCode.posix(EPERM)
         }
         let status = openChecked(target, into: reader, interrupt: interrupt, inherited: options?.pointee)
+        if status >= 0, let opened = reader.pointee { openReaders.append(opened) }
         if status < 0, status != FFmpegCode.exit, !deadline.expired {
             failed = true
             let message = FFmpegCode.message(status)
@@ -146,6 +161,41 @@ final class NestedOpenPolicy {
             }
         }
         return status
+    }
+
+    /// A reader over `text` alone. Its bytes are the reader's whole buffer and it has no `opaque`, so FFmpeg's
+    /// `avio_close` frees it like any reader (it closes no protocol: there is none).
+    static func memoryReader(_ text: String, into reader: UnsafeMutablePointer<UnsafeMutablePointer<AVIOContext>?>) -> Int32 {
+        let bytes = Array(text.utf8)
+        guard let buffer = av_malloc(max(1, bytes.count))?.assumingMemoryBound(to: UInt8.self) else { return FFmpegCode.posix(ENOMEM) }
+        bytes.withUnsafeBufferPointer { if let base = $0.baseAddress { buffer.update(from: base, count: bytes.count) } }
+        guard let context = avio_alloc_context(buffer, Int32(max(1, bytes.count)), 0, nil, endOfData, nil, nil) else {
+            av_free(buffer)
+            return FFmpegCode.posix(ENOMEM)
+        }
+        // As if one read had filled the buffer: its end is the data's, and the reader's position is past it.
+        context.pointee.buf_end = buffer + bytes.count
+        context.pointee.pos = Int64(bytes.count)
+        reader.pointee = context
+        return 0
+    }
+
+    /// The read callback of a memory reader: everything was in its buffer.
+    private static let endOfData: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32 = { _, _, _ in
+        FFmpegCode.endOfFile
+    }
+
+    /// FFmpeg's `io_close2`, routed to the policy: counts the reader's bytes, then closes it as FFmpeg would.
+    static let ioClose: @convention(c) (UnsafeMutablePointer<AVFormatContext>?, UnsafeMutablePointer<AVIOContext>?) -> Int32 = { context, reader in
+        guard let reader else { return 0 }
+        if let opaque = context?.pointee.opaque {
+            let policy = Unmanaged<NestedOpenPolicy>.fromOpaque(opaque).takeUnretainedValue()
+            if let index = policy.openReaders.firstIndex(of: reader) {
+                policy.closedBytes += reader.pointee.bytes_read
+                policy.openReaders.remove(at: index)
+            }
+        }
+        return avio_close(reader)
     }
 
     /// FFmpeg's `io_open`, routed to the policy in the format context's `opaque`.
