@@ -72,7 +72,8 @@ public final class PooledBeaconTransport: BeaconTransport {
                 return outcome
             }
             let answer = await exchange(current, deadline: nioDeadline)
-            let latency = started.duration(to: clock.now)
+            // When the answer ended on its event loop, not when this task ran again (a busy pool is no slow server).
+            let latency = started.duration(to: answer.ended ?? clock.now)
             if let failure = answer.failure {
                 return TransportOutcome(status: answer.status, error: failure, latency: latency, bytes: answer.bytes,
                                         failedBeforeSending: answer.failedBeforeSending, requestedURL: url, headers: answer.headers, redirects: redirects)
@@ -119,45 +120,57 @@ public final class PooledBeaconTransport: BeaconTransport {
             pools[key] = pool
             return pool
         }
+        var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: url.requestTarget)
+        head.headers.add(name: "Host", value: url.port == 80 ? url.host : "\(url.host):\(url.port)")
+        head.headers.add(name: "User-Agent", value: userAgent)
         let connection: BeaconConnection
+        let answer: BeaconConnection.Answer
         switch await pool.acquire() {
         case let .idle(idle):
             connection = idle
+            answer = await idle.execute(head, deadline: deadline)
         case .open:
+            // Connected and sent in one chain on the connection's event loop: the deadline runs there from the
+            // request's start, whatever keeps this task from running meanwhile.
             do {
-                connection = try await connect(key, deadline: deadline)
+                (connection, answer) = try await connect(key, deadline: deadline) { [head] connection in
+                    connection.startOnLoop(head, deadline: deadline)
+                }.get()
             } catch {
                 pool.release(nil)
                 let failure = HTTPBeaconTransport.classify(error)
                 return BeaconConnection.Answer(failure: failure.failure, failedBeforeSending: failure.beforeSending)
             }
         }
-        var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: url.requestTarget)
-        head.headers.add(name: "Host", value: url.port == 80 ? url.host : "\(url.host):\(url.port)")
-        head.headers.add(name: "User-Agent", value: userAgent)
-        let answer = await connection.execute(head, deadline: deadline)
         pool.release(answer.reusable ? connection : nil)
         if !answer.reusable { connection.close() }
         return answer
     }
 
-    private func connect(_ key: HostKey, deadline: NIODeadline) async throws -> BeaconConnection {
+    /// Opens a connection to `key` and, on its event loop, starts `first` on it.
+    private func connect(_ key: HostKey, deadline: NIODeadline,
+                         first: @escaping @Sendable (BeaconConnection) -> EventLoopFuture<BeaconConnection.Answer>)
+        -> EventLoopFuture<(BeaconConnection, BeaconConnection.Answer)> {
         let remaining = deadline - .now()
         let timeout = min(TimeAmount.nanoseconds(max(1, connectTimeout.nanoseconds)), max(.nanoseconds(1), remaining))
-        let validatesHeaders = self.validatesHeaders
-        let channel = try await ClientBootstrap(group: group)
+        let validatesHeaders = self.validatesHeaders, clock = self.clock
+        return ClientBootstrap(group: group)
             .connectTimeout(timeout)
             .channelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHTTPClientHandlers(leftOverBytesStrategy: .fireError,
                                                                              enableOutboundHeaderValidation: validatesHeaders)
-                    try channel.pipeline.syncOperations.addHandler(BeaconConnection.Handler())
+                    try channel.pipeline.syncOperations.addHandler(BeaconConnection.Handler(clock: clock))
                 }
             }
-            .connect(host: key.host.hasPrefix("[") ? String(key.host.dropFirst().dropLast()) : key.host, port: key.port).get()
-        let handler = try await channel.pipeline.handler(type: BeaconConnection.Handler.self).get()
-        return BeaconConnection(channel: channel, handler: handler)
+            .connect(host: key.host.hasPrefix("[") ? String(key.host.dropFirst().dropLast()) : key.host, port: key.port)
+            .flatMap { channel in
+                channel.pipeline.handler(type: BeaconConnection.Handler.self).flatMap { handler in
+                    let connection = BeaconConnection(channel: channel, handler: handler)
+                    return first(connection).map { (connection, $0) }
+                }
+            }
     }
 }
 
@@ -239,6 +252,8 @@ final class BeaconConnection: Sendable {
         var failedBeforeSending = false
         /// Whether the connection may carry another request (a complete keep-alive response, body read).
         var reusable = false
+        /// When the exchange ended, on its event loop.
+        var ended: ContinuousClock.Instant?
     }
 
     let channel: any Channel
@@ -259,6 +274,13 @@ final class BeaconConnection: Sendable {
         return (try? await promise.futureResult.get()) ?? Answer(failure: .other("the connection's event loop stopped"))
     }
 
+    /// Starts an exchange; call it on the channel's event loop.
+    func startOnLoop(_ head: HTTPRequestHead, deadline: NIODeadline) -> EventLoopFuture<Answer> {
+        let promise = channel.eventLoop.makePromise(of: Answer.self)
+        handler.start(head, deadline: deadline, promise: promise)
+        return promise.futureResult
+    }
+
     func close() { channel.close(promise: nil) }
 
     /// The channel's end of an exchange. Touched only on its channel's event loop (hence `@unchecked Sendable`:
@@ -267,11 +289,14 @@ final class BeaconConnection: Sendable {
         typealias InboundIn = HTTPClientResponsePart
         typealias OutboundOut = HTTPClientRequestPart
 
+        private let clock: ContinuousClock
         private var context: ChannelHandlerContext?
         private var promise: EventLoopPromise<Answer>?
         private var answer = Answer()
         private var keepAlive = false
         private var timeout: Scheduled<Void>?
+
+        init(clock: ContinuousClock) { self.clock = clock }
 
         func handlerAdded(context: ChannelHandlerContext) { self.context = context }
         func handlerRemoved(context: ChannelHandlerContext) { self.context = nil }
@@ -333,6 +358,7 @@ final class BeaconConnection: Sendable {
             var answer = self.answer
             answer.failure = failure
             answer.reusable = reusable && failure == nil
+            answer.ended = clock.now
             promise.succeed(answer)
         }
     }
