@@ -1,7 +1,14 @@
 import BeaconSink
+import Primitives
 import Synchronization
 
-/// Starts a sink for one test, hands over its port, and always stops it afterwards.
+/// Where the sink tests' bodies run: `RawConnection` blocks its thread on every read (a shaping test waits seconds
+/// for a delayed or trickled answer by design), and on Swift's cooperative pool, one thread per core, two such
+/// tests stalled every other test's async code (stack samples of a whole suite run showed it for 40 s).
+let blockingTestExecutor = BlockingExecutor(threads: 8, name: "vplay.sink-tests")
+
+/// Starts a sink for one test, hands over its port, and always stops it afterwards. `body` runs on
+/// `blockingTestExecutor`.
 func withSink<T>(
     _ configuration: SinkConfiguration = SinkConfiguration(),
     now: @escaping @Sendable () -> Int64 = { fixedNow },
@@ -10,7 +17,7 @@ func withSink<T>(
     let sink = BeaconSink(configuration: configuration, now: now)
     let port = try await sink.start()
     do {
-        let result = try await body(sink, port)
+        let result = try await withTaskExecutorPreference(blockingTestExecutor) { try await body(sink, port) }
         await sink.stop()
         return result
     } catch {
