@@ -41,29 +41,20 @@ public struct RequestURL: Sendable, Hashable, CustomStringConvertible {
         Self.requestTarget(of: text)
     }
 
-    /// The request target of an absolute URL's text, scanned as UTF-8 (the delimiters are ASCII).
+    /// The request target of a checked URL's text (its scheme, then `://`), scanned as UTF-8: the delimiters are ASCII.
     static func requestTarget(of text: String) -> String {
         let utf8 = text.utf8
-        var index = utf8.startIndex
-        // After "://".
-        var slashes = 0
-        while index < utf8.endIndex, slashes < 3 {
-            switch (slashes, utf8[index]) {
-            case (0, 0x3A): slashes = 1
-            case (1, 0x2F), (2, 0x2F): slashes += 1
-            case (_, 0x3A): slashes = 1
-            default: slashes = 0
-            }
-            index = utf8.index(after: index)
+        guard let colon = utf8.firstIndex(of: 0x3A), let authority = utf8.index(colon, offsetBy: 3, limitedBy: utf8.endIndex),
+              let start = utf8[authority...].firstIndex(where: { $0 == 0x2F || $0 == 0x3F || $0 == 0x23 }), utf8[start] != 0x23 else {
+            return "/"
         }
-        guard slashes == 3 else { return "/" }
-        // The authority ends at the first `/`, `?` or `#`.
-        while index < utf8.endIndex, utf8[index] != 0x2F, utf8[index] != 0x3F, utf8[index] != 0x23 { index = utf8.index(after: index) }
-        guard index < utf8.endIndex, utf8[index] != 0x23 else { return "/" }
-        let start = index
-        while index < utf8.endIndex, utf8[index] != 0x23 { index = utf8.index(after: index) }
-        let target = text[start..<index]
-        return utf8[start] == 0x3F ? "/" + target : String(target)
+        return target(text[start..<(utf8[start...].firstIndex(of: 0x23) ?? utf8.endIndex)])
+    }
+
+    /// The request target of a URL's path and query as written (from its first `/` or `?`, or empty): at least `/`.
+    static func target(_ pathAndQuery: Substring) -> String {
+        guard let first = pathAndQuery.utf8.first else { return "/" }
+        return first == 0x3F ? "/" + pathAndQuery : String(pathAndQuery)
     }
 
     /// The scheme, host, port text (nil when none is written or it is empty) and request target of a plain http(s)
@@ -115,7 +106,8 @@ public struct RequestURL: Sendable, Hashable, CustomStringConvertible {
             }
             rest = utf8.index(after: rest)
         }
-        return (scheme, host, port.flatMap { $0.isEmpty ? nil : $0 }, requestTarget(of: text))
+        // No fragment is let through: the rest is the path and query.
+        return (scheme, host, port.flatMap { $0.isEmpty ? nil : $0 }, target(text[index...]))
     }
 
     /// The sub-delimiters `! $ & ' ( ) * + , ; =` and `: @ / ?`.
