@@ -133,9 +133,7 @@ public final class PooledBeaconTransport: BeaconTransport {
             // Connected and sent in one chain on the connection's event loop: the deadline runs there from the
             // request's start, whatever keeps this task from running meanwhile.
             do {
-                (connection, answer) = try await connect(key, deadline: deadline) { [head] connection in
-                    connection.startOnLoop(head, deadline: deadline)
-                }.get()
+                (connection, answer) = try await connect(key, sending: head, deadline: deadline).get()
             } catch {
                 pool.release(nil)
                 let failure = HTTPBeaconTransport.classify(error)
@@ -147,9 +145,8 @@ public final class PooledBeaconTransport: BeaconTransport {
         return answer
     }
 
-    /// Opens a connection to `key` and, on its event loop, starts `first` on it.
-    private func connect(_ key: HostKey, deadline: NIODeadline,
-                         first: @escaping @Sendable (BeaconConnection) -> EventLoopFuture<BeaconConnection.Answer>)
+    /// Opens a connection to `key` and, on its event loop, sends `head` on it.
+    private func connect(_ key: HostKey, sending head: HTTPRequestHead, deadline: NIODeadline)
         -> EventLoopFuture<(BeaconConnection, BeaconConnection.Answer)> {
         let remaining = deadline - .now()
         let timeout = min(TimeAmount.nanoseconds(max(1, connectTimeout.nanoseconds)), max(.nanoseconds(1), remaining))
@@ -168,7 +165,7 @@ public final class PooledBeaconTransport: BeaconTransport {
             .flatMap { channel in
                 channel.pipeline.handler(type: BeaconConnection.Handler.self).flatMap { handler in
                     let connection = BeaconConnection(channel: channel, handler: handler)
-                    return first(connection).map { (connection, $0) }
+                    return connection.startOnLoop(head, deadline: deadline).map { (connection, $0) }
                 }
             }
     }
