@@ -21,7 +21,7 @@ actor FleetProgressReporter {
         let now = elapsed()
         if !final, let last, now - last < Self.interval { return }
         last = now
-        let counts = tally.snapshot
+        let counts = tally.progress
         onProgress(FleetProgress(sessionsDone: counts.sessionsDone, sessions: sessions, beaconsSent: counts.beaconsSent,
                                  beaconsAnswered: counts.beaconsAnswered, seconds: now.seconds))
     }

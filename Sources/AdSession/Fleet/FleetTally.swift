@@ -53,8 +53,14 @@ final class FleetTally: Sendable {
         self.targetOf = targetOf
     }
 
-    /// A copy of the counts so far.
+    /// A copy of the counts so far, for the report once the sessions are done. (Taken while they run, it would make
+    /// the next beacon's count copy every dictionary: progress reads `progress`.)
     var snapshot: Counts { counts.withLock { $0 } }
+
+    /// Sessions done, beacons sent and answered so far.
+    var progress: (sessionsDone: Int, beaconsSent: Int, beaconsAnswered: Int) {
+        counts.withLock { ($0.sessionsDone, $0.beaconsSent, $0.beaconsAnswered) }
+    }
 
     /// `ad`: the pod place of the ad (nil for a single ad): a wrapper's URL fired by each ad of a pod is counted per ad.
     static func key(event: String, source: String, template: String, ad: Int? = nil) -> String {
