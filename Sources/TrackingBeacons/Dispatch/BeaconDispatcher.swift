@@ -102,7 +102,7 @@ public final class BeaconDispatcher: Sendable {
         let clock = self.clock
         return Task { [weak self] in
             do { try await clock.sleep(for: limit) } catch { return }
-            self?.resumeIdleWaiters()
+            self?.state.withLock { Self.resumeIdleWaiters(&$0) }
         }
     }
 
@@ -120,13 +120,13 @@ public final class BeaconDispatcher: Sendable {
                 state.tasks[id] = Task { [weak self] in
                     let outcome = await transport.send(record.url, timeout: timeout)
                     if Task.isCancelled { return }
-                    await self?.answered(id, outcome)
+                    await self?.advance(id) { $0.answered(id: id, outcome, now: $1) }
                 }
             case let .wait(id, backoff):
                 let clock = self.clock
                 state.tasks[id] = Task { [weak self] in
                     do { try await clock.sleep(for: backoff) } catch { return }
-                    await self?.backoffElapsed(id)
+                    await self?.advance(id) { $0.backoffElapsed(id: id, now: $1) }
                 }
             case let .cancel(id):
                 state.tasks.removeValue(forKey: id)?.cancel()
@@ -156,27 +156,12 @@ public final class BeaconDispatcher: Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
-    private func answered(_ id: Int, _ outcome: TransportOutcome) async {
+    /// Beacon `id`'s task is over (an answer, a backoff): the machine takes `transition` (with the wall time now).
+    private func advance(_ id: Int, _ transition: (inout DispatchMachine, Int64) -> [DispatchMachine.Action]) async {
         let now = wallClock()
         await report(state.withLock { state in
             state.tasks[id] = nil
-            return execute(state.machine.answered(id: id, outcome, now: now), in: &state)
+            return execute(transition(&state.machine, now), in: &state)
         })
-    }
-
-    private func backoffElapsed(_ id: Int) async {
-        let now = wallClock()
-        await report(state.withLock { state in
-            state.tasks[id] = nil
-            return execute(state.machine.backoffElapsed(id: id, now: now), in: &state)
-        })
-    }
-
-    private func resumeIdleWaiters() {
-        let waiters = state.withLock { state in
-            defer { state.idleWaiters.removeAll() }
-            return state.idleWaiters
-        }
-        for waiter in waiters { waiter.resume() }
     }
 }
