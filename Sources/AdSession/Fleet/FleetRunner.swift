@@ -445,12 +445,3 @@ public struct FleetFailure: Error, Sendable {
     public var error: SessionError
     public var warnings: [String]
 }
-
-extension Optional {
-    func asyncMap<T>(_ transform: (Wrapped) async -> T) async -> T? {
-        switch self {
-        case let .some(value): return await transform(value)
-        case .none: return nil
-        }
-    }
-}
