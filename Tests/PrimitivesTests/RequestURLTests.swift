@@ -129,3 +129,67 @@ import Testing
         #expect(lookups.withLock { $0 } == 1)
     }
 }
+
+/// `RequestURL.plainParts`, the byte-level reading a fleet pays per beacon instead of Foundation's parser, against
+/// Foundation on the same text: wherever it answers, Foundation reads the URL as written (same text back, host, port,
+/// path and query), and `RequestURL.check` gives what its Foundation path gave. Everything it does not answer goes
+/// to Foundation, as before.
+@Suite struct PlainURLTests {
+    /// Texts drawn from the characters URLs are made of, odd ones included, seeded.
+    static func corpus(count: Int) -> [String] {
+        var generator = SplitMix64(seed: 0x5EED)
+        let plain = ["a", "Z", "0", "9", "-", ".", "_", "~", "%41", "!", "$", "&", "'", "(", ")", "*", "+", ",", ";", "=", ":", "@", "/", "?", "//"]
+        let odd = ["%zz", "%", "#", "[", "]", " ", "\"", "<", "^", "`", "{", "|", "\\", "é", "\u{7F}", "[CB]"]
+        let hosts = ["h", "example.com", "127.0.0.1", "a-b.c_d", "[::1]", "user@h", "h:8080", "h:", "h:0", "h:65536", "", "é.com", "H.Example.COM"]
+        let schemes = ["http://", "https://", "HTTP://", "ftp://", "http:/", ""]
+        return (0..<count).map { _ in
+            var text = schemes[Int.random(in: 0..<schemes.count, using: &generator)] + hosts[Int.random(in: 0..<hosts.count, using: &generator)]
+            for _ in 0..<Int.random(in: 0..<12, using: &generator) {
+                // Mostly what plain URLs are made of, now and then something that is not.
+                let pieces = Int.random(in: 0..<10, using: &generator) == 0 ? odd : plain
+                text += pieces[Int.random(in: 0..<pieces.count, using: &generator)]
+            }
+            return text
+        }
+    }
+
+    @Test func plainParts_agreeWithFoundation_whereverTheyAnswer() throws {
+        var answered = 0
+        for text in Self.corpus(count: 20_000) {
+            guard let plain = RequestURL.plainParts(of: text) else { continue }
+            answered += 1
+            let url = try #require(URL(string: text), "Foundation refuses \(text)")
+            #expect(url.absoluteString == text)
+            #expect(url.scheme == plain.scheme)
+            #expect(url.host?.lowercased() == plain.host.lowercased(), "\(text)")
+            #expect(url.port == plain.port.flatMap { Int($0) }, "\(text)")
+            let components = try #require(URLComponents(string: text))
+            let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
+            #expect(plain.target == path + (components.percentEncodedQuery.map { "?" + $0 } ?? ""), "\(text)")
+        }
+        #expect(answered > 500, "the corpus reaches the fast path (\(answered) texts)")
+    }
+
+    @Test func check_givesWhatItsFoundationPathGives_forPlainURLs() throws {
+        for text in Self.corpus(count: 5_000) where RequestURL.plainParts(of: text) != nil {
+            let fast = Result { () throws(URLRefusal) in try RequestURL.check(text) }
+            // The same text through Foundation's path: a fragment keeps it off the fast path and is not requested.
+            let slow = Result { () throws(URLRefusal) in try RequestURL.check(text + "#") }
+            switch (fast, slow) {
+            case let (.success(a), .success(b)):
+                #expect(a.scheme == b.scheme && a.host == b.host && a.port == b.port, "\(text)")
+                #expect(a.url.absoluteString == text && a.requestTarget == b.requestTarget, "\(text)")
+            case let (.failure(a), .failure(b)):
+                #expect(a == b, "\(text)")
+            default:
+                Issue.record("\(text): \(fast) against \(slow)")
+            }
+        }
+    }
+
+    @Test(arguments: ["http://h/p#frag", "http://h/p?q=[x]", "http://[::1]/", "http://u@h/", "http://h/%zz", "http://h/a b", "http://h/é",
+                      "http://h:1:2/", "HTTP://h/", "http://h/a\\b", "ftp://h/"])
+    func unusualURLs_areLeftToFoundation(_ text: String) {
+        #expect(RequestURL.plainParts(of: text) == nil)
+    }
+}
