@@ -17,6 +17,8 @@ final class SpawnedVPlay: @unchecked Sendable {
         var peakRSS: Int
         /// From the spawn to the exit.
         var wall: Duration
+        /// When the exit was seen, by the thread waiting for it (not when the awaiting task ran again).
+        var ended: ContinuousClock.Instant
         /// The watchdog killed it: the run hung.
         var killed: Bool
     }
@@ -92,9 +94,10 @@ final class SpawnedVPlay: @unchecked Sendable {
                 let signalled = status & 0x7f
                 let peak = (try? String(contentsOf: report, encoding: .utf8)).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
                 try? FileManager.default.removeItem(at: report)
+                let ended = ContinuousClock.now
                 continuation.resume(returning: Exit(
                     status: signalled == 0 ? (status >> 8) & 0xff : 128 + signalled,
-                    peakRSS: peak ?? 0, wall: started.duration(to: .now), killed: signalled == SIGKILL))
+                    peakRSS: peak ?? 0, wall: started.duration(to: ended), ended: ended, killed: signalled == SIGKILL))
             }
         }
     }
