@@ -97,15 +97,20 @@ final class LoopbackProxy: @unchecked Sendable {
     static func start(routes: [String: String], keeping folder: TemporaryFolder) async throws -> LoopbackProxy {
         let proxy = try LoopbackProxy(routes: routes, keeping: folder)
         let portFile = folder.url.appendingPathComponent("port")
-        // Ready when it has written its port (a start-up wait, bounded; nothing is timed).
+        // Ready when it has written its port (a start-up wait, bounded; nothing is timed). 60 s: python's start-up
+        // took over 10 s once, 80 s into a fresh-clone CI run of the whole suite on two busy cores.
         let port = try await offThePool { () -> Int? in
-            for _ in 0..<400 {
+            for _ in 0..<2400 {
                 if let text = try? String(contentsOf: portFile, encoding: .utf8), let number = Int(text) { return number }
                 usleep(25_000)
             }
             return nil
         }
-        guard let port else { proxy.stop(); throw CocoaError(.fileReadNoSuchFile) }
+        guard let port else {
+            proxy.stop()
+            let errors = (try? String(contentsOf: folder.url.appendingPathComponent("proxy.stderr"), encoding: .utf8)) ?? ""
+            throw CocoaError(.fileReadNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "the loopback proxy wrote no port in 60 s: \(errors)"])
+        }
         proxy.port.withLock { $0 = port }
         return proxy
     }
@@ -118,7 +123,9 @@ final class LoopbackProxy: @unchecked Sendable {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", Repo.root.appendingPathComponent("Tests/Tools/loopback-proxy.py").path, portFile.path, logFile.path, routesFile]
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        let errors = folder.url.appendingPathComponent("proxy.stderr")
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: errors)
         try process.run()
     }
 
