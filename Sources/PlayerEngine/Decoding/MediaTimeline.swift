@@ -16,10 +16,29 @@ public struct MediaTimeline: Sendable {
         self.init(info: source.info, frames: frames, statistics: source.statistics)
     }
 
+    /// What a replay of every frame counts (`TimelineMediaSource.statistics` at the end): worked out once, not in
+    /// every session that plays to the end.
+    let replayed: DecodeStatistics
+
     public init(info: MediaInfo, frames: [MediaFrame], statistics: DecodeStatistics) {
         self.info = info
         self.frames = frames
         self.statistics = statistics
+        replayed = Self.statistics(of: frames[...], streams: statistics.streams)
+    }
+
+    /// The statistics of replaying `frames`: frames per stream, first and last time, end.
+    static func statistics(of frames: ArraySlice<MediaFrame>, streams: [DecodeStatistics.Stream]) -> DecodeStatistics {
+        var statistics = DecodeStatistics(streams: streams.map { DecodeStatistics.Stream(index: $0.index, type: $0.type) })
+        for frame in frames {
+            guard let index = statistics.streams.firstIndex(where: { $0.index == frame.stream }) else { continue }
+            statistics.streams[index].frames += 1
+            let time = frame.time.seconds, end = frame.end.seconds
+            statistics.streams[index].firstTime = statistics.streams[index].firstTime.map { min($0, time) } ?? time
+            statistics.streams[index].lastTime = max(statistics.streams[index].lastTime ?? time, time)
+            statistics.streams[index].end = max(statistics.streams[index].end ?? end, end)
+        }
+        return statistics
     }
 }
 
@@ -40,17 +59,7 @@ public final class TimelineMediaSource: MediaSource {
     }
 
     public var statistics: DecodeStatistics {
-        var statistics = DecodeStatistics(streams: timeline.statistics.streams.map {
-            DecodeStatistics.Stream(index: $0.index, type: $0.type)
-        })
-        for frame in timeline.frames[..<position] {
-            guard let index = statistics.streams.firstIndex(where: { $0.index == frame.stream }) else { continue }
-            statistics.streams[index].frames += 1
-            let time = frame.time.seconds, end = frame.end.seconds
-            statistics.streams[index].firstTime = statistics.streams[index].firstTime.map { min($0, time) } ?? time
-            statistics.streams[index].lastTime = max(statistics.streams[index].lastTime ?? time, time)
-            statistics.streams[index].end = max(statistics.streams[index].end ?? end, end)
-        }
-        return statistics
+        position == timeline.frames.count
+            ? timeline.replayed : MediaTimeline.statistics(of: timeline.frames[..<position], streams: timeline.statistics.streams)
     }
 }
