@@ -23,7 +23,7 @@ import TestSupport
         let impressions = try #require(beacons.first { $0["event"] as? String == "impression" })
         #expect(impressions["received"] as? Int == 500)
         #expect(population["unexpected"] as? Int == 0)
-        #expect((population["failures"] as? [String: Any])?.isEmpty == true)
+        #expect((population["failures"] as? [String: Any])?.isEmpty == true, "\(population["failures"] ?? "none")")
         let scenarios = try #require(population["scenarios"] as? [String: Int])
         #expect(scenarios.values.reduce(0, +) == 500)
         #expect(Set(scenarios.keys) == ["complete", "background", "pause", "click", "skip", "close"])

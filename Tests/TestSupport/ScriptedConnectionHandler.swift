@@ -32,7 +32,10 @@ final class ScriptedConnectionHandler: ChannelInboundHandler {
         case let .head(requestHead): head = requestHead
         case .body: break
         case .end:
-            if let head { waiting.append(head) }
+            if let head {
+                waiting.append(head)
+                log.state.withLockedValue { $0.read += 1 }
+            }
             head = nil
             answerNext(context: context)
         }
@@ -65,7 +68,9 @@ final class ScriptedConnectionHandler: ChannelInboundHandler {
             method: head.method.rawValue, target: head.uri, headers: head.headers.map { ScriptedHTTPServer.Header($0.name, $0.value) },
             connection: connection, status: nil, bodyBytesSent: 0)
         let (index, reply) = log.record(request)
-        let keepAlive = head.isKeepAlive && reply.keepsConnection
+        // A reply that says `Connection: close` ends the connection after it: requests pipelined behind it are
+        // neither read nor answered (RFC 9112 §9.6), as a real server does.
+        let keepAlive = head.isKeepAlive && reply.keepsConnection && !reply.closesConnection
         let withBody = head.method != .HEAD
         switch reply {
         case let .respond(status, headers, body):
@@ -114,7 +119,8 @@ final class ScriptedConnectionHandler: ChannelInboundHandler {
         var text = "HTTP/1.1 \(status) \(HTTPResponseStatus(statusCode: status).reasonPhrase)\r\n"
         for header in headers { text += "\(header.name): \(header.value)\r\n" }
         if let length { text += "Content-Length: \(length)\r\n" }
-        text += keepAlive ? "\r\n" : "Connection: close\r\n\r\n"
+        let saysClose = headers.contains { $0.name.caseInsensitiveCompare("Connection") == .orderedSame }
+        text += keepAlive || saysClose ? "\r\n" : "Connection: close\r\n\r\n"
         var buffer = context.channel.allocator.buffer(capacity: text.utf8.count + body.count)
         buffer.writeString(text)
         buffer.writeBytes(body)

@@ -36,6 +36,12 @@ extension ScriptedHTTPServer {
         /// This status with an empty body (a 404, a 500).
         public static func status(_ status: Int) -> Reply { .respond(status: status, headers: [], body: Data()) }
 
+        /// Whether a complete response says `Connection: close` itself (the connection ends after it).
+        var closesConnection: Bool {
+            guard case let .respond(_, headers, _) = self else { return false }
+            return headers.contains { $0.name.caseInsensitiveCompare("Connection") == .orderedSame && $0.value.lowercased() == "close" }
+        }
+
         /// Whether the connection can serve another request after this reply (the others end it).
         var keepsConnection: Bool {
             switch self {

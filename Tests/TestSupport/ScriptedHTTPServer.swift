@@ -74,6 +74,9 @@ public final class ScriptedHTTPServer: Sendable {
     /// How many connections the server has accepted so far.
     public var connections: Int { log.state.withLockedValue { $0.accepted } }
 
+    /// How many requests the server has read whole, including those waiting behind one it is answering.
+    public var requestsRead: Int { log.state.withLockedValue { $0.read } }
+
     /// The requests received so far, in the order they arrived.
     public func requests() -> [Request] { log.state.withLockedValue { $0.requests } }
 
@@ -114,6 +117,8 @@ final class ServerLog: Sendable {
     struct State {
         var requests: [ScriptedHTTPServer.Request] = []
         var accepted = 0
+        /// Requests read whole, answered or not (a pipelining client's wait behind one being answered).
+        var read = 0
         var open: [ObjectIdentifier: any Channel] = [:]
         var stopped = false
     }

@@ -247,3 +247,114 @@ func planned(_ url: String) -> PlannedBeacon {
         #expect(machine.submit(planned("http://a/late"), now: 9).isEmpty, "nothing new goes out")
     }
 }
+
+/// A transport that starts attempts at once (`startNow`) for URLs with `/now`: answering `/now/sync…` before
+/// `startNow` returns, the others when the test calls `answer`; any other URL goes through `send`.
+final class ImmediateTransport: BeaconTransport {
+    let startedNow = Mutex<[String]>([])
+    let sentInTasks = Mutex<[String]>([])
+    private let pending = Mutex<[(url: String, done: @Sendable (TransportOutcome) -> Void)]>([])
+    let status: Int
+
+    init(status: Int = 204) { self.status = status }
+
+    func send(_ url: String, timeout: Duration) async -> TransportOutcome {
+        sentInTasks.withLock { $0.append(url) }
+        return RecordingTransport.outcome(status)
+    }
+
+    func startNow(_ url: String, timeout: Duration, done: @escaping @Sendable (TransportOutcome) -> Void) -> Bool {
+        guard url.contains("/now") else { return false }
+        startedNow.withLock { $0.append(url) }
+        if url.contains("/now/sync") {
+            done(RecordingTransport.outcome(status))
+        } else {
+            pending.withLock { $0.append((url, done)) }
+        }
+        return true
+    }
+
+    /// Answers the oldest attempt waiting; false when none waits.
+    @discardableResult
+    func answer(_ status: Int? = nil) -> Bool {
+        guard let next = pending.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { return false }
+        next.done(RecordingTransport.outcome(status ?? self.status))
+        return true
+    }
+}
+
+/// The dispatcher with records taken at once (a fleet's): attempts the transport can start at once go out without a
+/// task and are recorded where their answers come; the rest as before.
+@Suite struct ImmediateDispatchTests {
+    final class Records: Sendable {
+        let all = Mutex<[BeaconRecord]>([])
+        func add(_ record: BeaconRecord) { all.withLock { $0.append(record) } }
+    }
+
+    @Test func startedAtOnce_answersFreeTheSlot_forTheNextWaitingBeacon_inOrder() async {
+        let transport = ImmediateTransport()
+        let records = Records()
+        let dispatcher = BeaconDispatcher(transport: transport, policy: BeaconPolicy(maxConcurrent: 1), clock: ManualClock(), wallClock: { 0 },
+                                          recordingNow: { records.add($0) })
+        for index in 0..<3 { await dispatcher.submit(planned("http://a/now/\(index)")) }
+        #expect(transport.startedNow.withLock { $0 } == ["http://a/now/0"], "one slot: the others wait")
+        #expect(transport.answer())
+        #expect(transport.startedNow.withLock { $0 } == ["http://a/now/0", "http://a/now/1"], "the answer started the next")
+        #expect(transport.answer() && transport.answer())
+        await dispatcher.finish(waitingAtMost: .seconds(1))
+        let all = records.all.withLock { $0 }
+        #expect(all.map(\.url) == ["http://a/now/0", "http://a/now/1", "http://a/now/2"])
+        #expect(all.allSatisfy { $0.status == 204 && $0.isFinalAttempt && $0.failure == nil })
+        #expect(transport.sentInTasks.withLock { $0 }.isEmpty)
+    }
+
+    @Test func anAnswerBeforeStartNowReturns_isRecorded_withoutADeadlock() async {
+        let transport = ImmediateTransport()
+        let records = Records()
+        let dispatcher = BeaconDispatcher(transport: transport, policy: BeaconPolicy(maxConcurrent: 2), clock: ManualClock(), wallClock: { 0 },
+                                          recordingNow: { records.add($0) })
+        for index in 0..<5 { await dispatcher.submit(planned("http://a/now/sync/\(index)")) }
+        await dispatcher.finish(waitingAtMost: .seconds(1))
+        #expect(records.all.withLock { $0 }.map(\.url) == (0..<5).map { "http://a/now/sync/\($0)" })
+    }
+
+    @Test func whatCannotStartAtOnce_goesInATask_andFinishWaitsForIt() async {
+        let transport = ImmediateTransport()
+        let records = Records()
+        let dispatcher = BeaconDispatcher(transport: transport, clock: ManualClock(), wallClock: { 0 }, recordingNow: { records.add($0) })
+        await dispatcher.submit(planned("http://a/later"))
+        await dispatcher.submit(planned("http://a/now/sync"))
+        await dispatcher.finish(waitingAtMost: .seconds(60))
+        #expect(Set(records.all.withLock { $0 }.map(\.url)) == ["http://a/later", "http://a/now/sync"])
+        #expect(transport.sentInTasks.withLock { $0 } == ["http://a/later"])
+    }
+
+    @Test func aRetriedAnswer_waitsItsBackoff_thenStartsAtOnceAgain() async {
+        let clock = ManualClock()
+        let transport = ImmediateTransport()
+        let records = Records()
+        let dispatcher = BeaconDispatcher(transport: transport, policy: BeaconPolicy(retries: 1, backoff: .seconds(2)), clock: clock,
+                                          wallClock: { 0 }, recordingNow: { records.add($0) })
+        await dispatcher.submit(planned("http://a/now/1"))
+        #expect(transport.answer(503))
+        await clock.waitForSleepers()
+        #expect(transport.startedNow.withLock { $0.count } == 1, "not before the backoff")
+        clock.advance(by: .seconds(2))
+        while transport.startedNow.withLock({ $0.count }) < 2 { await Task.yield() }
+        #expect(transport.answer(204))
+        await dispatcher.finish(waitingAtMost: .seconds(1))
+        let all = records.all.withLock { $0 }
+        #expect(all.map(\.status) == [503, 204] && all.map(\.attempt) == [1, 2] && all.map(\.isFinalAttempt) == [false, true])
+    }
+
+    @Test func theSessionEnd_closesAnAttemptStillOnTheWire_andItsLateAnswerIsDropped() async {
+        let transport = ImmediateTransport()
+        let records = Records()
+        let dispatcher = BeaconDispatcher(transport: transport, clock: ManualClock(), wallClock: { 0 }, recordingNow: { records.add($0) })
+        await dispatcher.submit(planned("http://a/now/1"))
+        await dispatcher.finish(waitingAtMost: .zero)
+        #expect(transport.answer())
+        let all = records.all.withLock { $0 }
+        #expect(all.count == 1 && all.first?.failure == .unansweredAtSessionEnd)
+    }
+}

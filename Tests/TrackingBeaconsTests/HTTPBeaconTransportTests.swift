@@ -4,10 +4,11 @@ import TestSupport
 import Testing
 @testable import TrackingBeacons
 
-/// The two real transports: the full one (async-http-client; a single session's) and the pooled one (a fleet's).
-/// Every test of the transport runs on both.
+/// The real transports: the full one (async-http-client; a single session's), the pooled one (a fleet's), and the
+/// pooled one pipelining up to 4 requests a connection (`fleet --pipeline 4`). Every test of the transport runs on
+/// each.
 enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case full, pooled
+    case full, pooled, pipelined
     var testDescription: String { rawValue }
 
     func make(userAgent: String, connectTimeout: Duration = .seconds(5)) -> any ShutdownTransport {
@@ -15,6 +16,8 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
         switch self {
         case .full: return full
         case .pooled: return PooledBeaconTransport(userAgent: userAgent, connectTimeout: connectTimeout, clock: ContinuousClock(), fallback: full)
+        case .pipelined:
+            return PooledBeaconTransport(userAgent: userAgent, connectTimeout: connectTimeout, clock: ContinuousClock(), pipelineDepth: 4, fallback: full)
         }
     }
 }

@@ -26,10 +26,10 @@ extension SessionEnvironment {
         let pooled = full.flatMap { full in
             !pooledBeacons ? nil : PooledBeaconTransport(userAgent: configuration.userAgent, connectTimeout: configuration.beaconPolicy.timeout, clock: clock,
                                          gate: gate, proxy: configuration.proxy, maxConnectionsPerHost: configuration.beaconPolicy.maxConcurrent,
-                                         fallback: full)
+                                         pipelineDepth: configuration.beaconPolicy.pipelineDepth, fallback: full)
         }
         let beacons: (any BeaconTransport)? = pooled ?? full
-        return SessionEnvironment(
+        var environment = SessionEnvironment(
             tagFetcher: tags, beaconTransport: beacons, media: FFmpegMediaOpener(gate: gate, redirects: redirects, proxy: configuration.proxy), networkClock: clock,
             wallClock: liveWallClock,
             playbackClock: { mode in
@@ -44,16 +44,20 @@ extension SessionEnvironment {
                 // The pooled transport shuts its fallback (`full`) down too.
                 if let pooled { await pooled.shutdown() } else { await full?.shutdown() }
             })
+        if pooled != nil { environment.sessionExecutors = EventLoopTaskExecutor.shared }
+        return environment
     }
 
     /// A beacon transport alone (`vplay beacon-load`), with the monotonic clock it measures on.
-    /// - Parameter pooled: through `PooledBeaconTransport` (a fleet's), with at most `connections` per host.
-    public static func liveBeacons(userAgent: String, pooled: Bool = false, connections: Int = 64)
+    /// - Parameters:
+    ///   - pooled: through `PooledBeaconTransport` (a fleet's), with at most `connections` per host,
+    ///   - pipeline: each carrying up to this many requests at once (pipelined when more than one).
+    public static func liveBeacons(userAgent: String, pooled: Bool = false, connections: Int = 64, pipeline: Int = 1)
         -> (transport: any BeaconTransport, shutdown: @Sendable () async -> Void, clock: ContinuousClock, wallClock: @Sendable () -> Int64) {
         let clock = ContinuousClock()
         let full = HTTPBeaconTransport(userAgent: userAgent, clock: clock)
         guard pooled else { return (full, { await full.shutdown() }, clock, liveWallClock) }
-        let transport = PooledBeaconTransport(userAgent: userAgent, clock: clock, maxConnectionsPerHost: connections, fallback: full)
+        let transport = PooledBeaconTransport(userAgent: userAgent, clock: clock, maxConnectionsPerHost: connections, pipelineDepth: pipeline, fallback: full)
         return (transport, { await transport.shutdown() }, clock, liveWallClock)
     }
 

@@ -28,6 +28,11 @@ public struct SessionEnvironment: Sendable {
     /// live environment gives it threads of its own, never Swift's cooperative pool; nil runs it where the caller is
     /// (tests with in-memory media).
     public var mediaExecutor: (any TaskExecutor)?
+    /// Where a fleet's sessions run, in turn (session i on executor i mod count); empty: Swift's default executor.
+    /// The live fleet's are the event loops of its pooled beacon transport, so a session, its beacons' attempts and
+    /// their answers stay on one thread. Whatever runs there must not block (media decoding goes to
+    /// `mediaExecutor`).
+    public var sessionExecutors: [any TaskExecutor] = []
     /// Closes what the environment opened (HTTP clients); called once when the session or fleet is over.
     public var shutdown: @Sendable () async -> Void
 

@@ -338,34 +338,49 @@ public struct FleetRunner: Sendable {
             + (Self.rewardCallbackRow(of: prepared, session: session).map { [FleetTally.key(event: $0.event, source: $0.source, template: $0.template, ad: $0.ad)] } ?? [])
         let route = routing
         let tally = FleetTally(keys: keys, limit: 4 * session.beaconPolicy.maxConcurrent) { url in route?.routedTarget(of: url) }
-        let dispatcher = BeaconDispatcher(transport: transport, policy: session.beaconPolicy, clock: environment.networkClock,
-                                          wallClock: environment.wallClock) { tally.record($0) }
+        // One dispatcher per session executor (event loop), each with its share of the requests in flight: the
+        // sessions of a loop and the answers on it never wait on another thread's lock.
+        let executors = environment.sessionExecutors
+        var policy = session.beaconPolicy
+        policy.maxConcurrent = (policy.maxConcurrent + max(1, executors.count) - 1) / max(1, executors.count)
+        let dispatchers = (0..<max(1, executors.count)).map { _ in
+            BeaconDispatcher(transport: transport, policy: policy, clock: environment.networkClock, wallClock: environment.wallClock,
+                             recordingNow: { tally.record($0) })
+        }
         let wallStart = session.now ?? environment.wallClock()
         let facts = Self.scenarioFacts(of: prepared)
         let sessions = configuration.shard.indices(of: configuration.sessions).underestimatedCount
         let progress = FleetProgressReporter(sessions: sessions, clock: environment.networkClock, onProgress: onProgress)
 
+        // `concurrency` workers, each playing one session after another, the next index not yet taken (in index
+        // order, as slots free): no task per session, and no session's end waking a parent on another thread. Worker
+        // w runs on executor w mod n and sends through that executor's dispatcher.
+        let indices = configuration.shard.indices(of: configuration.sessions)
+        let taken = Locked(indices.makeIterator())
         await withTaskGroup(of: Void.self) { group in
-            var running = 0
-            for index in configuration.shard.indices(of: configuration.sessions) {
-                // Interrupted: no new session starts (those under way end with the cancellation).
-                if Task.isCancelled { break }
-                if running == configuration.concurrency {
-                    await group.next()
-                    running -= 1
-                    await progress.report(tally)
+            for worker in 0..<min(configuration.concurrency, sessions) {
+                let dispatcher = dispatchers[worker % dispatchers.count]
+                group.addTask(executorPreference: executors.isEmpty ? nil : executors[worker % executors.count]) {
+                    // Interrupted: no new session starts (those under way end with the cancellation).
+                    while !Task.isCancelled, let index = taken.withLock({ $0.next() }) {
+                        let scenario = FleetScenario.draw(index: index, seed: session.seed, mix: configuration.mix, pod: facts)
+                        let network = configuration.networkMix?.draw(index: index, seed: session.seed)
+                        await Self.playOne(scenario, network: network, prepared: prepared, configuration: configuration, environment: environment,
+                                           wallStart: wallStart, tally: tally, dispatcher: dispatcher)
+                        progress.report(tally)
+                        // A replayed session never waits: without this the worker would play one session after
+                        // another in one go, and its event loop would read no answer (and time beacons out) meanwhile.
+                        await Task.yield()
+                    }
                 }
-                let scenario = FleetScenario.draw(index: index, seed: session.seed, mix: configuration.mix, pod: facts)
-                let network = configuration.networkMix?.draw(index: index, seed: session.seed)
-                group.addTask {
-                    await Self.playOne(scenario, network: network, prepared: prepared, configuration: configuration, environment: environment,
-                                       wallStart: wallStart, tally: tally, dispatcher: dispatcher)
-                }
-                running += 1
             }
         }
-        await dispatcher.drainAtSessionEnd(waitingAtMost: session.beaconDrain)
-        await progress.report(tally, final: true)
+        await withTaskGroup(of: Void.self) { group in
+            for dispatcher in dispatchers {
+                group.addTask { await dispatcher.drainAtSessionEnd(waitingAtMost: session.beaconDrain) }
+            }
+        }
+        progress.report(tally, final: true)
         let seconds = elapsed().seconds
 
         let hits = sink?.hits().map(\.target)

@@ -32,6 +32,9 @@ public final class BeaconDispatcher: Sendable {
     private let clock: any Clock<Duration>
     private let wallClock: @Sendable () -> Int64
     private let onRecord: @Sendable (BeaconRecord) async -> Void
+    /// The same, when it does not wait: then answers are recorded where they come, and attempts the transport can
+    /// start at once (`BeaconTransport.startNow`) need no task.
+    private let onRecordNow: (@Sendable (BeaconRecord) -> Void)?
     private let timeout: Duration
     private let state: Locked<State>
 
@@ -46,6 +49,21 @@ public final class BeaconDispatcher: Sendable {
         self.clock = clock
         self.wallClock = wallClock
         self.onRecord = onRecord
+        onRecordNow = nil
+        timeout = policy.timeout
+        state = Locked(State(machine: DispatchMachine(policy: policy)))
+    }
+
+    /// A dispatcher whose records are taken at once (`onRecord` does not wait): a fleet's, counting them. Attempts
+    /// the transport can start at once go out without a task, and their answers are recorded on the thread they come
+    /// on (a pooled connection's event loop).
+    public init(transport: (any BeaconTransport)?, policy: BeaconPolicy = BeaconPolicy(), clock: any Clock<Duration>,
+                wallClock: @escaping @Sendable () -> Int64, recordingNow onRecord: @escaping @Sendable (BeaconRecord) -> Void) {
+        self.transport = transport
+        self.clock = clock
+        self.wallClock = wallClock
+        self.onRecord = { onRecord($0) }
+        onRecordNow = onRecord
         timeout = policy.timeout
         state = Locked(State(machine: DispatchMachine(policy: policy)))
     }
@@ -57,7 +75,9 @@ public final class BeaconDispatcher: Sendable {
             return
         }
         let now = wallClock()
-        await report(state.withLock { state in execute(state.machine.submit(planned, now: now), in: &state) })
+        let batch = state.withLock { state in execute(state.machine.submit(planned, now: now), in: &state) }
+        await report(batch.records)
+        launch(batch.starts)
     }
 
     /// Waits until every request has its final answer or `limit` has passed on the network clock; the ones still
@@ -84,7 +104,7 @@ public final class BeaconDispatcher: Sendable {
             }
             for hurry in hurries { hurry.cancel() }
         }
-        await report(state.withLock { state in execute(state.machine.close(), in: &state) })
+        await report(state.withLock { state in execute(state.machine.close(), in: &state) }.records)
     }
 
     /// Ends a `finish` that is waiting within `limit` at most from now (its own limit still holds if sooner): a
@@ -106,21 +126,26 @@ public final class BeaconDispatcher: Sendable {
         }
     }
 
-    /// Executes `actions` under the lock (tasks started, stopped, remembered) and returns the records to report.
-    private func execute(_ actions: [DispatchMachine.Action], in state: inout State) -> [BeaconRecord] {
+    /// What `execute` leaves to do once the lock is let go: records to report, attempts to start at once.
+    private struct Batch {
         var records: [BeaconRecord] = []
+        var starts: [(id: Int, record: BeaconRecord)] = []
+    }
+
+    /// Executes `actions` under the lock (tasks started, stopped, remembered) and returns the records to report and
+    /// the attempts to start without a task (when records are taken at once).
+    private func execute(_ actions: [DispatchMachine.Action], in state: inout State) -> Batch {
+        var batch = Batch()
         for action in actions {
             switch action {
             case let .record(record):
-                records.append(record)
+                batch.records.append(record)
             case let .send(id, record):
-                guard let transport else { continue }
-                let timeout = self.timeout
-                // Started under the lock: its answer, on another thread, waits for the lock until it is remembered.
-                state.tasks[id] = Task { [weak self] in
-                    let outcome = await transport.send(record.url, timeout: timeout)
-                    if Task.isCancelled { return }
-                    await self?.advance(id) { $0.answered(id: id, outcome, now: $1) }
+                guard transport != nil else { continue }
+                if onRecordNow != nil {
+                    batch.starts.append((id, record))
+                } else {
+                    state.tasks[id] = attemptTask(id, record)
                 }
             case let .wait(id, backoff):
                 let clock = self.clock
@@ -132,18 +157,58 @@ public final class BeaconDispatcher: Sendable {
                 state.tasks.removeValue(forKey: id)?.cancel()
             }
         }
-        if records.isEmpty {
+        if batch.records.isEmpty {
             if state.idle { Self.resumeIdleWaiters(&state) }
         } else {
             state.reporting += 1
         }
-        return records
+        return batch
+    }
+
+    /// An attempt in a task of its own, where the transport prefers. Made under the lock: its answer, on another
+    /// thread, waits for the lock until the task is remembered.
+    private func attemptTask(_ id: Int, _ record: BeaconRecord) -> Task<Void, Never> {
+        let transport = self.transport!, timeout = self.timeout
+        return Task(executorPreference: transport.attemptExecutor) { [weak self] in
+            let outcome = await transport.send(record.url, timeout: timeout)
+            if Task.isCancelled { return }
+            await self?.advance(id) { $0.answered(id: id, outcome, now: $1) }
+        }
+    }
+
+    /// Starts `starts` (outside the lock): at once where the transport can, else each in its task.
+    private func launch(_ starts: [(id: Int, record: BeaconRecord)]) {
+        guard let transport else { return }
+        for (id, record) in starts {
+            let started = transport.startNow(record.url, timeout: timeout) { [weak self] outcome in
+                self?.answeredNow(id, outcome)
+            }
+            if !started { state.withLock { $0.tasks[id] = attemptTask(id, record) } }
+        }
+    }
+
+    /// The answer of an attempt started at once, where it came: recorded there, and what it frees started.
+    private func answeredNow(_ id: Int, _ outcome: TransportOutcome) {
+        let now = wallClock()
+        let batch = state.withLock { state in execute(state.machine.answered(id: id, outcome, now: now), in: &state) }
+        if !batch.records.isEmpty, let onRecordNow {
+            for record in batch.records { onRecordNow(record) }
+            state.withLock { state in
+                state.reporting -= 1
+                if state.idle { Self.resumeIdleWaiters(&state) }
+            }
+        }
+        launch(batch.starts)
     }
 
     /// Hands a batch from `execute` to `onRecord`, then lets `finish` go if nothing else is left.
     private func report(_ records: [BeaconRecord]) async {
         guard !records.isEmpty else { return }
-        for record in records { await onRecord(record) }
+        if let onRecordNow {
+            for record in records { onRecordNow(record) }
+        } else {
+            for record in records { await onRecord(record) }
+        }
         state.withLock { state in
             state.reporting -= 1
             if state.idle { Self.resumeIdleWaiters(&state) }
@@ -159,9 +224,11 @@ public final class BeaconDispatcher: Sendable {
     /// Beacon `id`'s task is over (an answer, a backoff): the machine takes `transition` (with the wall time now).
     private func advance(_ id: Int, _ transition: (inout DispatchMachine, Int64) -> [DispatchMachine.Action]) async {
         let now = wallClock()
-        await report(state.withLock { state in
+        let batch = state.withLock { state in
             state.tasks[id] = nil
             return execute(transition(&state.machine, now), in: &state)
-        })
+        }
+        await report(batch.records)
+        launch(batch.starts)
     }
 }

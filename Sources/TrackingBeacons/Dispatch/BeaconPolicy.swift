@@ -12,6 +12,9 @@ public struct BeaconPolicy: Sendable {
     /// Requests in flight at once; more wait their turn. 32 is far above a session's needs (a handful per event)
     /// and keeps a fleet from opening thousands of sockets.
     public var maxConcurrent = 32
+    /// Requests one keep-alive connection carries at once, pipelined (HTTP/1.1, answered in order) when more than
+    /// one: a fleet's `--pipeline`, honoured by its pooled transport only. 1: one at a time, as devices send.
+    public var pipelineDepth = 1
 
     public init(timeout: Duration = .seconds(5), retries: Int = 0, backoff: Duration = .milliseconds(500), maxConcurrent: Int = 32) {
         self.timeout = timeout

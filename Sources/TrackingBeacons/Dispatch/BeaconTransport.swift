@@ -3,6 +3,19 @@ public protocol BeaconTransport: Sendable {
     /// Requests `url` once (no retry) and reports how it went; never throws. `timeout` bounds the whole attempt:
     /// connecting, the response head and the body.
     func send(_ url: String, timeout: Duration) async -> TransportOutcome
+    /// Where an attempt started now should run, when the transport has a preference: the pooled transport's event
+    /// loop of the calling thread (so the attempt, its connection and its answer stay on one thread). nil: Swift's
+    /// default executor.
+    var attemptExecutor: (any TaskExecutor)? { get }
+    /// Starts an attempt without a task when the transport can do so at once (the pooled transport: on an event
+    /// loop, with a free connection there). true: `done` gets the outcome once, on whatever thread it comes (maybe
+    /// before this returns; call it holding no lock `done` takes). false: nothing started; use `send`.
+    func startNow(_ url: String, timeout: Duration, done: @escaping @Sendable (TransportOutcome) -> Void) -> Bool
+}
+
+extension BeaconTransport {
+    public var attemptExecutor: (any TaskExecutor)? { nil }
+    public func startNow(_ url: String, timeout: Duration, done: @escaping @Sendable (TransportOutcome) -> Void) -> Bool { false }
 }
 
 /// What one attempt got back.

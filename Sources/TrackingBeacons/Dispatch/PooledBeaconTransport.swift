@@ -23,6 +23,8 @@ public final class PooledBeaconTransport: BeaconTransport {
     private let connectTimeout: Duration
     private let clock: ContinuousClock
     private let maxConnectionsPerHost: Int
+    /// Requests one connection carries at once: 1, or more to pipeline them (`--pipeline`).
+    private let pipelineDepth: Int
     private let fallback: HTTPBeaconTransport
     private let group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     private let pools = Locked<[HostKey: HostPool]>([:])
@@ -37,66 +39,155 @@ public final class PooledBeaconTransport: BeaconTransport {
     }
 
     /// - Parameters:
-    ///   - maxConnectionsPerHost: connections kept open to one host at most (the fleet's `--beacon-concurrency`).
+    ///   - maxConnectionsPerHost: requests in flight to one host at most (the fleet's `--beacon-concurrency`): as many
+    ///     connections, or that many divided by `pipelineDepth` (rounded up) when pipelining.
+    ///   - pipelineDepth: requests one connection carries at once. 1 (the default): one at a time, as devices send.
+    ///     More: HTTP/1.1 pipelining, each connection's requests written one after another before their answers
+    ///     (in one write when they are started together) and answered in order (RFC 9112 §9.3.2).
     ///   - fallback: the full transport for https, proxied URLs and their redirects (the same gate and proxy).
     public init(userAgent: String, connectTimeout: Duration = .seconds(5), clock: ContinuousClock, gate: URLGate = .open,
-                proxy: ProxySettings = .direct, maxConnectionsPerHost: Int = 64, fallback: HTTPBeaconTransport) {
+                proxy: ProxySettings = .direct, maxConnectionsPerHost: Int = 64, pipelineDepth: Int = 1, fallback: HTTPBeaconTransport) {
         self.userAgent = userAgent
         self.gate = gate
         self.proxy = proxy
         self.connectTimeout = connectTimeout
         self.clock = clock
         self.maxConnectionsPerHost = max(1, maxConnectionsPerHost)
+        self.pipelineDepth = max(1, pipelineDepth)
         self.fallback = fallback
         validatesHeaders = !userAgent.utf8.allSatisfy { $0 == 0x09 || (0x20...0x7E).contains($0) }
     }
 
+    /// Sends of one pipelined request that the server closed the connection before reading.
+    static let maxResends = 8
+
+    /// The executor of the event loop the caller runs on, if any: an attempt started there stays on that thread.
+    public var attemptExecutor: (any TaskExecutor)? { EventLoopTaskExecutor.current }
+
     public func send(_ url: String, timeout: Duration) async -> TransportOutcome {
-        let started = clock.now
-        let deadline = started.advanced(by: timeout)
-        let nioDeadline = NIODeadline.now() + .nanoseconds(max(0, timeout.nanoseconds))
-        var current: RequestURL
-        do { current = try gate.check(url) } catch {
-            return TransportOutcome(status: nil, error: .refused(error), latency: started.duration(to: clock.now), bytes: 0, requestedURL: url)
+        switch begin(url, timeout: timeout) {
+        case let .failure(refused): return refused.outcome
+        case var .success(progress): return await run(&progress)
         }
-        var visited: Set<String> = [current.text]
+    }
+
+    /// Writes the request at once, without a task, when it can: called on an event loop, for a plain-HTTP URL with a
+    /// free slot on a connection of that loop. `done` then gets the outcome on the loop when the answer comes
+    /// (redirects and resends go on in a task); a refused URL's at once. false: nothing was started, nothing will be
+    /// called; send it with `send`.
+    public func startNow(_ url: String, timeout: Duration, done: @escaping @Sendable (TransportOutcome) -> Void) -> Bool {
+        guard let loop = MultiThreadedEventLoopGroup.currentEventLoop else { return false }
+        let progress: Progress
+        switch begin(url, timeout: timeout) {
+        case let .failure(refused):
+            done(refused.outcome)
+            return true
+        case let .success(begun): progress = begun
+        }
+        guard progress.current.scheme == "http", proxy.endpoint(for: progress.current) == nil else { return false }
+        let pool = pool(for: progress.current)
+        guard let connection = pool.slot(on: loop) else { return false }
+        let answer = connection.startOnLoop(head(for: progress.current), deadline: progress.nioDeadline)
+        answer.whenSuccess { [self, progress] answer in
+            var progress = progress
+            pool.release(connection, reusable: answer.reusable)
+            if !answer.reusable { connection.close() }
+            if let outcome = outcome(of: answer, after: &progress) {
+                done(outcome)
+                return
+            }
+            Task(executorPreference: attemptExecutor) { [progress] in
+                var progress = progress
+                done(await self.run(&progress))
+            }
+        }
+        return true
+    }
+
+    /// Where one attempt is: its URL, times, the URL to request next and the redirects so far.
+    private struct Progress: Sendable {
+        var url: String
+        var started: ContinuousClock.Instant
+        var deadline: ContinuousClock.Instant
+        var nioDeadline: NIODeadline
+        var current: RequestURL
+        var visited: Set<String>
         var redirects: [String] = []
+        /// Answered `unprocessed` (pipelined behind an answer that closed the connection) this many times.
+        var resent = 0
+    }
+
+    /// An attempt of `url` checked and timed from now, or the outcome of its refusal.
+    private func begin(_ url: String, timeout: Duration) -> Result<Progress, RefusedOutcome> {
+        let started = clock.now
+        do {
+            let current = try gate.check(url)
+            return .success(Progress(url: url, started: started, deadline: started.advanced(by: timeout),
+                                     nioDeadline: NIODeadline.now() + .nanoseconds(max(0, timeout.nanoseconds)), current: current,
+                                     visited: [current.text]))
+        } catch {
+            return .failure(RefusedOutcome(TransportOutcome(status: nil, error: .refused(error), latency: started.duration(to: clock.now), bytes: 0,
+                                                            requestedURL: url)))
+        }
+    }
+
+    private struct RefusedOutcome: Error {
+        var outcome: TransportOutcome
+        init(_ outcome: TransportOutcome) { self.outcome = outcome }
+    }
+
+    /// Requests `progress.current` and each redirect target until an outcome.
+    private func run(_ progress: inout Progress) async -> TransportOutcome {
         while true {
-            guard current.scheme == "http", proxy.endpoint(for: current) == nil else {
+            guard progress.current.scheme == "http", proxy.endpoint(for: progress.current) == nil else {
                 // TLS or a proxy: the full transport takes it from here (it follows what redirects are left).
-                var outcome = await fallback.send(current.text, timeout: clock.now.duration(to: deadline))
-                outcome.latency = started.duration(to: clock.now)
-                outcome.requestedURL = url
-                outcome.redirects = redirects + outcome.redirects
+                var outcome = await fallback.send(progress.current.text, timeout: clock.now.duration(to: progress.deadline))
+                outcome.latency = progress.started.duration(to: clock.now)
+                outcome.requestedURL = progress.url
+                outcome.redirects = progress.redirects + outcome.redirects
                 outcome.hops = []
                 return outcome
             }
-            let answer = await exchange(current, deadline: nioDeadline)
-            // When the answer ended on its event loop, not when this task ran again (a busy pool is no slow server).
-            let latency = started.duration(to: answer.ended ?? clock.now)
-            if let failure = answer.failure {
-                return TransportOutcome(status: answer.status, error: failure, latency: latency, bytes: answer.bytes,
-                                        failedBeforeSending: answer.failedBeforeSending, requestedURL: url, headers: answer.headers, redirects: redirects)
-            }
-            guard let status = answer.status, [301, 302, 303, 307, 308].contains(status),
-                  let location = answer.headers.first(where: { $0.name.caseInsensitiveCompare("Location") == .orderedSame })?.value else {
-                return TransportOutcome(status: answer.status, error: nil, latency: latency, bytes: answer.bytes, requestedURL: url,
-                                        headers: answer.headers, redirects: redirects)
-            }
-            let next: RequestURL
-            do { next = try gate.check(location, relativeTo: current.url) } catch {
-                return TransportOutcome(status: nil, error: .redirectRefused(target: String(location.prefix(2048)), error), latency: latency,
-                                        bytes: 0, requestedURL: url, redirects: redirects)
-            }
-            guard visited.insert(next.text).inserted else {
-                return TransportOutcome(status: nil, error: .redirectCycle, latency: latency, bytes: 0, requestedURL: url, redirects: redirects)
-            }
-            guard redirects.count < GatedHTTPClient.maxRedirects else {
-                return TransportOutcome(status: nil, error: .tooManyRedirects, latency: latency, bytes: 0, requestedURL: url, redirects: redirects)
-            }
-            redirects.append(next.text)
-            current = next
+            let answer = await exchange(progress.current, deadline: progress.nioDeadline)
+            if let outcome = outcome(of: answer, after: &progress) { return outcome }
         }
+    }
+
+    /// The outcome an answer to `progress.current` makes, or nil when there is more to request: a redirect to
+    /// follow (`progress.current` is its target) or a pipelined request the server did not process, to send again.
+    private func outcome(of answer: BeaconConnection.Answer, after progress: inout Progress) -> TransportOutcome? {
+        let url = progress.url, redirects = progress.redirects
+        // Pipelined behind an answer that closed the connection: the server never read it; sent again (a few times
+        // at most; each time at least the request ahead of it was answered).
+        if answer.unprocessed, progress.resent < Self.maxResends, clock.now < progress.deadline {
+            progress.resent += 1
+            return nil
+        }
+        // When the answer ended on its event loop, not when this task ran again (a busy pool is no slow server).
+        let latency = progress.started.duration(to: answer.ended ?? clock.now)
+        if let failure = answer.failure {
+            return TransportOutcome(status: answer.status, error: failure, latency: latency, bytes: answer.bytes,
+                                    failedBeforeSending: answer.failedBeforeSending, requestedURL: url, headers: answer.headers, redirects: redirects)
+        }
+        guard let status = answer.status, [301, 302, 303, 307, 308].contains(status),
+              let location = answer.headers.first(where: { $0.name.caseInsensitiveCompare("Location") == .orderedSame })?.value else {
+            return TransportOutcome(status: answer.status, error: nil, latency: latency, bytes: answer.bytes, requestedURL: url,
+                                    headers: answer.headers, redirects: redirects)
+        }
+        let next: RequestURL
+        do { next = try gate.check(location, relativeTo: progress.current.url) } catch {
+            return TransportOutcome(status: nil, error: .redirectRefused(target: String(location.prefix(2048)), error), latency: latency,
+                                    bytes: 0, requestedURL: url, redirects: redirects)
+        }
+        guard progress.visited.insert(next.text).inserted else {
+            return TransportOutcome(status: nil, error: .redirectCycle, latency: latency, bytes: 0, requestedURL: url, redirects: redirects)
+        }
+        guard redirects.count < GatedHTTPClient.maxRedirects else {
+            return TransportOutcome(status: nil, error: .tooManyRedirects, latency: latency, bytes: 0, requestedURL: url, redirects: redirects)
+        }
+        progress.redirects.append(next.text)
+        progress.current = next
+        return nil
     }
 
     /// Closes every pooled connection and the fallback's; call once at the end.
@@ -111,92 +202,127 @@ public final class PooledBeaconTransport: BeaconTransport {
 
     // MARK: - One request on a pooled connection
 
-    /// One GET of `url` on a connection of its host's pool.
-    private func exchange(_ url: RequestURL, deadline: NIODeadline) async -> BeaconConnection.Answer {
+    /// The pool of `url`'s host.
+    private func pool(for url: RequestURL) -> HostPool {
         let key = HostKey(host: url.host, port: url.port)
-        let pool = pools.withLock { pools in
+        return pools.withLock { pools in
             if let pool = pools[key] { return pool }
-            let pool = HostPool(limit: maxConnectionsPerHost)
+            // Pipelined, the requests in flight share fewer connections: `depth` on each.
+            let pool = HostPool(key: key, limit: (maxConnectionsPerHost + pipelineDepth - 1) / pipelineDepth, depth: pipelineDepth)
             pools[key] = pool
             return pool
         }
+    }
+
+    /// The GET of `url`: its target, `Host` and `User-Agent`.
+    private func head(for url: RequestURL) -> HTTPRequestHead {
         var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: url.requestTarget)
         head.headers.add(name: "Host", value: url.port == 80 ? url.host : "\(url.host):\(url.port)")
         head.headers.add(name: "User-Agent", value: userAgent)
+        return head
+    }
+
+    /// One GET of `url` on a connection of its host's pool.
+    private func exchange(_ url: RequestURL, deadline: NIODeadline) async -> BeaconConnection.Answer {
+        let pool = pool(for: url), head = head(for: url), key = pool.key
+        // On an event loop (a fleet's sessions and attempts run on them): a connection of that loop, so the request
+        // is written and its answer read on this thread.
+        let loop = MultiThreadedEventLoopGroup.currentEventLoop
         let connection: BeaconConnection
         let answer: BeaconConnection.Answer
-        switch await pool.acquire() {
-        case let .idle(idle):
-            connection = idle
-            answer = await idle.execute(head, deadline: deadline)
+        switch await pool.acquire(on: loop) {
+        case let .slot(open):
+            connection = open
+            answer = await open.execute(head, deadline: deadline)
         case .open:
             // Connected and sent in one chain on the connection's event loop: the deadline runs there from the
             // request's start, whatever keeps this task from running meanwhile.
             do {
-                (connection, answer) = try await connect(key, sending: head, deadline: deadline).get()
+                (connection, answer) = try await connect(key, on: loop, pool: pool, sending: head, deadline: deadline).get()
             } catch {
-                pool.release(nil)
+                pool.failedToOpen()
                 let failure = HTTPBeaconTransport.classify(error)
                 return BeaconConnection.Answer(failure: failure.failure, failedBeforeSending: failure.beforeSending)
             }
         }
-        pool.release(answer.reusable ? connection : nil)
+        pool.release(connection, reusable: answer.reusable)
         if !answer.reusable { connection.close() }
         return answer
     }
 
-    /// Opens a connection to `key` and, on its event loop, sends `head` on it.
-    private func connect(_ key: HostKey, sending head: HTTPRequestHead, deadline: NIODeadline)
+    /// Opens a connection to `key` on `loop` (nil: the group's next) and, on its event loop, sends `head` on it.
+    private func connect(_ key: HostKey, on loop: (any EventLoop)?, pool: HostPool, sending head: HTTPRequestHead, deadline: NIODeadline)
         -> EventLoopFuture<(BeaconConnection, BeaconConnection.Answer)> {
         let remaining = deadline - .now()
         let timeout = min(TimeAmount.nanoseconds(max(1, connectTimeout.nanoseconds)), max(.nanoseconds(1), remaining))
         let validatesHeaders = self.validatesHeaders, clock = self.clock
-        return ClientBootstrap(group: group)
+        return ClientBootstrap(group: loop ?? group)
             .connectTimeout(timeout)
             .channelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHTTPClientHandlers(leftOverBytesStrategy: .fireError,
                                                                              enableOutboundHeaderValidation: validatesHeaders)
-                    try channel.pipeline.syncOperations.addHandler(BeaconConnection.Handler(clock: clock))
+                    try channel.pipeline.syncOperations.addHandler(BeaconConnection.Handler(clock: clock, coalescesFlushes: pool.depth > 1))
                 }
             }
             .connect(host: key.host.hasPrefix("[") ? String(key.host.dropFirst().dropLast()) : key.host, port: key.port)
             .flatMap { channel in
                 channel.pipeline.handler(type: BeaconConnection.Handler.self).flatMap { handler in
                     let connection = BeaconConnection(channel: channel, handler: handler)
-                    return connection.startOnLoop(head, deadline: deadline).map { (connection, $0) }
+                    let answer = connection.startOnLoop(head, deadline: deadline)
+                    pool.opened(connection)  // its other slots can carry requests now
+                    return answer.map { (connection, $0) }
                 }
             }
     }
 }
 
-/// One host's connections: idle ones to reuse, how many are open, and who waits for one.
+/// One host's connections and their free request slots. A connection carries up to `depth` requests at once
+/// (pipelined when more than one); each free slot is an entry in `slots`, kept by the connection's event loop.
 final class HostPool: Sendable {
     enum Lease {
-        /// An idle connection to reuse.
-        case idle(BeaconConnection)
-        /// Leave to open a new connection (counted already).
+        /// A slot on an open connection.
+        case slot(BeaconConnection)
+        /// Leave to open a new connection (counted already); its other `depth - 1` slots go to the pool once open.
         case open
     }
 
     private struct State {
-        var idle: [BeaconConnection] = []
-        var open = 0
+        /// Free slots by event loop identity; a connection is listed once per free slot.
+        var slots: [ObjectIdentifier: [BeaconConnection]] = [:]
+        /// Open connections not yet retired.
+        var live: Set<ObjectIdentifier> = []
+        /// Connections being opened.
+        var opening = 0
         var waiters: [CheckedContinuation<Lease, Never>] = []
+        var open: Int { opening + live.count }
     }
 
+    let key: PooledBeaconTransport.HostKey
     private let limit: Int
+    let depth: Int
     private let state = Locked(State())
 
-    init(limit: Int) { self.limit = limit }
+    /// - Parameters:
+    ///   - limit: connections open at once at most.
+    ///   - depth: requests one connection carries at once (1: no pipelining).
+    init(key: PooledBeaconTransport.HostKey, limit: Int, depth: Int = 1) {
+        self.key = key
+        self.limit = limit
+        self.depth = max(1, depth)
+    }
 
-    func acquire() async -> Lease {
-        if let lease = state.withLock({ Self.lease(&$0, limit: limit) }) { return lease }
+    /// A slot for a request made on `loop`: one on that loop first, then a new connection while under the limit, then
+    /// one on another loop, else the next one freed. Off any event loop (nil): a free slot anywhere, else a new
+    /// connection, else the next one freed.
+    func acquire(on loop: (any EventLoop)?) async -> Lease {
+        let key = loop.map(ObjectIdentifier.init)
+        if let lease = state.withLock({ Self.lease(&$0, limit: limit, loop: key) }) { return lease }
         return await withCheckedContinuation { continuation in
             // Freed between the check and here: take it at once; else wait for a release.
             let handed: Lease? = state.withLock { state in
-                if let lease = Self.lease(&state, limit: limit) { return lease }
+                if let lease = Self.lease(&state, limit: limit, loop: key) { return lease }
                 state.waiters.append(continuation)
                 return nil
             }
@@ -204,41 +330,102 @@ final class HostPool: Sendable {
         }
     }
 
-    /// An idle connection still open, or leave to open one under the limit; nil when the caller must wait.
-    private static func lease(_ state: inout State, limit: Int) -> Lease? {
-        while let connection = state.idle.popLast() {
-            if connection.isActive { return .idle(connection) }
-            state.open -= 1  // closed by the server while idle
-        }
-        guard state.open < limit else { return nil }
-        state.open += 1
-        return .open
+    /// A free slot on a connection of `loop`, if there is one now (nothing else: no opening, no waiting).
+    func slot(on loop: any EventLoop) -> BeaconConnection? {
+        state.withLock { Self.popSlot(&$0, loop: ObjectIdentifier(loop)) }
     }
 
-    /// Gives back a connection that can be reused, or nil for one that is gone (closed, failed, never opened).
-    func release(_ connection: BeaconConnection?) {
-        let (waiter, lease): (CheckedContinuation<Lease, Never>?, Lease?) = state.withLock { state in
-            guard !state.waiters.isEmpty else {
-                if let connection { state.idle.append(connection) } else { state.open -= 1 }
-                return (nil, nil)
+    /// A slot as `acquire` ranks them; nil when the caller must wait.
+    private static func lease(_ state: inout State, limit: Int, loop: ObjectIdentifier?) -> Lease? {
+        if let loop, let connection = popSlot(&state, loop: loop) { return .slot(connection) }
+        // Off any loop, every loop's slots are as near.
+        if loop == nil {
+            for other in state.slots.keys {
+                if let connection = popSlot(&state, loop: other) { return .slot(connection) }
             }
-            let waiter = state.waiters.removeFirst()
-            // A waiter gets this connection, or the right to open one in its place (the count stays).
-            return (waiter, connection.map { .idle($0) } ?? .open)
+        }
+        if state.open < limit {
+            state.opening += 1
+            return .open
+        }
+        for other in state.slots.keys where other != loop {
+            if let connection = popSlot(&state, loop: other) { return .slot(connection) }
+        }
+        return nil
+    }
+
+    /// A free slot on `loop` of a connection still open; slots of connections closed meanwhile are dropped (and the
+    /// connection retired).
+    private static func popSlot(_ state: inout State, loop: ObjectIdentifier) -> BeaconConnection? {
+        while let connection = state.slots[loop]?.popLast() {
+            if state.live.contains(ObjectIdentifier(connection)) {
+                if connection.isActive { return connection }
+                state.live.remove(ObjectIdentifier(connection))
+            }
+        }
+        return nil
+    }
+
+    /// A connection from an `.open` lease is open, its first request sent: its other slots go to waiters, then to
+    /// the pool.
+    func opened(_ connection: BeaconConnection) {
+        let handed: [CheckedContinuation<Lease, Never>] = state.withLock { state in
+            state.opening -= 1
+            state.live.insert(ObjectIdentifier(connection))
+            let spare = depth - 1
+            let handed = Array(state.waiters.prefix(spare))
+            state.waiters.removeFirst(handed.count)
+            let key = ObjectIdentifier(connection.channel.eventLoop)
+            for _ in handed.count..<spare { state.slots[key, default: []].append(connection) }
+            return handed
+        }
+        for waiter in handed { waiter.resume(returning: .slot(connection)) }
+    }
+
+    /// An `.open` lease that did not get its connection: the count goes back, or a waiter may try in its place.
+    func failedToOpen() {
+        let waiter: CheckedContinuation<Lease, Never>? = state.withLock { state in
+            guard !state.waiters.isEmpty else {
+                state.opening -= 1
+                return nil
+            }
+            return state.waiters.removeFirst()  // opening stays: the waiter opens in its place
+        }
+        waiter?.resume(returning: .open)
+    }
+
+    /// A request's slot on `connection` is free again. `reusable` false: the connection is gone (closed, failed);
+    /// it is retired, and a waiter may open one in its place.
+    func release(_ connection: BeaconConnection, reusable: Bool) {
+        let (waiter, lease): (CheckedContinuation<Lease, Never>?, Lease?) = state.withLock { state in
+            let id = ObjectIdentifier(connection)
+            if reusable, state.live.contains(id) {
+                guard !state.waiters.isEmpty else {
+                    state.slots[ObjectIdentifier(connection.channel.eventLoop), default: []].append(connection)
+                    return (nil, nil)
+                }
+                return (state.waiters.removeFirst(), .slot(connection))
+            }
+            // Retired once, whatever number of its requests end after.
+            guard state.live.remove(id) != nil, !state.waiters.isEmpty else { return (nil, nil) }
+            state.opening += 1
+            return (state.waiters.removeFirst(), .open)
         }
         if let waiter, let lease { waiter.resume(returning: lease) }
     }
 
     func closeAll() {
-        let idle = state.withLock { state in
-            defer { state.idle.removeAll() }
-            return state.idle
+        let open = state.withLock { state in
+            defer { state.slots.removeAll() }
+            var seen: Set<ObjectIdentifier> = []
+            return state.slots.values.joined().filter { seen.insert(ObjectIdentifier($0)).inserted }
         }
-        for connection in idle { connection.close() }
+        for connection in open { connection.close() }
     }
 }
 
-/// A keep-alive HTTP/1.1 connection that carries one beacon request at a time.
+/// A keep-alive HTTP/1.1 connection that carries beacon requests: one at a time, or up to the pool's depth
+/// pipelined (written one after another, answered in order).
 final class BeaconConnection: Sendable {
     /// What one request got.
     struct Answer: Sendable {
@@ -251,6 +438,9 @@ final class BeaconConnection: Sendable {
         var reusable = false
         /// When the exchange ended, on its event loop.
         var ended: ContinuousClock.Instant?
+        /// A pipelined request the server did not process: an earlier answer on the connection closed it
+        /// (`Connection: close`), so the server read no further (RFC 9112 §9.6). Safe to send again.
+        var unprocessed = false
     }
 
     let channel: any Channel
@@ -266,7 +456,11 @@ final class BeaconConnection: Sendable {
     func execute(_ head: HTTPRequestHead, deadline: NIODeadline) async -> Answer {
         let promise = channel.eventLoop.makePromise(of: Answer.self)
         let handler = self.handler
-        channel.eventLoop.execute { handler.start(head, deadline: deadline, promise: promise) }
+        if channel.eventLoop.inEventLoop {
+            handler.start(head, deadline: deadline, promise: promise)
+        } else {
+            channel.eventLoop.execute { handler.start(head, deadline: deadline, promise: promise) }
+        }
         // Never failed: every end of an exchange is an `Answer`.
         return (try? await promise.futureResult.get()) ?? Answer(failure: .other("the connection's event loop stopped"))
     }
@@ -280,83 +474,158 @@ final class BeaconConnection: Sendable {
 
     func close() { channel.close(promise: nil) }
 
-    /// The channel's end of an exchange. Touched only on its channel's event loop (hence `@unchecked Sendable`:
-    /// the pool hands the handler around, never calls it off the loop).
+    /// The channel's end of its exchanges, in the order they were written. Touched only on its channel's event loop
+    /// (hence `@unchecked Sendable`: the pool hands the handler around, never calls it off the loop).
     final class Handler: ChannelInboundHandler, @unchecked Sendable {
         typealias InboundIn = HTTPClientResponsePart
         typealias OutboundOut = HTTPClientRequestPart
 
-        private let clock: ContinuousClock
-        private var context: ChannelHandlerContext?
-        private var promise: EventLoopPromise<Answer>?
-        private var answer = Answer()
-        private var keepAlive = false
-        private var timeout: Scheduled<Void>?
+        private struct Exchange {
+            var promise: EventLoopPromise<Answer>
+            var deadline: NIODeadline
+            var answer = Answer()
+            var keepAlive = false
+        }
 
-        init(clock: ContinuousClock) { self.clock = clock }
+        private let clock: ContinuousClock
+        /// Whether writes wait for one flush at the end of what the loop is running (pipelining: the requests
+        /// started meanwhile leave in one write).
+        private let coalescesFlushes: Bool
+        private var context: ChannelHandlerContext?
+        /// Written and not yet answered, oldest first: the next response is the first's.
+        private var exchanges = CircularBuffer<Exchange>()
+        private var flushPending = false
+        /// One timer for the connection, due at or before the earliest deadline of the exchanges waiting. It is not
+        /// cancelled when they end (a request's answer takes microseconds, its timeout seconds): when it fires, it
+        /// times out what is past its deadline and is set again for the earliest left.
+        private var timer: (deadline: NIODeadline, task: Scheduled<Void>)?
+        /// Why the connection is being closed by this side, for the requests still waiting on it.
+        private var closing: BeaconFailure?
+
+        init(clock: ContinuousClock, coalescesFlushes: Bool = false) {
+            self.clock = clock
+            self.coalescesFlushes = coalescesFlushes
+        }
 
         func handlerAdded(context: ChannelHandlerContext) { self.context = context }
         func handlerRemoved(context: ChannelHandlerContext) { self.context = nil }
 
         func start(_ head: HTTPRequestHead, deadline: NIODeadline, promise: EventLoopPromise<Answer>) {
-            guard let context, context.channel.isActive else {
-                promise.succeed(Answer(failure: .closedByServer))
+            guard let context, context.channel.isActive, closing == nil else {
+                // Closed, or closing, before anything was written: the server never saw it, so it is sent again.
+                promise.succeed(Answer(failure: .closedByServer, failedBeforeSending: true, unprocessed: true))
                 return
             }
-            self.promise = promise
-            answer = Answer()
-            keepAlive = false
-            timeout = context.eventLoop.scheduleTask(deadline: deadline) { [weak self] in
-                guard let self else { return }
-                self.finish(failure: self.answer.status == nil ? .timedOut : .bodyTimedOut)
-                self.context?.close(promise: nil)
-            }
+            exchanges.append(Exchange(promise: promise, deadline: deadline))
+            if timer.map({ deadline < $0.deadline }) ?? true { setTimer(deadline, on: context.eventLoop) }
             context.write(wrapOutboundOut(.head(head)), promise: nil)
-            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            guard coalescesFlushes else {
+                context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+                return
+            }
+            context.write(wrapOutboundOut(.end(nil)), promise: nil)
+            if !flushPending {
+                flushPending = true
+                context.eventLoop.execute { [self] in
+                    flushPending = false
+                    self.context?.flush()
+                }
+            }
+        }
+
+        private func setTimer(_ deadline: NIODeadline, on loop: any EventLoop) {
+            timer?.task.cancel()
+            timer = (deadline, loop.scheduleTask(deadline: deadline) { [weak self] in self?.timerFired() })
+        }
+
+        /// Times out every exchange past its deadline; sets the timer again for the earliest one left.
+        private func timerFired() {
+            timer = nil
+            let now = NIODeadline.now()
+            guard let index = exchanges.firstIndex(where: { $0.deadline <= now }) else {
+                if let earliest = exchanges.map(\.deadline).min(), let loop = context?.eventLoop { setTimer(earliest, on: loop) }
+                return
+            }
+            timedOut(at: index)
+        }
+
+        /// An exchange ran past its deadline: it fails, and the connection goes (a request cannot be taken back;
+        /// the ones pipelined with it fail too, they may have reached the server).
+        private func timedOut(at index: CircularBuffer<Exchange>.Index) {
+            let failure: BeaconFailure = index == exchanges.startIndex && exchanges[index].answer.status != nil ? .bodyTimedOut : .timedOut
+            // Set before any answer is handed out: its caller may close the connection at once.
+            closing = .other("connection closed: a request pipelined before this one timed out")
+            complete(exchanges.remove(at: index), failure: failure)
+            context?.close(promise: nil)
         }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-            guard promise != nil else { return }
+            guard !exchanges.isEmpty else { return }
             switch unwrapInboundIn(data) {
             case let .head(head):
                 // 1xx answers are interim: the real one follows.
                 guard head.status.code >= 200 else { return }
-                answer.status = Int(head.status.code)
-                answer.headers = head.headers.map { HeaderField(name: $0.name, value: $0.value) }
-                keepAlive = head.isKeepAlive
+                exchanges[exchanges.startIndex].answer.status = Int(head.status.code)
+                exchanges[exchanges.startIndex].answer.headers = head.headers.map { HeaderField(name: $0.name, value: $0.value) }
+                exchanges[exchanges.startIndex].keepAlive = head.isKeepAlive
             case let .body(buffer):
-                answer.bytes += buffer.readableBytes
-                if answer.bytes >= HTTPBeaconTransport.maxBodyBytes {
+                exchanges[exchanges.startIndex].answer.bytes += buffer.readableBytes
+                if exchanges[exchanges.startIndex].answer.bytes >= HTTPBeaconTransport.maxBodyBytes {
                     // Enough of it: the rest is not read, and the connection goes (its body is still coming).
-                    finish(failure: nil, reusable: false)
+                    closing = .other("connection closed: the answer to a request pipelined before this one was too long")
+                    complete(exchanges.removeFirst(), failure: nil, reusable: false)
                     context.close(promise: nil)
                 }
             case .end:
-                finish(failure: nil, reusable: keepAlive)
+                let exchange = exchanges.removeFirst()
+                var unprocessed: [Exchange] = []
+                if !exchange.keepAlive {
+                    // The server closes after this answer and reads no further: the rest were not processed. All of
+                    // this before any answer is handed out (its caller may close the connection at once).
+                    closing = .closedByServer
+                    while !exchanges.isEmpty {
+                        var next = exchanges.removeFirst()
+                        next.answer.unprocessed = true
+                        unprocessed.append(next)
+                    }
+                }
+                complete(exchange, failure: nil, reusable: exchange.keepAlive)
+                for next in unprocessed { complete(next, failure: .closedByServer) }
             }
         }
 
         func errorCaught(context: ChannelHandlerContext, error: any Error) {
             let failure = HTTPBeaconTransport.classify(error).failure
-            finish(failure: answer.status == nil ? failure : .bodyFailed(BeaconFailureReason(failure)))
+            closing = closing ?? failure
+            failAll(first: failure, rest: failure)
             context.close(promise: nil)
         }
 
         func channelInactive(context: ChannelHandlerContext) {
-            finish(failure: answer.status == nil ? .closedByServer : .bodyFailed(BeaconFailureReason(.closedByServer)))
+            timer?.task.cancel()
+            timer = nil
+            failAll(first: closing ?? .closedByServer, rest: closing ?? .closedByServer)
             context.fireChannelInactive()
         }
 
-        private func finish(failure: BeaconFailure?, reusable: Bool = false) {
-            guard let promise else { return }
-            self.promise = nil
-            timeout?.cancel()
-            timeout = nil
-            var answer = self.answer
+        /// Every exchange waiting fails: the first (whose answer may have begun) with `first`, the others with `rest`.
+        /// Taken off the queue before any is handed out (a caller may close the connection at once, which comes back
+        /// here).
+        private func failAll(first: BeaconFailure, rest: BeaconFailure) {
+            let waiting = exchanges
+            exchanges.removeAll()
+            for (position, exchange) in waiting.enumerated() {
+                let failure = position == 0 ? first : rest
+                complete(exchange, failure: exchange.answer.status == nil ? failure : .bodyFailed(BeaconFailureReason(failure)))
+            }
+        }
+
+        private func complete(_ exchange: Exchange, failure: BeaconFailure?, reusable: Bool = false) {
+            var answer = exchange.answer
             answer.failure = failure
             answer.reusable = reusable && failure == nil
             answer.ended = clock.now
-            promise.succeed(answer)
+            exchange.promise.succeed(answer)
         }
     }
 }

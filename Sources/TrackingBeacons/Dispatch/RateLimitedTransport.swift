@@ -16,6 +16,8 @@ public struct RateLimitedTransport: BeaconTransport {
         slots = SlotClock(interval: .nanoseconds(Int64((1e9 / min(max(perSecond, 0.001), 1e9)).rounded())), elapsed: clock.stopwatch())
     }
 
+    public var attemptExecutor: (any TaskExecutor)? { base.attemptExecutor }
+
     public func send(_ url: String, timeout: Duration) async -> TransportOutcome {
         let wait = await slots.next()
         if wait > .zero { try? await clock.sleep(for: wait) }

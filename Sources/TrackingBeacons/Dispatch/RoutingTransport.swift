@@ -9,6 +9,12 @@ public struct RoutingTransport: BeaconTransport {
         self.route = route
     }
 
+    public var attemptExecutor: (any TaskExecutor)? { base.attemptExecutor }
+
+    public func startNow(_ url: String, timeout: Duration, done: @escaping @Sendable (TransportOutcome) -> Void) -> Bool {
+        base.startNow(route(url), timeout: timeout, done: done)
+    }
+
     public func send(_ url: String, timeout: Duration) async -> TransportOutcome {
         await base.send(route(url), timeout: timeout)
     }

@@ -1,0 +1,160 @@
+import Foundation
+import NIOPosix
+import Primitives
+import TestSupport
+import Testing
+@testable import TrackingBeacons
+
+/// `fleet --pipeline N`: requests pipelined on keep-alive connections, answered in order; a `Connection: close`
+/// answer makes the requests behind it unprocessed, sent again (the server counts each once); a request that times
+/// out fails the ones behind it without sending them again; and attempts started on an event loop without a task.
+@Suite(.timeLimit(.minutes(3))) struct PipelinedTransportTests {
+    static func transport(depth: Int, connections: Int) -> PooledBeaconTransport {
+        PooledBeaconTransport(userAgent: "vplay-test", clock: ContinuousClock(), maxConnectionsPerHost: connections, pipelineDepth: depth,
+                              fallback: HTTPBeaconTransport(userAgent: "vplay-test", clock: ContinuousClock()))
+    }
+
+    /// Sends `count` beacons to `path?n=i` at once; the outcomes by `i`.
+    static func sendAll(_ transport: PooledBeaconTransport, _ base: String, _ path: String, count: Int,
+                        timeout: Duration = .seconds(60)) async -> [Int: TransportOutcome] {
+        await withTaskGroup(of: (Int, TransportOutcome).self) { group in
+            for index in 0..<count { group.addTask { (index, await transport.send("\(base)\(path)?n=\(index)", timeout: timeout)) } }
+            return await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+        }
+    }
+
+    @Test func pipelinedRequests_shareTheBoundOfConnections_andEachIsAnsweredOnce() async throws {
+        let server = try ScriptedHTTPServer { target in
+            .respond(status: 200, headers: [.init("Content-Type", "text/plain")], body: Data(target.utf8))
+        }
+        defer { server.stop() }
+        // 16 in flight at most, 4 a connection: 4 connections.
+        let transport = Self.transport(depth: 4, connections: 16)
+        let outcomes = await Self.sendAll(transport, server.baseURL, "/ok", count: 200)
+        await transport.shutdown()
+        for index in 0..<200 {
+            let outcome = outcomes[index]
+            // Each answer is its own request's (the body echoes the target): responses are matched in order.
+            #expect(outcome?.status == 200 && outcome?.error == nil && outcome?.bytes == "/ok?n=\(index)".utf8.count, "\(index): \(String(describing: outcome))")
+        }
+        #expect(server.requests().count == 200 && Set(server.requests().map(\.target)).count == 200, "each sent once")
+        #expect(server.connections <= 4, "\(server.connections) connections for 16 in flight, 4 a connection")
+        let perConnection = Dictionary(grouping: server.requests(), by: \.connection).mapValues(\.count)
+        #expect(perConnection.values.contains { $0 > 1 }, "connections carried several requests: \(perConnection)")
+    }
+
+    @Test func connectionCloseAnswer_theRequestsPipelinedBehindIt_areSentAgain_andCountedOnce() async throws {
+        // Every third request answered closes its connection: what was pipelined behind it was never read.
+        let server = try ScriptedHTTPServer { target in
+            let n = Int(target.split(separator: "=").last ?? "") ?? 0
+            return .respond(status: 204, headers: n % 3 == 0 ? [.init("Connection", "close")] : [], body: Data())
+        }
+        defer { server.stop() }
+        let transport = Self.transport(depth: 8, connections: 8)
+        let outcomes = await Self.sendAll(transport, server.baseURL, "/close", count: 60)
+        await transport.shutdown()
+        #expect(outcomes.count == 60 && outcomes.values.allSatisfy { $0.status == 204 && $0.error == nil },
+                "\(outcomes.values.filter { $0.status != 204 }.prefix(3))")
+        let targets = server.requests().map(\.target)
+        #expect(targets.count == 60 && Set(targets).count == 60,
+                "the server processed each request once: \(targets.count) requests, \(Dictionary(grouping: targets, by: { $0 }).filter { $0.value.count > 1 }.keys.sorted().prefix(5))")
+        #expect(server.connections > 1, "the closes made the transport open new connections")
+    }
+
+    @Test func aStalledAnswer_timesOutAtItsDeadline_andTheRequestsBehindItFail_unsentAgain() async throws {
+        let server = try ScriptedHTTPServer { target in
+            target.hasPrefix("/stall") ? .stall(for: .seconds(120)) : .status(204)
+        }
+        defer { server.stop() }
+        let transport = Self.transport(depth: 4, connections: 4)
+        let executor = EventLoopTaskExecutor.shared[0]
+        let outcomes: [String: TransportOutcome] = await withTaskExecutorPreference(executor) {
+            // A first exchange opens the connection on this loop; its four slots are then free.
+            _ = await transport.send(server.baseURL + "/warm", timeout: .seconds(60))
+            // Started in one go on the loop: the stalled request at the connection's head, three pipelined behind it.
+            return await withCheckedContinuation { continuation in
+                let collected = Locked([String: TransportOutcome]())
+                let names = ["stall", "behind0", "behind1", "behind2"]
+                for name in names {
+                    let url = server.baseURL + (name == "stall" ? "/stall" : "/ok?n=\(name.last!)")
+                    let started = transport.startNow(url, timeout: name == "stall" ? .seconds(3) : .seconds(60)) { outcome in
+                        let all = collected.withLock { collected -> [String: TransportOutcome]? in
+                            collected[name] = outcome
+                            return collected.count == names.count ? collected : nil
+                        }
+                        if let all { continuation.resume(returning: all) }
+                    }
+                    #expect(started, "\(name) started at once")
+                }
+            }
+        }
+        await transport.shutdown()
+        let stalled = try #require(outcomes["stall"])
+        #expect(stalled.error == .timedOut && stalled.status == nil)
+        #expect(stalled.latency >= .seconds(3) && stalled.latency < .seconds(60), "at its 3 s deadline: \(stalled.latency)")
+        for index in 0..<3 {
+            let behind = try #require(outcomes["behind\(index)"])
+            if case .other = behind.error {} else { Issue.record("behind \(index): \(behind)") }
+            #expect(!behind.failedBeforeSending, "it may have reached the server: not retried")
+        }
+        // The server read all four and answered the first only: the ones behind it were not sent again.
+        #expect(server.requestsRead == 5)
+        #expect(server.requests().map(\.target) == ["/warm", "/stall"])
+        #expect(server.connections == 1)
+    }
+
+    @Test func aLaterRequest_timesOutAtItsOwnDeadline_afterEarlierOnesWereAnswered() async throws {
+        let server = try ScriptedHTTPServer { target in
+            target.hasPrefix("/stall") ? .stall(for: .seconds(120)) : .status(204)
+        }
+        defer { server.stop() }
+        let transport = Self.transport(depth: 4, connections: 4)
+        // A quick answer first (the connection's timer is set for its deadline, 60 s), then a request due in 2 s.
+        let first = await transport.send(server.baseURL + "/ok", timeout: .seconds(60))
+        #expect(first.status == 204)
+        let stalled = await transport.send(server.baseURL + "/stall", timeout: .seconds(2))
+        await transport.shutdown()
+        #expect(stalled.error == .timedOut)
+        #expect(stalled.latency >= .seconds(2) && stalled.latency < .seconds(30), "at its own 2 s deadline: \(stalled.latency)")
+        #expect(server.connections == 1)
+    }
+
+    @Test func theConnectionTimer_setForAnEarlierDeadline_waitsForALaterRequestsOwn() async throws {
+        let server = try ScriptedHTTPServer { target in
+            target.hasPrefix("/stall") ? .stall(for: .seconds(120)) : .status(204)
+        }
+        defer { server.stop() }
+        let transport = Self.transport(depth: 4, connections: 4)
+        // The first request's deadline (2 s) sets the timer; it is answered at once. The next one's is 4 s: the timer
+        // fires at 2 s, finds nothing due and waits on, so the stalled request ends at 4 s, not 2.
+        let first = await transport.send(server.baseURL + "/ok", timeout: .seconds(2))
+        #expect(first.status == 204)
+        let stalled = await transport.send(server.baseURL + "/stall", timeout: .seconds(4))
+        await transport.shutdown()
+        #expect(stalled.error == .timedOut)
+        #expect(stalled.latency >= .seconds(4) && stalled.latency < .seconds(30), "at its own 4 s deadline: \(stalled.latency)")
+    }
+
+    @Test func onAnEventLoop_withAFreeSlot_anAttemptStartsAtOnce_andItsAnswerComesOnTheLoop() async throws {
+        let server = try ScriptedHTTPServer(replies: [.status(204)])
+        defer { server.stop() }
+        let transport = Self.transport(depth: 2, connections: 2)
+        let executor = EventLoopTaskExecutor.shared[0]
+        let outcome: (started: Bool, onLoop: Bool, status: Int?) = await withTaskExecutorPreference(executor) {
+            // Off any free slot: nothing starts, the caller sends in a task.
+            let none = transport.startNow(server.baseURL + "/a", timeout: .seconds(60)) { _ in }
+            #expect(!none)
+            // One exchange opens a connection on this loop; it has slots left after it.
+            _ = await transport.send(server.baseURL + "/b", timeout: .seconds(60))
+            return await withCheckedContinuation { continuation in
+                let started = transport.startNow(server.baseURL + "/c", timeout: .seconds(60)) { outcome in
+                    continuation.resume(returning: (true, MultiThreadedEventLoopGroup.currentEventLoop === executor.loop, outcome.status))
+                }
+                if !started { continuation.resume(returning: (false, false, nil)) }
+            }
+        }
+        await transport.shutdown()
+        #expect(outcome.started && outcome.onLoop && outcome.status == 204, "\(outcome)")
+        #expect(server.requests().map(\.target) == ["/b", "/c"])
+    }
+}
