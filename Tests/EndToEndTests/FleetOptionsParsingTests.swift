@@ -11,12 +11,14 @@ import Testing
 
     @Test func everyFleetOption_isParsedIntoTheConfiguration() throws {
         let configuration = try fleet(["--sessions", "12", "--concurrency", "3", "--mix", "complete:1, skip:2", "--rate", "1500", "--shard", "1/4",
-                                       "--decode-each", "--dry-run", "--seed", "9", "--beacon-concurrency", "8", "--screen", "640x360"]).fleetConfiguration()
+                                       "--decode-each", "--dry-run", "--seed", "9", "--beacon-concurrency", "8", "--screen", "640x360",
+                                       "--pipeline", "4"]).fleetConfiguration()
         #expect(configuration.sessions == 12 && configuration.concurrency == 3)
         #expect(configuration.mix == (try FleetMix(parsing: "complete:1,skip:2")))
         #expect(configuration.rate == 1500 && configuration.shard == FleetShard(index: 1, count: 4) && configuration.decodeEach)
         #expect(configuration.session.dryRun && configuration.session.seed == 9 && configuration.session.beaconPolicy.maxConcurrent == 8)
         #expect(configuration.session.mediaCriteria.screenWidth == 640)
+        #expect(configuration.session.beaconPolicy.pipelineDepth == 4)
         #expect(configuration.session.decoderThreads == 1, "a fleet decodes once, or many times side by side: one thread each")
     }
 
@@ -27,6 +29,7 @@ import Testing
         #expect(configuration.rate == nil && configuration.shard == .whole && !configuration.decodeEach)
         #expect(!configuration.session.dryRun && configuration.session.seed == 1 && configuration.session.beaconPolicy.maxConcurrent == 64)
         #expect(configuration.session.sink == nil && configuration.session.sinkFaults.isEmpty)
+        #expect(configuration.session.beaconPolicy.pipelineDepth == 1, "one request at a time per connection, as devices send")
     }
 
     @Test func help_statesTheDefaults() {
@@ -43,7 +46,7 @@ import Testing
         for option in ["--vast", "--map", "--max-wrappers", "--tag-timeouts", "--bandwidth", "--screen", "--media-file", "--adcash-state",
                        "--sessions", "--concurrency", "--mix", "--seed", "--rate", "--shard", "--decode-each", "--sink", "--sink-all",
                        "--sink-fault", "--dry-run", "--now", "--macro", "--beacon-timeout", "--beacon-concurrency", "--retries",
-                       "--beacon-drain", "--fail-on-beacon-errors", "--report", "--json"] {
+                       "--beacon-drain", "--fail-on-beacon-errors", "--report", "--json", "--pipeline"] {
             #expect(words.contains(option), "\(option) in fleet --help")
         }
     }
@@ -58,6 +61,8 @@ import Testing
         (["--rate", "-5"], "--rate must be from 0.001 to 10000000 beacons per second"),
         (["--rate", "1e-300"], "--rate must be from 0.001 to 10000000 beacons per second"),
         (["--rate", "1e300"], "--rate must be from 0.001 to 10000000 beacons per second"),
+        (["--pipeline", "0"], "--pipeline must be 1 to 64"),
+        (["--pipeline", "65"], "--pipeline must be 1 to 64"),
         (["--shard", "3/3"], "--shard must be K/N with 0 ≤ K < N, e.g. 0/4"),
         (["--shard", "x"], "--shard must be K/N with 0 ≤ K < N, e.g. 0/4"),
     ])

@@ -33,6 +33,22 @@ import TestSupport
         #expect(latency["count"] as? Int == beacons.reduce(0) { $0 + ($1["sent"] as? Int ?? 0) })
     }
 
+    /// `--pipeline 8`: the same counts, every beacon received once at the sink, over fewer connections.
+    @Test func pipelined_everyBeaconExpectedSentDeliveredAndReceivedOnce() async throws {
+        let run = try await vplay(["fleet", "--vast", "media/demo.xml", "--sessions", "300", "--concurrency", "32", "--sink-all", "--seed", "3",
+                                   "--pipeline", "8", "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try report(run)
+        let population = try #require(report["population"] as? [String: Any])
+        let beacons = try #require(population["beacons"] as? [[String: Any]])
+        for beacon in beacons {
+            let expected = beacon["expected"] as? Int, sent = beacon["sent"] as? Int
+            #expect(expected == sent && sent == beacon["delivered"] as? Int && sent == beacon["received"] as? Int, "\(beacon)")
+        }
+        #expect(population["unexpected"] as? Int == 0)
+        #expect((population["failures"] as? [String: Any])?.isEmpty == true, "\(population["failures"] ?? "none")")
+    }
+
     /// Icons in a fleet: every session that reaches an icon's offset fires its view tracking once, and the oracle's
     /// expected count (closes before the offset fire none) matches what was sent and received.
     @Test func iconViews_areExpectedSentAndReceivedExactly() async throws {

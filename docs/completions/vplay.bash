@@ -464,7 +464,7 @@ _vplay_fleet() {
     repeating_flags=()
     non_repeating_flags=(--prefer-streaming --deny-private-networks --deny-loopback --verification-probe --decode-each --sink --sink-all -q --quiet --dry-run --fail-on-beacon-errors --json --version -h --help)
     repeating_options=(--map --macro --sink-fault)
-    non_repeating_options=(--vast --max-wrappers --tag-timeouts --bandwidth --screen --media-file --adcash-state --proxy --pod --break-position --break-max-duration --break-max-ads --break-min-ad-length --break-max-ad-length --viewability --verification-allow --reward-callback --reward-user-id --reward-custom-data --ad-unit --reward-keys --sessions --concurrency --mix --network-mix --seed --now --rate --shard --collector --beacon-timeout --beacon-drain --retries --beacon-concurrency --report --junit)
+    non_repeating_options=(--vast --max-wrappers --tag-timeouts --bandwidth --screen --media-file --adcash-state --proxy --pod --break-position --break-max-duration --break-max-ads --break-min-ad-length --break-max-ad-length --viewability --verification-allow --reward-callback --reward-user-id --reward-custom-data --ad-unit --reward-keys --sessions --concurrency --mix --network-mix --seed --now --rate --shard --collector --beacon-timeout --beacon-drain --retries --beacon-concurrency --pipeline --report --junit)
     __vplay_offer_flags_options 0
 
     # Offer option value completions
@@ -580,6 +580,9 @@ _vplay_fleet() {
         return
         ;;
     '--beacon-concurrency')
+        return
+        ;;
+    '--pipeline')
         return
         ;;
     '--report')

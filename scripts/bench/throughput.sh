@@ -2,7 +2,8 @@
 # Beacon throughput against a real collector, side by side with a load tool: nginx (Debian's nginx-light, one
 # worker, 204 to every path) on loopback, then in one run
 #   1. ab -k -c 64            ApacheBench, keep-alive, 64 in flight: the reference
-#   2. vplay fleet --collector every beacon of the demo tag's sessions to nginx
+#   2. vplay fleet --collector every beacon of the demo tag's sessions to nginx, one request at a time per
+#      connection (as devices send), then with --pipeline 8 (HTTP/1.1 pipelining, as load tools can)
 #   3. vplay fleet --sink-all  every beacon to vplay's embedded sink, in the same process
 #   4. the IAB 15 s ad, 10,000 sessions, every beacon to the embedded sink (when ../shared has the IAB samples)
 # and prints requests (beacons) per second, CPU microseconds per request (user + system of the client process;
@@ -73,6 +74,7 @@ fleet() {  # name, then vplay fleet arguments
   /usr/bin/time -f '%U %S %M' -o "$work/$name.time" "$vplay" fleet "$@" --json --quiet > "$work/$name.json" || true
 }
 fleet collector --vast media/demo.xml --sessions "$sessions" --concurrency 64 --seed 7 --collector "http://127.0.0.1:$port"
+fleet pipelined --vast media/demo.xml --sessions "$sessions" --concurrency 64 --seed 7 --collector "http://127.0.0.1:$port" --pipeline 8
 fleet sink --vast media/demo.xml --sessions "$sessions" --concurrency 64 --seed 7 --sink-all
 iab=../shared/vast-samples/iab
 if [ -f "$iab/vast4.0/Inline_Simple.xml" ] && [ -f "$iab/media/VAST-4.0-Short-Intro.mp4" ]; then
@@ -88,7 +90,8 @@ def cpu(name):
     return float(user) + float(system), int(rss) / 1024
 ab_cpu, ab_rss = cpu("ab")
 rows = [("ab -k -c 64", ab_requests, ab_seconds, ab_rps, ab_cpu / ab_requests * 1e6, 1.0, ab_rss, f"{ab_failed} failed")]
-for name, label in [("collector", "vplay fleet --collector (demo)"), ("sink", "vplay fleet --sink-all (demo)"),
+for name, label in [("collector", "vplay fleet --collector (demo)"), ("pipelined", "vplay fleet --collector --pipeline 8 (demo)"),
+                    ("sink", "vplay fleet --sink-all (demo)"),
                     ("iab", "vplay fleet --sink-all, IAB 15 s ad, 10,000 sessions")]:
     path = os.path.join(work, name + ".json")
     if not os.path.exists(path):

@@ -26,11 +26,15 @@ struct BeaconLoadCommand: AsyncParsableCommand {
     @Flag(help: "Through the fleet's pooled keep-alive transport, not the single session's full one.")
     var pooled = false
 
+    @Option(help: .withDefault("With --pooled: requests pipelined on one connection at once.", 1, valueName: "N"),
+            transform: OptionValue.integer(in: 1...OptionRanges.maxPipeline, else: "--pipeline must be 1 to \(OptionRanges.maxPipeline)"))
+    var pipeline = 1
+
     @Flag(help: "Print one JSON object.")
     var json = false
 
     func run() async throws {
-        let (transport, shutdown, clock, wallClock) = SessionEnvironment.liveBeacons(userAgent: "vplay-beacon-load", pooled: pooled, connections: concurrency)
+        let (transport, shutdown, clock, wallClock) = SessionEnvironment.liveBeacons(userAgent: "vplay-beacon-load", pooled: pooled, connections: concurrency, pipeline: pipeline)
         let stats = LoadStats()
         let dispatcher = BeaconDispatcher(
             transport: transport, policy: BeaconPolicy(timeout: .seconds(10), maxConcurrent: concurrency), clock: clock,

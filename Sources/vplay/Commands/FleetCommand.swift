@@ -75,6 +75,10 @@ struct FleetCommand: AsyncParsableCommand {
 
     @OptionGroup var beacon: BeaconOptions<FleetCommand>
 
+    @Option(parsing: .unconditional, help: .withDefault("HTTP/1.1 pipelining: up to N plain-HTTP beacon requests on one keep-alive connection before their answers, as load tools can (1 to \(OptionRanges.maxPipeline)); 1 sends one at a time, as devices do.", 1, valueName: "N"),
+            transform: OptionValue.integer(in: 1...OptionRanges.maxPipeline, else: "--pipeline must be 1 to \(OptionRanges.maxPipeline)"))
+    var pipeline = 1
+
     @Option(help: ArgumentHelp("Write the fleet report (JSON) to FILE; `vplay merge` adds shard reports up.", valueName: "file"),
             transform: OptionValue.writableFile("--report"))
     var report: String?
@@ -118,6 +122,7 @@ struct FleetCommand: AsyncParsableCommand {
         session.dryRun = dryRun
         macros.apply(to: &session)
         beacon.apply(to: &session)
+        session.beaconPolicy.pipelineDepth = pipeline
         sink.apply(to: &session)
         // One decoder thread: a fleet decodes once, and --decode-each runs many decodes side by side.
         session.decoderThreads = 1

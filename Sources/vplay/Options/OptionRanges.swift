@@ -12,6 +12,8 @@ enum OptionRanges {
     static let nowMilliseconds: ClosedRange<Int64> = 0...253_402_300_799_999
     /// `--beacon-concurrency`: requests in flight (a fleet queues up to four times as many).
     static let maxBeaconConcurrency = 10_000
+    /// `--pipeline`: requests one connection carries at once.
+    static let maxPipeline = 64
     /// `--threads`: FFmpeg's own limit on decoder threads is far lower; this keeps the count a 32-bit number.
     static let maxThreads = 1024
 
