@@ -158,3 +158,31 @@ import Testing
         #expect(server.requests().map(\.target) == ["/b", "/c"])
     }
 }
+
+/// The pool's bookkeeping: each event loop opens at most its share of the connections, so every loop (each with its
+/// share of a fleet's requests in flight) has connections of its own.
+@Suite(.timeLimit(.minutes(1))) struct HostPoolTests {
+    static func isOpen(_ lease: HostPool.Lease) -> Bool {
+        if case .open = lease { return true }
+        return false
+    }
+
+    @Test func eachLoop_opensAtMostItsShare_andAPlaceGivenUpGoesToAWaiter() async throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+        defer { group.shutdownGracefully { _ in } }
+        let loops = Array(group.makeIterator())
+        try #require(loops.count == 2 && loops[0] !== loops[1])
+        let pool = HostPool(key: .init(host: "127.0.0.1", port: 80), limit: 4, loops: 2)
+        let first = await pool.acquire(on: loops[0]), second = await pool.acquire(on: loops[0]), other = await pool.acquire(on: loops[1])
+        #expect(Self.isOpen(first) && Self.isOpen(second) && Self.isOpen(other))
+        // The first loop has opened its two: its third request waits, though the pool's limit is not reached.
+        let third = Task { await pool.acquire(on: loops[0]) }
+        while pool.waiting < 1 { await Task.yield() }
+        let otherSecond = await pool.acquire(on: loops[1])
+        #expect(Self.isOpen(otherSecond), "the second loop still opens its share")
+        // A connection of the second loop that could not open gives its place to the waiter.
+        pool.failedToOpen(for: ObjectIdentifier(loops[1]))
+        let handed = await third.value
+        #expect(Self.isOpen(handed))
+    }
+}

@@ -208,7 +208,8 @@ public final class PooledBeaconTransport: BeaconTransport {
         return pools.withLock { pools in
             if let pool = pools[key] { return pool }
             // Pipelined, the requests in flight share fewer connections: `depth` on each.
-            let pool = HostPool(key: key, limit: (maxConnectionsPerHost + pipelineDepth - 1) / pipelineDepth, depth: pipelineDepth)
+            let pool = HostPool(key: key, limit: (maxConnectionsPerHost + pipelineDepth - 1) / pipelineDepth,
+                                loops: EventLoopTaskExecutor.shared.count, depth: pipelineDepth)
             pools[key] = pool
             return pool
         }
@@ -240,7 +241,7 @@ public final class PooledBeaconTransport: BeaconTransport {
             do {
                 (connection, answer) = try await connect(key, on: loop, pool: pool, sending: head, deadline: deadline).get()
             } catch {
-                pool.failedToOpen()
+                pool.failedToOpen(for: loop.map(ObjectIdentifier.init))
                 let failure = HTTPBeaconTransport.classify(error)
                 return BeaconConnection.Answer(failure: failure.failure, failedBeforeSending: failure.beforeSending)
             }
@@ -271,7 +272,7 @@ public final class PooledBeaconTransport: BeaconTransport {
                 channel.pipeline.handler(type: BeaconConnection.Handler.self).flatMap { handler in
                     let connection = BeaconConnection(channel: channel, handler: handler)
                     let answer = connection.startOnLoop(head, deadline: deadline)
-                    pool.opened(connection)  // its other slots can carry requests now
+                    pool.opened(connection, for: loop.map(ObjectIdentifier.init))  // its other slots can carry requests now
                     return answer.map { (connection, $0) }
                 }
             }
@@ -295,21 +296,36 @@ final class HostPool: Sendable {
         var live: Set<ObjectIdentifier> = []
         /// Connections being opened.
         var opening = 0
-        var waiters: [CheckedContinuation<Lease, Never>] = []
+        /// Connections opened or being opened for requests made on each event loop, against `perLoopLimit`.
+        var perLoop: [ObjectIdentifier: Int] = [:]
+        /// The loop each such open connection is counted for.
+        var countedFor: [ObjectIdentifier: ObjectIdentifier] = [:]
+        var waiters: [(loop: ObjectIdentifier?, continuation: CheckedContinuation<Lease, Never>)] = []
         var open: Int { opening + live.count }
+
+        /// Counts a connection being opened for a request made on `loop`.
+        mutating func opening(for loop: ObjectIdentifier?) {
+            opening += 1
+            if let loop { perLoop[loop, default: 0] += 1 }
+        }
     }
 
     let key: PooledBeaconTransport.HostKey
     private let limit: Int
+    /// Connections opened for the requests of one event loop at most: its share of `limit`, so that each loop
+    /// (with its share of the requests in flight, a fleet's) has connections of its own to start them on.
+    private let perLoopLimit: Int
     let depth: Int
     private let state = Locked(State())
 
     /// - Parameters:
     ///   - limit: connections open at once at most.
+    ///   - loops: event loops the requests come from (each may open `limit / loops` of them, rounded up).
     ///   - depth: requests one connection carries at once (1: no pipelining).
-    init(key: PooledBeaconTransport.HostKey, limit: Int, depth: Int = 1) {
+    init(key: PooledBeaconTransport.HostKey, limit: Int, loops: Int = 1, depth: Int = 1) {
         self.key = key
         self.limit = limit
+        perLoopLimit = (limit + max(1, loops) - 1) / max(1, loops)
         self.depth = max(1, depth)
     }
 
@@ -318,17 +334,20 @@ final class HostPool: Sendable {
     /// connection, else the next one freed.
     func acquire(on loop: (any EventLoop)?) async -> Lease {
         let key = loop.map(ObjectIdentifier.init)
-        if let lease = state.withLock({ Self.lease(&$0, limit: limit, loop: key) }) { return lease }
+        if let lease = state.withLock({ lease(&$0, loop: key) }) { return lease }
         return await withCheckedContinuation { continuation in
             // Freed between the check and here: take it at once; else wait for a release.
             let handed: Lease? = state.withLock { state in
-                if let lease = Self.lease(&state, limit: limit, loop: key) { return lease }
-                state.waiters.append(continuation)
+                if let lease = lease(&state, loop: key) { return lease }
+                state.waiters.append((key, continuation))
                 return nil
             }
             if let handed { continuation.resume(returning: handed) }
         }
     }
+
+    /// Requests waiting for a slot now.
+    var waiting: Int { state.withLock { $0.waiters.count } }
 
     /// A free slot on a connection of `loop`, if there is one now (nothing else: no opening, no waiting).
     func slot(on loop: any EventLoop) -> BeaconConnection? {
@@ -336,20 +355,20 @@ final class HostPool: Sendable {
     }
 
     /// A slot as `acquire` ranks them; nil when the caller must wait.
-    private static func lease(_ state: inout State, limit: Int, loop: ObjectIdentifier?) -> Lease? {
-        if let loop, let connection = popSlot(&state, loop: loop) { return .slot(connection) }
+    private func lease(_ state: inout State, loop: ObjectIdentifier?) -> Lease? {
+        if let loop, let connection = Self.popSlot(&state, loop: loop) { return .slot(connection) }
         // Off any loop, every loop's slots are as near.
         if loop == nil {
             for other in state.slots.keys {
-                if let connection = popSlot(&state, loop: other) { return .slot(connection) }
+                if let connection = Self.popSlot(&state, loop: other) { return .slot(connection) }
             }
         }
-        if state.open < limit {
-            state.opening += 1
+        if state.open < limit, loop.map({ state.perLoop[$0, default: 0] < perLoopLimit }) ?? true {
+            state.opening(for: loop)
             return .open
         }
         for other in state.slots.keys where other != loop {
-            if let connection = popSlot(&state, loop: other) { return .slot(connection) }
+            if let connection = Self.popSlot(&state, loop: other) { return .slot(connection) }
         }
         return nil
     }
@@ -360,20 +379,28 @@ final class HostPool: Sendable {
         while let connection = state.slots[loop]?.popLast() {
             if state.live.contains(ObjectIdentifier(connection)) {
                 if connection.isActive { return connection }
-                state.live.remove(ObjectIdentifier(connection))
+                retire(&state, connection)
             }
         }
         return nil
     }
 
-    /// A connection from an `.open` lease is open, its first request sent: its other slots go to waiters, then to
-    /// the pool.
-    func opened(_ connection: BeaconConnection) {
+    /// Takes a connection out of the pool's count, once.
+    private static func retire(_ state: inout State, _ connection: BeaconConnection) {
+        let id = ObjectIdentifier(connection)
+        guard state.live.remove(id) != nil else { return }
+        if let loop = state.countedFor.removeValue(forKey: id) { state.perLoop[loop, default: 1] -= 1 }
+    }
+
+    /// A connection from an `.open` lease made on `loop` is open, its first request sent: its other slots go to
+    /// waiters, then to the pool.
+    func opened(_ connection: BeaconConnection, for loop: ObjectIdentifier?) {
         let handed: [CheckedContinuation<Lease, Never>] = state.withLock { state in
             state.opening -= 1
             state.live.insert(ObjectIdentifier(connection))
+            if let loop { state.countedFor[ObjectIdentifier(connection)] = loop }
             let spare = depth - 1
-            let handed = Array(state.waiters.prefix(spare))
+            let handed = state.waiters.prefix(spare).map(\.continuation)
             state.waiters.removeFirst(handed.count)
             let key = ObjectIdentifier(connection.channel.eventLoop)
             for _ in handed.count..<spare { state.slots[key, default: []].append(connection) }
@@ -382,14 +409,16 @@ final class HostPool: Sendable {
         for waiter in handed { waiter.resume(returning: .slot(connection)) }
     }
 
-    /// An `.open` lease that did not get its connection: the count goes back, or a waiter may try in its place.
-    func failedToOpen() {
+    /// An `.open` lease made on `loop` that did not get its connection: the count goes back, and a waiter may try in
+    /// its place.
+    func failedToOpen(for loop: ObjectIdentifier?) {
         let waiter: CheckedContinuation<Lease, Never>? = state.withLock { state in
-            guard !state.waiters.isEmpty else {
-                state.opening -= 1
-                return nil
-            }
-            return state.waiters.removeFirst()  // opening stays: the waiter opens in its place
+            state.opening -= 1
+            if let loop { state.perLoop[loop, default: 1] -= 1 }
+            guard !state.waiters.isEmpty else { return nil }
+            let waiter = state.waiters.removeFirst()
+            state.opening(for: waiter.loop)
+            return waiter.continuation
         }
         waiter?.resume(returning: .open)
     }
@@ -404,12 +433,15 @@ final class HostPool: Sendable {
                     state.slots[ObjectIdentifier(connection.channel.eventLoop), default: []].append(connection)
                     return (nil, nil)
                 }
-                return (state.waiters.removeFirst(), .slot(connection))
+                return (state.waiters.removeFirst().continuation, .slot(connection))
             }
             // Retired once, whatever number of its requests end after.
-            guard state.live.remove(id) != nil, !state.waiters.isEmpty else { return (nil, nil) }
-            state.opening += 1
-            return (state.waiters.removeFirst(), .open)
+            guard state.live.contains(id) else { return (nil, nil) }
+            Self.retire(&state, connection)
+            guard !state.waiters.isEmpty else { return (nil, nil) }
+            let waiter = state.waiters.removeFirst()
+            state.opening(for: waiter.loop)
+            return (waiter.continuation, .open)
         }
         if let waiter, let lease { waiter.resume(returning: lease) }
     }
