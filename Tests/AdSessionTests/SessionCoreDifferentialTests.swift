@@ -112,6 +112,10 @@ final class URLRecorder: BeaconTransport {
         configuration.seed = Self.seed
         configuration.now = 1_767_225_600_000
         configuration.adcashStatePath = adcash
+        // The recorder keeps a URL when its attempt runs; the drain waits for every attempt, however long a busy
+        // test process keeps it from running (at the default 10 s, a run 129 s into the whole suite lost a
+        // `complete` fired at the session's end).
+        configuration.beaconDrain = .seconds(300)
         return configuration
     }
 
