@@ -142,12 +142,13 @@ struct RunningVPlay {
 
     var errors: String { (try? String(contentsOf: stderr, encoding: .utf8)) ?? "" }
 
-    /// Sends `number` and waits for the exit; how it ended and how long after the signal.
+    /// Sends `number` and waits for the exit; how it ended and how long after the signal, to when the waiting thread
+    /// saw the exit (not when this task ran again: a busy test process is no slow vplay).
     func signalAndWait(_ number: Int32) async -> (exit: SpawnedVPlay.Exit, afterSignal: Duration) {
         let signalled = ContinuousClock.now
         child.signal(number)
         let ended = await exit.value
-        return (ended, ContinuousClock.now - signalled)
+        return (ended, signalled.duration(to: ended.ended))
     }
 }
 

@@ -27,8 +27,10 @@ import TestSupport
         #expect(summary.contains(#""kind":"summary""#) && summary.contains(#""exitCode":130"#), "\(summary)")
     }
 
-    /// A fleet of 100,000 sessions told to stop: no new session starts, the drain waits 2 s at most, the report
-    /// of what ran is printed and the exit is 143.
+    /// A fleet of 20,000 sessions told to stop: no new session starts, the drain waits 2 s at most, the report
+    /// of what ran is printed and the exit is 143. (20,000 is far more than a debug build plays before the signal;
+    /// the report's oracle still predicts every configured session, about 1.2 s for 100,000 in a debug build alone
+    /// and twenty times that in a whole-suite run, which took a 100,000-session fleet past the bound.)
     @Test func sigterm_toAFleet_stopsStartingSessions_andExits143WithItsReport() async throws {
         let server = try ScriptedHTTPServer { _ in .body(Data("GIF89a".utf8), contentType: "image/gif") }
         defer { server.stop() }
@@ -37,7 +39,7 @@ import TestSupport
             .replacingOccurrences(of: "http://127.0.0.1:8089", with: server.baseURL)
             .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "<![CDATA[\(Repo.media("clip-10s-360p.mp4"))]]>")
         let tag = try folder.write("demo.xml", text)
-        let running = try RunningVPlay(["fleet", "--vast", tag, "--sessions", "100000", "--concurrency", "16", "--seed", "2"],
+        let running = try RunningVPlay(["fleet", "--vast", tag, "--sessions", "20000", "--concurrency", "16", "--seed", "2"],
                                        in: folder, killAfter: .seconds(150))
         while server.requests().count < 200 {
             #expect(!running.child.hasExited, "the fleet ended before it was signalled: \(running.errors)")
@@ -48,8 +50,8 @@ import TestSupport
         #expect(!exit.killed && exit.status == 143, "exit \(exit.status): \(running.errors)")
         #expect(afterSignal < .seconds(30), "stopped \(afterSignal) after the signal")
         let report = try String(contentsOf: running.stdout, encoding: .utf8)
-        #expect(report.contains("of 100000 sessions"), "\(report.prefix(400))")
-        #expect(server.requests().count < 200_000, "far fewer beacons than the whole fleet's")
+        #expect(report.contains("of 20000 sessions"), "\(report.prefix(400))")
+        #expect(server.requests().count < 40_000, "far fewer beacons than the whole fleet's")
     }
 
     /// A MediaFile that is a FIFO: opening it would block until a writer comes, where no timeout or signal reaches.
