@@ -3,6 +3,7 @@ import Foundation
 import PlayerEngine
 import Testing
 import TestSupport
+import TrackingBeacons
 @testable import AdSession
 
 /// Fleet mode's pure parts: the mix, the seeded scenarios, the oracle of what they imply, and the oracle against the
@@ -235,3 +236,39 @@ import TestSupport
     }
 }
 
+
+/// A fleet's requests in flight are split among its dispatchers (one per event loop) without exceeding
+/// `--beacon-concurrency`.
+@Suite struct FleetConcurrencyShareTests {
+    @Test func shares_addUpToTheBound_eachAtLeastOne() {
+        #expect(FleetRunner.shares(of: 64, among: 2) == [32, 32])
+        #expect(FleetRunner.shares(of: 5, among: 2) == [3, 2])
+        #expect(FleetRunner.shares(of: 1, among: 2) == [1], "one request in flight: one dispatcher, not one each")
+        #expect(FleetRunner.shares(of: 7, among: 1) == [7])
+    }
+
+    /// Answers after a short wait and keeps the most requests it ever had at once.
+    final class ConcurrencyMeter: BeaconTransport {
+        let counts = Locked((now: 0, most: 0))
+        func send(_ url: String, timeout: Duration) async -> TransportOutcome {
+            counts.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
+            try? await Task.sleep(for: .milliseconds(2))
+            counts.withLock { $0.now -= 1 }
+            return TransportOutcome(status: 204, error: nil, latency: .milliseconds(2), bytes: 0)
+        }
+    }
+
+    @Test func aFleetOnTwoEventLoops_keepsOneRequestInFlight_whenTheBoundIsOne() async throws {
+        var session = SessionConfiguration(tag: Repo.media("demo.xml"))
+        session.beaconPolicy.maxConcurrent = 1
+        let meter = ConcurrencyMeter()
+        var environment = SessionEnvironment.live(session)
+        environment.beaconTransport = meter
+        environment.sessionExecutors = [EventLoopTaskExecutor.shared[0], EventLoopTaskExecutor.shared[EventLoopTaskExecutor.shared.count - 1]]
+        var fleet = FleetConfiguration(session: session, sessions: 12, mix: try FleetMix(parsing: "complete:1"))
+        fleet.concurrency = 4
+        let report = try await FleetRunner(configuration: fleet, environment: environment).run().get()
+        #expect(report.checks.sentAsExpected)
+        #expect(meter.counts.withLock { $0.most } == 1, "at most one request in flight: \(meter.counts.withLock { $0 })")
+    }
+}

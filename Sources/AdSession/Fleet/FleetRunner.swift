@@ -341,21 +341,22 @@ public struct FleetRunner: Sendable {
         // One dispatcher per session executor (event loop), each with its share of the requests in flight: the
         // sessions of a loop and the answers on it never wait on another thread's lock.
         let executors = environment.sessionExecutors
-        var policy = session.beaconPolicy
-        policy.maxConcurrent = (policy.maxConcurrent + max(1, executors.count) - 1) / max(1, executors.count)
-        let dispatchers = (0..<max(1, executors.count)).map { _ in
-            BeaconDispatcher(transport: transport, policy: policy, clock: environment.networkClock, wallClock: environment.wallClock,
-                             recordingNow: { tally.record($0) })
+        let dispatchers = Self.shares(of: session.beaconPolicy.maxConcurrent, among: max(1, executors.count)).map { share in
+            var policy = session.beaconPolicy
+            policy.maxConcurrent = share
+            return BeaconDispatcher(transport: transport, policy: policy, clock: environment.networkClock, wallClock: environment.wallClock,
+                                    recordingNow: { tally.record($0) })
         }
         let wallStart = session.now ?? environment.wallClock()
         let facts = Self.scenarioFacts(of: prepared)
-        let sessions = configuration.shard.indices(of: configuration.sessions).underestimatedCount
+        let indices = configuration.shard.indices(of: configuration.sessions)
+        let sessions = indices.underestimatedCount
         let progress = FleetProgressReporter(sessions: sessions, clock: environment.networkClock, onProgress: onProgress)
 
         // `concurrency` workers, each playing one session after another, the next index not yet taken (in index
         // order, as slots free): no task per session, and no session's end waking a parent on another thread. Worker
-        // w runs on executor w mod n and sends through that executor's dispatcher.
-        let indices = configuration.shard.indices(of: configuration.sessions)
+        // w runs on executor w mod n and sends through dispatcher w mod d (the same loop's, unless there are fewer
+        // dispatchers than loops: fewer requests in flight than loops).
         let taken = Locked(indices.makeIterator())
         await withTaskGroup(of: Void.self) { group in
             for worker in 0..<min(configuration.concurrency, sessions) {
@@ -391,6 +392,13 @@ public struct FleetRunner: Sendable {
         guard let timeline = prepared.timeline, let rules = prepared.plan.rules, let plan = prepared.plan.plan else { return nil }
         return await report(prepared, timeline: timeline, rules: rules, plan: plan, targets: targets.map(\.target), tally: tally, hits: hits,
                             seconds: seconds, warnings: warnings)
+    }
+
+    /// `total` requests in flight split among `count` dispatchers as evenly as they go, each at least one: exactly
+    /// `total` in all (`--beacon-concurrency` is a bound), over fewer dispatchers when `total` is below `count`.
+    static func shares(of total: Int, among count: Int) -> [Int] {
+        let count = max(1, min(count, total))
+        return (0..<count).map { total / count + ($0 < total % count ? 1 : 0) }
     }
 
     /// One viewer: its own virtual clock, beacon step (its own `[CACHEBUSTING]` stream) and tracking gate, through
