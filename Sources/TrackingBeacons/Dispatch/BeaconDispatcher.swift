@@ -43,27 +43,26 @@ public final class BeaconDispatcher: Sendable {
     ///   - clock: the network clock backoff and the drain's limit run on.
     ///   - wallClock: ms since 1970, for each attempt's `sentAt`.
     ///   - onRecord: called once per attempt with its record (in completion order).
-    public init(transport: (any BeaconTransport)?, policy: BeaconPolicy = BeaconPolicy(), clock: any Clock<Duration>,
+    public convenience init(transport: (any BeaconTransport)?, policy: BeaconPolicy = BeaconPolicy(), clock: any Clock<Duration>,
                 wallClock: @escaping @Sendable () -> Int64, onRecord: @escaping @Sendable (BeaconRecord) async -> Void) {
-        self.transport = transport
-        self.clock = clock
-        self.wallClock = wallClock
-        self.onRecord = onRecord
-        onRecordNow = nil
-        timeout = policy.timeout
-        state = Locked(State(machine: DispatchMachine(policy: policy)))
+        self.init(transport: transport, policy: policy, clock: clock, wallClock: wallClock, onRecord: onRecord, onRecordNow: nil)
     }
 
     /// A dispatcher whose records are taken at once (`onRecord` does not wait): a fleet's, counting them. Attempts
     /// the transport can start at once go out without a task, and their answers are recorded on the thread they come
     /// on (a pooled connection's event loop).
-    public init(transport: (any BeaconTransport)?, policy: BeaconPolicy = BeaconPolicy(), clock: any Clock<Duration>,
+    public convenience init(transport: (any BeaconTransport)?, policy: BeaconPolicy = BeaconPolicy(), clock: any Clock<Duration>,
                 wallClock: @escaping @Sendable () -> Int64, recordingNow onRecord: @escaping @Sendable (BeaconRecord) -> Void) {
+        self.init(transport: transport, policy: policy, clock: clock, wallClock: wallClock, onRecord: { onRecord($0) }, onRecordNow: onRecord)
+    }
+
+    private init(transport: (any BeaconTransport)?, policy: BeaconPolicy, clock: any Clock<Duration>, wallClock: @escaping @Sendable () -> Int64,
+                 onRecord: @escaping @Sendable (BeaconRecord) async -> Void, onRecordNow: (@Sendable (BeaconRecord) -> Void)?) {
         self.transport = transport
         self.clock = clock
         self.wallClock = wallClock
-        self.onRecord = { onRecord($0) }
-        onRecordNow = onRecord
+        self.onRecord = onRecord
+        self.onRecordNow = onRecordNow
         timeout = policy.timeout
         state = Locked(State(machine: DispatchMachine(policy: policy)))
     }
@@ -191,28 +190,29 @@ public final class BeaconDispatcher: Sendable {
     private func answeredNow(_ id: Int, _ outcome: TransportOutcome) {
         let now = wallClock()
         let batch = state.withLock { state in execute(state.machine.answered(id: id, outcome, now: now), in: &state) }
-        if !batch.records.isEmpty, let onRecordNow {
-            for record in batch.records { onRecordNow(record) }
-            state.withLock { state in
-                state.reporting -= 1
-                if state.idle { Self.resumeIdleWaiters(&state) }
-            }
-        }
+        if let onRecordNow { reported(batch.records, to: onRecordNow) }
         launch(batch.starts)
     }
 
     /// Hands a batch from `execute` to `onRecord`, then lets `finish` go if nothing else is left.
     private func report(_ records: [BeaconRecord]) async {
+        if let onRecordNow { return reported(records, to: onRecordNow) }
         guard !records.isEmpty else { return }
-        if let onRecordNow {
-            for record in records { onRecordNow(record) }
-        } else {
-            for record in records { await onRecord(record) }
-        }
-        state.withLock { state in
-            state.reporting -= 1
-            if state.idle { Self.resumeIdleWaiters(&state) }
-        }
+        for record in records { await onRecord(record) }
+        state.withLock { Self.reported(&$0) }
+    }
+
+    /// `report` when the records are taken at once (it waits for nothing).
+    private func reported(_ records: [BeaconRecord], to onRecordNow: @Sendable (BeaconRecord) -> Void) {
+        guard !records.isEmpty else { return }
+        for record in records { onRecordNow(record) }
+        state.withLock { Self.reported(&$0) }
+    }
+
+    /// A batch of records is handed out: `finish` may go if nothing else is left.
+    private static func reported(_ state: inout State) {
+        state.reporting -= 1
+        if state.idle { resumeIdleWaiters(&state) }
     }
 
     private static func resumeIdleWaiters(_ state: inout State) {

@@ -292,14 +292,12 @@ final class HostPool: Sendable {
     private struct State {
         /// Free slots by event loop identity; a connection is listed once per free slot.
         var slots: [ObjectIdentifier: [BeaconConnection]] = [:]
-        /// Open connections not yet retired.
-        var live: Set<ObjectIdentifier> = []
+        /// Open connections not yet retired, each with the event loop it was opened for (nil: off any loop).
+        var live: [ObjectIdentifier: ObjectIdentifier?] = [:]
         /// Connections being opened.
         var opening = 0
         /// Connections opened or being opened for requests made on each event loop, against `perLoopLimit`.
         var perLoop: [ObjectIdentifier: Int] = [:]
-        /// The loop each such open connection is counted for.
-        var countedFor: [ObjectIdentifier: ObjectIdentifier] = [:]
         var waiters: [(loop: ObjectIdentifier?, continuation: CheckedContinuation<Lease, Never>)] = []
         var open: Int { opening + live.count }
 
@@ -377,7 +375,7 @@ final class HostPool: Sendable {
     /// connection retired).
     private static func popSlot(_ state: inout State, loop: ObjectIdentifier) -> BeaconConnection? {
         while let connection = state.slots[loop]?.popLast() {
-            if state.live.contains(ObjectIdentifier(connection)) {
+            if state.live.index(forKey: ObjectIdentifier(connection)) != nil {
                 if connection.isActive { return connection }
                 retire(&state, connection)
             }
@@ -387,9 +385,8 @@ final class HostPool: Sendable {
 
     /// Takes a connection out of the pool's count, once.
     private static func retire(_ state: inout State, _ connection: BeaconConnection) {
-        let id = ObjectIdentifier(connection)
-        guard state.live.remove(id) != nil else { return }
-        if let loop = state.countedFor.removeValue(forKey: id) { state.perLoop[loop, default: 1] -= 1 }
+        guard let loop = state.live.removeValue(forKey: ObjectIdentifier(connection)) else { return }
+        if let loop { state.perLoop[loop, default: 1] -= 1 }
     }
 
     /// A connection from an `.open` lease made on `loop` is open, its first request sent: its other slots go to
@@ -397,8 +394,7 @@ final class HostPool: Sendable {
     func opened(_ connection: BeaconConnection, for loop: ObjectIdentifier?) {
         let handed: [CheckedContinuation<Lease, Never>] = state.withLock { state in
             state.opening -= 1
-            state.live.insert(ObjectIdentifier(connection))
-            if let loop { state.countedFor[ObjectIdentifier(connection)] = loop }
+            state.live[ObjectIdentifier(connection)] = .some(loop)
             let spare = depth - 1
             let handed = state.waiters.prefix(spare).map(\.continuation)
             state.waiters.removeFirst(handed.count)
@@ -428,7 +424,7 @@ final class HostPool: Sendable {
     func release(_ connection: BeaconConnection, reusable: Bool) {
         let (waiter, lease): (CheckedContinuation<Lease, Never>?, Lease?) = state.withLock { state in
             let id = ObjectIdentifier(connection)
-            if reusable, state.live.contains(id) {
+            if reusable, state.live.index(forKey: id) != nil {
                 guard !state.waiters.isEmpty else {
                     state.slots[ObjectIdentifier(connection.channel.eventLoop), default: []].append(connection)
                     return (nil, nil)
@@ -436,7 +432,7 @@ final class HostPool: Sendable {
                 return (state.waiters.removeFirst().continuation, .slot(connection))
             }
             // Retired once, whatever number of its requests end after.
-            guard state.live.contains(id) else { return (nil, nil) }
+            guard state.live.index(forKey: id) != nil else { return (nil, nil) }
             Self.retire(&state, connection)
             guard !state.waiters.isEmpty else { return (nil, nil) }
             let waiter = state.waiters.removeFirst()
@@ -575,7 +571,7 @@ final class BeaconConnection: Sendable {
             timer = nil
             let now = NIODeadline.now()
             guard let index = exchanges.firstIndex(where: { $0.deadline <= now }) else {
-                if let earliest = exchanges.map(\.deadline).min(), let loop = context?.eventLoop { setTimer(earliest, on: loop) }
+                if let earliest = exchanges.lazy.map(\.deadline).min(), let loop = context?.eventLoop { setTimer(earliest, on: loop) }
                 return
             }
             timedOut(at: index)
