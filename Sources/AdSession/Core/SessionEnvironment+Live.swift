@@ -9,8 +9,9 @@ extension SessionEnvironment {
     /// monotonic and wall clocks. The only place vplay builds an HTTP transport, an FFmpeg source, a
     /// `ContinuousClock` or reads `Date()`.
     /// - Parameter pooledBeacons: beacons through `PooledBeaconTransport` (a fleet's: keep-alive connections per
-    ///   host, plain HTTP written straight to the channel; TLS and proxied URLs through the full transport), not
-    ///   the full transport alone (a single session's, which records every hop for the HAR).
+    ///   host, plain HTTP written straight to the channel; TLS and proxied URLs through the full transport; the
+    ///   answers' header fields not kept, as a fleet only counts them), not the full transport alone (a single
+    ///   session's, which records every hop for the HAR).
     public static func live(_ configuration: SessionConfiguration, pooledBeacons: Bool = false) -> SessionEnvironment {
         let clock = ContinuousClock()
         var policy = configuration.addressPolicy
@@ -26,7 +27,7 @@ extension SessionEnvironment {
         let pooled = full.flatMap { full in
             !pooledBeacons ? nil : PooledBeaconTransport(userAgent: configuration.userAgent, connectTimeout: configuration.beaconPolicy.timeout, clock: clock,
                                          gate: gate, proxy: configuration.proxy, maxConnectionsPerHost: configuration.beaconPolicy.maxConcurrent,
-                                         pipelineDepth: configuration.beaconPolicy.pipelineDepth, fallback: full)
+                                         pipelineDepth: configuration.beaconPolicy.pipelineDepth, keepsHeaders: false, fallback: full)
         }
         let beacons: (any BeaconTransport)? = pooled ?? full
         var environment = SessionEnvironment(

@@ -1,18 +1,18 @@
 import Foundation
 import NIOCore
-import NIOHTTP1
 import NIOPosix
 import Primitives
 
 /// A beacon transport built for fire-and-forget GETs at volume, the fleet's: plain-HTTP keep-alive connections
-/// pooled per host and reused across sessions, each request written straight to its channel (a request head and
-/// its end; SwiftNIO's HTTP/1.1 codec), the response read to its head and its body counted and dropped up to
-/// `HTTPBeaconTransport.maxBodyBytes`. At most `maxConnectionsPerHost` connections per host; a request beyond them
+/// pooled per host and reused across sessions, each request written straight to its channel as bytes built once
+/// per host and target (no HTTP codec in the pipeline), the answer read by `BeaconResponseParser` to its head and
+/// its body counted and dropped up to `HTTPBeaconTransport.maxBodyBytes`. At most `maxConnectionsPerHost` connections per host; a request beyond them
 /// waits for one to come free (the dispatcher bounds requests in flight anyway, and a fleet session that queues
 /// too many waits: backpressure).
 ///
 /// What it does not speak goes through `fallback`, the full transport (async-http-client): https URLs (TLS), URLs
-/// a proxy is set for, and redirect targets of those kinds. Redirects are followed here, one hop at a time, every
+/// a proxy is set for, redirect targets of those kinds, and every URL when the User-Agent is not plain text (the
+/// full transport checks header values; here the request's bytes are written as they are). Redirects are followed here, one hop at a time, every
 /// target checked by the same `URLGate` first; the failures are classified as the full transport classifies them,
 /// and no request is sent twice (a connection that dies under a request fails that request; it is never replayed).
 /// Each hop's detail for a HAR is not recorded: the single-session path, which writes HARs, uses the full transport.
@@ -28,10 +28,11 @@ public final class PooledBeaconTransport: BeaconTransport {
     private let fallback: HTTPBeaconTransport
     private let group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     private let pools = Locked<[HostKey: HostPool]>([:])
-    /// Whether SwiftNIO checks each request's header fields: only when the User-Agent is not plain text. The other
-    /// fields are vplay's (`Host` from a checked URL), and the request target passed `URLGate`, so a fleet does
-    /// not pay the check per beacon.
-    private let validatesHeaders: Bool
+    /// Whether the User-Agent is plain text (visible ASCII, spaces and tabs): then requests go out as bytes from
+    /// here. The other fields are vplay's (`Host` from a checked URL) and the request target passed `URLGate`.
+    private let plainUserAgent: Bool
+    /// Whether outcomes carry the answers' header fields (`false`: a fleet, which only counts them).
+    private let keepsHeaders: Bool
 
     struct HostKey: Hashable, Sendable {
         var host: String
@@ -44,9 +45,12 @@ public final class PooledBeaconTransport: BeaconTransport {
     ///   - pipelineDepth: requests one connection carries at once. 1 (the default): one at a time, as devices send.
     ///     More: HTTP/1.1 pipelining, each connection's requests written one after another before their answers
     ///     (in one write when they are started together) and answered in order (RFC 9112 §9.3.2).
+    ///   - keepsHeaders: whether each outcome carries its answer's header fields (a redirect's `Location` is read
+    ///     either way).
     ///   - fallback: the full transport for https, proxied URLs and their redirects (the same gate and proxy).
     public init(userAgent: String, connectTimeout: Duration = .seconds(5), clock: ContinuousClock, gate: URLGate = .open,
-                proxy: ProxySettings = .direct, maxConnectionsPerHost: Int = 64, pipelineDepth: Int = 1, fallback: HTTPBeaconTransport) {
+                proxy: ProxySettings = .direct, maxConnectionsPerHost: Int = 64, pipelineDepth: Int = 1, keepsHeaders: Bool = true,
+                fallback: HTTPBeaconTransport) {
         self.userAgent = userAgent
         self.gate = gate
         self.proxy = proxy
@@ -55,7 +59,8 @@ public final class PooledBeaconTransport: BeaconTransport {
         self.maxConnectionsPerHost = max(1, maxConnectionsPerHost)
         self.pipelineDepth = max(1, pipelineDepth)
         self.fallback = fallback
-        validatesHeaders = !userAgent.utf8.allSatisfy { $0 == 0x09 || (0x20...0x7E).contains($0) }
+        plainUserAgent = userAgent.utf8.allSatisfy { $0 == 0x09 || (0x20...0x7E).contains($0) }
+        self.keepsHeaders = keepsHeaders
     }
 
     /// Sends of one pipelined request that the server closed the connection before reading.
@@ -84,11 +89,10 @@ public final class PooledBeaconTransport: BeaconTransport {
             return true
         case let .success(begun): progress = begun
         }
-        guard progress.current.scheme == "http", proxy.endpoint(for: progress.current) == nil else { return false }
+        guard speaks(progress.current) else { return false }
         let pool = pool(for: progress.current)
         guard let connection = pool.slot(on: loop) else { return false }
-        let answer = connection.startOnLoop(head(for: progress.current), deadline: progress.nioDeadline)
-        answer.whenSuccess { [self, progress] answer in
+        connection.startOnLoop(request(for: progress.current, in: pool), deadline: progress.nioDeadline) { [self, progress] answer in
             var progress = progress
             pool.release(connection, reusable: answer.reusable)
             if !answer.reusable { connection.close() }
@@ -139,8 +143,8 @@ public final class PooledBeaconTransport: BeaconTransport {
     /// Requests `progress.current` and each redirect target until an outcome.
     private func run(_ progress: inout Progress) async -> TransportOutcome {
         while true {
-            guard progress.current.scheme == "http", proxy.endpoint(for: progress.current) == nil else {
-                // TLS or a proxy: the full transport takes it from here (it follows what redirects are left).
+            guard speaks(progress.current) else {
+                // TLS, a proxy or a User-Agent to check: the full transport takes it from here (it follows what redirects are left).
                 var outcome = await fallback.send(progress.current.text, timeout: clock.now.duration(to: progress.deadline))
                 outcome.latency = progress.started.duration(to: clock.now)
                 outcome.requestedURL = progress.url
@@ -169,8 +173,7 @@ public final class PooledBeaconTransport: BeaconTransport {
             return TransportOutcome(status: answer.status, error: failure, latency: latency, bytes: answer.bytes,
                                     failedBeforeSending: answer.failedBeforeSending, requestedURL: url, headers: answer.headers, redirects: redirects)
         }
-        guard let status = answer.status, [301, 302, 303, 307, 308].contains(status),
-              let location = answer.headers.first(where: { $0.name.caseInsensitiveCompare("Location") == .orderedSame })?.value else {
+        guard let status = answer.status, [301, 302, 303, 307, 308].contains(status), let location = answer.location else {
             return TransportOutcome(status: answer.status, error: nil, latency: latency, bytes: answer.bytes, requestedURL: url,
                                     headers: answer.headers, redirects: redirects)
         }
@@ -209,23 +212,35 @@ public final class PooledBeaconTransport: BeaconTransport {
             if let pool = pools[key] { return pool }
             // Pipelined, the requests in flight share fewer connections: `depth` on each.
             let pool = HostPool(key: key, limit: (maxConnectionsPerHost + pipelineDepth - 1) / pipelineDepth,
-                                loops: EventLoopTaskExecutor.shared.count, depth: pipelineDepth)
+                                loops: EventLoopTaskExecutor.shared.count, depth: pipelineDepth, requestTail: requestTail(for: key))
             pools[key] = pool
             return pool
         }
     }
 
-    /// The GET of `url`: its target, `Host` and `User-Agent`.
-    private func head(for url: RequestURL) -> HTTPRequestHead {
-        var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: url.requestTarget)
-        head.headers.add(name: "Host", value: url.port == 80 ? url.host : "\(url.host):\(url.port)")
-        head.headers.add(name: "User-Agent", value: userAgent)
-        return head
+    /// Whether `url` is requested here: plain HTTP, no proxy for it, a plain User-Agent.
+    private func speaks(_ url: RequestURL) -> Bool {
+        url.scheme == "http" && plainUserAgent && proxy.endpoint(for: url) == nil
+    }
+
+    /// The GET of `url` as bytes: its target, then the host's `Host` and `User-Agent` lines built once.
+    private func request(for url: RequestURL, in pool: HostPool) -> ByteBuffer {
+        let target = url.requestTarget
+        var buffer = ByteBufferAllocator().buffer(capacity: 4 + target.utf8.count + pool.requestTail.count)
+        buffer.writeStaticString("GET ")
+        buffer.writeString(target)
+        buffer.writeBytes(pool.requestTail)
+        return buffer
+    }
+
+    /// What follows a request's target for a host: the version, `Host` and `User-Agent`, and the empty line.
+    private func requestTail(for key: HostKey) -> [UInt8] {
+        Array(" HTTP/1.1\r\nHost: \(key.port == 80 ? key.host : "\(key.host):\(key.port)")\r\nUser-Agent: \(userAgent)\r\n\r\n".utf8)
     }
 
     /// One GET of `url` on a connection of its host's pool.
     private func exchange(_ url: RequestURL, deadline: NIODeadline) async -> BeaconConnection.Answer {
-        let pool = pool(for: url), head = head(for: url), key = pool.key
+        let pool = pool(for: url), request = request(for: url, in: pool), key = pool.key
         // On an event loop (a fleet's sessions and attempts run on them): a connection of that loop, so the request
         // is written and its answer read on this thread.
         let loop = MultiThreadedEventLoopGroup.currentEventLoop
@@ -234,12 +249,12 @@ public final class PooledBeaconTransport: BeaconTransport {
         switch await pool.acquire(on: loop) {
         case let .slot(open):
             connection = open
-            answer = await open.execute(head, deadline: deadline)
+            answer = await open.execute(request, deadline: deadline)
         case .open:
             // Connected and sent in one chain on the connection's event loop: the deadline runs there from the
             // request's start, whatever keeps this task from running meanwhile.
             do {
-                (connection, answer) = try await connect(key, on: loop, pool: pool, sending: head, deadline: deadline).get()
+                (connection, answer) = try await connect(key, on: loop, pool: pool, sending: request, deadline: deadline).get()
             } catch {
                 pool.failedToOpen(for: loop.map(ObjectIdentifier.init))
                 let failure = HTTPBeaconTransport.classify(error)
@@ -251,29 +266,29 @@ public final class PooledBeaconTransport: BeaconTransport {
         return answer
     }
 
-    /// Opens a connection to `key` on `loop` (nil: the group's next) and, on its event loop, sends `head` on it.
-    private func connect(_ key: HostKey, on loop: (any EventLoop)?, pool: HostPool, sending head: HTTPRequestHead, deadline: NIODeadline)
+    /// Opens a connection to `key` on `loop` (nil: the group's next) and, on its event loop, sends `request` on it.
+    private func connect(_ key: HostKey, on loop: (any EventLoop)?, pool: HostPool, sending request: ByteBuffer, deadline: NIODeadline)
         -> EventLoopFuture<(BeaconConnection, BeaconConnection.Answer)> {
         let remaining = deadline - .now()
         let timeout = min(TimeAmount.nanoseconds(max(1, connectTimeout.nanoseconds)), max(.nanoseconds(1), remaining))
-        let validatesHeaders = self.validatesHeaders, clock = self.clock
+        let keepsHeaders = self.keepsHeaders, clock = self.clock
         return ClientBootstrap(group: loop ?? group)
             .connectTimeout(timeout)
             .channelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHTTPClientHandlers(leftOverBytesStrategy: .fireError,
-                                                                             enableOutboundHeaderValidation: validatesHeaders)
-                    try channel.pipeline.syncOperations.addHandler(BeaconConnection.Handler(clock: clock, coalescesFlushes: pool.depth > 1))
+                    try channel.pipeline.syncOperations.addHandler(BeaconConnection.Handler(clock: clock, coalescesFlushes: pool.depth > 1,
+                                                                                            keepsHeaders: keepsHeaders))
                 }
             }
             .connect(host: key.host.hasPrefix("[") ? String(key.host.dropFirst().dropLast()) : key.host, port: key.port)
             .flatMap { channel in
                 channel.pipeline.handler(type: BeaconConnection.Handler.self).flatMap { handler in
                     let connection = BeaconConnection(channel: channel, handler: handler)
-                    let answer = connection.startOnLoop(head, deadline: deadline)
+                    let answer = channel.eventLoop.makePromise(of: BeaconConnection.Answer.self)
+                    connection.startOnLoop(request, deadline: deadline) { answer.succeed($0) }
                     pool.opened(connection, for: loop.map(ObjectIdentifier.init))  // its other slots can carry requests now
-                    return answer.map { (connection, $0) }
+                    return answer.futureResult.map { (connection, $0) }
                 }
             }
     }
@@ -314,14 +329,17 @@ final class HostPool: Sendable {
     /// (with its share of the requests in flight, a fleet's) has connections of its own to start them on.
     private let perLoopLimit: Int
     let depth: Int
+    /// What follows each request's target on this host's connections (`PooledBeaconTransport.requestTail(for:)`).
+    let requestTail: [UInt8]
     private let state = Locked(State())
 
     /// - Parameters:
     ///   - limit: connections open at once at most.
     ///   - loops: event loops the requests come from (each may open `limit / loops` of them, rounded up).
     ///   - depth: requests one connection carries at once (1: no pipelining).
-    init(key: PooledBeaconTransport.HostKey, limit: Int, loops: Int = 1, depth: Int = 1) {
+    init(key: PooledBeaconTransport.HostKey, limit: Int, loops: Int = 1, depth: Int = 1, requestTail: [UInt8] = []) {
         self.key = key
+        self.requestTail = requestTail
         self.limit = limit
         perLoopLimit = (limit + max(1, loops) - 1) / max(1, loops)
         self.depth = max(1, depth)
@@ -449,211 +467,5 @@ final class HostPool: Sendable {
             return state.slots.values.joined().filter { seen.insert(ObjectIdentifier($0)).inserted }
         }
         for connection in open { connection.close() }
-    }
-}
-
-/// A keep-alive HTTP/1.1 connection that carries beacon requests: one at a time, or up to the pool's depth
-/// pipelined (written one after another, answered in order).
-final class BeaconConnection: Sendable {
-    /// What one request got.
-    struct Answer: Sendable {
-        var status: Int?
-        var headers: [HeaderField] = []
-        var bytes = 0
-        var failure: BeaconFailure?
-        var failedBeforeSending = false
-        /// Whether the connection may carry another request (a complete keep-alive response, body read).
-        var reusable = false
-        /// When the exchange ended, on its event loop.
-        var ended: ContinuousClock.Instant?
-        /// A pipelined request the server did not process: an earlier answer on the connection closed it
-        /// (`Connection: close`), so the server read no further (RFC 9112 §9.6). Safe to send again.
-        var unprocessed = false
-    }
-
-    let channel: any Channel
-    let handler: Handler
-
-    init(channel: any Channel, handler: Handler) {
-        self.channel = channel
-        self.handler = handler
-    }
-
-    var isActive: Bool { channel.isActive }
-
-    func execute(_ head: HTTPRequestHead, deadline: NIODeadline) async -> Answer {
-        let promise = channel.eventLoop.makePromise(of: Answer.self)
-        let handler = self.handler
-        if channel.eventLoop.inEventLoop {
-            handler.start(head, deadline: deadline, promise: promise)
-        } else {
-            channel.eventLoop.execute { handler.start(head, deadline: deadline, promise: promise) }
-        }
-        // Never failed: every end of an exchange is an `Answer`.
-        return (try? await promise.futureResult.get()) ?? Answer(failure: .other("the connection's event loop stopped"))
-    }
-
-    /// Starts an exchange; call it on the channel's event loop.
-    func startOnLoop(_ head: HTTPRequestHead, deadline: NIODeadline) -> EventLoopFuture<Answer> {
-        let promise = channel.eventLoop.makePromise(of: Answer.self)
-        handler.start(head, deadline: deadline, promise: promise)
-        return promise.futureResult
-    }
-
-    func close() { channel.close(promise: nil) }
-
-    /// The channel's end of its exchanges, in the order they were written. Touched only on its channel's event loop
-    /// (hence `@unchecked Sendable`: the pool hands the handler around, never calls it off the loop).
-    final class Handler: ChannelInboundHandler, @unchecked Sendable {
-        typealias InboundIn = HTTPClientResponsePart
-        typealias OutboundOut = HTTPClientRequestPart
-
-        private struct Exchange {
-            var promise: EventLoopPromise<Answer>
-            var deadline: NIODeadline
-            var answer = Answer()
-            var keepAlive = false
-        }
-
-        private let clock: ContinuousClock
-        /// Whether writes wait for one flush at the end of what the loop is running (pipelining: the requests
-        /// started meanwhile leave in one write).
-        private let coalescesFlushes: Bool
-        private var context: ChannelHandlerContext?
-        /// Written and not yet answered, oldest first: the next response is the first's.
-        private var exchanges = CircularBuffer<Exchange>()
-        private var flushPending = false
-        /// One timer for the connection, due at or before the earliest deadline of the exchanges waiting. It is not
-        /// cancelled when they end (a request's answer takes microseconds, its timeout seconds): when it fires, it
-        /// times out what is past its deadline and is set again for the earliest left.
-        private var timer: (deadline: NIODeadline, task: Scheduled<Void>)?
-        /// Why the connection is being closed by this side, for the requests still waiting on it.
-        private var closing: BeaconFailure?
-
-        init(clock: ContinuousClock, coalescesFlushes: Bool = false) {
-            self.clock = clock
-            self.coalescesFlushes = coalescesFlushes
-        }
-
-        func handlerAdded(context: ChannelHandlerContext) { self.context = context }
-        func handlerRemoved(context: ChannelHandlerContext) { self.context = nil }
-
-        func start(_ head: HTTPRequestHead, deadline: NIODeadline, promise: EventLoopPromise<Answer>) {
-            guard let context, context.channel.isActive, closing == nil else {
-                // Closed, or closing, before anything was written: the server never saw it, so it is sent again.
-                promise.succeed(Answer(failure: .closedByServer, failedBeforeSending: true, unprocessed: true))
-                return
-            }
-            exchanges.append(Exchange(promise: promise, deadline: deadline))
-            if timer.map({ deadline < $0.deadline }) ?? true { setTimer(deadline, on: context.eventLoop) }
-            context.write(wrapOutboundOut(.head(head)), promise: nil)
-            guard coalescesFlushes else {
-                context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-                return
-            }
-            context.write(wrapOutboundOut(.end(nil)), promise: nil)
-            if !flushPending {
-                flushPending = true
-                context.eventLoop.execute { [self] in
-                    flushPending = false
-                    self.context?.flush()
-                }
-            }
-        }
-
-        private func setTimer(_ deadline: NIODeadline, on loop: any EventLoop) {
-            timer?.task.cancel()
-            timer = (deadline, loop.scheduleTask(deadline: deadline) { [weak self] in self?.timerFired() })
-        }
-
-        /// Times out every exchange past its deadline; sets the timer again for the earliest one left.
-        private func timerFired() {
-            timer = nil
-            let now = NIODeadline.now()
-            guard let index = exchanges.firstIndex(where: { $0.deadline <= now }) else {
-                if let earliest = exchanges.lazy.map(\.deadline).min(), let loop = context?.eventLoop { setTimer(earliest, on: loop) }
-                return
-            }
-            timedOut(at: index)
-        }
-
-        /// An exchange ran past its deadline: it fails, and the connection goes (a request cannot be taken back;
-        /// the ones pipelined with it fail too, they may have reached the server).
-        private func timedOut(at index: CircularBuffer<Exchange>.Index) {
-            let failure: BeaconFailure = index == exchanges.startIndex && exchanges[index].answer.status != nil ? .bodyTimedOut : .timedOut
-            // Set before any answer is handed out: its caller may close the connection at once.
-            closing = .other("connection closed: a request pipelined before this one timed out")
-            complete(exchanges.remove(at: index), failure: failure)
-            context?.close(promise: nil)
-        }
-
-        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-            guard !exchanges.isEmpty else { return }
-            switch unwrapInboundIn(data) {
-            case let .head(head):
-                // 1xx answers are interim: the real one follows.
-                guard head.status.code >= 200 else { return }
-                exchanges[exchanges.startIndex].answer.status = Int(head.status.code)
-                exchanges[exchanges.startIndex].answer.headers = head.headers.map { HeaderField(name: $0.name, value: $0.value) }
-                exchanges[exchanges.startIndex].keepAlive = head.isKeepAlive
-            case let .body(buffer):
-                exchanges[exchanges.startIndex].answer.bytes += buffer.readableBytes
-                if exchanges[exchanges.startIndex].answer.bytes >= HTTPBeaconTransport.maxBodyBytes {
-                    // Enough of it: the rest is not read, and the connection goes (its body is still coming).
-                    closing = .other("connection closed: the answer to a request pipelined before this one was too long")
-                    complete(exchanges.removeFirst(), failure: nil, reusable: false)
-                    context.close(promise: nil)
-                }
-            case .end:
-                let exchange = exchanges.removeFirst()
-                var unprocessed: [Exchange] = []
-                if !exchange.keepAlive {
-                    // The server closes after this answer and reads no further: the rest were not processed. All of
-                    // this before any answer is handed out (its caller may close the connection at once).
-                    closing = .closedByServer
-                    while !exchanges.isEmpty {
-                        var next = exchanges.removeFirst()
-                        next.answer.unprocessed = true
-                        unprocessed.append(next)
-                    }
-                }
-                complete(exchange, failure: nil, reusable: exchange.keepAlive)
-                for next in unprocessed { complete(next, failure: .closedByServer) }
-            }
-        }
-
-        func errorCaught(context: ChannelHandlerContext, error: any Error) {
-            let failure = HTTPBeaconTransport.classify(error).failure
-            closing = closing ?? failure
-            failAll(first: failure, rest: failure)
-            context.close(promise: nil)
-        }
-
-        func channelInactive(context: ChannelHandlerContext) {
-            timer?.task.cancel()
-            timer = nil
-            failAll(first: closing ?? .closedByServer, rest: closing ?? .closedByServer)
-            context.fireChannelInactive()
-        }
-
-        /// Every exchange waiting fails: the first (whose answer may have begun) with `first`, the others with `rest`.
-        /// Taken off the queue before any is handed out (a caller may close the connection at once, which comes back
-        /// here).
-        private func failAll(first: BeaconFailure, rest: BeaconFailure) {
-            let waiting = exchanges
-            exchanges.removeAll()
-            for (position, exchange) in waiting.enumerated() {
-                let failure = position == 0 ? first : rest
-                complete(exchange, failure: exchange.answer.status == nil ? failure : .bodyFailed(BeaconFailureReason(failure)))
-            }
-        }
-
-        private func complete(_ exchange: Exchange, failure: BeaconFailure?, reusable: Bool = false) {
-            var answer = exchange.answer
-            answer.failure = failure
-            answer.reusable = reusable && failure == nil
-            answer.ended = clock.now
-            exchange.promise.succeed(answer)
-        }
     }
 }

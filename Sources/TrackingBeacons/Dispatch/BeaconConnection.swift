@@ -1,0 +1,248 @@
+import NIOCore
+
+/// A keep-alive HTTP/1.1 connection that carries beacon requests: one at a time, or up to the pool's depth
+/// pipelined (written one after another, answered in order). No HTTP codec in its pipeline: each request is its
+/// bytes, built once (`PooledBeaconTransport.request(for:in:)`), and the answers are read by
+/// `BeaconResponseParser`.
+final class BeaconConnection: Sendable {
+    /// What one request got.
+    struct Answer: Sendable {
+        var status: Int?
+        var headers: [HeaderField] = []
+        /// A redirect's target, read even when the headers are not kept.
+        var location: String?
+        var bytes = 0
+        var failure: BeaconFailure?
+        var failedBeforeSending = false
+        /// Whether the connection may carry another request (a complete keep-alive response, body read).
+        var reusable = false
+        /// When the exchange ended, on its event loop.
+        var ended: ContinuousClock.Instant?
+        /// A pipelined request the server did not process: an earlier answer on the connection closed it
+        /// (`Connection: close`), so the server read no further (RFC 9112 §9.6). Safe to send again.
+        var unprocessed = false
+    }
+
+    /// Called once with an exchange's answer, on the connection's event loop.
+    typealias Completion = @Sendable (Answer) -> Void
+
+    let channel: any Channel
+    let handler: Handler
+
+    init(channel: any Channel, handler: Handler) {
+        self.channel = channel
+        self.handler = handler
+    }
+
+    var isActive: Bool { channel.isActive }
+
+    func execute(_ request: ByteBuffer, deadline: NIODeadline) async -> Answer {
+        let handler = self.handler, loop = channel.eventLoop
+        return await withCheckedContinuation { continuation in
+            let done: Completion = { continuation.resume(returning: $0) }
+            if loop.inEventLoop {
+                handler.start(request, deadline: deadline, done: done)
+            } else {
+                loop.execute { handler.start(request, deadline: deadline, done: done) }
+            }
+        }
+    }
+
+    /// Starts an exchange; call it on the channel's event loop. `done` gets its answer there.
+    func startOnLoop(_ request: ByteBuffer, deadline: NIODeadline, done: @escaping Completion) {
+        handler.start(request, deadline: deadline, done: done)
+    }
+
+    func close() { channel.close(promise: nil) }
+
+    /// The channel's end of its exchanges, in the order they were written. Touched only on its channel's event loop
+    /// (hence `@unchecked Sendable`: the pool hands the handler around, never calls it off the loop).
+    final class Handler: ChannelInboundHandler, @unchecked Sendable {
+        typealias InboundIn = ByteBuffer
+        typealias OutboundOut = ByteBuffer
+
+        private struct Exchange {
+            var done: Completion
+            var deadline: NIODeadline
+            var answer = Answer()
+            var keepAlive = false
+        }
+
+        private let clock: ContinuousClock
+        /// Whether writes wait for one flush at the end of what the loop is running (pipelining: the requests
+        /// started meanwhile leave in one write).
+        private let coalescesFlushes: Bool
+        private var context: ChannelHandlerContext?
+        private var parser: BeaconResponseParser
+        /// Written and not yet answered, oldest first: the next response is the first's.
+        private var exchanges = CircularBuffer<Exchange>()
+        private var flushPending = false
+        /// One timer for the connection, due at or before the earliest deadline of the exchanges waiting. It is not
+        /// cancelled when they end (a request's answer takes microseconds, its timeout seconds): when it fires, it
+        /// times out what is past its deadline and is set again for the earliest left.
+        private var timer: (deadline: NIODeadline, task: Scheduled<Void>)?
+        /// Why the connection is being closed by this side, for the requests still waiting on it.
+        private var closing: BeaconFailure?
+
+        /// - Parameter keepsHeaders: whether answers carry their header fields (a fleet that only counts them
+        ///   does not read them).
+        init(clock: ContinuousClock, coalescesFlushes: Bool = false, keepsHeaders: Bool = true) {
+            self.clock = clock
+            self.coalescesFlushes = coalescesFlushes
+            parser = BeaconResponseParser(keepsHeaders: keepsHeaders)
+        }
+
+        func handlerAdded(context: ChannelHandlerContext) { self.context = context }
+        func handlerRemoved(context: ChannelHandlerContext) { self.context = nil }
+
+        func start(_ request: ByteBuffer, deadline: NIODeadline, done: @escaping Completion) {
+            guard let context, context.channel.isActive, closing == nil else {
+                // Closed, or closing, before anything was written: the server never saw it, so it is sent again.
+                done(Answer(failure: .closedByServer, failedBeforeSending: true, ended: clock.now, unprocessed: true))
+                return
+            }
+            exchanges.append(Exchange(done: done, deadline: deadline))
+            if timer.map({ deadline < $0.deadline }) ?? true { setTimer(deadline, on: context.eventLoop) }
+            guard coalescesFlushes else {
+                context.writeAndFlush(wrapOutboundOut(request), promise: nil)
+                return
+            }
+            context.write(wrapOutboundOut(request), promise: nil)
+            if !flushPending {
+                flushPending = true
+                context.eventLoop.execute { [self] in
+                    flushPending = false
+                    self.context?.flush()
+                }
+            }
+        }
+
+        private func setTimer(_ deadline: NIODeadline, on loop: any EventLoop) {
+            timer?.task.cancel()
+            timer = (deadline, loop.scheduleTask(deadline: deadline) { [weak self] in self?.timerFired() })
+        }
+
+        /// Times out every exchange past its deadline; sets the timer again for the earliest one left.
+        private func timerFired() {
+            timer = nil
+            let now = NIODeadline.now()
+            guard let index = exchanges.firstIndex(where: { $0.deadline <= now }) else {
+                if let earliest = exchanges.lazy.map(\.deadline).min(), let loop = context?.eventLoop { setTimer(earliest, on: loop) }
+                return
+            }
+            timedOut(at: index)
+        }
+
+        /// An exchange ran past its deadline: it fails, and the connection goes (a request cannot be taken back;
+        /// the ones pipelined with it fail too, they may have reached the server).
+        private func timedOut(at index: CircularBuffer<Exchange>.Index) {
+            let failure: BeaconFailure = index == exchanges.startIndex && exchanges[index].answer.status != nil ? .bodyTimedOut : .timedOut
+            // Set before any answer is handed out: its caller may close the connection at once.
+            closing = .other("connection closed: a request pipelined before this one timed out")
+            complete(exchanges.remove(at: index), failure: failure)
+            context?.close(promise: nil)
+        }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            guard closing == nil else { return }
+            guard !exchanges.isEmpty else {
+                // Bytes no request asked for (an idle connection's `408`, say): what follows cannot be trusted.
+                closing = .closedByServer
+                context.close(promise: nil)
+                return
+            }
+            // Parsed on a copy: an answer handed out may close the connection at once, and its `channelInactive`
+            // reads the parser (`closing` is set by then, so the copy's state is not needed there).
+            var parser = self.parser
+            defer { self.parser = parser }
+            do {
+                try parser.parse(unwrapInboundIn(data)) { event in handle(event, context: context) }
+            } catch {
+                closing = .other(error.description)
+                failAll(first: .other(error.description), rest: .other("connection closed: \(error.description) (an answer before this one)"))
+                context.close(promise: nil)
+            }
+        }
+
+        /// One event of the parser; false when the connection is done (closing).
+        private func handle(_ event: BeaconResponseParser.Event, context: ChannelHandlerContext) -> Bool {
+            guard !exchanges.isEmpty else {
+                closing = .closedByServer
+                context.close(promise: nil)
+                return false
+            }
+            switch event {
+            case let .head(head):
+                exchanges[exchanges.startIndex].answer.status = head.status
+                exchanges[exchanges.startIndex].answer.headers = head.headers
+                exchanges[exchanges.startIndex].answer.location = head.location
+                exchanges[exchanges.startIndex].keepAlive = head.keepAlive
+            case let .body(count):
+                exchanges[exchanges.startIndex].answer.bytes += count
+                if exchanges[exchanges.startIndex].answer.bytes >= HTTPBeaconTransport.maxBodyBytes {
+                    // Enough of it: the rest is not read, and the connection goes (its body is still coming).
+                    closing = .other("connection closed: the answer to a request pipelined before this one was too long")
+                    complete(exchanges.removeFirst(), failure: nil, reusable: false)
+                    context.close(promise: nil)
+                    return false
+                }
+            case .end:
+                let exchange = exchanges.removeFirst()
+                var unprocessed: [Exchange] = []
+                if !exchange.keepAlive {
+                    // The server closes after this answer and reads no further: the rest were not processed. All of
+                    // this before any answer is handed out (its caller may close the connection at once).
+                    closing = .closedByServer
+                    while !exchanges.isEmpty {
+                        var next = exchanges.removeFirst()
+                        next.answer.unprocessed = true
+                        unprocessed.append(next)
+                    }
+                }
+                complete(exchange, failure: nil, reusable: exchange.keepAlive)
+                for next in unprocessed { complete(next, failure: .closedByServer) }
+                return exchange.keepAlive && closing == nil
+            }
+            return true
+        }
+
+        func errorCaught(context: ChannelHandlerContext, error: any Error) {
+            let failure = HTTPBeaconTransport.classify(error).failure
+            closing = closing ?? failure
+            failAll(first: failure, rest: failure)
+            context.close(promise: nil)
+        }
+
+        func channelInactive(context: ChannelHandlerContext) {
+            timer?.task.cancel()
+            timer = nil
+            // An answer with no length ends with the connection: complete, not failed.
+            if parser.endsAtClose, closing == nil, !exchanges.isEmpty {
+                closing = .closedByServer
+                complete(exchanges.removeFirst(), failure: nil, reusable: false)
+            }
+            failAll(first: closing ?? .closedByServer, rest: closing ?? .closedByServer)
+            context.fireChannelInactive()
+        }
+
+        /// Every exchange waiting fails: the first (whose answer may have begun) with `first`, the others with `rest`.
+        /// Taken off the queue before any is handed out (a caller may close the connection at once, which comes back
+        /// here).
+        private func failAll(first: BeaconFailure, rest: BeaconFailure) {
+            let waiting = exchanges
+            exchanges.removeAll()
+            for (position, exchange) in waiting.enumerated() {
+                let failure = position == 0 ? first : rest
+                complete(exchange, failure: exchange.answer.status == nil ? failure : .bodyFailed(BeaconFailureReason(failure)))
+            }
+        }
+
+        private func complete(_ exchange: Exchange, failure: BeaconFailure?, reusable: Bool = false) {
+            var answer = exchange.answer
+            answer.failure = failure
+            answer.reusable = reusable && failure == nil
+            answer.ended = clock.now
+            exchange.done(answer)
+        }
+    }
+}

@@ -1,0 +1,414 @@
+import NIOCore
+
+/// Reads the answers to beacon GETs from a connection's bytes as they come, HTTP/1.x (RFC 9112): the status line and
+/// the header fields, then the body by its framing (none after 204 and 304, chunked, `Content-Length`, or up to the
+/// connection's close), its bytes counted, never kept. Interim 1xx answers are skipped. The pooled transport's own
+/// codec: one pass over the bytes, and no header objects unless `keepsHeaders` (a redirect's `Location` is always
+/// read).
+///
+/// Lenient only where RFC 9112 lets a recipient be (a bare LF ends a line, empty lines before a status line are
+/// skipped, an obsolete folded line continues its field); anything else that is not an answer is `Malformed`, and
+/// the connection carrying it is closed.
+struct BeaconResponseParser {
+    /// An answer's status line and header fields.
+    struct Head: Equatable {
+        var status: Int
+        /// The fields in order, as written; empty unless the parser keeps headers.
+        var headers: [HeaderField]
+        var location: String?
+        /// Whether the connection may carry another request after this answer (HTTP/1.1 unless `Connection: close`;
+        /// HTTP/1.0 with `Connection: keep-alive`; never when the body ends at the close).
+        var keepAlive: Bool
+    }
+
+    enum Event: Equatable {
+        case head(Head)
+        /// Body bytes read (counted, dropped).
+        case body(Int)
+        case end
+    }
+
+    struct Malformed: Error, Equatable, CustomStringConvertible {
+        var why: String
+        var description: String { "invalid HTTP response: \(why)" }
+    }
+
+    /// A head (status line and fields), or a chunk's trailer section, longer than this is refused (SwiftNIO's
+    /// default limit for header fields).
+    static let maxHeadBytes = 80 * 1024
+    /// A chunk-size line longer than this is refused.
+    static let maxChunkLineBytes = 4 * 1024
+
+    let keepsHeaders: Bool
+
+    private enum State {
+        case head
+        /// Body bytes left of a `Content-Length` body.
+        case fixed(Int)
+        case chunkSize
+        case chunkData(Int)
+        /// The line break after a chunk's data.
+        case chunkDataEnd
+        /// Trailer fields after the last chunk, and how many bytes of them so far.
+        case trailers(Int)
+        /// The body ends when the connection closes.
+        case untilClose
+    }
+
+    private var state = State.head
+    /// An incomplete line or head, kept with the bytes after it until more come.
+    private var carry: ByteBuffer?
+    /// Bytes of the carried head searched for its end already.
+    private var headSearched = 0
+
+    init(keepsHeaders: Bool) {
+        self.keepsHeaders = keepsHeaders
+    }
+
+    /// Whether the answer being read ends when the connection closes (its close is then its end, not a failure).
+    var endsAtClose: Bool {
+        if case .untilClose = state { return true }
+        return false
+    }
+
+    /// Whether any part of an answer has been read and its end has not.
+    var midAnswer: Bool {
+        if case .head = state { return carry != nil }
+        return true
+    }
+
+    /// Reads `input`, calling `emit` with each event in order; stops at once when `emit` returns false (the caller
+    /// is done with the connection).
+    mutating func parse(_ input: ByteBuffer, emit: (Event) -> Bool) throws(Malformed) {
+        var buffer = input
+        if var carried = carry {
+            carry = nil
+            carried.writeImmutableBuffer(input)
+            buffer = carried
+        }
+        while buffer.readableBytes > 0 {
+            switch state {
+            case .head:
+                // Parsed once its end is there; the bytes searched already are not searched again (a head that
+                // comes a byte at a time costs its length, not its square).
+                guard headSearched == 0 || Self.headEnds(in: buffer, from: headSearched), let (head, length) = try Self.head(in: buffer, keepsHeaders: keepsHeaders) else {
+                    guard buffer.readableBytes <= Self.maxHeadBytes else { throw Malformed(why: "the head is longer than \(Self.maxHeadBytes) bytes") }
+                    headSearched = max(0, buffer.readableBytes - 2)
+                    carry = buffer
+                    return
+                }
+                headSearched = 0
+                buffer.moveReaderIndex(forwardBy: length)
+                if (100..<200).contains(head.head.status) {
+                    // Interim; the answer follows. 101 would leave HTTP: a beacon never asks for it.
+                    guard head.head.status != 101 else { throw Malformed(why: "101 Switching Protocols to a GET that asked for no upgrade") }
+                    continue
+                }
+                guard emit(.head(head.head)) else { return }
+                switch head.framing {
+                case .none:
+                    guard emit(.end) else { return }
+                case let .length(length):
+                    if length == 0 {
+                        guard emit(.end) else { return }
+                    } else {
+                        state = .fixed(length)
+                    }
+                case .chunked: state = .chunkSize
+                case .untilClose: state = .untilClose
+                }
+            case let .fixed(left):
+                let taken = min(left, buffer.readableBytes)
+                buffer.moveReaderIndex(forwardBy: taken)
+                state = taken == left ? .head : .fixed(left - taken)
+                guard emit(.body(taken)) else { return }
+                if taken == left { guard emit(.end) else { return } }
+            case .chunkSize:
+                guard let line = try line(in: &buffer, limit: Self.maxChunkLineBytes) else { return }
+                let size = try Self.chunkSize(line)
+                state = size == 0 ? .trailers(0) : .chunkData(size)
+            case let .chunkData(left):
+                let taken = min(left, buffer.readableBytes)
+                buffer.moveReaderIndex(forwardBy: taken)
+                state = taken == left ? .chunkDataEnd : .chunkData(left - taken)
+                guard emit(.body(taken)) else { return }
+            case .chunkDataEnd:
+                guard let line = try line(in: &buffer, limit: Self.maxChunkLineBytes) else { return }
+                guard line.readableBytes == 0 else { throw Malformed(why: "a chunk's data is longer than its size") }
+                state = .chunkSize
+            case let .trailers(read):
+                guard let line = try line(in: &buffer, limit: Self.maxHeadBytes - read) else { return }
+                if line.readableBytes == 0 {
+                    state = .head
+                    guard emit(.end) else { return }
+                } else {
+                    state = .trailers(read + line.readableBytes + 2)
+                }
+            case .untilClose:
+                let taken = buffer.readableBytes
+                buffer.moveReaderIndex(forwardBy: taken)
+                guard emit(.body(taken)) else { return }
+            }
+        }
+    }
+
+    /// The next line of `buffer` without its line break (CRLF or LF), moving past it; nil (the rest carried) when
+    /// its end has not come yet.
+    private mutating func line(in buffer: inout ByteBuffer, limit: Int) throws(Malformed) -> ByteBuffer? {
+        guard let newline = buffer.readableBytesView.firstIndex(of: 0x0A) else {
+            guard buffer.readableBytes <= limit else { throw Malformed(why: "a line is longer than \(limit) bytes") }
+            carry = buffer
+            buffer.moveReaderIndex(forwardBy: buffer.readableBytes)
+            return nil
+        }
+        let length = newline - buffer.readerIndex
+        guard length <= limit else { throw Malformed(why: "a line is longer than \(limit) bytes") }
+        var line = buffer.readSlice(length: length)!
+        buffer.moveReaderIndex(forwardBy: 1)
+        if line.readableBytesView.last == 0x0D { line.moveWriterIndex(to: line.writerIndex - 1) }
+        return line
+    }
+
+    /// Whether an empty line (LF LF or LF CR LF) is in `buffer` after its first `offset` readable bytes.
+    private static func headEnds(in buffer: ByteBuffer, from offset: Int) -> Bool {
+        buffer.withUnsafeReadableBytes { bytes in
+            var index = offset
+            while let newline = bytes[index...].firstIndex(of: 0x0A) {
+                if newline + 1 < bytes.count, bytes[newline + 1] == 0x0A { return true }
+                if newline + 2 < bytes.count, bytes[newline + 1] == 0x0D, bytes[newline + 2] == 0x0A { return true }
+                index = newline + 1
+            }
+            return false
+        }
+    }
+
+    /// A chunk-size line's size (hex digits, then maybe whitespace and extensions after `;`, which are ignored).
+    private static func chunkSize(_ line: ByteBuffer) throws(Malformed) -> Int {
+        var size = 0, digits = 0
+        for byte in line.readableBytesView {
+            guard let digit = hexValue(byte) else {
+                guard digits > 0, byte == 0x3B || byte == 0x20 || byte == 0x09 else { throw Malformed(why: "a chunk size is not hexadecimal") }
+                break
+            }
+            digits += 1
+            guard digits <= 15 else { throw Malformed(why: "a chunk size is too large") }
+            size = size << 4 | digit
+        }
+        guard digits > 0 else { throw Malformed(why: "a chunk size is missing") }
+        return size
+    }
+
+    private static func hexValue(_ byte: UInt8) -> Int? {
+        switch byte {
+        case 0x30...0x39: Int(byte - 0x30)
+        case 0x41...0x46: Int(byte - 0x41 + 10)
+        case 0x61...0x66: Int(byte - 0x61 + 10)
+        default: nil
+        }
+    }
+
+    // MARK: - The head
+
+    enum Framing: Equatable {
+        /// No body (204, 304).
+        case none
+        case length(Int)
+        case chunked
+        case untilClose
+    }
+
+    struct ParsedHead: Equatable {
+        var head: Head
+        var framing: Framing
+    }
+
+    /// The head at the start of `buffer` and its length in bytes (up to and with the empty line that ends it); nil
+    /// when that line has not come yet.
+    static func head(in buffer: ByteBuffer, keepsHeaders: Bool) throws(Malformed) -> (ParsedHead, Int)? {
+        do {
+            return try buffer.withUnsafeReadableBytes { bytes in
+                var reader = HeadReader(bytes: bytes, keepsHeaders: keepsHeaders)
+                return try reader.read()
+            }
+        } catch let error as Malformed {
+            throw error
+        } catch {
+            throw Malformed(why: "\(error)")
+        }
+    }
+
+    private struct HeadReader {
+        let bytes: UnsafeRawBufferPointer
+        let keepsHeaders: Bool
+        var status = 0
+        var minorVersion = 1
+        var headers: [HeaderField] = []
+        var location: String?
+        var contentLength: Int?
+        var transferEncoding = false
+        var chunked = false
+        var close = false
+        var keepAlive = false
+        /// The field the last line set, for an obsolete folded line continuing it.
+        var lastField: Field?
+
+        enum Field { case location, framing, other }
+
+        init(bytes: UnsafeRawBufferPointer, keepsHeaders: Bool) {
+            self.bytes = bytes
+            self.keepsHeaders = keepsHeaders
+        }
+
+        mutating func read() throws(Malformed) -> (ParsedHead, Int)? {
+            var start = 0
+            var sawStatus = false
+            while true {
+                guard let newline = bytes[start...].firstIndex(of: 0x0A) else { return nil }
+                var end = newline
+                if end > start, bytes[end - 1] == 0x0D { end -= 1 }
+                let line = start..<end
+                start = newline + 1
+                if !sawStatus {
+                    // Empty lines before the status line are skipped (RFC 9112 §2.2).
+                    guard !line.isEmpty else { continue }
+                    try statusLine(line)
+                    sawStatus = true
+                } else if line.isEmpty {
+                    return (ParsedHead(head: Head(status: status, headers: headers, location: location, keepAlive: reusable), framing: framing), start)
+                } else {
+                    try field(line)
+                }
+            }
+        }
+
+        /// What ends the body.
+        var framing: Framing {
+            if status == 204 || status == 304 || (100..<200).contains(status) { return .none }
+            if transferEncoding { return chunked ? .chunked : .untilClose }
+            return contentLength.map(Framing.length) ?? .untilClose
+        }
+
+        var reusable: Bool {
+            guard framing != .untilClose, !close else { return false }
+            // Both framings given: the message is suspect, the connection is not reused (RFC 9112 §6.3).
+            if transferEncoding, contentLength != nil { return false }
+            return minorVersion == 1 || keepAlive
+        }
+
+        private mutating func statusLine(_ line: Range<Int>) throws(Malformed) {
+            // HTTP/1.x SP 3DIGIT [SP reason]
+            let prefix: [UInt8] = Array("HTTP/1.".utf8)
+            guard line.count >= 12, bytes[line.lowerBound..<line.lowerBound + 7].elementsEqual(prefix) else {
+                throw Malformed(why: "no HTTP/1.x status line")
+            }
+            let minor = bytes[line.lowerBound + 7]
+            guard minor == 0x30 || minor == 0x31, bytes[line.lowerBound + 8] == 0x20 else { throw Malformed(why: "no HTTP/1.x status line") }
+            minorVersion = Int(minor - 0x30)
+            var code = 0
+            for index in line.lowerBound + 9..<line.lowerBound + 12 {
+                let byte = bytes[index]
+                guard (0x30...0x39).contains(byte) else { throw Malformed(why: "the status code is not three digits") }
+                code = code * 10 + Int(byte - 0x30)
+            }
+            guard line.count == 12 || bytes[line.lowerBound + 12] == 0x20 else { throw Malformed(why: "the status code is not three digits") }
+            guard code >= 100 else { throw Malformed(why: "status \(code)") }
+            status = code
+        }
+
+        private mutating func field(_ line: Range<Int>) throws(Malformed) {
+            if bytes[line.lowerBound] == 0x20 || bytes[line.lowerBound] == 0x09 {
+                // An obsolete folded line: more of the field before it, after a space (RFC 9112 §5.2).
+                switch lastField {
+                case nil: throw Malformed(why: "a folded line with no field before it")
+                case .framing: throw Malformed(why: "a framing field folded over lines")
+                case .location:
+                    location = (location ?? "") + " " + text(trimmed(line))
+                case .other: break
+                }
+                if keepsHeaders, !headers.isEmpty { headers[headers.count - 1].value += " " + text(trimmed(line)) }
+                return
+            }
+            guard let colon = bytes[line].firstIndex(of: 0x3A), colon > line.lowerBound else { throw Malformed(why: "a header line is not a field") }
+            let name = line.lowerBound..<colon
+            guard bytes[name].allSatisfy(Self.isTokenByte) else { throw Malformed(why: "a header field's name is not a token") }
+            let value = trimmed(colon + 1..<line.upperBound)
+            guard bytes[value].allSatisfy({ $0 == 0x09 || $0 >= 0x20 && $0 != 0x7F }) else { throw Malformed(why: "a header field's value holds a control byte") }
+            lastField = .other
+            if equalsLowercased(name, "content-length") {
+                lastField = .framing
+                try contentLength(value)
+            } else if equalsLowercased(name, "transfer-encoding") {
+                lastField = .framing
+                transferEncoding = true
+                // Chunked only when it is the last coding; otherwise the body runs to the close (RFC 9112 §6.3).
+                chunked = tokens(value).last.map { equalsLowercased($0, "chunked") } ?? false
+            } else if equalsLowercased(name, "connection") {
+                lastField = .framing
+                for token in tokens(value) {
+                    if equalsLowercased(token, "close") { close = true }
+                    if equalsLowercased(token, "keep-alive") { keepAlive = true }
+                }
+            } else if equalsLowercased(name, "location") {
+                lastField = .location
+                location = text(value)
+            }
+            if keepsHeaders { headers.append(HeaderField(name: text(name), value: text(value))) }
+        }
+
+        /// `Content-Length`: digits, or a list of the same digits; differing values are refused (RFC 9112 §6.3).
+        private mutating func contentLength(_ value: Range<Int>) throws(Malformed) {
+            for item in tokens(value) {
+                guard !item.isEmpty, item.count <= 18, bytes[item].allSatisfy({ (0x30...0x39).contains($0) }) else {
+                    throw Malformed(why: "Content-Length is not a number")
+                }
+                let length = bytes[item].reduce(0) { $0 * 10 + Int($1 - 0x30) }
+                guard contentLength == nil || contentLength == length else { throw Malformed(why: "Content-Length values differ") }
+                contentLength = length
+            }
+        }
+
+        /// The comma-separated items of a field's value, each trimmed; empty ones skipped.
+        private func tokens(_ value: Range<Int>) -> [Range<Int>] {
+            var items: [Range<Int>] = []
+            var start = value.lowerBound
+            for index in value.lowerBound...value.upperBound where index == value.upperBound || bytes[index] == 0x2C {
+                let item = trimmed(start..<index)
+                if !item.isEmpty { items.append(item) }
+                start = index + 1
+            }
+            return items
+        }
+
+        private func trimmed(_ range: Range<Int>) -> Range<Int> {
+            var lower = range.lowerBound, upper = range.upperBound
+            while lower < upper, bytes[lower] == 0x20 || bytes[lower] == 0x09 { lower += 1 }
+            while upper > lower, bytes[upper - 1] == 0x20 || bytes[upper - 1] == 0x09 { upper -= 1 }
+            return lower..<upper
+        }
+
+        /// Whether `range` is `lowercase` (ASCII letters compared without case).
+        private func equalsLowercased(_ range: Range<Int>, _ lowercase: StaticString) -> Bool {
+            guard range.count == lowercase.utf8CodeUnitCount else { return false }
+            let expected = UnsafeRawBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)
+            for offset in 0..<range.count {
+                let byte = bytes[range.lowerBound + offset]
+                let lowered = (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
+                guard lowered == expected[offset] else { return false }
+            }
+            return true
+        }
+
+        private func text(_ range: Range<Int>) -> String {
+            String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+        }
+
+        /// tchar (RFC 9110 §5.6.2).
+        private static func isTokenByte(_ byte: UInt8) -> Bool {
+            switch byte {
+            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: true
+            case 0x21, 0x23, 0x24, 0x25, 0x26, 0x27, 0x2A, 0x2B, 0x2D, 0x2E, 0x5E, 0x5F, 0x60, 0x7C, 0x7E: true
+            default: false
+            }
+        }
+    }
+}
