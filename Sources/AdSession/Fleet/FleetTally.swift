@@ -67,9 +67,17 @@ final class FleetTally: Sendable {
         event + "\u{1F}" + source + "\u{1F}" + template + (ad.map { "\u{1F}\($0)" } ?? "")
     }
 
-    /// Waits until a beacon may be sent, then counts it as sent and outstanding.
-    func admit(_ record: PlannedBeacon) async {
-        let index = keys[Self.key(event: record.event, source: record.source, template: record.template, ad: record.ad)]
+    /// The row of a beacon's tracking URL in the report's list; nil for a URL not listed.
+    private func row(of beacon: PlannedBeacon) -> Int? {
+        keys[Self.key(event: beacon.event, source: beacon.source, template: beacon.template, ad: beacon.ad)]
+    }
+
+    /// Waits until a beacon may be sent, then counts it as sent and outstanding. Returns the beacon with its row
+    /// (`countedAt`), for its records to be counted by.
+    func admit(_ beacon: PlannedBeacon) async -> PlannedBeacon {
+        var beacon = beacon
+        let index = row(of: beacon)
+        beacon.countedAt = index
         let limit = self.limit
         func take(_ counts: inout Counts) -> Bool {
             guard counts.outstanding < limit else { return false }
@@ -89,11 +97,12 @@ final class FleetTally: Sendable {
                 if freed { continuation.resume() }
             }
         }
+        return beacon
     }
 
     /// One attempt's record from the dispatcher.
     func record(_ record: BeaconRecord) {
-        let index = keys[Self.key(event: record.event, source: record.source, template: record.template, ad: record.planned.ad)]
+        let index = record.planned.countedAt ?? row(of: record.planned)
         let target = record.wasSent && index != nil ? targetOf(record.url) : nil
         let waiter: CheckedContinuation<Void, Never>? = counts.withLock { counts in
             if let index, let target {

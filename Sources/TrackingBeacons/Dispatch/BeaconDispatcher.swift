@@ -12,7 +12,8 @@ import Primitives
 /// The machine and the tasks are behind one lock, taken for a few counter updates per beacon, so a fleet's sessions
 /// and the answers coming back submit and complete on whatever thread they run on: an actor here made every beacon
 /// hop to it twice and the fleet's sessions queue on it. Records are handed to `onRecord` outside the lock, in the
-/// order each submit or answer produced them.
+/// order each submit or answer produced them; records taken at once (`recordingNow`, which waits for nothing and
+/// takes no lock of this dispatcher) are handed out under it, as they are made.
 public final class BeaconDispatcher: Sendable {
     private struct State {
         var machine: DispatchMachine
@@ -125,7 +126,8 @@ public final class BeaconDispatcher: Sendable {
         }
     }
 
-    /// What `execute` leaves to do once the lock is let go: records to report, attempts to start at once.
+    /// What `execute` leaves to do once the lock is let go: records to report (none when they are taken at once:
+    /// those are handed out as they are made), attempts to start at once.
     private struct Batch {
         var records: [BeaconRecord] = []
         var starts: [(id: Int, record: BeaconRecord)] = []
@@ -138,7 +140,7 @@ public final class BeaconDispatcher: Sendable {
         for action in actions {
             switch action {
             case let .record(record):
-                batch.records.append(record)
+                if let onRecordNow { onRecordNow(record) } else { batch.records.append(record) }
             case let .send(id, record):
                 guard transport != nil else { continue }
                 if onRecordNow != nil {

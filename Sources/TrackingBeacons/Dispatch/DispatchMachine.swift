@@ -79,7 +79,8 @@ struct DispatchMachine {
             return [.record(record), .wait(id: id, wait)]
         }
         flights[id] = nil
-        return [.record(record)] + freeSlot(now: now)
+        guard let next = freeSlot(now: now) else { return [.record(record)] }
+        return [.record(record), next]
     }
 
     /// Beacon `id`'s backoff is over: its next attempt goes out.
@@ -123,7 +124,8 @@ struct DispatchMachine {
         return .send(id: id, record)
     }
 
-    private mutating func freeSlot(now: Int64) -> [Action] {
+    /// The next waiting beacon's attempt, taking the slot an answer freed; nil (the slot free) when none waits.
+    private mutating func freeSlot(now: Int64) -> Action? {
         while queueHead < queue.count {
             let next = queue[queueHead]
             queueHead += 1
@@ -131,9 +133,9 @@ struct DispatchMachine {
                 queue.removeFirst(queueHead)
                 queueHead = 0
             }
-            if flights[next] != nil { return [attempt(next, number: 1, now: now)] }
+            if flights[next] != nil { return attempt(next, number: 1, now: now) }
         }
         slotsInUse -= 1
-        return []
+        return nil
     }
 }

@@ -115,7 +115,8 @@ public final class PooledBeaconTransport: BeaconTransport {
         var deadline: ContinuousClock.Instant
         var nioDeadline: NIODeadline
         var current: RequestURL
-        var visited: Set<String>
+        /// URLs requested so far, once a redirect is followed (empty until then: most attempts have none).
+        var visited: Set<String> = []
         var redirects: [String] = []
         /// Answered `unprocessed` (pipelined behind an answer that closed the connection) this many times.
         var resent = 0
@@ -127,8 +128,7 @@ public final class PooledBeaconTransport: BeaconTransport {
         do {
             let current = try gate.check(url)
             return .success(Progress(url: url, started: started, deadline: started.advanced(by: timeout),
-                                     nioDeadline: NIODeadline.now() + .nanoseconds(max(0, timeout.nanoseconds)), current: current,
-                                     visited: [current.text]))
+                                     nioDeadline: NIODeadline.now() + .nanoseconds(max(0, timeout.nanoseconds)), current: current))
         } catch {
             return .failure(RefusedOutcome(TransportOutcome(status: nil, error: .refused(error), latency: started.duration(to: clock.now), bytes: 0,
                                                             requestedURL: url)))
@@ -182,6 +182,7 @@ public final class PooledBeaconTransport: BeaconTransport {
             return TransportOutcome(status: nil, error: .redirectRefused(target: String(location.prefix(2048)), error), latency: latency,
                                     bytes: 0, requestedURL: url, redirects: redirects)
         }
+        if progress.visited.isEmpty { progress.visited.insert(progress.current.text) }
         guard progress.visited.insert(next.text).inserted else {
             return TransportOutcome(status: nil, error: .redirectCycle, latency: latency, bytes: 0, requestedURL: url, redirects: redirects)
         }

@@ -19,6 +19,10 @@ public struct PlannedBeacon: Sendable, Equatable {
     public var ad: Int?
     /// A progress beacon's offset (playhead time it is due at); nil for every other event.
     public var offset: Duration?
+    /// Where a counter of beacons keeps this one's counts (a fleet's tally: its row), set by that counter when the
+    /// beacon is sent and carried into its records, so each answer is counted without looking its row up again.
+    /// No log or report writes it.
+    public var countedAt: Int?
 
     public init(event: String, source: String, template: String, url: String, playhead: Duration, clock: Duration,
                 unknownMacros: [String] = []) {
