@@ -39,15 +39,22 @@ struct BeaconPlanner {
     /// Macros seen without a value, each reported once per session.
     private(set) var unknownMacros: [String] = []
 
-    init(configuration: SessionConfiguration, seed: UInt64, wallStart: Int64) {
+    /// - Parameter macros: `macros(for: configuration)` when the caller has it already (a fleet makes it once for
+    ///   all its sessions).
+    init(configuration: SessionConfiguration, seed: UInt64, wallStart: Int64, macros: [String: String]? = nil) {
         cacheBuster = CacheBuster(seed: seed)
         pageCacheBuster = CacheBuster(seed: seed ^ 0x7061_6765_7061_6765)
         transactionID = TransactionID.make(seed: seed)
         self.wallStart = wallStart
         timeZoneOffsetMinutes = configuration.timeZoneOffsetMinutes
+        deviceMacros = macros ?? Self.macros(for: configuration)
+    }
+
+    /// The configured device, app and ad-break macros, `DEVICEUA` the User-Agent the requests carry.
+    static func macros(for configuration: SessionConfiguration) -> [String: String] {
         var macros = configuration.requestMacros
         macros["DEVICEUA"] = configuration.userAgent
-        deviceMacros = macros
+        return macros
     }
 
     /// Takes the macro facts of the ad that plays: `[ADSERVINGID]`, `[UNIVERSALADID]` (each `registry value`,

@@ -55,12 +55,32 @@ extension Duration {
     /// messages. Negative values are clamped to zero.
     public var clockText: String {
         let ms = max(0, roundedMilliseconds)
-        func pad(_ value: Int64, _ width: Int) -> String {
-            let text = String(value)
-            return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+        // Written as bytes: every beacon with `[ADPLAYHEAD]` formats one, and interpolated padding cost more than
+        // the rest of its macro.
+        let hours = ms / 3_600_000
+        var hourDigits = 2
+        while hourDigits < 19, hours >= Self.powersOfTen[hourDigits] { hourDigits += 1 }
+        return String(unsafeUninitializedCapacity: hourDigits + 10) { bytes in
+            func put(_ value: Int64, _ width: Int, at start: Int) {
+                var value = value
+                for index in stride(from: start + width - 1, through: start, by: -1) {
+                    bytes[index] = UInt8(truncatingIfNeeded: 0x30 + value % 10)
+                    value /= 10
+                }
+            }
+            put(hours, hourDigits, at: 0)
+            bytes[hourDigits] = 0x3A
+            put((ms / 60_000) % 60, 2, at: hourDigits + 1)
+            bytes[hourDigits + 3] = 0x3A
+            put((ms / 1000) % 60, 2, at: hourDigits + 4)
+            bytes[hourDigits + 6] = 0x2E
+            put(ms % 1000, 3, at: hourDigits + 7)
+            return hourDigits + 10
         }
-        return "\(pad(ms / 3_600_000, 2)):\(pad((ms / 60_000) % 60, 2)):\(pad((ms / 1000) % 60, 2)).\(pad(ms % 1000, 3))"
     }
+
+    /// 10⁰ … 10¹⁸.
+    private static let powersOfTen: [Int64] = (0...18).map { (0..<$0).reduce(Int64(1)) { product, _ in product * 10 } }
 }
 
 /// Seconds with exactly three decimals (`"12.345"`, `"-0.042"`), rounded to the millisecond, without Foundation's

@@ -78,6 +78,9 @@ import Testing
     @Test func clockText_clampsNegativeAndCarriesHours() {
         #expect(Duration.seconds(-1).clockText == "00:00:00.000")
         #expect((Duration.seconds(3723) + .milliseconds(4)).clockText == "01:02:03.004")
+        #expect(Duration.seconds(360_000).clockText == "100:00:00.000")
+        #expect(Duration.milliseconds(359_999_999).clockText == "99:59:59.999")
+        #expect(Duration.milliseconds(1).clockText == "00:00:00.001")
     }
 
     @Test func millisecondText_isSafeForAnyValue() {

@@ -153,6 +153,9 @@ import Testing
         #expect(id == TransactionID.make(seed: 1))
         #expect(id != TransactionID.make(seed: 2))
         #expect(id.range(of: #"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$"#, options: .regularExpression) != nil, "\(id)")
+        // The values a seed has always given (the session ids of earlier reports), leading zeros kept.
+        #expect(id == "190f657d-6472-4635-a393-3b0a161320e0")
+        #expect(TransactionID.make(seed: .max) == "dac9eac4-ba77-4065-acf4-0048faa24298")
     }
 
     @Test func cacheBuster_isEightDigitsAndReproducibleFromItsSeed() {

@@ -24,8 +24,9 @@ struct BeaconStep {
     /// - Parameters:
     ///   - seed: this session's seed (`[CACHEBUSTING]`, `[TRANSACTIONID]`).
     ///   - wallStart: wall time of the first frame, ms since 1970 (`[TIMESTAMP]` = this + the event's clock).
-    init(configuration: SessionConfiguration, seed: UInt64, wallStart: Int64) {
-        planner = BeaconPlanner(configuration: configuration, seed: seed, wallStart: wallStart)
+    ///   - macros: `BeaconPlanner.macros(for: configuration)`, when the caller made it already.
+    init(configuration: SessionConfiguration, seed: UInt64, wallStart: Int64, macros: [String: String]? = nil) {
+        planner = BeaconPlanner(configuration: configuration, seed: seed, wallStart: wallStart, macros: macros)
         gate = TrackingGate(repeatTracking: configuration.repeatTracking, replayTracking: configuration.replayTracking)
         (repeatTracking, replayTracking) = (configuration.repeatTracking, configuration.replayTracking)
         rewardCallback = configuration.rewardCallback.map { ($0, RewardSigner.current(seed: configuration.seed)) }

@@ -12,14 +12,23 @@ public enum TransactionID {
         var generator = SplitMix64(seed: seed ^ streamKey)
         let high = (generator.next() & ~0xF000) | 0x4000  // version 4 in bits 12–15 of the third group
         let low = (generator.next() & ~(0b11 << 62)) | (0b10 << 62)  // RFC variant
-        let hex = hexDigits(high, 16) + hexDigits(low, 16)
-        let characters = Array(hex)
-        func group(_ range: Range<Int>) -> String { String(characters[range]) }
-        return [group(0..<8), group(8..<12), group(12..<16), group(16..<20), group(20..<32)].joined(separator: "-")
+        // 32 lower-case hex digits, high word first, with dashes after the 8th, 12th, 16th and 20th: written as
+        // bytes (one per session of a fleet).
+        return String(unsafeUninitializedCapacity: 36) { bytes in
+            var position = 0
+            for digit in 0..<32 {
+                if digit == 8 || digit == 12 || digit == 16 || digit == 20 {
+                    bytes[position] = 0x2D
+                    position += 1
+                }
+                let word = digit < 16 ? high : low
+                let nibble = Int((word >> UInt64(60 - 4 * (digit % 16))) & 0xF)
+                bytes[position] = hexDigits[nibble]
+                position += 1
+            }
+            return position
+        }
     }
 
-    private static func hexDigits(_ value: UInt64, _ width: Int) -> String {
-        let text = String(value, radix: 16)
-        return String(repeating: "0", count: width - text.count) + text
-    }
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 }
