@@ -276,8 +276,12 @@ final class LateClock: Clock, Sendable {
         let timeline = try MediaTimeline(decoding: FFmpegMediaSource(location: Repo.media("clip-10s-360p.mp4")))
         let timelineReport = try await PlaybackEngine(configuration: .init(rules: rules)).play(
             TimelineMediaSource(timeline), script: script, on: VirtualClock()) { onTimeline.append($0) }
+        // The replay's frames are read in the engine's own loop over the timeline (no protocol call each); the
+        // decode goes through the general one. Same events, same counts, same end.
         #expect(onTimeline == onDecode)
         #expect(timelineReport.framesPresented == decodeReport.framesPresented)
+        #expect(timelineReport.videoFramesPresented == decodeReport.videoFramesPresented)
+        #expect(timelineReport.clock == decodeReport.clock && timelineReport.plays == decodeReport.plays && timelineReport.ending == decodeReport.ending)
     }
 
     @Test func truncatedMedia_failsToBecomeATimeline() throws {

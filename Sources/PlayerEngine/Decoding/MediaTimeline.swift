@@ -52,7 +52,11 @@ public final class TimelineMediaSource: MediaSource {
 
     public var info: MediaInfo { timeline.info }
 
-    public func nextFrame() throws(MediaError) -> MediaFrame? {
+    public func nextFrame() throws(MediaError) -> MediaFrame? { nextReplayedFrame() }
+
+    /// `nextFrame()` without a protocol call (it cannot fail): the engine's loop over a replay's frames.
+    @inline(__always)
+    func nextReplayedFrame() -> MediaFrame? {
         guard position < timeline.frames.count else { return nil }
         defer { position += 1 }
         return timeline.frames[position]

@@ -268,7 +268,19 @@ public struct PlaybackEngine: Sendable {
                     dataEnd = max(dataEnd, frame.end)
                     upcoming = fetch()
                     upcomingWaited = waited
-                    if batchesFrames {
+                    if batchesFrames, aheadHead >= ahead.count, pendingFailure == nil, let replay = source as? TimelineMediaSource {
+                        // The same loop as below over a replayed timeline, its frames taken straight from its array
+                        // (a fleet replays hundreds per session: no protocol call, no read-ahead bookkeeping each).
+                        let other = Self.earliest(boundaryDue, actionDue, nil, nil)
+                        while machine.phase == .playing, !machine.buffering, let next = upcoming, next.time < duration {
+                            guard let due = machine.clock(forPlayhead: next.time), other.map({ due < $0 }) ?? true else { break }
+                            now = max(now, due)
+                            report.present(next)
+                            dataEnd = max(dataEnd, next.end)
+                            upcoming = replay.nextReplayedFrame()
+                        }
+                        upcomingWaited = waited
+                    } else if batchesFrames {
                         // Strictly before the next other due time: at an equal instant boundaries and steps go first.
                         let other = Self.earliest(boundaryDue, actionDue, nil, nil)
                         while pendingFailure == nil, machine.phase == .playing, !machine.buffering, let next = upcoming, next.time < duration {
