@@ -94,3 +94,21 @@ import Testing
         #expect(!VASTMacroNames.isKnown("NOTAMACRO"))
     }
 }
+
+/// `PercentEncoding.append`, the macro expander's way to encode into the URL it builds.
+@Suite struct PercentEncodingTests {
+    @Test func percentEncodingAppended_isTheEncodingBuiltOnItsOwn() {
+        var generator = SplitMix64(seed: 22)
+        let pieces = ["a", "Z", "0", "-", ".", "_", "~", ":", "/", "?", "#", "[", "]", "@", "!", "$", "&", "'", "(", ")", "*", "+", ",", ";",
+                      "=", "%", " ", "\u{7F}", "\u{0}", "é", "ß", "日本", "👩‍👩‍👧", "\u{301}", "00:00:05.000"]
+        var cases = pieces + ["", "plain-value_1.2~3", "http://x.example/a b?c=d&e=f#g"]
+        for _ in 0..<500 {
+            cases.append((0..<Int(generator.next() % 12)).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined())
+        }
+        for value in cases {
+            var appended = "prefix="
+            PercentEncoding.append(value, to: &appended)
+            #expect(appended == "prefix=" + PercentEncoding.rfc3986(value), "\(value.debugDescription)")
+        }
+    }
+}

@@ -58,7 +58,7 @@ public struct MacroExpander: Sendable {
             output += template[copied..<start]
             let name = String(template[from..<nameEnd])
             if let found = value(name) {
-                output += found.encoded
+                found.appendEncoded(to: &output)
             } else if VASTMacroNames.isKnown(name) {
                 output += VASTMacroNames.unknownValue
                 if !unfilled.contains(name) { unfilled.append(name) }

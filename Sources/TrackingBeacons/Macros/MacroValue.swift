@@ -17,9 +17,21 @@ public enum MacroValue: Sendable, Equatable, ExpressibleByStringLiteral {
 
     /// The value as it goes into the URL.
     public var encoded: String {
+        var output = ""
+        appendEncoded(to: &output)
+        return output
+    }
+
+    /// `encoded`, appended to `output` (a URL being expanded) without building it first.
+    public func appendEncoded(to output: inout String) {
         switch self {
-        case let .text(text): MacroExpander.percentEncode(text)
-        case let .list(items): items.map(MacroExpander.percentEncode).joined(separator: ",")
+        case let .text(text):
+            PercentEncoding.append(text, to: &output)
+        case let .list(items):
+            for (position, item) in items.enumerated() {
+                if position > 0 { output += "," }
+                PercentEncoding.append(item, to: &output)
+            }
         }
     }
 }
