@@ -159,10 +159,10 @@ extension FleetRunner {
         }
         let population = FleetReport.Population(
             scenarios: counts.scenarios, endings: counts.endings, rewardsGranted: counts.rewardsGranted,
-            rewardsForfeited: counts.rewardsForfeited, events: counts.events, beacons: beacons,
+            rewardsForfeited: counts.rewardsForfeited, events: counts.eventsByName, beacons: beacons,
             failures: counts.failures, unexpected: received?.unexpected,
             networks: configuration.networkMix == nil ? nil : counts.networks,
-            viewability: FleetReport.Viewability.of(events: counts.events))
+            viewability: FleetReport.Viewability.of(events: counts.eventsByName))
         let latency = FleetReport.latency(of: counts.latency)
         let performance = FleetReport.Performance(
             seconds: seconds, decodeSeconds: prepared.decodeSeconds,

@@ -256,7 +256,7 @@ public struct FleetRunner: Sendable {
     /// fires before a pod): a pod's are its prelude's, then each ad's in play order.
     static func targets(of ad: FleetAd, withErrors: Bool = false) -> [(target: TrackingPlan.Target, ad: Int?)] {
         guard !ad.pod.isEmpty else { return targets(of: ad.plan, withErrors: withErrors).map { ($0, nil) } }
-        var seen: Set<String> = []
+        var seen: Set<FleetTally.Key> = []
         var all = targets(of: ad.plan).map { (target: $0, ad: Int?.none) }
         for part in ad.pod {
             for target in targets(of: part.plan) where seen.insert(FleetTally.key(event: target.event, source: target.source.description, template: target.url, ad: part.ad.index)).inserted {
@@ -289,7 +289,7 @@ public struct FleetRunner: Sendable {
     }
 
     static func targets(of ad: SessionPlan, withErrors: Bool = false) -> [TrackingPlan.Target] {
-        var seen: Set<String> = []
+        var seen: Set<FleetTally.Key> = []
         var all: [TrackingPlan.Target] = []
         func add(_ target: TrackingPlan.Target) {
             if seen.insert(FleetTally.key(event: target.event, source: target.source.description, template: target.url)).inserted { all.append(target) }

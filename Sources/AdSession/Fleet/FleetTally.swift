@@ -22,7 +22,7 @@ final class FleetTally: Sendable {
         var latency = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: .three)
         var scenarios: [String: Int] = [:]
         var endings: [String: Int] = [:]
-        var events: [String: Int] = [:]
+        var events: [PlaybackEvent.Name: Int] = [:]
         var rewardsGranted = 0
         var rewardsForfeited = 0
         var sessionsDone = 0
@@ -32,20 +32,23 @@ final class FleetTally: Sendable {
         var networks: [String: FleetReport.NetworkPopulation] = [:]
         var outstanding = 0
         var waiting: [CheckedContinuation<Void, Never>] = []
+
+        /// `events` by name, as the report writes them.
+        var eventsByName: [String: Int] { Dictionary(uniqueKeysWithValues: events.map { ($0.key.rawValue, $0.value) }) }
     }
 
     /// Index of each tracking URL (`event`, `source`, `template`) in the report's list.
-    private let keys: [String: Int]
+    private let keys: [Key: Int]
     private let counts: Locked<Counts>
     private let limit: Int
     private let targetOf: @Sendable (String) -> String?
 
     /// - Parameters:
-    ///   - keys: the tracking URLs, in report order, as `event␟source␟template`.
+    ///   - keys: the tracking URLs, in report order (`key(event:source:template:ad:)`).
     ///   - limit: beacons sent and not yet answered before sessions wait.
     ///   - targetOf: the request target a URL's request shows at the sink, or nil when it does not go to the sink.
-    init(keys: [String], limit: Int, targetOf: @escaping @Sendable (String) -> String?) {
-        var index: [String: Int] = [:]
+    init(keys: [Key], limit: Int, targetOf: @escaping @Sendable (String) -> String?) {
+        var index: [Key: Int] = [:]
         for (position, key) in keys.enumerated() where index[key] == nil { index[key] = position }
         self.keys = index
         counts = Locked(Counts(sent: Array(repeating: 0, count: keys.count), delivered: Array(repeating: 0, count: keys.count)))
@@ -62,9 +65,18 @@ final class FleetTally: Sendable {
         counts.withLock { ($0.sessionsDone, $0.beaconsSent, $0.beaconsAnswered) }
     }
 
-    /// `ad`: the pod place of the ad (nil for a single ad): a wrapper's URL fired by each ad of a pod is counted per ad.
-    static func key(event: String, source: String, template: String, ad: Int? = nil) -> String {
-        event + "\u{1F}" + source + "\u{1F}" + template + (ad.map { "\u{1F}\($0)" } ?? "")
+    /// A tracking URL as the report counts it: its event, source and template, and the pod place of the ad (nil
+    /// for a single ad: a wrapper's URL fired by each ad of a pod is counted per ad). Its parts, not one string
+    /// joined from them: looked up once per beacon.
+    struct Key: Hashable, Sendable {
+        var event: String
+        var source: String
+        var template: String
+        var ad: Int?
+    }
+
+    static func key(event: String, source: String, template: String, ad: Int? = nil) -> Key {
+        Key(event: event, source: source, template: template, ad: ad)
     }
 
     /// The row of a beacon's tracking URL in the report's list; nil for a URL not listed.
@@ -128,7 +140,7 @@ final class FleetTally: Sendable {
     }
 
     func event(_ event: PlaybackEvent) {
-        counts.withLock { $0.events[event.name.rawValue, default: 0] += 1 }
+        counts.withLock { $0.events[event.name, default: 0] += 1 }
     }
 
     func finished(_ scenario: FleetScenario, network: String? = nil, report: PlaybackReport?) {
