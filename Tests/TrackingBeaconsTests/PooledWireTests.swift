@@ -9,7 +9,8 @@ import Testing
 /// are not HTTP.
 @Suite(.timeLimit(.minutes(2))) struct PooledWireTests {
     /// Answers request *n* of the whole server with `answers[n]` (the last repeats) and closes the connection after
-    /// it when `closeAfter` says so; records what it read.
+    /// it when `closeAfter` says so (its sending side: what comes after is read and dropped, as servers linger, so
+    /// that requests left unread do not turn the close into a reset); records what it read.
     final class RawServer: Sendable {
         let port: Int
         private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
@@ -43,6 +44,8 @@ import Testing
             let closeAfter: @Sendable (Int) -> Bool
             let state: NIOLockedValueBox<(received: String, requests: Int, connections: Int)>
             var pending = ""
+            /// The sending side is closed: nothing more is answered.
+            var closed = false
 
             init(answers: [String], closeAfter: @escaping @Sendable (Int) -> Bool, state: NIOLockedValueBox<(received: String, requests: Int, connections: Int)>) {
                 self.answers = answers
@@ -52,6 +55,7 @@ import Testing
 
             func channelRead(context: ChannelHandlerContext, data: NIOAny) {
                 let text = String(buffer: unwrapInboundIn(data))
+                guard !closed else { return }
                 pending += text
                 state.withLockedValue { $0.received += text }
                 while let end = pending.range(of: "\r\n\r\n") {
@@ -62,7 +66,8 @@ import Testing
                     }
                     context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: answers[min(index, answers.count - 1)])), promise: nil)
                     if closeAfter(index) {
-                        context.close(promise: nil)
+                        closed = true
+                        context.close(mode: .output, promise: nil)
                         return
                     }
                 }
@@ -109,6 +114,21 @@ import Testing
         await transport.shutdown()
         #expect(outcomes.allSatisfy { $0.status == 200 && $0.error == nil && $0.bytes == 6 && $0.delivered }, "\(outcomes)")
         #expect(server.state.withLockedValue { $0.connections } == 2)
+    }
+
+    @Test func pipelinedBehindAnAnswerThatEndsAtTheClose_isSentAgain_andAnsweredOnce() async throws {
+        // Every connection: one answer whose body runs to the close, then the close (the server reads no further).
+        let server = try RawServer(answers: ["HTTP/1.1 200 OK\r\nContent-Type: image/gif\r\n\r\nGIF89a"], closeAfter: { _ in true })
+        defer { server.stop() }
+        let transport = PooledBeaconTransport(userAgent: "vplay-test", clock: ContinuousClock(), maxConnectionsPerHost: 4, pipelineDepth: 4,
+                                              fallback: HTTPBeaconTransport(userAgent: "vplay-test", clock: ContinuousClock()))
+        let outcomes = await withTaskGroup(of: TransportOutcome.self) { group in
+            for index in 0..<4 { group.addTask { await transport.send("\(server.baseURL)/b\(index)", timeout: .seconds(30)) } }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        await transport.shutdown()
+        #expect(outcomes.allSatisfy { $0.status == 200 && $0.error == nil && $0.bytes == 6 }, "\(outcomes.map { "\($0.status.map(String.init) ?? "-") \($0.error.map { "\($0)" } ?? "ok")" })")
+        #expect(server.state.withLockedValue { $0.requests } == 4, "each answered once")
     }
 
     @Test func answerThatIsNotHTTP_failsThatBeacon_withoutRetry_andTheNextOneGetsANewConnection() async throws {

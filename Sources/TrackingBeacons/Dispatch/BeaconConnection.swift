@@ -216,10 +216,13 @@ final class BeaconConnection: Sendable {
         func channelInactive(context: ChannelHandlerContext) {
             timer?.task.cancel()
             timer = nil
-            // An answer with no length ends with the connection: complete, not failed.
+            // An answer with no length ends with the connection: complete, not failed. The server could answer
+            // nothing after it, as after `Connection: close`: the requests pipelined behind it were not processed.
             if parser.endsAtClose, closing == nil, !exchanges.isEmpty {
                 closing = .closedByServer
-                complete(exchanges.removeFirst(), failure: nil, reusable: false)
+                let answered = exchanges.removeFirst()
+                for index in exchanges.indices { exchanges[index].answer.unprocessed = true }
+                complete(answered, failure: nil, reusable: false)
             }
             failAll(first: closing ?? .closedByServer, rest: closing ?? .closedByServer)
             context.fireChannelInactive()
