@@ -15,7 +15,9 @@ struct DispatchMachine {
 
     private enum State {
         case waitingForSlot
-        case onWire(BeaconRecord)
+        /// Its attempt `attempt`, sent at `sentAt` (the record is made again from the planned beacon when it ends:
+        /// not kept, so a beacon on the wire costs no copy of it).
+        case onWire(attempt: Int, sentAt: Int64)
         /// Between attempts: the next one's number and the backoff after it.
         case backingOff(nextAttempt: Int, backoff: Duration)
     }
@@ -59,13 +61,13 @@ struct DispatchMachine {
     /// The answer to beacon `id`'s attempt on the wire. A retryable failure with retries left is recorded and waits
     /// its backoff (keeping its slot); anything else is final and frees the slot for the next waiting beacon.
     mutating func answered(id: Int, _ outcome: TransportOutcome, now: Int64) -> [Action] {
-        guard !closed, var flight = flights[id], case let .onWire(sent) = flight.state else { return [] }
-        var record = sent
+        guard !closed, var flight = flights[id], case let .onWire(attempt, sentAt) = flight.state else { return [] }
+        var record = Self.record(of: flight.planned, attempt: attempt, sentAt: sentAt)
         record.status = outcome.status
         record.failure = outcome.error ?? (outcome.delivered ? nil : outcome.status.map { .httpStatus($0) })
         record.latency = outcome.latency
         record.bytes = outcome.bytes
-        record.requestedURL = outcome.requestedURL == sent.url ? nil : outcome.requestedURL
+        record.requestedURL = outcome.requestedURL == record.url ? nil : outcome.requestedURL
         record.responseHeaders = outcome.headers
         record.redirects = outcome.redirects
         record.hops = outcome.hops
@@ -99,8 +101,8 @@ struct DispatchMachine {
             guard let flight = flights.removeValue(forKey: id) else { continue }
             var record: BeaconRecord
             switch flight.state {
-            case let .onWire(current):
-                record = current
+            case let .onWire(attempt, sentAt):
+                record = Self.record(of: flight.planned, attempt: attempt, sentAt: sentAt)
                 record.failure = .unansweredAtSessionEnd
             case .waitingForSlot, .backingOff:
                 record = BeaconRecord(planned: flight.planned, dryRun: false)
@@ -117,11 +119,17 @@ struct DispatchMachine {
     }
 
     private mutating func attempt(_ id: Int, number: Int, now: Int64) -> Action {
-        var record = BeaconRecord(planned: flights[id]!.planned, dryRun: false)
-        record.attempt = number
-        record.sentAt = now
-        flights[id]?.state = .onWire(record)
-        return .send(id: id, record)
+        guard let index = flights.index(forKey: id) else { preconditionFailure("an attempt of a beacon not in flight") }
+        flights.values[index].state = .onWire(attempt: number, sentAt: now)
+        return .send(id: id, Self.record(of: flights.values[index].planned, attempt: number, sentAt: now))
+    }
+
+    /// The record of an attempt of `planned`, before its answer.
+    private static func record(of planned: PlannedBeacon, attempt: Int, sentAt: Int64) -> BeaconRecord {
+        var record = BeaconRecord(planned: planned, dryRun: false)
+        record.attempt = attempt
+        record.sentAt = sentAt
+        return record
     }
 
     /// The next waiting beacon's attempt, taking the slot an answer freed; nil (the slot free) when none waits.
