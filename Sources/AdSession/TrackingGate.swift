@@ -5,7 +5,9 @@ import PlayerEngine
 struct TrackingGate {
     let repeatTracking: SessionConfiguration.RepeatTracking
     let replayTracking: SessionConfiguration.ReplayTracking
-    private var seen: Set<PlaybackEvent.Name> = []
+    /// The events seen so far, a bit each (`bit(of:)`): a session's gate is made and asked for every event of every
+    /// session of a fleet, and a set of names allocated and grew each time.
+    private var seen: UInt64 = 0
 
     init(repeatTracking: SessionConfiguration.RepeatTracking, replayTracking: SessionConfiguration.ReplayTracking) {
         self.repeatTracking = repeatTracking
@@ -16,9 +18,16 @@ struct TrackingGate {
     static let oneShot: Set<PlaybackEvent.Name> = [.loaded, .impression, .creativeView, .start, .firstQuartile, .midpoint,
                                                    .thirdQuartile, .complete, .progress, .skip, .iconShown]
 
+    /// Each name's bit in `seen`.
+    private static let bits: [PlaybackEvent.Name: UInt64] = {
+        precondition(PlaybackEvent.Name.allCases.count <= 64, "more event names than bits")
+        return Dictionary(uniqueKeysWithValues: PlaybackEvent.Name.allCases.enumerated().map { ($1, UInt64(1) << UInt64($0)) })
+    }()
+
     mutating func fires(_ event: PlaybackEvent) -> Bool {
-        defer { seen.insert(event.name) }
-        if Self.repeatable.contains(event.name) { return repeatTracking == .every || !seen.contains(event.name) }
+        let bit = Self.bits[event.name]!
+        defer { seen |= bit }
+        if Self.repeatable.contains(event.name) { return repeatTracking == .every || seen & bit == 0 }
         if event.play > 1 && Self.oneShot.contains(event.name) { return replayTracking == .all }
         return true
     }
