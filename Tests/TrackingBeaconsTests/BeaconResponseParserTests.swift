@@ -135,6 +135,9 @@ struct BeaconResponseParserTests {
     @Test func aHeadLongerThanTheLimit_isRefused_evenWhenItsEndNeverComes() {
         let long = "HTTP/1.1 200 OK\r\n" + String(repeating: "X-Filler: 0123456789abcdef\r\n", count: BeaconResponseParser.maxHeadBytes / 28 + 1)
         #expect(Self.malformed(long) != nil)
+        // Whole, in reads of 64 KiB (its end in the read that takes it past the limit): refused all the same.
+        #expect(throws: BeaconResponseParser.Malformed.self) { _ = try Self.events(long + "\r\n", in: 64 * 1024) }
+        #expect(throws: BeaconResponseParser.Malformed.self) { _ = try Self.events(long + "\r\n", in: 1 << 20) }
         var parser = BeaconResponseParser(keepsHeaders: false)
         #expect(throws: BeaconResponseParser.Malformed.self) {
             for _ in 0..<(BeaconResponseParser.maxHeadBytes / 1024 + 2) {

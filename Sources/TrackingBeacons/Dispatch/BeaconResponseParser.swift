@@ -98,6 +98,8 @@ struct BeaconResponseParser {
                     return
                 }
                 headSearched = 0
+                // Its end came in the read that took it past the limit: still too long.
+                guard length <= Self.maxHeadBytes else { throw Malformed(why: "the head is longer than \(Self.maxHeadBytes) bytes") }
                 buffer.moveReaderIndex(forwardBy: length)
                 if (100..<200).contains(head.head.status) {
                     // Interim; the answer follows. 101 would leave HTTP: a beacon never asks for it.
