@@ -134,14 +134,22 @@ final class URLRecorder: BeaconTransport {
         return recorder.sorted
     }
 
-    /// The URLs a one-session fleet of `kind` fires, and the scenario it drew.
-    func fleet(_ configuration: SessionConfiguration, kind: FleetScenario.Kind, facts: FleetScenario.Facts?) async throws -> ([String], SessionScript) {
+    /// The URLs a one-session fleet of `kind` fires, the scenario it drew, and what its report says of its beacons
+    /// (for a failure's message: each template's expected/sent/delivered, and the failures by reason).
+    func fleet(_ configuration: SessionConfiguration, kind: FleetScenario.Kind, facts: FleetScenario.Facts?) async throws
+        -> ([String], SessionScript, report: String) {
         let mix = try FleetMix(parsing: "\(kind.rawValue):1")
         let recorder = URLRecorder()
         let fleet = FleetConfiguration(session: configuration, sessions: 1, mix: mix)
-        _ = await FleetRunner(configuration: fleet, environment: environment(configuration, recorder: recorder)).run()
+        let result = await FleetRunner(configuration: fleet, environment: environment(configuration, recorder: recorder)).run()
         let script = facts.map { FleetScenario.draw(index: 0, seed: Self.seed, mix: mix, facts: $0).script } ?? SessionScript()
-        return (recorder.sorted, script)
+        let report: String = switch result {
+        case let .success(report):
+            report.population.beacons.map { "\($0.event) \($0.expected)/\($0.sent)/\($0.delivered)" }.joined(separator: ", ")
+                + "; failures \(report.population.failures); scenarios \(report.population.scenarios)"
+        case let .failure(failure): "failed: \(failure.error)"
+        }
+        return (recorder.sorted, script, report)
     }
 
     @Test(.timeLimit(.minutes(10)), arguments: cases)
@@ -159,10 +167,10 @@ final class URLRecorder: BeaconTransport {
             for kind in kinds {
                 // Each run starts from the same saved download, as two viewers with the same history would.
                 let statePath = adcash ? try folder.write("adcash-\(kind).json", state) : nil
-                let (fleetURLs, script) = try await fleet(configuration(tag, mappings: mappings, adcash: statePath), kind: kind, facts: facts)
+                let (fleetURLs, script, fleetReport) = try await fleet(configuration(tag, mappings: mappings, adcash: statePath), kind: kind, facts: facts)
                 if adcash { _ = try folder.write("adcash-\(kind).json", state) }
                 let singleURLs = await single(configuration(tag, mappings: mappings, adcash: statePath), script: script)
-                #expect(singleURLs == fleetURLs, "\(name) \(kind) adcash=\(adcash)")
+                #expect(singleURLs == fleetURLs, "\(name) \(kind) adcash=\(adcash); the fleet's report: \(fleetReport)")
                 #expect(!singleURLs.isEmpty || !tag.contains("prelude"), "the prelude tag fires")
             }
         }
@@ -172,10 +180,10 @@ final class URLRecorder: BeaconTransport {
     @Test func fleetSession_firesPreludeErrorAndVerificationURLs() async throws {
         let folder = try TemporaryFolder()
         let tag = try Self.preludeTag(in: folder)
-        let (urls, _) = try await fleet(configuration(tag, mappings: [], adcash: nil), kind: .complete, facts: nil)
+        let (urls, _, _) = try await fleet(configuration(tag, mappings: [], adcash: nil), kind: .complete, facts: nil)
         #expect(urls.contains("http://127.0.0.1:9/vne?r=2"))
         #expect(urls.contains { $0.hasPrefix("http://127.0.0.1:9/broken-error?code=") })
-        let (noAd, _) = try await fleet(configuration(try Self.noAdTag(in: folder), mappings: [], adcash: nil), kind: .complete, facts: nil)
+        let (noAd, _, _) = try await fleet(configuration(try Self.noAdTag(in: folder), mappings: [], adcash: nil), kind: .complete, facts: nil)
         #expect(noAd.count == 1 && noAd[0].hasPrefix("http://127.0.0.1:9/noad?code=303"))
     }
 }
