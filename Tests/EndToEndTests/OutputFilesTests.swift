@@ -78,7 +78,7 @@ import TestSupport
         #expect(!keys.isEmpty && keys == keys.sorted(), "\(keys)")
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(3)))
     func sigint_duringARealTimeRun_writesLogsAndSummaryMarkedInterruptedAndExits130() async throws {
         let folder = try TemporaryFolder()
         let server = try Self.demoServer(folder)
@@ -88,7 +88,7 @@ import TestSupport
         // Real time, paused from 3 s to 120 s: however long a test process slowed by the other suites takes to look,
         // the session is still under way when it signals.
         let running = try RunningVPlay(["--vast", tag, "--json", "--clock", "realtime", "--script", "pause@3,resume@120",
-                                        "--beacons", log, "--har", har], in: folder, killAfter: .seconds(50))
+                                        "--beacons", log, "--har", har], in: folder, killAfter: .seconds(100))
         try await running.waitForOutput(containing: #""name":"firstQuartile""#)
         running.child.signal(SIGINT)
         let exit = await running.exit.value

@@ -132,7 +132,7 @@ import TestSupport
         #expect(forced.status == 4, "a file the user forced is the only one tried")
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(3)))
     func signalEcho_withinAMoment_stillWritesEverything_andExits130() async throws {
         let folder = try TemporaryFolder()
         func path(_ name: String) -> String { folder.url.appendingPathComponent(name).path }
@@ -140,7 +140,7 @@ import TestSupport
         // under way when it signals.
         let running = try RunningVPlay(["--vast", Repo.media("demo.xml"), "--dry-run", "--json", "--clock", "realtime",
                                         "--script", "pause@3,resume@120", "--report", path("r.json"), "--junit", path("j.xml")],
-                                       in: folder, killAfter: .seconds(50))
+                                       in: folder, killAfter: .seconds(100))
         try await running.waitForOutput(containing: #""name":"firstQuartile""#)
         // What GNU timeout and a terminal do: the same signal to the process and again to its group.
         running.child.signal(SIGINT)

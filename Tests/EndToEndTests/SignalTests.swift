@@ -28,10 +28,10 @@ import TestSupport
     /// Real time with the embedded sink, paused from 3 s to 120 s so that the session is surely under way when the
     /// signal comes. The interrupted run still matches what it sent against what its sink received, then stops the
     /// sink and exits 130.
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(3)))
     func sigint_duringARunWithTheSink_reconcilesWhatWasSentStopsTheSinkAndExits130() async throws {
         let running = try RunningVPlay(["--vast", Repo.media("demo.xml"), "--sink", "--json", "--clock", "realtime",
-                                        "--script", "pause@3,resume@120"], in: try TemporaryFolder(), killAfter: .seconds(50))
+                                        "--script", "pause@3,resume@120"], in: try TemporaryFolder(), killAfter: .seconds(100))
         try await running.waitForOutput(containing: #""name":"pause""#)
         running.child.signal(SIGINT)
         let exit = await running.exit.value
