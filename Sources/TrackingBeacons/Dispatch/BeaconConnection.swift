@@ -145,12 +145,7 @@ final class BeaconConnection: Sendable {
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             guard closing == nil else { return }
-            guard !exchanges.isEmpty else {
-                // Bytes no request asked for (an idle connection's `408`, say): what follows cannot be trusted.
-                closing = .closedByServer
-                context.close(promise: nil)
-                return
-            }
+            guard !exchanges.isEmpty else { return unasked(context) }
             // Parsed on a copy: an answer handed out may close the connection at once, and its `channelInactive`
             // reads the parser (`closing` is set by then, so the copy's state is not needed there).
             var parser = self.parser
@@ -167,8 +162,7 @@ final class BeaconConnection: Sendable {
         /// One event of the parser; false when the connection is done (closing).
         private func handle(_ event: BeaconResponseParser.Event, context: ChannelHandlerContext) -> Bool {
             guard !exchanges.isEmpty else {
-                closing = .closedByServer
-                context.close(promise: nil)
+                unasked(context)
                 return false
             }
             switch event {
@@ -188,22 +182,32 @@ final class BeaconConnection: Sendable {
                 }
             case .end:
                 let exchange = exchanges.removeFirst()
-                var unprocessed: [Exchange] = []
-                if !exchange.keepAlive {
-                    // The server closes after this answer and reads no further: the rest were not processed. All of
-                    // this before any answer is handed out (its caller may close the connection at once).
-                    closing = .closedByServer
-                    while !exchanges.isEmpty {
-                        var next = exchanges.removeFirst()
-                        next.answer.unprocessed = true
-                        unprocessed.append(next)
-                    }
+                guard exchange.keepAlive else {
+                    lastAnswer(exchange)
+                    return false
                 }
-                complete(exchange, failure: nil, reusable: exchange.keepAlive)
-                for next in unprocessed { complete(next, failure: .closedByServer) }
-                return exchange.keepAlive && closing == nil
+                complete(exchange, failure: nil, reusable: true)
+                return closing == nil
             }
             return true
+        }
+
+        /// Bytes no request asked for (an idle connection's `408`, say, or an answer more): what follows cannot be
+        /// trusted, and the connection goes.
+        private func unasked(_ context: ChannelHandlerContext) {
+            closing = .closedByServer
+            context.close(promise: nil)
+        }
+
+        /// `exchange`'s answer is the last the connection carries (`Connection: close`, or a body that ends with the
+        /// connection): the server reads no further, so the requests pipelined behind it were not processed (RFC
+        /// 9112 §9.6) and fail as such, to be sent again. All of it settled before any answer is handed out: its
+        /// caller may close the connection at once, which comes back to `channelInactive`.
+        private func lastAnswer(_ exchange: Exchange) {
+            closing = .closedByServer
+            for index in exchanges.indices { exchanges[index].answer.unprocessed = true }
+            complete(exchange, failure: nil, reusable: false)
+            failAll(first: .closedByServer, rest: .closedByServer)
         }
 
         func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -216,14 +220,8 @@ final class BeaconConnection: Sendable {
         func channelInactive(context: ChannelHandlerContext) {
             timer?.task.cancel()
             timer = nil
-            // An answer with no length ends with the connection: complete, not failed. The server could answer
-            // nothing after it, as after `Connection: close`: the requests pipelined behind it were not processed.
-            if parser.endsAtClose, closing == nil, !exchanges.isEmpty {
-                closing = .closedByServer
-                let answered = exchanges.removeFirst()
-                for index in exchanges.indices { exchanges[index].answer.unprocessed = true }
-                complete(answered, failure: nil, reusable: false)
-            }
+            // An answer with no length ends with the connection: complete, not failed, and the last one.
+            if parser.endsAtClose, closing == nil, !exchanges.isEmpty { lastAnswer(exchanges.removeFirst()) }
             failAll(first: closing ?? .closedByServer, rest: closing ?? .closedByServer)
             context.fireChannelInactive()
         }
