@@ -188,33 +188,22 @@ public final class BeaconDispatcher: Sendable {
         }
     }
 
-    /// The answer of an attempt started at once, where it came: recorded there, and what it frees started.
+    /// The answer of an attempt started at once, where it came: recorded there (under the lock, by `execute`: only a
+    /// dispatcher whose records are taken at once starts attempts so), and what it frees started.
     private func answeredNow(_ id: Int, _ outcome: TransportOutcome) {
         let now = wallClock()
-        let batch = state.withLock { state in execute(state.machine.answered(id: id, outcome, now: now), in: &state) }
-        if let onRecordNow { reported(batch.records, to: onRecordNow) }
-        launch(batch.starts)
+        launch(state.withLock { state in execute(state.machine.answered(id: id, outcome, now: now), in: &state) }.starts)
     }
 
-    /// Hands a batch from `execute` to `onRecord`, then lets `finish` go if nothing else is left.
+    /// Hands a batch from `execute` to `onRecord`, then lets `finish` go if nothing else is left. (Records taken at
+    /// once were handed out by `execute`: their batches are empty.)
     private func report(_ records: [BeaconRecord]) async {
-        if let onRecordNow { return reported(records, to: onRecordNow) }
         guard !records.isEmpty else { return }
         for record in records { await onRecord(record) }
-        state.withLock { Self.reported(&$0) }
-    }
-
-    /// `report` when the records are taken at once (it waits for nothing).
-    private func reported(_ records: [BeaconRecord], to onRecordNow: @Sendable (BeaconRecord) -> Void) {
-        guard !records.isEmpty else { return }
-        for record in records { onRecordNow(record) }
-        state.withLock { Self.reported(&$0) }
-    }
-
-    /// A batch of records is handed out: `finish` may go if nothing else is left.
-    private static func reported(_ state: inout State) {
-        state.reporting -= 1
-        if state.idle { resumeIdleWaiters(&state) }
+        state.withLock { state in
+            state.reporting -= 1
+            if state.idle { Self.resumeIdleWaiters(&state) }
+        }
     }
 
     private static func resumeIdleWaiters(_ state: inout State) {
