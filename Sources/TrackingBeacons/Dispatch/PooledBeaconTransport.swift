@@ -95,7 +95,6 @@ public final class PooledBeaconTransport: BeaconTransport {
         connection.startOnLoop(request(for: progress.current, in: pool), deadline: progress.nioDeadline) { [self, progress] answer in
             var progress = progress
             pool.release(connection, reusable: answer.reusable)
-            if !answer.reusable { connection.close() }
             if let outcome = outcome(of: answer, after: &progress) {
                 done(outcome)
                 return
@@ -263,7 +262,6 @@ public final class PooledBeaconTransport: BeaconTransport {
             }
         }
         pool.release(connection, reusable: answer.reusable)
-        if !answer.reusable { connection.close() }
         return answer
     }
 
@@ -438,8 +436,8 @@ final class HostPool: Sendable {
         waiter?.resume(returning: .open)
     }
 
-    /// A request's slot on `connection` is free again. `reusable` false: the connection is gone (closed, failed);
-    /// it is retired, and a waiter may open one in its place.
+    /// A request's slot on `connection` is free again. `reusable` false: the connection is done (closed, failed, or
+    /// its answer left it unusable); it is closed and retired, and a waiter may open one in its place.
     func release(_ connection: BeaconConnection, reusable: Bool) {
         let (waiter, lease): (CheckedContinuation<Lease, Never>?, Lease?) = state.withLock { state in
             let id = ObjectIdentifier(connection)
@@ -459,6 +457,7 @@ final class HostPool: Sendable {
             return (waiter.continuation, .open)
         }
         if let waiter, let lease { waiter.resume(returning: lease) }
+        if !reusable { connection.close() }
     }
 
     func closeAll() {
