@@ -71,12 +71,6 @@ struct BeaconResponseParser {
         return false
     }
 
-    /// Whether any part of an answer has been read and its end has not.
-    var midAnswer: Bool {
-        if case .head = state { return carry != nil }
-        return true
-    }
-
     /// Reads `input`, calling `emit` with each event in order; stops at once when `emit` returns false (the caller
     /// is done with the connection).
     mutating func parse(_ input: ByteBuffer, emit: (Event) -> Bool) throws(Malformed) {
