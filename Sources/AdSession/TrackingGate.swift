@@ -5,7 +5,7 @@ import PlayerEngine
 struct TrackingGate {
     let repeatTracking: SessionConfiguration.RepeatTracking
     let replayTracking: SessionConfiguration.ReplayTracking
-    /// The events seen so far, a bit each (`bit(of:)`): a session's gate is made and asked for every event of every
+    /// The events seen so far, a bit each (`bits`): a session's gate is made and asked for every event of every
     /// session of a fleet, and a set of names allocated and grew each time.
     private var seen: UInt64 = 0
 

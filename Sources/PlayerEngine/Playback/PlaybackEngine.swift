@@ -268,27 +268,18 @@ public struct PlaybackEngine: Sendable {
                     dataEnd = max(dataEnd, frame.end)
                     upcoming = fetch()
                     upcomingWaited = waited
-                    if batchesFrames, aheadHead >= ahead.count, pendingFailure == nil, let replay = source as? TimelineMediaSource {
-                        // The same loop as below over a replayed timeline, its frames taken straight from its array
-                        // (a fleet replays hundreds per session: no protocol call, no read-ahead bookkeeping each).
-                        let other = Self.earliest(boundaryDue, actionDue, nil, nil)
-                        while machine.phase == .playing, !machine.buffering, let next = upcoming, next.time < duration {
-                            guard let due = machine.clock(forPlayhead: next.time), other.map({ due < $0 }) ?? true else { break }
-                            now = max(now, due)
-                            report.present(next)
-                            dataEnd = max(dataEnd, next.end)
-                            upcoming = replay.nextReplayedFrame()
-                        }
-                        upcomingWaited = waited
-                    } else if batchesFrames {
+                    if batchesFrames {
                         // Strictly before the next other due time: at an equal instant boundaries and steps go first.
                         let other = Self.earliest(boundaryDue, actionDue, nil, nil)
+                        // A replayed timeline's frames are taken straight from its array (a fleet replays hundreds per
+                        // session: no protocol call, no read-ahead bookkeeping each; nothing is read ahead there).
+                        let replay = aheadHead >= ahead.count ? source as? TimelineMediaSource : nil
                         while pendingFailure == nil, machine.phase == .playing, !machine.buffering, let next = upcoming, next.time < duration {
                             guard let due = machine.clock(forPlayhead: next.time), other.map({ due < $0 }) ?? true else { break }
                             now = max(now, due)
                             report.present(next)
                             dataEnd = max(dataEnd, next.end)
-                            upcoming = fetch()
+                            if let replay { upcoming = replay.nextReplayedFrame() } else { upcoming = fetch() }
                             upcomingWaited = waited
                         }
                     }
