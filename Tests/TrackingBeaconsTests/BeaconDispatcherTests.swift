@@ -291,11 +291,15 @@ final class ImmediateTransport: BeaconTransport {
         func add(_ record: BeaconRecord) { all.withLock { $0.append(record) } }
     }
 
+    /// A transport that starts `/now` URLs at once, a dispatcher on it whose records are taken at once, and them.
+    static func dispatcher(_ policy: BeaconPolicy = BeaconPolicy(), clock: ManualClock = ManualClock())
+        -> (transport: ImmediateTransport, records: Records, dispatcher: BeaconDispatcher) {
+        let transport = ImmediateTransport(), records = Records()
+        return (transport, records, BeaconDispatcher(transport: transport, policy: policy, clock: clock, wallClock: { 0 }, recordingNow: { records.add($0) }))
+    }
+
     @Test func startedAtOnce_answersFreeTheSlot_forTheNextWaitingBeacon_inOrder() async {
-        let transport = ImmediateTransport()
-        let records = Records()
-        let dispatcher = BeaconDispatcher(transport: transport, policy: BeaconPolicy(maxConcurrent: 1), clock: ManualClock(), wallClock: { 0 },
-                                          recordingNow: { records.add($0) })
+        let (transport, records, dispatcher) = Self.dispatcher(BeaconPolicy(maxConcurrent: 1))
         for index in 0..<3 { await dispatcher.submit(planned("http://a/now/\(index)")) }
         #expect(transport.startedNow.withLock { $0 } == ["http://a/now/0"], "one slot: the others wait")
         #expect(transport.answer())
@@ -309,19 +313,14 @@ final class ImmediateTransport: BeaconTransport {
     }
 
     @Test func anAnswerBeforeStartNowReturns_isRecorded_withoutADeadlock() async {
-        let transport = ImmediateTransport()
-        let records = Records()
-        let dispatcher = BeaconDispatcher(transport: transport, policy: BeaconPolicy(maxConcurrent: 2), clock: ManualClock(), wallClock: { 0 },
-                                          recordingNow: { records.add($0) })
+        let (_, records, dispatcher) = Self.dispatcher(BeaconPolicy(maxConcurrent: 2))
         for index in 0..<5 { await dispatcher.submit(planned("http://a/now/sync/\(index)")) }
         await dispatcher.finish(waitingAtMost: .seconds(1))
         #expect(records.all.withLock { $0 }.map(\.url) == (0..<5).map { "http://a/now/sync/\($0)" })
     }
 
     @Test func whatCannotStartAtOnce_goesInATask_andFinishWaitsForIt() async {
-        let transport = ImmediateTransport()
-        let records = Records()
-        let dispatcher = BeaconDispatcher(transport: transport, clock: ManualClock(), wallClock: { 0 }, recordingNow: { records.add($0) })
+        let (transport, records, dispatcher) = Self.dispatcher()
         await dispatcher.submit(planned("http://a/later"))
         await dispatcher.submit(planned("http://a/now/sync"))
         await dispatcher.finish(waitingAtMost: .seconds(60))
@@ -331,10 +330,7 @@ final class ImmediateTransport: BeaconTransport {
 
     @Test func aRetriedAnswer_waitsItsBackoff_thenStartsAtOnceAgain() async {
         let clock = ManualClock()
-        let transport = ImmediateTransport()
-        let records = Records()
-        let dispatcher = BeaconDispatcher(transport: transport, policy: BeaconPolicy(retries: 1, backoff: .seconds(2)), clock: clock,
-                                          wallClock: { 0 }, recordingNow: { records.add($0) })
+        let (transport, records, dispatcher) = Self.dispatcher(BeaconPolicy(retries: 1, backoff: .seconds(2)), clock: clock)
         await dispatcher.submit(planned("http://a/now/1"))
         #expect(transport.answer(503))
         await clock.waitForSleepers()
@@ -348,9 +344,7 @@ final class ImmediateTransport: BeaconTransport {
     }
 
     @Test func theSessionEnd_closesAnAttemptStillOnTheWire_andItsLateAnswerIsDropped() async {
-        let transport = ImmediateTransport()
-        let records = Records()
-        let dispatcher = BeaconDispatcher(transport: transport, clock: ManualClock(), wallClock: { 0 }, recordingNow: { records.add($0) })
+        let (transport, records, dispatcher) = Self.dispatcher()
         await dispatcher.submit(planned("http://a/now/1"))
         await dispatcher.finish(waitingAtMost: .zero)
         #expect(transport.answer())

@@ -75,9 +75,10 @@ import Testing
         }
     }
 
-    static func transport(keepsHeaders: Bool = true) -> PooledBeaconTransport {
-        PooledBeaconTransport(userAgent: "vplay-test/1.0 (wire)", clock: ContinuousClock(), maxConnectionsPerHost: 1, keepsHeaders: keepsHeaders,
-                              fallback: HTTPBeaconTransport(userAgent: "vplay-test", clock: ContinuousClock()))
+    /// One connection, one request at a time, unless `pipelined` (that many on one connection).
+    static func transport(keepsHeaders: Bool = true, pipelined depth: Int = 1) -> PooledBeaconTransport {
+        PooledBeaconTransport(userAgent: "vplay-test/1.0 (wire)", clock: ContinuousClock(), maxConnectionsPerHost: depth, pipelineDepth: depth,
+                              keepsHeaders: keepsHeaders, fallback: HTTPBeaconTransport(userAgent: "vplay-test", clock: ContinuousClock()))
     }
 
     @Test func request_isTheTargetHostAndUserAgentExactly_andItsConnectionIsReused() async throws {
@@ -120,8 +121,7 @@ import Testing
         // Every connection: one answer whose body runs to the close, then the close (the server reads no further).
         let server = try RawServer(answers: ["HTTP/1.1 200 OK\r\nContent-Type: image/gif\r\n\r\nGIF89a"], closeAfter: { _ in true })
         defer { server.stop() }
-        let transport = PooledBeaconTransport(userAgent: "vplay-test", clock: ContinuousClock(), maxConnectionsPerHost: 4, pipelineDepth: 4,
-                                              fallback: HTTPBeaconTransport(userAgent: "vplay-test", clock: ContinuousClock()))
+        let transport = Self.transport(pipelined: 4)
         let outcomes = await withTaskGroup(of: TransportOutcome.self) { group in
             for index in 0..<4 { group.addTask { await transport.send("\(server.baseURL)/b\(index)", timeout: .seconds(30)) } }
             return await group.reduce(into: []) { $0.append($1) }
