@@ -17,7 +17,7 @@ import Testing
                 if round.isMultiple(of: 2) { garbage[0] = 0x00 }
                 try? client.send(garbage)
                 let (failure, _) = client.readUntilClosed(timeout: Self.closeWait)
-                #expect(failure == .closed || failure == .reset)
+                #expect(failure == .closed || failure == .reset, "round \(round): \(failure), after \(garbage.prefix(16))")
             }
             for bad in ["GET\r\n\r\n", "GET / HTTP/9.9\r\n\r\n", "GET / HTTP/1.1\r\nBad Header\r\n\r\n", "\u{1}\u{2}\r\n\r\n"] {
                 let client = try RawConnection(port: port)

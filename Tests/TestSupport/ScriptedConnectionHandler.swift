@@ -119,7 +119,8 @@ final class ScriptedConnectionHandler: ChannelInboundHandler {
         var text = "HTTP/1.1 \(status) \(HTTPResponseStatus(statusCode: status).reasonPhrase)\r\n"
         for header in headers { text += "\(header.name): \(header.value)\r\n" }
         if let length { text += "Content-Length: \(length)\r\n" }
-        let saysClose = headers.contains { $0.name.caseInsensitiveCompare("Connection") == .orderedSame }
+        // Not said twice when the script's own headers say it already.
+        let saysClose = headers.contains { $0.name.caseInsensitiveCompare("Connection") == .orderedSame && $0.value.lowercased() == "close" }
         text += keepAlive || saysClose ? "\r\n" : "Connection: close\r\n\r\n"
         var buffer = context.channel.allocator.buffer(capacity: text.utf8.count + body.count)
         buffer.writeString(text)
