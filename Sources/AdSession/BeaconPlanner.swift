@@ -88,7 +88,7 @@ struct BeaconPlanner {
 
     mutating func plan(_ target: TrackingPlan.Target, playhead: Duration?, clock: Duration, errorCode: VASTErrorCode? = nil, reason: Int? = nil) -> (PlannedBeacon, newUnknown: [String]) {
         let context = context(playhead: playhead, clock: clock, errorCode: errorCode, reason: reason, cacheBuster: cacheBuster.next())
-        let expansion = expander.expand(target.url, context: context)
+        let expansion = target.template.expand(context)
         let fresh = expansion.unknownMacros.filter { !unknownMacros.contains($0) }
         unknownMacros += fresh
         let planned = PlannedBeacon(

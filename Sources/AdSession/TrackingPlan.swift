@@ -1,4 +1,5 @@
 import PlayerEngine
+import TrackingBeacons
 import VAST
 
 /// Which tracking URLs each session event fires, from the resolved ad (InLine and every wrapper, in chain order).
@@ -6,10 +7,20 @@ struct TrackingPlan: Sendable {
     struct Target: Sendable {
         /// The name the beacon log uses (`impression`, `start`, `progress`, `clickTracking`, …).
         var event: String
-        var url: String
+        /// The URL as written, scanned for its macros once.
+        let template: MacroTemplate
         var source: TrackingSource
         /// A progress URL's offset, resolved against the media's duration (the beacon record's `offset`).
         var offset: Duration? = nil
+
+        init(event: String, url: String, source: TrackingSource, offset: Duration? = nil) {
+            self.event = event
+            template = MacroTemplate(url)
+            self.source = source
+            self.offset = offset
+        }
+
+        var url: String { template.text }
     }
 
     let ad: ResolvedAd
@@ -20,6 +31,10 @@ struct TrackingPlan: Sendable {
     let endCard: EndCardChoice?
     /// The icons a session shows, in merge order (`ShownIcon.choose`).
     let icons: [ShownIcon]
+    /// What each event fires (but `progress`), by `PlaybackEvent.Name.allCases` order; what each icon's
+    /// `iconShown` and `iconClick` fire, by icon. Made once with the plan: a fleet's sessions share them.
+    private var byName: [[Target]] = []
+    private var byIcon: [(shown: [Target], click: [Target])] = []
 
     init(ad: ResolvedAd, duration: Duration) {
         self.ad = ad
@@ -32,12 +47,36 @@ struct TrackingPlan: Sendable {
         progress = byOffset.keys.sorted().map { ($0, byOffset[$0]!) }
         endCard = EndCardChoice(ad)
         icons = ShownIcon.choose(ad.icons)
+        byName = PlaybackEvent.Name.allCases.map { name in
+            name == .progress || name == .iconShown || name == .iconClick ? [] : made(for: PlaybackEvent(name: name, playhead: .zero, clock: .zero))
+        }
+        byIcon = icons.indices.map { index in
+            var event = PlaybackEvent(name: .iconShown, playhead: .zero, clock: .zero)
+            event.icon = index
+            let shown = made(for: event)
+            event.name = .iconClick
+            return (shown, made(for: event))
+        }
     }
-
-    var progressOffsets: [Duration] { progress.map(\.at) }
 
     /// The URLs `event` fires, `about:blank` and empty ones already dropped by the parser.
     func targets(for event: PlaybackEvent) -> [Target] {
+        switch event.name {
+        case .progress:
+            guard let offset = event.offset else { return [] }
+            return progress.first { $0.at == offset }?.targets ?? []
+        case .iconShown: return event.icon.flatMap { byIcon.indices.contains($0) ? byIcon[$0].shown : nil } ?? []
+        case .iconClick: return event.icon.flatMap { byIcon.indices.contains($0) ? byIcon[$0].click : nil } ?? []
+        default: return byName[Self.ordinal[event.name]!]
+        }
+    }
+
+    private static let ordinal = Dictionary(uniqueKeysWithValues: PlaybackEvent.Name.allCases.enumerated().map { ($1, $0) })
+
+    var progressOffsets: [Duration] { progress.map(\.at) }
+
+    /// The URLs `event` fires, made from the ad (`targets(for:)` looks them up).
+    private func made(for event: PlaybackEvent) -> [Target] {
         switch event.name {
         case .impression:
             return ad.impressions.map { Target(event: "impression", url: $0.url, source: $0.source) }

@@ -200,3 +200,31 @@ import Testing
         #expect(MacroExpander().expand(template, context: context) == MacroExpander().expand(template, values: table))
     }
 }
+
+/// A template scanned once (`MacroTemplate`, what a tracking plan keeps for each URL) expands to what scanning it
+/// afresh for each moment gives, moment after moment.
+@Suite struct MacroTemplateTests {
+    @Test func scannedOnce_expandsAsAFreshScan_forEachMoment() {
+        let text = "https://t.example/p?pos=[ADPLAYHEAD]&cb=[CACHEBUSTING]&r=%%RANDOM%%&pct=100%&b=[not a macro]&x=[CUSTOM_THING]&u=[UNKNOWN_ONE]&e=[ERRORCODE]&cb2=[CACHEBUSTING]"
+        let template = MacroTemplate(text)
+        #expect(template.text == text)
+        #expect(template.names == ["ADPLAYHEAD", "CACHEBUSTING", "RANDOM", "CUSTOM_THING", "UNKNOWN_ONE", "ERRORCODE", "CACHEBUSTING"])
+        for (index, playhead) in [nil, Duration.milliseconds(2_500), .seconds(10)].enumerated() {
+            var context = MacroContext(timestampMilliseconds: 1_767_225_600_000 + Int64(index), cacheBuster: "0000000\(index)",
+                                       extra: ["CUSTOM_THING": "a b"])
+            context.adPlayhead = playhead
+            let expansion = template.expand(context)
+            #expect(expansion == MacroExpander().expand(text, context: context))
+            #expect(expansion.url.contains("cb=0000000\(index)&") && expansion.url.hasSuffix("cb2=0000000\(index)"))
+            #expect(expansion.unknownMacros == ["UNKNOWN_ONE"])
+            #expect(expansion.unfilledMacros == (playhead == nil ? ["ADPLAYHEAD", "ERRORCODE"] : ["ERRORCODE"]))
+        }
+    }
+
+    @Test func aTemplateWithoutMacros_isItsText() {
+        for text in ["https://t.example/i", "https://t.example/i?a=[b]&c=%d", ""] {
+            #expect(MacroTemplate(text).expand { _ in "x" } == MacroExpander.Expansion(url: text, unknownMacros: []))
+            #expect(MacroTemplate(text).names.isEmpty)
+        }
+    }
+}

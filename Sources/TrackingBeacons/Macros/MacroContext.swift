@@ -57,28 +57,67 @@ public struct MacroContext: Sendable {
         self.extra = extra
     }
 
+    /// The fact a macro is filled from, told by its name once (`MacroTemplate` keeps it with each macro of a
+    /// template, so no name is compared again per beacon).
+    public enum Fact: Sendable, Equatable {
+        case cacheBusting, timestamp, playerState, adPlayhead, assetURI, errorCode, reason, adServingId, universalAdId
+        case adType, podSequence, adCount, transactionID, adCategories
+        /// `CONTENTPLAYHEAD`, `MEDIAPLAYHEAD`: a configured value, else the ad's playhead.
+        case contentPlayhead
+        /// `RANDOM`, `random`: `[CACHEBUSTING]`'s value.
+        case legacyCacheBuster
+        /// Only a configured value (`extra`).
+        case configured
+
+        public init(_ name: String) {
+            switch name {
+            case "CACHEBUSTING": self = .cacheBusting
+            case "TIMESTAMP": self = .timestamp
+            case "PLAYERSTATE": self = .playerState
+            case "ADPLAYHEAD": self = .adPlayhead
+            case "CONTENTPLAYHEAD", "MEDIAPLAYHEAD": self = .contentPlayhead
+            case "ASSETURI": self = .assetURI
+            case "ERRORCODE": self = .errorCode
+            case "REASON": self = .reason
+            case "ADSERVINGID": self = .adServingId
+            case "UNIVERSALADID": self = .universalAdId
+            case "ADTYPE": self = .adType
+            case "PODSEQUENCE": self = .podSequence
+            case "ADCOUNT": self = .adCount
+            case "TRANSACTIONID": self = .transactionID
+            case "ADCATEGORIES": self = .adCategories
+            default: self = VASTMacroNames.legacyCacheBusters.contains(name) ? .legacyCacheBuster : .configured
+            }
+        }
+    }
+
     /// The raw (unencoded) value of the macro `name`, as `values[name]`, without building the whole table: what
     /// `MacroExpander` asks for each macro a template has (a fleet fills millions of URLs).
     public func value(named name: String) -> MacroValue? {
-        switch name {
-        case "CACHEBUSTING": return .text(cacheBuster)
-        case "TIMESTAMP": return .text(MacroFormat.timestamp(millisecondsSince1970: timestampMilliseconds, offsetMinutes: timeZoneOffsetMinutes))
-        case "PLAYERSTATE": return .list(playerState)
-        case "ADPLAYHEAD": if let adPlayhead { return .text(MacroFormat.playhead(adPlayhead)) }
-        case "CONTENTPLAYHEAD", "MEDIAPLAYHEAD":
+        value(of: Fact(name), named: name)
+    }
+
+    /// `value(named: name)`, its fact told already (`Fact(name)`).
+    public func value(of fact: Fact, named name: String) -> MacroValue? {
+        switch fact {
+        case .cacheBusting, .legacyCacheBuster: return .text(cacheBuster)
+        case .timestamp: return .text(MacroFormat.timestamp(millisecondsSince1970: timestampMilliseconds, offsetMinutes: timeZoneOffsetMinutes))
+        case .playerState: return .list(playerState)
+        case .adPlayhead: if let adPlayhead { return .text(MacroFormat.playhead(adPlayhead)) }
+        case .contentPlayhead:
             // A configured value wins; else the ad's playhead (no content around a rewarded ad).
             if extra[name] == nil, let adPlayhead { return .text(MacroFormat.playhead(adPlayhead)) }
-        case "ASSETURI": if let assetURI { return .text(assetURI) }
-        case "ERRORCODE": if let errorCode { return .text(String(errorCode)) }
-        case "REASON": if let reason { return .text(String(reason)) }
-        case "ADSERVINGID": if let adServingId { return .text(adServingId) }
-        case "UNIVERSALADID": if !universalAdIds.isEmpty { return .list(universalAdIds) }
-        case "ADTYPE": if let adType { return .text(adType) }
-        case "PODSEQUENCE": if let podSequence { return .text(String(podSequence)) }
-        case "ADCOUNT": if let adCount { return .text(String(adCount)) }
-        case "TRANSACTIONID": if let transactionID { return .text(transactionID) }
-        case "ADCATEGORIES": if !adCategories.isEmpty { return .list(adCategories) }
-        default: if VASTMacroNames.legacyCacheBusters.contains(name) { return .text(cacheBuster) }
+        case .assetURI: if let assetURI { return .text(assetURI) }
+        case .errorCode: if let errorCode { return .text(String(errorCode)) }
+        case .reason: if let reason { return .text(String(reason)) }
+        case .adServingId: if let adServingId { return .text(adServingId) }
+        case .universalAdId: if !universalAdIds.isEmpty { return .list(universalAdIds) }
+        case .adType: if let adType { return .text(adType) }
+        case .podSequence: if let podSequence { return .text(String(podSequence)) }
+        case .adCount: if let adCount { return .text(String(adCount)) }
+        case .transactionID: if let transactionID { return .text(transactionID) }
+        case .adCategories: if !adCategories.isEmpty { return .list(adCategories) }
+        case .configured: break
         }
         return extra[name].map { .configured($0, for: name) }
     }

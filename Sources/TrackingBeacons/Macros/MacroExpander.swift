@@ -25,79 +25,18 @@ public struct MacroExpander: Sendable {
 
     /// Expands `template` with the facts of `context` (`MacroContext.value(named:)`).
     public func expand(_ template: String, context: MacroContext) -> Expansion {
-        expand(template) { context.value(named: $0) }
+        MacroTemplate(template).expand(context)
     }
 
     /// Expands `template`, asking `value` for each macro it names (raw, not yet encoded; nil: no value).
     public func expand(_ template: String, value: (String) -> MacroValue?) -> Expansion {
-        // Scanned as UTF-8 bytes: the delimiters are ASCII, so every index found is a character boundary of the
-        // template, and no grapheme breaking is paid per beacon.
-        let utf8 = template.utf8
-        var output = ""
-        output.reserveCapacity(utf8.count + 32)
-        var unknown: [String] = []
-        var unfilled: [String] = []
-        var copied = utf8.startIndex  // the template before it is in `output`
-        var cursor = utf8.startIndex
-        while let start = utf8[cursor...].firstIndex(where: { $0 == 0x5B || $0 == 0x25 }) {  // [ or %
-            let bracket = utf8[start] == 0x5B
-            let nameStart = utf8.index(after: start)
-            if !bracket {
-                // `%%NAME%%`; a lone `%` is text.
-                guard nameStart < utf8.endIndex, utf8[nameStart] == 0x25 else {
-                    cursor = nameStart
-                    continue
-                }
-            }
-            let from = bracket ? nameStart : utf8.index(after: nameStart)
-            guard let (nameEnd, after) = Self.close(of: utf8, from: from, bracket: bracket),
-                  Self.isMacroName(template[from..<nameEnd]) else {
-                cursor = from
-                continue
-            }
-            output += template[copied..<start]
-            let name = String(template[from..<nameEnd])
-            if let found = value(name) {
-                found.appendEncoded(to: &output)
-            } else if VASTMacroNames.isKnown(name) {
-                output += VASTMacroNames.unknownValue
-                if !unfilled.contains(name) { unfilled.append(name) }
-            } else {
-                output += template[start..<after]
-                if !unknown.contains(name) { unknown.append(name) }
-            }
-            copied = after
-            cursor = after
-        }
-        output += template[copied...]
-        return Expansion(url: output, unknownMacros: unknown, unfilledMacros: unfilled)
-    }
-
-    /// Where a macro's name ends and the text after its closing `]` (or `%%`) starts, searching from `from`.
-    private static func close(of utf8: String.UTF8View, from: String.Index, bracket: Bool) -> (nameEnd: String.Index, after: String.Index)? {
-        var index = from
-        while index < utf8.endIndex {
-            let next = utf8.index(after: index)
-            if bracket {
-                if utf8[index] == 0x5D { return (index, next) }
-            } else if utf8[index] == 0x25, next < utf8.endIndex, utf8[next] == 0x25 {
-                return (index, utf8.index(after: next))
-            }
-            index = next
-        }
-        return nil
+        MacroTemplate(template).expand { value($0.name) }
     }
 
     /// Expands `template` with configured raw values (list macros such as `PLAYERSIZE` written comma-separated,
     /// see `MacroValue.configured(_:for:)`).
     public func expand(_ template: String, values: [String: String]) -> Expansion {
         expand(template, values: values.reduce(into: [String: MacroValue]()) { $0[$1.key] = .configured($1.value, for: $1.key) })
-    }
-
-    /// Macro names are upper-case letters, digits and underscores (`ADPLAYHEAD`, `GDPRCONSENT`, `IFATYPE`).
-    static func isMacroName(_ name: Substring) -> Bool {
-        if name == "random" { return true }  // the one lower-case name: a legacy cache buster (`VASTMacroNames`)
-        return !name.isEmpty && name.utf8.count <= 64 && name.utf8.allSatisfy { ($0 >= 65 && $0 <= 90) || ($0 >= 48 && $0 <= 57) || $0 == 95 }
     }
 
     /// RFC 3986 percent-encoding: everything but unreserved characters (`A–Z a–z 0–9 - . _ ~`) is encoded, so
