@@ -266,6 +266,35 @@ final class LateClock: Clock, Sendable {
         #expect(replay.statistics.streams.map(\.end) == decoded.statistics.streams.map(\.end))
     }
 
+    /// A replay stopped partway (a skip, a close) counts the frames it replayed: per stream, how many, the first and
+    /// last time and the end. Its statistics are looked up from ones worked out once per timeline; here they are
+    /// counted afresh from the frames replayed, at every frame.
+    @Test func replayStoppedAtAnyFrame_countsTheFramesItReplayed() throws {
+        let timeline = try MediaTimeline(decoding: FFmpegMediaSource(location: Repo.media("clip-10s-360p.mp4")))
+        let replay = TimelineMediaSource(timeline)
+        func counted(_ statistics: DecodeStatistics) -> [String] {
+            statistics.streams.map { (stream: DecodeStatistics.Stream) -> String in
+                let times: [Double?] = [stream.firstTime, stream.lastTime, stream.end]
+                return "\(stream.index) \(stream.type) \(stream.frames) \(times)"
+            }
+        }
+        func countedAfresh(_ frames: [MediaFrame]) -> [String] {
+            timeline.statistics.streams.map { (stream: DecodeStatistics.Stream) -> String in
+                let own = frames.filter { $0.stream == stream.index }
+                let times: [Double?] = [own.map(\.time.seconds).min(), own.map(\.time.seconds).max(), own.map(\.end.seconds).max()]
+                return "\(stream.index) \(stream.type) \(own.count) \(times)"
+            }
+        }
+        var replayed: [MediaFrame] = []
+        #expect(counted(replay.statistics) == countedAfresh(replayed))
+        while let frame = try replay.nextFrame() {
+            replayed.append(frame)
+            #expect(counted(replay.statistics) == countedAfresh(replayed), "after \(replayed.count) frames")
+        }
+        #expect(replayed.count == 671 && replay.statistics.frames == 671)
+        #expect(counted(replay.statistics).map { $0.split(separator: " ").prefix(3) } == counted(timeline.statistics).map { $0.split(separator: " ").prefix(3) })
+    }
+
     @Test func sessionOnTheTimeline_isTheSessionOnTheDecode() async throws {
         let script = try SessionScript(parsing: "background@3,foreground@9,click@12,clickthroughClose@14")
         var rules = PlaybackRules()

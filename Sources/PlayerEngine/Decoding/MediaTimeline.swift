@@ -16,29 +16,39 @@ public struct MediaTimeline: Sendable {
         self.init(info: source.info, frames: frames, statistics: source.statistics)
     }
 
-    /// What a replay of every frame counts (`TimelineMediaSource.statistics` at the end): worked out once, not in
-    /// every session that plays to the end.
-    let replayed: DecodeStatistics
+    /// What a replay of the first `p` frames counts, for every `p` from 0 to all of them: the streams of `p` at
+    /// `p * statistics.streams.count`. Worked out once, not in every session that stops partway (a skip, a close).
+    private let replays: [DecodeStatistics.Stream]
 
     public init(info: MediaInfo, frames: [MediaFrame], statistics: DecodeStatistics) {
         self.info = info
         self.frames = frames
         self.statistics = statistics
-        replayed = Self.statistics(of: frames[...], streams: statistics.streams)
+        replays = Self.statistics(ofEveryPrefixOf: frames, streams: statistics.streams)
     }
 
-    /// The statistics of replaying `frames`: frames per stream, first and last time, end.
-    static func statistics(of frames: ArraySlice<MediaFrame>, streams: [DecodeStatistics.Stream]) -> DecodeStatistics {
-        var statistics = DecodeStatistics(streams: streams.map { DecodeStatistics.Stream(index: $0.index, type: $0.type) })
+    /// The statistics of replaying the first `count` frames: frames per stream, first and last time, end.
+    func replayed(_ count: Int) -> DecodeStatistics {
+        let width = statistics.streams.count
+        return DecodeStatistics(streams: Array(replays[count * width ..< (count + 1) * width]))
+    }
+
+    /// The statistics of replaying each prefix of `frames`, the empty one first, one after another (`replays`).
+    private static func statistics(ofEveryPrefixOf frames: [MediaFrame], streams: [DecodeStatistics.Stream]) -> [DecodeStatistics.Stream] {
+        var current = streams.map { DecodeStatistics.Stream(index: $0.index, type: $0.type) }
+        var all = current
+        all.reserveCapacity((frames.count + 1) * current.count)
         for frame in frames {
-            guard let index = statistics.streams.firstIndex(where: { $0.index == frame.stream }) else { continue }
-            statistics.streams[index].frames += 1
-            let time = frame.time.seconds, end = frame.end.seconds
-            statistics.streams[index].firstTime = statistics.streams[index].firstTime.map { min($0, time) } ?? time
-            statistics.streams[index].lastTime = max(statistics.streams[index].lastTime ?? time, time)
-            statistics.streams[index].end = max(statistics.streams[index].end ?? end, end)
+            if let index = current.firstIndex(where: { $0.index == frame.stream }) {
+                current[index].frames += 1
+                let time = frame.time.seconds, end = frame.end.seconds
+                current[index].firstTime = current[index].firstTime.map { min($0, time) } ?? time
+                current[index].lastTime = max(current[index].lastTime ?? time, time)
+                current[index].end = max(current[index].end ?? end, end)
+            }
+            all += current
         }
-        return statistics
+        return all
     }
 }
 
@@ -62,8 +72,5 @@ public final class TimelineMediaSource: MediaSource {
         return timeline.frames[position]
     }
 
-    public var statistics: DecodeStatistics {
-        position == timeline.frames.count
-            ? timeline.replayed : MediaTimeline.statistics(of: timeline.frames[..<position], streams: timeline.statistics.streams)
-    }
+    public var statistics: DecodeStatistics { timeline.replayed(position) }
 }
