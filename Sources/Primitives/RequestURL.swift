@@ -57,57 +57,82 @@ public struct RequestURL: Sendable, Hashable, CustomStringConvertible {
         return first == 0x3F ? "/" + pathAndQuery : String(pathAndQuery)
     }
 
-    /// The scheme, host, port text (nil when none is written or it is empty) and request target of a plain http(s)
-    /// URL, read off its bytes without a URL parser; nil when `text` is anything else — another scheme, credentials,
-    /// an IPv6 literal, a fragment, a `%` not followed by two hex digits, any character but the unreserved ones,
-    /// the sub-delimiters and `: @ / ?` — which callers then parse with Foundation. Foundation reads a plain URL as
-    /// written. A fleet reads every beacon's URL several times: checking it, routing it, counting its target.
-    public static func plainParts(of text: String) -> (scheme: String, host: Substring, port: Substring?, target: String)? {
+    /// The parts of a plain http(s) URL (`plainParts(of:)`), as written.
+    public struct PlainParts: Sendable {
+        /// `http` or `https`.
+        public let scheme: String
+        public let host: Substring
+        /// The port as written; nil when none is written or it is empty.
+        public let port: Substring?
+        /// The path and query as written (from the first `/` or `?`, or empty).
+        public let pathAndQuery: Substring
+        /// The request target: the path (at least `/`) and the query, made only when asked for.
+        public var target: String { RequestURL.target(pathAndQuery) }
+    }
+
+    /// The scheme, host, port text and request target of a plain http(s) URL, read off its bytes without a URL
+    /// parser; nil when `text` is anything else — another scheme, credentials, an IPv6 literal, a fragment, a `%`
+    /// not followed by two hex digits, any character but the unreserved ones, the sub-delimiters and `: @ / ?` —
+    /// which callers then parse with Foundation. Foundation reads a plain URL as written. A fleet reads every
+    /// beacon's URL several times: checking it, routing it, counting its target.
+    public static func plainParts(of text: String) -> PlainParts? {
+        var text = text
+        // One pass over the bytes themselves (a native string's are contiguous; any other is made so).
+        guard let offsets = text.utf8.withContiguousStorageIfAvailable(plainOffsets) ?? {
+            text.makeContiguousUTF8()
+            return text.utf8.withContiguousStorageIfAvailable(plainOffsets)!
+        }() else { return nil }
         let utf8 = text.utf8
-        let scheme: String
-        var index: String.Index
-        if utf8.starts(with: "http://".utf8) {
-            scheme = "http"
-            index = utf8.index(utf8.startIndex, offsetBy: 7)
-        } else if utf8.starts(with: "https://".utf8) {
-            scheme = "https"
-            index = utf8.index(utf8.startIndex, offsetBy: 8)
+        func at(_ offset: Int) -> String.Index { utf8.index(utf8.startIndex, offsetBy: offset) }
+        let hostStart = at(offsets.https ? 8 : 7), authorityEnd = at(offsets.authorityEnd)
+        let hostEnd = offsets.colon.map(at) ?? authorityEnd
+        let port = offsets.colon.map { text[utf8.index(after: at($0))..<authorityEnd] }
+        return PlainParts(scheme: offsets.https ? "https" : "http", host: text[hostStart..<hostEnd],
+                          port: port.flatMap { $0.isEmpty ? nil : $0 }, pathAndQuery: text[authorityEnd...])
+    }
+
+    /// `plainParts`'s scan of the bytes: whether the scheme is https, where the port's `:` is (nil without one) and
+    /// where the authority ends; nil when the URL is not plain.
+    private static func plainOffsets(_ bytes: UnsafeBufferPointer<UInt8>) -> (https: Bool, colon: Int?, authorityEnd: Int)? {
+        let https: Bool
+        if bytes.starts(with: "http://".utf8) {
+            https = false
+        } else if bytes.starts(with: "https://".utf8) {
+            https = true
         } else {
             return nil
         }
+        var index = https ? 8 : 7
         let hostStart = index
-        var hostEnd: String.Index?
-        while index < utf8.endIndex {
-            let byte = utf8[index]
+        var colon: Int?
+        while index < bytes.count {
+            let byte = bytes[index]
             if byte == 0x2F || byte == 0x3F { break }  // / ?
             if byte == 0x3A {  // :port
-                if hostEnd != nil { return nil }
-                hostEnd = index
-            } else if hostEnd != nil {
+                if colon != nil { return nil }
+                colon = index
+            } else if colon != nil {
                 guard byte >= 0x30 && byte <= 0x39 else { return nil }
             } else {
                 guard isHostByte(byte) else { return nil }
             }
-            index = utf8.index(after: index)
+            index += 1
         }
-        let host = text[hostStart..<(hostEnd ?? index)]
-        guard !host.isEmpty else { return nil }
-        let port = hostEnd.map { text[utf8.index(after: $0)..<index] }
-        var rest = index
-        while rest < utf8.endIndex {
-            let byte = utf8[rest]
+        guard (colon ?? index) > hostStart else { return nil }
+        let authorityEnd = index
+        while index < bytes.count {
+            let byte = bytes[index]
             if byte == 0x25 {
-                let first = utf8.index(after: rest)
-                guard first < utf8.endIndex, utf8[first].isHexDigit else { return nil }
-                let second = utf8.index(after: first)
-                guard second < utf8.endIndex, utf8[second].isHexDigit else { return nil }
+                guard index + 2 < bytes.count, bytes[index + 1].isHexDigit, bytes[index + 2].isHexDigit else { return nil }
+                index += 3
+                continue
             } else if !(isHostByte(byte) || isPathByte(byte)) {
                 return nil
             }
-            rest = utf8.index(after: rest)
+            index += 1
         }
         // No fragment is let through: the rest is the path and query.
-        return (scheme, host, port.flatMap { $0.isEmpty ? nil : $0 }, target(text[index...]))
+        return (https, colon, authorityEnd)
     }
 
     /// The sub-delimiters `! $ & ' ( ) * + , ; =` and `: @ / ?`.
