@@ -22,29 +22,18 @@ public enum PercentEncoding {
 
     private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
 
-    /// `rfc3986(value)` appended to `output`, without building it first: runs of unreserved characters are copied
-    /// as they are, each other byte as its `%XX`. (A run starts after an encoded byte; every byte of a multi-byte
-    /// character is encoded, so a run never starts inside one.)
-    public static func append(_ value: String, to output: inout String) {
-        let utf8 = value.utf8
-        var run = utf8.startIndex
-        var index = run
-        while index < utf8.endIndex {
-            let byte = utf8[index]
-            let next = utf8.index(after: index)
-            if !isUnreserved(byte) {
-                if run < index { output += value[run..<index] }
-                output += escapes[Int(byte)]
-                run = next
+    /// `rfc3986(value)`'s bytes appended to `output` (a URL being expanded), without building it first: every
+    /// unreserved byte as it is, each other byte as its `%XX` (every byte of a multi-byte character is encoded).
+    public static func append(_ value: String, to output: inout [UInt8]) {
+        for byte in value.utf8 {
+            if isUnreserved(byte) {
+                output.append(byte)
+            } else {
+                output.append(37)
+                output.append(hexDigits[Int(byte >> 4)])
+                output.append(hexDigits[Int(byte & 0x0F)])
             }
-            index = next
         }
-        if run < utf8.endIndex { output += value[run...] }
-    }
-
-    /// `%00` … `%FF`.
-    private static let escapes: [String] = (0..<256).map { byte in
-        String(decoding: [37, hexDigits[byte >> 4], hexDigits[byte & 0x0F]], as: UTF8.self)
     }
 
     /// `A–Z a–z 0–9 - . _ ~`.

@@ -106,9 +106,9 @@ import Testing
             cases.append((0..<Int(generator.next() % 12)).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined())
         }
         for value in cases {
-            var appended = "prefix="
+            var appended = Array("prefix=".utf8)
             PercentEncoding.append(value, to: &appended)
-            #expect(appended == "prefix=" + PercentEncoding.rfc3986(value), "\(value.debugDescription)")
+            #expect(String(decoding: appended, as: UTF8.self) == "prefix=" + PercentEncoding.rfc3986(value), "\(value.debugDescription)")
         }
     }
 }

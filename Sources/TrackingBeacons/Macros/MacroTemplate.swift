@@ -66,24 +66,25 @@ public struct MacroTemplate: Sendable {
     /// becomes `-1`, another name stays as written; both are reported.
     public func expand(value: (Macro) -> MacroValue?) -> MacroExpander.Expansion {
         guard !macros.isEmpty else { return MacroExpander.Expansion(url: text, unknownMacros: []) }
-        var output = ""
-        output.reserveCapacity(text.utf8.count + 32)
+        // Built as bytes and made a string once: appending to a string costs more per piece than the piece.
+        var output: [UInt8] = []
+        output.reserveCapacity(text.utf8.count + 64)
         var unknown: [String] = []
         var unfilled: [String] = []
         for (before, macro) in macros {
-            output += before
+            output.append(contentsOf: before.utf8)
             if let found = value(macro) {
                 found.appendEncoded(to: &output)
             } else if macro.known {
-                output += VASTMacroNames.unknownValue
+                output.append(contentsOf: VASTMacroNames.unknownValue.utf8)
                 if !unfilled.contains(macro.name) { unfilled.append(macro.name) }
             } else {
-                output += macro.written
+                output.append(contentsOf: macro.written.utf8)
                 if !unknown.contains(macro.name) { unknown.append(macro.name) }
             }
         }
-        output += tail
-        return MacroExpander.Expansion(url: output, unknownMacros: unknown, unfilledMacros: unfilled)
+        output.append(contentsOf: tail.utf8)
+        return MacroExpander.Expansion(url: String(decoding: output, as: UTF8.self), unknownMacros: unknown, unfilledMacros: unfilled)
     }
 
     /// Fills each macro from `context` (`MacroContext.value(of:named:)`).

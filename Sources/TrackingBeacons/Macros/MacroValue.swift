@@ -17,19 +17,19 @@ public enum MacroValue: Sendable, Equatable, ExpressibleByStringLiteral {
 
     /// The value as it goes into the URL.
     public var encoded: String {
-        var output = ""
+        var output: [UInt8] = []
         appendEncoded(to: &output)
-        return output
+        return String(decoding: output, as: UTF8.self)
     }
 
     /// `encoded`, appended to `output` (a URL being expanded) without building it first.
-    public func appendEncoded(to output: inout String) {
+    public func appendEncoded(to output: inout [UInt8]) {
         switch self {
         case let .text(text):
             PercentEncoding.append(text, to: &output)
         case let .list(items):
             for (position, item) in items.enumerated() {
-                if position > 0 { output += "," }
+                if position > 0 { output.append(0x2C) }  // ,
                 PercentEncoding.append(item, to: &output)
             }
         }
