@@ -295,9 +295,12 @@ final class LateClock: Clock, Sendable {
         #expect(counted(replay.statistics).map { $0.split(separator: " ").prefix(3) } == counted(timeline.statistics).map { $0.split(separator: " ").prefix(3) })
     }
 
-    @Test func sessionOnTheTimeline_isTheSessionOnTheDecode() async throws {
-        let script = try SessionScript(parsing: "background@3,foreground@9,click@12,clickthroughClose@14")
+    @Test(arguments: ["background@3,foreground@9,click@12,clickthroughClose@14", "", "pause@0.001,resume@0.002", "pause@2.5,resume@7.25",
+                      "mute@1,skip@4.9", "close@9.999", "background@9.99,foreground@10.5", "click@5,clickthroughClose@5.5,pause@6,resume@30"])
+    func sessionOnTheTimeline_isTheSessionOnTheDecode(_ text: String) async throws {
+        let script = text.isEmpty ? SessionScript() : try SessionScript(parsing: text)
         var rules = PlaybackRules()
+        rules.skipOffset = .seconds(4)
         rules.progressOffsets = [.milliseconds(3_333)]
         var onDecode: [PlaybackEvent] = [], onTimeline: [PlaybackEvent] = []
         let decodeReport = try await PlaybackEngine(configuration: .init(rules: rules)).play(

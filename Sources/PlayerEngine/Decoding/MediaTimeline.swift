@@ -20,11 +20,79 @@ public struct MediaTimeline: Sendable {
     /// `p * statistics.streams.count`. Worked out once, not in every session that stops partway (a skip, a close).
     private let replays: [DecodeStatistics.Stream]
 
+    /// Range maxima of the frames' times and ends, and video frames counted, for presenting a run of frames at once
+    /// (`run(from:through:)`).
+    private let runs: RunIndex
+
     public init(info: MediaInfo, frames: [MediaFrame], statistics: DecodeStatistics) {
         self.info = info
         self.frames = frames
         self.statistics = statistics
         replays = Self.statistics(ofEveryPrefixOf: frames, streams: statistics.streams)
+        runs = RunIndex(frames)
+    }
+
+    /// What presenting `frames[range]` adds up to: how many video frames, the latest time and the latest end.
+    struct Run {
+        var videoFrames: Int
+        var latestTime: Duration
+        var latestEnd: Duration
+    }
+
+    /// The first index from `start` on whose frame `stops` (a test that, once true for a time, is true for every
+    /// later time), or an index before it: frames are in decode order, not sorted by time, and the search reads the
+    /// latest time up to each index. Every frame from `start` up to the index returned passes.
+    func firstStop(from start: Int, where stops: (Duration) -> Bool) -> Int {
+        // `runs.latestTime` never decreases, so `stops` of it is false, then true: the first true is searched.
+        var low = start, high = frames.count
+        while low < high {
+            let middle = (low + high) / 2
+            if stops(runs.latestTime[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+
+    /// `frames[range]` added up, in constant time.
+    func run(_ range: Range<Int>) -> Run {
+        Run(videoFrames: runs.videoBefore[range.upperBound] - runs.videoBefore[range.lowerBound],
+            latestTime: runs.maximum(of: runs.time, range), latestEnd: runs.maximum(of: runs.end, range))
+    }
+
+    /// Sparse tables (each level `l` the maximum over `2^l` frames from each index) of the times and the ends, the
+    /// latest time up to each frame, and the video frames before each index.
+    private struct RunIndex {
+        var time: [[Duration]]
+        var end: [[Duration]]
+        var latestTime: [Duration]
+        var videoBefore: [Int]
+
+        init(_ frames: [MediaFrame]) {
+            time = [frames.map(\.time)]
+            end = [frames.map(\.end)]
+            var width = 1
+            while 2 * width <= frames.count {
+                let (times, ends) = (time.last!, end.last!)
+                time.append((0...(frames.count - 2 * width)).map { max(times[$0], times[$0 + width]) })
+                end.append((0...(frames.count - 2 * width)).map { max(ends[$0], ends[$0 + width]) })
+                width *= 2
+            }
+            var latest = frames.first?.time ?? .zero
+            latestTime = frames.map { frame in
+                latest = max(latest, frame.time)
+                return latest
+            }
+            var videos = 0
+            videoBefore = [0] + frames.map { frame in
+                if frame.type == .video { videos += 1 }
+                return videos
+            }
+        }
+
+        /// The maximum of `table`'s values over `range` (not empty).
+        func maximum(of table: [[Duration]], _ range: Range<Int>) -> Duration {
+            let level = Int.bitWidth - 1 - range.count.leadingZeroBitCount
+            return max(table[level][range.lowerBound], table[level][range.upperBound - (1 << level)])
+        }
     }
 
     /// The statistics of replaying the first `count` frames: frames per stream, first and last time, end.
@@ -73,4 +141,13 @@ public final class TimelineMediaSource: MediaSource {
     }
 
     public var statistics: DecodeStatistics { timeline.replayed(position) }
+
+    /// The index of the frame `nextReplayedFrame()` returned last.
+    var lastReturned: Int { position - 1 }
+
+    /// Goes on from frame `index`: returns it (nil past the end) as `nextReplayedFrame()` does.
+    func resume(at index: Int) -> MediaFrame? {
+        position = index
+        return nextReplayedFrame()
+    }
 }

@@ -113,7 +113,19 @@ public struct AdPlayback: Sendable {
 
     /// The session time at which the playhead reaches `playhead`, while playing.
     public func clock(forPlayhead playhead: Duration) -> Duration? {
-        advancing ? baseClock + (playhead - basePlayhead) : nil
+        clockMapping?.clock(forPlayhead: playhead)
+    }
+
+    /// `clock(forPlayhead:)` as one small value, while playing (nil otherwise): for mapping many playheads at once
+    /// without the machine.
+    var clockMapping: ClockMapping? { advancing ? ClockMapping(baseClock: baseClock, basePlayhead: basePlayhead) : nil }
+
+    struct ClockMapping {
+        let baseClock: Duration
+        let basePlayhead: Duration
+
+        /// The session time at which the playhead reaches `playhead`: the clock runs straight while playing.
+        func clock(forPlayhead playhead: Duration) -> Duration { baseClock + (playhead - basePlayhead) }
     }
 
     /// When something falls due without input: the next boundary while playing, or the close control.

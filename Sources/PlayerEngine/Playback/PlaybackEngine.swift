@@ -274,6 +274,24 @@ public struct PlaybackEngine: Sendable {
                         // A replayed timeline's frames are taken straight from its array (a fleet replays hundreds per
                         // session: no protocol call, no read-ahead bookkeeping each; nothing is read ahead there).
                         let replay = aheadHead >= ahead.count ? source as? TimelineMediaSource : nil
+                        if let replay, upcoming != nil, pendingFailure == nil, machine.phase == .playing, !machine.buffering,
+                           let mapping = machine.clockMapping {
+                            // A run of them at once: the timeline finds where the frames due before `other` end (or
+                            // an index before that) and adds the run up; the loop below takes the rest one by one.
+                            let start = replay.lastReturned
+                            let stop = replay.timeline.firstStop(from: start) { time in
+                                !(time < duration) || other.map { mapping.clock(forPlayhead: time) >= $0 } ?? false
+                            }
+                            if stop > start {
+                                let run = replay.timeline.run(start..<stop)
+                                // The latest time has the latest due: the clock runs straight while frames play.
+                                now = max(now, mapping.clock(forPlayhead: run.latestTime))
+                                report.present(stop - start, videoFrames: run.videoFrames)
+                                dataEnd = max(dataEnd, run.latestEnd)
+                                upcoming = replay.resume(at: stop)
+                                upcomingWaited = waited
+                            }
+                        }
                         while pendingFailure == nil, machine.phase == .playing, !machine.buffering, let next = upcoming, next.time < duration {
                             guard let due = machine.clock(forPlayhead: next.time), other.map({ due < $0 }) ?? true else { break }
                             now = max(now, due)
@@ -404,8 +422,13 @@ public struct PlaybackReport: Sendable, Equatable {
     mutating func record(_ event: PlaybackEvent) { events.append(event.name) }
 
     mutating func present(_ frame: MediaFrame) {
-        framesPresented += 1
-        if frame.type == .video { videoFramesPresented += 1 }
+        present(1, videoFrames: frame.type == .video ? 1 : 0)
+    }
+
+    /// `count` frames presented, `videoFrames` of them pictures.
+    mutating func present(_ count: Int, videoFrames: Int) {
+        framesPresented += count
+        videoFramesPresented += videoFrames
     }
 
     mutating func finish(_ machine: AdPlayback, clock: Duration) {
