@@ -116,6 +116,13 @@ final class URLRecorder: BeaconTransport {
         // test process keeps it from running (at the default 10 s, a run 129 s into the whole suite lost a
         // `complete` fired at the session's end).
         configuration.beaconDrain = .seconds(300)
+        // Likewise the wrapper fetches (local files through `--map`): at IMA's 4 s, a test process starved for that
+        // long failed the test's own preparation with 301 and drew no scenario (an empty script for the single
+        // run) while the fleet, prepared a moment later, drew `close`: the single run then fired `complete` and
+        // the fleet did not.
+        configuration.resolver.firstRequestTimeout = .seconds(300)
+        configuration.resolver.wrapperTimeout = .seconds(300)
+        configuration.resolver.resolutionTimeout = .seconds(600)
         return configuration
     }
 
@@ -163,6 +170,9 @@ final class URLRecorder: BeaconTransport {
         let prepared = await AdPreparation(configuration: base, environment: live).prepare(.play)
         await live.shutdown()
         let facts = prepared.media.map { FleetScenario.Facts(duration: $0.duration, skipOffset: prepared.rules?.skipOffset) }
+        // The scenario's script for the single run is drawn from these facts: without media (no ad, or none
+        // playable), an empty one. Named in a failure's message, with the preparation's own error.
+        let preparation = "the test's preparation: \(facts.map { "\($0)" } ?? "no media"), \(prepared.failure.map { "\($0)" } ?? "no error")"
         for adcash in adcashModes {
             for kind in kinds {
                 // Each run starts from the same saved download, as two viewers with the same history would.
@@ -170,7 +180,7 @@ final class URLRecorder: BeaconTransport {
                 let (fleetURLs, script, fleetReport) = try await fleet(configuration(tag, mappings: mappings, adcash: statePath), kind: kind, facts: facts)
                 if adcash { _ = try folder.write("adcash-\(kind).json", state) }
                 let singleURLs = await single(configuration(tag, mappings: mappings, adcash: statePath), script: script)
-                #expect(singleURLs == fleetURLs, "\(name) \(kind) adcash=\(adcash); the fleet's report: \(fleetReport)")
+                #expect(singleURLs == fleetURLs, "\(name) \(kind) adcash=\(adcash); the fleet's report: \(fleetReport); \(preparation)")
                 #expect(!singleURLs.isEmpty || !tag.contains("prelude"), "the prelude tag fires")
             }
         }
