@@ -79,7 +79,7 @@ final class RawConnection {
     }
 
     /// Reads one whole answer. `toHead` answers carry `Content-Length` but no body.
-    func readResponse(timeout: Duration = .seconds(5), toHead: Bool = false) throws -> Response {
+    func readResponse(timeout: Duration = .seconds(30), toHead: Bool = false) throws -> Response {
         let deadline = ContinuousClock.now + timeout
         while true {
             if let end = headEnd() {
