@@ -3,7 +3,9 @@ import TrackingBeacons
 import VAST
 
 /// Which tracking URLs each session event fires, from the resolved ad (InLine and every wrapper, in chain order).
-struct TrackingPlan: Sendable {
+/// Made once per ad and shared by reference: every session of a fleet reads the same plan, and passing it around
+/// costs one reference count, not a copy of the ad and its tables.
+final class TrackingPlan: Sendable {
     struct Target: Sendable {
         /// The name the beacon log uses (`impression`, `start`, `progress`, `clickTracking`, …).
         var event: String
@@ -33,29 +35,28 @@ struct TrackingPlan: Sendable {
     let icons: [ShownIcon]
     /// What each event fires (but `progress`), by `PlaybackEvent.Name.allCases` order; what each icon's
     /// `iconShown` and `iconClick` fire, by icon. Made once with the plan: a fleet's sessions share them.
-    private var byName: [[Target]] = []
-    private var byIcon: [(shown: [Target], click: [Target])] = []
+    private let byName: [[Target]]
+    private let byIcon: [(shown: [Target], click: [Target])]
 
     init(ad: ResolvedAd, duration: Duration) {
-        self.ad = ad
         var byOffset: [Duration: [Target]] = [:]
         for tracking in ad.tracking(for: .progress) {
             guard let offset = tracking.offset else { continue }
             let at = offset.resolve(against: duration)
             byOffset[at, default: []].append(Target(event: "progress", url: tracking.url, source: tracking.source, offset: at))
         }
-        progress = byOffset.keys.sorted().map { ($0, byOffset[$0]!) }
-        endCard = EndCardChoice(ad)
-        icons = ShownIcon.choose(ad.icons)
+        let making = Making(ad: ad, progress: byOffset.keys.sorted().map { ($0, byOffset[$0]!) }, endCard: EndCardChoice(ad),
+                            icons: ShownIcon.choose(ad.icons))
+        (self.ad, progress, endCard, icons) = (ad, making.progress, making.endCard, making.icons)
         byName = PlaybackEvent.Name.allCases.map { name in
-            name == .progress || name == .iconShown || name == .iconClick ? [] : made(for: PlaybackEvent(name: name, playhead: .zero, clock: .zero))
+            name == .progress || name == .iconShown || name == .iconClick ? [] : making.made(for: PlaybackEvent(name: name, playhead: .zero, clock: .zero))
         }
-        byIcon = icons.indices.map { index in
+        byIcon = making.icons.indices.map { index in
             var event = PlaybackEvent(name: .iconShown, playhead: .zero, clock: .zero)
             event.icon = index
-            let shown = made(for: event)
+            let shown = making.made(for: event)
             event.name = .iconClick
-            return (shown, made(for: event))
+            return (shown, making.made(for: event))
         }
     }
 
@@ -75,55 +76,75 @@ struct TrackingPlan: Sendable {
 
     var progressOffsets: [Duration] { progress.map(\.at) }
 
-    /// The URLs `event` fires, made from the ad (`targets(for:)` looks them up).
-    private func made(for event: PlaybackEvent) -> [Target] {
-        switch event.name {
-        case .impression:
-            return ad.impressions.map { Target(event: "impression", url: $0.url, source: $0.source) }
-        case .progress:
-            guard let offset = event.offset else { return [] }
-            return progress.first { $0.at == offset }?.targets ?? []
-        case .click:
-            return ad.clickTracking.map { Target(event: "clickTracking", url: $0.url, source: $0.source) }
-        case .closeLinear:
-            // The peer falls back to `close` URLs when a linear ad has no closeLinear ones; so do we.
-            let linear = linearTargets(.closeLinear)
-            return linear.isEmpty ? linearTargets(.close, as: "closeLinear") : linear
-        case .endCardShown:
-            guard let card = endCard else { return [] }
-            let own = ([card.companion] + card.matching).flatMap { shown in
-                shown.value.tracking.filter { $0.event == .creativeView }.map { Target(event: "companion.creativeView", url: $0.url, source: shown.source) }
+    func icon(at index: Int) -> ShownIcon? { Self.icon(at: index, in: icons) }
+
+    static func icon(at index: Int, in icons: [ShownIcon]) -> ShownIcon? { icons.indices.contains(index) ? icons[index] : nil }
+}
+
+extension TrackingPlan {
+    /// The plan's parts while it is made: what each event fires is worked out from them once.
+    private struct Making {
+        let ad: ResolvedAd
+        let progress: [(at: Duration, targets: [Target])]
+        let endCard: EndCardChoice?
+        let icons: [ShownIcon]
+
+        func icon(at index: Int) -> ShownIcon? { TrackingPlan.icon(at: index, in: icons) }
+
+        /// The URLs `event` fires, made from the ad (`targets(for:)` looks them up).
+        func made(for event: PlaybackEvent) -> [Target] {
+            switch event.name {
+            case .impression:
+                return ad.impressions.map { Target(event: "impression", url: $0.url, source: $0.source) }
+            case .progress:
+                guard let offset = event.offset else { return [] }
+                return progress.first { $0.at == offset }?.targets ?? []
+            case .click:
+                return ad.clickTracking.map { Target(event: "clickTracking", url: $0.url, source: $0.source) }
+            case .closeLinear:
+                // The peer falls back to `close` URLs when a linear ad has no closeLinear ones; so do we.
+                let linear = linearTargets(.closeLinear)
+                return linear.isEmpty ? linearTargets(.close, as: "closeLinear") : linear
+            case .endCardShown:
+                guard let card = endCard else { return [] }
+                let own = ([card.companion] + card.matching).flatMap { shown in
+                    shown.value.tracking.filter { $0.event == .creativeView }.map { Target(event: "companion.creativeView", url: $0.url, source: shown.source) }
+                }
+                return TrackingPlan.inChainOrder(own + ad.companionCreativeView.map { Target(event: "companion.creativeView", url: $0.url, source: $0.source) })
+            case .endCardClick:
+                guard let card = endCard else { return [] }
+                let own = ([card.companion] + card.matching).flatMap { shown in
+                    shown.value.clickTracking.map { Target(event: "companion.clickTracking", url: $0.url, source: shown.source) }
+                }
+                return TrackingPlan.inChainOrder(own + ad.companionClickTracking.map { Target(event: "companion.clickTracking", url: $0.url, source: $0.source) })
+            case .loaded, .creativeView, .start, .firstQuartile, .midpoint, .thirdQuartile, .complete,
+                 .pause, .resume, .mute, .unmute, .skip, .rewind:
+                return linearTargets(TrackingEventName(event.name.rawValue))
+            case .iconShown:
+                guard let icon = event.icon.flatMap(icon(at:)) else { return [] }
+                return TrackingPlan.inChainOrder(([icon.icon] + icon.trackingOnly).flatMap { shown in
+                    shown.value.viewTracking.map { Target(event: "icon.viewTracking", url: $0, source: shown.source) }
+                })
+            case .iconClick:
+                guard let icon = event.icon.flatMap(icon(at:)) else { return [] }
+                return TrackingPlan.inChainOrder(([icon.icon] + icon.trackingOnly).flatMap { shown in
+                    shown.value.clickTracking.map { Target(event: "icon.clickTracking", url: $0.url, source: shown.source) }
+                })
+            case .viewable:
+                // The InLine's and every wrapper's together (VAST 4.x §3.5), in chain order.
+                return ad.viewable.map { Target(event: "viewable", url: $0.url, source: $0.source) }
+            case .notViewable:
+                return ad.notViewable.map { Target(event: "notViewable", url: $0.url, source: $0.source) }
+            case .viewUndetermined:
+                return ad.viewUndetermined.map { Target(event: "viewUndetermined", url: $0.url, source: $0.source) }
+            case .viewport, .iconHidden, .bufferStart, .bufferFinish, .skippable, .clickThroughClose, .close, .closeShown, .replayShown, .rewarded, .rewardForfeited, .appState,
+                 .rejected, .abandoned, .error:
+                return []
             }
-            return Self.inChainOrder(own + ad.companionCreativeView.map { Target(event: "companion.creativeView", url: $0.url, source: $0.source) })
-        case .endCardClick:
-            guard let card = endCard else { return [] }
-            let own = ([card.companion] + card.matching).flatMap { shown in
-                shown.value.clickTracking.map { Target(event: "companion.clickTracking", url: $0.url, source: shown.source) }
-            }
-            return Self.inChainOrder(own + ad.companionClickTracking.map { Target(event: "companion.clickTracking", url: $0.url, source: $0.source) })
-        case .loaded, .creativeView, .start, .firstQuartile, .midpoint, .thirdQuartile, .complete,
-             .pause, .resume, .mute, .unmute, .skip, .rewind:
-            return linearTargets(TrackingEventName(event.name.rawValue))
-        case .iconShown:
-            guard let icon = event.icon.flatMap(icon(at:)) else { return [] }
-            return Self.inChainOrder(([icon.icon] + icon.trackingOnly).flatMap { shown in
-                shown.value.viewTracking.map { Target(event: "icon.viewTracking", url: $0, source: shown.source) }
-            })
-        case .iconClick:
-            guard let icon = event.icon.flatMap(icon(at:)) else { return [] }
-            return Self.inChainOrder(([icon.icon] + icon.trackingOnly).flatMap { shown in
-                shown.value.clickTracking.map { Target(event: "icon.clickTracking", url: $0.url, source: shown.source) }
-            })
-        case .viewable:
-            // The InLine's and every wrapper's together (VAST 4.x §3.5), in chain order.
-            return ad.viewable.map { Target(event: "viewable", url: $0.url, source: $0.source) }
-        case .notViewable:
-            return ad.notViewable.map { Target(event: "notViewable", url: $0.url, source: $0.source) }
-        case .viewUndetermined:
-            return ad.viewUndetermined.map { Target(event: "viewUndetermined", url: $0.url, source: $0.source) }
-        case .viewport, .iconHidden, .bufferStart, .bufferFinish, .skippable, .clickThroughClose, .close, .closeShown, .replayShown, .rewarded, .rewardForfeited, .appState,
-             .rejected, .abandoned, .error:
-            return []
+        }
+
+        private func linearTargets(_ name: TrackingEventName, as label: String? = nil) -> [Target] {
+            ad.tracking(for: name).map { Target(event: label ?? name.rawValue, url: $0.url, source: $0.source) }
         }
     }
 
@@ -139,11 +160,5 @@ struct TrackingPlan: Sendable {
             }
         }
         return targets.enumerated().sorted { (rank($0.element.source), $0.offset) < (rank($1.element.source), $1.offset) }.map(\.element)
-    }
-
-    func icon(at index: Int) -> ShownIcon? { icons.indices.contains(index) ? icons[index] : nil }
-
-    private func linearTargets(_ name: TrackingEventName, as label: String? = nil) -> [Target] {
-        ad.tracking(for: name).map { Target(event: label ?? name.rawValue, url: $0.url, source: $0.source) }
     }
 }
