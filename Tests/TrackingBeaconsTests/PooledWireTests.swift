@@ -87,13 +87,18 @@ import Testing
         let transport = Self.transport()
         let first = await transport.send("\(server.baseURL)/impression?cb=12345678&u=a%20b", timeout: .seconds(30))
         let second = await transport.send("\(server.baseURL)/start", timeout: .seconds(30))
+        // No path: the target is `/`, before a query too.
+        let bare = await transport.send(server.baseURL, timeout: .seconds(30))
+        let query = await transport.send("\(server.baseURL)?q=1", timeout: .seconds(30))
         await transport.shutdown()
         #expect(first.status == 204 && first.error == nil && first.headers == [HeaderField(name: "Server", value: "raw")])
-        #expect(second.status == 204 && second.error == nil)
+        #expect(second.status == 204 && second.error == nil && bare.status == 204 && query.status == 204)
         let host = "127.0.0.1:\(server.port)"
         #expect(server.state.withLockedValue { $0.received } ==
             "GET /impression?cb=12345678&u=a%20b HTTP/1.1\r\nHost: \(host)\r\nUser-Agent: vplay-test/1.0 (wire)\r\n\r\n"
-            + "GET /start HTTP/1.1\r\nHost: \(host)\r\nUser-Agent: vplay-test/1.0 (wire)\r\n\r\n")
+            + "GET /start HTTP/1.1\r\nHost: \(host)\r\nUser-Agent: vplay-test/1.0 (wire)\r\n\r\n"
+            + "GET / HTTP/1.1\r\nHost: \(host)\r\nUser-Agent: vplay-test/1.0 (wire)\r\n\r\n"
+            + "GET /?q=1 HTTP/1.1\r\nHost: \(host)\r\nUser-Agent: vplay-test/1.0 (wire)\r\n\r\n")
         #expect(server.state.withLockedValue { $0.connections } == 1)
     }
 

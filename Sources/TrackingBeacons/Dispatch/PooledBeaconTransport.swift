@@ -225,10 +225,10 @@ public final class PooledBeaconTransport: BeaconTransport {
 
     /// The GET of `url` as bytes: its target, then the host's `Host` and `User-Agent` lines built once.
     private func request(for url: RequestURL, in pool: HostPool) -> ByteBuffer {
-        let target = url.requestTarget
-        var buffer = ByteBufferAllocator().buffer(capacity: 4 + target.utf8.count + pool.requestTail.count)
-        buffer.writeStaticString("GET ")
-        buffer.writeString(target)
+        let (slash, rest) = url.requestTargetParts
+        var buffer = ByteBufferAllocator().buffer(capacity: 5 + rest.utf8.count + pool.requestTail.count)
+        buffer.writeStaticString(slash ? "GET /" : "GET ")
+        buffer.writeSubstring(rest)
         buffer.writeBytes(pool.requestTail)
         return buffer
     }
