@@ -8,15 +8,7 @@ public enum PercentEncoding {
         guard !value.utf8.allSatisfy(isUnreserved) else { return value }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(value.utf8.count * 3)
-        for byte in value.utf8 {
-            if isUnreserved(byte) {
-                bytes.append(byte)
-            } else {
-                bytes.append(37)
-                bytes.append(hexDigits[Int(byte >> 4)])
-                bytes.append(hexDigits[Int(byte & 0x0F)])
-            }
-        }
+        append(value, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
     }
 
@@ -37,7 +29,10 @@ public enum PercentEncoding {
     }
 
     /// `A–Z a–z 0–9 - . _ ~`.
-    private static func isUnreserved(_ byte: UInt8) -> Bool {
+    private static func isUnreserved(_ byte: UInt8) -> Bool { unreserved[Int(byte)] }
+
+    /// `isUnreserved` of each byte, looked up once per byte of every value encoded.
+    private static let unreserved: [Bool] = (0...255).map { byte in
         switch byte {
         case 65...90, 97...122, 48...57, 45, 46, 95, 126: true
         default: false

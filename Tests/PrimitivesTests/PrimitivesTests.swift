@@ -95,9 +95,12 @@ import Testing
     }
 }
 
-/// `PercentEncoding.append`, the macro expander's way to encode into the URL it builds.
+/// `PercentEncoding.append`, the macro expander's way to encode into the URL it builds, and `rfc3986`, built on it:
+/// both give what Foundation gives allowing only the unreserved characters.
 @Suite struct PercentEncodingTests {
-    @Test func percentEncodingAppended_isTheEncodingBuiltOnItsOwn() {
+    static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+    @Test func percentEncoding_isFoundationsWithOnlyTheUnreservedCharactersAllowed() throws {
         var generator = SplitMix64(seed: 22)
         let pieces = ["a", "Z", "0", "-", ".", "_", "~", ":", "/", "?", "#", "[", "]", "@", "!", "$", "&", "'", "(", ")", "*", "+", ",", ";",
                       "=", "%", " ", "\u{7F}", "\u{0}", "é", "ß", "日本", "👩‍👩‍👧", "\u{301}", "00:00:05.000"]
@@ -108,7 +111,9 @@ import Testing
         for value in cases {
             var appended = Array("prefix=".utf8)
             PercentEncoding.append(value, to: &appended)
-            #expect(String(decoding: appended, as: UTF8.self) == "prefix=" + PercentEncoding.rfc3986(value), "\(value.debugDescription)")
+            let foundation = try #require(value.addingPercentEncoding(withAllowedCharacters: Self.unreserved))
+            #expect(String(decoding: appended, as: UTF8.self) == "prefix=" + foundation, "\(value.debugDescription)")
+            #expect(PercentEncoding.rfc3986(value) == foundation, "\(value.debugDescription)")
         }
     }
 }
