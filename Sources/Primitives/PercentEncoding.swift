@@ -5,7 +5,8 @@ public enum PercentEncoding {
     /// `00%3A00%3A05.000` and a URL value cannot break out of its query parameter.
     public static func rfc3986(_ value: String) -> String {
         // Most values (numbers, ids, time stamps without colons) need nothing: returned as they are.
-        guard !value.utf8.allSatisfy(isUnreserved) else { return value }
+        let unreserved = self.unreserved
+        guard !value.utf8.allSatisfy({ unreserved[Int($0)] }) else { return value }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(value.utf8.count * 3)
         append(value, to: &bytes)
@@ -17,8 +18,9 @@ public enum PercentEncoding {
     /// `rfc3986(value)`'s bytes appended to `output` (a URL being expanded), without building it first: every
     /// unreserved byte as it is, each other byte as its `%XX` (every byte of a multi-byte character is encoded).
     public static func append(_ value: String, to output: inout [UInt8]) {
+        let (unreserved, hexDigits) = (self.unreserved, self.hexDigits)
         for byte in value.utf8 {
-            if isUnreserved(byte) {
+            if unreserved[Int(byte)] {
                 output.append(byte)
             } else {
                 output.append(37)
@@ -28,10 +30,8 @@ public enum PercentEncoding {
         }
     }
 
-    /// `A–Z a–z 0–9 - . _ ~`.
-    private static func isUnreserved(_ byte: UInt8) -> Bool { unreserved[Int(byte)] }
-
-    /// `isUnreserved` of each byte, looked up once per byte of every value encoded.
+    /// Whether each byte is unreserved (`A–Z a–z 0–9 - . _ ~`), looked up once per byte of every value encoded (the
+    /// table read once per value).
     private static let unreserved: [Bool] = (0...255).map { byte in
         switch byte {
         case 65...90, 97...122, 48...57, 45, 46, 95, 126: true

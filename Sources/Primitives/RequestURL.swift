@@ -109,6 +109,7 @@ public struct RequestURL: Sendable, Hashable, CustomStringConvertible {
         } else {
             return nil
         }
+        let classes = byteClasses
         var index = https ? 8 : 7
         let hostStart = index
         var colon: Int?
@@ -121,7 +122,7 @@ public struct RequestURL: Sendable, Hashable, CustomStringConvertible {
             } else if colon != nil {
                 guard byte >= 0x30 && byte <= 0x39 else { return nil }
             } else {
-                guard isHostByte(byte) else { return nil }
+                guard classes[Int(byte)] == 1 else { return nil }  // a host byte
             }
             index += 1
         }
@@ -133,7 +134,7 @@ public struct RequestURL: Sendable, Hashable, CustomStringConvertible {
                 guard index + 2 < bytes.count, bytes[index + 1].isHexDigit, bytes[index + 2].isHexDigit else { return nil }
                 index += 3
                 continue
-            } else if !(isHostByte(byte) || isPathByte(byte)) {
+            } else if classes[Int(byte)] == 0 {  // neither a host nor a path byte
                 return nil
             }
             index += 1
@@ -142,14 +143,9 @@ public struct RequestURL: Sendable, Hashable, CustomStringConvertible {
         return (https, colon, authorityEnd)
     }
 
-    /// The sub-delimiters `! $ & ' ( ) * + , ; =` and `: @ / ?`.
-    private static func isPathByte(_ byte: UInt8) -> Bool { byteClasses[Int(byte)] == 2 }
-
-    /// Letters, digits, `-`, `.`, `_`, `~`: a host name or an IPv4 address as written.
-    private static func isHostByte(_ byte: UInt8) -> Bool { byteClasses[Int(byte)] == 1 }
-
-    /// Each byte's class, looked up once per byte of every URL checked: 1 a host byte, 2 a path byte (see above),
-    /// 0 anything else.
+    /// Each byte's class, looked up once per byte of every URL checked (the table read once per URL): 1 a host byte
+    /// (letters, digits, `-`, `.`, `_`, `~`: a host name or an IPv4 address as written), 2 a path byte (the
+    /// sub-delimiters `! $ & ' ( ) * + , ; =` and `: @ / ?`), 0 anything else.
     private static let byteClasses: [UInt8] = (0...255).map { byte in
         switch byte {
         case 0x41...0x5A, 0x61...0x7A, 0x30...0x39, 0x2D, 0x2E, 0x5F, 0x7E: 1
