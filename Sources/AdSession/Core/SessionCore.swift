@@ -9,9 +9,9 @@ struct SessionCore {
     /// Where what happens goes, in order.
     struct Outputs {
         /// Warnings, errors, the resolved ad and every event (a fleet counts events and drops the rest).
-        var report: (SessionRecord) async -> Void
+        var report: nonisolated(nonsending) (SessionRecord) async -> Void
         /// Each planned beacon, in order (to the dispatcher).
-        var submit: (PlannedBeacon) async -> Void
+        var submit: nonisolated(nonsending) (PlannedBeacon) async -> Void
     }
 
     /// How the session went.
@@ -49,7 +49,7 @@ struct SessionCore {
         let engine = PlaybackEngine(configuration: .init(rules: rules, delivery: prepared.delivery, measuredNetwork: prepared.measuredNetwork))
         var beacons = step
         defer { step = beacons }
-        let onEvent: (PlaybackEvent) async -> Void = { event in
+        let onEvent: nonisolated(nonsending) (PlaybackEvent) async -> Void = { event in
             var event = event
             event.clickThroughURL = beacons.clickThroughURL(for: event)
             await outputs.report(.event(event))
@@ -77,7 +77,7 @@ struct SessionCore {
         return failure
     }
 
-    func submit(_ planned: [BeaconStep.Planned], _ outputs: Outputs) async {
+    nonisolated(nonsending) func submit(_ planned: [BeaconStep.Planned], _ outputs: Outputs) async {
         for item in planned {
             for name in item.newUnknownMacros { await outputs.report(.warning("[\(name)] is not a VAST macro; left as written")) }
             await outputs.submit(item.beacon)

@@ -86,7 +86,7 @@ final class FleetTally: Sendable {
 
     /// Waits until a beacon may be sent, then counts it as sent and outstanding. Returns the beacon with its row
     /// (`countedAt`), for its records to be counted by.
-    func admit(_ beacon: PlannedBeacon) async -> PlannedBeacon {
+    nonisolated(nonsending) func admit(_ beacon: PlannedBeacon) async -> PlannedBeacon {
         var beacon = beacon
         let index = row(of: beacon)
         beacon.countedAt = index

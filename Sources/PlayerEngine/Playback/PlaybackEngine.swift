@@ -80,7 +80,7 @@ public struct PlaybackEngine: Sendable {
         script: SessionScript = SessionScript(),
         reopen: (() throws(MediaError) -> any MediaSource)? = nil,
         on clock: C,
-        onEvent: (PlaybackEvent) async -> Void
+        onEvent: nonisolated(nonsending) (PlaybackEvent) async -> Void
     ) async throws(PlaybackFailure) -> PlaybackReport where C.Duration == Duration {
         var report = PlaybackReport()
         var source = source

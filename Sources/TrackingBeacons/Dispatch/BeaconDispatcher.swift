@@ -69,7 +69,7 @@ public final class BeaconDispatcher: Sendable {
     }
 
     /// Sends (or, in a dry run, records) one planned request. Returns at once.
-    public func submit(_ planned: PlannedBeacon) async {
+    nonisolated(nonsending) public func submit(_ planned: PlannedBeacon) async {
         guard transport != nil else {
             await onRecord(BeaconRecord(planned: planned, dryRun: true))
             return
