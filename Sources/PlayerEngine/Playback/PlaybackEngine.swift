@@ -148,7 +148,7 @@ public struct PlaybackEngine: Sendable {
         // frames due before the next other thing (a boundary, a script step, a failure) are presented in one go,
         // without a sleep each (a fleet replays hundreds of frames per session). The same frames, times and counts.
         let batchesFrames = clock is VirtualClock && configuration.delivery == nil && configuration.measuredNetwork == nil
-        func emit(_ events: [PlaybackEvent]) async {
+        nonisolated(nonsending) func emit(_ events: [PlaybackEvent]) async {
             for event in events {
                 report.record(event)
                 await onEvent(event)
