@@ -21,7 +21,7 @@ public struct MediaTimeline: Sendable {
     private let replays: [DecodeStatistics.Stream]
 
     /// Range maxima of the frames' times and ends, and video frames counted, for presenting a run of frames at once
-    /// (`run(from:through:)`).
+    /// (`firstStop(from:where:)`, `run(_:)`). Both are worked out once, in O(n log n) time and memory for n frames.
     private let runs: RunIndex
 
     public init(info: MediaInfo, frames: [MediaFrame], statistics: DecodeStatistics) {
