@@ -5,7 +5,7 @@ import PlayerEngine
 struct TrackingGate {
     let repeatTracking: SessionConfiguration.RepeatTracking
     let replayTracking: SessionConfiguration.ReplayTracking
-    /// The events seen so far, a bit each (`bits`): a session's gate is made and asked for every event of every
+    /// The events seen so far, a bit each (by `PlaybackEvent.Name.ordinal`): a session's gate is made and asked for every event of every
     /// session of a fleet, and a set of names allocated and grew each time.
     private var seen: UInt64 = 0
 
@@ -18,14 +18,9 @@ struct TrackingGate {
     static let oneShot: Set<PlaybackEvent.Name> = [.loaded, .impression, .creativeView, .start, .firstQuartile, .midpoint,
                                                    .thirdQuartile, .complete, .progress, .skip, .iconShown]
 
-    /// Each name's bit in `seen`.
-    private static let bits: [PlaybackEvent.Name: UInt64] = {
-        precondition(PlaybackEvent.Name.allCases.count <= 64, "more event names than bits")
-        return Dictionary(uniqueKeysWithValues: PlaybackEvent.Name.allCases.enumerated().map { ($1, UInt64(1) << UInt64($0)) })
-    }()
-
     mutating func fires(_ event: PlaybackEvent) -> Bool {
-        let bit = Self.bits[event.name]!
+        // Each name's bit in `seen` is its ordinal's (fewer than 64 names: checked by a test).
+        let bit = UInt64(1) << UInt64(event.name.ordinal)
         defer { seen |= bit }
         if Self.repeatable.contains(event.name) { return repeatTracking == .every || seen & bit == 0 }
         if event.play > 1 && Self.oneShot.contains(event.name) { return replayTracking == .all }

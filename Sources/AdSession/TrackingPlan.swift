@@ -68,11 +68,9 @@ final class TrackingPlan: Sendable {
             return progress.first { $0.at == offset }?.targets ?? []
         case .iconShown: return event.icon.flatMap { byIcon.indices.contains($0) ? byIcon[$0].shown : nil } ?? []
         case .iconClick: return event.icon.flatMap { byIcon.indices.contains($0) ? byIcon[$0].click : nil } ?? []
-        default: return byName[Self.ordinal[event.name]!]
+        default: return byName[event.name.ordinal]
         }
     }
-
-    private static let ordinal = Dictionary(uniqueKeysWithValues: PlaybackEvent.Name.allCases.enumerated().map { ($1, $0) })
 
     var progressOffsets: [Duration] { progress.map(\.at) }
 

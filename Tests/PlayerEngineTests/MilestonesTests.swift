@@ -48,3 +48,23 @@ import Testing
         #expect(milestones.advance(to: .zero).map(\.name) == [.progress])
     }
 }
+
+/// `PlaybackEvent.Name.ordinal`: each name's place in `allCases`, what tables by event are indexed by and what a name
+/// hashes; the tracking gate keeps one bit per name in a 64-bit word.
+@Suite struct EventNameOrdinalTests {
+    @Test func ordinal_isThePlaceInAllCases_andFitsABitPerName() {
+        let names = PlaybackEvent.Name.allCases
+        #expect(names.enumerated().allSatisfy { $0.offset == $0.element.ordinal })
+        #expect(names.count <= 64)
+    }
+
+    @Test func namesHashByCase_soEveryNameIsItsOwnKey() {
+        var counts: [PlaybackEvent.Name: Int] = [:]
+        for name in PlaybackEvent.Name.allCases + PlaybackEvent.Name.allCases { counts[name, default: 0] += 1 }
+        #expect(counts.count == PlaybackEvent.Name.allCases.count && counts.values.allSatisfy { $0 == 2 })
+        var hasher = Hasher(), other = Hasher()
+        PlaybackEvent.Name.midpoint.hash(into: &hasher)
+        other.combine(PlaybackEvent.Name.midpoint.ordinal)
+        #expect(hasher.finalize() == other.finalize())
+    }
+}

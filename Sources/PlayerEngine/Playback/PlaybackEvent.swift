@@ -72,6 +72,55 @@ public struct PlaybackEvent: Sendable, Equatable {
         /// The ad's execution ended and its viewability is not measured (`--viewability undetermined`:
         /// `<ViewUndetermined>`).
         case viewUndetermined
+
+        /// The case's place in `allCases` (declaration order). Tables by event are indexed by it, and it is what a
+        /// name hashes: a String-backed enum otherwise hashes its raw string (RawRepresentable's default), paid for
+        /// every event of every session of a fleet.
+        public var ordinal: Int {
+            switch self {
+            case .loaded: 0
+            case .impression: 1
+            case .creativeView: 2
+            case .start: 3
+            case .firstQuartile: 4
+            case .midpoint: 5
+            case .thirdQuartile: 6
+            case .complete: 7
+            case .progress: 8
+            case .skippable: 9
+            case .bufferStart: 10
+            case .bufferFinish: 11
+            case .iconShown: 12
+            case .iconHidden: 13
+            case .iconClick: 14
+            case .pause: 15
+            case .resume: 16
+            case .mute: 17
+            case .unmute: 18
+            case .skip: 19
+            case .click: 20
+            case .clickThroughClose: 21
+            case .closeLinear: 22
+            case .close: 23
+            case .endCardShown: 24
+            case .endCardClick: 25
+            case .closeShown: 26
+            case .replayShown: 27
+            case .rewind: 28
+            case .rewarded: 29
+            case .rewardForfeited: 30
+            case .appState: 31
+            case .rejected: 32
+            case .abandoned: 33
+            case .error: 34
+            case .viewport: 35
+            case .viewable: 36
+            case .notViewable: 37
+            case .viewUndetermined: 38
+            }
+        }
+
+        public func hash(into hasher: inout Hasher) { hasher.combine(ordinal) }
     }
 
     public var name: Name
