@@ -5,8 +5,8 @@ import PlayerEngine
 struct TrackingGate {
     let repeatTracking: SessionConfiguration.RepeatTracking
     let replayTracking: SessionConfiguration.ReplayTracking
-    /// The events seen so far, a bit each (by `PlaybackEvent.Name.ordinal`): a session's gate is made and asked for every event of every
-    /// session of a fleet, and a set of names allocated and grew each time.
+    /// The events seen so far, a bit each (by `PlaybackEvent.Name.ordinal`): a session's gate is made and asked for
+    /// every event of every session of a fleet, and a set of names allocated and grew each time.
     private var seen: UInt64 = 0
 
     init(repeatTracking: SessionConfiguration.RepeatTracking, replayTracking: SessionConfiguration.ReplayTracking) {
@@ -19,7 +19,7 @@ struct TrackingGate {
                                                    .thirdQuartile, .complete, .progress, .skip, .iconShown]
 
     mutating func fires(_ event: PlaybackEvent) -> Bool {
-        // Each name's bit in `seen` is its ordinal's (fewer than 64 names: checked by a test).
+        // Each name's bit in `seen` is its ordinal's (at most 64 names: checked by a test).
         let bit = UInt64(1) << UInt64(event.name.ordinal)
         defer { seen |= bit }
         if Self.repeatable.contains(event.name) { return repeatTracking == .every || seen & bit == 0 }

@@ -45,9 +45,8 @@ final class TrackingPlan: Sendable {
             let at = offset.resolve(against: duration)
             byOffset[at, default: []].append(Target(event: "progress", url: tracking.url, source: tracking.source, offset: at))
         }
-        let making = Making(ad: ad, progress: byOffset.keys.sorted().map { ($0, byOffset[$0]!) }, endCard: EndCardChoice(ad),
-                            icons: ShownIcon.choose(ad.icons))
-        (self.ad, progress, endCard, icons) = (ad, making.progress, making.endCard, making.icons)
+        let making = Making(ad: ad, endCard: EndCardChoice(ad), icons: ShownIcon.choose(ad.icons))
+        (self.ad, progress, endCard, icons) = (ad, byOffset.keys.sorted().map { ($0, byOffset[$0]!) }, making.endCard, making.icons)
         byName = PlaybackEvent.Name.allCases.map { name in
             name == .progress || name == .iconShown || name == .iconClick ? [] : making.made(for: PlaybackEvent(name: name, playhead: .zero, clock: .zero))
         }
@@ -83,7 +82,6 @@ extension TrackingPlan {
     /// The plan's parts while it is made: what each event fires is worked out from them once.
     private struct Making {
         let ad: ResolvedAd
-        let progress: [(at: Duration, targets: [Target])]
         let endCard: EndCardChoice?
         let icons: [ShownIcon]
 
@@ -94,9 +92,6 @@ extension TrackingPlan {
             switch event.name {
             case .impression:
                 return ad.impressions.map { Target(event: "impression", url: $0.url, source: $0.source) }
-            case .progress:
-                guard let offset = event.offset else { return [] }
-                return progress.first { $0.at == offset }?.targets ?? []
             case .click:
                 return ad.clickTracking.map { Target(event: "clickTracking", url: $0.url, source: $0.source) }
             case .closeLinear:
@@ -135,6 +130,8 @@ extension TrackingPlan {
                 return ad.notViewable.map { Target(event: "notViewable", url: $0.url, source: $0.source) }
             case .viewUndetermined:
                 return ad.viewUndetermined.map { Target(event: "viewUndetermined", url: $0.url, source: $0.source) }
+            case .progress:
+                return []  // by offset: `progress`, made in `init`
             case .viewport, .iconHidden, .bufferStart, .bufferFinish, .skippable, .clickThroughClose, .close, .closeShown, .replayShown, .rewarded, .rewardForfeited, .appState,
                  .rejected, .abandoned, .error:
                 return []

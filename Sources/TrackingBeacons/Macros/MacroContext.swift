@@ -91,8 +91,8 @@ public struct MacroContext: Sendable {
         }
     }
 
-    /// The raw (unencoded) value of the macro `name`, as `values[name]`, without building the whole table: what
-    /// `MacroExpander` asks for each macro a template has (a fleet fills millions of URLs).
+    /// The raw (unencoded) value of the macro `name`, as `values[name]`, without building the whole table.
+    /// (`MacroTemplate` asks `value(of:named:)`, each macro's fact told once when the template is scanned.)
     public func value(named name: String) -> MacroValue? {
         value(of: Fact(name), named: name)
     }

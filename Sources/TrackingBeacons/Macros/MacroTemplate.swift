@@ -3,8 +3,8 @@ import Primitives
 /// `%%NAME%%`), in order. Expanding it (`expand(value:)`) only copies and encodes: an ad's templates are scanned
 /// once when its tracking plan is made, and a fleet expands each of them once per session.
 ///
-/// The scan is `MacroExpander`'s: a name is upper-case letters, digits and underscores (or the legacy `random`),
-/// at most 64 bytes; a `[` or `%%` that does not open such a name is text.
+/// The one scan of macros (`MacroExpander` expands through it): a name is upper-case letters, digits and
+/// underscores (or the legacy `random`), at most 64 bytes; a `[` or `%%` that does not open such a name is text.
 public struct MacroTemplate: Sendable {
     /// One macro of the template.
     public struct Macro: Sendable {
