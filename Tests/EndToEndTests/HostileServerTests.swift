@@ -292,7 +292,9 @@ import TestSupport
     /// Every beacon endpoint resets the connection after reading the request: each beacon is `connection reset`, sent
     /// once (it may have arrived, so it is not retried), and the ad plays on time.
     @Test func beaconEndpointsThatResetConnections_areConnectionReset_sentOnce() async throws {
-        let (run, exit, server, _) = try await demo({ _ in .reset }, ["--retries", "2"])
+        // Under a busy suite the 5 s default timeout can pass before a starved process reads the reset (one of 12
+        // beacons was once `timed out`): the reset is what is tested, so the timeout and drain are far from it.
+        let (run, exit, server, _) = try await demo({ _ in .reset }, ["--retries", "2", "--beacon-timeout", "30", "--beacon-drain", "30"])
         Self.expectPlaybackUnchanged(run, exit, server)
         let sent = Self.beacons(run)
         #expect(sent.count == 12 && sent.allSatisfy { $0["status"] is NSNull && $0["error"] as? String == "connection reset" }, "\(sent)")
