@@ -171,3 +171,27 @@ import Testing
         #expect(Self.isOpen(handed))
     }
 }
+
+/// A pool's free slots, a list per event loop: a slot is taken from its own loop's list, last freed first, and
+/// never from another loop's.
+@Suite struct SlotListsTests {
+    final class Loop: Sendable {}
+
+    @Test func eachLoopsSlots_areItsOwn_lastFreedFirst() {
+        let (first, second) = (Loop(), Loop())
+        let (a, b) = (ObjectIdentifier(first), ObjectIdentifier(second))
+        var lists = SlotLists<String>()
+        #expect(lists.pop(on: a) == nil)
+        lists.push("a1", on: a)
+        lists.push("b1", on: b)
+        lists.push("a2", on: a)
+        #expect(lists.loops == [a, b])
+        #expect(lists.pop(on: a) == "a2" && lists.pop(on: a) == "a1")
+        #expect(lists.pop(on: a) == nil, "b's slot is not a's")
+        #expect(lists.pop(on: b) == "b1" && lists.pop(on: b) == nil)
+        lists.push("b2", on: b)
+        #expect(lists.lists == [[], ["b2"]])
+        lists.removeAll()
+        #expect(lists.loops.isEmpty && lists.pop(on: b) == nil)
+    }
+}

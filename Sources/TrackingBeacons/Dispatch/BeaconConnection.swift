@@ -53,6 +53,12 @@ final class BeaconConnection: Sendable {
         handler.start(request, deadline: deadline, done: done)
     }
 
+    /// Starts an exchange whose request `build` writes (into the connection's own buffer, reused from one request to
+    /// the next); call it on the channel's event loop. `done` gets its answer there.
+    func startOnLoop(building build: (inout ByteBuffer) -> Void, deadline: NIODeadline, done: @escaping Completion) {
+        handler.start(building: build, deadline: deadline, done: done)
+    }
+
     func close() { channel.close(promise: nil) }
 
     /// The channel's end of its exchanges, in the order they were written. Touched only on its channel's event loop
@@ -83,6 +89,10 @@ final class BeaconConnection: Sendable {
         private var timer: (deadline: NIODeadline, task: Scheduled<Void>)?
         /// Why the connection is being closed by this side, for the requests still waiting on it.
         private var closing: BeaconFailure?
+        /// The last request's bytes, kept for the next one's: once the channel has written them it holds them no
+        /// more, and the next request is written in the same storage (a new one is allocated only when the channel
+        /// still holds it: a write not done yet, pipelined requests waiting for their flush).
+        private var requestBuffer: ByteBuffer?
 
         /// - Parameter keepsHeaders: whether answers carry their header fields (a fleet that only counts them
         ///   does not read them).
@@ -94,6 +104,16 @@ final class BeaconConnection: Sendable {
 
         func handlerAdded(context: ChannelHandlerContext) { self.context = context }
         func handlerRemoved(context: ChannelHandlerContext) { self.context = nil }
+
+        func start(building build: (inout ByteBuffer) -> Void, deadline: NIODeadline, done: @escaping Completion) {
+            guard var buffer = requestBuffer.take() ?? context?.channel.allocator.buffer(capacity: 256) else {
+                return start(ByteBuffer(), deadline: deadline, done: done)  // no context: closed, answered as such
+            }
+            buffer.clear()
+            build(&buffer)
+            requestBuffer = buffer
+            start(buffer, deadline: deadline, done: done)
+        }
 
         func start(_ request: ByteBuffer, deadline: NIODeadline, done: @escaping Completion) {
             guard let context, context.channel.isActive, closing == nil else {
@@ -166,14 +186,20 @@ final class BeaconConnection: Sendable {
                 return false
             }
             switch event {
+            // Changed in place (`modify`): the subscript's setter copies the exchange out and back in.
             case let .head(head):
-                exchanges[exchanges.startIndex].answer.status = head.status
-                exchanges[exchanges.startIndex].answer.headers = head.headers
-                exchanges[exchanges.startIndex].answer.location = head.location
-                exchanges[exchanges.startIndex].keepAlive = head.keepAlive
+                exchanges.modify(exchanges.startIndex) { exchange in
+                    exchange.answer.status = head.status
+                    exchange.answer.headers = head.headers
+                    exchange.answer.location = head.location
+                    exchange.keepAlive = head.keepAlive
+                }
             case let .body(count):
-                exchanges[exchanges.startIndex].answer.bytes += count
-                if exchanges[exchanges.startIndex].answer.bytes >= HTTPBeaconTransport.maxBodyBytes {
+                let bytes = exchanges.modify(exchanges.startIndex) { exchange in
+                    exchange.answer.bytes += count
+                    return exchange.answer.bytes
+                }
+                if bytes >= HTTPBeaconTransport.maxBodyBytes {
                     // Enough of it: the rest is not read, and the connection goes (its body is still coming).
                     closing = .other("connection closed: the answer to a request pipelined before this one was too long")
                     complete(exchanges.removeFirst(), failure: nil, reusable: false)

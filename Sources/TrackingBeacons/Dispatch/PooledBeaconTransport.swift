@@ -92,7 +92,7 @@ public final class PooledBeaconTransport: BeaconTransport {
         guard speaks(progress.current) else { return false }
         let pool = pool(for: progress.current)
         guard let connection = pool.slot(on: loop) else { return false }
-        connection.startOnLoop(request(for: progress.current, in: pool), deadline: progress.nioDeadline) { [self, progress] answer in
+        connection.startOnLoop(building: { writeRequest(for: progress.current, in: pool, into: &$0) }, deadline: progress.nioDeadline) { [self, progress] answer in
             var progress = progress
             pool.release(connection, reusable: answer.reusable)
             if let outcome = outcome(of: answer, after: &progress) {
@@ -225,12 +225,18 @@ public final class PooledBeaconTransport: BeaconTransport {
 
     /// The GET of `url` as bytes: its target, then the host's `Host` and `User-Agent` lines built once.
     private func request(for url: RequestURL, in pool: HostPool) -> ByteBuffer {
+        var buffer = ByteBufferAllocator().buffer(capacity: 0)
+        writeRequest(for: url, in: pool, into: &buffer)
+        return buffer
+    }
+
+    /// Writes the GET of `url` at the end of `buffer`.
+    private func writeRequest(for url: RequestURL, in pool: HostPool, into buffer: inout ByteBuffer) {
         let (slash, rest) = url.requestTargetParts
-        var buffer = ByteBufferAllocator().buffer(capacity: 5 + rest.utf8.count + pool.requestTail.count)
+        buffer.reserveCapacity(minimumWritableBytes: 5 + rest.utf8.count + pool.requestTail.count)
         buffer.writeStaticString(slash ? "GET /" : "GET ")
         buffer.writeSubstring(rest)
         buffer.writeBytes(pool.requestTail)
-        return buffer
     }
 
     /// What follows a request's target for a host: the version, `Host` and `User-Agent`, and the empty line.
@@ -305,7 +311,7 @@ final class HostPool: Sendable {
 
     private struct State {
         /// Free slots by event loop identity; a connection is listed once per free slot.
-        var slots: [ObjectIdentifier: [BeaconConnection]] = [:]
+        var slots = SlotLists<BeaconConnection>()
         /// Open connections not yet retired, each with the event loop it was opened for (nil: off any loop).
         var live: [ObjectIdentifier: ObjectIdentifier?] = [:]
         /// Connections being opened.
@@ -374,7 +380,7 @@ final class HostPool: Sendable {
         if let loop, let connection = Self.popSlot(&state, loop: loop) { return .slot(connection) }
         // Off any loop, every loop's slots are as near.
         if loop == nil {
-            for other in state.slots.keys {
+            for other in state.slots.loops {
                 if let connection = Self.popSlot(&state, loop: other) { return .slot(connection) }
             }
         }
@@ -382,7 +388,7 @@ final class HostPool: Sendable {
             state.opening(for: loop)
             return .open
         }
-        for other in state.slots.keys where other != loop {
+        for other in state.slots.loops where other != loop {
             if let connection = Self.popSlot(&state, loop: other) { return .slot(connection) }
         }
         return nil
@@ -391,7 +397,7 @@ final class HostPool: Sendable {
     /// A free slot on `loop` of a connection still open; slots of connections closed meanwhile are dropped (and the
     /// connection retired).
     private static func popSlot(_ state: inout State, loop: ObjectIdentifier) -> BeaconConnection? {
-        while let connection = state.slots[loop]?.popLast() {
+        while let connection = state.slots.pop(on: loop) {
             if state.live.index(forKey: ObjectIdentifier(connection)) != nil {
                 if connection.isActive { return connection }
                 retire(&state, connection)
@@ -416,7 +422,7 @@ final class HostPool: Sendable {
             let handed = state.waiters.prefix(spare).map(\.continuation)
             state.waiters.removeFirst(handed.count)
             let key = ObjectIdentifier(connection.channel.eventLoop)
-            for _ in handed.count..<spare { state.slots[key, default: []].append(connection) }
+            for _ in handed.count..<spare { state.slots.push(connection, on: key) }
             return handed
         }
         for waiter in handed { waiter.resume(returning: .slot(connection)) }
@@ -443,7 +449,7 @@ final class HostPool: Sendable {
             let id = ObjectIdentifier(connection)
             if reusable, state.live.index(forKey: id) != nil {
                 guard !state.waiters.isEmpty else {
-                    state.slots[ObjectIdentifier(connection.channel.eventLoop), default: []].append(connection)
+                    state.slots.push(connection, on: ObjectIdentifier(connection.channel.eventLoop))
                     return (nil, nil)
                 }
                 return (state.waiters.removeFirst().continuation, .slot(connection))
@@ -464,8 +470,36 @@ final class HostPool: Sendable {
         let open = state.withLock { state in
             defer { state.slots.removeAll() }
             var seen: Set<ObjectIdentifier> = []
-            return state.slots.values.joined().filter { seen.insert(ObjectIdentifier($0)).inserted }
+            return state.slots.lists.joined().filter { seen.insert(ObjectIdentifier($0)).inserted }
         }
         for connection in open { connection.close() }
+    }
+}
+
+/// A host pool's free slots, a list per event loop. The loops are few (one per core): a linear search over them
+/// finds a list, and each list is changed in place. (A dictionary of lists, changed through its subscript's
+/// `modify`, allocated three times for each slot taken.)
+struct SlotLists<Slot: Sendable>: Sendable {
+    private(set) var loops: [ObjectIdentifier] = []
+    private(set) var lists: [[Slot]] = []
+
+    /// The last slot listed for `loop`, taken off its list.
+    mutating func pop(on loop: ObjectIdentifier) -> Slot? {
+        guard let index = loops.firstIndex(of: loop) else { return nil }
+        return lists[index].popLast()
+    }
+
+    mutating func push(_ slot: Slot, on loop: ObjectIdentifier) {
+        if let index = loops.firstIndex(of: loop) {
+            lists[index].append(slot)
+        } else {
+            loops.append(loop)
+            lists.append([slot])
+        }
+    }
+
+    mutating func removeAll() {
+        loops.removeAll()
+        lists.removeAll()
     }
 }
