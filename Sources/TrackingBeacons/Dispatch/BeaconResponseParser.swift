@@ -293,8 +293,7 @@ struct BeaconResponseParser {
 
         private mutating func statusLine(_ line: Range<Int>) throws(Malformed) {
             // HTTP/1.x SP 3DIGIT [SP reason]
-            let prefix: [UInt8] = Array("HTTP/1.".utf8)
-            guard line.count >= 12, bytes[line.lowerBound..<line.lowerBound + 7].elementsEqual(prefix) else {
+            guard line.count >= 12, equals(line.lowerBound..<line.lowerBound + 7, "HTTP/1.") else {
                 throw Malformed(why: "no HTTP/1.x status line")
             }
             let minor = bytes[line.lowerBound + 7]
@@ -337,10 +336,12 @@ struct BeaconResponseParser {
                 lastField = .framing
                 transferEncoding = true
                 // Chunked only when it is the last coding; otherwise the body runs to the close (RFC 9112 §6.3).
-                chunked = tokens(value).last.map { equalsLowercased($0, "chunked") } ?? false
+                var last: Range<Int>?
+                forEachToken(value) { last = $0 }
+                chunked = last.map { equalsLowercased($0, "chunked") } ?? false
             } else if equalsLowercased(name, "connection") {
                 lastField = .framing
-                for token in tokens(value) {
+                forEachToken(value) { token in
                     if equalsLowercased(token, "close") { close = true }
                     if equalsLowercased(token, "keep-alive") { keepAlive = true }
                 }
@@ -353,7 +354,7 @@ struct BeaconResponseParser {
 
         /// `Content-Length`: digits, or a list of the same digits; differing values are refused (RFC 9112 §6.3).
         private mutating func contentLength(_ value: Range<Int>) throws(Malformed) {
-            for item in tokens(value) {
+            try forEachToken(value) { (item) throws(Malformed) in
                 guard !item.isEmpty, item.count <= 18, bytes[item].allSatisfy({ (0x30...0x39).contains($0) }) else {
                     throw Malformed(why: "Content-Length is not a number")
                 }
@@ -363,16 +364,22 @@ struct BeaconResponseParser {
             }
         }
 
-        /// The comma-separated items of a field's value, each trimmed; empty ones skipped.
-        private func tokens(_ value: Range<Int>) -> [Range<Int>] {
-            var items: [Range<Int>] = []
+        /// Calls `body` with each comma-separated item of a field's value, in order, each trimmed; empty ones
+        /// skipped. (No array of them: this runs for each answer's `Connection` field.)
+        private func forEachToken<E: Error>(_ value: Range<Int>, _ body: (Range<Int>) throws(E) -> Void) throws(E) {
             var start = value.lowerBound
             for index in value.lowerBound...value.upperBound where index == value.upperBound || bytes[index] == 0x2C {
                 let item = trimmed(start..<index)
-                if !item.isEmpty { items.append(item) }
+                if !item.isEmpty { try body(item) }
                 start = index + 1
             }
-            return items
+        }
+
+        /// Whether `range` is exactly `text`.
+        private func equals(_ range: Range<Int>, _ text: StaticString) -> Bool {
+            guard range.count == text.utf8CodeUnitCount else { return false }
+            let expected = UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
+            return bytes[range].elementsEqual(expected)
         }
 
         private func trimmed(_ range: Range<Int>) -> Range<Int> {
