@@ -16,7 +16,18 @@ public struct SinkRouting: Sendable {
 
     /// The URL to request instead of `url`, or `url` itself when it is not routed.
     public func route(_ url: String) -> String {
-        routedTarget(of: url).map { base + $0 } ?? url
+        if let plain = RequestURL.plainParts(of: url) {
+            guard scope == .all || Self.isLoopback(plain.host.lowercased()) else { return url }
+            // The base, then the target (`RequestURL.target`: at least `/`), made as one string.
+            let path = plain.pathAndQuery
+            var routed = ""
+            routed.reserveCapacity(base.utf8.count + 1 + path.utf8.count)
+            routed += base
+            if path.utf8.first != UInt8(ascii: "/") { routed += "/" }
+            routed += path
+            return routed
+        }
+        return routedTarget(of: url).map { base + $0 } ?? url
     }
 
     /// The request target `url` has at the sink when it is routed there, else nil (one read of the URL).

@@ -377,3 +377,25 @@ actor Recorder {
         #expect(await base.urls == ["https://tracker.example/imp"])
     }
 }
+
+/// `SinkRouting.route` makes a routed URL as one string from the URL's bytes; it must be exactly the base followed by
+/// `routedTarget(of:)` (at least `/`), and the URL itself when it is not routed, on either scope.
+@Suite struct SinkRoutingTests {
+    static let urls = [
+        "http://127.0.0.1:8089/impression?ad=1&cb=123", "http://localhost/a/b", "http://127.0.0.1", "http://127.0.0.1:80",
+        "http://127.0.0.1?q=1", "http://127.0.0.1:9/?q=1", "https://127.0.0.1/x?y=%20z", "http://[::1]:8/p", "http://LOCALHOST/p",
+        "https://tracker.example/imp?x=1", "http://tracker.example", "http://tracker.example?only=query",
+        "http://127.0.0.1/p#frag", "http://127.0.0.1/a b", "http://u@127.0.0.1/p", "https://tracker.example/é?q=ü",
+        "ftp://127.0.0.1/file", "not a url", "",
+    ]
+
+    @Test(arguments: SinkRouting.Scope.allCases)
+    func route_isTheBaseThenTheRoutedTarget_orTheURLItself(_ scope: SinkRouting.Scope) {
+        let routing = SinkRouting(scope: scope, base: "http://127.0.0.1:40000")
+        for url in Self.urls {
+            #expect(routing.route(url) == (routing.routedTarget(of: url).map { routing.base + $0 } ?? url), "\(url)")
+        }
+        #expect(routing.route("http://tracker.example?only=query") == (scope == .all ? "http://127.0.0.1:40000/?only=query" : "http://tracker.example?only=query"))
+        #expect(routing.route("http://127.0.0.1") == "http://127.0.0.1:40000/")
+    }
+}
