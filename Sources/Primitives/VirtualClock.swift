@@ -23,6 +23,12 @@ public final class VirtualClock: Clock, Sendable {
 
     public func sleep(until deadline: Instant, tolerance: Duration?) async throws {
         try Task.checkCancellation()
+        advance(to: deadline)
+    }
+
+    /// Moves the clock to `deadline` unless it is there already: what `sleep(until:)` does once it checked for
+    /// cancellation, without an async call (the engine's loop, which checks for cancellation itself).
+    public func advance(to deadline: Instant) {
         current.withLock { now in if deadline.offset > now { now = deadline.offset } }
     }
 }

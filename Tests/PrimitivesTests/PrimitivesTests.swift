@@ -117,3 +117,28 @@ import Testing
         }
     }
 }
+
+/// The virtual clock moves only when slept on (or advanced, which is the same without the async call), and never
+/// backwards.
+@Suite struct VirtualClockTests {
+    @Test func sleepAndAdvance_moveToTheDeadline_neverBack() async throws {
+        let clock = VirtualClock()
+        try await clock.sleep(until: .init(offset: .milliseconds(250)), tolerance: nil)
+        #expect(clock.now.offset == .milliseconds(250))
+        clock.advance(to: .init(offset: .milliseconds(100)))
+        #expect(clock.now.offset == .milliseconds(250), "a deadline passed already does not move it")
+        clock.advance(to: .init(offset: .seconds(2)))
+        try await clock.sleep(until: .init(offset: .seconds(1)), tolerance: nil)
+        #expect(clock.now.offset == .seconds(2))
+    }
+
+    @Test func sleep_inACancelledTask_throws_andDoesNotMove() async {
+        let clock = VirtualClock()
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            try await clock.sleep(until: .init(offset: .seconds(1)), tolerance: nil)
+        }
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(clock.now.offset == .zero)
+    }
+}
