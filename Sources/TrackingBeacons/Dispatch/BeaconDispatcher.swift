@@ -76,7 +76,7 @@ public final class BeaconDispatcher: Sendable {
         }
         let now = wallClock()
         let batch = state.withLock { state in execute(state.machine.submit(planned, now: now), in: &state) }
-        await report(batch.records)
+        if !batch.records.isEmpty { await report(batch.records) }
         launch(batch.starts)
     }
 
@@ -197,7 +197,7 @@ public final class BeaconDispatcher: Sendable {
 
     /// Hands a batch from `execute` to `onRecord`, then lets `finish` go if nothing else is left. (Records taken at
     /// once were handed out by `execute`: their batches are empty.)
-    private func report(_ records: [BeaconRecord]) async {
+    nonisolated(nonsending) private func report(_ records: [BeaconRecord]) async {
         guard !records.isEmpty else { return }
         for record in records { await onRecord(record) }
         state.withLock { state in
