@@ -21,16 +21,17 @@ public struct MacroTemplate: Sendable {
 
     /// The template as written.
     public let text: String
-    /// The text before each macro; `tail` is the text after the last.
-    private let macros: [(before: Substring, macro: Macro)]
-    private let tail: Substring
+    /// The text before each macro, as bytes; `tail` is the text after the last. (Bytes, not substrings: a
+    /// substring's bytes are appended to the expansion one at a time, an array's at once.)
+    private let macros: [(before: [UInt8], macro: Macro)]
+    private let tail: [UInt8]
 
     public init(_ template: String) {
         text = template
         // Scanned as UTF-8 bytes: the delimiters are ASCII, so every index found is a character boundary of the
         // template.
         let utf8 = template.utf8
-        var macros: [(before: Substring, macro: Macro)] = []
+        var macros: [(before: [UInt8], macro: Macro)] = []
         var copied = utf8.startIndex  // the template before it is in `macros`
         var cursor = utf8.startIndex
         while let start = utf8[cursor...].firstIndex(where: { $0 == 0x5B || $0 == 0x25 }) {  // [ or %
@@ -50,13 +51,13 @@ public struct MacroTemplate: Sendable {
                 continue
             }
             let name = String(template[from..<nameEnd])
-            macros.append((template[copied..<start],
+            macros.append((Array(utf8[copied..<start]),
                            Macro(name: name, fact: MacroContext.Fact(name), known: VASTMacroNames.isKnown(name), written: template[start..<after])))
             copied = after
             cursor = after
         }
         self.macros = macros
-        tail = template[copied...]
+        tail = Array(utf8[copied...])
     }
 
     /// The macros named, in order (a name written twice is here twice).
@@ -72,7 +73,7 @@ public struct MacroTemplate: Sendable {
         var unknown: [String] = []
         var unfilled: [String] = []
         for (before, macro) in macros {
-            output.append(contentsOf: before.utf8)
+            output.append(contentsOf: before)
             if let found = value(macro) {
                 found.appendEncoded(to: &output)
             } else if macro.known {
@@ -83,7 +84,7 @@ public struct MacroTemplate: Sendable {
                 if !unknown.contains(macro.name) { unknown.append(macro.name) }
             }
         }
-        output.append(contentsOf: tail.utf8)
+        output.append(contentsOf: tail)
         return MacroExpander.Expansion(url: String(decoding: output, as: UTF8.self), unknownMacros: unknown, unfilledMacros: unfilled)
     }
 
