@@ -49,13 +49,29 @@ public struct RequestURL: Sendable, Hashable, CustomStringConvertible {
 
     /// The request target of a checked URL's text (its scheme, then `://`), scanned as UTF-8: the delimiters are ASCII.
     static func requestTargetParts(of text: String) -> (slash: Bool, rest: Substring) {
+        // Scanned by offset over the bytes themselves (a native string's are contiguous; any other is made so): the
+        // view's own index walk costs several times more per byte, for every beacon.
+        var text = text
+        let found = text.utf8.withContiguousStorageIfAvailable(targetOffsets) ?? {
+            text.makeContiguousUTF8()
+            return text.utf8.withContiguousStorageIfAvailable(targetOffsets)!
+        }()
+        guard let (start, end) = found else { return (true, "") }
         let utf8 = text.utf8
-        guard let colon = utf8.firstIndex(of: 0x3A), let authority = utf8.index(colon, offsetBy: 3, limitedBy: utf8.endIndex),
-              let start = utf8[authority...].firstIndex(where: { $0 == 0x2F || $0 == 0x3F || $0 == 0x23 }), utf8[start] != 0x23 else {
-            return (true, "")
-        }
-        let rest = text[start..<(utf8[start...].firstIndex(of: 0x23) ?? utf8.endIndex)]
-        return (utf8[start] == 0x3F, rest)
+        let from = utf8.index(utf8.startIndex, offsetBy: start), to = utf8.index(utf8.startIndex, offsetBy: end)
+        return (utf8[from] == 0x3F, text[from..<to])
+    }
+
+    /// `requestTargetParts(of:)` on contiguous bytes: the offsets of the target's first byte (a `/` or `?` after the
+    /// scheme's `://`) and of its end (a `#`, or the end); nil when there is no target (no path, or a fragment first).
+    private static func targetOffsets(_ bytes: UnsafeBufferPointer<UInt8>) -> (start: Int, end: Int)? {
+        guard let colon = bytes.firstIndex(of: 0x3A), colon + 3 <= bytes.count else { return nil }
+        var start = colon + 3
+        while start < bytes.count, bytes[start] != 0x2F, bytes[start] != 0x3F, bytes[start] != 0x23 { start += 1 }
+        guard start < bytes.count, bytes[start] != 0x23 else { return nil }
+        var end = start
+        while end < bytes.count, bytes[end] != 0x23 { end += 1 }
+        return (start, end)
     }
 
     /// The request target of a URL's path and query as written (from its first `/` or `?`, or empty): at least `/`.
