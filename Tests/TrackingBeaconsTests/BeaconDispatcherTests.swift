@@ -188,8 +188,8 @@ func planned(_ url: String) -> PlannedBeacon {
         #expect(records(first).map(\.isFinalAttempt) == [false])
         #expect(first.contains(.wait(id: 0, .milliseconds(500))))
         let retry = machine.backoffElapsed(id: 0, now: 3)
-        guard case let .send(_, record)? = retry.first else { Issue.record("no retry sent"); return }
-        #expect(record.attempt == 2 && record.sentAt == 3)
+        guard case let .send(_, attempt)? = retry.first else { Issue.record("no retry sent"); return }
+        #expect(attempt == .init(url: "http://a/1", number: 2, sentAt: 3))
         let last = records(machine.answered(id: 0, RecordingTransport.outcome(200), now: 4))
         #expect(last.map(\.status) == [200] && last.map(\.isFinalAttempt) == [true])
         #expect(machine.pending == 0)

@@ -130,7 +130,7 @@ public final class BeaconDispatcher: Sendable {
     /// those are handed out as they are made), attempts to start at once.
     private struct Batch {
         var records: [BeaconRecord] = []
-        var starts: [(id: Int, record: BeaconRecord)] = []
+        var starts: [(id: Int, url: String)] = []
     }
 
     /// Executes `actions` under the lock (tasks started, stopped, remembered) and returns the records to report and
@@ -141,12 +141,12 @@ public final class BeaconDispatcher: Sendable {
             switch action {
             case let .record(record):
                 if let onRecordNow { onRecordNow(record) } else { batch.records.append(record) }
-            case let .send(id, record):
+            case let .send(id, attempt):
                 guard transport != nil else { continue }
                 if onRecordNow != nil {
-                    batch.starts.append((id, record))
+                    batch.starts.append((id, attempt.url))
                 } else {
-                    state.tasks[id] = attemptTask(id, record)
+                    state.tasks[id] = attemptTask(id, attempt.url)
                 }
             case let .wait(id, backoff):
                 let clock = self.clock
@@ -168,23 +168,23 @@ public final class BeaconDispatcher: Sendable {
 
     /// An attempt in a task of its own, where the transport prefers. Made under the lock: its answer, on another
     /// thread, waits for the lock until the task is remembered.
-    private func attemptTask(_ id: Int, _ record: BeaconRecord) -> Task<Void, Never> {
+    private func attemptTask(_ id: Int, _ url: String) -> Task<Void, Never> {
         let transport = self.transport!, timeout = self.timeout
         return Task(executorPreference: transport.attemptExecutor) { [weak self] in
-            let outcome = await transport.send(record.url, timeout: timeout)
+            let outcome = await transport.send(url, timeout: timeout)
             if Task.isCancelled { return }
             await self?.advance(id) { $0.answered(id: id, outcome, now: $1) }
         }
     }
 
     /// Starts `starts` (outside the lock): at once where the transport can, else each in its task.
-    private func launch(_ starts: [(id: Int, record: BeaconRecord)]) {
+    private func launch(_ starts: [(id: Int, url: String)]) {
         guard let transport else { return }
-        for (id, record) in starts {
-            let started = transport.startNow(record.url, timeout: timeout) { [weak self] outcome in
+        for (id, url) in starts {
+            let started = transport.startNow(url, timeout: timeout) { [weak self] outcome in
                 self?.answeredNow(id, outcome)
             }
-            if !started { state.withLock { $0.tasks[id] = attemptTask(id, record) } }
+            if !started { state.withLock { $0.tasks[id] = attemptTask(id, url) } }
         }
     }
 

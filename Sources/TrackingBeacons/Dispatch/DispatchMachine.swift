@@ -5,12 +5,20 @@ struct DispatchMachine {
     enum Action: Equatable {
         /// Hand this record to the log (a retried attempt, a final answer, a beacon closed at the session's end).
         case record(BeaconRecord)
-        /// Put this attempt on the wire (the record carries its attempt number and `sentAt`).
-        case send(id: Int, BeaconRecord)
+        /// Put this attempt on the wire.
+        case send(id: Int, Attempt)
         /// Call `backoffElapsed(id:)` after this long on the network clock.
         case wait(id: Int, Duration)
         /// Stop the attempt or backoff of this beacon: the session ended.
         case cancel(id: Int)
+    }
+
+    /// An attempt to put on the wire: the URL, its number (1 for the first) and when it is sent. Not a whole record:
+    /// the record is made when the attempt ends (a record made for each send was copied and dropped unread).
+    struct Attempt: Equatable {
+        var url: String
+        var number: Int
+        var sentAt: Int64
     }
 
     private enum State {
@@ -61,8 +69,9 @@ struct DispatchMachine {
     /// The answer to beacon `id`'s attempt on the wire. A retryable failure with retries left is recorded and waits
     /// its backoff (keeping its slot); anything else is final and frees the slot for the next waiting beacon.
     mutating func answered(id: Int, _ outcome: TransportOutcome, now: Int64) -> [Action] {
-        guard !closed, var flight = flights[id], case let .onWire(attempt, sentAt) = flight.state else { return [] }
-        var record = Self.record(of: flight.planned, attempt: attempt, sentAt: sentAt)
+        // Found once and changed in place, or moved out when it ends: the flight (its planned beacon) is not copied.
+        guard !closed, let index = flights.index(forKey: id), case let .onWire(attempt, sentAt) = flights.values[index].state else { return [] }
+        var record = Self.record(of: flights.values[index].planned, attempt: attempt, sentAt: sentAt)
         record.status = outcome.status
         record.failure = outcome.error ?? (outcome.delivered ? nil : outcome.status.map { .httpStatus($0) })
         record.latency = outcome.latency
@@ -74,13 +83,12 @@ struct DispatchMachine {
         let again = !outcome.delivered && record.attempt <= policy.retries && policy.retries(outcome)
         record.isFinalAttempt = !again
         if again {
-            flight.state = .backingOff(nextAttempt: record.attempt + 1, backoff: flight.backoff)
-            let wait = flight.backoff
-            flight.backoff *= 2
-            flights[id] = flight
+            let wait = flights.values[index].backoff
+            flights.values[index].state = .backingOff(nextAttempt: record.attempt + 1, backoff: wait)
+            flights.values[index].backoff *= 2
             return [.record(record), .wait(id: id, wait)]
         }
-        flights[id] = nil
+        flights.remove(at: index)
         guard let next = freeSlot(now: now) else { return [.record(record)] }
         return [.record(record), next]
     }
@@ -121,7 +129,7 @@ struct DispatchMachine {
     private mutating func attempt(_ id: Int, number: Int, now: Int64) -> Action {
         guard let index = flights.index(forKey: id) else { preconditionFailure("an attempt of a beacon not in flight") }
         flights.values[index].state = .onWire(attempt: number, sentAt: now)
-        return .send(id: id, Self.record(of: flights.values[index].planned, attempt: number, sentAt: now))
+        return .send(id: id, Attempt(url: flights.values[index].planned.url, number: number, sentAt: now))
     }
 
     /// The record of an attempt of `planned`, before its answer.
