@@ -92,7 +92,7 @@ struct BeaconPlanner {
         let fresh = expansion.unknownMacros.filter { !unknownMacros.contains($0) }
         unknownMacros += fresh
         let planned = PlannedBeacon(
-            event: target.event, source: target.source.description, template: target.url, url: expansion.url,
+            event: target.event, source: target.sourceName, template: target.url, url: expansion.url,
             playhead: playhead ?? .zero, clock: clock, unknownMacros: expansion.unknownMacros)
         var beacon = planned
         beacon.ad = breakPlace
