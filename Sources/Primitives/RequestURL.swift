@@ -62,6 +62,15 @@ public struct RequestURL: Sendable, Hashable, CustomStringConvertible {
         return (utf8[from] == 0x3F, text[from..<to])
     }
 
+    /// Whether `bytes` start with `prefix`, compared byte by byte (`starts(with:)` over a string's UTF-8 view walked
+    /// it as a generic sequence, for every URL checked).
+    private static func hasPrefix(_ bytes: UnsafeBufferPointer<UInt8>, _ prefix: StaticString) -> Bool {
+        let count = prefix.utf8CodeUnitCount, start = prefix.utf8Start
+        guard bytes.count >= count else { return false }
+        for offset in 0..<count where bytes[offset] != start[offset] { return false }
+        return true
+    }
+
     /// `requestTargetParts(of:)` on contiguous bytes: the offsets of the target's first byte (a `/` or `?` after the
     /// scheme's `://`) and of its end (a `#`, or the end); nil when there is no target (no path, or a fragment first).
     private static func targetOffsets(_ bytes: UnsafeBufferPointer<UInt8>) -> (start: Int, end: Int)? {
@@ -118,9 +127,9 @@ public struct RequestURL: Sendable, Hashable, CustomStringConvertible {
     /// where the authority ends; nil when the URL is not plain.
     private static func plainOffsets(_ bytes: UnsafeBufferPointer<UInt8>) -> (https: Bool, colon: Int?, authorityEnd: Int)? {
         let https: Bool
-        if bytes.starts(with: "http://".utf8) {
+        if hasPrefix(bytes, "http://") {
             https = false
-        } else if bytes.starts(with: "https://".utf8) {
+        } else if hasPrefix(bytes, "https://") {
             https = true
         } else {
             return nil
