@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # User-space instructions a beacon costs a fleet of the demo tag, counted by valgrind (callgrind): unlike CPU time on
-# a shared 2-core machine, the count barely moves from run to run (the same binary gives the same figure within a
-# few tenths of a per cent), so a change of 1 % shows. Two fleets (SMALL and LARGE sessions) are counted and the
+# a shared 2-core machine, the count barely moves from run to run (the same binary gives the same figure within
+# about one per cent, most often a few tenths), so a change of 2 % shows. Two fleets (SMALL and LARGE sessions) are counted and the
 # difference is divided by the difference in beacons sent, which takes out what a fleet pays once (start-up, the
 # decode of the clip, the report).
 #
