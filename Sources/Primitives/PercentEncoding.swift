@@ -18,14 +18,22 @@ public enum PercentEncoding {
     /// `rfc3986(value)`'s bytes appended to `output` (a URL being expanded), without building it first: every
     /// unreserved byte as it is, each other byte as its `%XX` (every byte of a multi-byte character is encoded).
     public static func append(_ value: String, to output: inout [UInt8]) {
-        let (unreserved, hexDigits) = (self.unreserved, self.hexDigits)
-        for byte in value.utf8 {
-            if unreserved[Int(byte)] {
-                output.append(byte)
-            } else {
+        var value = value
+        value.withUTF8 { bytes in
+            let (unreserved, hexDigits) = (self.unreserved, self.hexDigits)
+            // Runs of unreserved bytes are appended at once: a byte at a time, each append checked the array's
+            // uniqueness (about twenty a beacon in a fleet).
+            var index = 0
+            while index < bytes.count {
+                var end = index
+                while end < bytes.count, unreserved[Int(bytes[end])] { end += 1 }
+                if end > index { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<end])) }
+                guard end < bytes.count else { break }
+                let byte = bytes[end]
                 output.append(37)
                 output.append(hexDigits[Int(byte >> 4)])
                 output.append(hexDigits[Int(byte & 0x0F)])
+                index = end + 1
             }
         }
     }
