@@ -27,7 +27,13 @@ public final class PooledBeaconTransport: BeaconTransport {
     private let pipelineDepth: Int
     private let fallback: HTTPBeaconTransport
     private let group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
-    private let pools = Locked<[HostKey: HostPool]>([:])
+    private let pools = Locked(Pools())
+
+    /// The pools by host, and the one used last.
+    private struct Pools {
+        var byKey: [HostKey: HostPool] = [:]
+        var last: (key: HostKey, pool: HostPool)?
+    }
     /// Whether the User-Agent is plain text (visible ASCII, spaces and tabs): then requests go out as bytes from
     /// here. The other fields are vplay's (`Host` from a checked URL) and the request target passed `URLGate`.
     private let plainUserAgent: Bool
@@ -196,8 +202,8 @@ public final class PooledBeaconTransport: BeaconTransport {
     /// Closes every pooled connection and the fallback's; call once at the end.
     public func shutdown() async {
         let all = pools.withLock { pools in
-            defer { pools.removeAll() }
-            return Array(pools.values)
+            defer { pools = Pools() }
+            return Array(pools.byKey.values)
         }
         for pool in all { pool.closeAll() }
         await fallback.shutdown()
@@ -209,11 +215,17 @@ public final class PooledBeaconTransport: BeaconTransport {
     private func pool(for url: RequestURL) -> HostPool {
         let key = HostKey(host: url.host, port: url.port)
         return pools.withLock { pools in
-            if let pool = pools[key] { return pool }
+            // Most beacons of a fleet go to the host the one before went to: compared before the key is hashed.
+            if let last = pools.last, last.key == key { return last.pool }
+            if let pool = pools.byKey[key] {
+                pools.last = (key, pool)
+                return pool
+            }
             // Pipelined, the requests in flight share fewer connections: `depth` on each.
             let pool = HostPool(key: key, limit: (maxConnectionsPerHost + pipelineDepth - 1) / pipelineDepth,
                                 loops: EventLoopTaskExecutor.shared.count, depth: pipelineDepth, requestTail: requestTail(for: key))
-            pools[key] = pool
+            pools.byKey[key] = pool
+            pools.last = (key, pool)
             return pool
         }
     }
