@@ -148,7 +148,8 @@ public struct PlaybackEngine: Sendable {
         // frames due before the next other thing (a boundary, a script step, a failure) are presented in one go,
         // without a sleep each (a fleet replays hundreds of frames per session). The same frames, times and counts.
         let batchesFrames = clock is VirtualClock && configuration.delivery == nil && configuration.measuredNetwork == nil
-        let virtual = (clock as? VirtualClock).map { (clock: $0, start: $0.now) }
+        // The same start as `sessionStart` (another task may move a shared virtual clock meanwhile).
+        let virtual = (clock as? VirtualClock).flatMap { clock in (sessionStart as? VirtualClock.Instant).map { (clock: clock, start: $0) } }
         nonisolated(nonsending) func emit(_ events: [PlaybackEvent]) async {
             for event in events {
                 report.record(event)
