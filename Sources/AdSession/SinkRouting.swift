@@ -16,33 +16,32 @@ public struct SinkRouting: Sendable {
 
     /// The URL to request instead of `url`, or `url` itself when it is not routed.
     public func route(_ url: String) -> String {
-        if let plain = RequestURL.plainParts(of: url) {
-            guard scope == .all || Self.isLoopback(plain.host.lowercased()) else { return url }
-            // The base, then the target (`RequestURL.target`: at least `/`), made as one string.
-            let path = plain.pathAndQuery
-            var routed = ""
-            routed.reserveCapacity(base.utf8.count + 1 + path.utf8.count)
-            routed += base
-            if path.utf8.first != UInt8(ascii: "/") { routed += "/" }
-            routed += path
-            return routed
-        }
-        return routedTarget(of: url).map { base + $0 } ?? url
+        guard let plain = RequestURL.plainParts(of: url) else { return routedTarget(of: url).map { base + $0 } ?? url }
+        guard routes(plain) else { return url }
+        // The base, then the target, made as one string (a fleet routes every beacon).
+        let (slash, rest) = plain.targetParts
+        var routed = ""
+        routed.reserveCapacity(base.utf8.count + 1 + rest.utf8.count)
+        routed += base
+        if slash { routed += "/" }
+        routed += rest
+        return routed
     }
 
     /// The request target `url` has at the sink when it is routed there, else nil (one read of the URL).
     public func routedTarget(of url: String) -> String? {
-        if let plain = RequestURL.plainParts(of: url) {
-            return scope == .all || Self.isLoopback(plain.host.lowercased()) ? plain.target : nil
-        }
+        if let plain = RequestURL.plainParts(of: url) { return routes(plain) ? plain.target : nil }
         guard routes(url) else { return nil }
         return Self.target(of: url)
     }
 
+    /// Whether a plain URL goes to the sink.
+    private func routes(_ plain: RequestURL.PlainParts) -> Bool {
+        scope == .all || Self.isLoopback(plain.host.lowercased())
+    }
+
     public func routes(_ url: String) -> Bool {
-        if let plain = RequestURL.plainParts(of: url) {
-            return scope == .all || Self.isLoopback(plain.host.lowercased())
-        }
+        if let plain = RequestURL.plainParts(of: url) { return routes(plain) }
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
               scheme == "http" || scheme == "https" else { return false }
         switch scope {

@@ -37,10 +37,7 @@ public struct RequestURL: Sendable, Hashable, CustomStringConvertible {
 
     /// The request target, as written: the path (at least `/`) and the query, percent-encoding kept, no fragment.
     /// Read off the checked text (cheaper than `URLComponents`, which a fleet would pay per beacon).
-    public var requestTarget: String {
-        let (slash, rest) = requestTargetParts
-        return slash ? "/" + rest : String(rest)
-    }
+    public var requestTarget: String { Self.target(requestTargetParts) }
 
     /// `requestTarget` without making it: whether it starts with a `/` that is not in the text (a URL with no
     /// path), then the text's path and query (empty, or from its first `/` or `?`). A request line can be written
@@ -83,10 +80,9 @@ public struct RequestURL: Sendable, Hashable, CustomStringConvertible {
         return (start, end)
     }
 
-    /// The request target of a URL's path and query as written (from its first `/` or `?`, or empty): at least `/`.
-    static func target(_ pathAndQuery: Substring) -> String {
-        guard let first = pathAndQuery.utf8.first else { return "/" }
-        return first == 0x3F ? "/" + pathAndQuery : String(pathAndQuery)
+    /// A request target made from its parts (`requestTargetParts`, `PlainParts.targetParts`): at least `/`.
+    static func target(_ parts: (slash: Bool, rest: Substring)) -> String {
+        parts.slash ? "/" + parts.rest : String(parts.rest)
     }
 
     /// The parts of a plain http(s) URL (`plainParts(of:)`), as written.
@@ -99,7 +95,10 @@ public struct RequestURL: Sendable, Hashable, CustomStringConvertible {
         /// The path and query as written (from the first `/` or `?`, or empty).
         public let pathAndQuery: Substring
         /// The request target: the path (at least `/`) and the query, made only when asked for.
-        public var target: String { RequestURL.target(pathAndQuery) }
+        public var target: String { RequestURL.target(targetParts) }
+        /// `target` without making it, as `RequestURL.requestTargetParts` gives it: whether a `/` goes before
+        /// `pathAndQuery` (it is empty or starts with `?`), then `pathAndQuery`.
+        public var targetParts: (slash: Bool, rest: Substring) { (pathAndQuery.utf8.first != UInt8(ascii: "/"), pathAndQuery) }
     }
 
     /// The scheme, host, port text and request target of a plain http(s) URL, read off its bytes without a URL
