@@ -144,12 +144,13 @@ public struct PlaybackEngine: Sendable {
         }
         var machine = AdPlayback(rules: configuration.rules, duration: duration)
         let sessionStart = clock.now
+        // A virtual clock is advanced without an async call, from the same start as `sessionStart` (another task may
+        // move a shared one meanwhile).
+        let virtual = (clock as? VirtualClock).flatMap { clock in (sessionStart as? VirtualClock.Instant).map { (clock: clock, start: $0) } }
         // On the virtual clock without a simulated network, a frame is never late and nothing waits for bytes: the
         // frames due before the next other thing (a boundary, a script step, a failure) are presented in one go,
         // without a sleep each (a fleet replays hundreds of frames per session). The same frames, times and counts.
-        let batchesFrames = clock is VirtualClock && configuration.delivery == nil && configuration.measuredNetwork == nil
-        // The same start as `sessionStart` (another task may move a shared virtual clock meanwhile).
-        let virtual = (clock as? VirtualClock).flatMap { clock in (sessionStart as? VirtualClock.Instant).map { (clock: clock, start: $0) } }
+        let batchesFrames = virtual != nil && configuration.delivery == nil && configuration.measuredNetwork == nil
         nonisolated(nonsending) func emit(_ events: [PlaybackEvent]) async {
             for event in events {
                 report.record(event)
