@@ -11,10 +11,10 @@ final class TrackingPlan: Sendable {
         var event: String
         /// The URL as written, scanned for its macros once.
         let template: MacroTemplate
-        var source: TrackingSource { didSet { sourceName = source.description } }
+        let source: TrackingSource
         /// `source.description`, as beacons and counts name it: made once (a wrapper's is an interpolated string,
         /// which every beacon of a fleet would otherwise make again).
-        private(set) var sourceName: String
+        let sourceName: String
         /// A progress URL's offset, resolved against the media's duration (the beacon record's `offset`).
         var offset: Duration? = nil
 
