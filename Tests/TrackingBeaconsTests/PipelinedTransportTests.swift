@@ -142,6 +142,38 @@ import Testing
         #expect(outcome.started && outcome.onLoop && outcome.status == 204, "\(outcome)")
         #expect(server.requests().map(\.target) == ["/b", "/c"])
     }
+
+    /// A connection writes each request into the storage of its last one. Pipelined requests started together wait
+    /// for one flush, the channel holding each meanwhile: each must go out whole, not written over by the next (a
+    /// long one first, so a shorter one written over it would leave its tail).
+    @Test func pipelinedAttemptsStartedTogether_eachGoOutWhole() async throws {
+        let server = try ScriptedHTTPServer(replies: [.status(204)])
+        defer { server.stop() }
+        let transport = Self.transport(depth: 4, connections: 4)
+        let executor = EventLoopTaskExecutor.shared[0]
+        let long = "/c1?" + String(repeating: "x", count: 600)
+        let statuses: [Int?] = await withTaskExecutorPreference(executor) {
+            _ = await transport.send(server.baseURL + "/b", timeout: .seconds(60))
+            return await withCheckedContinuation { continuation in
+                let answered = Locked<[Int?]>([])
+                let targets = [long, "/c2", "/c3?q=1"]
+                for target in targets {
+                    let started = transport.startNow(server.baseURL + target, timeout: .seconds(60)) { outcome in
+                        let all = answered.withLock { $0.append(outcome.status); return $0.count == targets.count ? $0 : nil }
+                        if let all { continuation.resume(returning: all) }
+                    }
+                    if !started {
+                        let all = answered.withLock { $0.append(nil); return $0.count == targets.count ? $0 : nil }
+                        if let all { continuation.resume(returning: all) }
+                    }
+                }
+            }
+        }
+        await transport.shutdown()
+        #expect(statuses == [204, 204, 204])
+        #expect(server.requests().map(\.target) == ["/b", long, "/c2", "/c3?q=1"])
+        #expect(server.connections == 1)
+    }
 }
 
 /// The pool's bookkeeping: each event loop opens at most its share of the connections, so every loop (each with its
