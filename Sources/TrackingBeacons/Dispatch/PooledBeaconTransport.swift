@@ -27,13 +27,7 @@ public final class PooledBeaconTransport: BeaconTransport {
     private let pipelineDepth: Int
     private let fallback: HTTPBeaconTransport
     private let group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
-    private let pools = Locked(Pools())
-
-    /// The pools by host, and the one used last.
-    private struct Pools {
-        var byKey: [HostKey: HostPool] = [:]
-        var last: (key: HostKey, pool: HostPool)?
-    }
+    private let pools = Locked<[HostKey: HostPool]>([:])
     /// Whether the User-Agent is plain text (visible ASCII, spaces and tabs): then requests go out as bytes from
     /// here. The other fields are vplay's (`Host` from a checked URL) and the request target passed `URLGate`.
     private let plainUserAgent: Bool
@@ -202,8 +196,8 @@ public final class PooledBeaconTransport: BeaconTransport {
     /// Closes every pooled connection and the fallback's; call once at the end.
     public func shutdown() async {
         let all = pools.withLock { pools in
-            defer { pools = Pools() }
-            return Array(pools.byKey.values)
+            defer { pools.removeAll() }
+            return Array(pools.values)
         }
         for pool in all { pool.closeAll() }
         await fallback.shutdown()
@@ -215,17 +209,11 @@ public final class PooledBeaconTransport: BeaconTransport {
     private func pool(for url: RequestURL) -> HostPool {
         let key = HostKey(host: url.host, port: url.port)
         return pools.withLock { pools in
-            // Most beacons of a fleet go to the host the one before went to: compared before the key is hashed.
-            if let last = pools.last, last.key == key { return last.pool }
-            if let pool = pools.byKey[key] {
-                pools.last = (key, pool)
-                return pool
-            }
+            if let pool = pools[key] { return pool }
             // Pipelined, the requests in flight share fewer connections: `depth` on each.
             let pool = HostPool(key: key, limit: (maxConnectionsPerHost + pipelineDepth - 1) / pipelineDepth,
                                 loops: EventLoopTaskExecutor.shared.count, depth: pipelineDepth, requestTail: requestTail(for: key))
-            pools.byKey[key] = pool
-            pools.last = (key, pool)
+            pools[key] = pool
             return pool
         }
     }
