@@ -19,6 +19,9 @@ public struct RequestURL: Sendable, Hashable, CustomStringConvertible {
     public let host: String
     /// The port to connect to: the one written, else the scheme's default.
     public let port: Int
+    /// A plain URL's request target's UTF-8 offset in `text` (its path and query run to the end: a plain URL has no
+    /// fragment); nil when the URL is not plain, and the target is found in `text` when asked for.
+    private let plainTargetStart: Int?
 
     /// The URL as Foundation reads it (async-http-client's input, the base of a relative redirect).
     public var url: URL {
@@ -42,7 +45,23 @@ public struct RequestURL: Sendable, Hashable, CustomStringConvertible {
     /// `requestTarget` without making it: whether it starts with a `/` that is not in the text (a URL with no
     /// path), then the text's path and query (empty, or from its first `/` or `?`). A request line can be written
     /// from them straight.
-    public var requestTargetParts: (slash: Bool, rest: Substring) { Self.requestTargetParts(of: text) }
+    public var requestTargetParts: (slash: Bool, rest: Substring) {
+        guard let start = plainTargetStart else { return Self.requestTargetParts(of: text) }
+        let rest = Substring(text.utf8[text.utf8.index(text.utf8.startIndex, offsetBy: start)...])
+        return (rest.utf8.first != UInt8(ascii: "/"), rest)
+    }
+
+    /// `requestTargetParts` as bytes, for writing a request line straight from them: whether a `/` goes first, then
+    /// the text's path and query (empty when the URL has none).
+    public func withRequestTargetBytes<Result>(_ body: (_ slash: Bool, _ rest: UnsafeRawBufferPointer) -> Result) -> Result {
+        var text = text
+        if text.utf8.withContiguousStorageIfAvailable({ _ in () }) == nil { text.makeContiguousUTF8() }
+        return text.utf8.withContiguousStorageIfAvailable { bytes in
+            let (start, end) = plainTargetStart.map { ($0, bytes.count) } ?? Self.targetOffsets(bytes) ?? (bytes.count, bytes.count)
+            let rest = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[start..<end])
+            return body(rest.first != UInt8(ascii: "/"), rest)
+        }!
+    }
 
     /// The request target of a checked URL's text (its scheme, then `://`), scanned as UTF-8: the delimiters are ASCII.
     static func requestTargetParts(of text: String) -> (slash: Bool, rest: Substring) {
@@ -181,14 +200,11 @@ public struct RequestURL: Sendable, Hashable, CustomStringConvertible {
     /// Checks `text` (an absolute URL).
     public static func check(_ text: String) throws(URLRefusal) -> RequestURL {
         guard text.utf8.count <= maxLength else { throw .tooLong(text.utf8.count) }
-        // A plain URL (most tracking URLs): read off its bytes, as Foundation would read it.
-        if let plain = plainParts(of: text) {
-            let defaultPort = plain.scheme == "https" ? 443 : 80
-            if let port = plain.port {
-                guard port.count <= 5, let value = Int(port), (1...65_535).contains(value) else { throw .badPort(String(port)) }
-                return RequestURL(text: text, parsed: nil, scheme: plain.scheme, host: plain.host.lowercased(), port: value)
-            }
-            return RequestURL(text: text, parsed: nil, scheme: plain.scheme, host: plain.host.lowercased(), port: defaultPort)
+        // A plain URL (most tracking URLs): read off its bytes in one pass, as Foundation would read it.
+        switch checkPlain(text) {
+        case let .plain(url): return url
+        case let .badPort(port): throw .badPort(port)
+        case .notPlain: break
         }
         if let bad = text.unicodeScalars.first(where: { $0.value <= 0x20 || $0.value == 0x7F || (0x80...0x9F).contains($0.value) }) {
             throw .forbiddenCharacter(bad.value)
@@ -232,7 +248,46 @@ public struct RequestURL: Sendable, Hashable, CustomStringConvertible {
         guard parsedPlain.lowercased() == plainHost.lowercased(), (url.port ?? defaultPort) == port else {
             throw .ambiguous
         }
-        return RequestURL(text: url.absoluteString, parsed: url, scheme: scheme, host: plainHost.lowercased(), port: port)
+        return RequestURL(text: url.absoluteString, parsed: url, scheme: scheme, host: plainHost.lowercased(), port: port, plainTargetStart: nil)
+    }
+
+    private enum PlainCheck {
+        case plain(RequestURL)
+        case badPort(String)
+        case notPlain
+    }
+
+    /// `check` of a plain URL (`plainParts(of:)`), done on its bytes: the host made lower case from them, the port
+    /// read from its digits, the target's offset kept. A fleet checks every beacon's URL; its scheme, host and port
+    /// taken as substrings first cost more than the scan itself.
+    private static func checkPlain(_ text: String) -> PlainCheck {
+        var text = text
+        if text.utf8.withContiguousStorageIfAvailable({ _ in () }) == nil { text.makeContiguousUTF8() }
+        return text.utf8.withContiguousStorageIfAvailable { bytes -> PlainCheck in
+            guard let offsets = plainOffsets(bytes) else { return .notPlain }
+            let hostStart = offsets.https ? 8 : 7, hostEnd = offsets.colon ?? offsets.authorityEnd
+            var port = offsets.https ? 443 : 80
+            if let colon = offsets.colon, colon + 1 < offsets.authorityEnd {
+                // Digits only (`plainOffsets`): at most five, in 1…65535.
+                let digits = bytes[(colon + 1)..<offsets.authorityEnd]
+                var value = 0
+                for digit in digits.prefix(5) { value = value * 10 + Int(digit - 0x30) }
+                guard digits.count <= 5, (1...65_535).contains(value) else {
+                    return .badPort(String(decoding: UnsafeBufferPointer(rebasing: digits), as: UTF8.self))
+                }
+                port = value
+            }
+            // Host bytes are ASCII letters, digits and `-._~` (`plainOffsets`): lower case byte by byte.
+            let host = String(unsafeUninitializedCapacity: hostEnd - hostStart) { buffer in
+                for offset in hostStart..<hostEnd {
+                    let byte = bytes[offset]
+                    buffer[offset - hostStart] = (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
+                }
+                return hostEnd - hostStart
+            }
+            return .plain(RequestURL(text: text, parsed: nil, scheme: offsets.https ? "https" : "http", host: host, port: port,
+                                     plainTargetStart: offsets.authorityEnd))
+        }!
     }
 
     /// `text` resolved against `base` (a redirect's `Location`, a relative URL in a tag), then checked.

@@ -62,5 +62,7 @@ import Testing
         let components = try #require(URLComponents(string: text))
         let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
         #expect(url.requestTarget == path + (components.percentEncodedQuery.map { "?" + $0 } ?? ""))
+        // The bytes the pooled transport writes: the same target.
+        #expect(url.withRequestTargetBytes { slash, rest in (slash ? "/" : "") + String(decoding: rest, as: UTF8.self) } == url.requestTarget)
     }
 }

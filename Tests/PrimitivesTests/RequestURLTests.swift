@@ -179,6 +179,8 @@ import Testing
             case let (.success(a), .success(b)):
                 #expect(a.scheme == b.scheme && a.host == b.host && a.port == b.port, "\(text)")
                 #expect(a.url.absoluteString == text && a.requestTarget == b.requestTarget, "\(text)")
+                let bytes = a.withRequestTargetBytes { slash, rest in (slash ? "/" : "") + String(decoding: rest, as: UTF8.self) }
+                #expect(bytes == b.requestTarget, "\(text)")
             case let (.failure(a), .failure(b)):
                 #expect(a == b, "\(text)")
             default:

@@ -232,11 +232,12 @@ public final class PooledBeaconTransport: BeaconTransport {
 
     /// Writes the GET of `url` at the end of `buffer`.
     private func writeRequest(for url: RequestURL, in pool: HostPool, into buffer: inout ByteBuffer) {
-        let (slash, rest) = url.requestTargetParts
-        buffer.reserveCapacity(minimumWritableBytes: 5 + rest.utf8.count + pool.requestTail.count)
-        buffer.writeStaticString(slash ? "GET /" : "GET ")
-        buffer.writeSubstring(rest)
-        buffer.writeBytes(pool.requestTail)
+        url.withRequestTargetBytes { slash, rest in
+            buffer.reserveCapacity(minimumWritableBytes: 5 + rest.count + pool.requestTail.count)
+            buffer.writeStaticString(slash ? "GET /" : "GET ")
+            buffer.writeBytes(rest)
+            buffer.writeBytes(pool.requestTail)
+        }
     }
 
     /// What follows a request's target for a host: the version, `Host` and `User-Agent`, and the empty line.
