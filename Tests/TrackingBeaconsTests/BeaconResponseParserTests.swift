@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import Testing
 @testable import TrackingBeacons
@@ -47,6 +48,27 @@ struct BeaconResponseParserTests {
         } catch {
             return error.why
         }
+    }
+
+    /// A head with the same bytes as the last is taken from the last parse; any byte that differs is parsed anew.
+    @Test func answersInARow_eachReadByItsOwnBytes_whenTheyRepeatTheLastHeadOrDifferFromIt() throws {
+        let noContent = "HTTP/1.1 204 No Content\r\nServer: nginx/1.22.1\r\nDate: Tue, 24 Nov 2026 16:00:00 GMT\r\nConnection: keep-alive\r\n\r\n"
+        let nextSecond = noContent.replacingOccurrences(of: "16:00:00", with: "16:00:01")
+        let closing = noContent.replacingOccurrences(of: "keep-alive", with: "close     ")
+        let withBody = "HTTP/1.1 200 OK\r\nServer: nginx/1.22.1\r\nContent-Length: 3\r\n\r\nGIF"
+        let kept = Head(status: 204, headers: [], location: nil, keepAlive: true)
+        let stream = noContent + noContent + withBody + noContent + nextSecond + noContent + closing
+        let expected: [Event] = [.head(kept), .end, .head(kept), .end,
+                                 .head(Head(status: 200, headers: [], location: nil, keepAlive: true)), .body(3), .end,
+                                 .head(kept), .end, .head(kept), .end, .head(kept), .end,
+                                 .head(Head(status: 204, headers: [], location: nil, keepAlive: false)), .end]
+        #expect(try Self.eventsAtEverySplit(stream) == expected)
+        // Fields kept: the repeated head's are its own (the next second's `Date`).
+        let fields = try Self.events(noContent + nextSecond + nextSecond, in: 1024, keepsHeaders: true).events.compactMap { event -> String? in
+            if case let .head(head) = event { return head.headers.first { $0.name == "Date" }?.value }
+            return nil
+        }
+        #expect(fields == ["Tue, 24 Nov 2026 16:00:00 GMT", "Tue, 24 Nov 2026 16:00:01 GMT", "Tue, 24 Nov 2026 16:00:01 GMT"])
     }
 
     @Test func nginxNoContent_isAKeepAliveHeadAndAnEnd_withItsFieldsOnlyWhenKept() throws {
