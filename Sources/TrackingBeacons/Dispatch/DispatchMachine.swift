@@ -69,9 +69,14 @@ struct DispatchMachine {
     /// The answer to beacon `id`'s attempt on the wire. A retryable failure with retries left is recorded and waits
     /// its backoff (keeping its slot); anything else is final and frees the slot for the next waiting beacon.
     mutating func answered(id: Int, _ outcome: TransportOutcome, now: Int64) -> [Action] {
-        // Found once and changed in place, or moved out when it ends: the flight (its planned beacon) is not copied.
-        guard !closed, let index = flights.index(forKey: id), case let .onWire(attempt, sentAt) = flights.values[index].state else { return [] }
-        var record = Self.record(of: flights.values[index].planned, attempt: attempt, sentAt: sentAt)
+        // Found once and read or changed in place (`Self.inPlace`), or moved out when it ends: the flight (its planned
+        // beacon) is not copied. (The values' subscript, read, copies the whole flight out.)
+        guard !closed, let index = flights.index(forKey: id) else { return [] }
+        let found = Self.inPlace(&flights.values[index]) { flight -> (record: BeaconRecord, backoff: Duration)? in
+            guard case let .onWire(attempt, sentAt) = flight.state else { return nil }
+            return (Self.record(of: flight.planned, attempt: attempt, sentAt: sentAt), flight.backoff)
+        }
+        guard var record = found?.record, let wait = found?.backoff else { return [] }
         record.status = outcome.status
         record.failure = outcome.error ?? (outcome.delivered ? nil : outcome.status.map { .httpStatus($0) })
         record.latency = outcome.latency
@@ -83,9 +88,10 @@ struct DispatchMachine {
         let again = !outcome.delivered && record.attempt <= policy.retries && policy.retries(outcome)
         record.isFinalAttempt = !again
         if again {
-            let wait = flights.values[index].backoff
-            flights.values[index].state = .backingOff(nextAttempt: record.attempt + 1, backoff: wait)
-            flights.values[index].backoff *= 2
+            Self.inPlace(&flights.values[index]) { flight in
+                flight.state = .backingOff(nextAttempt: record.attempt + 1, backoff: wait)
+                flight.backoff *= 2
+            }
             return [.record(record), .wait(id: id, wait)]
         }
         flights.remove(at: index)
@@ -128,9 +134,15 @@ struct DispatchMachine {
 
     private mutating func attempt(_ id: Int, number: Int, now: Int64) -> Action {
         guard let index = flights.index(forKey: id) else { preconditionFailure("an attempt of a beacon not in flight") }
-        flights.values[index].state = .onWire(attempt: number, sentAt: now)
-        return .send(id: id, Attempt(url: flights.values[index].planned.url, number: number, sentAt: now))
+        let url = Self.inPlace(&flights.values[index]) { flight in
+            flight.state = .onWire(attempt: number, sentAt: now)
+            return flight.planned.url
+        }
+        return .send(id: id, Attempt(url: url, number: number, sentAt: now))
     }
+
+    /// `body` on a flight where it is stored (`&flights.values[index]`: the subscript's `modify`, no copy).
+    private static func inPlace<Result>(_ flight: inout Flight, _ body: (inout Flight) -> Result) -> Result { body(&flight) }
 
     /// The record of an attempt of `planned`, before its answer.
     private static func record(of planned: PlannedBeacon, attempt: Int, sentAt: Int64) -> BeaconRecord {
