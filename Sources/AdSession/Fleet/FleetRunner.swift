@@ -363,8 +363,11 @@ public struct FleetRunner: Sendable {
             for worker in 0..<min(configuration.concurrency, sessions) {
                 let dispatcher = dispatchers[worker % dispatchers.count]
                 group.addTask(executorPreference: executors.isEmpty ? nil : executors[worker % executors.count]) {
-                    // Interrupted: no new session starts (those under way end with the cancellation).
-                    while !Task.isCancelled, let index = taken.withLock({ $0.next() }) {
+                    // Interrupted: no new session starts (those under way end with the cancellation). A session
+                    // starts once few enough beacons are outstanding (`FleetTally.admitSession`).
+                    while !Task.isCancelled {
+                        await tally.admitSession()
+                        guard !Task.isCancelled, let index = taken.withLock({ $0.next() }) else { break }
                         let scenario = FleetScenario.draw(index: index, seed: session.seed, mix: configuration.mix, pod: facts)
                         let network = configuration.networkMix?.draw(index: index, seed: session.seed)
                         await Self.playOne(scenario, network: network, prepared: prepared, configuration: configuration, environment: environment,

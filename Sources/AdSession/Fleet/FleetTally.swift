@@ -7,8 +7,11 @@ import TrackingBeacons
 /// fleet sends ~100,000 beacons): per tracking URL sent and delivered, failures by reason, latency in an
 /// HdrHistogram, and, for reconciliation with the sink, how many requests went out for each request target.
 ///
-/// It also holds the fleet back: a session that wants to send a beacon while `outstanding` beacons are not yet
-/// answered waits (on the virtual clock nothing moves while it waits), so queued beacons cannot pile up in memory.
+/// It also holds the fleet back, so queued beacons cannot pile up in memory: a session starts only while fewer than
+/// `limit` beacons are outstanding (sent or queued, not yet answered), and a beacon past `ceiling` (twice that) waits
+/// (on the virtual clock nothing moves while it waits). A session's beacons come in a burst on the virtual clock:
+/// held back at its start, a session waits once, not once per beacon (each wait a continuation, and its resumption a
+/// job for the session's event loop, often from the other loop's thread).
 final class FleetTally: Sendable {
     /// What the sessions and the dispatcher add to, behind one lock: each addition is a few counter updates, so
     /// sessions on every core add at once without queueing on an actor (one hop per event and per beacon made a
@@ -31,7 +34,9 @@ final class FleetTally: Sendable {
         /// Per simulated network (`--network-mix`): how its viewers did.
         var networks: [String: FleetReport.NetworkPopulation] = [:]
         var outstanding = 0
-        var waiting: [CheckedContinuation<Void, Never>] = []
+        /// Sessions waiting to start (`limit` reached), and beacons waiting to be sent (`ceiling` reached).
+        var sessionsWaiting: [CheckedContinuation<Void, Never>] = []
+        var beaconsWaiting: [CheckedContinuation<Void, Never>] = []
 
         /// `events` by name, as the report writes them.
         var eventsByName: [String: Int] { Dictionary(uniqueKeysWithValues: events.map { ($0.key.rawValue, $0.value) }) }
@@ -41,11 +46,13 @@ final class FleetTally: Sendable {
     private let keys: [Key: Int]
     private let counts: Locked<Counts>
     private let limit: Int
+    private let ceiling: Int
     private let targetOf: @Sendable (String) -> String?
 
     /// - Parameters:
     ///   - keys: the tracking URLs, in report order (`key(event:source:template:ad:)`).
-    ///   - limit: beacons sent and not yet answered before sessions wait.
+    ///   - limit: beacons outstanding (sent or queued, not yet answered) before sessions wait to start; at twice as
+    ///     many, a session's next beacon waits.
     ///   - targetOf: the request target a URL's request shows at the sink, or nil when it does not go to the sink.
     init(keys: [Key], limit: Int, targetOf: @escaping @Sendable (String) -> String?) {
         var index: [Key: Int] = [:]
@@ -53,6 +60,7 @@ final class FleetTally: Sendable {
         self.keys = index
         counts = Locked(Counts(sent: Array(repeating: 0, count: keys.count), delivered: Array(repeating: 0, count: keys.count)))
         self.limit = max(1, limit)
+        ceiling = 2 * max(1, limit)
         self.targetOf = targetOf
     }
 
@@ -84,32 +92,49 @@ final class FleetTally: Sendable {
         keys[Self.key(event: beacon.event, source: beacon.source, template: beacon.template, ad: beacon.ad)]
     }
 
-    /// Waits until a beacon may be sent, then counts it as sent and outstanding. Returns the beacon with its row
-    /// (`countedAt`), for its records to be counted by.
+    /// Sessions waiting to start and beacons waiting to be sent, now.
+    var waiting: (sessions: Int, beacons: Int) { counts.withLock { ($0.sessionsWaiting.count, $0.beaconsWaiting.count) } }
+
+    /// Waits until a session may start: fewer than `limit` beacons outstanding.
+    nonisolated(nonsending) func admitSession() async {
+        let limit = self.limit
+        while counts.withLock({ $0.outstanding >= limit }) {
+            await wait(in: \.sessionsWaiting, whileOutstandingReaches: limit)
+        }
+    }
+
+    /// Waits until a beacon may be sent (fewer than `ceiling` outstanding), then counts it as sent and outstanding.
+    /// Returns the beacon with its row (`countedAt`), for its records to be counted by.
     nonisolated(nonsending) func admit(_ beacon: PlannedBeacon) async -> PlannedBeacon {
         var beacon = beacon
         let index = row(of: beacon)
         beacon.countedAt = index
-        let limit = self.limit
+        let ceiling = self.ceiling
         func take(_ counts: inout Counts) -> Bool {
-            guard counts.outstanding < limit else { return false }
+            guard counts.outstanding < ceiling else { return false }
             counts.outstanding += 1
             counts.beaconsSent += 1
             if let index { counts.sent[index] += 1 }
             return true
         }
         while !counts.withLock(take) {
-            await withCheckedContinuation { continuation in
-                // Freed between the check and here: go round again at once; else wait for an answer.
-                let freed = counts.withLock { counts in
-                    guard counts.outstanding >= limit else { return true }
-                    counts.waiting.append(continuation)
-                    return false
-                }
-                if freed { continuation.resume() }
-            }
+            await wait(in: \.beaconsWaiting, whileOutstandingReaches: ceiling)
         }
         return beacon
+    }
+
+    /// Waits in `queue` for an answer while `bound` beacons or more are outstanding; returns at once when fewer are
+    /// (freed between the caller's check and here). The caller checks again: a wait may end with the bound reached.
+    nonisolated(nonsending) private func wait(in queue: WritableKeyPath<Counts, [CheckedContinuation<Void, Never>]> & Sendable,
+                                              whileOutstandingReaches bound: Int) async {
+        await withCheckedContinuation { continuation in
+            let freed = counts.withLock { counts in
+                guard counts.outstanding >= bound else { return true }
+                counts[keyPath: queue].append(continuation)
+                return false
+            }
+            if freed { continuation.resume() }
+        }
     }
 
     /// One attempt's record from the dispatcher.
@@ -134,7 +159,10 @@ final class FleetTally: Sendable {
                 _ = counts.latency.record(UInt64(max(1, seconds * 1_000_000 + attoseconds / 1_000_000_000_000)))
             }
             counts.outstanding -= 1
-            return counts.waiting.isEmpty ? nil : counts.waiting.removeFirst()
+            // A beacon of a session under way first, then a session to start.
+            if counts.outstanding < ceiling, !counts.beaconsWaiting.isEmpty { return counts.beaconsWaiting.removeFirst() }
+            if counts.outstanding < limit, !counts.sessionsWaiting.isEmpty { return counts.sessionsWaiting.removeFirst() }
+            return nil
         }
         waiter?.resume()
     }
