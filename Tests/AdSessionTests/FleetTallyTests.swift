@@ -49,4 +49,22 @@ struct FleetTallyTests {
         #expect(tally.waiting == (sessions: 0, beacons: 0))
         #expect(tally.snapshot.outstanding == 1)
     }
+
+    /// Rows whose keys hash alike (the same event, template length and ad) are still told apart by their templates.
+    @Test func beaconsAreCountedInTheirOwnRow_whenKeysDifferOnlyInTheirTemplatesBytes() async {
+        let keys = [FleetTally.key(event: "impression", source: "inline", template: "http://t/1"),
+                    FleetTally.key(event: "impression", source: "inline", template: "http://t/2"),
+                    FleetTally.key(event: "impression", source: "inline", template: "http://t/1", ad: 2),
+                    FleetTally.key(event: "impression", source: "wrapper 1", template: "http://t/1")]
+        #expect(keys[0].hashValue == keys[1].hashValue, "the case this test is about")
+        let tally = FleetTally(keys: keys, limit: 64) { _ in nil }
+        var second = Self.beacon(2)
+        second.event = "impression"
+        _ = await tally.admit(second)
+        _ = await tally.admit(second)
+        var wrapped = Self.beacon(1)
+        wrapped.source = "wrapper 1"
+        _ = await tally.admit(wrapped)
+        #expect(tally.snapshot.sent == [0, 2, 0, 1])
+    }
 }

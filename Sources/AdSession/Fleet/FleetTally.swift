@@ -81,6 +81,15 @@ final class FleetTally: Sendable {
         var source: String
         var template: String
         var ad: Int?
+
+        /// Hashes the event, the template's length and the ad, not the template's bytes: a tag's tracking URLs are a
+        /// few dozen, told apart by event and length (keys alike in all three are then told apart by `==`), and
+        /// the template, a whole URL, hashed byte by byte cost more than the rest of the lookup, once per beacon.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(event)
+            hasher.combine(template.utf8.count)
+            hasher.combine(ad)
+        }
     }
 
     static func key(event: String, source: String, template: String, ad: Int? = nil) -> Key {
