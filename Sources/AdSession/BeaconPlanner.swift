@@ -16,24 +16,31 @@ struct BeaconPlanner {
     let timeZoneOffsetMinutes: Int
     /// `[TRANSACTIONID]`: one UUID for the session, from its seed.
     let transactionID: String
+    /// The macro values of the moment being planned: the session's and the ad's facts, kept here as they change, and
+    /// the event's (playhead, time, cache buster, error code) set in place before each expansion. (Made anew for
+    /// each beacon, the context copied every fact, and its arrays and strings, twice a beacon.)
+    private var moment: MacroContext
     /// `[ASSETURI]`: the absolute URL of the media file played (`assetURI(_:inLineTagURL:)`).
-    var assetURI: String?
-    var adServingId: String?
+    var assetURI: String? { get { moment.assetURI } set { moment.assetURI = newValue } }
+    var adServingId: String? { get { moment.adServingId } set { moment.adServingId = newValue } }
     /// `registry value` of each `<UniversalAdId>` of the creative played.
-    var universalAdIds: [String] = []
-    var podSequence: Int?
+    var universalAdIds: [String] { get { moment.universalAdIds } set { moment.universalAdIds = newValue } }
+    var podSequence: Int? { get { moment.podSequence } set { moment.podSequence = newValue } }
     /// `[ADTYPE]`: the ad's `adType` (VAST 4.1), `video` when it has none.
-    var adType = "video"
+    var adType: String { get { moment.adType ?? "video" } set { moment.adType = newValue } }
     /// `[ADCOUNT]`: 1 once the ad to play is known (a single ad); in a pod, the InLine ads played so far, the
     /// current one included (`podAdCount`); unknown (-1) before.
-    var adCount: Int?
+    var adCount: Int? { get { moment.adCount } set { moment.adCount = newValue } }
     /// In a pod: the place of the current ad (each beacon's `ad`) and `[ADCOUNT]` for it.
     var breakPlace: Int?
     var podAdCount: Int?
     /// `[ADCATEGORIES]`: the InLine's `<Category>` codes (it sent `-1` though the tag said them).
-    var adCategories: [String] = []
+    var adCategories: [String] { get { moment.adCategories } set { moment.adCategories = newValue } }
     /// `muted` while the player is muted (`[PLAYERSTATE]`).
-    var muted = false
+    var muted: Bool {
+        get { moment.playerState == ["muted"] }
+        set { moment.playerState = newValue ? ["muted"] : [] }
+    }
     /// Device and app macros, `DEVICEUA` always the User-Agent the requests carry.
     let deviceMacros: [String: String]
     /// Macros seen without a value, each reported once per session.
@@ -48,6 +55,8 @@ struct BeaconPlanner {
         self.wallStart = wallStart
         timeZoneOffsetMinutes = configuration.timeZoneOffsetMinutes
         deviceMacros = macros ?? Self.macros(for: configuration)
+        moment = MacroContext(timestampMilliseconds: wallStart, timeZoneOffsetMinutes: timeZoneOffsetMinutes, cacheBuster: "",
+                              adType: "video", transactionID: transactionID, extra: deviceMacros)
     }
 
     /// The configured device, app and ad-break macros, `DEVICEUA` the User-Agent the requests carry.
@@ -87,8 +96,8 @@ struct BeaconPlanner {
     }
 
     mutating func plan(_ target: TrackingPlan.Target, playhead: Duration?, clock: Duration, errorCode: VASTErrorCode? = nil, reason: Int? = nil) -> (PlannedBeacon, newUnknown: [String]) {
-        let context = context(playhead: playhead, clock: clock, errorCode: errorCode, reason: reason, cacheBuster: cacheBuster.next())
-        let expansion = target.template.expand(context)
+        setMoment(playhead: playhead, clock: clock, errorCode: errorCode, reason: reason, cacheBuster: cacheBuster.next())
+        let expansion = target.template.expand(moment)
         let fresh = expansion.unknownMacros.filter { !unknownMacros.contains($0) }
         unknownMacros += fresh
         let planned = PlannedBeacon(
@@ -115,31 +124,17 @@ struct BeaconPlanner {
     /// for the click's moment (`[ADPLAYHEAD]`, `[TIMESTAMP]`, `[CACHEBUSTING]`…), as a player expands it before
     /// opening the browser. Macros it leaves unknown are not warned about: the page is not a beacon.
     mutating func landingPage(_ template: String, playhead: Duration, clock: Duration) -> String {
-        expander.expand(template.trimmingCharacters(in: .whitespacesAndNewlines),
-                        context: context(playhead: playhead, clock: clock, errorCode: nil, reason: nil,
-                                         cacheBuster: pageCacheBuster.next())).url
+        setMoment(playhead: playhead, clock: clock, errorCode: nil, reason: nil, cacheBuster: pageCacheBuster.next())
+        return expander.expand(template.trimmingCharacters(in: .whitespacesAndNewlines), context: moment).url
     }
 
-    /// The macro values of one moment.
-    private func context(playhead: Duration?, clock: Duration, errorCode: VASTErrorCode?, reason: Int?, cacheBuster: String) -> MacroContext {
+    /// Sets the macro values of one moment (the rest of `moment` is the session's and the ad's facts).
+    private mutating func setMoment(playhead: Duration?, clock: Duration, errorCode: VASTErrorCode?, reason: Int?, cacheBuster: String) {
         let (seconds, atto) = clock.components
-        return MacroContext(
-            adPlayhead: playhead,
-            assetURI: assetURI,
-            errorCode: errorCode?.rawValue,
-            reason: reason,
-            timestampMilliseconds: wallStart + seconds * 1000 + atto / 1_000_000_000_000_000,
-            timeZoneOffsetMinutes: timeZoneOffsetMinutes,
-            cacheBuster: cacheBuster,
-            adServingId: adServingId,
-            universalAdIds: universalAdIds,
-            adType: adType,
-            podSequence: podSequence,
-            adCount: adCount,
-            transactionID: transactionID,
-            playerState: muted ? ["muted"] : [],
-            extra: deviceMacros,
-            adCategories: adCategories
-        )
+        moment.adPlayhead = playhead
+        moment.errorCode = errorCode?.rawValue
+        moment.reason = reason
+        moment.timestampMilliseconds = wallStart + seconds * 1000 + atto / 1_000_000_000_000_000
+        moment.cacheBuster = cacheBuster
     }
 }

@@ -66,6 +66,17 @@ public struct MacroTemplate: Sendable {
     /// Fills each macro with `value(macro)` (raw, not yet encoded; nil: no value): a VAST macro without a value
     /// becomes `-1`, another name stays as written; both are reported.
     public func expand(value: (Macro) -> MacroValue?) -> MacroExpander.Expansion {
+        expand(from: ()) { _, macro in value(macro) }
+    }
+
+    /// Fills each macro from `context` (`MacroContext.value(of:named:)`).
+    public func expand(_ context: MacroContext) -> MacroExpander.Expansion {
+        // Passed along, not captured: a closure capturing the context copied it (every string and array in it).
+        expand(from: context) { context, macro in context.value(of: macro.fact, named: macro.name) }
+    }
+
+    /// `expand(value:)` with each value looked up in `values` by `value(values, macro)`.
+    private func expand<Values>(from values: Values, _ value: (Values, Macro) -> MacroValue?) -> MacroExpander.Expansion {
         guard !macros.isEmpty else { return MacroExpander.Expansion(url: text, unknownMacros: []) }
         // Built as bytes and made a string once: appending to a string costs more per piece than the piece.
         var output: [UInt8] = []
@@ -74,7 +85,7 @@ public struct MacroTemplate: Sendable {
         var unfilled: [String] = []
         for (before, macro) in macros {
             output.append(contentsOf: before)
-            if let found = value(macro) {
+            if let found = value(values, macro) {
                 found.appendEncoded(to: &output)
             } else if macro.known {
                 output.append(contentsOf: VASTMacroNames.unknownValue.utf8)
@@ -86,11 +97,6 @@ public struct MacroTemplate: Sendable {
         }
         output.append(contentsOf: tail)
         return MacroExpander.Expansion(url: String(decoding: output, as: UTF8.self), unknownMacros: unknown, unfilledMacros: unfilled)
-    }
-
-    /// Fills each macro from `context` (`MacroContext.value(of:named:)`).
-    public func expand(_ context: MacroContext) -> MacroExpander.Expansion {
-        expand { context.value(of: $0.fact, named: $0.name) }
     }
 
     /// Where a macro's name ends and the text after its closing `]` (or `%%`) starts, searching from `from`.
