@@ -93,14 +93,16 @@ public final class PooledBeaconTransport: BeaconTransport {
         let pool = pool(for: progress.current)
         guard let connection = pool.slot(on: loop) else { return false }
         connection.startOnLoop(building: { writeRequest(for: progress.current, in: pool, into: &$0) }, deadline: progress.nioDeadline) { [self, progress] answer in
-            var progress = progress
             pool.release(connection, reusable: answer.reusable)
-            if let outcome = outcome(of: answer, after: &progress) {
+            // Read where it was captured (most answers end the attempt); copied only to go on.
+            let next = next(after: answer, progress)
+            if case let .done(outcome) = next {
                 done(outcome)
                 return
             }
             Task(executorPreference: attemptExecutor) { [progress] in
                 var progress = progress
+                Self.go(next, &progress)
                 done(await self.run(&progress))
             }
         }
@@ -152,45 +154,67 @@ public final class PooledBeaconTransport: BeaconTransport {
                 return outcome
             }
             let answer = await exchange(progress.current, deadline: progress.nioDeadline)
-            if let outcome = outcome(of: answer, after: &progress) { return outcome }
+            let next = next(after: answer, progress)
+            if case let .done(outcome) = next { return outcome }
+            Self.go(next, &progress)
         }
     }
 
-    /// The outcome an answer to `progress.current` makes, or nil when there is more to request: a redirect to
-    /// follow (`progress.current` is its target) or a pipelined request the server did not process, to send again.
-    private func outcome(of answer: BeaconConnection.Answer, after progress: inout Progress) -> TransportOutcome? {
+    /// What follows an answer to `progress.current`.
+    private enum Next {
+        /// The attempt's outcome.
+        case done(TransportOutcome)
+        /// A pipelined request the server did not process: sent again.
+        case resend
+        /// A redirect to follow: its target, checked.
+        case redirect(RequestURL)
+    }
+
+    /// Moves `progress` on to what `next` (not `.done`) requests.
+    private static func go(_ next: Next, _ progress: inout Progress) {
+        switch next {
+        case .done: break
+        case .resend: progress.resent += 1
+        case let .redirect(target):
+            if progress.visited.isEmpty { progress.visited.insert(progress.current.text) }
+            progress.visited.insert(target.text)
+            progress.redirects.append(target.text)
+            progress.current = target
+        }
+    }
+
+    /// The outcome an answer to `progress.current` makes, or what to request next: a redirect to follow or a
+    /// pipelined request the server did not process, to send again (`go` moves `progress` on to it).
+    private func next(after answer: BeaconConnection.Answer, _ progress: Progress) -> Next {
         let url = progress.url, redirects = progress.redirects
         // Pipelined behind an answer that closed the connection: the server never read it; sent again (a few times
         // at most; each time at least the request ahead of it was answered).
         if answer.unprocessed, progress.resent < Self.maxResends, clock.now < progress.deadline {
-            progress.resent += 1
-            return nil
+            return .resend
         }
         // When the answer ended on its event loop, not when this task ran again (a busy pool is no slow server).
         let latency = progress.started.duration(to: answer.ended ?? clock.now)
         if let failure = answer.failure {
-            return TransportOutcome(status: answer.status, error: failure, latency: latency, bytes: answer.bytes,
-                                    failedBeforeSending: answer.failedBeforeSending, requestedURL: url, headers: answer.headers, redirects: redirects)
+            return .done(TransportOutcome(status: answer.status, error: failure, latency: latency, bytes: answer.bytes,
+                                          failedBeforeSending: answer.failedBeforeSending, requestedURL: url, headers: answer.headers, redirects: redirects))
         }
         guard let status = answer.status, [301, 302, 303, 307, 308].contains(status), let location = answer.location else {
-            return TransportOutcome(status: answer.status, error: nil, latency: latency, bytes: answer.bytes, requestedURL: url,
-                                    headers: answer.headers, redirects: redirects)
+            return .done(TransportOutcome(status: answer.status, error: nil, latency: latency, bytes: answer.bytes, requestedURL: url,
+                                          headers: answer.headers, redirects: redirects))
         }
-        let next: RequestURL
-        do { next = try gate.check(location, relativeTo: progress.current.url) } catch {
-            return TransportOutcome(status: nil, error: .redirectRefused(target: String(location.prefix(2048)), error), latency: latency,
-                                    bytes: 0, requestedURL: url, redirects: redirects)
+        let target: RequestURL
+        do { target = try gate.check(location, relativeTo: progress.current.url) } catch {
+            return .done(TransportOutcome(status: nil, error: .redirectRefused(target: String(location.prefix(2048)), error), latency: latency,
+                                          bytes: 0, requestedURL: url, redirects: redirects))
         }
-        if progress.visited.isEmpty { progress.visited.insert(progress.current.text) }
-        guard progress.visited.insert(next.text).inserted else {
-            return TransportOutcome(status: nil, error: .redirectCycle, latency: latency, bytes: 0, requestedURL: url, redirects: redirects)
+        // A cycle: the target is the first URL or one followed already (`visited` is empty until a redirect).
+        guard target.text != progress.current.text, !progress.visited.contains(target.text) else {
+            return .done(TransportOutcome(status: nil, error: .redirectCycle, latency: latency, bytes: 0, requestedURL: url, redirects: redirects))
         }
         guard redirects.count < GatedHTTPClient.maxRedirects else {
-            return TransportOutcome(status: nil, error: .tooManyRedirects, latency: latency, bytes: 0, requestedURL: url, redirects: redirects)
+            return .done(TransportOutcome(status: nil, error: .tooManyRedirects, latency: latency, bytes: 0, requestedURL: url, redirects: redirects))
         }
-        progress.redirects.append(next.text)
-        progress.current = next
-        return nil
+        return .redirect(target)
     }
 
     /// Closes every pooled connection and the fallback's; call once at the end.
