@@ -1,12 +1,29 @@
 /// Every frame of a media file as one full decode produced it (stream, kind, presentation time and end), with what
 /// the container said and what the decode counted: decode once, play many. A fleet verifies its media with one real
 /// FFmpeg decode and its sessions replay this timeline, so their cost is state machines and beacons, not decodes.
+///
+/// Its parts are kept behind one reference (`Parts`): a timeline is never changed, and a fleet's sessions pass it
+/// around, each copy of its arrays and strings a reference count apiece.
 public struct MediaTimeline: Sendable {
-    public let info: MediaInfo
+    public var info: MediaInfo { parts.info }
     /// In presentation order across streams, as the decode returned them.
-    public let frames: [MediaFrame]
+    public var frames: [MediaFrame] { parts.frames }
     /// The decode's own statistics (frames per stream, decode errors, bytes).
-    public let statistics: DecodeStatistics
+    public var statistics: DecodeStatistics { parts.statistics }
+
+    private final class Parts: Sendable {
+        let info: MediaInfo
+        let frames: [MediaFrame]
+        let statistics: DecodeStatistics
+        let replays: [DecodeStatistics.Stream]
+        let runs: RunIndex
+
+        init(info: MediaInfo, frames: [MediaFrame], statistics: DecodeStatistics, replays: [DecodeStatistics.Stream], runs: RunIndex) {
+            (self.info, self.frames, self.statistics, self.replays, self.runs) = (info, frames, statistics, replays, runs)
+        }
+    }
+
+    private let parts: Parts
 
     /// Decodes `source` to its end.
     /// - Throws: the media's error (truncated, corrupt…), as a session playing it would meet it.
@@ -18,18 +35,15 @@ public struct MediaTimeline: Sendable {
 
     /// What a replay of the first `p` frames counts, for every `p` from 0 to all of them: the streams of `p` at
     /// `p * statistics.streams.count`. Worked out once, not in every session that stops partway (a skip, a close).
-    private let replays: [DecodeStatistics.Stream]
+    private var replays: [DecodeStatistics.Stream] { parts.replays }
 
     /// Range maxima of the frames' times and ends, and video frames counted, for presenting a run of frames at once
     /// (`firstStop(from:where:)`, `run(_:)`). Both are worked out once, in O(n log n) time and memory for n frames.
-    private let runs: RunIndex
+    private var runs: RunIndex { parts.runs }
 
     public init(info: MediaInfo, frames: [MediaFrame], statistics: DecodeStatistics) {
-        self.info = info
-        self.frames = frames
-        self.statistics = statistics
-        replays = Self.statistics(ofEveryPrefixOf: frames, streams: statistics.streams)
-        runs = RunIndex(frames)
+        parts = Parts(info: info, frames: frames, statistics: statistics,
+                      replays: Self.statistics(ofEveryPrefixOf: frames, streams: statistics.streams), runs: RunIndex(frames))
     }
 
     /// What presenting `frames[range]` adds up to: how many video frames, the latest time and the latest end.
@@ -44,10 +58,11 @@ public struct MediaTimeline: Sendable {
     /// latest time up to each index. Every frame from `start` up to the index returned passes.
     func firstStop(from start: Int, where stops: (Duration) -> Bool) -> Int {
         // `runs.latestTime` never decreases, so `stops` of it is false, then true: the first true is searched.
-        var low = start, high = frames.count
+        let latestTime = parts.runs.latestTime
+        var low = start, high = latestTime.count
         while low < high {
             let middle = (low + high) / 2
-            if stops(runs.latestTime[middle]) { high = middle } else { low = middle + 1 }
+            if stops(latestTime[middle]) { high = middle } else { low = middle + 1 }
         }
         return low
     }
@@ -60,7 +75,7 @@ public struct MediaTimeline: Sendable {
 
     /// Sparse tables (each level `l` the maximum over `2^l` frames from each index) of the times and the ends, the
     /// latest time up to each frame, and the video frames before each index.
-    private struct RunIndex {
+    private struct RunIndex: Sendable {
         var time: [[Duration]]
         var end: [[Duration]]
         var latestTime: [Duration]
