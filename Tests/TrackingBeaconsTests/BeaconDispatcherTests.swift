@@ -195,6 +195,26 @@ func planned(_ url: String) -> PlannedBeacon {
         #expect(machine.pending == 0)
     }
 
+    /// A flight's slot is used again once it ends, under a new id: an answer or a backoff for the ended flight's id
+    /// changes nothing, and the new flight is answered by its own.
+    @Test func anEndedFlightsId_findsNothing_whenItsSlotCarriesANewFlight() {
+        var machine = DispatchMachine(policy: BeaconPolicy(retries: 1, backoff: .milliseconds(100)))
+        #expect(sends(machine.submit(planned("http://a/first"), now: 0)) == [0])
+        #expect(records(machine.answered(id: 0, RecordingTransport.outcome(200), now: 1)).map(\.url) == ["http://a/first"])
+        let second = sends(machine.submit(planned("http://a/second"), now: 2))
+        #expect(second.count == 1 && second != [0], "the slot again, a new id")
+        #expect(machine.answered(id: 0, RecordingTransport.outcome(200), now: 3).isEmpty, "the ended flight's late answer")
+        #expect(machine.backoffElapsed(id: 0, now: 3).isEmpty)
+        #expect(machine.pending == 1)
+        #expect(records(machine.answered(id: second[0], RecordingTransport.outcome(200), now: 4)).map(\.url) == ["http://a/second"])
+        #expect(machine.pending == 0)
+        // Left at the end, in the order they were submitted whatever their slots.
+        let ids = (0..<3).flatMap { sends(machine.submit(planned("http://a/\($0)"), now: 5)) }
+        _ = machine.answered(id: ids[0], RecordingTransport.outcome(200), now: 6)
+        _ = machine.submit(planned("http://a/3"), now: 7)
+        #expect(records(machine.close()).map(\.url) == ["http://a/1", "http://a/2", "http://a/3"])
+    }
+
     @Test func backoff_doublesEachTime() {
         var machine = DispatchMachine(policy: BeaconPolicy(retries: 3, backoff: .milliseconds(100)))
         _ = machine.submit(planned("http://a/1"), now: 0)

@@ -34,10 +34,13 @@ struct DispatchMachine {
         var planned: PlannedBeacon
         var state: State
         var backoff: Duration
+        /// Submitted as the `order`-th (`close()` records what is left in this order).
+        var order: Int
     }
 
     let policy: BeaconPolicy
-    private var flights: [Int: Flight] = [:]
+    /// The beacons not finished, each in a slot of `flights` (`Flights`), found by its id without hashing.
+    private var flights = Flights()
     /// Beacons waiting for a slot, first come first served: `queue[queueHead...]` (taken from the front without
     /// moving the rest, which a long queue would pay per answer).
     private var queue: [Int] = []
@@ -55,9 +58,8 @@ struct DispatchMachine {
     /// A new beacon. It takes a slot if one is free (sending at once), else waits for one, first come first served.
     mutating func submit(_ planned: PlannedBeacon, now: Int64) -> [Action] {
         guard !closed else { return [] }
-        let id = nextID
+        let id = flights.insert(Flight(planned: planned, state: .waitingForSlot, backoff: policy.backoff, order: nextID))
         nextID += 1
-        flights[id] = Flight(planned: planned, state: .waitingForSlot, backoff: policy.backoff)
         if slotsInUse < policy.maxConcurrent {
             slotsInUse += 1
             return [attempt(id, number: 1, now: now)]
@@ -71,8 +73,8 @@ struct DispatchMachine {
     mutating func answered(id: Int, _ outcome: TransportOutcome, now: Int64) -> [Action] {
         // Found once and read or changed in place (`Self.inPlace`), or moved out when it ends: the flight (its planned
         // beacon) is not copied. (The values' subscript, read, copies the whole flight out.)
-        guard !closed, let index = flights.index(forKey: id) else { return [] }
-        let found = Self.inPlace(&flights.values[index]) { flight -> (record: BeaconRecord, backoff: Duration)? in
+        guard !closed, let index = flights.slot(of: id) else { return [] }
+        let found = Self.inPlace(&flights.slots[index]!) { flight -> (record: BeaconRecord, backoff: Duration)? in
             guard case let .onWire(attempt, sentAt) = flight.state else { return nil }
             return (Self.record(of: flight.planned, attempt: attempt, sentAt: sentAt), flight.backoff)
         }
@@ -88,20 +90,20 @@ struct DispatchMachine {
         let again = !outcome.delivered && record.attempt <= policy.retries && policy.retries(outcome)
         record.isFinalAttempt = !again
         if again {
-            Self.inPlace(&flights.values[index]) { flight in
+            Self.inPlace(&flights.slots[index]!) { flight in
                 flight.state = .backingOff(nextAttempt: record.attempt + 1, backoff: wait)
                 flight.backoff *= 2
             }
             return [.record(record), .wait(id: id, wait)]
         }
-        flights.remove(at: index)
+        flights.remove(slot: index)
         guard let next = freeSlot(now: now) else { return [.record(record)] }
         return [.record(record), next]
     }
 
     /// Beacon `id`'s backoff is over: its next attempt goes out.
     mutating func backoffElapsed(id: Int, now: Int64) -> [Action] {
-        guard !closed, let flight = flights[id], case let .backingOff(next, _) = flight.state else { return [] }
+        guard !closed, let index = flights.slot(of: id), case let .backingOff(next, _) = flights.slots[index]!.state else { return [] }
         return [attempt(id, number: next, now: now)]
     }
 
@@ -111,8 +113,10 @@ struct DispatchMachine {
     mutating func close() -> [Action] {
         closed = true
         var actions: [Action] = []
-        for id in flights.keys.sorted() {
-            guard let flight = flights.removeValue(forKey: id) else { continue }
+        let left = flights.slots.indices.filter { flights.slots[$0] != nil }.sorted { flights.slots[$0]!.order < flights.slots[$1]!.order }
+        for slot in left {
+            let id = flights.ids[slot]
+            guard let flight = flights.remove(slot: slot) else { continue }
             var record: BeaconRecord
             switch flight.state {
             case let .onWire(attempt, sentAt):
@@ -133,16 +137,67 @@ struct DispatchMachine {
     }
 
     private mutating func attempt(_ id: Int, number: Int, now: Int64) -> Action {
-        guard let index = flights.index(forKey: id) else { preconditionFailure("an attempt of a beacon not in flight") }
-        let url = Self.inPlace(&flights.values[index]) { flight in
+        guard let index = flights.slot(of: id) else { preconditionFailure("an attempt of a beacon not in flight") }
+        let url = Self.inPlace(&flights.slots[index]!) { flight in
             flight.state = .onWire(attempt: number, sentAt: now)
             return flight.planned.url
         }
         return .send(id: id, Attempt(url: url, number: number, sentAt: now))
     }
 
-    /// `body` on a flight where it is stored (`&flights.values[index]`: the subscript's `modify`, no copy).
+    /// `body` on a flight where it is stored (`&flights.slots[index]!`: the subscripts' `modify`, no copy).
     private static func inPlace<Result>(_ flight: inout Flight, _ body: (inout Flight) -> Result) -> Result { body(&flight) }
+
+    /// The flights by id, in slots reused as flights end: an id is its slot in the low 24 bits and the slot's use
+    /// count above them, so a late answer to an ended flight finds nothing even when its slot is in use again. (A
+    /// dictionary by id hashed it four or five times a beacon.) The first ids are 0, 1, 2…: slots not yet reused.
+    private struct Flights {
+        static let slotBits = 24
+        /// Changed in place by the machine (a flight's state), never emptied or filled but here.
+        var slots: [Flight?] = []
+        /// Each slot's flight's id; -1 when free.
+        private(set) var ids: [Int] = []
+        /// How many flights each slot has held.
+        private var uses: [Int] = []
+        private var free: [Int] = []
+        private(set) var count = 0
+
+        /// Stores `flight`; returns its id.
+        mutating func insert(_ flight: Flight) -> Int {
+            let slot: Int
+            if let reused = free.popLast() {
+                slot = reused
+                slots[slot] = flight
+            } else {
+                slot = slots.count
+                precondition(slot < 1 << Self.slotBits, "more beacons in flight than a dispatcher counts")
+                slots.append(flight)
+                ids.append(-1)
+                uses.append(0)
+            }
+            let id = uses[slot] << Self.slotBits | slot
+            ids[slot] = id
+            count += 1
+            return id
+        }
+
+        /// The slot of flight `id`, if it is still in flight.
+        func slot(of id: Int) -> Int? {
+            let slot = id & (1 << Self.slotBits - 1)
+            return id >= 0 && slot < ids.count && ids[slot] == id ? slot : nil
+        }
+
+        /// Takes the flight out of `slot` (which it frees).
+        @discardableResult
+        mutating func remove(slot: Int) -> Flight? {
+            guard let flight = slots[slot].take() else { return nil }
+            ids[slot] = -1
+            uses[slot] += 1
+            free.append(slot)
+            count -= 1
+            return flight
+        }
+    }
 
     /// The record of an attempt of `planned`, before its answer.
     private static func record(of planned: PlannedBeacon, attempt: Int, sentAt: Int64) -> BeaconRecord {
@@ -161,7 +216,7 @@ struct DispatchMachine {
                 queue.removeFirst(queueHead)
                 queueHead = 0
             }
-            if flights[next] != nil { return attempt(next, number: 1, now: now) }
+            if flights.slot(of: next) != nil { return attempt(next, number: 1, now: now) }
         }
         slotsInUse -= 1
         return nil
