@@ -75,9 +75,14 @@ public final class BeaconDispatcher: Sendable {
             return
         }
         let now = wallClock()
-        let batch = state.withLock { state in execute(state.machine.submit(planned, now: now), in: &state) }
+        let batch = state.withLock { state in
+            var batch = Batch()
+            state.machine.submit(planned, now: now) { perform($0, tasks: &state.tasks, into: &batch) }
+            settle(&batch, in: &state)
+            return batch
+        }
         if !batch.records.isEmpty { await report(batch.records) }
-        launch(batch.starts)
+        launch(batch)
     }
 
     /// Waits until every request has its final answer or `limit` has passed on the network clock; the ones still
@@ -127,43 +132,57 @@ public final class BeaconDispatcher: Sendable {
     }
 
     /// What `execute` leaves to do once the lock is let go: records to report (none when they are taken at once:
-    /// those are handed out as they are made), attempts to start at once.
+    /// those are handed out as they are made), attempts to start at once (most often one: kept out of an array).
     private struct Batch {
         var records: [BeaconRecord] = []
-        var starts: [(id: Int, url: String)] = []
+        var start: (id: Int, url: String)?
+        var moreStarts: [(id: Int, url: String)] = []
+
+        mutating func append(start: (id: Int, url: String)) {
+            if self.start == nil { self.start = start } else { moreStarts.append(start) }
+        }
     }
 
     /// Executes `actions` under the lock (tasks started, stopped, remembered) and returns the records to report and
     /// the attempts to start without a task (when records are taken at once).
     private func execute(_ actions: [DispatchMachine.Action], in state: inout State) -> Batch {
         var batch = Batch()
-        for action in actions {
-            switch action {
-            case let .record(record):
-                if let onRecordNow { onRecordNow(record) } else { batch.records.append(record) }
-            case let .send(id, attempt):
-                guard transport != nil else { continue }
-                if onRecordNow != nil {
-                    batch.starts.append((id, attempt.url))
-                } else {
-                    state.tasks[id] = attemptTask(id, attempt.url)
-                }
-            case let .wait(id, backoff):
-                let clock = self.clock
-                state.tasks[id] = Task { [weak self] in
-                    do { try await clock.sleep(for: backoff) } catch { return }
-                    await self?.advance(id) { $0.backoffElapsed(id: id, now: $1) }
-                }
-            case let .cancel(id):
-                state.tasks.removeValue(forKey: id)?.cancel()
+        for action in actions { perform(action, tasks: &state.tasks, into: &batch) }
+        settle(&batch, in: &state)
+        return batch
+    }
+
+    /// Executes one action of the machine under the lock: a task started, stopped or remembered in `tasks`, a record
+    /// handed out or kept in `batch`, an attempt to start at once kept there.
+    private func perform(_ action: consuming DispatchMachine.Action, tasks: inout [Int: Task<Void, Never>], into batch: inout Batch) {
+        switch consume action {
+        case let .record(record):
+            if let onRecordNow { onRecordNow(record) } else { batch.records.append(record) }
+        case let .send(id, attempt):
+            guard transport != nil else { return }
+            if onRecordNow != nil {
+                batch.append(start: (id, attempt.url))
+            } else {
+                tasks[id] = attemptTask(id, attempt.url)
             }
+        case let .wait(id, backoff):
+            let clock = self.clock
+            tasks[id] = Task { [weak self] in
+                do { try await clock.sleep(for: backoff) } catch { return }
+                await self?.advance(id) { $0.backoffElapsed(id: id, now: $1) }
+            }
+        case let .cancel(id):
+            tasks.removeValue(forKey: id)?.cancel()
         }
+    }
+
+    /// After a batch's actions: `finish` let go when nothing is left, or its records counted as being reported.
+    private func settle(_ batch: inout Batch, in state: inout State) {
         if batch.records.isEmpty {
             if state.idle { Self.resumeIdleWaiters(&state) }
         } else {
             state.reporting += 1
         }
-        return batch
     }
 
     /// An attempt in a task of its own, where the transport prefers. Made under the lock: its answer, on another
@@ -177,22 +196,29 @@ public final class BeaconDispatcher: Sendable {
         }
     }
 
-    /// Starts `starts` (outside the lock): at once where the transport can, else each in its task.
-    private func launch(_ starts: [(id: Int, url: String)]) {
-        guard let transport else { return }
-        for (id, url) in starts {
+    /// Starts a batch's attempts (outside the lock): at once where the transport can, else each in its task.
+    private func launch(_ batch: Batch) {
+        guard let transport, let first = batch.start else { return }
+        func start(_ id: Int, _ url: String) {
             let started = transport.startNow(url, timeout: timeout) { [weak self] outcome in
                 self?.answeredNow(id, outcome)
             }
             if !started { state.withLock { $0.tasks[id] = attemptTask(id, url) } }
         }
+        start(first.id, first.url)
+        for (id, url) in batch.moreStarts { start(id, url) }
     }
 
-    /// The answer of an attempt started at once, where it came: recorded there (under the lock, by `execute`: only a
+    /// The answer of an attempt started at once, where it came: recorded there (under the lock, by `perform`: only a
     /// dispatcher whose records are taken at once starts attempts so), and what it frees started.
     private func answeredNow(_ id: Int, _ outcome: TransportOutcome) {
         let now = wallClock()
-        launch(state.withLock { state in execute(state.machine.answered(id: id, outcome, now: now), in: &state) }.starts)
+        launch(state.withLock { state in
+            var batch = Batch()
+            state.machine.answered(id: id, outcome, now: now) { perform($0, tasks: &state.tasks, into: &batch) }
+            settle(&batch, in: &state)
+            return batch
+        })
     }
 
     /// Hands a batch from `execute` to `onRecord`, then lets `finish` go if nothing else is left. (Records taken at
@@ -220,6 +246,6 @@ public final class BeaconDispatcher: Sendable {
             return execute(transition(&state.machine, now), in: &state)
         }
         await report(batch.records)
-        launch(batch.starts)
+        launch(batch)
     }
 }

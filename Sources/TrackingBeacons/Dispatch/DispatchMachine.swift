@@ -57,28 +57,42 @@ struct DispatchMachine {
 
     /// A new beacon. It takes a slot if one is free (sending at once), else waits for one, first come first served.
     mutating func submit(_ planned: PlannedBeacon, now: Int64) -> [Action] {
-        guard !closed else { return [] }
+        var actions: [Action] = []
+        submit(planned, now: now) { actions.append($0) }
+        return actions
+    }
+
+    /// `submit(_:now:)`, each action handed to `emit` as it is made (no array of them: the dispatcher's way).
+    mutating func submit(_ planned: PlannedBeacon, now: Int64, emit: (consuming Action) -> Void) {
+        guard !closed else { return }
         let id = flights.insert(Flight(planned: planned, state: .waitingForSlot, backoff: policy.backoff, order: nextID))
         nextID += 1
         if slotsInUse < policy.maxConcurrent {
             slotsInUse += 1
-            return [attempt(id, number: 1, now: now)]
+            emit(attempt(id, number: 1, now: now))
+            return
         }
         queue.append(id)
-        return []
     }
 
     /// The answer to beacon `id`'s attempt on the wire. A retryable failure with retries left is recorded and waits
     /// its backoff (keeping its slot); anything else is final and frees the slot for the next waiting beacon.
     mutating func answered(id: Int, _ outcome: TransportOutcome, now: Int64) -> [Action] {
+        var actions: [Action] = []
+        answered(id: id, outcome, now: now) { actions.append($0) }
+        return actions
+    }
+
+    /// `answered(id:_:now:)`, each action handed to `emit` as it is made.
+    mutating func answered(id: Int, _ outcome: TransportOutcome, now: Int64, emit: (consuming Action) -> Void) {
         // Found once and read or changed in place (`Self.inPlace`), or moved out when it ends: the flight (its planned
         // beacon) is not copied. (The values' subscript, read, copies the whole flight out.)
-        guard !closed, let index = flights.slot(of: id) else { return [] }
+        guard !closed, let index = flights.slot(of: id) else { return }
         let found = Self.inPlace(&flights.slots[index]!) { flight -> (record: BeaconRecord, backoff: Duration)? in
             guard case let .onWire(attempt, sentAt) = flight.state else { return nil }
             return (Self.record(of: flight.planned, attempt: attempt, sentAt: sentAt), flight.backoff)
         }
-        guard var record = found?.record, let wait = found?.backoff else { return [] }
+        guard var record = found?.record, let wait = found?.backoff else { return }
         record.status = outcome.status
         record.failure = outcome.error ?? (outcome.delivered ? nil : outcome.status.map { .httpStatus($0) })
         record.latency = outcome.latency
@@ -94,11 +108,13 @@ struct DispatchMachine {
                 flight.state = .backingOff(nextAttempt: record.attempt + 1, backoff: wait)
                 flight.backoff *= 2
             }
-            return [.record(record), .wait(id: id, wait)]
+            emit(.record(record))
+            emit(.wait(id: id, wait))
+            return
         }
         flights.remove(slot: index)
-        guard let next = freeSlot(now: now) else { return [.record(record)] }
-        return [.record(record), next]
+        emit(.record(record))
+        if let next = freeSlot(now: now) { emit(next) }
     }
 
     /// Beacon `id`'s backoff is over: its next attempt goes out.
