@@ -22,32 +22,61 @@ struct FleetTallyTests {
         for _ in 0..<100_000 where !condition() { await Task.yield() }
     }
 
-    @Test func aSessionStartsBelowTheLimit_aBeaconWaitsAtTwiceIt_andAnswersLetThemGoInThatOrder() async throws {
+    /// A session takes room for the beacons a session sends on average, in its own dispatcher's hold, and starts when
+    /// that room fits under the hold's share of the bound; answers on that hold let it go, answers on another do not.
+    @Test func aSessionStartsWhenItsRoomFitsInItsHold_andOnlyItsHoldsAnswersLetItGo() async throws {
+        let tally = FleetTally(keys: [], limit: 4, holds: 2) { _ in nil }  // 2 a hold; beacons wait at 4 a hold
+        let first = await tally.admitSession(hold: 0)  // nothing outstanding: at once (room 1: no average yet)
+        var sent: [PlannedBeacon] = []
+        for n in 0..<3 { sent.append(await tally.admit(Self.beacon(n), in: first)) }  // 1 in its room, 2 past it
+        tally.endSession(first)
+        #expect(tally.snapshot.outstanding == 3)
+
+        // 3 beacons a session so far: the next takes room for 2 (the hold's bound), which 3 outstanding leaves no room for.
+        let waiting = Task { await tally.admitSession(hold: 0).left }
+        await Self.settle { tally.waiting.sessions == 1 }
+        #expect(tally.waiting.sessions == 1)
+
+        // The other hold's sessions start at once, and its answers let no session of hold 0 go.
+        let other = await tally.admitSession(hold: 1)
+        let elsewhere = await tally.admit(Self.beacon(9), in: other)
+        tally.endSession(other)
+        #expect(tally.snapshot.outstanding == 4, "3 of hold 0, and of hold 1 the beacon sent: the room left was given back")
+        tally.record(Self.answered(elsewhere), hold: 1)
+        #expect(tally.waiting.sessions == 1)
+
+        // Hold 0's answers: 2 then 1 outstanding leave no room for 2; none outstanding lets the session go.
+        tally.record(Self.answered(sent[0]), hold: 0)
+        tally.record(Self.answered(sent[1]), hold: 0)
+        #expect(tally.waiting.sessions == 1)
+        tally.record(Self.answered(sent[2]), hold: 0)
+        #expect(await waiting.value == 2)
+        #expect(tally.snapshot.outstanding == 2, "the room taken for it")
+    }
+
+    /// Past its room, a beacon counts one more outstanding, and waits while twice the hold's bound are; an answer lets
+    /// it go. The next session starts when room for its average fits.
+    @Test func aBeaconPastItsRoom_waitsAtTwiceTheBound_andAnAnswerLetsItGo() async throws {
         let tally = FleetTally(keys: [], limit: 2) { _ in nil }
-        await tally.admitSession()  // nothing outstanding: at once
-        var admitted: [PlannedBeacon] = []
-        for n in 0..<4 { admitted.append(await tally.admit(Self.beacon(n))) }  // up to the ceiling (4) without waiting
-        #expect(tally.snapshot.outstanding == 4)
-
-        let session = Task { await tally.admitSession() }
+        let room = await tally.admitSession()
+        var sent: [PlannedBeacon] = []
+        for n in 0..<4 { sent.append(await tally.admit(Self.beacon(n), in: room)) }  // 1 in the room, then 3 more: 4
+        // (Sent with no room: a room is its session's, touched by its task alone, and this one's is used up.)
         let fifth = Task { await tally.admit(Self.beacon(4)) }
-        await Self.settle { tally.waiting == (sessions: 1, beacons: 1) }
-        #expect(tally.waiting == (sessions: 1, beacons: 1))
-
-        // One answer: below the ceiling, the waiting beacon goes (the session still waits: 4 outstanding again).
-        tally.record(Self.answered(admitted[0]))
+        await Self.settle { tally.waiting.beacons == 1 }
+        #expect(tally.waiting.beacons == 1)
+        tally.record(Self.answered(sent[0]))
         _ = await fifth.value
-        #expect(tally.waiting == (sessions: 1, beacons: 0))
         #expect(tally.snapshot.outstanding == 4)
+        tally.endSession(room)
 
-        // Answers down to 2 outstanding keep the session waiting; the one that leaves 1 lets it start.
-        tally.record(Self.answered(admitted[1]))
-        tally.record(Self.answered(admitted[2]))
-        #expect(tally.waiting == (sessions: 1, beacons: 0))
-        tally.record(Self.answered(admitted[3]))
-        await session.value
-        #expect(tally.waiting == (sessions: 0, beacons: 0))
-        #expect(tally.snapshot.outstanding == 1)
+        // 5 beacons in 1 session: the next takes room for 2 (the bound), which 4 outstanding leave none for.
+        let next = Task { await tally.admitSession().left }
+        await Self.settle { tally.waiting.sessions == 1 }
+        for record in sent.dropFirst() { tally.record(Self.answered(record)) }
+        #expect(tally.waiting.sessions == 1, "1 outstanding leaves no room for 2")
+        tally.record(Self.answered(await fifth.value))
+        #expect(await next.value == 2)
     }
 
     /// Rows whose keys hash alike (the same event, template length and ad) are still told apart by their templates.

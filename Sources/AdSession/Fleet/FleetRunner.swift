@@ -337,15 +337,17 @@ public struct FleetRunner: Sendable {
         let keys = targets.map { FleetTally.key(event: $0.target.event, source: $0.target.source.description, template: $0.target.url, ad: $0.ad) }
             + (Self.rewardCallbackRow(of: prepared, session: session).map { [FleetTally.key(event: $0.event, source: $0.source, template: $0.template, ad: $0.ad)] } ?? [])
         let route = routing
-        let tally = FleetTally(keys: keys, limit: 4 * session.beaconPolicy.maxConcurrent) { url in route?.routedTarget(of: url) }
         // One dispatcher per session executor (event loop), each with its share of the requests in flight: the
-        // sessions of a loop and the answers on it never wait on another thread's lock.
+        // sessions of a loop and the answers on it never wait on another thread's lock. The tally holds each one's
+        // sessions back on its own share of 4 x the requests in flight.
         let executors = environment.sessionExecutors
-        let dispatchers = Self.shares(of: session.beaconPolicy.maxConcurrent, among: max(1, executors.count)).map { share in
+        let shares = Self.shares(of: session.beaconPolicy.maxConcurrent, among: max(1, executors.count))
+        let tally = FleetTally(keys: keys, limit: 4 * session.beaconPolicy.maxConcurrent, holds: shares.count) { url in route?.routedTarget(of: url) }
+        let dispatchers = shares.enumerated().map { hold, share in
             var policy = session.beaconPolicy
             policy.maxConcurrent = share
             return BeaconDispatcher(transport: transport, policy: policy, clock: environment.networkClock, wallClock: environment.wallClock,
-                                    recordingNow: { tally.record($0) })
+                                    recordingNow: { tally.record($0, hold: hold) })
         }
         let wallStart = session.now ?? environment.wallClock()
         let facts = Self.scenarioFacts(of: prepared)
@@ -361,17 +363,18 @@ public struct FleetRunner: Sendable {
         let taken = Locked(indices.makeIterator())
         await withTaskGroup(of: Void.self) { group in
             for worker in 0..<min(configuration.concurrency, sessions) {
-                let dispatcher = dispatchers[worker % dispatchers.count]
+                let hold = worker % dispatchers.count, dispatcher = dispatchers[hold]
                 group.addTask(executorPreference: executors.isEmpty ? nil : executors[worker % executors.count]) {
                     // Interrupted: no new session starts (those under way end with the cancellation). A session
                     // starts once few enough beacons are outstanding (`FleetTally.admitSession`).
                     while !Task.isCancelled {
-                        await tally.admitSession()
+                        let room = await tally.admitSession(hold: hold)
+                        defer { tally.endSession(room) }
                         guard !Task.isCancelled, let index = taken.withLock({ $0.next() }) else { break }
                         let scenario = FleetScenario.draw(index: index, seed: session.seed, mix: configuration.mix, pod: facts)
                         let network = configuration.networkMix?.draw(index: index, seed: session.seed)
                         await Self.playOne(scenario, network: network, prepared: prepared, configuration: configuration, environment: environment,
-                                           wallStart: wallStart, macros: macros, tally: tally, dispatcher: dispatcher)
+                                           wallStart: wallStart, macros: macros, tally: tally, room: room, dispatcher: dispatcher)
                         progress.report(tally)
                         // A replayed session never waits: without this the worker would play one session after
                         // another in one go, and its event loop would read no answer (and time beacons out) meanwhile.
@@ -409,7 +412,7 @@ public struct FleetRunner: Sendable {
     /// the session core. `macros`: the fleet's `BeaconPlanner.macros(for:)`, the same for every viewer.
     private static func playOne(_ scenario: FleetScenario, network: Int?, prepared: FleetAd, configuration: FleetConfiguration,
                                 environment: SessionEnvironment, wallStart: Int64, macros: [String: String], tally: FleetTally,
-                                dispatcher: BeaconDispatcher) async {
+                                room: FleetTally.Room, dispatcher: BeaconDispatcher) async {
         let session = configuration.session
         let seed = session.seed ^ (UInt64(truncatingIfNeeded: scenario.index) &* 0x9E37_79B9_7F4A_7C15)
         var step = BeaconStep(configuration: session, seed: seed, wallStart: wallStart, macros: macros)
@@ -431,7 +434,7 @@ public struct FleetRunner: Sendable {
         }
         let outputs = SessionCore.Outputs(
             report: { record in if case let .event(event) = record { tally.event(event) } },
-            submit: { beacon in await dispatcher.submit(await tally.admit(beacon)) })
+            submit: { beacon in await dispatcher.submit(await tally.admit(beacon, in: room)) })
         // A replayed timeline never blocks: only a session that decodes for real needs the media executor's threads.
         var sessionEnvironment = environment
         if !configuration.decodeEach { sessionEnvironment.mediaExecutor = nil }

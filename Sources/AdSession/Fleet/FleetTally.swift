@@ -7,11 +7,15 @@ import TrackingBeacons
 /// fleet sends ~100,000 beacons): per tracking URL sent and delivered, failures by reason, latency in an
 /// HdrHistogram, and, for reconciliation with the sink, how many requests went out for each request target.
 ///
-/// It also holds the fleet back, so queued beacons cannot pile up in memory: a session starts only while fewer than
-/// `limit` beacons are outstanding (sent or queued, not yet answered), and a beacon past `ceiling` (twice that) waits
-/// (on the virtual clock nothing moves while it waits). A session's beacons come in a burst on the virtual clock:
-/// held back at its start, a session waits once, not once per beacon (each wait a continuation, and its resumption a
-/// job for the session's event loop, often from the other loop's thread).
+/// It also holds the fleet back, so queued beacons cannot pile up in memory. The sessions send through a few
+/// dispatchers (one per event loop), each with its share of `limit` (a `Hold`): a session takes room in its hold for
+/// the beacons a session sends on average, and starts only when that room fits (`admitSession`); its beacons use the
+/// room, and a beacon past it counts one more, waiting while twice the share is outstanding (on the virtual clock
+/// nothing moves while it waits). A session's beacons come in a burst on the virtual clock: held back at its start,
+/// a session waits once, not once per beacon (each wait a continuation, and its resumption a job for its event loop).
+/// An answer frees room in its own dispatcher's hold and lets that hold's sessions go, so each loop keeps its own
+/// connections busy (one shared bound let one loop's sessions take every turn, and the other loop's connections
+/// went idle).
 final class FleetTally: Sendable {
     /// What the sessions and the dispatcher add to, behind one lock: each addition is a few counter updates, so
     /// sessions on every core add at once without queueing on an actor (one hop per event and per beacon made a
@@ -33,34 +37,63 @@ final class FleetTally: Sendable {
         var beaconsSent = 0
         /// Per simulated network (`--network-mix`): how its viewers did.
         var networks: [String: FleetReport.NetworkPopulation] = [:]
-        var outstanding = 0
-        /// Sessions waiting to start (`limit` reached), and beacons waiting to be sent (`ceiling` reached).
-        var sessionsWaiting: [CheckedContinuation<Void, Never>] = []
-        var beaconsWaiting: [CheckedContinuation<Void, Never>] = []
+        /// Each dispatcher's hold.
+        var holds: [Hold]
+        /// Sessions started, for the beacons a session sends on average (`room(limit:)`).
+        var sessionsStarted = 0
+
+        /// The room a session takes when it starts: the beacons a session has sent on average so far (at least 1,
+        /// at most `limit`).
+        func room(limit: Int) -> Int { min(limit, max(1, sessionsStarted == 0 ? 1 : beaconsSent / sessionsStarted)) }
+
+        /// Beacons outstanding over every hold.
+        var outstanding: Int { holds.reduce(0) { $0 + $1.outstanding } }
 
         /// `events` by name, as the report writes them.
         var eventsByName: [String: Int] { Dictionary(uniqueKeysWithValues: events.map { ($0.key.rawValue, $0.value) }) }
     }
 
+    /// One dispatcher's share of the bound: its beacons outstanding (sent or queued, not yet answered, and the room
+    /// its sessions took and have not used), and who waits on it.
+    struct Hold: Sendable {
+        var outstanding = 0
+        /// Sessions waiting to start (resumed with the room taken for them), first come first served.
+        var sessionsWaiting: [CheckedContinuation<Int, Never>] = []
+        /// Beacons waiting past the ceiling.
+        var beaconsWaiting: [CheckedContinuation<Void, Never>] = []
+    }
+
+    /// The room a session holds in its dispatcher's hold: counted as outstanding when it starts (`admitSession`),
+    /// taken by its beacons as they are sent, and what is left given back when it ends (`endSession`). One
+    /// session's: its task alone touches it.
+    final class Room {
+        let hold: Int
+        fileprivate(set) var left: Int
+        init(hold: Int, left: Int) { (self.hold, self.left) = (hold, left) }
+    }
+
     /// Index of each tracking URL (`event`, `source`, `template`) in the report's list.
     private let keys: [Key: Int]
     private let counts: Locked<Counts>
+    /// Each hold's bound on its sessions' room, and (twice it) on its beacons.
     private let limit: Int
     private let ceiling: Int
     private let targetOf: @Sendable (String) -> String?
 
     /// - Parameters:
     ///   - keys: the tracking URLs, in report order (`key(event:source:template:ad:)`).
-    ///   - limit: beacons outstanding (sent or queued, not yet answered) before sessions wait to start; at twice as
-    ///     many, a session's next beacon waits.
+    ///   - limit: beacons outstanding (sent or queued, not yet answered) over the fleet before sessions wait to
+    ///     start; shared among `holds` (one per dispatcher), and twice each share before a beacon waits.
     ///   - targetOf: the request target a URL's request shows at the sink, or nil when it does not go to the sink.
-    init(keys: [Key], limit: Int, targetOf: @escaping @Sendable (String) -> String?) {
+    init(keys: [Key], limit: Int, holds: Int = 1, targetOf: @escaping @Sendable (String) -> String?) {
         var index: [Key: Int] = [:]
         for (position, key) in keys.enumerated() where index[key] == nil { index[key] = position }
         self.keys = index
-        counts = Locked(Counts(sent: Array(repeating: 0, count: keys.count), delivered: Array(repeating: 0, count: keys.count)))
-        self.limit = max(1, limit)
-        ceiling = 2 * max(1, limit)
+        let holds = max(1, holds)
+        counts = Locked(Counts(sent: Array(repeating: 0, count: keys.count), delivered: Array(repeating: 0, count: keys.count),
+                               holds: Array(repeating: Hold(), count: holds)))
+        self.limit = (max(1, limit) + holds - 1) / holds
+        ceiling = 2 * self.limit
         self.targetOf = targetOf
     }
 
@@ -101,60 +134,118 @@ final class FleetTally: Sendable {
         keys[Self.key(event: beacon.event, source: beacon.source, template: beacon.template, ad: beacon.ad)]
     }
 
-    /// Sessions waiting to start and beacons waiting to be sent, now.
-    var waiting: (sessions: Int, beacons: Int) { counts.withLock { ($0.sessionsWaiting.count, $0.beaconsWaiting.count) } }
-
-    /// Waits until a session may start: fewer than `limit` beacons outstanding.
-    nonisolated(nonsending) func admitSession() async {
-        let limit = self.limit
-        while counts.withLock({ $0.outstanding >= limit }) {
-            await wait(in: \.sessionsWaiting, whileOutstandingReaches: limit)
-        }
+    /// Sessions waiting to start and beacons waiting to be sent, now, over every hold.
+    var waiting: (sessions: Int, beacons: Int) {
+        counts.withLock { counts in counts.holds.reduce((0, 0)) { ($0.0 + $1.sessionsWaiting.count, $0.1 + $1.beaconsWaiting.count) } }
     }
 
-    /// Waits until a beacon may be sent (fewer than `ceiling` outstanding), then counts it as sent and outstanding.
-    /// Returns the beacon with its row (`countedAt`), for its records to be counted by.
-    nonisolated(nonsending) func admit(_ beacon: PlannedBeacon) async -> PlannedBeacon {
+    /// Waits until a session sending through hold `hold`'s dispatcher may start, then counts room in that hold for
+    /// its beacons (`Counts.room`): it starts when the room fits under the hold's bound (or nothing is outstanding
+    /// there), now or when answers free it. An answer that lets a session go takes its room for it, so the session
+    /// starts without looking again, and sessions start at the pace their beacons are answered.
+    nonisolated(nonsending) func admitSession(hold: Int = 0) async -> Room {
+        let limit = self.limit
+        if let room = counts.withLock({ Self.start(&$0, hold: hold, limit: limit) }) { return Room(hold: hold, left: room) }
+        let room = await withCheckedContinuation { (continuation: CheckedContinuation<Int, Never>) in
+            let room: Int? = counts.withLock { counts in
+                if let room = Self.start(&counts, hold: hold, limit: limit) { return room }
+                counts.holds[hold].sessionsWaiting.append(continuation)
+                return nil
+            }
+            if let room { continuation.resume(returning: room) }
+        }
+        return Room(hold: hold, left: room)
+    }
+
+    /// A session of `hold` starting now, if its room fits: the room, counted.
+    private static func start(_ counts: inout Counts, hold: Int, limit: Int) -> Int? {
+        let room = counts.room(limit: limit)
+        guard counts.holds[hold].outstanding == 0 || counts.holds[hold].outstanding + room <= limit else { return nil }
+        counts.holds[hold].outstanding += room
+        counts.sessionsStarted += 1
+        return room
+    }
+
+    /// A session ended: the room its beacons did not take is given back (and may let others go).
+    func endSession(_ room: Room) {
+        let left = room.left
+        room.left = 0
+        guard left > 0 else { return }
+        var woken = Woken()
+        counts.withLock { counts in
+            counts.holds[room.hold].outstanding -= left
+            letGo(&counts, hold: room.hold, into: &woken)
+        }
+        woken.resume()
+    }
+
+    /// Counts a beacon as sent: in its session's room while there is some; past it (or with no room: hold 0), as one
+    /// more outstanding, which waits while the hold's ceiling is. Returns the beacon with its row (`countedAt`), for
+    /// its records to be counted by.
+    nonisolated(nonsending) func admit(_ beacon: PlannedBeacon, in room: Room? = nil) async -> PlannedBeacon {
         var beacon = beacon
         let index = row(of: beacon)
         beacon.countedAt = index
-        let ceiling = self.ceiling
+        let ceiling = self.ceiling, hold = room?.hold ?? 0
+        let roomy = (room?.left ?? 0) > 0
+        if roomy { room!.left -= 1 }
         func take(_ counts: inout Counts) -> Bool {
-            guard counts.outstanding < ceiling else { return false }
-            counts.outstanding += 1
+            guard roomy || counts.holds[hold].outstanding < ceiling else { return false }
+            if !roomy { counts.holds[hold].outstanding += 1 }
             counts.beaconsSent += 1
             if let index { counts.sent[index] += 1 }
             return true
         }
         while !counts.withLock(take) {
-            await wait(in: \.beaconsWaiting, whileOutstandingReaches: ceiling)
+            await withCheckedContinuation { continuation in
+                // Freed between the check and here: go round again at once; else wait for an answer.
+                let freed = counts.withLock { counts in
+                    guard counts.holds[hold].outstanding >= ceiling else { return true }
+                    counts.holds[hold].beaconsWaiting.append(continuation)
+                    return false
+                }
+                if freed { continuation.resume() }
+            }
         }
         return beacon
     }
 
-    /// Waits in `queue` for an answer while `bound` beacons or more are outstanding; returns at once when fewer are
-    /// (freed between the caller's check and here). The caller checks again: a wait may end with the bound reached.
-    nonisolated(nonsending) private func wait(in queue: WritableKeyPath<Counts, [CheckedContinuation<Void, Never>]> & Sendable,
-                                              whileOutstandingReaches bound: Int) async {
-        await withCheckedContinuation { continuation in
-            let freed = counts.withLock { counts in
-                guard counts.outstanding >= bound else { return true }
-                counts[keyPath: queue].append(continuation)
-                return false
-            }
-            if freed { continuation.resume() }
+    /// Waiters let go under the lock, resumed after it.
+    private struct Woken {
+        var beacon: CheckedContinuation<Void, Never>?
+        var sessions: [(CheckedContinuation<Int, Never>, Int)] = []
+
+        func resume() {
+            beacon?.resume()
+            for (session, room) in sessions { session.resume(returning: room) }
         }
     }
 
-    /// One attempt's record from the dispatcher.
-    func record(_ record: BeaconRecord) {
+    /// After beacons of `hold` stopped being outstanding: a beacon of a session under way first (below the ceiling),
+    /// then as many sessions as have room under the bound, each its room taken.
+    private func letGo(_ counts: inout Counts, hold: Int, into woken: inout Woken) {
+        if counts.holds[hold].outstanding < ceiling, !counts.holds[hold].beaconsWaiting.isEmpty {
+            woken.beacon = counts.holds[hold].beaconsWaiting.removeFirst()
+        }
+        while !counts.holds[hold].sessionsWaiting.isEmpty {
+            let room = counts.room(limit: limit)
+            guard counts.holds[hold].outstanding == 0 || counts.holds[hold].outstanding + room <= limit else { break }
+            counts.holds[hold].outstanding += room
+            counts.sessionsStarted += 1
+            woken.sessions.append((counts.holds[hold].sessionsWaiting.removeFirst(), room))
+        }
+    }
+
+    /// One attempt's record from the dispatcher of hold `hold`.
+    func record(_ record: BeaconRecord, hold: Int = 0) {
         let index = record.planned.countedAt ?? row(of: record.planned)
         let target = record.wasSent && index != nil ? targetOf(record.url) : nil
-        let waiter: CheckedContinuation<Void, Never>? = counts.withLock { counts in
+        var woken = Woken()
+        counts.withLock { counts in
             if let index, let target {
                 counts.requestsByTarget[target, default: [:]][index, default: 0] += 1
             }
-            guard record.isFinalAttempt else { return nil }
+            guard record.isFinalAttempt else { return }
             counts.beaconsAnswered += 1
             if record.dryRun {
                 // Nothing was sent: nothing to wait for.
@@ -167,13 +258,10 @@ final class FleetTally: Sendable {
                 let (seconds, attoseconds) = latency.components
                 _ = counts.latency.record(UInt64(max(1, seconds * 1_000_000 + attoseconds / 1_000_000_000_000)))
             }
-            counts.outstanding -= 1
-            // A beacon of a session under way first, then a session to start.
-            if counts.outstanding < ceiling, !counts.beaconsWaiting.isEmpty { return counts.beaconsWaiting.removeFirst() }
-            if counts.outstanding < limit, !counts.sessionsWaiting.isEmpty { return counts.sessionsWaiting.removeFirst() }
-            return nil
+            counts.holds[hold].outstanding -= 1
+            letGo(&counts, hold: hold, into: &woken)
         }
-        waiter?.resume()
+        woken.resume()
     }
 
     func event(_ event: PlaybackEvent) {
