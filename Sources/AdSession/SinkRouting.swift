@@ -16,16 +16,40 @@ public struct SinkRouting: Sendable {
 
     /// The URL to request instead of `url`, or `url` itself when it is not routed.
     public func route(_ url: String) -> String {
-        guard let plain = RequestURL.plainParts(of: url) else { return routedTarget(of: url).map { base + $0 } ?? url }
-        guard routes(plain) else { return url }
-        // The base, then the target, made as one string (a fleet routes every beacon).
-        let (slash, rest) = plain.targetParts
-        var routed = ""
-        routed.reserveCapacity(base.utf8.count + 1 + rest.utf8.count)
-        routed += base
-        if slash { routed += "/" }
-        routed += rest
-        return routed
+        // A plain URL read as bytes, and the routed one made from the base's and the target's bytes at once (a fleet
+        // routes every beacon): nil when it is not plain, .some(nil) when it is not routed.
+        let routed: String?? = RequestURL.withPlainBytes(of: url) { bytes, host, targetStart in
+            guard scope == .all || Self.isLoopback(UnsafeBufferPointer(rebasing: bytes[host])) else { return nil }
+            let target = UnsafeBufferPointer(rebasing: bytes[targetStart...])
+            let slash = target.first != UInt8(ascii: "/")
+            var base = base
+            base.makeContiguousUTF8()
+            return base.utf8.withContiguousStorageIfAvailable { base in
+                String(unsafeUninitializedCapacity: base.count + (slash ? 1 : 0) + target.count) { buffer in
+                    var end = buffer.initialize(fromContentsOf: base)
+                    if slash { buffer[end] = UInt8(ascii: "/"); end += 1 }
+                    return buffer[end...].initialize(fromContentsOf: target)
+                }
+            }!
+        }
+        switch routed {
+        case let .some(.some(routed)): return routed
+        case .some(.none): return url
+        case .none: return routedTarget(of: url).map { base + $0 } ?? url
+        }
+    }
+
+    /// Whether a plain URL's host bytes name this machine (`isLoopback`; a plain host has no brackets).
+    private static func isLoopback(_ host: UnsafeBufferPointer<UInt8>) -> Bool {
+        func equals(_ name: StaticString) -> Bool {
+            guard host.count == name.utf8CodeUnitCount else { return false }
+            for offset in 0..<host.count {
+                let byte = host[offset]
+                guard ((0x41...0x5A).contains(byte) ? byte | 0x20 : byte) == name.utf8Start[offset] else { return false }
+            }
+            return true
+        }
+        return equals("127.0.0.1") || equals("localhost")
     }
 
     /// The request target `url` has at the sink when it is routed there, else nil (one read of the URL).

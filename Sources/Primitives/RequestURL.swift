@@ -141,6 +141,19 @@ public struct RequestURL: Sendable, Hashable, CustomStringConvertible {
                           port: port.flatMap { $0.isEmpty ? nil : $0 }, pathAndQuery: text[authorityEnd...])
     }
 
+    /// `plainParts(of:)` as byte offsets, with no substring made: `body` gets the text's bytes, its host's range and
+    /// where its request target starts (it runs to the end: a plain URL has no fragment). Nil when the URL is not
+    /// plain. (A fleet routing every beacon to a collector reads each URL so.)
+    public static func withPlainBytes<Result>(of text: String,
+                                              _ body: (_ bytes: UnsafeBufferPointer<UInt8>, _ host: Range<Int>, _ targetStart: Int) -> Result) -> Result? {
+        var text = text
+        if text.utf8.withContiguousStorageIfAvailable({ _ in () }) == nil { text.makeContiguousUTF8() }
+        return text.utf8.withContiguousStorageIfAvailable { bytes -> Result? in
+            guard let offsets = plainOffsets(bytes) else { return nil }
+            return body(bytes, (offsets.https ? 8 : 7)..<(offsets.colon ?? offsets.authorityEnd), offsets.authorityEnd)
+        }!
+    }
+
     /// `plainParts`'s scan of the bytes: whether the scheme is https, where the port's `:` is (nil without one) and
     /// where the authority ends; nil when the URL is not plain.
     private static func plainOffsets(_ bytes: UnsafeBufferPointer<UInt8>) -> (https: Bool, colon: Int?, authorityEnd: Int)? {
@@ -152,7 +165,7 @@ public struct RequestURL: Sendable, Hashable, CustomStringConvertible {
         } else {
             return nil
         }
-        let classes = byteClasses
+        let classes = byteClassTable
         var index = https ? 8 : 7
         let hostStart = index
         var colon: Int?
@@ -189,13 +202,20 @@ public struct RequestURL: Sendable, Hashable, CustomStringConvertible {
     /// Each byte's class, looked up once per byte of every URL checked (the table read once per URL): 1 a host byte
     /// (letters, digits, `-`, `.`, `_`, `~`: a host name or an IPv4 address as written), 2 a path byte (the
     /// sub-delimiters `! $ & ' ( ) * + , ; =` and `: @ / ?`), 0 anything else.
-    private static let byteClasses: [UInt8] = (0...255).map { byte in
-        switch byte {
-        case 0x41...0x5A, 0x61...0x7A, 0x30...0x39, 0x2D, 0x2E, 0x5F, 0x7E: 1
-        case 0x21, 0x24, 0x26...0x2C, 0x3B, 0x3D, 0x3A, 0x40, 0x2F, 0x3F: 2
-        default: 0
+    /// (Kept at a fixed address, made once and never freed: read through a pointer, with no bounds check or
+    /// reference count per URL as an array's. Never written after it is made: `nonisolated(unsafe)` only because a
+    /// pointer is not `Sendable`.)
+    nonisolated(unsafe) private static let byteClassTable: UnsafePointer<UInt8> = {
+        let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+        for byte in 0...255 {
+            table[byte] = switch byte {
+            case 0x41...0x5A, 0x61...0x7A, 0x30...0x39, 0x2D, 0x2E, 0x5F, 0x7E: 1
+            case 0x21, 0x24, 0x26...0x2C, 0x3B, 0x3D, 0x3A, 0x40, 0x2F, 0x3F: 2
+            default: 0
+            }
         }
-    }
+        return UnsafePointer(table)
+    }()
 
     /// Checks `text` (an absolute URL).
     public static func check(_ text: String) throws(URLRefusal) -> RequestURL {
