@@ -137,6 +137,30 @@ import Testing
         #expect(MacroFormat.timestamp(millisecondsSince1970: 1_709_210_096_789, offsetMinutes: 330) == "2024-02-29T18:04:56.789+05:30")
     }
 
+    /// The digits written in place agree with Foundation's calendar, across years, offsets either side of UTC and a
+    /// negative time; `pad` with the digits joined to their zeros.
+    @Test func timestamp_agreesWithFoundationsCalendar_andPadWithZerosJoinedToDigits() throws {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let ms = Int64.random(in: -5_000_000_000_000...200_000_000_000_000, using: &generator)
+            let offset = Int.random(in: -720...840, using: &generator)
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = try #require(TimeZone(secondsFromGMT: offset * 60))
+            let date = Date(timeIntervalSince1970: Double(ms) / 1000)
+            let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+            let milliseconds = ((ms % 1000) + 1000) % 1000
+            let expected = String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03d%@%02d:%02d", parts.year!, parts.month!, parts.day!, parts.hour!,
+                                  parts.minute!, parts.second!, Int(milliseconds), offset < 0 ? "-" : "+", abs(offset) / 60, abs(offset) % 60)
+            #expect(MacroFormat.timestamp(millisecondsSince1970: ms, offsetMinutes: offset) == expected, "\(ms) \(offset)")
+        }
+        for value: Int64 in [0, 7, 42, 999, 1_000, 12_345_678, 99_999_999, 123_456_789, Int64.max] {
+            for width in [1, 2, 3, 4, 8] {
+                let digits = String(value)
+                #expect(MacroFormat.pad(value, width) == String(repeating: "0", count: max(0, width - digits.count)) + digits)
+            }
+        }
+    }
+
     @Test func timestampOffset_isReadFromTheISO8601TextNowIsWrittenWith() {
         #expect(MacroFormat.utcOffsetMinutes(ofISO8601: "2026-01-01T09:00:00.5+09:00") == 540)
         #expect(MacroFormat.utcOffsetMinutes(ofISO8601: "2026-01-01T09:00:00-0530") == -330)

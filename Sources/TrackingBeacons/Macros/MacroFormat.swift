@@ -17,6 +17,28 @@ public enum MacroFormat {
         let hour = msOfDay / 3_600_000, minute = msOfDay / 60_000 % 60, second = msOfDay / 1000 % 60
         let sign = offsetMinutes < 0 ? "-" : "+"
         let offset = abs(offsetMinutes)
+        if (0...9999).contains(year), offset / 60 < 100 {
+            // Every field fits its width: written as digits straight into the string (a fleet makes one a beacon).
+            return String(unsafeUninitializedCapacity: 29) { buffer in
+                var at = 0
+                func put(_ value: Int64, _ width: Int) {
+                    var value = value
+                    for index in stride(from: at + width - 1, through: at, by: -1) {
+                        buffer[index] = UInt8(truncatingIfNeeded: 0x30 + value % 10)
+                        value /= 10
+                    }
+                    at += width
+                }
+                func put(_ byte: Character) {
+                    buffer[at] = byte.asciiValue!
+                    at += 1
+                }
+                put(year, 4); put("-"); put(month, 2); put("-"); put(day, 2); put("T")
+                put(hour, 2); put(":"); put(minute, 2); put(":"); put(second, 2); put("."); put(msOfDay % 1000, 3)
+                put(offsetMinutes < 0 ? "-" : "+"); put(Int64(offset / 60), 2); put(":"); put(Int64(offset % 60), 2)
+                return at
+            }
+        }
         return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2)).\(pad(msOfDay % 1000, 3))"
             + "\(sign)\(pad(Int64(offset / 60), 2)):\(pad(Int64(offset % 60), 2))"
     }
@@ -38,6 +60,20 @@ public enum MacroFormat {
     }
 
     static func pad(_ value: Int64, _ width: Int) -> String {
+        if value >= 0 {
+            // Its digits written once, zeros before them (no digit string made, counted and joined to another).
+            var length = 1, rest = value / 10
+            while rest > 0 { length += 1; rest /= 10 }
+            length = max(length, width)
+            return String(unsafeUninitializedCapacity: length) { buffer in
+                var value = value
+                for index in stride(from: length - 1, through: 0, by: -1) {
+                    buffer[index] = UInt8(truncatingIfNeeded: 0x30 + value % 10)
+                    value /= 10
+                }
+                return length
+            }
+        }
         let text = String(value)
         return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
     }
