@@ -30,6 +30,9 @@ public final class BeaconDispatcher: Sendable {
     }
 
     private let transport: (any BeaconTransport)?
+    /// `transport != nil`, kept: comparing the optional existential with nil copied it (a witness call and a
+    /// reference count) for every beacon.
+    private let sends: Bool
     private let clock: any Clock<Duration>
     private let wallClock: @Sendable () -> Int64
     private let onRecord: @Sendable (BeaconRecord) async -> Void
@@ -60,6 +63,7 @@ public final class BeaconDispatcher: Sendable {
     private init(transport: (any BeaconTransport)?, policy: BeaconPolicy, clock: any Clock<Duration>, wallClock: @escaping @Sendable () -> Int64,
                  onRecord: @escaping @Sendable (BeaconRecord) async -> Void, onRecordNow: (@Sendable (BeaconRecord) -> Void)?) {
         self.transport = transport
+        sends = transport != nil
         self.clock = clock
         self.wallClock = wallClock
         self.onRecord = onRecord
@@ -70,7 +74,7 @@ public final class BeaconDispatcher: Sendable {
 
     /// Sends (or, in a dry run, records) one planned request. Returns at once.
     nonisolated(nonsending) public func submit(_ planned: PlannedBeacon) async {
-        guard transport != nil else {
+        guard sends else {
             await onRecord(BeaconRecord(planned: planned, dryRun: true))
             return
         }
@@ -159,7 +163,7 @@ public final class BeaconDispatcher: Sendable {
         case let .record(record):
             if let onRecordNow { onRecordNow(record) } else { batch.records.append(record) }
         case let .send(id, attempt):
-            guard transport != nil else { return }
+            guard sends else { return }
             if onRecordNow != nil {
                 batch.append(start: (id, attempt.url))
             } else {
