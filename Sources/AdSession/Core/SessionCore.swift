@@ -50,8 +50,15 @@ struct SessionCore {
         var beacons = step
         defer { step = beacons }
         let onEvent: nonisolated(nonsending) (PlaybackEvent) async -> Void = { event in
-            var event = event
-            event.clickThroughURL = beacons.clickThroughURL(for: event)
+            // Copied only to carry the page a click opens (most events open none, and an event is a large value).
+            let page = beacons.clickThroughURL(for: event)
+            guard page == nil, event.clickThroughURL == nil else {
+                var event = event
+                event.clickThroughURL = page
+                await outputs.report(.event(event))
+                await submit(beacons.beacons(for: event), outputs)
+                return
+            }
             await outputs.report(.event(event))
             await submit(beacons.beacons(for: event), outputs)
         }
