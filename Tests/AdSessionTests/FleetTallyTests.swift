@@ -17,6 +17,13 @@ struct FleetTallyTests {
         return record
     }
 
+    /// `beacon` admitted, carrying its row as the fleet's dispatcher does (`countedAt`).
+    static func admitted(_ tally: FleetTally, _ beacon: PlannedBeacon, in room: FleetTally.Room? = nil) async -> PlannedBeacon {
+        var beacon = beacon
+        beacon.countedAt = await tally.admit(beacon, in: room)
+        return beacon
+    }
+
     /// Yields until `condition` holds (the waiting tasks run on the cooperative pool; nothing sleeps).
     static func settle(_ condition: () -> Bool) async {
         for _ in 0..<100_000 where !condition() { await Task.yield() }
@@ -28,7 +35,7 @@ struct FleetTallyTests {
         let tally = FleetTally(keys: [], limit: 4, holds: 2) { _ in nil }  // 2 a hold; beacons wait at 4 a hold
         let first = await tally.admitSession(hold: 0)  // nothing outstanding: at once (room 1: no average yet)
         var sent: [PlannedBeacon] = []
-        for n in 0..<3 { sent.append(await tally.admit(Self.beacon(n), in: first)) }  // 1 in its room, 2 past it
+        for n in 0..<3 { sent.append(await Self.admitted(tally, Self.beacon(n), in: first)) }  // 1 in its room, 2 past it
         tally.endSession(first)
         #expect(tally.snapshot.outstanding == 3)
 
@@ -39,7 +46,7 @@ struct FleetTallyTests {
 
         // The other hold's sessions start at once, and its answers let no session of hold 0 go.
         let other = await tally.admitSession(hold: 1)
-        let elsewhere = await tally.admit(Self.beacon(9), in: other)
+        let elsewhere = await Self.admitted(tally, Self.beacon(9), in: other)
         tally.endSession(other)
         #expect(tally.snapshot.outstanding == 4, "3 of hold 0, and of hold 1 the beacon sent: the room left was given back")
         tally.record(Self.answered(elsewhere), hold: 1)
@@ -60,9 +67,9 @@ struct FleetTallyTests {
         let tally = FleetTally(keys: [], limit: 2) { _ in nil }
         let room = await tally.admitSession()
         var sent: [PlannedBeacon] = []
-        for n in 0..<4 { sent.append(await tally.admit(Self.beacon(n), in: room)) }  // 1 in the room, then 3 more: 4
+        for n in 0..<4 { sent.append(await Self.admitted(tally, Self.beacon(n), in: room)) }  // 1 in the room, then 3 more: 4
         // (Sent with no room: a room is its session's, touched by its task alone, and this one's is used up.)
-        let fifth = Task { await tally.admit(Self.beacon(4)) }
+        let fifth = Task { await Self.admitted(tally, Self.beacon(4)) }
         await Self.settle { tally.waiting.beacons == 1 }
         #expect(tally.waiting.beacons == 1)
         tally.record(Self.answered(sent[0]))

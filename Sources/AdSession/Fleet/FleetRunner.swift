@@ -434,7 +434,7 @@ public struct FleetRunner: Sendable {
         }
         let outputs = SessionCore.Outputs(
             report: { record in if case let .event(event) = record { tally.event(event) } },
-            submit: { beacon in await dispatcher.submit(await tally.admit(beacon, in: room)) })
+            submit: { beacon in await dispatcher.submit(beacon, countedAt: await tally.admit(beacon, in: room)) })
         // A replayed timeline never blocks: only a session that decodes for real needs the media executor's threads.
         var sessionEnvironment = environment
         if !configuration.decodeEach { sessionEnvironment.mediaExecutor = nil }

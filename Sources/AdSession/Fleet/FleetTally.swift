@@ -180,12 +180,10 @@ final class FleetTally: Sendable {
     }
 
     /// Counts a beacon as sent: in its session's room while there is some; past it (or with no room: hold 0), as one
-    /// more outstanding, which waits while the hold's ceiling is. Returns the beacon with its row (`countedAt`), for
-    /// its records to be counted by.
-    nonisolated(nonsending) func admit(_ beacon: PlannedBeacon, in room: Room? = nil) async -> PlannedBeacon {
-        var beacon = beacon
+    /// more outstanding, which waits while the hold's ceiling is. Returns its row, for its records to be counted by
+    /// (their `countedAt`; the beacon is not copied to carry it).
+    nonisolated(nonsending) func admit(_ beacon: PlannedBeacon, in room: Room? = nil) async -> Int? {
         let index = row(of: beacon)
-        beacon.countedAt = index
         let ceiling = self.ceiling, hold = room?.hold ?? 0
         let roomy = (room?.left ?? 0) > 0
         if roomy { room!.left -= 1 }
@@ -207,7 +205,7 @@ final class FleetTally: Sendable {
                 if freed { continuation.resume() }
             }
         }
-        return beacon
+        return index
     }
 
     /// Waiters let go under the lock, resumed after it.

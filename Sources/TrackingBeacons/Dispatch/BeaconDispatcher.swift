@@ -73,15 +73,19 @@ public final class BeaconDispatcher: Sendable {
     }
 
     /// Sends (or, in a dry run, records) one planned request. Returns at once.
-    nonisolated(nonsending) public func submit(_ planned: PlannedBeacon) async {
+    /// - Parameter countedAt: the beacon's `countedAt` for its records (a counter's row), set on the copy the
+    ///   dispatcher keeps, so the caller need not copy the beacon to set it.
+    nonisolated(nonsending) public func submit(_ planned: PlannedBeacon, countedAt: Int? = nil) async {
         guard sends else {
-            await onRecord(BeaconRecord(planned: planned, dryRun: true))
+            var record = BeaconRecord(planned: planned, dryRun: true)
+            if let countedAt { record.planned.countedAt = countedAt }
+            await onRecord(record)
             return
         }
         let now = wallClock()
         let batch = state.withLock { state in
             var batch = Batch()
-            state.machine.submit(planned, now: now) { perform($0, tasks: &state.tasks, into: &batch) }
+            state.machine.submit(planned, countedAt: countedAt, now: now) { perform($0, tasks: &state.tasks, into: &batch) }
             settle(&batch, in: &state)
             return batch
         }

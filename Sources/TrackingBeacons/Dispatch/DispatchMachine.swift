@@ -62,10 +62,13 @@ struct DispatchMachine {
         return actions
     }
 
-    /// `submit(_:now:)`, each action handed to `emit` as it is made (no array of them: the dispatcher's way).
-    mutating func submit(_ planned: PlannedBeacon, now: Int64, emit: (consuming Action) -> Void) {
+    /// `submit(_:now:)`, each action handed to `emit` as it is made (no array of them: the dispatcher's way), the
+    /// beacon's `countedAt` set to `countedAt` when one is given.
+    mutating func submit(_ planned: PlannedBeacon, countedAt: Int? = nil, now: Int64, emit: (consuming Action) -> Void) {
         guard !closed else { return }
-        let id = flights.insert(Flight(planned: planned, state: .waitingForSlot, backoff: policy.backoff, order: nextID))
+        var flight = Flight(planned: planned, state: .waitingForSlot, backoff: policy.backoff, order: nextID)
+        if let countedAt { flight.planned.countedAt = countedAt }
+        let id = flights.insert(flight)
         nextID += 1
         if slotsInUse < policy.maxConcurrent {
             slotsInUse += 1
