@@ -67,11 +67,13 @@ final class BeaconConnection: Sendable {
         typealias InboundIn = ByteBuffer
         typealias OutboundOut = ByteBuffer
 
+        /// A request written and not answered yet. Small: its answer, read only for the first, is `headAnswer` (an
+        /// exchange carrying one was copied into the queue and out of it for every request).
         private struct Exchange {
             var done: Completion
             var deadline: NIODeadline
-            var answer = Answer()
-            var keepAlive = false
+            /// Not processed by the server (`lastAnswer`): its answer says so.
+            var unprocessed = false
         }
 
         private let clock: ContinuousClock
@@ -82,6 +84,10 @@ final class BeaconConnection: Sendable {
         private var parser: BeaconResponseParser
         /// Written and not yet answered, oldest first: the next response is the first's.
         private var exchanges = CircularBuffer<Exchange>()
+        /// The first exchange's answer as it is read (its head, its body's bytes so far), and whether it lets the
+        /// connection carry another; made fresh when the first exchange is handed its answer (`takeHeadAnswer`).
+        private var headAnswer = Answer()
+        private var headKeepAlive = false
         private var flushPending = false
         /// One timer for the connection, due at or before the earliest deadline of the exchanges waiting. It is not
         /// cancelled when they end (a request's answer takes microseconds, its timeout seconds): when it fires, it
@@ -156,10 +162,12 @@ final class BeaconConnection: Sendable {
         /// An exchange ran past its deadline: it fails, and the connection goes (a request cannot be taken back;
         /// the ones pipelined with it fail too, they may have reached the server).
         private func timedOut(at index: CircularBuffer<Exchange>.Index) {
-            let failure: BeaconFailure = index == exchanges.startIndex && exchanges[index].answer.status != nil ? .bodyTimedOut : .timedOut
+            let first = index == exchanges.startIndex
+            let failure: BeaconFailure = first && headAnswer.status != nil ? .bodyTimedOut : .timedOut
             // Set before any answer is handed out: its caller may close the connection at once.
             closing = .other("connection closed: a request pipelined before this one timed out")
-            complete(exchanges.remove(at: index), failure: failure)
+            let answer = first ? takeHeadAnswer() : Answer()
+            complete(exchanges.remove(at: index), answer, failure: failure)
             context?.close(promise: nil)
         }
 
@@ -186,33 +194,27 @@ final class BeaconConnection: Sendable {
                 return false
             }
             switch event {
-            // Changed in place (`modify`): the subscript's setter copies the exchange out and back in.
             case let .head(head):
-                exchanges.modify(exchanges.startIndex) { exchange in
-                    exchange.answer.status = head.status
-                    exchange.answer.headers = head.headers
-                    exchange.answer.location = head.location
-                    exchange.keepAlive = head.keepAlive
-                }
+                headAnswer.status = head.status
+                headAnswer.headers = head.headers
+                headAnswer.location = head.location
+                headKeepAlive = head.keepAlive
             case let .body(count):
-                let bytes = exchanges.modify(exchanges.startIndex) { exchange in
-                    exchange.answer.bytes += count
-                    return exchange.answer.bytes
-                }
-                if bytes >= HTTPBeaconTransport.maxBodyBytes {
+                headAnswer.bytes += count
+                if headAnswer.bytes >= HTTPBeaconTransport.maxBodyBytes {
                     // Enough of it: the rest is not read, and the connection goes (its body is still coming).
                     closing = .other("connection closed: the answer to a request pipelined before this one was too long")
-                    complete(exchanges.removeFirst(), failure: nil, reusable: false)
+                    complete(exchanges.removeFirst(), takeHeadAnswer(), failure: nil, reusable: false)
                     context.close(promise: nil)
                     return false
                 }
             case .end:
                 let exchange = exchanges.removeFirst()
-                guard exchange.keepAlive else {
+                guard headKeepAlive else {
                     lastAnswer(exchange)
                     return false
                 }
-                complete(exchange, failure: nil, reusable: true)
+                complete(exchange, takeHeadAnswer(), failure: nil, reusable: true)
                 return closing == nil
             }
             return true
@@ -231,8 +233,8 @@ final class BeaconConnection: Sendable {
         /// caller may close the connection at once, which comes back to `channelInactive`.
         private func lastAnswer(_ exchange: Exchange) {
             closing = .closedByServer
-            for index in exchanges.indices { exchanges[index].answer.unprocessed = true }
-            complete(exchange, failure: nil, reusable: false)
+            for index in exchanges.indices { exchanges[index].unprocessed = true }
+            complete(exchange, takeHeadAnswer(), failure: nil, reusable: false)
             failAll(first: .closedByServer, rest: .closedByServer)
         }
 
@@ -260,12 +262,21 @@ final class BeaconConnection: Sendable {
             exchanges.removeAll()
             for (position, exchange) in waiting.enumerated() {
                 let failure = position == 0 ? first : rest
-                complete(exchange, failure: exchange.answer.status == nil ? failure : .bodyFailed(BeaconFailureReason(failure)))
+                // The first's answer may have begun (its head read); the others' have not.
+                let answer = position == 0 ? takeHeadAnswer() : Answer()
+                complete(exchange, answer, failure: answer.status == nil ? failure : .bodyFailed(BeaconFailureReason(failure)))
             }
         }
 
-        private func complete(_ exchange: Exchange, failure: BeaconFailure?, reusable: Bool = false) {
-            var answer = exchange.answer
+        /// The first exchange's answer as read so far; a fresh one is begun for the next.
+        private func takeHeadAnswer() -> Answer {
+            defer { (headAnswer, headKeepAlive) = (Answer(), false) }
+            return headAnswer
+        }
+
+        private func complete(_ exchange: Exchange, _ answer: Answer, failure: BeaconFailure?, reusable: Bool = false) {
+            var answer = answer
+            answer.unprocessed = answer.unprocessed || exchange.unprocessed
             answer.failure = failure
             answer.reusable = reusable && failure == nil
             answer.ended = clock.now
