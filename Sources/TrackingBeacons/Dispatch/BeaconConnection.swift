@@ -28,6 +28,16 @@ final class BeaconConnection: Sendable {
 
     let channel: any Channel
     let handler: Handler
+    /// Its pool's record of it, read and changed under the pool's lock only (`HostPool`): a connection's own, so the
+    /// pool finds whether it is live without a dictionary lookup (hashed twice a beacon).
+    let membership = Membership()
+
+    final class Membership: @unchecked Sendable {
+        /// Opened for the pool and not retired.
+        var live = false
+        /// The event loop it was opened for (nil: off any loop).
+        var loop: ObjectIdentifier?
+    }
 
     init(channel: any Channel, handler: Handler) {
         self.channel = channel

@@ -337,14 +337,14 @@ final class HostPool: Sendable {
     private struct State {
         /// Free slots by event loop identity; a connection is listed once per free slot.
         var slots = SlotLists<BeaconConnection>()
-        /// Open connections not yet retired, each with the event loop it was opened for (nil: off any loop).
-        var live: [ObjectIdentifier: ObjectIdentifier?] = [:]
+        /// Open connections not yet retired (each marked so in its `membership`, with the loop it was opened for).
+        var live = 0
         /// Connections being opened.
         var opening = 0
         /// Connections opened or being opened for requests made on each event loop, against `perLoopLimit`.
         var perLoop: [ObjectIdentifier: Int] = [:]
         var waiters: [(loop: ObjectIdentifier?, continuation: CheckedContinuation<Lease, Never>)] = []
-        var open: Int { opening + live.count }
+        var open: Int { opening + live }
 
         /// Counts a connection being opened for a request made on `loop`.
         mutating func opening(for loop: ObjectIdentifier?) {
@@ -423,7 +423,7 @@ final class HostPool: Sendable {
     /// connection retired).
     private static func popSlot(_ state: inout State, loop: ObjectIdentifier) -> BeaconConnection? {
         while let connection = state.slots.pop(on: loop) {
-            if state.live.index(forKey: ObjectIdentifier(connection)) != nil {
+            if connection.membership.live {
                 if connection.isActive { return connection }
                 retire(&state, connection)
             }
@@ -433,7 +433,10 @@ final class HostPool: Sendable {
 
     /// Takes a connection out of the pool's count, once.
     private static func retire(_ state: inout State, _ connection: BeaconConnection) {
-        guard let loop = state.live.removeValue(forKey: ObjectIdentifier(connection)) else { return }
+        guard connection.membership.live else { return }
+        connection.membership.live = false
+        state.live -= 1
+        let loop = connection.membership.loop
         if let loop { state.perLoop[loop, default: 1] -= 1 }
     }
 
@@ -442,7 +445,8 @@ final class HostPool: Sendable {
     func opened(_ connection: BeaconConnection, for loop: ObjectIdentifier?) {
         let handed: [CheckedContinuation<Lease, Never>] = state.withLock { state in
             state.opening -= 1
-            state.live[ObjectIdentifier(connection)] = .some(loop)
+            (connection.membership.live, connection.membership.loop) = (true, loop)
+            state.live += 1
             let spare = depth - 1
             let handed = state.waiters.prefix(spare).map(\.continuation)
             state.waiters.removeFirst(handed.count)
@@ -471,8 +475,7 @@ final class HostPool: Sendable {
     /// its answer left it unusable); it is closed and retired, and a waiter may open one in its place.
     func release(_ connection: BeaconConnection, reusable: Bool) {
         let (waiter, lease): (CheckedContinuation<Lease, Never>?, Lease?) = state.withLock { state in
-            let id = ObjectIdentifier(connection)
-            if reusable, state.live.index(forKey: id) != nil {
+            if reusable, connection.membership.live {
                 guard !state.waiters.isEmpty else {
                     state.slots.push(connection, on: ObjectIdentifier(connection.channel.eventLoop))
                     return (nil, nil)
@@ -480,7 +483,7 @@ final class HostPool: Sendable {
                 return (state.waiters.removeFirst().continuation, .slot(connection))
             }
             // Retired once, whatever number of its requests end after.
-            guard state.live.index(forKey: id) != nil else { return (nil, nil) }
+            guard connection.membership.live else { return (nil, nil) }
             Self.retire(&state, connection)
             guard !state.waiters.isEmpty else { return (nil, nil) }
             let waiter = state.waiters.removeFirst()
