@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # User-space instructions a beacon costs a fleet of the demo tag, counted by valgrind (callgrind): unlike CPU time on
 # a shared 2-core machine, the count barely moves from run to run (the same binary gives the same figure within
-# about one per cent, most often a few tenths), so a change of 2 % shows. Two fleets (SMALL and LARGE sessions) are counted and the
+# about one per cent, most often a few tenths; to a collector up to two, as sessions wait on answers), so a change
+# of 2-3 % shows. Two fleets (SMALL and LARGE sessions) are counted and the
 # difference is divided by the difference in beacons sent, which takes out what a fleet pays once (start-up, the
 # decode of the clip, the report).
 #
