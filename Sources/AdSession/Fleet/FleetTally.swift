@@ -225,11 +225,7 @@ final class FleetTally: Sendable {
         if counts.holds[hold].outstanding < ceiling, !counts.holds[hold].beaconsWaiting.isEmpty {
             woken.beacon = counts.holds[hold].beaconsWaiting.removeFirst()
         }
-        while !counts.holds[hold].sessionsWaiting.isEmpty {
-            let room = counts.room(limit: limit)
-            guard counts.holds[hold].outstanding == 0 || counts.holds[hold].outstanding + room <= limit else { break }
-            counts.holds[hold].outstanding += room
-            counts.sessionsStarted += 1
+        while !counts.holds[hold].sessionsWaiting.isEmpty, let room = Self.start(&counts, hold: hold, limit: limit) {
             woken.sessions.append((counts.holds[hold].sessionsWaiting.removeFirst(), room))
         }
     }
