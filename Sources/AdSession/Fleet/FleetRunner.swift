@@ -366,7 +366,8 @@ public struct FleetRunner: Sendable {
                 let hold = worker % dispatchers.count, dispatcher = dispatchers[hold]
                 group.addTask(executorPreference: executors.isEmpty ? nil : executors[worker % executors.count]) {
                     // Interrupted: no new session starts (those under way end with the cancellation). A session
-                    // starts once few enough beacons are outstanding (`FleetTally.admitSession`).
+                    // starts once its room fits in its dispatcher's share (`FleetTally.admitSession`), and gives back
+                    // what its beacons did not take when it ends.
                     while !Task.isCancelled {
                         let room = await tally.admitSession(hold: hold)
                         defer { tally.endSession(room) }
