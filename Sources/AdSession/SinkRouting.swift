@@ -23,14 +23,13 @@ public struct SinkRouting: Sendable {
             let target = UnsafeBufferPointer(rebasing: bytes[targetStart...])
             let slash = target.first != UInt8(ascii: "/")
             var base = base
-            base.makeContiguousUTF8()
-            return base.utf8.withContiguousStorageIfAvailable { base in
+            return base.withUTF8 { base in
                 String(unsafeUninitializedCapacity: base.count + (slash ? 1 : 0) + target.count) { buffer in
                     var end = buffer.initialize(fromContentsOf: base)
                     if slash { buffer[end] = UInt8(ascii: "/"); end += 1 }
                     return buffer[end...].initialize(fromContentsOf: target)
                 }
-            }!
+            }
         }
         switch routed {
         case let .some(.some(routed)): return routed

@@ -55,24 +55,19 @@ public struct RequestURL: Sendable, Hashable, CustomStringConvertible {
     /// the text's path and query (empty when the URL has none).
     public func withRequestTargetBytes<Result>(_ body: (_ slash: Bool, _ rest: UnsafeRawBufferPointer) -> Result) -> Result {
         var text = text
-        if text.utf8.withContiguousStorageIfAvailable({ _ in () }) == nil { text.makeContiguousUTF8() }
-        return text.utf8.withContiguousStorageIfAvailable { bytes in
+        return text.withUTF8 { bytes in
             let (start, end) = plainTargetStart.map { ($0, bytes.count) } ?? Self.targetOffsets(bytes) ?? (bytes.count, bytes.count)
             let rest = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[start..<end])
             return body(rest.first != UInt8(ascii: "/"), rest)
-        }!
+        }
     }
 
     /// The request target of a checked URL's text (its scheme, then `://`), scanned as UTF-8: the delimiters are ASCII.
     static func requestTargetParts(of text: String) -> (slash: Bool, rest: Substring) {
-        // Scanned by offset over the bytes themselves (a native string's are contiguous; any other is made so): the
+        // Scanned by offset over the bytes themselves (`withUTF8`: a native string's, any other made so first): the
         // view's own index walk costs several times more per byte, for every beacon.
         var text = text
-        let found = text.utf8.withContiguousStorageIfAvailable(targetOffsets) ?? {
-            text.makeContiguousUTF8()
-            return text.utf8.withContiguousStorageIfAvailable(targetOffsets)!
-        }()
-        guard let (start, end) = found else { return (true, "") }
+        guard let (start, end) = text.withUTF8(targetOffsets) else { return (true, "") }
         let utf8 = text.utf8
         let from = utf8.index(utf8.startIndex, offsetBy: start), to = utf8.index(utf8.startIndex, offsetBy: end)
         return (utf8[from] == 0x3F, text[from..<to])
@@ -127,11 +122,8 @@ public struct RequestURL: Sendable, Hashable, CustomStringConvertible {
     /// beacon's URL several times: checking it, routing it, counting its target.
     public static func plainParts(of text: String) -> PlainParts? {
         var text = text
-        // One pass over the bytes themselves (a native string's are contiguous; any other is made so).
-        guard let offsets = text.utf8.withContiguousStorageIfAvailable(plainOffsets) ?? {
-            text.makeContiguousUTF8()
-            return text.utf8.withContiguousStorageIfAvailable(plainOffsets)!
-        }() else { return nil }
+        // One pass over the bytes themselves (`withUTF8`: a native string's, any other made so first).
+        guard let offsets = text.withUTF8(plainOffsets) else { return nil }
         let utf8 = text.utf8
         func at(_ offset: Int) -> String.Index { utf8.index(utf8.startIndex, offsetBy: offset) }
         let hostStart = at(offsets.https ? 8 : 7), authorityEnd = at(offsets.authorityEnd)
@@ -147,11 +139,10 @@ public struct RequestURL: Sendable, Hashable, CustomStringConvertible {
     public static func withPlainBytes<Result>(of text: String,
                                               _ body: (_ bytes: UnsafeBufferPointer<UInt8>, _ host: Range<Int>, _ targetStart: Int) -> Result) -> Result? {
         var text = text
-        if text.utf8.withContiguousStorageIfAvailable({ _ in () }) == nil { text.makeContiguousUTF8() }
-        return text.utf8.withContiguousStorageIfAvailable { bytes -> Result? in
+        return text.withUTF8 { bytes -> Result? in
             guard let offsets = plainOffsets(bytes) else { return nil }
             return body(bytes, (offsets.https ? 8 : 7)..<(offsets.colon ?? offsets.authorityEnd), offsets.authorityEnd)
-        }!
+        }
     }
 
     /// `plainParts`'s scan of the bytes: whether the scheme is https, where the port's `:` is (nil without one) and
@@ -281,15 +272,13 @@ public struct RequestURL: Sendable, Hashable, CustomStringConvertible {
     /// read from its digits, the target's offset kept. A fleet checks every beacon's URL; its scheme, host and port
     /// taken as substrings first cost more than the scan itself.
     private static func checkPlain(_ text: String) -> PlainCheck {
-        var text = text
-        if text.utf8.withContiguousStorageIfAvailable({ _ in () }) == nil { text.makeContiguousUTF8() }
-        return text.utf8.withContiguousStorageIfAvailable { bytes -> PlainCheck in
-            guard let offsets = plainOffsets(bytes) else { return .notPlain }
-            let hostStart = offsets.https ? 8 : 7, hostEnd = offsets.colon ?? offsets.authorityEnd
-            var port = offsets.https ? 443 : 80
-            if let colon = offsets.colon, colon + 1 < offsets.authorityEnd {
+        withPlainBytes(of: text) { bytes, hostRange, targetStart -> PlainCheck in
+            // The host ends at the port's `:` when there is one, else where the target starts.
+            let https = hostRange.lowerBound == 8, hostStart = hostRange.lowerBound, hostEnd = hostRange.upperBound
+            var port = https ? 443 : 80
+            if hostEnd + 1 < targetStart {
                 // Digits only (`plainOffsets`): at most five, in 1…65535.
-                let digits = bytes[(colon + 1)..<offsets.authorityEnd]
+                let digits = bytes[(hostEnd + 1)..<targetStart]
                 var value = 0
                 for digit in digits.prefix(5) { value = value * 10 + Int(digit - 0x30) }
                 guard digits.count <= 5, (1...65_535).contains(value) else {
@@ -305,9 +294,9 @@ public struct RequestURL: Sendable, Hashable, CustomStringConvertible {
                 }
                 return hostEnd - hostStart
             }
-            return .plain(RequestURL(text: text, parsed: nil, scheme: offsets.https ? "https" : "http", host: host, port: port,
-                                     plainTargetStart: offsets.authorityEnd))
-        }!
+            return .plain(RequestURL(text: text, parsed: nil, scheme: https ? "https" : "http", host: host, port: port,
+                                     plainTargetStart: targetStart))
+        } ?? .notPlain
     }
 
     /// `text` resolved against `base` (a redirect's `Location`, a relative URL in a tag), then checked.
