@@ -12,13 +12,12 @@ struct BeaconPlanner {
     private let expander = MacroExpander()
     /// Wall time of the first frame (ms since 1970); an event's `[TIMESTAMP]` is this plus its session clock.
     let wallStart: Int64
-    /// The simulated device's UTC offset, shown in `[TIMESTAMP]`.
-    let timeZoneOffsetMinutes: Int
     /// `[TRANSACTIONID]`: one UUID for the session, from its seed.
     let transactionID: String
-    /// The macro values of the moment being planned: the session's and the ad's facts, kept here as they change, and
-    /// the event's (playhead, time, cache buster, error code) set in place before each expansion. (Made anew for
-    /// each beacon, the context copied every fact, and its arrays and strings, twice a beacon.)
+    /// The macro values of the moment being planned: the session's facts (the device's UTC offset for `[TIMESTAMP]`,
+    /// the device and app macros, `DEVICEUA` always the User-Agent the requests carry) and the ad's, kept here as they
+    /// change, and the event's (playhead, time, cache buster, error code) set in place before each expansion. (Made
+    /// anew for each beacon, the context copied every fact, and its arrays and strings, twice a beacon.)
     private var moment: MacroContext
     /// `[ASSETURI]`: the absolute URL of the media file played (`assetURI(_:inLineTagURL:)`).
     var assetURI: String? { get { moment.assetURI } set { moment.assetURI = newValue } }
@@ -41,8 +40,6 @@ struct BeaconPlanner {
         get { moment.playerState == ["muted"] }
         set { moment.playerState = newValue ? ["muted"] : [] }
     }
-    /// Device and app macros, `DEVICEUA` always the User-Agent the requests carry.
-    let deviceMacros: [String: String]
     /// Macros seen without a value, each reported once per session.
     private(set) var unknownMacros: [String] = []
 
@@ -53,10 +50,8 @@ struct BeaconPlanner {
         pageCacheBuster = CacheBuster(seed: seed ^ 0x7061_6765_7061_6765)
         transactionID = TransactionID.make(seed: seed)
         self.wallStart = wallStart
-        timeZoneOffsetMinutes = configuration.timeZoneOffsetMinutes
-        deviceMacros = macros ?? Self.macros(for: configuration)
-        moment = MacroContext(timestampMilliseconds: wallStart, timeZoneOffsetMinutes: timeZoneOffsetMinutes, cacheBuster: "",
-                              adType: "video", transactionID: transactionID, extra: deviceMacros)
+        moment = MacroContext(timestampMilliseconds: wallStart, timeZoneOffsetMinutes: configuration.timeZoneOffsetMinutes, cacheBuster: "",
+                              adType: "video", transactionID: transactionID, extra: macros ?? Self.macros(for: configuration))
     }
 
     /// The configured device, app and ad-break macros, `DEVICEUA` the User-Agent the requests carry.
