@@ -84,10 +84,7 @@ public final class BeaconDispatcher: Sendable {
         }
         let now = wallClock()
         let batch = state.withLock { state in
-            var batch = Batch()
-            state.machine.submit(planned, countedAt: countedAt, now: now) { perform($0, tasks: &state.tasks, into: &batch) }
-            settle(&batch, in: &state)
-            return batch
+            execute(in: &state) { machine, emit in machine.submit(planned, countedAt: countedAt, now: now, emit: emit) }
         }
         if !batch.records.isEmpty { await report(batch.records) }
         launch(batch)
@@ -117,7 +114,9 @@ public final class BeaconDispatcher: Sendable {
             }
             for hurry in hurries { hurry.cancel() }
         }
-        await report(state.withLock { state in execute(state.machine.close(), in: &state) }.records)
+        await report(state.withLock { state in
+            execute(in: &state) { machine, emit in for action in machine.close() { emit(action) } }
+        }.records)
     }
 
     /// Ends a `finish` that is waiting within `limit` at most from now (its own limit still holds if sooner): a
@@ -151,11 +150,13 @@ public final class BeaconDispatcher: Sendable {
         }
     }
 
-    /// Executes `actions` under the lock (tasks started, stopped, remembered) and returns the records to report and
-    /// the attempts to start without a task (when records are taken at once).
-    private func execute(_ actions: [DispatchMachine.Action], in state: inout State) -> Batch {
+    /// Runs `step` on the machine under the lock, executing each action it emits as it comes (tasks started, stopped,
+    /// remembered), and returns the records to report and the attempts to start without a task (when records are
+    /// taken at once).
+    private func execute(in state: inout State,
+                         _ step: (inout DispatchMachine, (consuming DispatchMachine.Action) -> Void) -> Void) -> Batch {
         var batch = Batch()
-        for action in actions { perform(action, tasks: &state.tasks, into: &batch) }
+        step(&state.machine) { perform($0, tasks: &state.tasks, into: &batch) }
         settle(&batch, in: &state)
         return batch
     }
@@ -222,10 +223,7 @@ public final class BeaconDispatcher: Sendable {
     private func answeredNow(_ id: Int, _ outcome: TransportOutcome) {
         let now = wallClock()
         launch(state.withLock { state in
-            var batch = Batch()
-            state.machine.answered(id: id, outcome, now: now) { perform($0, tasks: &state.tasks, into: &batch) }
-            settle(&batch, in: &state)
-            return batch
+            execute(in: &state) { machine, emit in machine.answered(id: id, outcome, now: now, emit: emit) }
         })
     }
 
@@ -251,7 +249,7 @@ public final class BeaconDispatcher: Sendable {
         let now = wallClock()
         let batch = state.withLock { state in
             state.tasks[id] = nil
-            return execute(transition(&state.machine, now), in: &state)
+            return execute(in: &state) { machine, emit in for action in transition(&machine, now) { emit(action) } }
         }
         await report(batch.records)
         launch(batch)
