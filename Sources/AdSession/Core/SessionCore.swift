@@ -50,16 +50,16 @@ struct SessionCore {
         var beacons = step
         defer { step = beacons }
         let onEvent: nonisolated(nonsending) (PlaybackEvent) async -> Void = { event in
-            // Copied only to carry the page a click opens (most events open none, and an event is a large value).
+            // The event reported carries the page a click opens; copied only then (most events open none, and an
+            // event is a large value). Its beacons do not depend on the page.
             let page = beacons.clickThroughURL(for: event)
-            guard page == nil, event.clickThroughURL == nil else {
-                var event = event
-                event.clickThroughURL = page
+            if page == nil, event.clickThroughURL == nil {
                 await outputs.report(.event(event))
-                await submit(beacons.beacons(for: event), outputs)
-                return
+            } else {
+                var shown = event
+                shown.clickThroughURL = page
+                await outputs.report(.event(shown))
             }
-            await outputs.report(.event(event))
             await submit(beacons.beacons(for: event), outputs)
         }
         do {
