@@ -107,13 +107,14 @@ import TestSupport
         }
     }
 
-    /// The README's examples of `--json` records and a `--beacons` line are the published shapes: each line validates.
-    @Test func theReadmesJSONLinesExamples_validateAgainstTheSchemas() async throws {
-        let readme = try String(contentsOfFile: Repo.root.appendingPathComponent("README.md").path, encoding: .utf8)
+    /// The documented examples of `--json` records and a `--beacons` line (docs/reference/json.md) are the published
+    /// shapes: each line validates.
+    @Test func theDocumentedJSONLinesExamples_validateAgainstTheSchemas() async throws {
+        let readme = try String(contentsOfFile: Repo.root.appendingPathComponent("docs/reference/json.md").path, encoding: .utf8)
         let folder = try TemporaryFolder()
         var documents: [JSONSchemaCheck.Document] = []
         for (heading, schema) in [("`--json` (the demo through the sink", "events.schema.json"), ("`--beacons` (keys sorted", "beacons.schema.json")] {
-            let start = try #require(readme.range(of: heading), "README has no example headed \(heading)")
+            let start = try #require(readme.range(of: heading), "docs/reference/json.md has no example headed \(heading)")
             let fence = try #require(readme.range(of: "```json\n", range: start.upperBound..<readme.endIndex))
             let end = try #require(readme.range(of: "```", range: fence.upperBound..<readme.endIndex))
             let lines = readme[fence.upperBound..<end.lowerBound]
