@@ -2,7 +2,7 @@
 import PackageDescription
 
 /// vplay: a headless rewarded-video ad playback simulator.
-/// Module map and which way the targets depend: ../shared/docs/DESIGN.md (mirrored in README.md).
+/// Module map and which way the targets depend: docs/architecture.md.
 let package = Package(
     name: "vplay",
     platforms: [.macOS(.v15)],

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Records every deterministic output of vplay's dry runs into OUTDIR, so a refactor can be checked byte for byte:
 #   scripts/dry-run-outputs.sh OUTDIR [VPLAY]      then   diff -r BEFORE AFTER
-# The README's examples on the demo tag (text, --json, --beacons, --report, --junit, --timeline, expectations), every
+# The documented examples on the demo tag (text, --json, --beacons, --report, --junit, --timeline, expectations), every
 # tag in media/, and every IAB sample under ../shared/vast-samples/iab when present (played offline through --map).
 set -uo pipefail
 out=${1:?usage: dry-run-outputs.sh OUTDIR [VPLAY]}

@@ -14,7 +14,7 @@
 # What libFuzzer learns goes to Fuzz/.work/corpus/TARGET, logs to Fuzz/.work/logs, crashes, hangs (over 30 s per
 # input) and out-of-memory inputs to Fuzz/crashes/TARGET/; none of these are committed. Replay one input with
 #   SWIFT_BACKTRACE=enable=no Fuzz/.build/release/fuzz-TARGET Fuzz/crashes/TARGET/crash-…
-# A finding becomes a regression test in Tests/ (see README, "Fuzzing and sanitizers").
+# A finding becomes a regression test in Tests/ (see docs/reference/fuzzing.md).
 #
 # Build: Swift's `-sanitize=fuzzer` links libFuzzer (libclang_rt.fuzzer in the toolchain) and instruments our Swift
 # code for coverage; `address` adds AddressSanitizer. FFmpeg, libxml2 and Foundation are not instrumented: their

@@ -6,7 +6,7 @@
 #   scripts/sanitize.sh thread     # ThreadSanitizer: data races
 #
 # Each is a full debug build of the package and its dependencies with the sanitizer (15–20 min on 2 cores) plus a
-# slower test run, so it is not part of .ci/run; README, "Fuzzing and sanitizers", records the last clean run.
+# slower test run, so it is not part of .ci/run; docs/reference/fuzzing.md, "Sanitizers", records the last clean run.
 # Extra arguments after the sanitizer go to `swift test` (`scripts/sanitize.sh thread --filter PlaybackEngine`).
 # Exit status: 0 when every test passed and the sanitizer reported nothing.
 set -euo pipefail

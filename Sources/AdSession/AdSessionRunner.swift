@@ -18,7 +18,7 @@ public struct AdSessionRunner: Sendable {
         self.environment = environment ?? .live(configuration)
     }
 
-    /// How long an interrupted session still waits for its beacons' answers (the README's "about 2 s").
+    /// How long an interrupted session still waits for its beacons' answers ("about 2 s" in docs/reference/exit-codes.md, "Signals").
     public static let interruptedDrain: Duration = .seconds(2)
 
     public func run(observer: @escaping @Sendable (SessionRecord) async -> Void) async -> SessionSummary {

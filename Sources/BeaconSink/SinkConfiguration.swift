@@ -20,7 +20,7 @@ public struct SinkConfiguration: Sendable {
     /// A folder whose regular files the sink serves at `/media/<relative path>` (GET and HEAD, with byte
     /// ranges), so a player can fetch an ad's media from it under the same faults as its beacons; `nil`
     /// (the default) serves none, and `/media/…` is answered like any beacon. Resolved by
-    /// ``BeaconSink/start()``; nothing outside the folder is ever served (see the README's sink section).
+    /// ``BeaconSink/start()``; nothing outside the folder is ever served (docs/guides/measurement.md, "The sink as a media server").
     public var mediaDirectory: String?
     /// Fixed documents the sink serves at their paths (GET and HEAD, 200, not recorded as hits): e.g. the reward
     /// verifier keys at `/__vplay/ssv/verifier-keys.json`. Empty by default.

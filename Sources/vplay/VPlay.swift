@@ -22,7 +22,7 @@ struct VPlay: AsyncParsableCommand {
         defaultSubcommand: RunCommand.self
     )
 
-    /// ArgumentParser's own entry point, except that usage errors exit 2 (the README's code) rather than
+    /// ArgumentParser's own entry point, except that usage errors exit 2 (docs/reference/exit-codes.md) rather than
     /// EX_USAGE (64). Never returns: it exits with the command's code.
     static func entry() async -> Never {
         if let message = unknownSubcommand(Array(CommandLine.arguments.dropFirst())) {

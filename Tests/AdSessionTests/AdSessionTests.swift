@@ -206,7 +206,7 @@ actor Recorder {
     }
 }
 
-/// The README's library example, as written there (with the demo tag).
+/// The library example of docs/guides/library.md, as written there (with the demo tag).
 @Suite struct ReadmeExampleTests {
     @Test func myTag_backgroundedAtThreeSeconds_midpointAtClock15() async throws {
         var configuration = SessionConfiguration(tag: Repo.media("demo.xml"))
@@ -337,7 +337,7 @@ actor Recorder {
     }
 }
 
-/// The README's first library example, as written there (with the demo clip for its fixture).
+/// The first library example of docs/guides/library.md, as written there (with the demo clip for its fixture).
 @Suite struct ReadmeEngineExampleTests {
     @Test func myClip_quartilesFireAtTheirExactTimes() async throws {
         let source = try FFmpegMediaSource(location: Repo.media("clip-10s-360p.mp4"))

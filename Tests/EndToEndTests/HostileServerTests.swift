@@ -133,7 +133,7 @@ import TestSupport
     }
 
     /// A 50 MB "VAST" (its opening, then zeros) is read up to the 2 MiB size cap and dropped: error 100 (the
-    /// response is not usable XML; README "Errors you can act on"), sent to the wrapper's Error URL. The client
+    /// response is not usable XML; docs/reference/errors.md), sent to the wrapper's Error URL. The client
     /// closes the connection, so the server never gets to send it all, and vplay's memory stays that of a run whose
     /// wrapper target is a 404.
     @Test func fiftyMegabyteTag_isCutOffAtTheSizeCap_with100_andBoundedMemory() async throws {

@@ -265,7 +265,7 @@ import TestSupport
     }
 
     /// Real time, for real: FFmpeg reads the media through the profile's throttle, so the run stalls because its bytes
-    /// are late. Its startup delay and stall match the virtual run's for the same profile within 0.3 s (the README's
+    /// are late. Its startup delay and stall match the virtual run's for the same profile within 0.3 s (docs/guides/network.md's
     /// tolerance: FFmpeg reads a little ahead, and the decoder holds two frames back for B-frames, so a real player
     /// starts a frame or two later than the model's byte count says). A real-time run shares two cores with the rest
     /// of the suite, which can starve it for seconds (a startup slowed by a busy CPU downloads more before the first

@@ -4,7 +4,7 @@ import PlayerEngine
 /// scenario fires, with how often. A fleet compares what its sessions really fired (and what the sink received) with
 /// the sum of these, so an engine that fires a quartile twice, late or never shows up as a difference.
 ///
-/// The rules (README "Scripts", VAST 4.x §3.14): every session shows its first frame (loaded, impression,
+/// The rules (docs/guides/qa.md "Scripts", VAST 4.x §3.14): every session shows its first frame (loaded, impression,
 /// creativeView, start). A boundary (quartile, progress offset) fires when the playhead reaches it; one at the
 /// very instant of a skip or close still fires (boundaries come first). A pause, a background span or an open
 /// click-through is one pause and one resume. A video played to its end, or skipped with the end card shown after

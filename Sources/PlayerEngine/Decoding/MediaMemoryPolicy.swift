@@ -10,7 +10,7 @@ public enum MediaMemoryPolicy {
     /// with the buffers mapped: 1.04–1.06× `ffmpeg -f null`'s RSS. Fixing the threshold at glibc's own starting
     /// value keeps every large block mapped and returned to the system on free, as before the first free; a higher
     /// fixed value (1 MiB was tried) moves the demuxer's and prober's 128 KiB–1 MiB buffers into the arenas and put
-    /// 3–5 MiB on every run. Measured by `scripts/bench-decode.sh` (README, Benchmarks).
+    /// 3–5 MiB on every run. Measured by `scripts/bench-decode.sh` (docs/benchmarks.md).
     public static let mapThreshold: Int32 = 128 << 10
 
     /// Sets the threshold (a no-op without glibc).

@@ -19,7 +19,7 @@ public enum BeaconRecordValue: Sendable, Equatable {
 /// pod, `unknownMacros` when the template has any.
 extension BeaconRecord {
     /// The record as ordered key–value pairs: every record has the keys up to `session` (null when without a value),
-    /// then the optional ones; `session` names the session it belongs to (README "JSON output").
+    /// then the optional ones; `session` names the session it belongs to (docs/reference/json.md).
     public func fields(session: String) -> [(key: String, value: BeaconRecordValue)] {
         var fields: [(key: String, value: BeaconRecordValue)] = [
             ("event", .string(event)), ("source", .string(source)), ("template", .string(template)), ("url", .string(url)),

@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// vplay's documented exit codes (README "Exit codes"); the same table is printed by `--help`.
+/// vplay's documented exit codes (docs/reference/exit-codes.md); the same table is printed by `--help`.
 extension ExitCode {
     /// An expectation (`--expect`) failed.
     static let expectationFailed = ExitCode(1)

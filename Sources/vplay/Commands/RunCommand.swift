@@ -15,7 +15,7 @@ struct RunCommand: AsyncParsableCommand {
         discussion: """
             Events fire at their exact playhead times: quartiles at 25/50/75/100 % of the media's duration, progress \
             offsets exactly. With --json each line on stdout is one JSON object: kind = resolved | event | beacon | \
-            warning | error | ad (a pod's ad) | reconciliation | expectations | summary (README "JSON output").
+            warning | error | ad (a pod's ad) | reconciliation | expectations | summary (docs/reference/json.md).
 
             \(ExitCode.documentation)
             """

@@ -2,7 +2,7 @@ import Primitives
 import Foundation
 
 /// A JSON value whose objects keep their keys in the order written, so each JSON Lines record reads
-/// `{"kind":…,"name":…,…}` the same way every time (the README's contract).
+/// `{"kind":…,"name":…,…}` the same way every time (the contract in docs/reference/json.md).
 enum JSON: Sendable, Equatable {
     case null
     case bool(Bool)
@@ -76,7 +76,7 @@ enum JSON: Sendable, Equatable {
 }
 
 extension JSON {
-    /// A duration, playhead or offset: seconds to the microsecond (README "JSON output": the one unit rule).
+    /// A duration, playhead or offset: seconds to the microsecond (docs/reference/json.md, "Conventions": the one unit rule).
     static func seconds(_ duration: Duration) -> JSON { .number(duration.microsecondSeconds) }
     static func optional(_ value: Int?) -> JSON { value.map(JSON.int) ?? .null }
     static func optional(_ value: Double?) -> JSON { value.map(JSON.number) ?? .null }

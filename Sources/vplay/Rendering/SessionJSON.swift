@@ -3,7 +3,7 @@ import AdSession
 import PlayerEngine
 import TrackingBeacons
 
-/// The JSON Lines contract of `vplay --vast … --json` (README "JSON output"). Keys and meanings are stable;
+/// The JSON Lines contract of `vplay --vast … --json` (docs/reference/json.md). Keys and meanings are stable;
 /// fields may be added.
 enum SessionJSON {
     /// Where the ad's pictures are in the file's own timestamps (what quartiles are measured on), how that was
@@ -19,7 +19,7 @@ enum SessionJSON {
         return .object(pairs)
     }
 
-    /// One record of the session `session` (README "JSON output"): `kind`, then `session`, then the record's own
+    /// One record of the session `session` (docs/reference/json.md): `kind`, then `session`, then the record's own
     /// keys; a beacon is `kind` and the beacon record's one shape (`beaconRecord`).
     static func line(_ record: SessionRecord, session: String) -> JSON {
         let body = body(record, session: session)
