@@ -10,7 +10,7 @@ import TrackingBeacons
     /// run into its 5 s timeout ("timed out"); the configured 0.5 s drain ends the wait first, so it is left over.
     /// Three minutes: alone it takes under a second, but in a parallel run the tests that decode on the cooperative
     /// pool can starve it for more than one.
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.hangLimit)
     func beaconDrain_endsTheWaitForAHungBeacon_beforeItsTimeout() async throws {
         var configuration = SessionConfiguration(tag: Repo.media("demo.xml"))
         configuration.now = 1_767_225_600_000

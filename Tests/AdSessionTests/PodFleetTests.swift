@@ -7,7 +7,7 @@ import PlayerEngine
 /// Issue 17 item 6: a fleet's scenarios act on a pod (each on one ad, `at` from that ad's first frame), and the
 /// oracle predicts each pod ad's events. Drawn scenarios are played through the real session (real tag, real FFmpeg
 /// decode of every pod ad, virtual clock) and each ad's events must be what the oracle says.
-@Suite(.timeLimit(.minutes(3))) struct PodFleetTests {
+@Suite(.hangLimit) struct PodFleetTests {
     /// media/pods/pod.xml: three 5 s ads, progress at 2 s, ad 2 skippable at 2 s, no click-through, no end card.
     static func facts(skipOffset: Duration?) -> FleetOracle.Facts {
         FleetOracle.Facts(duration: .seconds(5), progressOffsets: [.seconds(2)], skipOffset: skipOffset, hasEndCard: false,

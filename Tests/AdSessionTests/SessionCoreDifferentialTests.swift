@@ -159,7 +159,7 @@ final class URLRecorder: BeaconTransport {
         return (recorder.sorted, script, report)
     }
 
-    @Test(.timeLimit(.minutes(10)), arguments: cases)
+    @Test(.hangLimit, arguments: cases)
     func singleSessionAndOneSessionFleet_fireTheSameBeacons_forEveryScenario(_ name: String) async throws {
         let folder = try TemporaryFolder()
         let state = #"{"quality":"low","downloadSeconds":0.5}"#

@@ -57,7 +57,7 @@ struct SessionResourceTests {
         return (before, after, failed)
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangLimit)
     func manyDryRunSessions_leaveDescriptorsAndThreadsAsTheyWere() async throws {
         let folder = try TemporaryFolder()
         var configuration = SessionConfiguration(tag: try Self.tag(folder))
@@ -69,7 +69,7 @@ struct SessionResourceTests {
         #expect(after.threads - before.threads <= Self.allowance, "before: \(before); after \(Self.dryRunSessions) sessions: \(after)")
     }
 
-    @Test(.timeLimit(.minutes(5)))
+    @Test(.hangLimit)
     func sessionsWithTheSink_everyBeaconOverHTTP_leaveDescriptorsAndThreadsAsTheyWere() async throws {
         let folder = try TemporaryFolder()
         var configuration = SessionConfiguration(tag: try Self.tag(folder))

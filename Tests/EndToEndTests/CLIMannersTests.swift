@@ -6,7 +6,7 @@ import TestSupport
 /// How vplay behaves as a command-line tool: one error format on stderr, `--quiet`, an unknown subcommand named,
 /// help that lists only the exit codes a command can return, a live line that never comes back under the summary,
 /// and a man page and completion scripts that match the binary.
-@Suite(.timeLimit(.minutes(2))) struct CLIMannersTests {
+@Suite(.hangLimit) struct CLIMannersTests {
     /// Every line an error run wrote to stderr is vplay's (`vplay: error: …`, or ArgumentParser's usage lines that
     /// follow a usage error).
     func expectOneFormat(_ run: Invocation, _ first: String, sourceLocation: SourceLocation = #_sourceLocation) {

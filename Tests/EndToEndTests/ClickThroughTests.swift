@@ -4,7 +4,7 @@ import TestSupport
 
 /// The page a click opens (the video's ClickThrough, the end card's CompanionClickThrough), with its macros expanded
 /// for the click's moment, is in the click's event line and in the report, so QA can check the landing page.
-@Suite(.timeLimit(.minutes(3))) struct ClickThroughTests {
+@Suite(.hangLimit) struct ClickThroughTests {
     /// The demo tag with landing pages that carry macros, its media made absolute.
     static func tag(in folder: TemporaryFolder) throws -> String {
         let text = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)

@@ -7,7 +7,7 @@ import TestSupport
 /// what its comments say when its arguments are run here: every beacon to the collector, the report alone on
 /// stdout, a failed pod when beacons are lost, the whole fleet's rate split over the shards, and a merge script that
 /// refuses an incomplete set of shards.
-@Suite(.timeLimit(.minutes(3))) struct DeploymentTests {
+@Suite(.hangLimit) struct DeploymentTests {
     static let deploy = Repo.root.appendingPathComponent("deploy")
 
     /// A linter scripts/setup.sh installs into .build-tools/validators (PyPI), run on `arguments`.

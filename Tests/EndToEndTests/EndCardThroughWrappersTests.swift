@@ -6,7 +6,7 @@ import TestSupport
 /// `renderingMode="end-card"` companion is shown, its creativeView and CompanionClickTracking fire, and so do those of
 /// the wrapper's companion for the same slot; a wrapper companion for another slot is not shown and fires nothing.
 /// The InLine comes over loopback HTTP, as a wrapper's VASTAdTagURI points at it.
-@Suite(.timeLimit(.minutes(3))) struct EndCardThroughWrappersTests {
+@Suite(.hangLimit) struct EndCardThroughWrappersTests {
     static let inLine = """
         <VAST version="4.1"><Ad id="in"><InLine><AdSystem>inline-server</AdSystem><AdTitle>t</AdTitle>
         <Impression><![CDATA[http://127.0.0.1:9/in/imp]]></Impression>

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// `vplay fleet` and `vplay merge` over real HTTP to the embedded sink.
-@Suite(.timeLimit(.minutes(3))) struct FleetEndToEndTests {
+@Suite(.hangLimit) struct FleetEndToEndTests {
     /// These tests count beacons, not latency: a 60 s beacon timeout, so a debug build in a whole-suite run (fleet
     /// sessions and their answers share the event loops, and the machine is shared with every other test) cannot
     /// turn a slow answer into a failure that makes the counts differ.
@@ -157,7 +157,7 @@ import TestSupport
 /// `fleet --network-mix`: viewers on simulated networks, over real HTTP to the sink. The oracle predicts the stalls,
 /// the refused skips they cause and the 402s of a network too slow to load the media in time; expected, sent and
 /// received agree; the report says per network how many viewers reached each quartile.
-@Suite(.timeLimit(.minutes(3))) struct FleetNetworkTests {
+@Suite(.hangLimit) struct FleetNetworkTests {
     @Test func networkMix_isPredictedExactly_andReportedPerNetwork() async throws {
         let run = try await vplay(["fleet", "--vast", "media/demo.xml", "--sessions", "300", "--sink", "--seed", "3", "--json",
                                    "--mix", "complete:40,background:10,pause:10,click:10,skip:15,close:15",

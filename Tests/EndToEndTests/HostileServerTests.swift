@@ -9,7 +9,7 @@ import TestSupport
 /// (beacon failures have no VAST code: the ad plays on, on time), within an upper bound on wall time (the watchdog
 /// kills a hung run), and with bounded memory: vplay's own peak RSS (`SpawnedVPlay`'s meter), compared with a run of
 /// the same shape against a well-behaved endpoint where the hostile one could make it grow.
-@Suite(.timeLimit(.minutes(3))) struct HostileServerTests {
+@Suite(.hangLimit) struct HostileServerTests {
     /// Far above a debug vplay's resident set (about 60 MiB) and far below what buffering a 50 MB response costs.
     /// Under a sanitizer (`scripts/sanitize.sh`) a well-behaved run alone peaks near 700 MiB, so the ceiling is 1 GiB
     /// there and the growth limit against the well-behaved twin below carries the check.

@@ -5,7 +5,7 @@ import TestSupport
 /// The built `vplay` given URLs no client can request — a port beyond 65535 on an IP-literal host, in every place a
 /// URL comes from — and redirects to them. Each once killed vplay with exit 132 (a trap inside SwiftNIO's address
 /// set-up) and no summary; now each is the error its place calls for, and the run ends as usual.
-@Suite(.timeLimit(.minutes(3))) struct HostileURLTests {
+@Suite(.hangLimit) struct HostileURLTests {
     static let badURLs = ["http://127.0.0.1:99999/x", "http://[::1]:4294967296/", "https://127.0.0.1:99999"]
 
     static func summary(_ run: Invocation) -> [String: Any]? {

@@ -7,7 +7,7 @@ import TestSupport
 /// vplay), and follows the conventions the schemas state: no jq keyword as a key, times in seconds (an instant as
 /// ISO 8601, another unit named in the key), lowerCamelCase keys and enumerated values, a session on every record,
 /// one beacon record shape, `offset` on progress beacons.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct JSONSchemaTests {
+@Suite(.serialized, .hangLimit) struct JSONSchemaTests {
     /// The outputs of each run, written once and shared by the tests: the demo sent to the embedded sink, a pod in a
     /// dry run, a tag whose media is missing, `inspect --json` of the demo and the pod, a fleet and a merge of its
     /// shards.

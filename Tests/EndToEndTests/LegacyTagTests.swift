@@ -5,7 +5,7 @@ import TestSupport
 
 /// Older tags, as the peer vast-client-js plays them: `[RANDOM]`-style cache busters expanded per request, and VAST
 /// 1's `<VASTAdTagURL><URL>` wrapper followed, over a loopback server.
-@Suite(.timeLimit(.minutes(3))) struct LegacyTagTests {
+@Suite(.hangLimit) struct LegacyTagTests {
     @Test func legacyWrapperAndCacheBusters_areFollowedAndExpanded() async throws {
         let clip = Repo.media("clip-5s-video-only.mp4")
         let inLine = """

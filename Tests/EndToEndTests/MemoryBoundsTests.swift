@@ -27,7 +27,7 @@ import TestSupport
         return (media, try folder.write("tag-\(seconds)s.xml", tag))
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.hangLimit)
     func tenMinuteClip_decodedAndPlayed_peaksWithin20PercentOfATenSecondOne() async throws {
         let folder = try TemporaryFolder()
         let short = try await Self.clip(folder, seconds: 10)
@@ -70,7 +70,7 @@ import TestSupport
     /// same from outside (`MALLOC_MMAP_THRESHOLD_`) must then change nothing. The extra depended on how the decoder
     /// threads ran (two runs in three), so each side keeps its highest of three runs. A flat grey clip encoded on one
     /// thread keeps the test light: the full suite runs beside it on two cores.
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.hangLimit)
     func decode4K_peaksAsWithLargeBlocksAlwaysMapped() async throws {
         let folder = try TemporaryFolder()
         let media = folder.url.appendingPathComponent("uhd.mp4").path

@@ -6,7 +6,7 @@ import TestSupport
 /// out by the test itself from the clip's own bytes: ffprobe gives each packet's presentation time, byte position and
 /// size, the test walks the MP4's top-level boxes for the `moov`, and a few lines below integrate the rate. vplay's
 /// startup delay, stalls and quartile clocks must match to the millisecond its JSON prints.
-@Suite(.timeLimit(.minutes(3))) struct NetworkTests {
+@Suite(.hangLimit) struct NetworkTests {
     /// The test's own model of a progressive download: the bytes a time needs, and when they arrive.
     struct Oracle {
         var packets: [(time: Double, end: Int64)]
@@ -270,7 +270,7 @@ import TestSupport
     /// starts a frame or two later than the model's byte count says). A real-time run shares two cores with the rest
     /// of the suite, which can starve it for seconds (a startup slowed by a busy CPU downloads more before the first
     /// frame, and may then not stall at all): the best of three runs is compared.
-    @Test(.timeLimit(.minutes(3))) func realtimeThrottledRun_stallsWhereTheVirtualModelSays() async throws {
+    @Test(.hangLimit) func realtimeThrottledRun_stallsWhereTheVirtualModelSays() async throws {
         let clip = Repo.media("clip-5s-video-only.mp4")
         let folder = try TemporaryFolder()
         let tag = try folder.write("tag.xml", Self.tag(clip))

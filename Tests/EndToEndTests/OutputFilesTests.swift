@@ -78,7 +78,7 @@ import TestSupport
         #expect(!keys.isEmpty && keys == keys.sorted(), "\(keys)")
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.hangLimit)
     func sigint_duringARealTimeRun_writesLogsAndSummaryMarkedInterruptedAndExits130() async throws {
         let folder = try TemporaryFolder()
         let server = try Self.demoServer(folder)

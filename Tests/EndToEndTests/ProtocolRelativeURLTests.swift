@@ -6,7 +6,7 @@ import TestSupport
 /// Issue 15 item 4, end to end over loopback: a protocol-relative tracking URL in a tag served over http is requested
 /// over http and reaches the server; a URL that is not absolute (`you_shall_not_path`) is warned about once and never
 /// sent, so it is not a failed beacon.
-@Suite(.timeLimit(.minutes(3))) struct ProtocolRelativeURLTests {
+@Suite(.hangLimit) struct ProtocolRelativeURLTests {
     @Test func protocolRelativeBeacons_reachTheServer_relativeOnesAreWarnedNotFailed() async throws {
         let clip = Repo.media("clip-5s-video-only.mp4")
         let box = TagBox()

@@ -6,7 +6,7 @@ import TestSupport
 /// `--proxy` and the proxy variables: a loopback proxy sees every request of a run (the tag, the media FFmpeg reads,
 /// every beacon), and NO_PROXY sends the hosts it names direct. The "proxy" is the tests' HTTP server answering
 /// absolute-form requests itself, for hosts that do not resolve: a request that went direct would fail.
-@Suite(.timeLimit(.minutes(2))) struct ProxyTests {
+@Suite(.hangLimit) struct ProxyTests {
     /// A proxy that answers as the origin of ads.vplay.test (the demo tag, its beacons moved to track.vplay.test,
     /// and its clip) and of track.vplay.test (204).
     static func proxy() async throws -> LoopbackProxy {

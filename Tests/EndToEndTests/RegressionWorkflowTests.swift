@@ -132,7 +132,7 @@ import TestSupport
         #expect(forced.status == 4, "a file the user forced is the only one tried")
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.hangLimit)
     func signalEcho_withinAMoment_stillWritesEverything_andExits130() async throws {
         let folder = try TemporaryFolder()
         func path(_ name: String) -> String { folder.url.appendingPathComponent(name).path }

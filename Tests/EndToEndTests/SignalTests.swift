@@ -28,7 +28,7 @@ import TestSupport
     /// Real time with the embedded sink, paused from 3 s to 120 s so that the session is surely under way when the
     /// signal comes. The interrupted run still matches what it sent against what its sink received, then stops the
     /// sink and exits 130.
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.hangLimit)
     func sigint_duringARunWithTheSink_reconcilesWhatWasSentStopsTheSinkAndExits130() async throws {
         let running = try RunningVPlay(["--vast", Repo.media("demo.xml"), "--sink", "--json", "--clock", "realtime",
                                         "--script", "pause@3,resume@120"], in: try TemporaryFolder(), killAfter: .seconds(100))
@@ -52,7 +52,7 @@ import TestSupport
     /// writing the summary blocks); a second signal after the 1 s echo grace (`SignalWatch.grace`) exits at once
     /// with 128 + its number. The test signals again every 250 ms until the exit: those within the grace are taken
     /// for echoes of the first.
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.hangLimit)
     func secondSignal_afterTheEchoGrace_exitsAtOnce_evenWhenTheOrderlyStopIsStuck() async throws {
         var ends: [Int32] = [0, 0]
         #expect(pipe(&ends) == 0)

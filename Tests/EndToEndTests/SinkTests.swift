@@ -81,7 +81,7 @@ import TestSupport
     /// the reconciliation. (Beacons go out from the first frame on, so a session slowed by a parallel run sends more
     /// of them before the drain: fewer than 5 never left in one parallel run. At least one never leaves while the
     /// session, a 0.2 s decode alone, takes under 7 s.)
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.hangLimit)
     func sessionEnd_beaconsNeverSent_areMarkedAndLeftOutOfTheHARAndTheReconciliation() async throws {
         let folder = try TemporaryFolder()
         let log = folder.url.appendingPathComponent("beacons.jsonl").path, har = folder.url.appendingPathComponent("run.har").path
@@ -194,7 +194,7 @@ import TestSupport
     }
 
     /// The User-Agent header and `[DEVICEUA]` are one setting: `--macro DEVICEUA=…` changes both.
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.hangLimit)
     func deviceUAMacro_setsTheUserAgentHeaderToo() async throws {
         let folder = try TemporaryFolder()
         let log = folder.url.appendingPathComponent("hits.jsonl").path
@@ -217,7 +217,7 @@ import TestSupport
     /// `vplay sink --media DIR --fault rate=…`: a tag whose MediaFile points at the sink plays completely through
     /// FFmpeg, the media arrives no faster than the rate (a lower bound only), and every media request is a hit with
     /// its fault.
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.hangLimit)
     func sinkCommand_servesMediaThroughARateFault_andFFmpegPlaysIt() async throws {
         let folder = try TemporaryFolder()
         let log = folder.url.appendingPathComponent("hits.jsonl").path
@@ -245,7 +245,7 @@ import TestSupport
         print("vplay over vplay sink --media at rate=128k: \(elapsed), \(media.count) media request(s): \(media.map { $0["range"] ?? "none" })")
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.hangLimit)
     func sinkCommand_recordsHitsAndStopsOnSIGINT() async throws {
         let folder = try TemporaryFolder()
         let log = folder.url.appendingPathComponent("hits.jsonl").path

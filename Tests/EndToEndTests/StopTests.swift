@@ -5,7 +5,7 @@ import TestSupport
 /// Runs that must stop when told to, or not hang to begin with: a signal during the end-of-session beacon drain, a
 /// fleet told to stop, media and tags that are FIFOs. Each bound below is an upper bound on a loaded machine, far
 /// under what the broken behaviour took (the whole 60 s drain, 39 s for a fleet, for ever for a FIFO).
-@Suite(.timeLimit(.minutes(3))) struct StopTests {
+@Suite(.hangLimit) struct StopTests {
     /// The sink never answers `/closeLinear`, the last beacon, so the session ends in its drain (60 s here). Ctrl-C
     /// then stops the wait about 2 s later (`AdSessionRunner.interruptedDrain`); the hung beacon is recorded as
     /// unanswered and the run exits 130 with its summary.

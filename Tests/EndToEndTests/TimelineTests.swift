@@ -5,7 +5,7 @@ import TestSupport
 
 /// `--timeline`: no label covers another, the error has its own row above the beacons' heading, the beacon lanes
 /// are in the order the beacons were sent, and a headline says how the session ended and how many beacons failed.
-@Suite(.timeLimit(.minutes(2))) struct TimelineTests {
+@Suite(.hangLimit) struct TimelineTests {
     struct Text {
         var x, y, size: Double
         var anchorsEnd: Bool

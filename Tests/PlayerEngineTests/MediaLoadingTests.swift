@@ -21,7 +21,7 @@ import Testing
         return try folder.write("ad.mp4", playlist)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.hangLimit)
     func open_serverAnsweringHTMLThenStallingOnASecondRequest_failsAfterOneRequestWithoutHanging() async throws {
         // Answering non-media used to make vplay open the URL a second time (to probe it) with no timeout, and a
         // server that stalled on that second request hung it for good.
@@ -35,7 +35,7 @@ import Testing
         #expect(server.connections == 1, "the media is requested once")
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.hangLimit)
     func open_serverTricklingBytesUnderTheReadTimeout_failsAtTheLoadDeadlineWith402() async throws {
         // One byte every 50 ms never blocks a read for the 10 s read timeout; only the whole-load deadline stops it.
         // 300 bytes (15 s) keep a regression from hanging: without the deadline, the load fails otherwise at 15 s.
@@ -50,7 +50,7 @@ import Testing
         #expect(error.kind == "load-timed-out")
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.hangLimit)
     func decode_serverTricklingAfterTheHeader_failsMidPlaybackAtTheReadLimitWith402() async throws {
         // The header and the first half of the clip arrive at once, so loading succeeds and frames decode; then one
         // byte every 50 ms never blocks a read for long, and only the per-packet limit stops it. Without it the

@@ -7,7 +7,7 @@ import Testing
 /// layer checks nothing unless told to. The server is the tests' own file server over TLS on 127.0.0.1, with a
 /// self-signed certificate that nothing trusts (`TestCertificate`).
 @Suite struct MediaTLSTests {
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.hangLimit)
     func httpsMedia_fromAServerWithAnUntrustedCertificate_isNotPlayed_401() async throws {
         let server = try ScriptedHTTPServer(files: Repo.root.appendingPathComponent("media").path, tls: true)
         defer { server.stop() }

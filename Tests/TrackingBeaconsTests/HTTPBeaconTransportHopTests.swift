@@ -7,7 +7,7 @@ import Testing
 /// What the real transport records of each request it makes (for the HAR), checked against what a loopback server
 /// received and wrote: the headers on the wire, the status line's reason phrase, the size of each head, where the
 /// time of a failed connection went.
-@Suite(.timeLimit(.minutes(3))) struct HTTPBeaconTransportHopTests {
+@Suite(.hangLimit) struct HTTPBeaconTransportHopTests {
     static let userAgent = "vplay-test/1.0 (simulated iPhone)"
 
     static func server() throws -> ScriptedHTTPServer {

@@ -32,7 +32,7 @@ extension PooledBeaconTransport: ShutdownTransport {}
 /// bounds are wide: a minute, where the broken behaviour takes all of a 2-minute timeout (a refused connection took
 /// 18 s in a parallel run on a busy machine); where the timeout is not what is tested it is 30 s, so a loaded machine
 /// cannot make a healthy exchange time out.
-@Suite(.timeLimit(.minutes(3))) struct HTTPBeaconTransportTests {
+@Suite(.hangLimit) struct HTTPBeaconTransportTests {
     static let userAgent = "vplay-test/1.0 (simulated iPhone)"
 
     /// Serves `/ok` (a GIF), `/chain/N` (N redirects before a 200), `/loop` ↔ `/loop2`, `/stall` (head, then a body
@@ -136,7 +136,7 @@ extension PooledBeaconTransport: ShutdownTransport {}
 }
 
 /// Retries over real HTTP: only what never reached the server, and 5xx answers, are sent again.
-@Suite(.timeLimit(.minutes(3))) struct HTTPRetryTests {
+@Suite(.hangLimit) struct HTTPRetryTests {
     /// One beacon with a 120 s timeout; the session end waits at most 90 s, so an attempt that runs into its timeout
     /// shows as unanswered.
     func dispatch(_ url: String, retries: Int, _ kind: TransportKind) async -> [BeaconRecord] {
@@ -193,7 +193,7 @@ extension PooledBeaconTransport: ShutdownTransport {}
 
 /// What the pooled transport adds: connections kept alive and reused, a bound on them per host, a huge body cut off
 /// (and its connection not reused), TLS through the full transport, every URL gated.
-@Suite(.timeLimit(.minutes(3))) struct PooledBeaconTransportTests {
+@Suite(.hangLimit) struct PooledBeaconTransportTests {
     @Test func sequentialBeacons_reuseOneKeepAliveConnection() async throws {
         let server = try HTTPBeaconTransportTests.server()
         defer { server.stop() }

@@ -8,7 +8,7 @@ import Testing
 /// `fleet --pipeline N`: requests pipelined on keep-alive connections, answered in order; a `Connection: close`
 /// answer makes the requests behind it unprocessed, sent again (the server counts each once); a request that times
 /// out fails the ones behind it without sending them again; and attempts started on an event loop without a task.
-@Suite(.timeLimit(.minutes(3))) struct PipelinedTransportTests {
+@Suite(.hangLimit) struct PipelinedTransportTests {
     static func transport(depth: Int, connections: Int) -> PooledBeaconTransport {
         PooledBeaconTransport(userAgent: "vplay-test", clock: ContinuousClock(), maxConnectionsPerHost: connections, pipelineDepth: depth,
                               fallback: HTTPBeaconTransport(userAgent: "vplay-test", clock: ContinuousClock()))
@@ -178,7 +178,7 @@ import Testing
 
 /// The pool's bookkeeping: each event loop opens at most its share of the connections, so every loop (each with its
 /// share of a fleet's requests in flight) has connections of its own.
-@Suite(.timeLimit(.minutes(1))) struct HostPoolTests {
+@Suite(.hangLimit) struct HostPoolTests {
     static func isOpen(_ lease: HostPool.Lease) -> Bool {
         if case .open = lease { return true }
         return false

@@ -2,12 +2,13 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import Testing
+import TestSupport
 @testable import TrackingBeacons
 
 /// The pooled transport's own HTTP/1.1 on the wire, against a server that answers with bytes a script gives (what
 /// no well-behaved server sends included): the request's exact bytes, answers framed every way, and answers that
 /// are not HTTP.
-@Suite(.timeLimit(.minutes(2))) struct PooledWireTests {
+@Suite(.hangLimit) struct PooledWireTests {
     /// Answers request *n* of the whole server with `answers[n]` (the last repeats) and closes the connection after
     /// it when `closeAfter` says so (its sending side: what comes after is read and dropped, as servers linger, so
     /// that requests left unread do not turn the close into a reset); records what it read.

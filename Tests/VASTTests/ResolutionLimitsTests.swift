@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import Primitives
 @testable import VAST
 
@@ -45,7 +46,7 @@ struct ResolutionLimitsTests {
 
     /// Each buffet wrapper's target hangs: without an overall deadline, N of them take N × 4 s. On the virtual
     /// clock: the first two use their full 4 s, the third gets the 2 s left of 10 s, the rest are refused (301).
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.hangLimit)
     func hangingTargets_stopAtTheResolutionTimeout_with301() async throws {
         let ads = (1...5).map { i in
             """

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import Primitives
 @testable import VAST
 
@@ -178,7 +179,7 @@ struct ResolverTests {
 
     // On the virtual clock the timer's deadline comes at once: if the race did not end the hanging fetch at the
     // timeout, the test would hang (and the time limit fail it) instead of depending on wall-clock speed.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.hangLimit)
     func hangingFetcher_isError301AtTheTimeout() async throws {
         let fetcher = InMemoryTagFetcher(responses: [Self.w2: .hang])
         let wrapper = Fixture.wrapper(adSystem: "w1", tagURI: Self.w2)
@@ -189,7 +190,7 @@ struct ResolverTests {
         #expect(resolution.failures.first?.error.errorURLs.count == 1)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.hangLimit)
     func fetcherThatIgnoresCancellation_stillYields301AtTheTimeout() async {
         let wrapper = Fixture.wrapper(adSystem: "w1", tagURI: Self.w2)
         let clock = VirtualClock()
