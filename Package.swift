@@ -78,11 +78,13 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
-        /// Paths, temporary folders, the scripted loopback HTTP(S) server: shared by the test targets.
+        /// Paths, temporary folders, the scripted loopback HTTP(S) server, and the session test kit (`Session/`: every
+        /// test double — in-memory tags, timeline media, the recording transport, the manual clock — and `SessionKit`,
+        /// which runs sessions in process on them): shared by the test targets.
         .target(
             name: "TestSupport",
             dependencies: [
-                "Primitives",
+                "Primitives", "VAST", "PlayerEngine", "TrackingBeacons", "AdSession",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -91,7 +93,7 @@ let package = Package(
             ],
             path: "Tests/TestSupport"
         ),
-        .testTarget(name: "PrimitivesTests", dependencies: ["Primitives"]),
+        .testTarget(name: "PrimitivesTests", dependencies: ["Primitives", "TestSupport"]),
         .testTarget(name: "VASTTests", dependencies: ["VAST", "Primitives", "TestSupport"]),
         .testTarget(name: "PlayerEngineTests", dependencies: ["PlayerEngine", "Primitives", "TestSupport"]),
         .testTarget(name: "TrackingBeaconsTests", dependencies: ["TrackingBeacons", "Primitives", "TestSupport"]),

@@ -1,44 +1,8 @@
 import Primitives
 import Synchronization
 import Testing
+import TestSupport
 @testable import TrackingBeacons
-
-/// A transport that records URLs and answers from a table, for the dispatcher's logic. Its delays run on a
-/// `ManualClock`, so a test decides when an answer comes.
-final class RecordingTransport: BeaconTransport {
-    let sent = Mutex<[String]>([])
-    /// Requests in flight now, and the most ever at once.
-    let concurrency = Mutex<(now: Int, most: Int)>((0, 0))
-    /// Answers in turn; the last one repeats. nil = connection refused (before sending); -1 = timed out;
-    /// -2 = connection reset after the request was written.
-    let statuses: [Int?]
-    /// Wait before each answer, in turn; the last one repeats.
-    let delays: [Duration]
-    let clock: ManualClock
-    convenience init(status: Int?, delay: Duration = .zero, clock: ManualClock = ManualClock()) {
-        self.init(statuses: [status], delays: [delay], clock: clock)
-    }
-    init(statuses: [Int?], delays: [Duration] = [.zero], clock: ManualClock = ManualClock()) {
-        self.statuses = statuses
-        self.delays = delays
-        self.clock = clock
-    }
-    func send(_ url: String, timeout: Duration) async -> TransportOutcome {
-        let index = sent.withLock { $0.append(url); return $0.count - 1 }
-        concurrency.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
-        defer { concurrency.withLock { $0.now -= 1 } }
-        let delay = delays[min(index, delays.count - 1)]
-        if delay > .zero { try? await clock.sleep(for: delay) }
-        return Self.outcome(statuses[min(index, statuses.count - 1)], latency: delay, timeout: timeout)
-    }
-
-    static func outcome(_ status: Int?, latency: Duration = .zero, timeout: Duration = .seconds(5)) -> TransportOutcome {
-        if status == -1 { return TransportOutcome(status: nil, error: .timedOut, latency: timeout, bytes: 0) }
-        if status == -2 { return TransportOutcome(status: nil, error: .connectionReset, latency: latency, bytes: 0) }
-        if status == nil { return TransportOutcome(status: nil, error: .connectionRefused, latency: latency, bytes: 0, failedBeforeSending: true) }
-        return TransportOutcome(status: status, error: nil, latency: latency, bytes: 0)
-    }
-}
 
 actor Collected {
     var records: [BeaconRecord] = []

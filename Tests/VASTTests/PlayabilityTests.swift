@@ -1,6 +1,7 @@
 import Primitives
 import Foundation
 import Testing
+import TestSupport
 @testable import VAST
 
 /// Which resolved ad plays, and what the ads that cannot play report (findings 3, 4 and 12).

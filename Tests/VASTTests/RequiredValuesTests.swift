@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import VAST
 
 /// Issue 15, item 10: missing required elements and attributes are warnings, as a validator (the IAB XSDs, the VAST

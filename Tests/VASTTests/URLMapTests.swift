@@ -1,6 +1,7 @@
 import Primitives
 import Foundation
 import Testing
+import TestSupport
 @testable import VAST
 
 @Suite("URL map fetcher")

@@ -1,3 +1,5 @@
+import Primitives
+
 /// A clock for tests that moves only when told (`advance(by:)`): a sleeper wakes exactly when the clock reaches its
 /// deadline, so timeouts, retries and drains are tested with exact times and no real waiting.
 public final class ManualClock: Clock, Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import VAST
 
 /// A dictionary of canned responses keyed by URL string, for tests and demos. Records every request.
 public actor InMemoryTagFetcher: AdTagFetcher {

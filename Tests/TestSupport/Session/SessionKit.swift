@@ -1,0 +1,112 @@
+import AdSession
+import Foundation
+import PlayerEngine
+import Primitives
+import TrackingBeacons
+import VAST
+
+/// Sessions in process on doubles, as Media3's `TestExoPlayerBuilder` builds a player: tags from memory by URL, media
+/// replayed from timelines (the clips in `media/` decoded once by FFmpeg), beacons to a `RecordingTransport` with
+/// scripted answers, playback on a `VirtualClock` and the network on a `ManualClock`. Nothing waits in real time and
+/// nothing reaches a socket, so every time a test asserts is exact and the verdict is the same on a busy machine.
+///
+/// ```swift
+/// var kit = SessionKit()
+/// kit.tag("https://ads.example/vast.xml", xml)
+/// kit.media("https://cdn.example/clip.mp4", clip: "clip-10s-360p.mp4")
+/// let run = await kit.run(kit.configuration("https://ads.example/vast.xml"))
+/// #expect(run.events(.midpoint).map(\.playhead) == [.seconds(5)])
+/// ```
+public struct SessionKit: Sendable {
+    /// Canned answers for http(s) tags, by URL.
+    public var tags: [String: InMemoryTagFetcher.Response] = [:]
+    /// What each media location replays or fails with.
+    public var media = TimelineMediaOpener()
+    /// How beacons are answered.
+    public var answers: [RecordingTransport.Answer] = [.ok]
+    public var answersByURL: [(contains: String, answer: RecordingTransport.Answer)] = []
+    /// The network's clock: tag timeouts, beacon backoff and waits, the end-of-session drain. It moves only when a
+    /// test advances it.
+    public let networkClock = ManualClock()
+    /// Milliseconds since 1970 at the network clock's zero: `[TIMESTAMP]`, `sentAt` (2026-01-01T00:00:00Z).
+    public var wallStart: Int64 = 1_767_225_600_000
+    /// Use FFmpeg on the real files instead of replayed timelines (a simulated network needs the bytes' map).
+    public var realMedia = false
+
+    public init() {}
+
+    /// A tag answered from memory at `url`.
+    public mutating func tag(_ url: String, _ xml: String) { tags[url] = .body(Data(xml.utf8)) }
+    /// The clip `media/<clip>` replayed wherever a tag names `url`.
+    public mutating func media(_ url: String, clip: String) throws(MediaError) {
+        media.timelines[url] = try TimelineMediaOpener.clip(clip)
+    }
+
+    /// A configuration for `tag` (a URL the kit answers, or a path) with the kit's fixed instant and seed 1.
+    public func configuration(_ tag: String, dryRun: Bool = false) -> SessionConfiguration {
+        var configuration = SessionConfiguration(tag: tag)
+        configuration.dryRun = dryRun
+        configuration.now = wallStart
+        configuration.decoderThreads = 1
+        return configuration
+    }
+
+    /// The environment a session of `configuration` runs in, with the transport it sends through.
+    public func environment(_ configuration: SessionConfiguration) -> (SessionEnvironment, RecordingTransport) {
+        let transport = RecordingTransport(answers: answers, byURL: answersByURL, clock: networkClock)
+        let clock = networkClock, start = wallStart
+        let media: any MediaOpening = realMedia ? SessionEnvironment.live(configuration).media : self.media
+        var environment = SessionEnvironment(
+            tagFetcher: InMemoryTagFetcher(responses: tags), beaconTransport: configuration.dryRun ? nil : transport, media: media,
+            networkClock: clock, wallClock: { start + clock.now.offset.wholeMilliseconds })
+        environment.playbackClock = { _ in VirtualClock() }
+        return (environment, transport)
+    }
+
+    /// Plays one session to its end and returns everything it reported.
+    public func run(_ configuration: SessionConfiguration) async -> SessionRun {
+        let (environment, transport) = environment(configuration)
+        let records = Locked<[SessionRecord]>([])
+        let summary = await AdSessionRunner(configuration: configuration, environment: environment).run { record in
+            records.withLock { $0.append(record) }
+        }
+        return SessionRun(summary: summary, records: records.withLock { $0 }, sent: transport.urls)
+    }
+
+    /// Resolves and prepares `configuration`'s ad without playing it, as `vplay inspect` does.
+    public func inspect(_ configuration: SessionConfiguration, openMedia: Bool = true) async -> AdInspection {
+        await AdInspector(configuration: configuration, environment: environment(configuration).0).inspect(openMedia: openMedia)
+    }
+
+    /// A fleet of `configuration` in process, on the kit's doubles.
+    public func fleet(_ configuration: FleetConfiguration) async -> (Result<FleetReport, FleetFailure>, sent: [String]) {
+        let (environment, transport) = environment(configuration.session)
+        let result = await FleetRunner(configuration: configuration, environment: environment).run()
+        return (result, transport.urls)
+    }
+}
+
+/// What one session reported, as values.
+public struct SessionRun: Sendable {
+    public var summary: SessionSummary
+    /// Every record, in the order the session reported them.
+    public var records: [SessionRecord]
+    /// The URLs the transport was asked for, in order (every attempt; empty in a dry run).
+    public var sent: [String]
+
+    public var events: [PlaybackEvent] { records.compactMap { if case let .event(event) = $0 { event } else { nil } } }
+    /// Every attempt (a dry run's planned beacons, one record each).
+    public var attempts: [BeaconRecord] { records.compactMap { if case let .beacon(beacon) = $0 { beacon } else { nil } } }
+    /// The beacons the session planned, each once: the first attempt of each.
+    public var planned: [PlannedBeacon] { attempts.filter { $0.attempt <= 1 }.map(\.planned) }
+    public var warnings: [String] { records.compactMap { if case let .warning(text) = $0 { text } else { nil } } }
+    public var errors: [SessionError] { records.compactMap { if case let .error(error) = $0 { error } else { nil } } }
+    public var ads: [PodAdReport] { records.compactMap { if case let .ad(report) = $0 { report } else { nil } } }
+
+    /// The events named `name`, in order.
+    public func events(_ name: PlaybackEvent.Name) -> [PlaybackEvent] { events.filter { $0.name == name } }
+    /// The planned beacons of tracking event `event` (`impression`, `midpoint`, `error`…), in order.
+    public func beacons(_ event: String) -> [PlannedBeacon] { planned.filter { $0.event == event } }
+    /// Event names in order, for comparing sequences.
+    public var eventNames: [PlaybackEvent.Name] { events.map(\.name) }
+}
