@@ -103,6 +103,9 @@ let package = Package(
         /// (Tests/PeakRSS/main.swift says why): the end-to-end tests run `vplay` through it.
         .executableTarget(name: "peak-rss", path: "Tests/PeakRSS"),
         .testTarget(name: "EndToEndTests", dependencies: ["vplay", "peak-rss", "TestSupport"]),
+        /// What a session does, in process on the session test kit (`Tests/TestSupport/Session`): command lines parsed
+        /// as `vplay` parses them, played on virtual and manual clocks with exact times.
+        .testTarget(name: "SessionBehaviourTests", dependencies: ["vplay", "AdSession", "PlayerEngine", "TrackingBeacons", "VAST", "Primitives", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

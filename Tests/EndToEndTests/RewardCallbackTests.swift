@@ -5,7 +5,7 @@ import TestSupport
 /// Issue 19: signed reward callbacks (AdMob server-side verification) checked with an independent verifier
 /// (scripts/ssv-verifier.py, on Python's `cryptography` package, which scripts/setup.sh installs), and `reward-check`
 /// against two loopback endpoints built on it: a correct verifier and a naive one.
-@Suite(.timeLimit(.minutes(3))) struct RewardCallbackTests {
+@Suite(.hangLimit) struct RewardCallbackTests {
     static let verifier = Repo.root.appendingPathComponent("scripts/ssv-verifier.py").path
 
     /// The verifier says whether `url` verifies with the keys in `keys` (over the decoded query, or the raw one).
@@ -39,21 +39,6 @@ import TestSupport
         let key = try #require((document["keys"] as? [[String: Any]])?.first)
         #expect((key["pem"] as? String)?.hasPrefix("-----BEGIN PUBLIC KEY-----") == true && (key["base64"] as? String)?.hasPrefix("MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcD") == true)
         #expect(url.hasSuffix("&key_id=\(key["keyId"] as? Int64 ?? -1)"))
-    }
-
-    @Test func theSameSeed_givesTheSameCallback_butForTheSignature() async throws {
-        let arguments = ["--vast", "media/demo.xml", "--dry-run", "--json", "--seed", "9", "--now", "2026-01-01T00:00:00Z",
-                         "--reward-callback", "http://127.0.0.1:9/ssv"]
-        let first = try #require(callbacks(try await vplay(arguments).lines).first?["url"] as? String)
-        let second = try #require(callbacks(try await vplay(arguments).lines).first?["url"] as? String)
-        func parts(_ url: String) -> (content: String, signature: String, keyID: String) {
-            let signature = url.range(of: "&signature=")!, key = url.range(of: "&key_id=")!
-            return (String(url[..<signature.lowerBound]), String(url[signature.upperBound..<key.lowerBound]), String(url[key.upperBound...]))
-        }
-        #expect(parts(first).content == parts(second).content && parts(first).keyID == parts(second).keyID)
-        #expect(parts(first).signature != parts(second).signature, "ECDSA with a fresh nonce: BoringSSL does not sign per RFC 6979")
-        let other = try #require(callbacks(try await vplay(arguments.map { $0 == "9" ? "10" : $0 }).lines).first?["url"] as? String)
-        #expect(parts(other).keyID != parts(first).keyID && parts(other).content != parts(first).content, "another seed, another key and transaction")
     }
 
     @Test func aForfeitedReward_sendsNone_andExpectationsCountCallbacks() async throws {

@@ -1,0 +1,39 @@
+import AdSession
+import ArgumentParser
+import Primitives
+import TestSupport
+import TrackingBeacons
+@testable import vplay
+
+/// Behaviour tests say what they play as a user types it: the command line is parsed as `vplay` parses it (every
+/// option's validation included) into the configuration `vplay` would play, and the session runs in process on the
+/// kit's doubles.
+extension SessionKit {
+    /// The configuration `vplay arguments…` plays, at the kit's instant unless `--now` is given. Paths under `media/`
+    /// are the repository's.
+    func configuration(cli arguments: [String]) throws -> SessionConfiguration {
+        let arguments = arguments.map { $0.hasPrefix("media/") ? Repo.root.appendingPathComponent($0).path : $0 }
+        guard let command = try VPlay.parseAsRoot(arguments) as? RunCommand else {
+            throw KitCommandLineError(description: "\(arguments) is not a run command line")
+        }
+        var configuration = command.sessionConfiguration()
+        if configuration.now == nil { configuration.now = wallStart }
+        return configuration
+    }
+
+    /// Plays `vplay arguments…` in process.
+    func run(cli arguments: [String]) async throws -> SessionRun {
+        try await run(configuration(cli: arguments))
+    }
+}
+
+struct KitCommandLineError: Error, CustomStringConvertible {
+    var description: String
+}
+
+extension SessionRun {
+    /// The planned beacons whose URL contains `fragment`, in order.
+    func beacons(containing fragment: String) -> [PlannedBeacon] { planned.filter { $0.url.contains(fragment) } }
+    /// Each pod ad's outcome, in order.
+    var outcomes: [PodAdReport.Outcome] { ads.map(\.outcome) }
+}
