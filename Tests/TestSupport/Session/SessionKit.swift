@@ -55,10 +55,15 @@ public struct SessionKit: Sendable {
     public func environment(_ configuration: SessionConfiguration) -> (SessionEnvironment, RecordingTransport) {
         let transport = RecordingTransport(answers: answers, byURL: answersByURL, clock: networkClock)
         let clock = networkClock, start = wallStart
-        let media: any MediaOpening = realMedia ? SessionEnvironment.live(configuration).media : self.media
+        // Real media: FFmpeg behind the live opener (built as for a dry run: no beacon transport; its tag client, which
+        // follows media redirects, is shut down with the session).
+        var dryRun = configuration
+        dryRun.dryRun = true
+        let live = realMedia ? SessionEnvironment.live(dryRun) : nil
         var environment = SessionEnvironment(
-            tagFetcher: InMemoryTagFetcher(responses: tags), beaconTransport: configuration.dryRun ? nil : transport, media: media,
-            networkClock: clock, wallClock: { start + clock.now.offset.wholeMilliseconds })
+            tagFetcher: InMemoryTagFetcher(responses: tags), beaconTransport: configuration.dryRun ? nil : transport, media: live?.media ?? media,
+            networkClock: clock, wallClock: { start + clock.now.offset.wholeMilliseconds },
+            shutdown: { await live?.shutdown() })
         environment.playbackClock = { _ in VirtualClock() }
         return (environment, transport)
     }
@@ -70,6 +75,23 @@ public struct SessionKit: Sendable {
         let summary = await AdSessionRunner(configuration: configuration, environment: environment).run { record in
             records.withLock { $0.append(record) }
         }
+        return SessionRun(summary: summary, records: records.withLock { $0 }, sent: transport.urls)
+    }
+
+    /// Plays one session while `drive` moves the network clock: for what waits on the network (a beacon's answer, the
+    /// end-of-session drain, a retry's backoff). `drive` gets the transport (what has been asked for so far) and the
+    /// clock; it should wait for the sleepers it expects (`ManualClock.waitForSleepers`) before advancing, so every
+    /// wait starts and ends at an exact network time. The session's result is returned once both are done.
+    public func run(_ configuration: SessionConfiguration,
+                    driving drive: @escaping @Sendable (RecordingTransport, ManualClock) async -> Void) async -> SessionRun {
+        let (environment, transport) = environment(configuration)
+        let records = Locked<[SessionRecord]>([])
+        let clock = networkClock
+        async let driven: Void = drive(transport, clock)
+        let summary = await AdSessionRunner(configuration: configuration, environment: environment).run { record in
+            records.withLock { $0.append(record) }
+        }
+        await driven
         return SessionRun(summary: summary, records: records.withLock { $0 }, sent: transport.urls)
     }
 
