@@ -15,23 +15,22 @@ actor Recorder {
     var errors: [SessionError] { records.compactMap { if case let .error(e) = $0 { e } else { nil } } }
 }
 
-/// Whole sessions through the library: real tags, real FFmpeg decode, virtual clock.
+/// Whole sessions through the library: real tags and mapped folders, on the session kit (the clips' real FFmpeg
+/// decode replayed, a virtual playback clock, a manual network clock that no tag timeout can run out on, however busy
+/// the machine); the last two tests send over real HTTP with the live environment.
 @Suite struct AdSessionTests {
-    func run(_ configuration: SessionConfiguration) async -> (SessionSummary, Recorder) {
+    /// Runs `configuration` on the session kit, or on the live environment (real HTTP) when `live`.
+    func run(_ configuration: SessionConfiguration, live: Bool = false) async -> (SessionSummary, Recorder) {
         let recorder = Recorder()
-        let summary = await AdSessionRunner(configuration: configuration).run { await recorder.add($0) }
+        let environment = live ? nil : SessionKit().environment(configuration).0
+        let summary = await AdSessionRunner(configuration: configuration, environment: environment).run { await recorder.add($0) }
         return (summary, recorder)
     }
 
-    /// A dry run with tag timeouts of a minute: none of these tests is about them, and in a parallel run on 2 cores the
-    /// defaults (8 s, then 4 s per wrapper) have run out before a busy test process read a mapped file.
     func dryRun(_ tag: String) -> SessionConfiguration {
         var configuration = SessionConfiguration(tag: tag)
         configuration.dryRun = true
         configuration.now = 1_767_225_600_000 // 2026-01-01T00:00:00Z
-        configuration.resolver.firstRequestTimeout = .seconds(60)
-        configuration.resolver.wrapperTimeout = .seconds(60)
-        configuration.resolver.resolutionTimeout = .seconds(120)
         return configuration
     }
 
@@ -175,7 +174,7 @@ actor Recorder {
         // Every beacon must arrive: a minute each, not the 5 s default, which a parallel run on 2 cores can exceed.
         configuration.beaconPolicy.timeout = .seconds(60)
         configuration.beaconDrain = .seconds(60)
-        let (summary, recorder) = await run(configuration)
+        let (summary, recorder) = await run(configuration, live: true)
         #expect(summary.outcome == .completed)
         let beacons = await recorder.beacons
         #expect(beacons.count == 12)
@@ -198,7 +197,7 @@ actor Recorder {
             .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "file://\(Repo.media("clip-10s-360p.mp4"))")
         var configuration = SessionConfiguration(tag: try folder.write("tag.xml", tag))
         configuration.beaconPolicy.timeout = .milliseconds(300)
-        let (summary, recorder) = await run(configuration)
+        let (summary, recorder) = await run(configuration, live: true)
         #expect(summary.outcome == .completed)
         #expect(summary.beaconsFailed == 12 && summary.beaconsDelivered == 0)
         #expect(await recorder.beacons.allSatisfy { $0.status == nil && $0.error != nil })
@@ -269,7 +268,7 @@ actor Recorder {
         var configuration = SessionConfiguration(tag: tag)
         configuration.dryRun = true
         let recorder = Recorder()
-        _ = await AdSessionRunner(configuration: configuration).run { await recorder.add($0) }
+        _ = await AdSessionRunner(configuration: configuration, environment: SessionKit().environment(configuration).0).run { await recorder.add($0) }
         let beacons = await recorder.beacons
         let index = try #require(beacons.firstIndex { $0.event == "verificationNotExecuted" })
         #expect(beacons[index].url.hasPrefix("http://127.0.0.1:8089/vne?reason=2&cb="))
@@ -287,7 +286,7 @@ actor Recorder {
         configuration.dryRun = true
         configuration.script = try SessionScript(parsing: "mute@4,unmute@6")
         let recorder = Recorder()
-        _ = await AdSessionRunner(configuration: configuration).run { await recorder.add($0) }
+        _ = await AdSessionRunner(configuration: configuration, environment: SessionKit().environment(configuration).0).run { await recorder.add($0) }
         let beacons = await recorder.beacons
         #expect(beacons.first { $0.event == "midpoint" }?.url.hasSuffix("state=muted&cb=\(beacons.first { $0.event == "midpoint" }!.url.suffix(8))") == true)
         #expect(beacons.first { $0.event == "thirdQuartile" }?.url.contains("state=&") == true)
@@ -307,7 +306,7 @@ actor Recorder {
         configuration.script = try SessionScript(parsing: script)
         configure(&configuration)
         let recorder = Recorder()
-        _ = await AdSessionRunner(configuration: configuration).run { await recorder.add($0) }
+        _ = await AdSessionRunner(configuration: configuration, environment: SessionKit().environment(configuration).0).run { await recorder.add($0) }
         return recorder
     }
 

@@ -25,7 +25,7 @@ import PlayerEngine
         var configuration = SessionConfiguration(tag: try folder.write("tag.xml", tag))
         configuration.dryRun = true
         let recorder = Recorder()
-        let summary = await AdSessionRunner(configuration: configuration).run { await recorder.add($0) }
+        let summary = await AdSessionRunner(configuration: configuration, environment: SessionKit().environment(configuration).0).run { await recorder.add($0) }
         #expect(summary.outcome == .completed)
         #expect(summary.duration == .seconds(10))
         let warnings = summary.warnings.filter { $0.contains("header declares") }

@@ -41,10 +41,9 @@ import PlayerEngine
             kinds.insert(scenario.kind)
             var configuration = SessionConfiguration(tag: Repo.media("pods/pod.xml"))
             configuration.dryRun = true
-            configuration.decoderThreads = 1  // 60 sessions in this process: leave the cores to the other suites
             configuration.script = scenario.script
             let recorder = Recorder()
-            _ = await AdSessionRunner(configuration: configuration).run { await recorder.add($0) }
+            _ = await AdSessionRunner(configuration: configuration, environment: SessionKit().environment(configuration).0).run { await recorder.add($0) }
             var fired: [Int: [FleetOracle.Event: Int]] = [:]
             for event in await recorder.events where tracked.contains(event.name) {
                 fired[event.ad?.index ?? 0, default: [:]][FleetOracle.Event(event.name, offset: event.offset, icon: event.icon), default: 0] += 1
