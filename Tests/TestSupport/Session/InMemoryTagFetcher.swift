@@ -1,7 +1,9 @@
 import Foundation
+import Primitives
 import VAST
 
-/// A dictionary of canned responses keyed by URL string, for tests and demos. Records every request.
+/// A dictionary of canned responses keyed by URL string (with or without its query), for tests and demos. Records
+/// every request.
 public actor InMemoryTagFetcher: AdTagFetcher {
     /// A canned response.
     public enum Response: Sendable {
@@ -16,14 +18,18 @@ public actor InMemoryTagFetcher: AdTagFetcher {
     private var responses: [String: Response]
     /// Every URL asked for, in order.
     public private(set) var requestedURLs: [URL] = []
+    /// Where every URL asked for is also written, for a caller that keeps no reference to the fetcher.
+    private let log: Locked<[String]>?
 
-    public init(responses: [String: Response] = [:]) {
+    public init(responses: [String: Response] = [:], log: Locked<[String]>? = nil) {
         self.responses = responses
+        self.log = log
     }
 
     /// Convenience: URL string → XML text.
     public init(xml: [String: String]) {
         self.responses = xml.mapValues { .body(Data($0.utf8)) }
+        self.log = nil
     }
 
     /// Adds or replaces a response.
@@ -33,7 +39,11 @@ public actor InMemoryTagFetcher: AdTagFetcher {
 
     public func fetch(_ url: URL, timeout: Duration) async throws -> FetchedTag {
         requestedURLs.append(url)
-        switch responses[url.absoluteString] {
+        log?.withLock { $0.append(url.absoluteString) }
+        // A response for the URL as asked, else for it without its query (a tag URI whose macros expand per request).
+        var bare = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        bare?.query = nil
+        switch responses[url.absoluteString] ?? bare?.string.flatMap({ responses[$0] }) {
         case .body(let data)?:
             return FetchedTag(data: data)
         case .failure(let error)?:

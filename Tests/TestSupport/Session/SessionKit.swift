@@ -28,6 +28,8 @@ public struct SessionKit: Sendable {
     /// The network's clock: tag timeouts, beacon backoff and waits, the end-of-session drain. It moves only when a
     /// test advances it.
     public let networkClock = ManualClock()
+    /// Every tag URL the sessions of this kit (and its copies) asked for, in order.
+    public let tagRequests = Locked<[String]>([])
     /// Milliseconds since 1970 at the network clock's zero: `[TIMESTAMP]`, `sentAt` (2026-01-01T00:00:00Z).
     public var wallStart: Int64 = 1_767_225_600_000
     /// Use FFmpeg on the real files instead of replayed timelines (a simulated network needs the bytes' map).
@@ -61,7 +63,7 @@ public struct SessionKit: Sendable {
         dryRun.dryRun = true
         let live = realMedia ? SessionEnvironment.live(dryRun) : nil
         var environment = SessionEnvironment(
-            tagFetcher: InMemoryTagFetcher(responses: tags), beaconTransport: configuration.dryRun ? nil : transport, media: live?.media ?? media,
+            tagFetcher: InMemoryTagFetcher(responses: tags, log: tagRequests), beaconTransport: configuration.dryRun ? nil : transport, media: live?.media ?? media,
             networkClock: clock, wallClock: { start + clock.now.offset.wholeMilliseconds },
             shutdown: { await live?.shutdown() })
         environment.playbackClock = { _ in VirtualClock() }
