@@ -49,7 +49,8 @@ import TestSupport
         let file = try folder.write("script.json", #"[{"at": 1, "action": "mute"}, {"at": "+1", "action": "willResignActive"}, {"at": 4, "action": "didBecomeActive"}]"#)
         let fromFile = try await kit.run(cli: ["--vast", "media/demo.xml", "--script-file", file])
         let inline = try await kit.run(cli: ["--vast", "media/demo.xml", "--script", "mute@1,willResignActive@+1,didBecomeActive@4"])
-        #expect(fromFile.events == inline.events && fromFile.planned == inline.planned)
+        // Beacons are recorded as their answers come back, concurrently: compared as sets of URLs.
+        #expect(fromFile.events == inline.events && fromFile.planned.map(\.url).sorted() == inline.planned.map(\.url).sorted())
         #expect(fromFile.events(.complete).map(\.clock) == [.seconds(12)])
     }
 
