@@ -27,6 +27,35 @@ extension SessionKit {
     }
 }
 
+extension SessionKit {
+    /// `vplay arguments…` parsed as `vplay` parses it, as the subcommand `Command` (paths under `media/` are the
+    /// repository's).
+    func command<Command: ParsableCommand>(cli arguments: [String], as _: Command.Type = Command.self) throws -> Command {
+        let arguments = arguments.map { $0.hasPrefix("media/") ? Repo.root.appendingPathComponent($0).path : $0 }
+        guard let command = try VPlay.parseAsRoot(arguments) as? Command else {
+            throw KitCommandLineError(description: "\(arguments) is not a \(Command.self) line")
+        }
+        return command
+    }
+
+    /// What `vplay inspect arguments…` finds, in process: the configuration built as `InspectCommand.run()` builds
+    /// it (tag, network and pod options), the media opened unless `--no-media`.
+    func inspect(cli arguments: [String]) async throws -> AdInspection {
+        let command = try command(cli: arguments, as: InspectCommand.self)
+        var configuration = SessionConfiguration(tag: command.tag.vast)
+        command.network.apply(to: &configuration)
+        command.tag.apply(to: &configuration)
+        command.pods.apply(to: &configuration)
+        return await inspect(configuration, openMedia: !command.noMedia)
+    }
+
+    /// `vplay fleet arguments…` in process, on the kit's doubles (`FleetCommand.fleetConfiguration()`): the report
+    /// or the failure, and every URL sent.
+    func fleet(cli arguments: [String]) async throws -> (Result<FleetReport, FleetFailure>, sent: [String]) {
+        await fleet(try command(cli: arguments, as: FleetCommand.self).fleetConfiguration())
+    }
+}
+
 struct KitCommandLineError: Error, CustomStringConvertible {
     var description: String
 }
@@ -36,4 +65,6 @@ extension SessionRun {
     func beacons(containing fragment: String) -> [PlannedBeacon] { planned.filter { $0.url.contains(fragment) } }
     /// Each pod ad's outcome, in order.
     var outcomes: [PodAdReport.Outcome] { ads.map(\.outcome) }
+    /// What was resolved: each ad that played, with its chosen media and why.
+    var resolved: [ResolvedInfo] { records.compactMap { if case let .resolved(info) = $0 { info } else { nil } } }
 }

@@ -1,0 +1,171 @@
+import AdSession
+import Foundation
+import Primitives
+import Testing
+import TestSupport
+@testable import vplay
+
+/// `vplay inspect` in process: the chain, the media chosen, every tracking URL with its source, warnings and errors
+/// are values of `AdInspection`; wrapper chains played offline through `--map`. What only the process shows (the exit
+/// codes, `--strict`'s among them) is `InspectAndWrapperTests` in the end-to-end suite.
+@Suite struct InspectBehaviourTests {
+    let kit = SessionKit()
+
+    static let iab = Repo.root.deletingLastPathComponent().appendingPathComponent("shared/vast-samples/iab").path
+    static let iabMaps = [
+        "--map", "https://raw.githubusercontent.com/InteractiveAdvertisingBureau/VAST_Samples/master/VAST%204.0%20Samples/=\(iab)/vast4.0/",
+        "--map", "https://iab-publicfiles.s3.amazonaws.com/vast/=\(iab)/media/",
+    ]
+
+    @Test func demo_listsChainMediaAndEveryTrackingURLWithItsSource() async throws {
+        let inspection = try await kit.inspect(cli: ["inspect", "--vast", "media/demo.xml", "--json"])
+        #expect(inspection.hops.map(\.adSystems) == [["vplay demo server"]])
+        #expect(inspection.selection?.file.url == "clip-10s-360p.mp4" && inspection.media?.duration == 10.0)
+        #expect(inspection.tracking.filter { $0.event == "impression" }.count == 1, "about:blank is not a tracking URL")
+        #expect(inspection.tracking.filter { $0.event == "progress" }.map(\.offset) == ["00:00:02.000", "30%"])
+        #expect(!inspection.tracking.isEmpty && inspection.tracking.allSatisfy { $0.source == "inline" })
+        #expect(inspection.errors.isEmpty && inspection.outcome == .completed)
+    }
+
+    @Test func noAd_isError303_anAdError() async throws {
+        var kit = kit
+        kit.tag("https://ads.example/empty.xml", #"<VAST version="4.1"><Error><![CDATA[http://t/e?c=[ERRORCODE]]]></Error></VAST>"#)
+        let inspection = try await kit.inspect(cli: ["inspect", "--vast", "https://ads.example/empty.xml", "--json"])
+        #expect(inspection.errors.map(\.code.rawValue) == [303])
+        #expect(inspection.outcome == .adError, "exit 3")
+    }
+
+    static let wrapperWithoutTagURI = """
+        <VAST version="4.1"><Ad id="w"><Wrapper><AdSystem>w</AdSystem>
+        <Error><![CDATA[http://127.0.0.1:9/werr?c=[ERRORCODE]]]></Error>
+        <Creatives><Creative><Linear><TrackingEvents><Tracking>http://127.0.0.1:9/t</Tracking></TrackingEvents>
+        </Linear></Creative></Creatives></Wrapper></Ad></VAST>
+        """
+
+    /// Issue 15, item 10: a wrapper without `VASTAdTagURI` is still error 101 (an ad error), and `inspect` also lists
+    /// the rest of what is wrong with the tag instead of stopping at that fault; the text names each one's kind and
+    /// place.
+    @Test func wrapperWithoutTagURI_isError101_andItsOtherFaultsAreListedToo() async throws {
+        var kit = kit
+        kit.tag("https://ads.example/broken.xml", Self.wrapperWithoutTagURI)
+        let inspection = try await kit.inspect(cli: ["inspect", "--vast", "https://ads.example/broken.xml", "--strict"])
+        #expect(inspection.errors.map(\.code.rawValue) == [101])
+        #expect(inspection.outcome == .adError, "still an ad error, with or without --strict")
+        let warnings = inspection.warnings
+        #expect(warnings.contains { $0.contains("<Wrapper> has no <VASTAdTagURI>") }, "\(warnings)")
+        #expect(warnings.contains { $0.contains("<Wrapper> has no <Impression> URL") }, "\(warnings)")
+        #expect(warnings.contains { $0.contains("<Tracking> lacks required attribute(s): event") }, "\(warnings)")
+        let text = InspectRendering.text(inspection)
+        #expect(text.contains("warning: missingRecommended at hop 0: VAST/Ad[1]/Wrapper: <Wrapper> has no <Impression> URL"), "\(text)")
+    }
+
+    /// The demo tag (media as an absolute path, so the tag can live in a temporary folder) with a broken wrapper ad
+    /// after its InLine.
+    static func demoWithABrokenWrapper(_ folder: TemporaryFolder) throws -> String {
+        let text = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
+            .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "<![CDATA[\(Repo.media("clip-10s-360p.mp4"))]]>")
+            .replacingOccurrences(of: "</VAST>", with: """
+                <Ad id="broken"><Wrapper><AdSystem>w</AdSystem><Impression>http://127.0.0.1:9/wimp</Impression>
+                <Creatives><Creative><Linear><TrackingEvents><Tracking>http://127.0.0.1:9/t</Tracking></TrackingEvents>
+                </Linear></Creative></Creatives></Wrapper></Ad></VAST>
+                """)
+        return try folder.write("two.xml", text)
+    }
+
+    /// A playable tag with a broken wrapper ad beside its InLine: it plays (no error), and `inspect` lists the broken
+    /// ad's faults by their place in the tag (which `--strict` fails on).
+    @Test func brokenWrapperBesideAPlayableAd_playsAndListsEveryFault() async throws {
+        let folder = try TemporaryFolder()
+        let inspection = try await kit.inspect(cli: ["inspect", "--vast", try Self.demoWithABrokenWrapper(folder), "--strict", "--json"])
+        #expect(inspection.outcome == .completed, "the playable tag passes: \(inspection.errors)")
+        #expect(inspection.errors.map(\.code.rawValue) == [101], "the broken ad is listed: \(inspection.errors)")
+        let warnings = inspection.warnings
+        #expect(warnings.contains { $0.contains("VAST/Ad[2]: <Wrapper> has no <VASTAdTagURI>") }, "\(warnings)")
+        #expect(warnings.contains { $0.contains("VAST/Ad[2]/Wrapper/Creatives/Creative[1]/Linear/TrackingEvents/Tracking: <Tracking> lacks required attribute(s): event") },
+                "\(warnings)")
+    }
+
+    @Test func durationMismatch_isWarned_asARunWordsIt() async throws {
+        let folder = try TemporaryFolder()
+        let tag = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
+            .replacingOccurrences(of: "<Duration>00:00:10.000</Duration>", with: "<Duration>00:00:30</Duration>")
+            .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "file://\(Repo.media("clip-10s-360p.mp4"))")
+        let inspection = try await kit.inspect(cli: ["inspect", "--vast", try folder.write("tag.xml", tag), "--json"])
+        #expect(inspection.outcome == .completed)
+        #expect(inspection.warnings.contains { $0.contains("differs from the media's") && $0.contains("quartiles use the media's") }, "\(inspection.warnings)")
+    }
+
+    @Test(.enabled(if: Repo.iabAvailable, Comment(rawValue: Repo.iabAbsent)))
+    func iabWrapperSample_dryRunThroughMap_listsWrapperImpressionBesideTheInLines() async throws {
+        let run = try await kit.run(cli: ["--vast", "\(Self.iab)/vast4.1/Wrapper_Tag-test.xml", "--dry-run", "--json", "--now", "0"] + Self.iabMaps)
+        #expect(run.summary.outcome == .completed)
+        #expect(run.beacons("impression").map(\.source) == ["wrapper 1 (iabtechlab)", "inline"])
+        #expect(run.resolved.map(\.wrapperCount) == [1])
+        // The IAB clip's frames last 15.16263 s: quartiles at exactly a quarter of it, to the microsecond.
+        #expect(run.events(.firstQuartile).map(\.playhead.microsecondSeconds) == [3.790658])
+        #expect(run.events(.complete).map(\.playhead.microsecondSeconds) == [15.16263])
+    }
+
+    @Test(.enabled(if: Repo.iabAvailable, Comment(rawValue: Repo.iabAbsent)))
+    func iabWrapperSample_inspect_showsTwoHops() async throws {
+        let inspection = try await kit.inspect(cli: ["inspect", "--vast", "\(Self.iab)/vast4.1/Wrapper_Tag-test.xml", "--json"] + Self.iabMaps)
+        #expect(inspection.outcome == .completed)
+        #expect(inspection.hops.count == 2)
+        #expect(inspection.hops.last?.url.hasPrefix("https://raw.githubusercontent.com/") == true)
+    }
+
+    /// Companions, an icon and a verification, each in the InLine and in the wrapper (`who`), at `base`.
+    static func trackingParts(_ who: String, _ base: String) -> (linear: String, creatives: String, inLine: String) {
+        let linear = """
+            <Icons><Icon program="AdChoices" width="20" height="20"><StaticResource creativeType="image/png">\(base)/\(who)/icon.png</StaticResource>
+            <IconClicks><IconClickThrough>https://example.com/adchoices</IconClickThrough><IconClickTracking>\(base)/\(who)/iconclick</IconClickTracking></IconClicks>
+            <IconViewTracking>\(base)/\(who)/iconview</IconViewTracking></Icon></Icons>
+            """
+        let creatives = """
+            <Creative><CompanionAds><Companion width="300" height="250"><StaticResource creativeType="image/png">\(base)/\(who)/c.png</StaticResource>
+            <TrackingEvents><Tracking event="creativeView">\(base)/\(who)/cv</Tracking></TrackingEvents>
+            <CompanionClickTracking>\(base)/\(who)/cct</CompanionClickTracking></Companion></CompanionAds></Creative>
+            """
+        let inLine = """
+            <AdVerifications><Verification vendor="\(who).example-omid"><JavaScriptResource apiFramework="omid" browserOptional="true">\(base)/\(who)/omid.js</JavaScriptResource>
+            <TrackingEvents><Tracking event="verificationNotExecuted">\(base)/\(who)/vne?r=[REASON]</Tracking></TrackingEvents></Verification></AdVerifications>
+            """
+        return (linear, creatives, inLine)
+    }
+
+    /// Finding 5: inspect lists every URL a session can fire — each companion's creativeView and
+    /// CompanionClickTracking (InLine's and the wrapper's, and the wrapper's tracking-only companion), icon view/click
+    /// tracking and verificationNotExecuted — each with its source.
+    @Test func listsCompanionIconAndVerificationTrackingOfTheWholeChain() async throws {
+        let base = "https://ads.example"
+        let inline = Self.trackingParts("inline", base), wrapper = Self.trackingParts("w1", base)
+        var kit = kit
+        kit.tag("\(base)/sub/", """
+            <VAST version="4.1"><Ad id="in"><InLine><AdSystem>insys</AdSystem><AdTitle>t</AdTitle><AdServingId>s</AdServingId>
+            <Impression>\(base)/inline/imp</Impression><Error>\(base)/inline/err?c=[ERRORCODE]</Error>\(inline.inLine)
+            <Creatives><Creative><Linear><Duration>00:00:10</Duration>
+            <TrackingEvents><Tracking event="start">\(base)/inline/start</Tracking></TrackingEvents>
+            <MediaFiles><MediaFile delivery="progressive" type="video/mp4" width="640" height="360" bitrate="223">clip.mp4</MediaFile></MediaFiles>
+            \(inline.linear)</Linear></Creative>\(inline.creatives)</Creatives></InLine></Ad></VAST>
+            """)
+        kit.tag("\(base)/wrapper.xml", """
+            <VAST version="4.1"><Ad id="w"><Wrapper><AdSystem>w1</AdSystem>
+            <VASTAdTagURI><![CDATA[\(base)/sub/]]></VASTAdTagURI>
+            <Impression>\(base)/w1/imp</Impression><Error>\(base)/w1/err?c=[ERRORCODE]</Error>\(wrapper.inLine)
+            <Creatives><Creative><Linear>\(wrapper.linear)</Linear></Creative>\(wrapper.creatives)
+            <Creative><CompanionAds><Companion><TrackingEvents><Tracking event="creativeView">\(base)/w1/anycv</Tracking></TrackingEvents>
+            <CompanionClickTracking>\(base)/w1/anycct</CompanionClickTracking></Companion></CompanionAds></Creative></Creatives>
+            </Wrapper></Ad></VAST>
+            """)
+        let inspection = try await kit.inspect(cli: ["inspect", "--vast", "\(base)/wrapper.xml", "--json", "--no-media"])
+        #expect(inspection.outcome == .completed)
+        func urls(_ event: String) -> [String] {
+            inspection.tracking.filter { $0.event == event }.map { "\($0.source) \(URL(string: $0.url)?.path ?? "")" }
+        }
+        #expect(urls("companion.creativeView") == ["wrapper 1 (w1) /w1/cv", "inline /inline/cv", "wrapper 1 (w1) /w1/anycv"])
+        #expect(urls("companion.clickTracking") == ["wrapper 1 (w1) /w1/cct", "inline /inline/cct", "wrapper 1 (w1) /w1/anycct"])
+        #expect(urls("icon.viewTracking") == ["wrapper 1 (w1) /w1/iconview", "inline /inline/iconview"])
+        #expect(urls("icon.clickTracking") == ["wrapper 1 (w1) /w1/iconclick", "inline /inline/iconclick"])
+        #expect(urls("verificationNotExecuted") == ["wrapper 1 (w1) /w1/vne", "inline /inline/vne"])
+    }
+}
