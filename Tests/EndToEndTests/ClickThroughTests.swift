@@ -3,20 +3,12 @@ import Testing
 import TestSupport
 
 /// The page a click opens (the video's ClickThrough, the end card's CompanionClickThrough), with its macros expanded
-/// for the click's moment, is in the click's event line and in the report, so QA can check the landing page.
+/// for the click's moment, is in the click's event line and in the report, so QA can check the landing page. Only a
+/// process shows its JSON line and the report file; the pages themselves are `ClickThroughBehaviourTests`.
 @Suite(.hangLimit) struct ClickThroughTests {
-    /// The demo tag with landing pages that carry macros, its media made absolute.
-    static func tag(in folder: TemporaryFolder) throws -> String {
-        let text = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
-            .replacingOccurrences(of: "https://example.com/landing?src=vplay-demo]]", with: "https://example.com/landing?src=video&at=[ADPLAYHEAD]&cb=[CACHEBUSTING]]]")
-            .replacingOccurrences(of: "https://example.com/landing?src=vplay-demo-endcard", with: "https://example.com/landing?src=endcard&at=[ADPLAYHEAD]")
-            .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "<![CDATA[\(Repo.media("clip-10s-360p.mp4"))]]>")
-        return try folder.write("clicks.xml", text)
-    }
-
     @Test func clickEvents_carryTheExpandedLandingPage_inJSONAndReport() async throws {
         let folder = try TemporaryFolder()
-        let tag = try Self.tag(in: folder)
+        let tag = try DemoTags.landingPagesWithMacros(in: folder)
         let report = folder.url.appendingPathComponent("report.json").path
         let run = try await vplay(["--vast", tag, "--dry-run", "--json", "--seed", "7", "--report", report,
                                    "--script", "click@2.5,clickthroughClose@4,endcardClick@+9,clickthroughClose@+1,close@+1"])
@@ -35,21 +27,5 @@ import TestSupport
         let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
         let reported = (document["events"] as? [[String: Any]] ?? []).compactMap { $0["clickThrough"] as? String }
         #expect(reported == [video, "https://example.com/landing?src=endcard&at=00%3A00%3A10.000"])
-
-        // The same seed gives the same page.
-        let again = try await vplay(["--vast", tag, "--dry-run", "--json", "--seed", "7", "--script", "click@2.5,clickthroughClose@4"])
-        #expect(again.lines.first { $0["name"] as? String == "click" }?["clickThrough"] as? String == video)
-    }
-
-    /// A click with no ClickThrough opens nothing, and says no page.
-    @Test func clickWithoutClickThrough_saysNoPage() async throws {
-        let folder = try TemporaryFolder()
-        let text = try String(contentsOfFile: try Self.tag(in: folder), encoding: .utf8)
-            .replacingOccurrences(of: #"<ClickThrough><![CDATA[https://example.com/landing?src=video&at=[ADPLAYHEAD]&cb=[CACHEBUSTING]]]></ClickThrough>"#, with: "")
-        let tag = try folder.write("noclick.xml", text)
-        let run = try await vplay(["--vast", tag, "--dry-run", "--json", "--script", "click@2"])
-        let click = try #require(run.lines.first { $0["name"] as? String == "click" })
-        #expect(click["detail"] as? String == "none")
-        #expect(click["clickThrough"] == nil)
     }
 }
