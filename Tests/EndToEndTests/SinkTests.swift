@@ -110,65 +110,6 @@ import TestSupport
         #expect(missing.allSatisfy { $0["error"] as? String == "unanswered at session end" })
     }
 
-    @Test func now_withAnOffset_keepsThatOffsetInTIMESTAMP() async throws {
-        let run = try await vplay(["--vast", "media/demo.xml", "--dry-run", "--json", "--now", "2026-01-01T09:00:00.5+09:00"])
-        let impression = try #require(beacons(run).first { $0["event"] as? String == "impression" })
-        #expect((impression["url"] as? String)?.hasSuffix("&ts=2026-01-01T09%3A00%3A00.500%2B09%3A00") == true, "\(impression["url"] ?? "")")
-    }
-
-    /// A wrapper (with a tracking-only companion) around an InLine served from a mapped folder, dry run.
-    @Test func dryRun_wrapperChain_fillsEveryMacroExactly_andFiresCompanionTrackingInChainOrder() async throws {
-        let folder = try TemporaryFolder()
-        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("tags"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: Repo.media("clip-10s-360p.mp4"), toPath: folder.url.appendingPathComponent("tags/clip.mp4").path)
-        let beacon = "http://127.0.0.1:9"
-        _ = try folder.write("tags/inline.xml", """
-            <VAST version="4.1"><Ad id="in1"><InLine><AdSystem>t</AdSystem><AdTitle>t</AdTitle>
-            <Impression><![CDATA[\(beacon)/imp?u=[UNIVERSALADID]&s=[PLAYERSIZE]&c=[PLAYERCAPABILITIES]&n=[ADCOUNT]&t=[TRANSACTIONID]&g=[GDPRCONSENT]&x=[NOTAMACRO]&ua=[DEVICEUA]]]></Impression>
-            <Creatives><Creative id="c"><UniversalAdId idRegistry="ad-id.org">CNPA0484000H</UniversalAdId><UniversalAdId idRegistry="clearcast.co.uk">AB/CD,1</UniversalAdId>
-            <Linear><Duration>00:00:10</Duration>
-            <TrackingEvents><Tracking event="start"><![CDATA[\(beacon)/start?a=[ASSETURI]&x=[NOTAMACRO]]]></Tracking></TrackingEvents>
-            <MediaFiles><MediaFile delivery="progressive" type="video/mp4" width="640" height="360"><![CDATA[clip.mp4]]></MediaFile></MediaFiles>
-            </Linear></Creative>
-            <Creative><CompanionAds><Companion width="390" height="844" renderingMode="end-card">
-            <StaticResource creativeType="image/png"><![CDATA[\(beacon)/endcard.png]]></StaticResource>
-            <TrackingEvents><Tracking event="creativeView"><![CDATA[\(beacon)/cv/inline]]></Tracking></TrackingEvents>
-            </Companion></CompanionAds></Creative></Creatives>
-            <AdVerifications><Verification vendor="v.com-omid"><JavaScriptResource apiFramework="omid" browserOptional="true"><![CDATA[https://v.example/omid.js]]></JavaScriptResource>
-            <TrackingEvents><Tracking event="verificationNotExecuted"><![CDATA[\(beacon)/vne?r=[REASON]&p=[ADPLAYHEAD]]]></Tracking></TrackingEvents></Verification></AdVerifications>
-            </InLine></Ad></VAST>
-            """)
-        let wrapper = try folder.write("wrapper.xml", """
-            <VAST version="4.1"><Ad id="w1"><Wrapper><AdSystem>W</AdSystem>
-            <VASTAdTagURI><![CDATA[http://vast.example/tags/inline.xml]]></VASTAdTagURI>
-            <Impression><![CDATA[\(beacon)/wimp]]></Impression>
-            <Creatives><Creative><CompanionAds><Companion width="390" height="844">
-            <TrackingEvents><Tracking event="creativeView"><![CDATA[\(beacon)/cv/wrapper]]></Tracking></TrackingEvents>
-            </Companion></CompanionAds></Creative></Creatives>
-            </Wrapper></Ad></VAST>
-            """)
-        let run = try await vplay(["--vast", wrapper, "--map", "http://vast.example/=\(folder.url.path)/", "--dry-run", "--json", "--seed", "7",
-                                   "--macro", "DEVICEUA=Tester/2.0 (sim)", "--macro", "PLAYERSIZE=640,360"])
-        #expect(run.status == 0, "\(run.stderr)")
-        let sent = beacons(run)
-        func urls(_ event: String) -> [String] { sent.filter { $0["event"] as? String == event }.compactMap { $0["url"] as? String } }
-        let impression = try #require(urls("impression").last)
-        let query = try #require(impression.split(separator: "?").last)
-        let fields = Dictionary(uniqueKeysWithValues: query.split(separator: "&").map { ($0.split(separator: "=", maxSplits: 1)[0], String($0.split(separator: "=", maxSplits: 1)[1])) })
-        #expect(fields["u"] == "ad-id.org%20CNPA0484000H,clearcast.co.uk%20AB%2FCD%2C1", "each ID encoded, joined with a literal ','")
-        #expect(fields["s"] == "640,360" && fields["c"] == "skip,mute")
-        #expect(fields["n"] == "1" && fields["g"] == "-1" && fields["x"] == "[NOTAMACRO]")
-        #expect(fields["ua"] == "Tester%2F2.0%20%28sim%29")
-        let transaction = try #require(fields["t"])
-        #expect(transaction.range(of: #"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$"#, options: .regularExpression) != nil, "\(transaction)")
-        #expect(urls("start") == ["\(beacon)/start?a=http%3A%2F%2Fvast.example%2Ftags%2Fclip.mp4&x=[NOTAMACRO]"], "the absolute URL, before --map")
-        #expect(urls("verificationNotExecuted") == ["\(beacon)/vne?r=2&p=-1"], "before the first frame the ad playhead is unknown")
-        #expect(urls("companion.creativeView") == ["\(beacon)/cv/wrapper", "\(beacon)/cv/inline"], "wrappers first, like every other event")
-        let warnings = run.lines.filter { $0["kind"] as? String == "warning" }.compactMap { $0["message"] as? String }
-        #expect(warnings.filter { $0.hasPrefix("[NOTAMACRO]") } == ["[NOTAMACRO] is not a VAST macro; left as written"], "reported once per session")
-        #expect(!warnings.contains { $0.contains("GDPRCONSENT") || $0.contains("ADPLAYHEAD") })
-    }
-
     /// Starts `vplay sink --port 0 ARGUMENTS` and waits until it says which port it listens on; a sink that exits
     /// first fails the test at once instead of leaving it to spin until its time limit.
     static func startSink(_ folder: TemporaryFolder, _ arguments: [String]) async throws
