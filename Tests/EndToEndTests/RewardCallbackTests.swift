@@ -41,17 +41,6 @@ import TestSupport
         #expect(url.hasSuffix("&key_id=\(key["keyId"] as? Int64 ?? -1)"))
     }
 
-    @Test func aForfeitedReward_sendsNone_andExpectationsCountCallbacks() async throws {
-        let closed = try await vplay(["--vast", "media/demo.xml", "--dry-run", "--json", "--script", "close@3", "--reward-callback", "http://127.0.0.1:9/ssv"])
-        #expect(closed.lines.contains { $0["name"] as? String == "rewardForfeited" } && callbacks(closed.lines).isEmpty)
-        let folder = try TemporaryFolder()
-        let expect = try folder.write("expect.json", #"{"beacons": [{"event": "rewardCallback", "url": "http://127.0.0.1:9/ssv?*", "count": 1}]}"#)
-        let granted = try await vplay(["--vast", "media/demo.xml", "--dry-run", "--reward-callback", "http://127.0.0.1:9/ssv", "--expect", expect])
-        #expect(granted.status == 0, "\(granted.stdout.suffix(400))")
-        let none = try await vplay(["--vast", "media/demo.xml", "--dry-run", "--script", "close@3", "--reward-callback", "http://127.0.0.1:9/ssv", "--expect", expect])
-        #expect(none.status == 1)
-    }
-
     /// Starts the verifier as an HTTP endpoint; returns its base URL and the process.
     func endpoint(keys: String, naive: Bool) async throws -> (url: String, process: Process) {
         let process = Process()

@@ -96,3 +96,70 @@ import TestSupport
         #expect(failures.count == 1 && failures.first?.contains("complete") == true, "\(failures)")
     }
 }
+
+/// Expectation files as users write them (issue 6), in process: a golden file round-trips, a tolerance broken by a
+/// second names the event, YAML counts rewards and endings, an expected error passes, reward callbacks are counted.
+/// That the files a run writes parse is `ReportTests`, through the binary.
+extension ExpectationBehaviourTests {
+    static let script = "background@3,foreground@13,mute@14"
+
+    @Test func goldenFile_roundTrips_andABrokenToleranceFailsWithADiffNamingTheEvent() async throws {
+        let folder = try TemporaryFolder()
+        let golden = folder.url.appendingPathComponent("golden.json").path
+        try await record(["--vast", "media/demo.xml", "--dry-run", "--script", Self.script], to: golden)
+        let same = try await verdict(["--vast", "media/demo.xml", "--dry-run", "--script", Self.script, "--expect", golden, "--seed", "99"])
+        #expect(same.exitCode == 0 && same.failed.isEmpty, "templates, not expanded URLs, so another seed still matches: \(same.failed)")
+        #expect((same.results?.count ?? 0) > 40)
+        // Coming back one second later moves every later event by 1 s: over the 1 ms tolerance.
+        let late = try await verdict(["--vast", "media/demo.xml", "--dry-run", "--script", "background@3,foreground@14,mute@15", "--expect", golden])
+        #expect(late.exitCode == 1)
+        #expect(late.failed.contains { $0.name == "midpoint at playhead 5.000 s, clock 15.000 s ±0.001 s" && $0.detail == "was at clock 16.000 s (off by +1.000 s)" },
+                "\(late.failed.map { "\($0.name): \($0.detail ?? "")" })")
+    }
+
+    @Test func yamlExpectations_rewardAndBeaconCounts() async throws {
+        let folder = try TemporaryFolder()
+        let file = try folder.write("expect.yaml", """
+            tolerance: 0.001
+            events:
+              - name: firstQuartile
+                playhead: 2.5
+              - name: pause
+                count: 0
+            beacons:
+              - event: midpoint
+                url: "*pos=00%3A00%3A05.000*"
+                count: 1
+              - url: "*/error*"
+                count: 0
+            reward: false
+            ending: closedEarly
+            """)
+        let pass = try await verdict(["--vast", "media/demo.xml", "--dry-run", "--script", "close@6", "--expect", file])
+        #expect(pass.exitCode == 0 && pass.failed.isEmpty, "\(pass.failed)")
+        let fail = try await verdict(["--vast", "media/demo.xml", "--dry-run", "--expect", file])
+        #expect(fail.exitCode == 1 && fail.failed.map(\.name) == ["no reward", "ending closedEarly"], "\(fail.failed)")
+    }
+
+    @Test func expectedError_passes() async throws {
+        let folder = try TemporaryFolder()
+        let tag = try folder.write("empty.xml", #"<VAST version="4.1"></VAST>"#)
+        let file = try folder.write("expect.json", #"{"errorCode": 303, "events": [{"name": "impression", "count": 0}]}"#)
+        let run = try await verdict(["--vast", tag, "--dry-run", "--expect", file])
+        #expect(run.exitCode == 0 && run.failed.isEmpty, "\(run.failed)")
+        let wrong = try folder.write("wrong.json", #"{"errorCode": 0}"#)
+        #expect(try await verdict(["--vast", tag, "--dry-run", "--expect", wrong]).exitCode == 1)
+    }
+
+    @Test func aForfeitedReward_sendsNoCallback_andExpectationsCountCallbacks() async throws {
+        let closed = try await kit.run(cli: ["--vast", "media/demo.xml", "--dry-run", "--script", "close@3", "--reward-callback", "http://127.0.0.1:9/ssv"])
+        #expect(closed.events(.rewardForfeited).map(\.clock) == [.seconds(3)] && closed.beacons("rewardCallback").isEmpty)
+        let folder = try TemporaryFolder()
+        let expect = try folder.write("expect.json", #"{"beacons": [{"event": "rewardCallback", "url": "http://127.0.0.1:9/ssv?*", "count": 1}]}"#)
+        let granted = try await verdict(["--vast", "media/demo.xml", "--dry-run", "--reward-callback", "http://127.0.0.1:9/ssv", "--expect", expect])
+        #expect(granted.exitCode == 0 && granted.failed.isEmpty, "\(granted.failed)")
+        #expect(granted.run.beacons("rewardCallback").map(\.clock) == [.seconds(10)])
+        let none = try await verdict(["--vast", "media/demo.xml", "--dry-run", "--script", "close@3", "--reward-callback", "http://127.0.0.1:9/ssv", "--expect", expect])
+        #expect(none.exitCode == 1)
+    }
+}
