@@ -45,18 +45,6 @@ import TestSupport
         let inspected = try await vplay(["inspect", "--vast", "\(server.baseURL)/tag.xml"])
         #expect(inspected.stdout.contains("you_shall_not_path") && inspected.stdout.contains("not absolute"), "\(inspected.stdout)")
     }
-
-    /// A tag read from disk: `//host/p` is requested over https (a local page has no scheme to lend).
-    @Test func protocolRelativeURLsOfALocalTag_useHTTPS() async throws {
-        let folder = try TemporaryFolder()
-        let text = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
-            .replacingOccurrences(of: "<![CDATA[about:blank]]>", with: "<![CDATA[//t.example/imp]]>")
-            .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "<![CDATA[\(Repo.media("clip-10s-360p.mp4"))]]>")
-        let tag = try folder.write("relative.xml", text)
-        let run = try await vplay(["--vast", tag, "--dry-run", "--json"])
-        let urls = run.lines.filter { $0["kind"] as? String == "beacon" }.compactMap { $0["url"] as? String }
-        #expect(urls.contains("https://t.example/imp"), "\(urls)")
-    }
 }
 
 /// The tag a server returns, written once its port is known.

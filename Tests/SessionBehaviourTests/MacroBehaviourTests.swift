@@ -58,4 +58,15 @@ import TestSupport
         #expect(warnings.filter { $0.hasPrefix("[NOTAMACRO]") } == ["[NOTAMACRO] is not a VAST macro; left as written"], "reported once per session")
         #expect(!warnings.contains { $0.contains("GDPRCONSENT") || $0.contains("ADPLAYHEAD") })
     }
+
+    /// A tag read from disk: `//host/p` is requested over https (a local page has no scheme to lend). A tag served
+    /// over http lends its scheme: `ProtocolRelativeURLTests`, against a real server.
+    @Test func protocolRelativeURLsOfALocalTag_useHTTPS() async throws {
+        let folder = try TemporaryFolder()
+        let text = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
+            .replacingOccurrences(of: "<![CDATA[about:blank]]>", with: "<![CDATA[//t.example/imp]]>")
+            .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "<![CDATA[\(Repo.media("clip-10s-360p.mp4"))]]>")
+        let run = try await kit.run(cli: ["--vast", try folder.write("relative.xml", text), "--dry-run"])
+        #expect(run.beacons("impression").map(\.url).contains("https://t.example/imp"), "\(run.beacons("impression"))")
+    }
 }
