@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import TrackingBeacons
 import TestSupport
+@testable import vplay
 
 /// `vplay audit`'s judgements (issue 20) on fixed captures: the demo played by a perfect player — every beacon the
 /// session fired, sent at its exact session time — and the same capture edited to hold each defect a device shows (a
@@ -81,5 +82,46 @@ import TestSupport
         #expect(failed(error) == ["errorcode"], "\(failed(error))")
         #expect(error.unmatched.map(\.url) == ["http://127.0.0.1:8089/unknown-pixel?x=1"], "listed, not failed")
         #expect(error.findings.contains { $0.check == "macros" && $0.warning })
+    }
+
+    /// A HAR as a browser's dev tools write it: `pages`, entries with a `pageref`, a beacon answered with a redirect
+    /// and the redirect's own entry (to a host the plan does not name: not tracking, not listed). Read as `vplay audit
+    /// --har` reads it.
+    @Test func aDevToolsHAR_withPagesAndRedirects_isRead() async throws {
+        var root = try #require(try JSONSerialization.jsonObject(with: try await kit.perfectPlayerHAR()) as? [String: Any])
+        var log = try #require(root["log"] as? [String: Any])
+        var entries = try #require(log["entries"] as? [[String: Any]])
+        log["pages"] = [["id": "page_1", "title": "app", "startedDateTime": entries.first?["startedDateTime"] ?? "", "pageTimings": [String: Any]()]]
+        let impression = try #require(entries.firstIndex { (($0["request"] as? [String: Any])?["url"] as? String)?.contains("/impression?") == true })
+        entries[impression]["pageref"] = "page_1"
+        var response = entries[impression]["response"] as? [String: Any] ?? [:]
+        response["status"] = 302
+        response["redirectURL"] = "https://cdn.example.net/1x1.gif"
+        entries[impression]["response"] = response
+        var hop = entries[impression]
+        hop["request"] = ["method": "GET", "url": "https://cdn.example.net/1x1.gif", "httpVersion": "HTTP/1.1", "headers": [Any](), "queryString": [Any](),
+                          "cookies": [Any](), "headersSize": -1, "bodySize": 0]
+        entries.insert(hop, at: impression + 1)
+        log["entries"] = entries
+        root["log"] = log
+        let requests = try CapturedRequest.parse(try JSONSerialization.data(withJSONObject: root), format: .har)
+        let (_, inspection) = try await capture()
+        let audit = BeaconAudit(inspection: inspection, requests: requests)
+        #expect(audit.passed && audit.matched.count == 12 && audit.unmatched.isEmpty, "\(failed(audit))")
+        let text = AuditCommand.text(audit, requests: requests.count)
+        #expect(text.contains("13 requests, 12 matched") && !text.contains("unmatched"), "\(text)")
+    }
+
+    /// A hostile capture: URLs over 16 KiB are not matched (the macro patterns would take more than linear time on a
+    /// megabyte), only listed, shortened.
+    @Test func urlsOver16KiB_areListedShortened_notMatched() async throws {
+        let long = "http://127.0.0.1:8089/midpoint?pos=" + String(repeating: "a", count: 20_000) + "&cb=1"
+        let entries = Array(repeating: #"{"startedDateTime":"2026-01-01T00:00:00Z","request":{"method":"GET","url":"\#(long)"}}"#, count: 3)
+        let requests = try CapturedRequest.parse(Data((#"{"log":{"entries":["# + entries.joined(separator: ",") + "]}}").utf8), format: .har)
+        let (_, inspection) = try await capture()
+        let audit = BeaconAudit(inspection: inspection, requests: requests)
+        #expect(!audit.passed && audit.matched.isEmpty && audit.unmatched.count == 3)
+        let text = AuditCommand.text(audit, requests: requests.count)
+        #expect(text.contains("MISSING") && text.contains("unmatched") && text.count < 10_000, "\(text.count) characters")
     }
 }

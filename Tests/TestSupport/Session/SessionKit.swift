@@ -134,3 +134,21 @@ public struct SessionRun: Sendable {
     /// Event names in order, for comparing sequences.
     public var eventNames: [PlaybackEvent.Name] { events.map(\.name) }
 }
+
+extension SessionKit {
+    /// The HAR of the demo (`media/demo.xml`) played by a perfect player: every beacon the session fired, sent at its
+    /// exact session time from the kit's `wallStart`, answered 200 at once.
+    public func perfectPlayerHAR() async throws -> Data {
+        let run = await run(configuration(Repo.media("demo.xml")))
+        let entries: [[String: Any]] = run.attempts.map { beacon in
+            ["startedDateTime": ISO8601Time.text(milliseconds: wallStart + beacon.clock.wholeMilliseconds), "time": 1,
+             "request": ["method": "GET", "url": beacon.url, "httpVersion": "HTTP/1.1", "headers": [Any](), "queryString": [Any](), "cookies": [Any](),
+                         "headersSize": -1, "bodySize": 0],
+             "response": ["status": 200, "statusText": "OK", "httpVersion": "HTTP/1.1", "headers": [Any](), "cookies": [Any](),
+                          "content": ["size": 0, "mimeType": "image/gif"], "redirectURL": "", "headersSize": -1, "bodySize": 0],
+             "cache": [String: Any](), "timings": ["send": 0, "wait": 1, "receive": 0]]
+        }
+        let log: [String: Any] = ["version": "1.2", "creator": ["name": "vplay-tests", "version": "1"], "entries": entries]
+        return try JSONSerialization.data(withJSONObject: ["log": log])
+    }
+}
