@@ -51,4 +51,14 @@ import TestSupport
         #expect(off.summary.outcome == .completed && viewability(off).isEmpty)
         #expect(off.events(.viewable).isEmpty && off.events(.notViewable).isEmpty && off.events(.viewUndetermined).isEmpty)
     }
+
+    /// Without `--verification-probe` or an allow list every verification is not executed with reason 2 (not
+    /// supported). Which scripts a probe fetches is `ViewabilityEndToEndTests`, against a real server.
+    @Test func withoutAProbe_everyVerificationIsReason2() async throws {
+        let kit = SessionKit()
+        let run = try await kit.run(cli: ["--vast", "media/viewability.xml", "--dry-run"])
+        #expect(run.summary.outcome == .completed)
+        let reasons = run.beacons("verificationNotExecuted").map { URLComponents(string: $0.url)?.queryItems?.first { $0.name == "reason" }?.value }
+        #expect(reasons.count == 4 && reasons.allSatisfy { $0 == "2" }, "\(run.beacons("verificationNotExecuted").map(\.url))")
+    }
 }
