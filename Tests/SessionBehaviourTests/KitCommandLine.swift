@@ -56,6 +56,31 @@ extension SessionKit {
     }
 }
 
+/// `vplay arguments…` in process on the live environment (`SessionEnvironment.live`): real tag loading, FFmpeg,
+/// HTTP and the address policy, with no double in between. For what the live parts decide — a URL that cannot be
+/// requested, an address the policy refuses, a redirect — against real loopback servers; behaviour that does not
+/// depend on them belongs on the kit.
+enum LiveSession {
+    static func run(cli arguments: [String]) async throws -> SessionRun {
+        let configuration = try SessionKit().configuration(cli: arguments)
+        let records = Locked<[SessionRecord]>([])
+        let summary = await AdSessionRunner(configuration: configuration, environment: .live(configuration)).run { record in
+            records.withLock { $0.append(record) }
+        }
+        let attempts = records.withLock { $0 }.compactMap { if case let .beacon(beacon) = $0, !beacon.dryRun { beacon.url } else { nil } }
+        return SessionRun(summary: summary, records: records.withLock { $0 }, sent: attempts)
+    }
+
+    static func inspect(cli arguments: [String]) async throws -> AdInspection {
+        let command = try SessionKit().command(cli: arguments, as: InspectCommand.self)
+        var configuration = SessionConfiguration(tag: command.tag.vast)
+        command.network.apply(to: &configuration)
+        command.tag.apply(to: &configuration)
+        command.pods.apply(to: &configuration)
+        return await AdInspector(configuration: configuration, environment: .live(configuration)).inspect(openMedia: !command.noMedia)
+    }
+}
+
 struct KitCommandLineError: Error, CustomStringConvertible {
     var description: String
 }

@@ -118,6 +118,10 @@ public struct SessionRun: Sendable {
     /// The URLs the transport was asked for, in order (every attempt; empty in a dry run).
     public var sent: [String]
 
+    public init(summary: SessionSummary, records: [SessionRecord], sent: [String]) {
+        (self.summary, self.records, self.sent) = (summary, records, sent)
+    }
+
     public var events: [PlaybackEvent] { records.compactMap { if case let .event(event) = $0 { event } else { nil } } }
     /// Every attempt (a dry run's planned beacons, one record each).
     public var attempts: [BeaconRecord] { records.compactMap { if case let .beacon(beacon) = $0 { beacon } else { nil } } }
