@@ -19,9 +19,11 @@ import TestSupport
     /// How much more than its well-behaved twin a run facing a large or endless body may peak at: a few MiB of
     /// buffers and allocator slack, far below the 50 MB or 1 GiB the server offers.
     static let memoryGrowthLimit = 24 * 1024 * 1024
-    /// An upper bound on one run's wall time. Alone each run takes 0.5 to 9 s; what it guards against takes minutes
-    /// or hangs (the watchdog ends those at 90 s). In a parallel run on a busy 2-core machine runs of 0.5 s took 23 s.
-    static let wallBound = Duration.seconds(60)
+    /// A hang guard on one run's wall time, not a measure of speed. Alone each run takes 0.5 to 9 s; what it guards
+    /// against takes minutes or hangs (`measuredVPlay`'s watchdog ends those at 150 s, and the test fails on the
+    /// kill). 150 s is more than ten times the slowest run's 9 s alone, so a machine ten times slower still passes; in
+    /// a parallel run on a busy 2-core machine runs of 0.5 s took 23 s.
+    static let wallBound = Duration.seconds(150)
 
     // MARK: - Fixtures
 
@@ -256,11 +258,13 @@ import TestSupport
     /// timeout; the others are delivered and playback timing is unchanged.
     @Test func beaconEndpointThatNeverAnswers_timesOut_andPlaybackTimingIsUnchanged() async throws {
         let (run, exit, server, _) = try await demo({ $0.hasPrefix("/midpoint") ? .stall(for: .seconds(60)) : Self.pixel },
-                                                   ["--beacon-timeout", "1"])
+                                                   ["--beacon-timeout", "1", "--beacon-drain", "60"])
         Self.expectPlaybackUnchanged(run, exit, server)
         let midpoint = try #require(Self.beacons(run).first { $0["event"] as? String == "midpoint" })
         #expect(midpoint["status"] is NSNull && midpoint["error"] as? String == "timed out", "\(midpoint)")
-        #expect((midpoint["latency"] as? Double).map { $0 >= 1 && $0 < 5 } == true, "at the 1 s timeout: \(midpoint)")
+        // Ended by the 1 s timeout ("timed out"), not by the drain ("unanswered at session end"); no upper bound on the
+        // latency: a busy machine only makes it later.
+        #expect((midpoint["latency"] as? Double).map { $0 >= 1 } == true, "not before the 1 s timeout: \(midpoint)")
         #expect(Self.beacons(run).filter { $0["status"] as? Int == 200 }.count == 11, "the other 11 are delivered")
         #expect(Self.targets(server, under: "/midpoint").count == 1, "not retried")
         #expect(exit.wall < Self.wallBound, "\(exit.wall)")

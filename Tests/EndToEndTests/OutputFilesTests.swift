@@ -57,8 +57,9 @@ import TestSupport
         let records = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
             .map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
         #expect(records.count == 12)
+        // The error names the refusal: a beacon left to its 5 s timeout would say "timed out" instead, whatever the
+        // machine's speed.
         #expect(records.allSatisfy { $0["error"] as? String == "connection refused" })
-        #expect(records.allSatisfy { ($0["latency"] as? Double ?? 99) < 2.5 }, "refused at once, far below the 5 s timeout")
         // Playback timing is the same as with a healthy endpoint.
         #expect(lenient.lines.first { $0["name"] as? String == "complete" }?["clock"] as? Double == 10.0)
     }

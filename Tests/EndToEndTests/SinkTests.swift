@@ -66,13 +66,16 @@ import TestSupport
     }
 
     @Test func stalledBody_isLoggedWithTheStatusThatArrived_atTheTimeout_notAtTheDrain() async throws {
-        let run = try await vplay(["--vast", "media/demo.xml", "--sink", "--json", "--beacon-timeout", "1", "--sink-fault", "stall@/midpoint"])
+        let run = try await vplay(["--vast", "media/demo.xml", "--sink", "--json", "--beacon-timeout", "1", "--beacon-drain", "60",
+                                   "--sink-fault", "stall@/midpoint"])
         #expect(run.status == 0, "\(run.stderr)")
         let midpoint = try #require(beacons(run).first { $0["event"] as? String == "midpoint" })
         #expect(midpoint["status"] as? Int == 200)
         #expect(midpoint["error"] as? String == "timed out reading the body")
+        // Ended by the 1 s timeout, not by the drain: a drain would say "unanswered at session end". No upper bound on
+        // the latency: a busy machine only makes it later.
         let latency = try #require(midpoint["latency"] as? Double)
-        #expect(latency >= 1 && latency < 5, "ended by the 1 s timeout, not by the 10 s drain: \(latency)")
+        #expect(latency >= 1, "not before the 1 s timeout: \(latency)")
         #expect((run.lines.last?["beacons"] as? [String: Any])?["failed"] as? Int == 0, "the server answered 200: delivered")
     }
 

@@ -153,7 +153,7 @@ struct RunningVPlay {
 }
 
 /// Runs the built binary to its end, like `vplay(_:)`, and measures it: peak RSS and wall time.
-func measuredVPlay(_ arguments: [String], killAfter limit: Duration = .seconds(90)) async throws -> (Invocation, SpawnedVPlay.Exit) {
+func measuredVPlay(_ arguments: [String], killAfter limit: Duration = .seconds(150)) async throws -> (Invocation, SpawnedVPlay.Exit) {
     let running = try RunningVPlay(arguments, in: try TemporaryFolder(), killAfter: limit)
     let exit = await running.exit.value
     let run = Invocation(status: exit.status, stdout: try String(contentsOf: running.stdout, encoding: .utf8), stderr: running.errors)
