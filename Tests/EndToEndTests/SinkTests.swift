@@ -2,7 +2,9 @@ import Foundation
 import Testing
 import TestSupport
 
-/// `--sink`: every beacon of the demo over real HTTP to vplay's own sink, reconciled; faults and retries.
+/// `--sink` and `vplay sink` through the binary: every beacon of the demo over real HTTP to vplay's own sink,
+/// reconciled in its output; a beacon log and HAR at session end; the sink command serving media and hits. Faults and
+/// retries of the embedded sink are `SinkBehaviourTests`, in process.
 @Suite struct SinkTests {
     func beacons(_ run: Invocation) -> [[String: Any]] { run.lines.filter { $0["kind"] as? String == "beacon" } }
     func reconciliation(_ run: Invocation) throws -> [String: Any] {
@@ -23,60 +25,6 @@ import TestSupport
         #expect(impression["url"] as? String == "http://127.0.0.1:8089/impression?ad=vplay-demo-001&cb=66428519&ts=2026-01-01T00%3A00%3A00.000%2B00%3A00")
         let summary = try #require(run.lines.last)
         #expect((summary["sink"] as? [String: Any])?["matched"] as? Int == 12)
-    }
-
-    @Test func faults_500SlowAndReset_areLoggedWithTheirReason_playbackTimingUnchanged_exit5WhenAsked() async throws {
-        // A 1 s timeout (not less): on a loaded machine a shorter one can expire before the request is even written,
-        // and then the sink rightly never sees it.
-        let run = try await vplay(["--vast", "media/demo.xml", "--sink", "--json", "--beacon-timeout", "1", "--fail-on-beacon-errors",
-                                   "--sink-fault", "500@/midpoint", "--sink-fault", "delay=3s@/start", "--sink-fault", "reset@/complete"])
-        #expect(run.status == 5)
-        let sent = beacons(run)
-        func beacon(_ event: String) -> [String: Any]? { sent.first { $0["event"] as? String == event } }
-        #expect(beacon("midpoint")?["status"] as? Int == 500 && beacon("midpoint")?["error"] as? String == "HTTP 500")
-        #expect(beacon("start")?["status"] is NSNull && beacon("start")?["error"] as? String == "timed out")
-        #expect(beacon("complete")?["status"] is NSNull && beacon("complete")?["error"] as? String == "connection reset")
-        let events = run.lines.filter { $0["kind"] as? String == "event" }
-        for (name, time) in [("start", 0.0), ("midpoint", 5.0), ("complete", 10.0)] {
-            #expect(events.first { $0["name"] as? String == name }?["clock"] as? Double == time, "\(name)")
-        }
-        // The requests did reach the sink (the server saw them even when the client got no good answer).
-        #expect(try reconciliation(run)["matched"] as? Int == 12)
-        #expect(run.lines.last?["exitCode"] as? Int == 5)
-    }
-
-    @Test func retries_500Then200_endsWithExactlyOneSuccess() async throws {
-        let run = try await vplay(["--vast", "media/demo.xml", "--sink", "--json", "--retries", "2", "--sink-fault", "500x1@/midpoint"])
-        #expect(run.status == 0)
-        let midpoints = beacons(run).filter { $0["event"] as? String == "midpoint" }
-        #expect(midpoints.compactMap { $0["status"] as? Int } == [500, 200])
-        #expect(midpoints.compactMap { $0["attempt"] as? Int } == [1, 2])
-        #expect(midpoints.filter { $0["status"] as? Int == 200 }.count == 1)
-        #expect(try reconciliation(run)["received"] as? Int == 13, "12 beacons, one of them twice")
-        #expect((run.lines.last?["beacons"] as? [String: Any])?["failed"] as? Int == 0)
-    }
-
-    @Test func retries_resetAfterTheRequestWasSent_isNotRetried_theSinkReceivesEachBeaconOnce() async throws {
-        let run = try await vplay(["--vast", "media/demo.xml", "--sink", "--json", "--retries", "2", "--sink-fault", "reset@/midpoint"])
-        let midpoints = beacons(run).filter { $0["event"] as? String == "midpoint" }
-        #expect(midpoints.count == 1)
-        #expect(midpoints.first?["error"] as? String == "connection reset")
-        let result = try reconciliation(run)
-        #expect(result["received"] as? Int == 12 && result["sent"] as? Int == 12 && result["matched"] as? Int == 12)
-    }
-
-    @Test func stalledBody_isLoggedWithTheStatusThatArrived_atTheTimeout_notAtTheDrain() async throws {
-        let run = try await vplay(["--vast", "media/demo.xml", "--sink", "--json", "--beacon-timeout", "1", "--beacon-drain", "60",
-                                   "--sink-fault", "stall@/midpoint"])
-        #expect(run.status == 0, "\(run.stderr)")
-        let midpoint = try #require(beacons(run).first { $0["event"] as? String == "midpoint" })
-        #expect(midpoint["status"] as? Int == 200)
-        #expect(midpoint["error"] as? String == "timed out reading the body")
-        // Ended by the 1 s timeout, not by the drain: a drain would say "unanswered at session end". No upper bound on
-        // the latency: a busy machine only makes it later.
-        let latency = try #require(midpoint["latency"] as? Double)
-        #expect(latency >= 1, "not before the 1 s timeout: \(latency)")
-        #expect((run.lines.last?["beacons"] as? [String: Any])?["failed"] as? Int == 0, "the server answered 200: delivered")
     }
 
     /// Concurrency 1 and a sink that never answers: three beacons time out (1 s each), the fourth is on the wire when
