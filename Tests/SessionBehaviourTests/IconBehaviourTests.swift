@@ -4,6 +4,7 @@ import PlayerEngine
 import Testing
 import TrackingBeacons
 import TestSupport
+@testable import vplay
 
 /// Icons (issue 15 item 2): the InLine's AdChoices icon shows at its offset for its duration of played video, its
 /// IconViewTracking fires then with the wrapper's tracking-only icon of the same program, and `iconClick` fires its
@@ -52,5 +53,13 @@ import TestSupport
                 || run.beacons("icon.viewTracking").map(\.url) == ["http://t.example/in/icon/view?at=00%3A00%3A01.000", "http://t.example/w/icon/view"])
         #expect(Set(run.beacons("icon.clickTracking").map(\.url)) == ["http://t.example/w/icon/click", "http://t.example/in/icon/click?at=00%3A00%3A02.000"])
         #expect(run.beacons("icon.clickTracking").allSatisfy { $0.clock == .seconds(2) } && run.beacons("icon.viewTracking").allSatisfy { $0.clock == .seconds(1) })
+    }
+
+    /// What `vplay inspect` prints of the icons: each one and when it shows.
+    @Test func inspect_listsTheIconsAndWhenTheyShow() async throws {
+        let folder = try TemporaryFolder()
+        let inspection = try await SessionKit().inspect(cli: ["inspect", "--vast", try folder.write("inline.xml", Self.inLine), "--no-media"])
+        let text = InspectRendering.text(inspection)
+        #expect(text.contains("icon 1: AdChoices [inline] 20x20 at 00:00:01.000 for 00:00:02.500"), "\(text)")
     }
 }

@@ -84,4 +84,10 @@ import TestSupport
         try Data(#"{"quality":"high","downloadSeconds":7}"#.utf8).write(to: URL(fileURLWithPath: state))
         #expect(try await chosen()?.hasSuffix("clip-audio-outlasts-video.mp4") == true, "5 ≤ x < 10 on high: mid")
     }
+
+    /// `--media-file` names a file by its position or its id: by id the demo's only file plays.
+    @Test func mediaFileByID_playsThatFile() async throws {
+        let run = try await kit.run(cli: ["--vast", "media/demo.xml", "--dry-run", "--media-file", "demo-360p"])
+        #expect(run.summary.outcome == .completed && run.resolved.map(\.mediaURL) == ["clip-10s-360p.mp4"], "\(run.resolved.map(\.mediaURL))")
+    }
 }
