@@ -80,14 +80,6 @@ func jsonLines(_ path: String) throws -> [[String: Any]] {
         #expect(a == b && implicit.json && explicit.json)
     }
 
-    @Test func textOutput_showsTimelineAndSummary() async throws {
-        let run = try await vplay(["--vast", "media/demo.xml", "--dry-run"])
-        #expect(run.status == 0)
-        #expect(run.stdout.contains("● midpoint"))
-        #expect(run.stdout.contains("summary: completed (exit 0)"))
-        #expect(run.stdout.contains("12 planned (dry run: none sent)"))
-    }
-
     /// `--media-file 9` on an ad with one file: the user's mistake, a usage error naming the files — in `run` and
     /// `inspect` alike — and nothing is fired (it sent 403 to the ad server's Error URL, exit 4, and inspect said 3).
     @Test func mediaFileTheAdDoesNotHave_isAUsageError_inRunAndInspect_firingNothing() async throws {

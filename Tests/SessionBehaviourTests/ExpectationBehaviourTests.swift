@@ -163,3 +163,47 @@ extension ExpectationBehaviourTests {
         #expect(none.exitCode == 1)
     }
 }
+
+/// What `--junit` and the text output say of a run, made in process by the renderers `vplay` writes them with. That
+/// the file is valid against the JUnit schema and where it ran is `JUnitTests`, through the binary.
+extension ExpectationBehaviourTests {
+    /// JUnit test names are the checks, not their values, so a golden file with new values keeps the same tests; a
+    /// failure says what differed.
+    @Test func junit_testNames_areTheChecks_andFailuresSayWhatDiffered() async throws {
+        let folder = try TemporaryFolder()
+        func cases(_ name: String, _ expectations: String) async throws -> [(name: String, failure: String?)] {
+            let file = try folder.write("\(name).json", expectations)
+            let verdict = try await verdict(["--vast", "media/demo.xml", "--dry-run", "--expect", file])
+            return JUnitReport.sessionCases(summary: verdict.run.summary, transcript: verdict.transcript, results: verdict.results).map { item in
+                if case let .failed(message, _) = item.outcome { (item.name, message) } else { (item.name, nil) }
+            }
+        }
+        let holds = try await cases("holds", #"""
+            {"events": [{"name": "midpoint", "playhead": 5.0, "clock": 5.0}, {"name": "pause", "count": 0}],
+             "beacons": [{"event": "midpoint", "url": "*/midpoint*", "count": 1}], "reward": true, "ending": "completed"}
+            """#)
+        let changed = try await cases("changed", #"""
+            {"events": [{"name": "midpoint", "playhead": 6.0, "clock": 6.5}, {"name": "pause", "count": 2}],
+             "beacons": [{"event": "midpoint", "url": "*/midpoint*", "count": 3}], "reward": false, "ending": "skipped"}
+            """#)
+        let names = holds.map(\.name)
+        #expect(names == ["event midpoint time", "event pause count", "beacon midpoint matching */midpoint* count", "reward", "ending"])
+        #expect(changed.map(\.name) == names, "the same tests, whatever values the golden file holds")
+        #expect(holds.allSatisfy { $0.failure == nil })
+        let failures = Dictionary(uniqueKeysWithValues: changed.map { ($0.name, $0.failure ?? "") })
+        #expect(failures["event midpoint time"]?.contains("expected midpoint at playhead 6.000 s, clock 6.500 s") == true
+                && failures["event midpoint time"]?.contains(", but was at playhead 5.000 s (off by -1.000 s), clock 5.000 s") == true,
+                "\(failures["event midpoint time"] ?? "")")
+        #expect(failures["beacon midpoint matching */midpoint* count"]?.contains("fires 3 times, but fired once") == true)
+        #expect(failures["ending"] == "expected ending skipped, but ended completed")
+    }
+
+    /// The text a run prints: a line per record (the midpoint marked) and the summary with its beacon count.
+    @Test func textOutput_showsTimelineAndSummary() async throws {
+        let run = try await kit.run(cli: ["--vast", "media/demo.xml", "--dry-run"])
+        let lines = run.records.map { SessionText.line($0) }
+        #expect(lines.contains { $0.contains("● midpoint") }, "\(lines)")
+        let summary = SessionText.summary(run.summary, exitCode: 0)
+        #expect(summary.contains("summary: completed (exit 0)") && summary.contains("12 planned (dry run: none sent)"), "\(summary)")
+    }
+}
