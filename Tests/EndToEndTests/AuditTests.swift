@@ -1,13 +1,14 @@
+import AdSession
 import Foundation
 import Primitives
 import Testing
 import TestSupport
 
-/// Issue 20, what only the `vplay audit` process shows: a realistic capture — the repo's demo tag played by vplay in
-/// real time through `vplay sink`, recorded as a HAR, a beacon log and the sink's log — read from files and audited
-/// clean against the lateness that run had; the report, JUnit and SVG outputs, exit codes and usage errors; a browser's
-/// HAR with pages and redirects; a hostile capture. The audit's judgements of each defect are tested in process on
-/// fixed captures (`SessionBehaviourTests/AuditBehaviourTests`).
+/// Issue 20, what only processes show: a realistic capture — the repo's demo tag played by the binary in real time
+/// through `vplay sink`, recorded as a HAR, a beacon log and the sink's log — audited clean against the lateness that
+/// run had; and `vplay audit`'s report, JUnit and SVG outputs, exit codes and usage errors. The audit's judgements of
+/// each defect, a browser's HAR with pages and redirects and a hostile capture are tested in process on fixed
+/// captures (`SessionBehaviourTests/AuditBehaviourTests`).
 @Suite(.hangLimit) struct AuditTests {
     /// One real-time play of the demo (10 s), shared by the tests: its beacons sent over HTTP to a `vplay sink --log`
     /// (a copy of the demo tag points at that sink's port), recorded three ways — the run's HAR and beacon log, and the
@@ -79,17 +80,23 @@ import TestSupport
         let harTimes = entries.map { (url: Self.url($0), at: ISO8601Time.milliseconds($0["startedDateTime"] as? String ?? "") ?? 0) }
         let harLate = try await lateness(harTimes)
         let folder = try TemporaryFolder()
-        let harPath = try folder.write("run.har", capture.har)
-        let fromHAR = try await vplay(["audit", "--vast", capture.tag, "--har", harPath, "--json", "--tolerance", Self.seconds(1 + 2 * harLate)])
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(fromHAR.stdout.utf8)) as? [String: Any], "\(fromHAR.stdout) \(fromHAR.stderr)")
-        #expect(fromHAR.status == 0, "late by up to \(harLate) s: \(fromHAR.stdout)")
-        #expect(report["passed"] as? Bool == true && report["matched"] as? Int == 12 && report["requests"] as? Int == 12)
-        let checks = ((report["findings"] as? [[String: Any]]) ?? []).compactMap { $0["check"] as? String }
+        // Each file read as `vplay audit` reads it (`CapturedRequest.read`) and judged in process against the tag's
+        // inspection, with the tolerance the run's own lateness gives (the audit's rendering and exit codes are
+        // `outputs_junitTimelineAndReport_andUsageErrors`).
+        var configuration = SessionConfiguration(tag: capture.tag)
+        configuration.dryRun = true
+        let inspection = await AdInspector(configuration: configuration).inspect(openMedia: true)
+        func audit(_ data: Data, _ name: String, _ format: CapturedRequest.Format, late: Double) throws -> BeaconAudit {
+            let requests = try CapturedRequest.read(try folder.write(name, data), format: format)
+            return BeaconAudit(inspection: inspection, requests: requests, tolerance: 1 + 2 * late)
+        }
+        let fromHAR = try audit(capture.har, "run.har", .har, late: harLate)
+        #expect(fromHAR.passed && fromHAR.matched.count == 12, "late by up to \(harLate) s: \(fromHAR.findings.filter { !$0.passed })")
+        let checks = fromHAR.findings.map(\.check)
         #expect(checks.contains("timing.midpoint") && checks.contains("timing.duration") && checks.contains("playhead.midpoint"), "\(checks)")
         // The beacon log holds the same send times as the HAR.
-        let beacons = try folder.write("beacons.jsonl", capture.beacons)
-        let fromLog = try await vplay(["audit", "--vast", capture.tag, "--beacons", beacons, "--tolerance", Self.seconds(1 + 2 * harLate)])
-        #expect(fromLog.status == 0, "\(fromLog.stdout)")
+        let fromLog = try audit(capture.beacons, "beacons.jsonl", .beacons, late: harLate)
+        #expect(fromLog.passed && fromLog.matched.count == 12, "\(fromLog.findings.filter { !$0.passed })")
         // The sink's log: when each request arrived.
         var hits: [(url: String, at: Int64)] = []
         for line in capture.sinkLog.split(separator: UInt8(ascii: "\n")) {
@@ -98,10 +105,8 @@ import TestSupport
             hits.append(("http://\(object["host"] as? String ?? "127.0.0.1")\(target)", at))
         }
         let sinkLate = try await lateness(hits)
-        let sinkLog = try folder.write("hits.jsonl", capture.sinkLog)
-        let fromSink = try await vplay(["audit", "--vast", capture.tag, "--log", sinkLog, "--tolerance", Self.seconds(1 + 2 * sinkLate)])
-        #expect(fromSink.status == 0, "late by up to \(sinkLate) s: \(fromSink.stdout)")
-        #expect(fromSink.stdout.contains("audit: 12 requests, 12 matched"), "\(fromSink.stdout)")
+        let fromSink = try audit(capture.sinkLog, "hits.jsonl", .sinkLog, late: sinkLate)
+        #expect(fromSink.passed && fromSink.matched.count == 12, "late by up to \(sinkLate) s: \(fromSink.findings.filter { !$0.passed })")
     }
 
     static func seconds(_ value: Double) -> String { String(format: "%.3f", value) }
