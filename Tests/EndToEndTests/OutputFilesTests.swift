@@ -64,21 +64,6 @@ import TestSupport
         #expect(lenient.lines.first { $0["name"] as? String == "complete" }?["clock"] as? Double == 10.0)
     }
 
-    @Test func beaconLog_sameSeedAndNow_isTheSameBytes_withSortedKeys() async throws {
-        let folder = try TemporaryFolder()
-        var logs: [Data] = []
-        for index in 0..<2 {
-            let log = folder.url.appendingPathComponent("run\(index).jsonl").path
-            let run = try await vplay(["--vast", "media/demo.xml", "--dry-run", "--seed", "5", "--now", "2026-01-01T00:00:00Z", "--beacons", log])
-            #expect(run.status == 0, "\(run.stderr)")
-            logs.append(try Data(contentsOf: URL(fileURLWithPath: log)))
-        }
-        #expect(logs[0] == logs[1])
-        let first = try #require(String(decoding: logs[0], as: UTF8.self).split(separator: "\n").first)
-        let keys = first.matches(of: /"([A-Za-z]+)":/).map { String($0.output.1) }
-        #expect(!keys.isEmpty && keys == keys.sorted(), "\(keys)")
-    }
-
     @Test(.hangLimit)
     func sigint_duringARealTimeRun_writesLogsAndSummaryMarkedInterruptedAndExits130() async throws {
         let folder = try TemporaryFolder()

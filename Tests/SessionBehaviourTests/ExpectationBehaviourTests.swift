@@ -1,4 +1,6 @@
 import AdSession
+import Primitives
+import TrackingBeacons
 import Foundation
 import Testing
 import TestSupport
@@ -205,5 +207,29 @@ extension ExpectationBehaviourTests {
         #expect(lines.contains { $0.contains("● midpoint") }, "\(lines)")
         let summary = SessionText.summary(run.summary, exitCode: 0)
         #expect(summary.contains("summary: completed (exit 0)") && summary.contains("12 planned (dry run: none sent)"), "\(summary)")
+    }
+}
+
+extension ExpectationBehaviourTests {
+    /// The beacon log `--beacons` writes, made as `vplay` makes it (`SessionOutputs`, the session id from the seed):
+    /// the same seed and instant give the same bytes, and every line's keys are sorted, so logs diff cleanly in CI.
+    @Test func beaconLog_sameSeedAndNow_isTheSameBytes_withSortedKeys() async throws {
+        let folder = try TemporaryFolder()
+        var logs: [Data] = []
+        for index in 0..<2 {
+            let arguments = ["--vast", "media/demo.xml", "--dry-run", "--seed", "5", "--now", "2026-01-01T00:00:00Z"]
+            let configuration = try kit.configuration(cli: arguments)
+            let run = await kit.run(configuration)
+            let path = folder.url.appendingPathComponent("run\(index).jsonl").path
+            let outputs = try SessionOutputs(beaconsPath: path, harPath: nil, userAgent: configuration.userAgent, title: "media/demo.xml",
+                                             session: TransactionID.make(seed: configuration.seed))
+            for record in run.records { outputs.record(record) }
+            #expect(outputs.finish(interrupted: false).isEmpty)
+            logs.append(try Data(contentsOf: URL(fileURLWithPath: path)))
+        }
+        #expect(logs[0] == logs[1] && !logs[0].isEmpty)
+        let first = try #require(String(decoding: logs[0], as: UTF8.self).split(separator: "\n").first)
+        let keys = first.matches(of: /"([A-Za-z]+)":/).map { String($0.output.1) }
+        #expect(!keys.isEmpty && keys == keys.sorted(), "\(keys)")
     }
 }
