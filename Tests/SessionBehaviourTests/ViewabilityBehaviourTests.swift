@@ -4,6 +4,7 @@ import PlayerEngine
 import Testing
 import TrackingBeacons
 import TestSupport
+@testable import vplay
 
 /// Viewability (issue 18): `<ViewableImpression>` decided by the MRC rule for video (50 % of the pixels in view for 2
 /// continuous seconds of play) on the scripted geometry, the InLine's and the wrapper's URLs fired together at the
@@ -60,5 +61,28 @@ import TestSupport
         #expect(run.summary.outcome == .completed)
         let reasons = run.beacons("verificationNotExecuted").map { URLComponents(string: $0.url)?.queryItems?.first { $0.name == "reason" }?.value }
         #expect(reasons.count == 4 && reasons.allSatisfy { $0 == "2" }, "\(run.beacons("verificationNotExecuted").map(\.url))")
+    }
+
+    /// The OMID event log `--omid-log` writes (`OMIDLog`, from the session's transcript) of the demo is the golden
+    /// file; with a script: pause and resume, a mute as a volume change, a skip, and the session's end.
+    @Test func theOMIDLogOfTheDemo_isTheGoldenFile() async throws {
+        func log(_ arguments: [String]) async throws -> String {
+            let kit = SessionKit()
+            let configuration = try kit.configuration(cli: ["--vast", "media/demo.xml", "--dry-run"] + arguments)
+            let run = await kit.run(configuration)
+            var transcript = SessionTranscript()
+            for record in run.records { transcript.add(record) }
+            return OMIDLog.lines(transcript, breakPosition: configuration.adBreak.position).map { $0.text + "\n" }.joined()
+        }
+        let golden = try String(contentsOf: Repo.root.appendingPathComponent("Tests/Golden/demo.omid.jsonl"), encoding: .utf8)
+        #expect(try await log(["--seed", "7", "--now", "2026-01-01T00:00:00Z"]) == golden)
+        let scripted = try await log(["--script", "pause@1,resume@2,mute@3,click@4,clickthroughClose@5,skip@7"])
+        let types = scripted.split(separator: "\n").compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["type"] as? String
+        }
+        // Playhead 1 paused until clock 2; the first quartile (playhead 2.5) at clock 3.5; the click at playhead 3
+        // holds it until clock 5; the midpoint (playhead 5) at clock 7, before the skip at that instant.
+        #expect(types == ["sessionStart", "loaded", "impression", "start", "playerStateChange", "pause", "resume", "volumeChange", "firstQuartile",
+                          "adUserInteraction", "pause", "resume", "midpoint", "skipped", "sessionFinish"], "\(types)")
     }
 }
