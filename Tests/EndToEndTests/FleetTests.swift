@@ -1,6 +1,8 @@
+import AdSession
 import Foundation
 import Testing
 import TestSupport
+@testable import vplay
 
 /// `vplay fleet` over real HTTP to the embedded sink, and `vplay merge` on report files: what only the binary
 /// against a real loopback server, and a process's exit status and files, show. The oracle's agreement with what the
@@ -49,10 +51,13 @@ import TestSupport
     @Test func mergeCommand_readsShardReports_exitCodesAndTheReportItWrites() async throws {
         let folder = try TemporaryFolder()
         func path(_ name: String) -> String { folder.url.appendingPathComponent(name).path }
+        // The shard reports, made in process on the session kit and encoded as `vplay fleet --report` writes them
+        // (`FleetReport.json()`): what is tested here is merge reading them.
         for (name, shard) in [("shard0", "0/3"), ("shard1", "1/3"), ("shard2", "2/3"), ("other", "0/2")] {
-            let run = try await vplay(["fleet", "--vast", "media/demo.xml", "--sessions", "24", "--dry-run", "--seed", "21",
-                                       "--now", "2026-01-01T00:00:00Z", "--shard", shard, "--report", path("\(name).json")])
-            #expect(run.status == 0, "\(name): \(run.stderr)")
+            let command = try CLI.parse(FleetCommand.self, ["fleet", "--vast", Repo.media("demo.xml"), "--sessions", "24", "--dry-run", "--seed", "21",
+                                                            "--now", "2026-01-01T00:00:00Z", "--shard", shard])
+            let (result, _) = await SessionKit().fleet(command.fleetConfiguration())
+            try result.get().json().write(to: URL(fileURLWithPath: path("\(name).json")))
         }
         let cases: [([String], Int32, String)] = [
             ([path("shard2.json"), path("shard0.json"), path("shard1.json"), "--report", path("merged.json")], 0, ""),
