@@ -1,7 +1,9 @@
+import AdSession
 import Foundation
 import Synchronization
 import Testing
 import TestSupport
+@testable import vplay
 
 /// Issue 15 item 4, end to end over loopback: a protocol-relative tracking URL in a tag served over http is requested
 /// over http and reaches the server; a URL that is not absolute (`you_shall_not_path`) is warned about once and never
@@ -42,8 +44,10 @@ import TestSupport
         let summary = try #require(run.lines.last)
         #expect((summary["beacons"] as? [String: Any])?["failed"] as? Int == 0)
 
-        let inspected = try await vplay(["inspect", "--vast", "\(server.baseURL)/tag.xml"])
-        #expect(inspected.stdout.contains("you_shall_not_path") && inspected.stdout.contains("not absolute"), "\(inspected.stdout)")
+        // What inspect says of the same served tag, in process on the live environment (the text is InspectRendering's).
+        let inspection = await AdInspector(configuration: SessionConfiguration(tag: "\(server.baseURL)/tag.xml")).inspect(openMedia: true)
+        let inspected = InspectRendering.text(inspection)
+        #expect(inspected.contains("you_shall_not_path") && inspected.contains("not absolute"), "\(inspected)")
     }
 }
 
