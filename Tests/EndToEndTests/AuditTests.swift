@@ -73,6 +73,7 @@ import TestSupport
 
     /// The demo played in real time, captured three ways, audited clean: each capture against the lateness that run
     /// had (the audit's timing checks themselves are tested on fixed captures, `AuditBehaviourTests`).
+    /// Only the binary in real time through a separate `vplay sink` makes these captures: HAR, beacon log, sink log.
     @Test func theDemoPlayedInRealTime_isAuditedClean_fromItsHAR_itsBeaconLog_andTheSinksLog() async throws {
         let capture = try await Self.capture.value
         let har = try #require(try JSONSerialization.jsonObject(with: capture.har) as? [String: Any])

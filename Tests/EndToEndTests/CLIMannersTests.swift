@@ -40,6 +40,7 @@ import TestSupport
         expectOneFormat(merge, "/nonexistent/shard-0.json: cannot read it")
     }
 
+    /// Only a process shows exit 2 and the stderr line naming the unknown subcommand, and `vplay help inspect` exit 0.
     @Test func unknownSubcommand_isNamed_notTakenForRun() async throws {
         let run = try await vplay(["bogus", "--vast", "media/demo.xml"])
         #expect(run.status == 2)
@@ -48,6 +49,7 @@ import TestSupport
         #expect(try await vplay(["help", "inspect"]).status == 0, "`vplay help CMD` still works")
     }
 
+    /// Only a process shows what `--quiet` leaves on stdout and stderr, for run, fleet and inspect, and on a failure.
     @Test func quiet_printsNothingButWhatWasAskedFor() async throws {
         let text = try await vplay(["--vast", "media/demo.xml", "--dry-run", "--quiet", "--macro", "FOO=1"])
         #expect(text.status == 0 && text.stdout.isEmpty && text.stderr.isEmpty, "stdout: \(text.stdout) stderr: \(text.stderr)")

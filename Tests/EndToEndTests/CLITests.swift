@@ -47,6 +47,7 @@ func jsonLines(_ path: String) throws -> [[String: Any]] {
 
 /// `vplay` as a user runs it: the README's commands, the JSON Lines contract, the exit codes.
 @Suite struct CLITests {
+    /// Only a process shows the JSON Lines contract on stdout: one object a line, the summary last, exit 0.
     @Test func demoDryRunJSON_printsTheContractWithQuartilesAtExactly25_50_75Percent() async throws {
         let run = try await vplay(["--vast", "media/demo.xml", "--dry-run", "--json", "--now", "2026-01-01T00:00:00Z"])
         #expect(run.status == 0, "stderr: \(run.stderr)")
@@ -82,6 +83,7 @@ func jsonLines(_ path: String) throws -> [[String: Any]] {
 
     /// `--media-file 9` on an ad with one file: the user's mistake, a usage error naming the files — in `run` and
     /// `inspect` alike — and nothing is fired (it sent 403 to the ad server's Error URL, exit 4, and inspect said 3).
+    /// Only a process shows exit 2 for run, inspect and fleet, the error line on stdout, fleet's message on stderr.
     @Test func mediaFileTheAdDoesNotHave_isAUsageError_inRunAndInspect_firingNothing() async throws {
         let run = try await vplay(["--vast", "media/demo.xml", "--media-file", "9", "--json", "--dry-run"])
         #expect(run.status == 2, "exit \(run.status)")
@@ -96,6 +98,7 @@ func jsonLines(_ path: String) throws -> [[String: Any]] {
         #expect(CLI.usageError(["--vast", "media/demo.xml", "--media-file", "demo-360p", "--dry-run"]) == nil)
     }
 
+    /// Only a process shows `vplay probe --decode --json` on stdout, exit 0, against ffprobe's count of the file.
     @Test func probeDecodeJSON_matchesFFprobe() async throws {
         let path = Repo.media("clip-10s-360p.mp4")
         let run = try await vplay(["probe", path, "--decode", "--json"])
@@ -179,6 +182,7 @@ func jsonLines(_ path: String) throws -> [[String: Any]] {
 }
 
 @Suite struct ConsoleTests {
+    /// Only a process shows its output on pipes, not a terminal: no ANSI escapes, no live line, the summary table.
     @Test func pipedOutput_hasNoColourCodes_andTheSummaryTable() async throws {
         let run = try await vplay(["--vast", "media/demo.xml", "--dry-run", "--script", "skip@4,skip@6"])
         #expect(run.status == 0)
@@ -240,6 +244,7 @@ struct TerminalConsoleTests {
 /// The README shows what the demo command prints: its summary block is checked against a real run of that command,
 /// so the README cannot drift from the binary.
 @Suite struct ReadmeDemoTests {
+    /// Only a process shows the demo command's stdout, which the README quotes: the summary block, the sink line.
     @Test func readmeDemoSummary_isWhatTheDemoCommandPrints() async throws {
         let readme = try String(contentsOfFile: Repo.root.appendingPathComponent("README.md").path, encoding: .utf8)
         let start = try #require(readme.range(of: "summary: completed (exit 0)\n"))

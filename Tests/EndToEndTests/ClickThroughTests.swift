@@ -6,6 +6,7 @@ import TestSupport
 /// for the click's moment, is in the click's event line and in the report, so QA can check the landing page. Only a
 /// process shows its JSON line and the report file; the pages themselves are `ClickThroughBehaviourTests`.
 @Suite(.hangLimit) struct ClickThroughTests {
+    /// Only a process shows the click's event line on stdout and the report file, each with the landing page.
     @Test func clickEvents_carryTheExpandedLandingPage_inJSONAndReport() async throws {
         let folder = try TemporaryFolder()
         let tag = try DemoTags.landingPagesWithMacros(in: folder)

@@ -18,6 +18,7 @@ import TestSupport
         return try await runProcess("/usr/bin/env", ["PYTHONPATH=\(validators.path)", path] + arguments)
     }
 
+    /// Only a process shows hadolint's verdict: exit 0 on deploy/Dockerfile, non-zero on a root, unpinned one.
     @Test func dockerfile_passesHadolint_andRunsAsAnUnprivilegedUser() async throws {
         let dockerfile = Self.deploy.appendingPathComponent("Dockerfile").path
         let run = try await lint("hadolint", [dockerfile])
@@ -30,6 +31,7 @@ import TestSupport
         #expect(try await lint("hadolint", [bad]).status != 0)
     }
 
+    /// Only a process shows kubernetes-validate's verdict: exit 0 on the manifests, non-zero with an unknown field.
     @Test func manifests_passStrictKubernetesSchemaValidation() async throws {
         let manifests = ["fleet-job.yaml", "collector.yaml"].map { Self.deploy.appendingPathComponent("k8s/\($0)").path }
         let run = try await lint("kubernetes-validate", ["--strict", "--kubernetes-version", "1.30.0"] + manifests)
@@ -90,6 +92,7 @@ import TestSupport
         return (try await vplay(local), completions)
     }
 
+    /// Only the binary against a real loopback collector shows every beacon arriving, the report alone on stdout.
     @Test func fleetJob_sendsEveryBeaconToTheCollector_andItsLogIsTheReportAlone() async throws {
         let collector = try ScriptedHTTPServer(replies: [.status(204)])
         defer { collector.stop() }
@@ -109,6 +112,7 @@ import TestSupport
         #expect(requests.allSatisfy { $0.target.hasPrefix("/") } && requests.contains { $0.target.hasPrefix("/firstQuartile?pos=") })
     }
 
+    /// Only a process shows the exit status 5 that fails the pod when the collector's port refuses every connection.
     @Test func fleetJob_failsItsPod_whenTheCollectorIsDown() async throws {
         let (run, _) = try await runShard(index: 0, collector: "http://127.0.0.1:\(ScriptedHTTPServer.closedPort())")
         #expect(run.status == 5, "a shard whose beacons were refused fails its pod: \(run.stderr)")
@@ -122,6 +126,7 @@ import TestSupport
         #expect(configuration.shardRate == 250)
     }
 
+    /// Only processes show merge-shards.sh on the shards' stdout: the merged file, and exit 1 naming a missing shard.
     @Test func mergeScript_readsEachShardsLog_andRefusesAnIncompleteSet() async throws {
         let folder = try TemporaryFolder()
         let logs = folder.url.appendingPathComponent("logs")

@@ -64,6 +64,7 @@ import TestSupport
         }
     }
 
+    /// Only a process shows the HAR file it writes when a closed loopback port refuses every beacon.
     @Test func har_refusedConnections_areStatus0WithTheError_andTheirTimeIsNotAWait() async throws {
         let folder = try TemporaryFolder()
         let tag = try Self.tag(folder, beaconBase: "http://127.0.0.1:\(ScriptedHTTPServer.closedPort())")
@@ -80,6 +81,7 @@ import TestSupport
         }
     }
 
+    /// Only the binary with its embedded sink shows the sink's real answers and Host header in the HAR file.
     @Test func har_withTheSink_showsTheSinksAnswers_andTheHeadersSentToIt() async throws {
         let folder = try TemporaryFolder()
         let har = folder.url.appendingPathComponent("run.har").path

@@ -91,6 +91,7 @@ import TestSupport
 
     /// The wrapper's target sends its head at once and then one byte a second (an InLine that would take 20 minutes):
     /// the per-wrapper timeout (`--tag-timeouts`, here 1 s) ends it with 301, sent to the wrapper's Error URL.
+    /// Only the binary against a real loopback server shows the trickle cut off, exit 3, the Error URL hit, peak RSS.
     @Test func tagTricklingOneByteASecond_failsWith301AtTheWrapperTimeout_andTheWrapperErrorURLGets301() async throws {
         let folder = try TemporaryFolder()
         let server = try ScriptedHTTPServer { target in
@@ -108,6 +109,7 @@ import TestSupport
 
     /// An HTTP redirect cycle (`/tag` → `/tag2` → `/tag`) is followed once round; a chain of redirects that never
     /// ends stops after 5. Either way the target is unavailable: 301 to the wrapper's Error URL.
+    /// Only the binary against a real loopback server shows the requests made, exit 3, the Error URL hit, peak RSS.
     @Test func tagRedirectLoops_failWith301_afterFollowingTheCycleOnceOrFiveRedirects() async throws {
         let server = try ScriptedHTTPServer { target in
             if target == "/tag" { return .redirect(to: "/tag2") }
@@ -138,6 +140,7 @@ import TestSupport
     /// response is not usable XML; docs/reference/errors.md), sent to the wrapper's Error URL. The client
     /// closes the connection, so the server never gets to send it all, and vplay's memory stays that of a run whose
     /// wrapper target is a 404.
+    /// Only the binary against a real loopback server shows the bytes it let the server send, exit 3 and peak RSS.
     @Test func fiftyMegabyteTag_isCutOffAtTheSizeCap_with100_andBoundedMemory() async throws {
         let size = 50_000_000
         let twin = try ScriptedHTTPServer { $0 == "/missing" ? .status(404) : Self.pixel }
@@ -167,6 +170,7 @@ import TestSupport
     // MARK: - Media
 
     /// HTML where the MP4 should be: 405 (not media), to the InLine's Error URL; the media is requested once.
+    /// Only the binary against a real loopback server shows FFmpeg's one request, exit 4, the Error URL hit, peak RSS.
     @Test func mediaAnsweringHTML_failsWith405NotMedia() async throws {
         let html = Data(String(repeating: "<html><body>Sorry, this video is not available.</body></html>\n", count: 40).utf8)
         let server = try ScriptedHTTPServer { target in
@@ -182,6 +186,7 @@ import TestSupport
 
     /// A media redirect cycle: FFmpeg follows a bounded number of redirects and gives up; the media is unreachable
     /// (401), reported to the InLine's Error URL.
+    /// Only the binary against a real loopback server shows FFmpeg's requests counted, exit 4 and the Error URL hit.
     @Test func mediaRedirectLoop_failsWith401_afterABoundedNumberOfRequests() async throws {
         let server = try ScriptedHTTPServer { target in
             if target == "/media.mp4" { return .redirect(to: "/again.mp4") }
@@ -200,6 +205,7 @@ import TestSupport
     /// An MP4 that starts like one (`ftyp`, then an `mdat` box "to the end of the file") and never ends: FFmpeg reads on
     /// looking for the index, so only the 8 s load deadline stops it: 402, to the InLine's Error URL, with the memory of
     /// a run that read a small HTML page.
+    /// Only the binary against a real loopback server shows FFmpeg reading for the whole deadline, exit 4, peak RSS.
     @Test func mediaWithAnEndlessBody_failsWith402AtTheLoadDeadline_withBoundedMemory() async throws {
         // size 0: the box runs to the end of the file
         let start = Data([0, 0, 0, 24]) + Data("ftypisom".utf8) + Data([0, 0, 2, 0]) + Data("isommp41".utf8) + Data([0, 0, 0, 0]) + Data("mdat".utf8)
@@ -256,6 +262,7 @@ import TestSupport
 
     /// A beacon endpoint that accepts the connection and never answers: that beacon is `timed out` at its 1 s
     /// timeout; the others are delivered and playback timing is unchanged.
+    /// Only the binary against a real loopback server shows a silent connection timed out, sent once, and exit 0.
     @Test func beaconEndpointThatNeverAnswers_timesOut_andPlaybackTimingIsUnchanged() async throws {
         let (run, exit, server, _) = try await demo({ $0.hasPrefix("/midpoint") ? .stall(for: .seconds(60)) : Self.pixel },
                                                    ["--beacon-timeout", "1", "--beacon-drain", "60"])
@@ -273,6 +280,7 @@ import TestSupport
     /// A beacon endpoint answering 200 with a 1 GiB body: the body is read up to the 64 KiB cap
     /// (`HTTPBeaconTransport.maxBodyBytes`) and the connection dropped; the beacon counts as delivered, and the run's
     /// memory is that of a run with healthy endpoints.
+    /// Only the binary against a real loopback server shows the connection dropped at the cap, and vplay's peak RSS.
     @Test func beaconEndpointWithAHugeBody_isReadOnlyUpToThe64KiBCap() async throws {
         let gibibyte = 1 << 30
         let healthy = try await demo { _ in Self.pixel }
@@ -295,6 +303,7 @@ import TestSupport
 
     /// Every beacon endpoint resets the connection after reading the request: each beacon is `connection reset`, sent
     /// once (it may have arrived, so it is not retried), and the ad plays on time.
+    /// Only the binary against a real loopback server shows real connection resets, one request per beacon and exit 0.
     @Test func beaconEndpointsThatResetConnections_areConnectionReset_sentOnce() async throws {
         // Under a busy suite the 5 s default timeout can pass before a starved process reads the reset (one of 12
         // beacons was once `timed out`): the reset is what is tested, so the timeout and drain are far from it.

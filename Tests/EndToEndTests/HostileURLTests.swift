@@ -28,6 +28,7 @@ import TestSupport
         return try folder.write("demo.xml", text)
     }
 
+    /// Only a process shows exit 3 for run and inspect (a SwiftNIO trap gave 132), the summary still on stdout.
     @Test(arguments: badURLs)
     func vastURLThatCannotBeRequested_is300_withASummary(_ url: String) async throws {
         let run = try await vplay(["--vast", url, "--json"])
@@ -38,6 +39,7 @@ import TestSupport
         #expect(inspect.status == 3, "inspect exit \(inspect.status): \(inspect.stderr)")
     }
 
+    /// Only a process shows the fleet exiting below 128 (no trap) with the invalid URL in its report on stdout.
     @Test func fleet_withABeaconThatCannotBeRequested_countsItFailed() async throws {
         let folder = try TemporaryFolder()
         let tag = try Self.demo(folder, impression: "http://127.0.0.1:99999/imp")

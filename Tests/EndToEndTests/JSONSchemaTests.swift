@@ -80,6 +80,7 @@ import TestSupport
         #expect(errors.isEmpty, "\(errors.joined(separator: "\n"))")
     }
 
+    /// Only processes write these outputs: stdout of `--json` and `inspect --json`, reports and beacon logs.
     @Test func everyOutput_validatesAgainstItsSchema() async throws {
         let outputs = try await Self.outputs.value
         #expect(Set(outputs.documents.map(\.schema)) == ["events.schema.json", "report.schema.json", "beacons.schema.json",
@@ -88,6 +89,7 @@ import TestSupport
         #expect(errors.isEmpty, "\(errors.joined(separator: "\n"))")
     }
 
+    /// Only a process writes the `--beacons` line altered here; the schema refuses each altered copy.
     @Test func theSchemas_rejectWhatTheyDoNotDescribe() async throws {
         let outputs = try await Self.outputs.value
         let folder = try TemporaryFolder()
@@ -166,6 +168,7 @@ import TestSupport
         return found
     }
 
+    /// Only processes write these outputs: every key and time of the runs' stdout and files, as written.
     @Test func noKeyIsAJQKeyword_andEveryTimeFollowsTheUnitRule() async throws {
         let outputs = try await Self.outputs.value
         var found: [String] = []
@@ -179,6 +182,7 @@ import TestSupport
         #expect(Self.violations(["end": 1.0, "maxMs": 2.0, "sentAt": 3, "outcome": "not-played", "clock": "virtual"]).count == 5)
     }
 
+    /// Only processes write these outputs: the session and beacon shape of the runs' stdout and files, as written.
     @Test func everySessionRecord_carriesTheSession_andEveryBeaconRecordHasOneShape() async throws {
         let outputs = try await Self.outputs.value
         var beaconKeys: [Set<String>] = []
@@ -212,6 +216,7 @@ import TestSupport
                                      "latency", "bytes", "error", "errorCode", "delivered", "dryRun", "session"])
     }
 
+    /// Only a process writes the demo's `--beacons` file, its beacons sent over loopback HTTP to the embedded sink.
     @Test func theDemo_sendsProgressBeaconsWithTheirOffset_andISO8601SendTimes() async throws {
         let outputs = try await Self.outputs.value
         let log = try jsonLines(URL(fileURLWithPath: outputs.folder).appendingPathComponent("demo.beacons.jsonl").path)

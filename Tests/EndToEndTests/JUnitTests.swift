@@ -43,6 +43,7 @@ import TestSupport
         return try folder.write("tag.xml", tag)
     }
 
+    /// Only a process shows the JUnit file it writes, stamped with the run's start, the host and its wall time.
     @Test func junit_isValid_withTimestampHostnameAndTheWallTimeNotTheSessionClock() async throws {
         let folder = try TemporaryFolder()
         let junit = folder.url.appendingPathComponent("junit.xml").path
@@ -61,6 +62,7 @@ import TestSupport
         #expect(try report.cases().allSatisfy { $0.classname == "vplay.run.media-demo-xml" }, "no dot inside the tag's part")
     }
 
+    /// Only a process shows the JUnit files of a run whose beacons a closed port refuses and of one with the sink.
     @Test func junit_withAndWithoutSink_hasTheSameTests_andAFailedBeaconIsNamed() async throws {
         let folder = try TemporaryFolder()
         let tag = try Self.demoTag(folder, beaconBase: "http://127.0.0.1:\(ScriptedHTTPServer.closedPort())")
@@ -77,6 +79,7 @@ import TestSupport
                 && delivered.contains(": connection refused"), "\(delivered)")
     }
 
+    /// Only a process shows the JUnit files `fleet --junit` writes, in a dry run and with the sink: the same cases.
     @Test func fleet_junit_hasACasePerTrackingURLAndCheck_theSameWithAndWithoutSink() async throws {
         let folder = try TemporaryFolder()
         let dry = folder.url.appendingPathComponent("dry.xml").path, sunk = folder.url.appendingPathComponent("sink.xml").path

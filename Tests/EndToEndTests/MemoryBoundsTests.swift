@@ -27,6 +27,7 @@ import TestSupport
         return (media, try folder.write("tag-\(seconds)s.xml", tag))
     }
 
+    /// Only a process shows vplay's own peak RSS (the meter's `ru_maxrss`) for `probe --decode` and a session.
     @Test(.hangLimit)
     func tenMinuteClip_decodedAndPlayed_peaksWithin20PercentOfATenSecondOne() async throws {
         let folder = try TemporaryFolder()
@@ -70,6 +71,7 @@ import TestSupport
     /// same from outside (`MALLOC_MMAP_THRESHOLD_`) must then change nothing. The extra depended on how the decoder
     /// threads ran (two runs in three), so each side keeps its highest of three runs. A flat grey clip encoded on one
     /// thread keeps the test light: the full suite runs beside it on two cores.
+    /// Only a process shows vplay's own peak RSS, and what `MALLOC_MMAP_THRESHOLD_` in its environment changes.
     @Test(.hangLimit)
     func decode4K_peaksAsWithLargeBlocksAlwaysMapped() async throws {
         let folder = try TemporaryFolder()

@@ -104,6 +104,7 @@ import TestSupport
 
     /// As root, an atomic write renamed a file over the device node: /dev/null became a regular file for the whole
     /// machine. Devices are written in place now.
+    /// Only a process shows what its writes leave at the machine's /dev/null and /dev/full, and its exit 0.
     @Test func devNullAndDevFull_stayCharacterDevices() async throws {
         let null = Self.node("/dev/null")
         #expect(null.type == S_IFCHR)
@@ -117,6 +118,7 @@ import TestSupport
 
     /// The same on device nodes of the test's own (the kernel's null and full devices, made with mknod), which a
     /// binary without the fix may replace without harming the machine.
+    /// Only a process shows the nodes it wrote still device nodes, and exit 2 with the stderr line for the full one.
     @Test func ownDeviceNodes_areWrittenInPlace() async throws {
         let folder = try TemporaryFolder()
         let null = folder.url.appendingPathComponent("null").path, full = folder.url.appendingPathComponent("full").path
@@ -131,6 +133,7 @@ import TestSupport
 
     /// `--report /dev/stdout` goes where stdout goes, after what vplay wrote there, and a file stdout goes to is not
     /// replaced.
+    /// Only a process shows the JUnit file on its stdout after the JSON lines it wrote there.
     @Test func devStdout_isStdoutItself() async throws {
         let run = try await vplay(Self.demo + ["--junit", "/dev/stdout"])
         #expect(run.status == 0, "\(run.stderr)")
@@ -139,6 +142,7 @@ import TestSupport
         #expect(Self.node("/dev/stdout").type == S_IFLNK)
     }
 
+    /// Only a process shows the JUnit file it writes into a FIFO the test reads, and the FIFO left a FIFO.
     @Test func fifo_isWrittenInPlace_andStaysAFIFO() async throws {
         let folder = try TemporaryFolder()
         let fifo = folder.url.appendingPathComponent("junit.fifo").path
@@ -156,6 +160,7 @@ import TestSupport
 
     /// `--report ad.xml` overwrote the tag being played; `--beacons clip.mp4` emptied the media before it was opened.
     /// Both are usage errors now, and both files are left as they were.
+    /// Only a process shows exit 2 with the stderr line, nothing played on stdout, and both files left byte for byte.
     @Test func anOutputThatIsTheTagOrTheMedia_isAUsageError_andBothAreLeftAlone() async throws {
         let folder = try TemporaryFolder()
         let tag = try folder.write("ad.xml", try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8))
@@ -182,6 +187,7 @@ import TestSupport
     }
 
     /// A regular file is replaced whole: a symbolic link to it stays a link, and its mode is kept.
+    /// Only a process shows the file it writes through a link: the link kept, the target's mode 0640 kept.
     @Test func aRegularFile_isReplacedWhole_keepingItsModeAndALinkToIt() async throws {
         let folder = try TemporaryFolder()
         let target = try folder.write("report.json", "old")

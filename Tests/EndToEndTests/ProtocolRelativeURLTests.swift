@@ -9,6 +9,7 @@ import TestSupport
 /// over http and reaches the server; a URL that is not absolute (`you_shall_not_path`) is warned about once and never
 /// sent, so it is not a failed beacon.
 @Suite(.hangLimit) struct ProtocolRelativeURLTests {
+    /// Only the binary against a real loopback tag server shows protocol-relative beacons sent over http to it.
     @Test func protocolRelativeBeacons_reachTheServer_relativeOnesAreWarnedNotFailed() async throws {
         let clip = Repo.media("clip-5s-video-only.mp4")
         let box = TagBox()

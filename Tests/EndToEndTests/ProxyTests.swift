@@ -22,6 +22,7 @@ import TestSupport
         proxy.log().filter { !$0.hasPrefix("CONNECT ") }.map { String($0.split(separator: " ", maxSplits: 1)[1]) }
     }
 
+    /// Only the binary against a real loopback proxy shows the tag, FFmpeg's reads and every beacon through it.
     @Test func proxyOption_seesTheTag_theMedia_andEveryBeacon() async throws {
         let proxy = try await Self.proxy()
         defer { proxy.stop() }
@@ -42,6 +43,7 @@ import TestSupport
         }
     }
 
+    /// Only a process reads `HTTP_PROXY` and `NO_PROXY` from its environment, as the real loopback proxy shows.
     @Test func httpProxyVariable_isUsed_andNoProxySendsItsHostsDirect() async throws {
         let proxy = try await Self.proxy()
         defer { proxy.stop() }
@@ -58,6 +60,7 @@ import TestSupport
 
     /// Issue 23: an HLS MediaFile's playlist and every segment FFmpeg's hls demuxer reads go through the proxy too
     /// (vplay sets FFmpeg's `http_proxy` per nested URL); the hosts do not resolve, so a direct request would fail.
+    /// Only the binary against a real loopback proxy shows FFmpeg's own requests for the playlist and each segment.
     @Test func proxyOption_seesAnHLSPlaylistAndEverySegment() async throws {
         let root = try await HLSFixture.root()
         let folder = try TemporaryFolder()
@@ -75,6 +78,7 @@ import TestSupport
         #expect((0..<5).allSatisfy { seen.contains("http://cdn.vplay.test/hls/seg\($0).ts") }, "\(seen)")
     }
 
+    /// Only a process reads `HTTPS_PROXY` from its environment: a non-http one exits 2 with a stderr line naming it.
     @Test func aProxyThatIsNotAnHTTPProxy_isAUsageError() async throws {
         // The option is refused while parsing (in process); the environment variable only a process reads.
         let option = CLI.usageError(["--vast", "media/demo.xml", "--dry-run", "--proxy", "socks5://127.0.0.1:1080"])

@@ -10,6 +10,7 @@ import TestSupport
 @Suite struct ReportTests {
     static let script = "background@3,foreground@13,mute@14"
 
+    /// Only a process shows the files a run writes: the report, the JUnit file and the timeline, as written.
     @Test func everyOutputFile_parsesAndSaysWhatHappened() async throws {
         let folder = try TemporaryFolder()
         let path = { (name: String) in folder.url.appendingPathComponent(name).path }

@@ -19,6 +19,7 @@ import TestSupport
         lines.filter { $0["kind"] as? String == "beacon" && $0["event"] as? String == "rewardCallback" }
     }
 
+    /// Only the binary with its embedded sink shows the callback sent over HTTP and the keys file it writes.
     @Test func aGrantedReward_sendsOneCallback_thatVerifiesOverTheDecodedQuery() async throws {
         let folder = try TemporaryFolder()
         let keys = folder.url.appendingPathComponent("keys.json").path
@@ -57,6 +58,7 @@ import TestSupport
         return ("http://127.0.0.1:\(line)/ssv", process)
     }
 
+    /// Only the binary against real loopback verifier endpoints shows `reward-check`'s exit status and JUnit file.
     @Test func rewardCheck_passesACorrectVerifier_andNamesEachForgeryANaiveOneAccepts() async throws {
         let folder = try TemporaryFolder()
         let keys = folder.url.appendingPathComponent("keys.json").path
@@ -78,6 +80,7 @@ import TestSupport
         #expect(bad.stdout.contains("wrong: replayed-transaction, signature-not-last, escaped-custom-data, escaped-custom-data-raw-signed"), "\(bad.stdout)")
     }
 
+    /// Only the binary with its embedded sink shows a fleet's reward callbacks received over loopback HTTP.
     @Test func aFleet_countsTheCallbacksItGrants_andTheSinkReceivesThem() async throws {
         let run = try await vplay(["fleet", "--vast", "media/demo.xml", "--sessions", "100", "--sink", "--json", "--reward-callback", "http://127.0.0.1:8089/ssv"])
         #expect(run.status == 0, "\(run.stderr)")

@@ -11,6 +11,7 @@ import TestSupport
         try #require(run.lines.first { $0["kind"] as? String == "reconciliation" })
     }
 
+    /// Only the binary with its embedded sink shows every beacon received over loopback HTTP, reconciled on stdout.
     @Test func demoWithSink_everyBeaconArrivesOnceWithExactMacroValues() async throws {
         let run = try await vplay(["--vast", "media/demo.xml", "--sink", "--json", "--seed", "1", "--now", "2026-01-01T00:00:00Z"])
         #expect(run.status == 0, "\(run.stderr)")
@@ -32,6 +33,7 @@ import TestSupport
     /// the reconciliation. (Beacons go out from the first frame on, so a session slowed by a parallel run sends more
     /// of them before the drain: fewer than 5 never left in one parallel run. At least one never leaves while the
     /// session, a 0.2 s decode alone, takes under 7 s.)
+    /// Only a process shows the beacon log and HAR it writes at session end against a real sink that never answers.
     @Test(.hangLimit)
     func sessionEnd_beaconsNeverSent_areMarkedAndLeftOutOfTheHARAndTheReconciliation() async throws {
         let folder = try TemporaryFolder()
@@ -86,6 +88,7 @@ import TestSupport
     }
 
     /// The User-Agent header and `[DEVICEUA]` are one setting: `--macro DEVICEUA=…` changes both.
+    /// Only the binary against `vplay sink` as a separate process shows the User-Agent header as it arrived.
     @Test(.hangLimit)
     func deviceUAMacro_setsTheUserAgentHeaderToo() async throws {
         let folder = try TemporaryFolder()
@@ -109,6 +112,7 @@ import TestSupport
     /// `vplay sink --media DIR --fault rate=…`: a tag whose MediaFile points at the sink plays completely through
     /// FFmpeg, the media arrives no faster than the rate (a lower bound only), and every media request is a hit with
     /// its fault.
+    /// Only `vplay sink` as a separate process shows FFmpeg's reads throttled and logged, and exit 0 on SIGINT.
     @Test(.hangLimit)
     func sinkCommand_servesMediaThroughARateFault_andFFmpegPlaysIt() async throws {
         let folder = try TemporaryFolder()

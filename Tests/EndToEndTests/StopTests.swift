@@ -57,6 +57,7 @@ import TestSupport
     /// A MediaFile that is a FIFO: opening it would block until a writer comes, where no timeout or signal reaches.
     /// It is refused at once (405: not a file vplay can play). A tag that is a FIFO with no writer reads as empty
     /// (no ad, 303) instead of waiting for one.
+    /// Only a process shows the exit status (4, then 3) of runs that would otherwise hang until a watchdog kill.
     @Test func fifoMediaAndFifoTag_endAtOnce_insteadOfBlockingForEver() async throws {
         let folder = try TemporaryFolder()
         let media = folder.url.appendingPathComponent("clip.mp4").path

@@ -6,6 +6,7 @@ import TestSupport
 /// sent, though a delayed answer is logged later. What the picture draws (labels that never cover each other, the
 /// error's own row, the headline) is `TimelineBehaviourTests`, in process.
 @Suite(.hangLimit) struct TimelineTests {
+    /// Only the binary against a real sink with a delayed answer shows the timeline file's lanes in sent order.
     @Test func beaconLanes_areInTheOrderTheBeaconsWereSent() async throws {
         let folder = try TemporaryFolder()
         let svgPath = folder.url.appendingPathComponent("t.svg").path

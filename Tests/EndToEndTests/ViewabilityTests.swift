@@ -51,6 +51,7 @@ import TestSupport
         // Without the options it is reason 2 for all: `ViewabilityBehaviourTests`, in process.
     }
 
+    /// Only the binary with its embedded sink shows a fleet's viewable and notViewable beacons received over HTTP.
     @Test func aFleet_countsViewableAsTheOracleSays() async throws {
         let run = try await vplay(["fleet", "--vast", "media/viewability.xml", "--sessions", "150", "--sink", "--json",
                                    "--mix", "complete:2,background:2,pause:2,click:2,skip:2,close:2"])
