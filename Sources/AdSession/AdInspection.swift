@@ -11,6 +11,7 @@ public struct AdInspection: Sendable {
         /// `impression`, `error`, `start`, `progress`, `clickTracking`, `companion.creativeView`,
         /// `companion.clickTracking`, `icon.viewTracking`, `icon.clickTracking`, `verificationNotExecuted`, …
         public var event: String
+        /// The URL template as written in the VAST, macros not expanded.
         public var url: String
         /// `inline`, `wrapper 1 (AdSystem)`, …
         public var source: String
@@ -20,12 +21,17 @@ public struct AdInspection: Sendable {
         public var unknownMacros: [String]
     }
 
+    /// The tag URL or file path the inspection started from.
     public var tag: String
+    /// Every request made while resolving, in order, from the tag itself (depth 0) through the wrapper chain.
     public var hops: [ResolutionHop]
+    /// The ad the resolver chose, merged with its wrappers; nil when no ad resolved.
     public var ad: ResolvedAd?
+    /// The media file chosen for the ad and why; nil when no ad resolved or no file fits.
     public var selection: MediaSelection?
     /// The chosen file opened with FFmpeg (container only, no decode), when it could be.
     public var media: MediaInfo?
+    /// Every tracking URL a run could fire for the ad, grouped by event in a fixed order, each with its source.
     public var tracking: [Tracking] = []
     /// The companion a run shows as the end card, why, and the wrapper companions whose tracking fires with it.
     public var endCard: EndCardChoice?
@@ -33,6 +39,7 @@ public struct AdInspection: Sendable {
     public var icons: [ShownIconInfo] = []
     /// Under `--network`: the chosen file's download (its startup delay, the bytes it needs, a trailing header).
     public var delivery: MediaDelivery?
+    /// Non-fatal problems found while loading, resolving and planning, as human-readable lines.
     public var warnings: [String] = []
     /// VAST errors with codes: the no-ad error, failed chains, media errors.
     public var errors: [SessionError] = []
@@ -41,12 +48,15 @@ public struct AdInspection: Sendable {
 
     /// One ad of a pod as `inspect` sees it: whether it would play, or why not.
     public struct PodPlace: Sendable {
+        /// Which ad of the break this is.
         public var ad: BreakAd
+        /// Whether it is a stand-alone ad that would play in place of a pod ad that failed.
         public var substitute: Bool
         /// Left out by the break's limits (206).
         public var cut: Bool
         /// Why it cannot play (nil: it plays).
         public var error: SessionError?
+        /// The URL of the media file chosen for it; nil when none was.
         public var mediaURL: String?
         /// Its media's duration, when opened.
         public var duration: Duration?
@@ -64,14 +74,18 @@ public struct AdInspection: Sendable {
 /// An icon a run shows (`inspect`): the icon, and where the tracking-only icons of its program that fire with it
 /// came from.
 public struct ShownIconInfo: Sendable {
+    /// The icon shown, with the place in the wrapper chain it came from.
     public var icon: Sourced<Icon>
+    /// Where the tracking-only icons of the same program, whose tracking fires with this icon, came from.
     public var trackedWith: [TrackingSource]
 }
 
 /// Builds an `AdInspection` for a configuration: the same preparation as a session (`AdPreparation`: tag loading,
 /// the resolver's choice, media opening with the fallback to the next file), without playing.
 public struct AdInspector: Sendable {
+    /// The session settings the inspection follows (tag, media criteria, resolver settings).
     public let configuration: SessionConfiguration
+    /// What the inspection reaches outside itself: tag fetching and media opening.
     public let environment: SessionEnvironment
 
     /// - Parameter environment: `.live(configuration)` when nil.

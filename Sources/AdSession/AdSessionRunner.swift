@@ -9,7 +9,9 @@ import VAST
 /// fire every tracking URL of every event — and reports each step to `observer` as it happens. Everything outside
 /// the session (HTTP, FFmpeg, clocks) comes from its `SessionEnvironment`.
 public struct AdSessionRunner: Sendable {
+    /// The settings of the session this runner plays.
     public let configuration: SessionConfiguration
+    /// What the session reaches outside itself: tag fetching, beacon transport, media opening, clocks.
     public let environment: SessionEnvironment
 
     /// - Parameter environment: what the session reaches outside itself; `.live(configuration)` when nil.
@@ -21,6 +23,11 @@ public struct AdSessionRunner: Sendable {
     /// How long an interrupted session still waits for its beacons' answers ("about 2 s" in docs/reference/exit-codes.md, "Signals").
     public static let interruptedDrain: Duration = .seconds(2)
 
+    /// Runs the session to its end: resolves and plays the ad (or pod), fires its beacons, waits for their answers up
+    /// to `configuration.beaconDrain`, reconciles them with the sink when one is attached, and shuts the environment
+    /// down. The outcome is `.interrupted` when the task is cancelled.
+    /// - Parameter observer: called with each record (resolution, event, beacon, warning, error) as it happens.
+    /// - Returns: the session's totals and outcome.
     public func run(observer: @escaping @Sendable (SessionRecord) async -> Void) async -> SessionSummary {
         let tally = Tally(observer: observer)
         let wallStart = configuration.now ?? environment.wallClock()

@@ -6,10 +6,12 @@ import VAST
 /// The Adcash SDK's quality memory (seed 000, Table 5): the quality and download time of the last media file,
 /// which decide the next quality (a fast download steps up, a slow one down; none yet → low).
 public struct AdcashState: Codable, Sendable, Equatable {
+    /// The quality of the last media file downloaded.
     public var quality: AdcashQuality
     /// Seconds the last download took.
     public var downloadSeconds: Double
 
+    /// A state with `quality` and the download time of that quality's file, in seconds.
     public init(quality: AdcashQuality, downloadSeconds: Double) {
         self.quality = quality
         self.downloadSeconds = downloadSeconds
@@ -21,6 +23,8 @@ public struct AdcashState: Codable, Sendable, Equatable {
         return try? JSONDecoder().decode(AdcashState.self, from: data)
     }
 
+    /// Writes the state to `path` as pretty-printed JSON, replacing the file whole.
+    /// - Throws: when the file cannot be written.
     public func save(_ path: String) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

@@ -15,6 +15,12 @@ public final class HTTPTagFetcher: AdTagFetcher {
     private let userAgent: String
     private let maxBytes: Int
 
+    /// - Parameters:
+    ///   - userAgent: sent as `User-Agent` with every request.
+    ///   - maxBytes: the largest body accepted, before and after decoding.
+    ///   - connectTimeout: how long a connection may take to establish; a refused one fails at once.
+    ///   - gate: which URLs and redirect targets may be requested.
+    ///   - proxy: the HTTP proxy, if any.
     public init(userAgent: String, maxBytes: Int = ParserLimits.default.maxBytes, connectTimeout: Duration = .seconds(5),
                 gate: URLGate = .open, proxy: ProxySettings = .direct) {
         var configuration = HTTPClient.Configuration()
@@ -29,6 +35,11 @@ public final class HTTPTagFetcher: AdTagFetcher {
         self.maxBytes = maxBytes
     }
 
+    /// Fetches `url` with a deadline of `timeout` for the whole request, and returns the decoded body with the URL it
+    /// came from after redirects.
+    /// - Throws: `VASTError` 301 (`wrapperTimeout`) when the request fails, times out or answers a non-2xx status; 300
+    ///   (`wrapperGeneral`) when the gate refuses the URL; 100 (`xmlParse`) when the body is too large or cannot be
+    ///   decoded.
     public func fetch(_ url: URL, timeout: Duration) async throws -> FetchedTag {
         let answer: GatedHTTPClient.Answer
         do {
@@ -81,5 +92,6 @@ public final class HTTPTagFetcher: AdTagFetcher {
         return FetchedTag(data: data, finalURL: answer.url)
     }
 
+    /// Shuts the HTTP client down; call it once, when the session is over.
     public func shutdown() async { await client.shutdown() }
 }

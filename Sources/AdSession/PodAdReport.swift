@@ -5,7 +5,10 @@ import Primitives
 /// (with its VAST code; a substitute may follow at the same place), cut by the break's limits (206), or never
 /// reached because the pod ended first.
 public struct PodAdReport: Sendable, Equatable {
+    /// How an ad's turn in the pod ended (`outcome` of the `ad` line in JSON output).
     public enum Outcome: String, Sendable {
+        /// It played: to its end, skipped, closed, abandoned (nothing could end it: no more frames or input), or
+        /// interrupted by a signal.
         case completed, skipped, closed, abandoned, interrupted
         /// It could not play (before its first frame) or its media failed while playing: `error` says why.
         case failed
@@ -19,11 +22,13 @@ public struct PodAdReport: Sendable, Equatable {
     public var ad: BreakAd
     /// A stand-alone ad of the response standing in for the failed ad at its place.
     public var substitute: Bool
+    /// How its turn ended.
     public var outcome: Outcome
     /// Why it failed or was cut, with the VAST code fired to its Error URLs.
     public var error: SessionError?
     /// Session clock at its first frame, and when it ended (or when it was tried, for one that did not play).
     public var start: Duration?
+    /// Session clock when it ended, or when it was tried for an ad that did not play.
     public var end: Duration?
     /// Media time played (its playhead at the end; a replay's time is not added).
     public var played: Duration = .zero
@@ -32,6 +37,7 @@ public struct PodAdReport: Sendable, Equatable {
     /// Beacons it fired (planned: sent, or logged in a dry run).
     public var beacons = 0
 
+    /// A report with nothing played yet: no error, no clock times, no beacons.
     public init(ad: BreakAd, substitute: Bool, outcome: Outcome) {
         self.ad = ad
         self.substitute = substitute

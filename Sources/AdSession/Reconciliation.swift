@@ -4,10 +4,15 @@ import TrackingBeacons
 /// Fired against received: every beacon attempt sent to the embedded sink matched to one hit with the same request
 /// target, each hit used once. What is left on either side is listed.
 public struct Reconciliation: Sendable, Equatable {
+    /// A beacon attempt for the sink that no hit matches, or one never sent.
     public struct Missing: Sendable, Equatable {
+        /// The event the beacon fired for (`impression`, `start`, …).
         public var event: String
+        /// Where its URL came from in the wrapper chain (`inline`, `wrapper 1 (AdSystem)`, …).
         public var source: String
+        /// The URL as sent, macros expanded.
         public var url: String
+        /// Why the attempt failed, in words; nil when it got an answer the sink did not record.
         public var error: String?
     }
 
@@ -15,6 +20,7 @@ public struct Reconciliation: Sendable, Equatable {
     public var sent: Int
     /// Hits the sink recorded.
     public var received: Int
+    /// Attempts matched to a hit with the same request target.
     public var matched: Int
     /// Attempts with no hit (refused, lost on the way, or not reached before the end).
     public var missing: [Missing]
@@ -25,8 +31,11 @@ public struct Reconciliation: Sendable, Equatable {
     /// beacons in the summary.
     public var notSent: [Missing] = []
 
+    /// True when every attempt sent was received and the sink recorded nothing else.
     public var isComplete: Bool { missing.isEmpty && unexpected.isEmpty }
 
+    /// Matches `records` that were sent to a URL `routing` sends to the sink against the sink's `hits` by request
+    /// target, each hit used once.
     public init(records: [BeaconRecord], hits: [SinkHit], routing: SinkRouting) {
         var pool: [String: Int] = [:]
         for hit in hits { pool[hit.target, default: 0] += 1 }

@@ -22,6 +22,7 @@ public struct SessionConfiguration: Sendable {
     /// Which hosts tags, wrappers, media and beacons may be requested from (`--deny-private-networks`,
     /// `--deny-loopback`); every URL is checked (`URLGate`) whatever this says.
     public var addressPolicy = AddressPolicy.open
+    /// How time passes during playback: virtual (the default) or real time at a speed.
     public var clock: ClockMode = .virtual
     /// Seeds `[CACHEBUSTING]` (and, later, scenario draws) so a run is reproducible.
     public var seed: UInt64 = 1
@@ -32,9 +33,11 @@ public struct SessionConfiguration: Sendable {
     public var timeZoneOffsetMinutes = 0
     /// `--map PREFIX=DIR`: URLs under PREFIX (tags and media) are read from DIR, for offline replay.
     public var mappings: [URLMapping] = []
+    /// How the media file is chosen among the Linear's (bitrate, screen size, a named file, …).
     public var mediaCriteria = MediaSelectionCriteria()
     /// A simulated network for the media download (`--network`); nil: the media arrives as fast as it is read.
     public var network: NetworkConditions?
+    /// Wrapper-chain limits and pod handling for resolving the tag.
     public var resolver = ResolverConfiguration()
     /// Timeout, retries, backoff and concurrency of beacon requests.
     public var beaconPolicy = BeaconPolicy()
@@ -69,14 +72,19 @@ public struct SessionConfiguration: Sendable {
     /// `--reward-callback`: when the reward is granted, a signed server-to-server callback goes to this endpoint
     /// (AdMob server-side verification), signed with the key of `seed` (`RewardSigner`).
     public var rewardCallback: RewardCallback?
+    /// When the reward is granted (`.complete` by default); passed to `PlaybackRules.rewardThreshold`.
     public var rewardThreshold: PlaybackRules.RewardThreshold = .complete
+    /// When the viewer may close the video before it ends (`.anytime` by default); passed to
+    /// `PlaybackRules.videoClose`.
     public var videoClose: PlaybackRules.VideoClose = .anytime
+    /// Whether the end card is shown after a skip too, as after completion; passed to `PlaybackRules.endCardAfterSkip`.
     public var endCardAfterSkip = true
     /// Before the end card's close control appears (`closeDelayLeft`).
     public var closeDelay: Duration = .zero
     /// Vetoes for library users (the SAS SDK's vetoable `willClose` and `willBeginAction`): given the playhead,
     /// return false to refuse. A refused close or click-through is a `rejected` event, as a real UI would do.
     public var willClose: (@Sendable (Duration) -> Bool)?
+    /// The veto for click-throughs (video and icon clicks): given the playhead, return false to refuse; nil allows all.
     public var willBeginClickThrough: (@Sendable (Duration) -> Bool)?
     /// Beacons for pause, resume, mute and unmute: on every occurrence, or only the first of each (IMA's HTML5 SDK
     /// pings those URLs once "to prevent polluting ad server logs").
@@ -96,11 +104,13 @@ public struct SessionConfiguration: Sendable {
         adBreak.macros.merging(deviceMacros) { _, device in device }
     }
 
+    /// Whether a session plays every ad of a pod (`all`) or only the first that can play (`first`).
     public enum PodPlayback: String, Sendable, CaseIterable { case all, first }
 
     /// `--viewability`: whether `<ViewableImpression>` is decided, and how.
     public var viewability: ViewabilityMode = .auto
 
+    /// How the session decides `<ViewableImpression>` for its ads; mapped to `PlaybackRules.Viewability` per ad.
     public enum ViewabilityMode: String, Sendable, CaseIterable {
         /// Measured (the MRC rule on the scripted geometry) for an ad whose chain has `<ViewableImpression>` URLs;
         /// off for the others, so their output is what it was.
@@ -109,6 +119,7 @@ public struct SessionConfiguration: Sendable {
         case measured
         /// `viewUndetermined` when each ad's execution ends: the honest answer of a player that measures nothing.
         case undetermined
+        /// No viewability events for any ad.
         case off
     }
 
@@ -130,8 +141,10 @@ public struct SessionConfiguration: Sendable {
         /// `[BREAKMINADLENGTH]`, `[BREAKMAXADLENGTH]`: an ad whose media is shorter or longer is not played (206)
         /// and its place is offered to a substitute.
         public var minAdLength: Duration?
+        /// The `[BREAKMAXADLENGTH]` limit; see `minAdLength`.
         public var maxAdLength: Duration?
 
+        /// A stand-alone break (position 4) with no limits.
         public init() {}
 
         /// The break macros this break fills (`BREAKPOSITION` always; each limit when set), in whole seconds where
@@ -151,7 +164,10 @@ public struct SessionConfiguration: Sendable {
         }
     }
 
+    /// Which occurrences of pause, resume, mute and unmute fire their beacons: `every` one, or only the `first` of
+    /// each.
     public enum RepeatTracking: String, Sendable, CaseIterable { case every, first }
+    /// Whether a replay fires the one-shot tracking again (`all`) or not (`none`).
     public enum ReplayTracking: String, Sendable, CaseIterable { case none, all }
 
     /// The simulated device's User-Agent, sent with beacons and tag requests and filled into `[DEVICEUA]`: one
@@ -164,10 +180,13 @@ public struct SessionConfiguration: Sendable {
     /// The User-Agent of vplay's simulated phone.
     public static let defaultUserAgent = "vplay/\(VPlayVersion.current) (headless rewarded-video player; simulated iPhone; iOS 17.0)"
 
+    /// A configuration for `tag` (a file path, a `file:` URL or an http(s) URL) with every other setting at its
+    /// default.
     public init(tag: String) { self.tag = tag }
 
     /// `--network` and its thresholds: how the media's bytes arrive, and when a player starts, restarts and gives up.
     public struct NetworkConditions: Sendable, Equatable {
+        /// How the media's bytes arrive: latency and rate over time.
         public var profile: NetworkProfile
         /// Media buffered before the first frame (`--startup-buffer`, default 1 s: Media3's).
         public var startupBuffer: Duration = MediaDelivery.defaultStartupBuffer
@@ -176,11 +195,14 @@ public struct SessionConfiguration: Sendable {
         /// The media must be ready to play this long after its request, else 402 and the next file (`--media-timeout`,
         /// default 8 s: IMA's `loadVideoTimeout`).
         public var mediaTimeout: Duration = defaultMediaTimeout
+        /// The default `mediaTimeout`: 8 s, IMA's `loadVideoTimeout`.
         public static let defaultMediaTimeout: Duration = .seconds(8)
         /// A stall longer than this fails the ad with 402 (`--stall-timeout`); nil (default): no limit, as IMA
         /// documents none.
         public var stallTimeout: Duration?
 
+        /// Conditions for `profile` with the default thresholds (1 s startup buffer, 2 s rebuffer, 8 s media timeout,
+        /// no stall limit).
         public init(profile: NetworkProfile) { self.profile = profile }
     }
 

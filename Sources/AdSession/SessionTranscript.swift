@@ -9,14 +9,21 @@ public struct SessionTranscript: Sendable {
     public var ads: [PodAdReport] = []
     /// Every ad that played, in order (one for a single ad).
     public var resolvedAds: [ResolvedInfo] = []
+    /// Every playback event, in order.
     public var events: [PlaybackEvent] = []
+    /// Every beacon record, retries included, in the order their answers came.
     public var beacons: [BeaconRecord] = []
+    /// Every warning, in order.
     public var warnings: [String] = []
+    /// Every error reported, in order.
     public var errors: [SessionError] = []
+    /// With a sink: fired against received; nil without one.
     public var reconciliation: Reconciliation?
 
+    /// An empty transcript.
     public init() {}
 
+    /// Appends `record` to the list of its kind (the first `resolved` record also sets `resolved`).
     public mutating func add(_ record: SessionRecord) {
         switch record {
         case let .resolved(info):

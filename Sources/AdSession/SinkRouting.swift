@@ -3,6 +3,7 @@ import Primitives
 
 /// Which beacons go to the embedded sink, and the request target (path and query, as sent) a hit will show.
 public struct SinkRouting: Sendable {
+    /// Which tracking URLs are sent to the embedded sink (`--sink`, `--sink-all`).
     public enum Scope: String, Sendable, CaseIterable {
         /// Only URLs whose host is this machine (127.0.0.1, localhost, [::1]), whatever their port: the demo tag's.
         case loopback
@@ -10,6 +11,7 @@ public struct SinkRouting: Sendable {
         case all
     }
 
+    /// Which URLs are routed to the sink.
     public let scope: Scope
     /// `http://127.0.0.1:PORT` of the running sink.
     public let base: String
@@ -63,6 +65,7 @@ public struct SinkRouting: Sendable {
         scope == .all || Self.isLoopback(plain.host.lowercased())
     }
 
+    /// Whether `url` goes to the sink: an http(s) URL in `scope`.
     public func routes(_ url: String) -> Bool {
         if let plain = RequestURL.plainParts(of: url) { return routes(plain) }
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),

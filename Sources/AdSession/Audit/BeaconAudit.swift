@@ -9,22 +9,31 @@ import VAST
 /// seen count, first time and verdict; then the checks: order, timing against the media's duration, playhead macros,
 /// `[ERRORCODE]`, macros left unexpanded, and requests that look like tracking but match nothing (listed, not failed).
 public struct BeaconAudit: Sendable {
+    /// One tracking URL of the ad, with how many requests the capture must hold for it and how many it holds.
     public struct Tracker: Sendable {
+        /// The event it fires on (`impression`, `start`, `progress`, …).
         public var event: String
+        /// Where it came from in the wrapper chain (`inline`, `wrapper 1 (AdSystem)`, …).
         public var source: String
+        /// The URL as written in the VAST, macros not expanded.
         public var template: String
         /// For progress: its offset.
         public var offset: Duration?
         /// How many the capture must hold: at least `minimum`, at most `maximum` (nil: any number).
         public var minimum: Int
+        /// The most the capture may hold; nil: any number.
         public var maximum: Int?
+        /// Requests in the capture matched to it.
         public var seen: Int
         /// The first one's send time, ms since 1970, when the capture has times.
         public var first: Int64?
+        /// `missing` when `seen` is below `minimum`, `duplicated` when above `maximum`, else `ok`.
         public var verdict: Verdict
     }
 
+    /// How a tracker's seen count compares with what the capture must hold.
     public enum Verdict: String, Sendable {
+        /// `ok`: within the bounds; `missing`: fewer than the minimum; `duplicated`: more than the maximum.
         case ok, missing, duplicated
     }
 
@@ -32,20 +41,27 @@ public struct BeaconAudit: Sendable {
     public struct Finding: Sendable {
         /// Stable name (`order`, `timing.midpoint`, `playhead.start`, `errorcode`, …): CI history keys on it.
         public var check: String
+        /// Whether the check passed.
         public var passed: Bool
+        /// What was checked and seen, in words.
         public var detail: String
         /// A warning: reported, never failed.
         public var warning = false
     }
 
+    /// Every tracking URL of the ad except `clickThrough`, with its verdict.
     public var trackers: [Tracker] = []
+    /// The checks over the capture, in order.
     public var findings: [Finding] = []
     /// Requests that look like tracking (to a host of the plan, or a tracking-looking path) and match nothing.
     public var unmatched: [CapturedRequest] = []
     /// Every request matched, with its tracker's index, in capture order (for the timeline).
     public var matched: [(request: CapturedRequest, tracker: Int)] = []
+    /// The media's duration (or the tag's `<Duration>` when the media was not opened); nil when neither is known.
     public var duration: Duration?
+    /// Seconds of slack for the timing and playhead checks.
     public var tolerance: Double
+    /// True when every tracker is `ok` and every finding passed or is only a warning.
     public var passed: Bool { trackers.allSatisfy { $0.verdict == .ok } && findings.allSatisfy { $0.passed || $0.warning } }
 
     /// Requests this close together (ms) are simultaneous for the order check.
@@ -54,6 +70,8 @@ public struct BeaconAudit: Sendable {
     /// One-shot events of a full play and their share of the duration.
     static let milestones: [(event: String, share: Double)] = [("start", 0), ("firstQuartile", 0.25), ("midpoint", 0.5), ("thirdQuartile", 0.75), ("complete", 1)]
 
+    /// Audits `requests` against the tracking of `inspection`.
+    /// - Parameter tolerance: seconds of slack for timing and playhead checks; 1 by default.
     public init(inspection: AdInspection, requests: [CapturedRequest], tolerance: Double = 1) {
         self.tolerance = tolerance
         duration = inspection.media?.exactDuration ?? inspection.ad?.linear?.duration

@@ -4,11 +4,14 @@ import Primitives
 /// One request a device (or vplay) sent, as a capture records it: its URL and, when the capture has one, when it was
 /// sent (ms since 1970).
 public struct CapturedRequest: Sendable, Equatable {
+    /// The URL requested, as captured.
     public var url: String
+    /// When it was sent, ms since 1970; nil when the capture has no time for it.
     public var sentAt: Int64?
     /// Its position in the capture (1-based), for messages.
     public var index: Int
 
+    /// A request as captured; `index` is its 1-based position in the capture.
     public init(url: String, sentAt: Int64?, index: Int) {
         self.url = url
         self.sentAt = sentAt
@@ -26,6 +29,7 @@ public struct CapturedRequest: Sendable, Equatable {
         case beacons
     }
 
+    /// Why a capture file could not be read; `description` is the message for the user.
     public struct ReadError: Error, Sendable, CustomStringConvertible {
         public var description: String
     }

@@ -112,5 +112,6 @@ struct FFmpegMediaOpener: MediaOpening {
 }
 
 extension FFmpegMediaSource: PacketSource {
+    /// Reads the next packet with the demuxer (no decode); false after the last.
     public func readPacket() throws(MediaError) -> Bool { try nextPacket() != nil }
 }

@@ -36,6 +36,8 @@ public struct SessionEnvironment: Sendable {
     /// Closes what the environment opened (HTTP clients); called once when the session or fleet is over.
     public var shutdown: @Sendable () async -> Void
 
+    /// An environment of the given parts. By default playback runs on a `VirtualClock` whatever the clock mode, media
+    /// is opened on the caller's executor, and `shutdown` does nothing; `sessionExecutors` starts empty.
     public init(tagFetcher: any AdTagFetcher, beaconTransport: (any BeaconTransport)?, media: any MediaOpening,
                 networkClock: any Clock<Duration>, wallClock: @escaping @Sendable () -> Int64,
                 playbackClock: @escaping @Sendable (SessionConfiguration.ClockMode) -> any Clock<Duration> = { _ in VirtualClock() },

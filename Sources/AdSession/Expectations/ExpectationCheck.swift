@@ -6,6 +6,7 @@ import TrackingBeacons
 public struct ExpectationResult: Sendable, Equatable {
     /// What was expected, in words (`midpoint at playhead 5.000 s, clock 15.000 s`).
     public var name: String
+    /// Whether the run met it.
     public var passed: Bool
     /// What was seen instead, when it failed.
     public var detail: String?
@@ -13,6 +14,7 @@ public struct ExpectationResult: Sendable, Equatable {
     /// history survives a golden file whose times or counts changed; nil when `name` has no values in it.
     public var check: String?
 
+    /// A result as given; `check` is nil when `name` has no values in it.
     public init(name: String, passed: Bool, detail: String?, check: String? = nil) {
         self.name = name
         self.passed = passed

@@ -19,10 +19,13 @@ import Foundation
 public struct SessionExpectations: Codable, Sendable, Equatable {
     /// An event that must happen (`count` times, default at least once) at a playhead and/or clock time.
     public struct Event: Codable, Sendable, Equatable {
+        /// The event's name (`midpoint`, `skip`, …).
         public var name: String
         /// Which occurrence the times refer to (1-based); default 1.
         public var occurrence: Int?
+        /// The playhead it must happen at, seconds.
         public var playhead: Double?
+        /// The session clock it must happen at, seconds.
         public var clock: Double?
         /// Seconds; overrides the file's tolerance.
         public var tolerance: Double?
@@ -33,6 +36,7 @@ public struct SessionExpectations: Codable, Sendable, Equatable {
         /// In an ad pod: only the events of the ad at this 1-based place count (`occurrence`, `count` within it).
         public var ad: Int?
 
+        /// An expectation of the event `name`; every other field nil (its default).
         public init(name: String, occurrence: Int? = nil, playhead: Double? = nil, clock: Double? = nil, tolerance: Double? = nil, count: Int? = nil, detail: String? = nil,
                     ad: Int? = nil) {
             self.ad = ad
@@ -48,11 +52,13 @@ public struct SessionExpectations: Codable, Sendable, Equatable {
 
     /// Beacons that must have fired (final attempts), by event and/or URL, `count` times (default exactly once).
     public struct Beacon: Codable, Sendable, Equatable {
+        /// The event the beacon fired for (`impression`, `midpoint`, …).
         public var event: String?
         /// A glob (`*` any run of characters) over the URL as sent; or the exact template with `template`.
         public var url: String?
         /// The URL as written in the tag (macros unexpanded): stable across seeds and wall times.
         public var template: String?
+        /// Where its URL came from in the wrapper chain (`inline`, `wrapper 1 (AdSystem)`, …).
         public var source: String?
         /// How many (0 = never); default 1.
         public var count: Int?
@@ -61,6 +67,7 @@ public struct SessionExpectations: Codable, Sendable, Equatable {
         /// In an ad pod: only the beacons of the ad at this 1-based place count.
         public var ad: Int?
 
+        /// An expectation of beacons matching every field given; nil fields match anything (`count` defaults to 1).
         public init(event: String? = nil, url: String? = nil, template: String? = nil, source: String? = nil, count: Int? = nil, delivered: Bool? = nil,
                     ad: Int? = nil) {
             self.ad = ad
@@ -75,7 +82,9 @@ public struct SessionExpectations: Codable, Sendable, Equatable {
 
     /// Seconds of slack for event times; default 0.001 (times are reported to the millisecond).
     public var tolerance: Double?
+    /// Events that must happen.
     public var events: [Event]?
+    /// Beacons that must (or, with `count` 0, must not) have fired.
     public var beacons: [Beacon]?
     /// The reward must (true) or must not (false) be granted.
     public var reward: Bool?
@@ -87,6 +96,7 @@ public struct SessionExpectations: Codable, Sendable, Equatable {
     /// of `beacons`. A golden file is strict, so a new beacon or event is a change it reports.
     public var strict: Bool?
 
+    /// Expectations as given; nil fields expect nothing.
     public init(tolerance: Double? = nil, events: [Event]? = nil, beacons: [Beacon]? = nil, reward: Bool? = nil, errorCode: Int? = nil,
                 ending: String? = nil, strict: Bool? = nil) {
         self.tolerance = tolerance

@@ -1,13 +1,18 @@
 /// What share of a fleet's sessions does what: `complete:70,background:15,skip:10,close:5` (weights, not
 /// necessarily summing to 100). Each session's kind is drawn from these weights by its own seeded generator.
 public struct FleetMix: Sendable, Equatable, Codable, CustomStringConvertible {
+    /// One kind of scenario and its weight in the mix.
     public struct Share: Sendable, Equatable, Codable {
+        /// The scenario kind.
         public var kind: FleetScenario.Kind
+        /// Its relative weight: a whole number, 0 or more.
         public var weight: Int
     }
 
+    /// The kinds and their weights, in the order written.
     public var shares: [Share]
 
+    /// Why a `--mix` value could not be parsed; `description` is the message for the user.
     public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
         public var description: String
     }
@@ -23,6 +28,7 @@ public struct FleetMix: Sendable, Equatable, Codable, CustomStringConvertible {
         }
     }
 
+    /// The sum of the weights; a draw for a session's kind is uniform in `0..<total`.
     public var total: Int { shares.reduce(0) { $0 + $1.weight } }
 
     /// The kind a uniform draw in `0..<total` falls on.

@@ -8,8 +8,11 @@ extension FleetOracle {
     public struct Network: Sendable, Equatable {
         /// One stall: from the clock time and playhead it began at, to when it ended (nil: the media never came).
         public struct Stall: Sendable, Equatable {
+            /// Session clock when the stall began.
             public var clock: Duration
+            /// The playhead it held at.
             public var playhead: Duration
+            /// Session clock when it ended; nil when the media never came.
             public var end: Duration?
         }
 

@@ -11,19 +11,26 @@ import PlayerEngine
 /// skips, ends on the end card (the companion's creativeView) or the replay screen, which the simulated viewer closes
 /// (closeLinear); a video closed early is closeLinear at once.
 public struct FleetOracle: Sendable {
+    /// What the oracle needs to know of the ad: its timing, end screen, click-through, icons and viewability rules.
     public struct Facts: Sendable, Equatable {
+        /// The media's duration, on which quartiles are computed.
         public var duration: Duration
+        /// The progress offsets, as playhead times.
         public var progressOffsets: [Duration]
         /// Skippable only when below the duration.
         public var skipOffset: Duration?
+        /// A companion is shown as the end card (otherwise the replay screen is).
         public var hasEndCard: Bool
+        /// The end card (or replay screen) is shown after a skip too.
         public var endCardAfterSkip: Bool
+        /// The video has a ClickThrough, so a click scenario opens it (one pause and one resume).
         public var hasClickThrough: Bool
         /// The icons: each shows (IconViewTracking) once the playhead reaches its offset, if that is before the end.
         public var icons: [PlaybackRules.IconRule]
         /// Whether viewability is decided, and how (`PlaybackRules.viewability`).
         public var viewability: PlaybackRules.Viewability = .off
 
+        /// A skip offset at or past `duration` is dropped (not skippable).
         public init(duration: Duration, progressOffsets: [Duration], skipOffset: Duration?, hasEndCard: Bool, endCardAfterSkip: Bool, hasClickThrough: Bool,
                     icons: [PlaybackRules.IconRule] = []) {
             self.duration = duration
@@ -38,10 +45,14 @@ public struct FleetOracle: Sendable {
 
     /// One kind of tracking event: a name, for progress its offset, for an icon's its index.
     public struct Event: Sendable, Hashable, Comparable {
+        /// The event's name.
         public var name: PlaybackEvent.Name
+        /// For `progress`: its offset as a playhead time; nil otherwise.
         public var offset: Duration?
+        /// For an icon's event: the icon's index; nil otherwise.
         public var icon: Int?
 
+        /// An event kind, with `offset` for progress and `icon` for an icon's event.
         public init(_ name: PlaybackEvent.Name, offset: Duration? = nil, icon: Int? = nil) {
             self.name = name
             self.offset = offset
@@ -53,8 +64,10 @@ public struct FleetOracle: Sendable {
         }
     }
 
+    /// The ad the oracle reasons about.
     public let facts: Facts
 
+    /// An oracle for the ad described by `facts`.
     public init(facts: Facts) { self.facts = facts }
 
     /// The events a session of `scenario` fires, each with its count; on a simulated `network`, with its stalls

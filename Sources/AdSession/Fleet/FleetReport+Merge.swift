@@ -30,6 +30,7 @@ extension FleetReport {
         return Double(usage.ru_maxrss) / 1024
     }
 
+    /// Why shard reports could not be merged (another fleet's shard, a shard given twice, …); `description` says which.
     public struct MergeError: Error, Sendable, CustomStringConvertible {
         public var description: String
     }

@@ -8,19 +8,27 @@ import PlayerEngine
 public struct FleetReport: Sendable, Equatable, Codable {
     /// What was run.
     public struct Fleet: Sendable, Equatable, Codable {
+        /// The tag the fleet played.
         public var tag: String
+        /// Sessions in the whole fleet, all shards together.
         public var sessions: Int
+        /// The fleet's seed (`--seed`), from which each session's seed is derived.
         public var seed: UInt64
+        /// The scenario mix, as `kind:weight,…`.
         public var mix: String
         /// How many shards the fleet was cut into, and which of them this report holds (all of them when merged).
         public var shardCount: Int
+        /// The indexes of the shards this report holds.
         public var shards: [Int]
         /// A merged report of fewer than all shards: the ones missing (absent from a complete or one-shard report).
         public var missingShards: [Int]?
+        /// The URL of the media file the sessions played.
         public var media: String
         /// The media's duration, seconds.
         public var duration: Double
+        /// Whether every session decoded the media itself instead of replaying the one verified decode.
         public var decodeEach: Bool
+        /// Whether beacons were only expanded and counted, never sent.
         public var dryRun: Bool
         /// `--network-mix`, when the viewers were on simulated networks.
         public var networkMix: String? = nil
@@ -28,8 +36,11 @@ public struct FleetReport: Sendable, Equatable, Codable {
 
     /// One tracking URL of the ad, with its counts over the sessions of the report.
     public struct Beacon: Sendable, Equatable, Codable {
+        /// The event it fires on (`impression`, `start`, `progress`, …).
         public var event: String
+        /// Where it came from in the wrapper chain (`inline`, `wrapper 1 (AdSystem)`, …).
         public var source: String
+        /// The URL as written in the VAST, macros not expanded.
         public var template: String
         /// For progress: its offset, seconds.
         public var offset: Double?
@@ -45,12 +56,16 @@ public struct FleetReport: Sendable, Equatable, Codable {
         public var ad: Int? = nil
     }
 
+    /// The counts that depend only on the tag, the seed, the mix and the sessions run: equal for a merged sharded run
+    /// and an unsharded one.
     public struct Population: Sendable, Equatable, Codable {
         /// Sessions by scenario kind.
         public var scenarios: [String: Int]
         /// Sessions by how their video ended (completed, skipped, closedEarly, failed, none).
         public var endings: [String: Int]
+        /// Sessions whose reward was granted.
         public var rewardsGranted: Int
+        /// Sessions whose reward was forfeited (`rewardForfeited`).
         public var rewardsForfeited: Int
         /// Playback events by name, over every session.
         public var events: [String: Int]
@@ -67,13 +82,18 @@ public struct FleetReport: Sendable, Equatable, Codable {
         public var viewability: Viewability? = nil
     }
 
+    /// How many ad plays ended `viewable`, `notViewable` or `viewUndetermined`, and the viewable rate.
     public struct Viewability: Sendable, Equatable, Codable {
+        /// Ad plays measured viewable.
         public var viewable = 0
+        /// Ad plays measured not viewable.
         public var notViewable = 0
+        /// Ad plays whose viewability was reported undetermined.
         public var undetermined = 0
         /// viewable / (viewable + notViewable); nil when neither happened.
         public var rate: Double?
 
+        /// Counts with `rate` computed from them (nil when `viewable` and `notViewable` are both 0).
         public init(viewable: Int, notViewable: Int, undetermined: Int) {
             self.viewable = viewable
             self.notViewable = notViewable
@@ -92,16 +112,22 @@ public struct FleetReport: Sendable, Equatable, Codable {
     /// The viewers of one simulated network: how many, how many never started (402: the media was not ready within
     /// the media timeout), their stalls, and how many reached each quartile.
     public struct NetworkPopulation: Sendable, Equatable, Codable {
+        /// Sessions on this network.
         public var sessions = 0
+        /// Of those, sessions whose media was not ready to play in time (402).
         public var failedToLoad = 0
+        /// Sessions that stalled for media at least once.
         public var sessionsThatStalled = 0
+        /// Stalls for media (`bufferStart`) over all its sessions.
         public var rebuffers = 0
+        /// Time spent in those stalls, seconds.
         public var stalledSeconds = 0.0
         /// Sessions that reached `start`, `firstQuartile`, `midpoint`, `thirdQuartile`, `complete`.
         public var reached: [String: Int] = [:]
 
         static let milestones: [PlaybackEvent.Name] = [.start, .firstQuartile, .midpoint, .thirdQuartile, .complete]
 
+        /// No sessions yet: every count 0.
         public init() {}
 
         /// `stalledSeconds` is written `stallTime` (seconds, like every time in vplay's JSON); a report written
@@ -127,15 +153,21 @@ public struct FleetReport: Sendable, Equatable, Codable {
 
     /// Beacon latency over the fleet: percentiles in seconds (to the microsecond), like every time in vplay's JSON.
     public struct Latency: Sendable, Equatable, Codable {
+        /// Beacon attempts sent whose latency was recorded.
         public var count: Int
+        /// Median latency, seconds.
         public var p50: Double
+        /// 90th percentile, seconds.
         public var p90: Double
+        /// 99th percentile, seconds.
         public var p99: Double
+        /// The largest latency recorded, seconds.
         public var max: Double
         /// The HdrHistogram's recorded values as `[microseconds, count]` pairs, so shards merge exactly; written
         /// `histogramMicroseconds`, its unit in its name.
         public var histogram: [[UInt64]]
 
+        /// Percentiles in seconds and the histogram's `[microseconds, count]` pairs.
         public init(count: Int, p50: Double, p90: Double, p99: Double, max: Double, histogram: [[UInt64]]) {
             self.count = count
             self.p50 = p50
@@ -174,13 +206,18 @@ public struct FleetReport: Sendable, Equatable, Codable {
         }
     }
 
+    /// What this machine measured while running the fleet: wall time, rates, beacon latency, memory. Not expected to be
+    /// equal across runs.
     public struct Performance: Sendable, Equatable, Codable {
         /// Wall time of the sessions and their beacons (merged: the longest shard's, as shards run side by side).
         public var seconds: Double
         /// The one decode that verified the media (per shard; merged: the longest).
         public var decodeSeconds: Double
+        /// Sessions over `seconds`.
         public var sessionsPerSecond: Double
+        /// Beacons sent over `seconds`.
         public var beaconsPerSecond: Double
+        /// Beacon latency over the fleet.
         public var latency: Latency
         /// Peak resident memory of the process (merged: the largest shard's), MiB.
         public var peakRSSMiB: Double
@@ -195,6 +232,7 @@ public struct FleetReport: Sendable, Equatable, Codable {
 
         enum LegacyKeys: String, CodingKey { case seconds, decodeSeconds, latency }
 
+        /// Performance figures as measured; times in seconds, memory in MiB.
         public init(seconds: Double, decodeSeconds: Double, sessionsPerSecond: Double, beaconsPerSecond: Double, latency: Latency, peakRSSMiB: Double) {
             self.seconds = seconds
             self.decodeSeconds = decodeSeconds
@@ -219,14 +257,21 @@ public struct FleetReport: Sendable, Equatable, Codable {
     /// Whether the counts agree: every beacon sent as often as the scenarios imply, and (with a sink) received as
     /// often as sent, nothing unexpected.
     public struct Checks: Sendable, Equatable, Codable {
+        /// Every beacon was sent as often as the scenarios imply.
         public var sentAsExpected: Bool
+        /// With a sink: every beacon received as often as sent and no unexpected hit; nil without a sink.
         public var receivedAsSent: Bool?
     }
 
+    /// The report's kind in its JSON: always `fleet`.
     public var kind = "fleet"
+    /// What was run.
     public var fleet: Fleet
+    /// The counts that do not depend on the machine.
     public var population: Population
+    /// Whether the population's counts agree.
     public var checks: Checks
+    /// What this machine measured.
     public var performance: Performance
     /// What was worth saying while preparing the ad and the run (a media file skipped, a VAST Duration that differs
     /// from the media's, a sink that could not start), once each.
@@ -239,6 +284,8 @@ public struct FleetReport: Sendable, Equatable, Codable {
         return try encoder.encode(self)
     }
 
+    /// Checks `population`: each beacon sent as expected and, when any beacon has a received count, received as sent
+    /// with no unexpected hits.
     public static func checks(of population: Population) -> Checks {
         let sentAsExpected = population.beacons.allSatisfy { $0.sent == $0.expected }
         let hasSink = population.beacons.contains { $0.received != nil }

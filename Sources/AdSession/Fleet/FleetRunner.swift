@@ -12,13 +12,16 @@ public struct FleetConfiguration: Sendable {
     /// The tag, `--map`, media criteria, device macros, beacon policy, sink, `--seed` and `--now`. Each session gets
     /// its own seed for `[CACHEBUSTING]`, derived from this one and its index.
     public var session: SessionConfiguration
+    /// Sessions in the whole fleet, all shards together.
     public var sessions: Int
     /// Sessions played at once.
     public var concurrency = 16
+    /// What share of the sessions does what; each session's scenario kind is drawn from it.
     public var mix: FleetMix
     /// Beacons per second over the whole fleet, all shards together (each shard sends `shardRate`); nil = as fast
     /// as the server answers.
     public var rate: Double?
+    /// Which part of the fleet this process runs; `.whole` by default.
     public var shard = FleetShard.whole
     /// Decode the media in every session (FFmpeg per session) instead of replaying the one verified decode.
     public var decodeEach = false
@@ -29,6 +32,8 @@ public struct FleetConfiguration: Sendable {
     /// This shard's part of `rate`: the fleet's rate divided by the shard count, so N shards together send `rate`.
     public var shardRate: Double? { rate.map { $0 / Double(shard.count) } }
 
+    /// A fleet of `sessions` sessions of `session` with scenarios drawn from `mix`, 16 at once, at no rate limit, as
+    /// one shard.
     public init(session: SessionConfiguration, sessions: Int, mix: FleetMix) {
         self.session = session
         self.sessions = sessions
@@ -38,10 +43,15 @@ public struct FleetConfiguration: Sendable {
 
 /// Where a fleet is at, for a progress bar.
 public struct FleetProgress: Sendable {
+    /// Sessions finished so far.
     public var sessionsDone: Int
+    /// Sessions to play in all.
     public var sessions: Int
+    /// Beacons sent so far.
     public var beaconsSent: Int
+    /// Beacons answered so far.
     public var beaconsAnswered: Int
+    /// Seconds elapsed on the network clock since the fleet started.
     public var seconds: Double
 }
 
@@ -50,7 +60,9 @@ public struct FleetProgress: Sendable {
 /// (`SessionCore`), sending every beacon over real HTTP (or to the embedded sink), and reports expected against sent
 /// against received for each tracking URL.
 public struct FleetRunner: Sendable {
+    /// What the fleet runs.
     public let configuration: FleetConfiguration
+    /// What the fleet reaches outside itself: tag fetching, beacon transport, media opening, clocks.
     public let environment: SessionEnvironment
 
     /// - Parameter environment: what the fleet reaches outside itself; `.live(configuration.session)` when nil.
@@ -470,6 +482,8 @@ public struct FleetRunner: Sendable {
 
 /// Why a fleet could not play at all: the ad's or the media's error (with its VAST code), and the warnings before it.
 public struct FleetFailure: Error, Sendable {
+    /// The ad's or the media's error, with its VAST code.
     public var error: SessionError
+    /// The warnings reported before the error.
     public var warnings: [String]
 }

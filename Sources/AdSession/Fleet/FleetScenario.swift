@@ -16,13 +16,16 @@ import TrackingBeacons
 /// - `close`: the user closes the video at 2–98 % of `D` (the reward is forfeited).
 /// The interruption is the first thing that happens, so its session-clock time equals its playhead.
 public struct FleetScenario: Sendable, Equatable, Codable {
+    /// What the simulated viewer does, as named in `--mix`; ordered as declared.
     public enum Kind: String, Sendable, Codable, CaseIterable, Comparable {
+        /// `complete` watches to the end; each other kind interrupts the play once (see `FleetScenario`).
         case complete, background, pause, click, skip, close
         public static func < (lhs: Self, rhs: Self) -> Bool { allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)! }
     }
 
     /// The session's index in the whole (unsharded) fleet.
     public var index: Int
+    /// What the viewer does.
     public var kind: Kind
     /// When the interruption happens (session clock and playhead alike); nil for `complete`.
     public var at: Duration?
@@ -33,16 +36,19 @@ public struct FleetScenario: Sendable, Equatable, Codable {
 
     /// The ad facts the draws depend on.
     public struct Facts: Sendable, Equatable {
+        /// The media's duration.
         public var duration: Duration
         /// The skip offset resolved against the duration, when the ad is skippable (offset below the duration).
         public var skipOffset: Duration?
 
+        /// A skip offset at or past `duration` is dropped (not skippable).
         public init(duration: Duration, skipOffset: Duration?) {
             self.duration = duration
             self.skipOffset = skipOffset.flatMap { $0 < duration ? $0 : nil }
         }
     }
 
+    /// A scenario as given; `ad` is nil (a single ad).
     public init(index: Int, kind: Kind, at: Duration? = nil, length: Duration? = nil) {
         self.index = index
         self.kind = kind

@@ -6,13 +6,18 @@ import Foundation
 /// necessarily summing to 100). Each session's profile is drawn from these weights by its own seeded generator, a
 /// stream apart from its scenario's: the same index gives the same network in every run and every shard.
 public struct NetworkMix: Sendable, Equatable, CustomStringConvertible {
+    /// One network profile and its weight in the mix.
     public struct Share: Sendable, Equatable {
+        /// The simulated network.
         public var profile: NetworkProfile
+        /// Its relative weight: a whole number, 0 or more.
         public var weight: Int
     }
 
+    /// The profiles and their weights, in the order written.
     public var shares: [Share]
 
+    /// Why a `--network-mix` value could not be parsed; `description` is the message for the user.
     public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
         public var description: String
     }
@@ -29,6 +34,7 @@ public struct NetworkMix: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The sum of the weights.
     public var total: Int { shares.reduce(0) { $0 + $1.weight } }
 
     /// The share (its index) session `index` of a fleet seeded with `seed` is on.

@@ -13,15 +13,19 @@ import TrackingBeacons
 public struct RewardCallback: Sendable, Equatable {
     /// The endpoint (`--reward-callback`): an http(s) URL without a query.
     public var url: String
+    /// `user_id`; left out of the callback when nil.
     public var userID: String?
+    /// `custom_data`; left out of the callback when nil.
     public var customData: String?
     /// `--ad-unit`.
     public var adUnit = "1234567890"
     /// AdMob's ad network id, as its SSV documentation shows it.
     public var adNetwork = "5450213213286189855"
 
+    /// What the signature covers: the content percent-decoded (`decoded`, as AdMob signs) or as encoded (`raw`).
     public enum Signing: String, Sendable { case decoded, raw }
 
+    /// A callback to the endpoint `url`, with no user id or custom data and the default ad unit and network.
     public init(url: String) { self.url = url }
 
     /// `transaction_id`: 32 hex digits, one per grant, from the session's seed (the `[TRANSACTIONID]` UUID's digits).

@@ -8,6 +8,7 @@ import TrackingBeacons
 /// exactly the valid callback and the one whose `custom_data` needs escaping, signed over the decoded query as AdMob
 /// signs it; every other case must be refused. Each case has a transaction id of its own, except the replay.
 public struct RewardCheck: Sendable {
+    /// One callback the check sends: the valid one or a forgery.
     public struct Case: Sendable, Equatable {
         /// A stable name (`valid`, `flipped-signature-bit`, …).
         public var name: String
@@ -15,24 +16,34 @@ public struct RewardCheck: Sendable {
         public var meaning: String
         /// A correct endpoint accepts it.
         public var shouldAccept: Bool
+        /// The signed callback URL to request.
         public var url: String
     }
 
+    /// What the endpoint answered to one case, and whether that was right.
     public struct Outcome: Sendable, Equatable {
+        /// The case sent.
         public var check: Case
+        /// The HTTP status of the answer; nil when none came.
         public var status: Int?
+        /// Why the request failed, in words; nil on a complete response.
         public var error: String?
         /// The endpoint answered with an accepting status.
         public var accepted: Bool
+        /// The endpoint did what a correct one does: accepted a case it should accept, or refused one it should refuse.
         public var passed: Bool { accepted == check.shouldAccept }
     }
 
+    /// The endpoint and the callback's parameters.
     public var callback: RewardCallback
+    /// The reward the callbacks claim (`reward_item`, `reward_amount`).
     public var reward: Reward
+    /// Derives the signing key and the transaction ids.
     public var seed: UInt64
     /// Wall time of the callbacks (ms since 1970): `timestamp`.
     public var now: Int64
 
+    /// A check of `callback`'s endpoint; `now` is the callbacks' `timestamp`, ms since 1970.
     public init(callback: RewardCallback, reward: Reward, seed: UInt64, now: Int64) {
         self.callback = callback
         self.reward = reward

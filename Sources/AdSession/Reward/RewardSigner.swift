@@ -16,6 +16,7 @@ public struct RewardSigner: Sendable {
     public let keyID: UInt64
     private let key: P256.Signing.PrivateKey
 
+    /// The key for `seed` and `generation` (0: the current key; 1: the one it replaced), the same on every run.
     public init(seed: UInt64, generation: Int = 0) {
         var material = SHA256.hash(data: Data("vplay reward signing key \(generation) \(seed)".utf8)).withUnsafeBytes { Data($0) }
         var key: P256.Signing.PrivateKey?

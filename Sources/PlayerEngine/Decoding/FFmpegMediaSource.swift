@@ -8,7 +8,9 @@ import CFFmpeg
 /// headless), so memory does not grow with the length of the media: only frame timestamps are buffered, for as far
 /// as the container interleaves one stream ahead of another. `nextPacket()` is the demux-only pass.
 public final class FFmpegMediaSource: MediaSource {
+    /// What the container says, read at open, with the presentation timeline measured then.
     public let info: MediaInfo
+    /// Counts so far: frames or packets per stream, decode errors, bytes read.
     public private(set) var statistics: DecodeStatistics
 
     private let format: FormatContext
@@ -120,11 +122,15 @@ public final class FFmpegMediaSource: MediaSource {
 
     // MARK: - Decode mode
 
+    /// How many times a read has waited for bytes a simulated network had not delivered yet.
     public var networkWaits: Int { format.networkWaits }
 
     /// Where the media's bytes are, when the open's timeline pass mapped them (`MediaOpenOptions.mapDelivery`).
     public private(set) var deliveryMap: DeliveryMap?
 
+    /// The next decoded frame in presentation order across streams, or nil after the last; always nil when the source
+    /// was opened without decoders (`MediaOpenOptions.openDecoders`).
+    /// - Throws: `MediaError` when the media turns out to be unplayable while decoding.
     public func nextFrame() throws(MediaError) -> MediaFrame? {
         guard options.openDecoders else { return nil }
         while true {

@@ -3,6 +3,7 @@
 public struct MediaFrame: Sendable, Equatable {
     /// Index of the stream in the container.
     public var stream: Int
+    /// The kind of stream it belongs to.
     public var type: StreamInfo.Kind
     /// Presentation time from the ad's first shown picture (`MediaInfo.timeline.start` subtracted): 0 for that
     /// picture, negative for sound before it.
@@ -13,6 +14,7 @@ public struct MediaFrame: Sendable, Equatable {
     /// Whether the decoder flagged the frame as a key frame (video).
     public var isKeyFrame: Bool
 
+    /// A frame of stream `stream` presented from `time` to `end`.
     public init(stream: Int, type: StreamInfo.Kind, time: Duration, end: Duration, isKeyFrame: Bool = false) {
         self.stream = stream
         self.type = type
@@ -24,6 +26,7 @@ public struct MediaFrame: Sendable, Equatable {
 
 /// One demuxed packet (demux-only mode): its timestamps and size, without decoding.
 public struct MediaPacket: Sendable, Equatable {
+    /// Index of the stream in the container.
     public var stream: Int
     /// Presentation time from the ad's first shown picture; nil when the container gives none.
     public var time: Duration?
@@ -31,6 +34,8 @@ public struct MediaPacket: Sendable, Equatable {
     public var decodeTime: Duration?
     /// Duration of the packet's content.
     public var duration: Duration
+    /// The packet's size in bytes.
     public var size: Int
+    /// Whether the container flags the packet as a key frame.
     public var isKeyFrame: Bool
 }

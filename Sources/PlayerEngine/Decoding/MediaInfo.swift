@@ -20,6 +20,7 @@ public struct MediaInfo: Sendable, Equatable, Codable {
     public var bitRate: Int?
     /// File size in bytes when known.
     public var size: Int64?
+    /// Every stream of the container, in index order.
     public var streams: [StreamInfo]
     /// For an HLS master playlist: which variant plays and why (`"variant 2 of 3: …"`); nil otherwise.
     public var variant: String? = nil
@@ -43,20 +44,26 @@ public struct MediaInfo: Sendable, Equatable, Codable {
 
 /// One elementary stream of a media file.
 public struct StreamInfo: Sendable, Equatable, Codable {
+    /// The stream's media type, as FFmpeg reports it.
     public enum Kind: String, Sendable, Codable { case video, audio, subtitle, data, attachment, unknown }
 
     /// The stream's index in the container.
     public var index: Int
+    /// The stream's media type.
     public var type: Kind
     /// FFmpeg's codec name, e.g. `"h264"`, `"aac"`.
     public var codec: String
     /// Whether this build of FFmpeg has a decoder for it.
     public var decodable: Bool
+    /// Picture width in pixels, video only.
     public var width: Int?
+    /// Picture height in pixels, video only.
     public var height: Int?
     /// Average frame rate (frames per second), video only.
     public var fps: Double?
+    /// Samples per second, audio only.
     public var sampleRate: Int?
+    /// Audio channels, audio only.
     public var channels: Int?
     /// Bit rate in bits per second, when the container says.
     public var bitRate: Int?
@@ -71,6 +78,7 @@ public struct StreamInfo: Sendable, Equatable, Codable {
 /// last frame, of any stream. Frame times (`MediaFrame.time`) and playheads count from `start`; sound before the first
 /// picture plays as it is shown.
 public struct PresentationTimeline: Sendable, Equatable, Codable {
+    /// How the timeline's start and end were found.
     public enum Measure: String, Sendable, Codable {
         /// A demux pass read every packet's timestamps and duration at open (local files).
         case frames
@@ -85,6 +93,7 @@ public struct PresentationTimeline: Sendable, Equatable, Codable {
     public var start: Duration
     /// Where the last frame's presentation ends in the file.
     public var end: Duration
+    /// How `start` and `end` were found.
     public var measuredBy: Measure
     /// The longest video frame (audio frame without video) met: how far a header may be off without a warning.
     public var frame: Duration
@@ -93,8 +102,10 @@ public struct PresentationTimeline: Sendable, Equatable, Codable {
     /// two measurements of one file are the same timeline.
     public var passTime: Duration?
 
+    /// From the first shown picture to the end of the last frame (`end - start`, never negative).
     public var duration: Duration { max(.zero, end - start) }
 
+    /// A timeline as measured.
     public init(start: Duration, end: Duration, measuredBy: Measure, frame: Duration, passTime: Duration? = nil) {
         self.start = start
         self.end = end

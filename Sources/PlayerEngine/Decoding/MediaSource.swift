@@ -17,20 +17,26 @@ public protocol MediaSource: AnyObject {
 }
 
 extension MediaSource {
+    /// 0: a source that reads through no simulated network never waits.
     public var networkWaits: Int { 0 }
+    /// nil: no delivery map.
     public var deliveryMap: DeliveryMap? { nil }
 }
 
 /// What a decode (or demux) pass has seen so far.
 public struct DecodeStatistics: Sendable, Equatable, Codable {
+    /// Counts for one stream.
     public struct Stream: Sendable, Equatable, Codable {
+        /// The stream's index in the container.
         public var index: Int
+        /// The stream's media type.
         public var type: StreamInfo.Kind
         /// Frames decoded (decode mode) or packets read (demux mode).
         public var frames: Int = 0
         /// Presentation time of the first and of the last frame, seconds from the ad's first shown picture
         /// (`MediaInfo.timeline.start`; sound before it is negative).
         public var firstTime: Double?
+        /// See `firstTime`.
         public var lastTime: Double?
         /// Where the last frame's presentation ends, seconds.
         public var end: Double?
@@ -38,12 +44,16 @@ public struct DecodeStatistics: Sendable, Equatable, Codable {
         public var decodeErrors: Int = 0
     }
 
+    /// Counts per stream.
     public var streams: [Stream]
     /// Bytes of compressed data read.
     public var bytes: Int64 = 0
+    /// Decode errors over all streams.
     public var decodeErrors: Int { streams.reduce(0) { $0 + $1.decodeErrors } }
+    /// Frames (or packets) over all streams.
     public var frames: Int { streams.reduce(0) { $0 + $1.frames } }
 
+    /// Statistics of `streams`, with no bytes read yet.
     public init(streams: [Stream]) { self.streams = streams }
 
     /// Where presentation ends over all streams (the longest), seconds.
@@ -55,6 +65,8 @@ public struct DecodeStatistics: Sendable, Equatable, Codable {
 /// media error for a redirect that must not be followed.
 public typealias MediaRedirectResolver = @Sendable (_ url: String, _ timeout: Duration) throws(MediaError) -> String?
 
+/// How an `FFmpegMediaSource` opens and decodes: threads, timeouts, URL checks, proxy, timeline measurement, network
+/// simulation and streaming.
 public struct MediaOpenOptions: Sendable {
     /// Decoder threads per stream; 0 = one per core, chosen by FFmpeg (the `ffmpeg` CLI's default, `-threads auto`).
     public var decoderThreads: Int
@@ -95,6 +107,7 @@ public struct MediaOpenOptions: Sendable {
     /// of its last byte, counted from the open, on the wall clock scaled by `throttleSpeed` (`--network` in real
     /// time). The timeline pass, when there is one, reads unthrottled.
     public var throttle: NetworkProfile?
+    /// Session seconds per wall second for `throttle` (`--speed`); 1 by default.
     public var throttleSpeed: Double = 1
     /// Also map where the packets' bytes are during the timeline pass (a local file; `FFmpegMediaSource.deliveryMap`),
     /// for a simulated network, so the file is not read a third time.
@@ -102,6 +115,7 @@ public struct MediaOpenOptions: Sendable {
     /// How an HLS playlist is opened (the MediaFile is one, or may be); nil: an HLS playlist is refused (403).
     public var streaming: StreamingOptions?
 
+    /// Options with the given decoding and timeout settings; the URL gate is open, no proxy, no throttle, no streaming.
     public init(
         decoderThreads: Int = 0, ioTimeout: Duration = .seconds(10), truncationTolerance: Duration = .milliseconds(500),
         loadTimeout: Duration = .seconds(8), openDecoders: Bool = true, measureTimeline: Bool = true

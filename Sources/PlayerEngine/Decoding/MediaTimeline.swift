@@ -5,6 +5,7 @@
 /// Its parts are kept behind one reference (`Parts`): a timeline is never changed, and a fleet's sessions pass it
 /// around, each copy of its arrays and strings a reference count apiece.
 public struct MediaTimeline: Sendable {
+    /// What the container said when the media was opened.
     public var info: MediaInfo { parts.info }
     /// In presentation order across streams, as the decode returned them.
     public var frames: [MediaFrame] { parts.frames }
@@ -41,6 +42,7 @@ public struct MediaTimeline: Sendable {
     /// (`firstStop(from:where:)`, `run(_:)`). Both are worked out once, in O(n log n) time and memory for n frames.
     private var runs: RunIndex { parts.runs }
 
+    /// A timeline of `frames` (in presentation order across streams) with the decode's `info` and `statistics`.
     public init(info: MediaInfo, frames: [MediaFrame], statistics: DecodeStatistics) {
         parts = Parts(info: info, frames: frames, statistics: statistics,
                       replays: Self.statistics(ofEveryPrefixOf: frames, streams: statistics.streams), runs: RunIndex(frames))
@@ -138,13 +140,17 @@ public struct MediaTimeline: Sendable {
 /// A `MediaSource` that replays a `MediaTimeline`: the same frames at the same times, without decoding again. Its
 /// statistics count the frames replayed so far, as a decode's count the frames decoded.
 public final class TimelineMediaSource: MediaSource {
+    /// The timeline replayed.
     public let timeline: MediaTimeline
     private var position = 0
 
+    /// A source that replays `timeline` from its first frame.
     public init(_ timeline: MediaTimeline) { self.timeline = timeline }
 
+    /// The timeline's media info.
     public var info: MediaInfo { timeline.info }
 
+    /// The next frame of the timeline, or nil after the last; never throws.
     public func nextFrame() throws(MediaError) -> MediaFrame? { nextReplayedFrame() }
 
     /// `nextFrame()` without a protocol call (it cannot fail): the engine's loop over a replay's frames.
@@ -155,6 +161,7 @@ public final class TimelineMediaSource: MediaSource {
         return timeline.frames[position]
     }
 
+    /// What a decode would have counted after the frames replayed so far.
     public var statistics: DecodeStatistics { timeline.replayed(position) }
 
     /// The index of the frame `nextReplayedFrame()` returned last.

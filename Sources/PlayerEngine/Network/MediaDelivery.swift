@@ -4,7 +4,9 @@
 /// The session clock starts when the first picture shows; the download started `startupDelay` before that (the
 /// media request). A frame can be presented once every byte up to its packets' has arrived (`DeliveryMap`).
 public struct MediaDelivery: Sendable, Equatable {
+    /// The simulated network the media downloads on.
     public var profile: NetworkProfile
+    /// Where the media's bytes are: how many must arrive before each frame can be presented.
     public var map: DeliveryMap
     /// Media buffered before playback starts (default 1 s).
     public var startupBuffer: Duration
@@ -16,9 +18,13 @@ public struct MediaDelivery: Sendable, Equatable {
     /// arrived. nil when it never does (the rate drops to 0 for good before).
     public let startupDelay: Duration?
 
+    /// Media buffered before the first frame by default: 1 s, Media3's.
     public static let defaultStartupBuffer: Duration = .seconds(1)
+    /// Media buffered before playback restarts after a stall by default: 2 s, Media3's.
     public static let defaultRebuffer: Duration = .seconds(2)
 
+    /// The download of the media mapped by `map` on `profile`; negative buffers count as 0, and `startupDelay` is
+    /// worked out here.
     public init(profile: NetworkProfile, map: DeliveryMap, startupBuffer: Duration = defaultStartupBuffer,
                 rebuffer: Duration = defaultRebuffer, stallTimeout: Duration? = nil) {
         self.profile = profile

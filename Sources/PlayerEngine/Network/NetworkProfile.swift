@@ -10,14 +10,18 @@ import Foundation
 public struct NetworkProfile: Sendable, Equatable, CustomStringConvertible {
     /// One step of the rate: from `at` (seconds since the download started) on, `kbps` kilobits (1000 bits) a second.
     public struct Step: Sendable, Equatable {
+        /// When the step begins, from the start of the download.
         public var at: Duration
+        /// The rate from then on, in kilobits (1000 bits) a second.
         public var kbps: Double
+        /// A step to `kbps` at `at`.
         public init(at: Duration, kbps: Double) {
             self.at = at
             self.kbps = kbps
         }
     }
 
+    /// Why a `--network` value could not be parsed; `description` is the message for the user.
     public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
         public var description: String
     }
@@ -29,6 +33,8 @@ public struct NetworkProfile: Sendable, Equatable, CustomStringConvertible {
     /// The rate over time, ascending; the first at 0.
     public private(set) var steps: [Step]
 
+    /// A profile as given: a negative `rtt` counts as 0, steps are sorted by time, and a rate of 0 is added at 0 when
+    /// no step starts there.
     public init(name: String, rtt: Duration, steps: [Step]) {
         self.name = name
         self.rtt = max(.zero, rtt)

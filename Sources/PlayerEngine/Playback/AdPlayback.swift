@@ -8,25 +8,35 @@
 /// `basePlayhead + (clock − baseClock)` while playing; every suppression re-bases it, so time paused or in the
 /// background never counts as played.
 public struct AdPlayback: Sendable {
+    /// Where the session is: loading, the video playing or suppressed, the end card or replay screen, or closed.
     public enum Phase: String, Sendable, Codable { case loading, playing, suppressed, endCard, replayScreen, closed }
     /// How the video part ended.
     /// How the ad's play ended: `abandoned` when nothing could end it (no more frames or input while it was
     /// playing or suppressed; it was `null` before, which a summary showed as "completed").
     public enum Ending: String, Sendable, Codable { case completed, skipped, closedEarly, failed, abandoned }
 
+    /// The ad's rules: duration, skip offset, reward, close controls, end card, icons, viewability.
     public let rules: PlaybackRules
+    /// The video's duration; quartiles are at 25/50/75/100 % of it.
     public let duration: Duration
+    /// The current phase; `.loading` until the first frame.
     public private(set) var phase: Phase = .loading
+    /// Why playback is suppressed now (user pause, inactive, background, click-through); empty while playing.
     public private(set) var reasons: Set<SuppressionReason> = []
+    /// Whether the player is muted.
     public private(set) var muted = false
     /// 1 for the first play; a replay starts play 2.
     public private(set) var play = 1
+    /// The reward has been granted (`rewarded` fired).
     public private(set) var rewardGranted = false
     /// The user was told no reward was earned (a skip, an early close, a failure, an abandoned session): final, a
     /// replay cannot earn it back, and `rewardForfeited` is said once.
     public private(set) var rewardForfeited = false
+    /// How the ad's play ended; nil while it goes on.
     public private(set) var ending: Ending?
+    /// The app is active (no `willResignActive` without a `didBecomeActive` after it).
     public private(set) var appActive = true
+    /// The app is in the foreground (no `didEnterBackground` without a `willEnterForeground` after it).
     public private(set) var appForeground = true
     /// Stalled waiting for media (a simulated network): the clock runs, the playhead does not. Not a suppression
     /// reason: no pause or resume tracking, and a user's pause and resume go on as usual on top of it.
@@ -54,6 +64,7 @@ public struct AdPlayback: Sendable {
     private var closeCountdownStart: Duration?
     private(set) var closeDelayLeft: Duration = .zero
 
+    /// A session in `.loading` for an ad with `rules`, whose video lasts `duration`.
     public init(rules: PlaybackRules, duration: Duration) {
         self.rules = rules
         self.duration = duration

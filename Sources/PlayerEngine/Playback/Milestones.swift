@@ -4,13 +4,17 @@
 /// Each boundary fires once per play, when the playhead first reaches it (≥, so a boundary hit exactly fires at that
 /// instant), in time order; a jump over several fires them all, in order, each at the playhead reached.
 public struct Milestones: Sendable, Equatable {
+    /// One boundary: the event it fires and the playhead it fires at.
     public struct Boundary: Sendable, Equatable {
+        /// The event it fires (a quartile, `complete` or `progress`).
         public var name: PlaybackEvent.Name
+        /// The playhead it fires at.
         public var at: Duration
         /// For progress boundaries: the offset as scheduled.
         public var offset: Duration?
     }
 
+    /// Every boundary of the play, in time order.
     public private(set) var boundaries: [Boundary]
     private var nextIndex = 0
 

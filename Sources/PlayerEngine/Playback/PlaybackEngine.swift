@@ -7,7 +7,9 @@ import Primitives
 /// `ScaledClock` it runs in (scaled) real time. There, events carry their scheduled times and the report gives the
 /// worst lateness measured; a decoder slower than the clock is a stall that is counted and not played time.
 public struct PlaybackEngine: Sendable {
+    /// What the engine plays by: the ad's rules, the lateness thresholds of real-time play, and the network model.
     public struct Configuration: Sendable {
+        /// The ad's rules: duration, offsets, skip, reward, close controls, end card, icons, viewability.
         public var rules: PlaybackRules
         /// In real time, a frame presented more than this after its time counts as late (10 ms: under one frame at
         /// 60 fps, the jitter a viewer does not see is below it).
@@ -24,6 +26,7 @@ public struct PlaybackEngine: Sendable {
         /// `rebuffer` more media has really been read. Takes the place of `delivery`'s model.
         public var measuredNetwork: MeasuredNetwork?
 
+        /// A configuration as given; a `stallThreshold` below `lateThreshold` is raised to it.
         public init(rules: PlaybackRules = .init(), lateThreshold: Duration = .milliseconds(10), stallThreshold: Duration = .milliseconds(66),
                     delivery: MediaDelivery? = nil, measuredNetwork: MeasuredNetwork? = nil) {
             self.rules = rules
@@ -43,14 +46,18 @@ public struct PlaybackEngine: Sendable {
 
     /// The buffering policy applied to bytes that really arrive late (real time under `--network`).
     public struct MeasuredNetwork: Sendable {
+        /// Media buffered before the first frame.
         public var startupBuffer: Duration
+        /// Media buffered before playback restarts after a stall.
         public var rebuffer: Duration
+        /// A stall longer than this fails the ad; nil: no limit.
         public var stallTimeout: Duration?
         /// When the media was requested, on the wall clock: the startup delay runs from here.
         public var requested: ContinuousClock.Instant
         /// Session seconds per wall second (`--speed`).
         public var speed: Double
 
+        /// A policy as given; `requested` is the wall-clock instant the media was requested.
         public init(startupBuffer: Duration, rebuffer: Duration, stallTimeout: Duration?, requested: ContinuousClock.Instant, speed: Double) {
             self.startupBuffer = startupBuffer
             self.rebuffer = rebuffer
@@ -60,8 +67,10 @@ public struct PlaybackEngine: Sendable {
         }
     }
 
+    /// What the engine plays by.
     public let configuration: Configuration
 
+    /// An engine with `configuration` (by default: no rules beyond the media's own duration, no network).
     public init(configuration: Configuration = .init()) { self.configuration = configuration }
 
     /// Plays `source` on `clock`, following `script`, calling `onEvent` for each event in order, at its time.
@@ -361,12 +370,16 @@ public struct PlaybackEngine: Sendable {
 
 /// The media failed during playback: what failed, where playback stopped, and what was measured until then.
 public struct PlaybackFailure: Error, Sendable, CustomStringConvertible {
+    /// The media's error.
     public var error: MediaError
+    /// What was measured until playback stopped.
     public var report: PlaybackReport
     /// The playhead and session clock at which playback stopped.
     public var playhead: Duration
+    /// The session clock at which playback stopped.
     public var clock: Duration
 
+    /// A failure as given.
     public init(error: MediaError, report: PlaybackReport, playhead: Duration, clock: Duration) {
         self.error = error
         self.report = report
@@ -379,15 +392,20 @@ public struct PlaybackFailure: Error, Sendable, CustomStringConvertible {
 
 /// What a session measured.
 public struct PlaybackReport: Sendable, Equatable {
+    /// An empty report: nothing played yet, one play.
     public init() {}
 
     /// The duration quartiles were computed on.
     public var duration: Duration = .zero
+    /// The names of every event fired, in order.
     public var events: [PlaybackEvent.Name] = []
     /// The video played to its end (in the last play).
     public var completed = false
+    /// How the ad's play ended; nil when it did not end.
     public var ending: AdPlayback.Ending?
+    /// The reward was granted.
     public var rewardGranted = false
+    /// Plays of the video: 1, plus one per replay.
     public var plays = 1
     /// Frames of every stream handed to the screen or speaker at their time, over all plays.
     public var framesPresented = 0

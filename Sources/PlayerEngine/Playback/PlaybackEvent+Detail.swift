@@ -27,11 +27,13 @@ extension PlaybackEvent {
 
     /// What `closeLinear` closed.
     public enum Screen: String, Sendable, Equatable {
+        /// The video before its end, the end card, or the replay screen.
         case video, endCard, replayScreen
     }
 
     /// Why `close` came without the viewer closing the ad.
     public enum CloseCause: String, Sendable, Equatable {
+        /// The viewer skipped the video, or the media failed.
         case skipped, error
         /// The script had nothing left; the simulated user closed the screen once its close control showed.
         case endOfScript
@@ -39,11 +41,14 @@ extension PlaybackEvent {
 
     /// Why the reward was forfeited.
     public enum Forfeit: String, Sendable, Equatable {
+        /// The video was skipped, closed before the reward threshold, failed, or the session was abandoned.
         case skipped, closedEarly, mediaError, abandoned
     }
 
     /// Why a session ended with nothing left to end it.
     public enum Abandonment: Sendable, Equatable {
+        /// Playback was suppressed by the app in the background, the app inactive, an open click-through, or a vetoed
+        /// close, and no input was left to end it.
         case appInBackground, appInactive, clickThroughOpen, closeVetoed
         /// The video was stalled waiting for media that never arrives (a simulated network whose rate dropped to 0).
         case buffering
@@ -55,8 +60,13 @@ extension PlaybackEvent {
 
     /// Why an action was refused.
     public enum Refusal: Sendable, Equatable {
+        /// The state that made the action impossible, named by the case (the app is not active, no video is playing,
+        /// …).
         case appNotActive, noVideoPlaying, alreadyPaused, notPausedByUser, clickThroughOpen, clickThroughAlreadyOpen
+        /// The state that made the action impossible or the veto that refused it (`willClose`,
+        /// `willBeginClickThrough`).
         case noClickThroughOpen, alreadyMuted, notMuted, notSkippable, vetoedByWillClose, vetoedByWillBeginClickThrough
+        /// The control or screen the action needs is not there, or the ad is already closed.
         case videoCannotBeClosed, nothingToClose, noEndCard, noReplayScreen, adAlreadyClosed, noIconShowing
         /// The skip control shows at `offset`; the playhead was at `playhead`.
         case notSkippableYet(offset: Duration, playhead: Duration)

@@ -1,5 +1,6 @@
 /// Something that happened during a session, at an exact point of both timelines.
 public struct PlaybackEvent: Sendable, Equatable {
+    /// What happened; the raw value is the event's name in JSON output and in expectations.
     public enum Name: String, Sendable, Codable, CaseIterable {
         /// The media is open and its first frame decoded: ready to show (VAST 4.1 `loaded`).
         case loaded
@@ -7,7 +8,9 @@ public struct PlaybackEvent: Sendable, Equatable {
         case impression
         /// The linear creative is visible; fired with `start`, as players do.
         case creativeView
+        /// Playback of the video starts: fired with `impression` and `creativeView` at the first frame of each play.
         case start
+        /// 25, 50, 75 and 100 % of the ad's duration played, at exactly those playheads.
         case firstQuartile, midpoint, thirdQuartile, complete
         /// A VAST `progress` offset was reached (see `offset`).
         case progress
@@ -30,7 +33,9 @@ public struct PlaybackEvent: Sendable, Equatable {
         case pause
         /// Playback goes on: the last reason is gone.
         case resume
+        /// The player was muted or unmuted (a user action).
         case mute, unmute
+        /// The viewer skipped the video (only once it is skippable).
         case skip
         /// The video was clicked: ClickTracking fires and the ClickThrough opens (`detail` = "opened" or "none").
         case click
@@ -42,6 +47,7 @@ public struct PlaybackEvent: Sendable, Equatable {
         case close
         /// The companion is shown as the end card (its creativeView fires).
         case endCardShown
+        /// The end card was clicked (`detail`: whether its CompanionClickThrough opened).
         case endCardClick
         /// The close control appears (after the close delay).
         case closeShown
@@ -123,6 +129,7 @@ public struct PlaybackEvent: Sendable, Equatable {
         public func hash(into hasher: inout Hasher) { hasher.combine(ordinal) }
     }
 
+    /// What happened.
     public var name: Name
     /// Media time played when the event happens (pauses and background time excluded).
     public var playhead: Duration
@@ -146,6 +153,7 @@ public struct PlaybackEvent: Sendable, Equatable {
     /// time: the session layer fills it in.
     public var ad: BreakAd?
 
+    /// An event of the first play unless `play` says otherwise; `icon` and `ad` start nil.
     public init(name: Name, playhead: Duration, clock: Duration, offset: Duration? = nil, detail: Detail? = nil, play: Int = 1, reward: Reward? = nil,
                 clickThroughURL: String? = nil) {
         self.name = name
@@ -168,6 +176,7 @@ public struct BreakAd: Sendable, Equatable, Codable {
     /// Its pod `sequence`; nil for a stand-alone ad.
     public var sequence: Int?
 
+    /// The ad at 1-based place `index` of the break, with its `<Ad id>` and pod `sequence` (nil when stand-alone).
     public init(index: Int, id: String?, sequence: Int?) {
         self.index = index
         self.id = id
@@ -177,8 +186,11 @@ public struct BreakAd: Sendable, Equatable, Codable {
 
 /// What a rewarded ad grants (`adRewarded(name, amount)` in the Adcash SDK).
 public struct Reward: Sendable, Equatable, Codable {
+    /// The name of what is granted (`reward_item` in a reward callback).
     public var currency: String
+    /// How much of it.
     public var amount: Double
+    /// A reward of `amount` of `currency`.
     public init(currency: String, amount: Double) {
         self.currency = currency
         self.amount = amount

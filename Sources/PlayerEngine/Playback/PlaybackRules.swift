@@ -31,7 +31,9 @@ public struct PlaybackRules: Sendable {
     public var skipOffset: Duration?
     /// What is granted; nil = not a rewarded ad (no reward events).
     public var reward: Reward?
+    /// When the reward is granted; `.complete` by default.
     public var rewardThreshold: RewardThreshold = .complete
+    /// When the viewer may close the video before it ends; `.anytime` by default.
     public var videoClose: VideoClose = .anytime
     /// A companion exists to show as the end card; without one the replay screen is shown.
     public var hasEndCard = false
@@ -49,6 +51,7 @@ public struct PlaybackRules: Sendable {
     public var icons: [IconRule] = []
     /// Vetoes for library users: return false to refuse (SAS SDK's `willClose`, `willBeginAction`).
     public var willClose: (@Sendable (Duration) -> Bool)?
+    /// The veto for click-throughs (the video's and icons'): given the playhead, return false to refuse.
     public var willBeginClickThrough: (@Sendable (Duration) -> Bool)?
     /// Another ad of the pod follows: the end of this one's video (complete or skip) hands over to it at once, with
     /// no end card, replay screen or close (and a media failure ends this ad only).
@@ -77,6 +80,7 @@ public struct PlaybackRules: Sendable {
     /// …for 2 continuous seconds of played video.
     public static let viewableTime: Duration = .seconds(2)
 
+    /// Rules for a plain, non-rewarded, non-skippable ad; `duration` nil takes the container's.
     public init(duration: Duration? = nil) { self.duration = duration }
 
     /// When an icon shows and for how long, on the playhead (played media time): VAST's `offset` and `duration`.
@@ -88,6 +92,7 @@ public struct PlaybackRules: Sendable {
         /// Whether it has an IconClickThrough to open on `iconClick`.
         public var hasClickThrough: Bool
 
+        /// An icon showing from `offset` for `duration` (nil: until the video ends).
         public init(offset: Duration = .zero, duration: Duration? = nil, hasClickThrough: Bool = false) {
             self.offset = offset
             self.duration = duration

@@ -1,5 +1,7 @@
 /// What the user does to the ad, as a script names it.
 public enum UserAction: String, Sendable, Codable, CaseIterable {
+    /// The actions a script names with these words; each is handled by `AdPlayback`, which refuses those the state does
+    /// not allow (`rejected`).
     case pause, resume, mute, unmute, skip, click, clickthroughClose, close, endcardClick, replay
     /// A click on the icon shown (the first one, when several show): its IconClickTracking fires and its
     /// IconClickThrough opens like a click-through.
@@ -8,12 +10,16 @@ public enum UserAction: String, Sendable, Codable, CaseIterable {
 
 /// App lifecycle notifications, with iOS names (Android aliases in `init(name:)`).
 public enum LifecycleEvent: String, Sendable, Codable, CaseIterable {
+    /// The iOS notifications a script names with these words; the app is inactive between the first and the last, in
+    /// the background between the second and the third.
     case willResignActive, didEnterBackground, willEnterForeground, didBecomeActive
 }
 
 /// One input to a session at a session-clock time.
 public enum SessionInput: Sendable, Equatable {
+    /// A user action.
     case action(UserAction)
+    /// An app lifecycle notification.
     case lifecycle(LifecycleEvent)
     /// The share of the ad's pixels in view from now on, 0–100 (`viewport=30`): the page or app scrolled or covered
     /// part of it.
@@ -41,6 +47,7 @@ public enum SessionInput: Sendable, Equatable {
         }
     }
 
+    /// The input as a script word (`mute`, `didEnterBackground`, `viewport=30`).
     public var name: String {
         switch self {
         case let .action(action): action.rawValue

@@ -13,15 +13,18 @@ import Foundation
 /// didBecomeActive; Android onPause, onStop, onStart, onResume) or a shorthand (`background`, `foreground`).
 /// Steps run in time order; steps at the same time run in the order written.
 public struct SessionScript: Sendable, Equatable {
+    /// One step of the script: the inputs one `WORD@TIME` gives, at its time.
     public struct Step: Sendable, Equatable {
         /// Session time; with `ad`, time since that ad's first frame.
         public var at: Duration
         /// The 1-based place in the pod `at` counts from; nil: the session's first frame.
         public var ad: Int?
+        /// The inputs, in order (a shorthand gives two).
         public var inputs: [SessionInput]
         /// The step as written, for messages.
         public var text: String
 
+        /// A step as given; `ad` nil counts `at` from the session's first frame.
         public init(at: Duration, ad: Int? = nil, inputs: [SessionInput], text: String) {
             self.at = at
             self.ad = ad
@@ -30,10 +33,12 @@ public struct SessionScript: Sendable, Equatable {
         }
     }
 
+    /// Why a script could not be parsed; `description` is the message for the user.
     public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
         public var description: String
     }
 
+    /// The steps, in the order they run.
     public private(set) var steps: [Step]
 
     /// Steps in time order: session-time steps first, then each ad's (`adK+N`) by ad, each in time order; equal

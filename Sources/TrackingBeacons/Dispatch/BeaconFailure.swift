@@ -8,20 +8,31 @@ public enum BeaconFailure: Error, Sendable, Equatable, Hashable, CustomStringCon
     case refused(URLRefusal)
     /// A response redirected to `target`, which is refused like a URL (not followed).
     case redirectRefused(target: String, URLRefusal)
+    /// The server refused the connection.
     case connectionRefused
+    /// The host name did not resolve.
     case dnsLookupFailed(host: String)
+    /// The connection failed for another reason, in the HTTP client's words.
     case couldNotConnect(String)
+    /// The connection was not established within the connect timeout.
     case connectTimedOut
+    /// The TLS handshake did not finish in time.
     case tlsHandshakeTimedOut
+    /// The TLS handshake failed (an untrusted certificate, …), with why.
     case tlsHandshakeFailed(String)
     /// No complete answer within the beacon timeout.
     case timedOut
     /// The status and headers arrived; the body stopped or ran past the deadline (the answer still counts).
     case bodyTimedOut
+    /// The status and headers arrived; reading the body then failed (`reason` says how).
     case bodyFailed(BeaconFailureReason)
+    /// A redirect past the most the client follows (`GatedHTTPClient.maxRedirects`, 5).
     case tooManyRedirects
+    /// A redirect led back to a URL already requested.
     case redirectCycle
+    /// The server closed the connection before a complete answer.
     case closedByServer
+    /// The connection was reset.
     case connectionReset
     /// A final answer that is not 2xx/3xx.
     case httpStatus(Int)
@@ -88,6 +99,8 @@ public enum BeaconFailure: Error, Sendable, Equatable, Hashable, CustomStringCon
 
 /// What broke a body's read (`BeaconFailure.bodyFailed`), in the words of the failure it was.
 public struct BeaconFailureReason: Sendable, Equatable, Hashable {
+    /// The failure's `description`.
     public let text: String
+    /// The reason of `failure`, in its words.
     public init(_ failure: BeaconFailure) { text = failure.description }
 }

@@ -16,6 +16,7 @@ public struct BeaconPolicy: Sendable {
     /// one: a fleet's `--pipeline`, honoured by its pooled transport only. 1: one at a time, as devices send.
     public var pipelineDepth = 1
 
+    /// A policy as given; negative `retries` count as 0 and `maxConcurrent` is at least 1. `pipelineDepth` starts at 1.
     public init(timeout: Duration = .seconds(5), retries: Int = 0, backoff: Duration = .milliseconds(500), maxConcurrent: Int = 32) {
         self.timeout = timeout
         self.retries = max(0, retries)

@@ -14,7 +14,9 @@ public protocol BeaconTransport: Sendable {
 }
 
 extension BeaconTransport {
+    /// nil: no preference (Swift's default executor).
     public var attemptExecutor: (any TaskExecutor)? { nil }
+    /// false: the transport cannot start an attempt without a task; the caller uses `send`.
     public func startNow(_ url: String, timeout: Duration, done: @escaping @Sendable (TransportOutcome) -> Void) -> Bool { false }
 }
 
@@ -42,6 +44,7 @@ public struct TransportOutcome: Sendable, Equatable {
     /// Every request made, the first and each redirect hop, with what was sent and received; empty when not known.
     public var hops: [BeaconHop]
 
+    /// An outcome as given; by default sent (not failed before sending), with no headers, redirects or hops.
     public init(status: Int?, error: BeaconFailure?, latency: Duration, bytes: Int, failedBeforeSending: Bool = false,
                 requestedURL: String? = nil, headers: [HeaderField] = [], redirects: [String] = [], hops: [BeaconHop] = []) {
         self.status = status

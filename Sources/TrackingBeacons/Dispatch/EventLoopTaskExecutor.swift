@@ -8,10 +8,13 @@ import NIOPosix
 ///
 /// The code that runs here must not block: it shares the thread with every connection of the loop.
 public final class EventLoopTaskExecutor: TaskExecutor {
+    /// The event loop whose thread runs the jobs.
     public let loop: any EventLoop
 
+    /// An executor that runs jobs on `loop`.
     public init(_ loop: any EventLoop) { self.loop = loop }
 
+    /// Runs `job` on the loop's thread, in turn with the loop's other work.
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         loop.execute { job.runSynchronously(on: self.asUnownedTaskExecutor()) }

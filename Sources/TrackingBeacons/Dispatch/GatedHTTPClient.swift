@@ -11,6 +11,7 @@ import Primitives
 public struct GatedHTTPClient: Sendable {
     /// The client for requests that go direct.
     public let client: HTTPClient
+    /// Checks the URL of every request and every redirect target before it is requested.
     public let gate: URLGate
     /// Which requests go through a proxy (`--proxy`, `HTTP_PROXY`…), and a client per proxy (the same settings,
     /// with `proxy` set): each hop of a redirect chain is routed on its own URL.
@@ -25,11 +26,15 @@ public struct GatedHTTPClient: Sendable {
         case url(URLRefusal)
         /// A response redirected to `target`, which is refused (not followed).
         case redirect(target: String, URLRefusal)
+        /// A response redirected after `maxRedirects` redirects already followed.
         case tooManyRedirects
+        /// A response redirected to a URL already requested.
         case redirectCycle
     }
 
+    /// The final response of a request, after its redirects were followed.
     public struct Answer: Sendable {
+        /// The final response; its body is still to be read.
         public var response: HTTPClientResponse
         /// The URL the final response came from.
         public var url: URL
@@ -147,6 +152,7 @@ public struct GatedHTTPClient: Sendable {
         return (path.isEmpty ? "/" : path) + query
     }
 
+    /// Shuts down the direct client and every proxy client.
     public func shutdown() async {
         try? await client.shutdown()
         for client in proxied.values { try? await client.shutdown() }

@@ -47,6 +47,8 @@ public final class HTTPBeaconTransport: BeaconTransport {
         self.clock = clock
     }
 
+    /// Requests `url` once with a GET, following redirects through the gate, and reports how it went; never throws.
+    /// `timeout` bounds the whole attempt.
     public func send(_ url: String, timeout: Duration) async -> TransportOutcome {
         let started = clock.now
         let deadline = started.advanced(by: timeout)

@@ -69,6 +69,8 @@ public final class PooledBeaconTransport: BeaconTransport {
     /// The executor of the event loop the caller runs on, if any: an attempt started there stays on that thread.
     public var attemptExecutor: (any TaskExecutor)? { EventLoopTaskExecutor.current }
 
+    /// Requests `url` once over the pool's connections and reports how it went; never throws. `timeout` bounds the
+    /// whole attempt.
     public func send(_ url: String, timeout: Duration) async -> TransportOutcome {
         switch begin(url, timeout: timeout) {
         case let .failure(refused): return refused.outcome

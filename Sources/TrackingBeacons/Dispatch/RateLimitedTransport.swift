@@ -3,7 +3,9 @@ import Primitives
 /// Spaces requests out to at most `perSecond` a second over everything sent through it (a fleet's `--rate`), on the
 /// network clock: each request waits for its slot, `1/perSecond` after the previous one's, then goes out.
 public struct RateLimitedTransport: BeaconTransport {
+    /// The transport that sends each request once its slot comes.
     public let base: any BeaconTransport
+    /// Requests per second over everything sent through this transport.
     public let perSecond: Double
     private let slots: SlotClock
     private let clock: any Clock<Duration>
@@ -16,8 +18,10 @@ public struct RateLimitedTransport: BeaconTransport {
         slots = SlotClock(interval: .nanoseconds(Int64((1e9 / min(max(perSecond, 0.001), 1e9)).rounded())), elapsed: clock.stopwatch())
     }
 
+    /// The base transport's preference.
     public var attemptExecutor: (any TaskExecutor)? { base.attemptExecutor }
 
+    /// Waits for the next slot on the network clock, then sends `url` through `base`.
     public func send(_ url: String, timeout: Duration) async -> TransportOutcome {
         let wait = await slots.next()
         if wait > .zero { try? await clock.sleep(for: wait) }

@@ -33,6 +33,7 @@ public struct BeaconHop: Sendable, Equatable {
     /// Body bytes received; nil when the body was not read (a redirect's is dropped unread).
     public var bodySize: Int?
 
+    /// A hop as given; by default requested, with nothing sent or received and no timings.
     public init(url: String, requested: Bool = true, requestHeaders: [HeaderField] = [], requestHeadersSize: Int = 0,
                 start: Duration = .zero, status: Int? = nil, reasonPhrase: String = "", httpVersion: String = "",
                 responseHeaders: [HeaderField] = [], responseHeadersSize: Int? = nil, connect: Duration? = nil,

@@ -2,12 +2,17 @@ import Primitives
 
 /// One value of a beacon record's JSON (`BeaconRecord.fields(session:)`).
 public enum BeaconRecordValue: Sendable, Equatable {
+    /// JSON `null`.
     case null
+    /// A JSON boolean.
     case bool(Bool)
+    /// A JSON integer.
     case int(Int)
     /// Seconds, rounded to the microsecond.
     case seconds(Double)
+    /// A JSON string.
     case string(String)
+    /// A JSON array of strings.
     case strings([String])
 }
 
@@ -40,9 +45,12 @@ extension BeaconRecord {
 
     /// A record with the session it belongs to: what a beacon log line encodes.
     public struct Line: Encodable, Sendable {
+        /// The beacon record.
         public var record: BeaconRecord
+        /// The name of the session it belongs to.
         public var session: String
 
+        /// A line for `record` of the session named `session`.
         public init(_ record: BeaconRecord, session: String) {
             self.record = record
             self.session = session

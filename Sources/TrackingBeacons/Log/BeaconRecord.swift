@@ -4,12 +4,19 @@ public struct BeaconRecord: Sendable, Equatable {
     /// adds what the attempt got.
     public var planned: PlannedBeacon
 
+    /// The VAST event (`planned.event`).
     public var event: String { get { planned.event } set { planned.event = newValue } }
+    /// Where the URL came from in the wrapper chain (`planned.source`).
     public var source: String { get { planned.source } set { planned.source = newValue } }
+    /// The URL as written in the tag (`planned.template`).
     public var template: String { get { planned.template } set { planned.template = newValue } }
+    /// The URL after macro expansion (`planned.url`).
     public var url: String { get { planned.url } set { planned.url = newValue } }
+    /// Ad playhead when the event happened (`planned.playhead`).
     public var playhead: Duration { get { planned.playhead } set { planned.playhead = newValue } }
+    /// Session clock when the event happened (`planned.clock`).
     public var clock: Duration { get { planned.clock } set { planned.clock = newValue } }
+    /// Macros the template uses that had no value (`planned.unknownMacros`).
     public var unknownMacros: [String] { get { planned.unknownMacros } set { planned.unknownMacros = newValue } }
 
     /// 1 for the first try; more with retries.
@@ -20,7 +27,9 @@ public struct BeaconRecord: Sendable, Equatable {
     public var failure: BeaconFailure?
     /// `failure` in words, as the log and reports write it.
     public var error: String? { failure?.description }
+    /// Time from sending to the end of the response (or the failure), wall clock; nil when not sent.
     public var latency: Duration?
+    /// Body bytes received; nil when not sent.
     public var bytes: Int?
     /// True when `--dry-run`: expanded and logged, not sent.
     public var dryRun: Bool
@@ -39,6 +48,7 @@ public struct BeaconRecord: Sendable, Equatable {
     /// end).
     public var hops: [BeaconHop] = []
 
+    /// A record of one attempt, its planned beacon built from the given fields.
     public init(event: String, source: String, template: String, url: String, playhead: Duration, clock: Duration,
                 attempt: Int = 1, status: Int? = nil, failure: BeaconFailure? = nil, latency: Duration? = nil, bytes: Int? = nil,
                 unknownMacros: [String] = [], dryRun: Bool, sentAt: Int64? = nil) {

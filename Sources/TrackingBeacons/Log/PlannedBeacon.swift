@@ -11,6 +11,7 @@ public struct PlannedBeacon: Sendable, Equatable {
     public var url: String
     /// Ad playhead and session clock when the event happened.
     public var playhead: Duration
+    /// Session clock when the event happened.
     public var clock: Duration
     /// Macros the template uses that vplay had no value for (left in the URL as written).
     public var unknownMacros: [String]
@@ -25,6 +26,7 @@ public struct PlannedBeacon: Sendable, Equatable {
     /// No log or report writes it.
     public var countedAt: Int?
 
+    /// A planned beacon; `ad`, `offset` and `countedAt` start nil.
     public init(event: String, source: String, template: String, url: String, playhead: Duration, clock: Duration,
                 unknownMacros: [String] = []) {
         self.event = event

@@ -5,6 +5,7 @@ import Primitives
 public struct CacheBuster: Sendable {
     private var generator: SplitMix64
 
+    /// A generator seeded with `seed`: the same seed gives the same values in the same order.
     public init(seed: UInt64) { generator = SplitMix64(seed: seed) }
 
     /// The next 8-digit value, `00000000`–`99999999`.

@@ -17,10 +17,13 @@ public struct MacroContext: Sendable {
     public var timeZoneOffsetMinutes: Int
     /// `[CACHEBUSTING]` for this URL (8 digits).
     public var cacheBuster: String
+    /// `[ADSERVINGID]`: the InLine's `<AdServingId>`, when it has one.
     public var adServingId: String?
     /// `registry value` of each `<UniversalAdId>` (IAB format `{registryID}{space}{idvalue}`), one element each.
     public var universalAdIds: [String]
+    /// `[ADTYPE]`: the ad's `adType` attribute.
     public var adType: String?
+    /// `[PODSEQUENCE]`: the ad's pod `sequence`; nil for a stand-alone ad.
     public var podSequence: Int?
     /// `[ADCOUNT]`: InLine ads played in the chain so far, this one included (1 for a single ad).
     public var adCount: Int?
@@ -34,6 +37,7 @@ public struct MacroContext: Sendable {
     /// (`PLAYERSIZE=390,844`) are split on `,`.
     public var extra: [String: String]
 
+    /// A context for one event; every fact not given is nil or empty (its macro unknown).
     public init(adPlayhead: Duration? = nil, assetURI: String? = nil, errorCode: Int? = nil, reason: Int? = nil,
                 timestampMilliseconds: Int64, timeZoneOffsetMinutes: Int = 0, cacheBuster: String,
                 adServingId: String? = nil, universalAdIds: [String] = [], adType: String? = nil, podSequence: Int? = nil,
@@ -60,7 +64,10 @@ public struct MacroContext: Sendable {
     /// The fact a macro is filled from, told by its name once (`MacroTemplate` keeps it with each macro of a
     /// template, so no name is compared again per beacon).
     public enum Fact: Sendable, Equatable {
+        /// The fact of the VAST macro of the same name (`CACHEBUSTING`, `TIMESTAMP`, `PLAYERSTATE`, …).
         case cacheBusting, timestamp, playerState, adPlayhead, assetURI, errorCode, reason, adServingId, universalAdId
+        /// The fact of the VAST macro of the same name (`ADTYPE`, `PODSEQUENCE`, `ADCOUNT`, `TRANSACTIONID`,
+        /// `ADCATEGORIES`).
         case adType, podSequence, adCount, transactionID, adCategories
         /// `CONTENTPLAYHEAD`, `MEDIAPLAYHEAD`: a configured value, else the ad's playhead.
         case contentPlayhead
@@ -69,6 +76,7 @@ public struct MacroContext: Sendable {
         /// Only a configured value (`extra`).
         case configured
 
+        /// The fact the macro `name` is filled from (case-sensitive).
         public init(_ name: String) {
             switch name {
             case "CACHEBUSTING": self = .cacheBusting

@@ -7,6 +7,7 @@ import Primitives
 /// supports). A name that is not a VAST macro is left exactly as written and reported, never blanked (VAST 4.x: "do
 /// not blanket-replace unknown macros"). Names are case-sensitive, as in the spec and the peer.
 public struct MacroExpander: Sendable {
+    /// A template expanded: the URL and the macros it could not fill.
     public struct Expansion: Sendable, Equatable {
         /// The URL to request.
         public var url: String
@@ -16,6 +17,7 @@ public struct MacroExpander: Sendable {
         public var unfilledMacros: [String] = []
     }
 
+    /// An expander; it holds no state.
     public init() {}
 
     /// Expands `template` with `values` (raw, not yet encoded).

@@ -26,6 +26,7 @@ public struct MacroTemplate: Sendable {
     private let macros: [(before: [UInt8], macro: Macro)]
     private let tail: [UInt8]
 
+    /// Parses `template` once into its text and its macros, so each expansion only fills values in.
     public init(_ template: String) {
         text = template
         // Scanned as UTF-8 bytes: the delimiters are ASCII, so every index found is a character boundary of the

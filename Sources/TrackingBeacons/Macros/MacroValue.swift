@@ -2,11 +2,13 @@ import Primitives
 /// A macro's raw (not yet encoded) value: one text, or a list for the VAST macros whose type is an array
 /// (`UNIVERSALADID`, `PLAYERSIZE`, `PLAYERSTATE`, … — `VASTMacroNames.listValued`).
 public enum MacroValue: Sendable, Equatable, ExpressibleByStringLiteral {
+    /// A single value, percent-encoded whole.
     case text(String)
     /// Encoded element by element and joined with a literal `,` (VAST 4.x §6.1: "Join arrays with an unencoded `,`
     /// and no spaces"), so a comma inside an element (`AB/CD,1` → `AB%2FCD%2C1`) cannot be taken for a separator.
     case list([String])
 
+    /// A single text value.
     public init(stringLiteral value: String) { self = .text(value) }
 
     /// A configured value (`--macro PLAYERSIZE=390,844`) for the macro `name`: split on `,` when that macro is a list.

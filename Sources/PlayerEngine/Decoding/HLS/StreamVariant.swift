@@ -8,8 +8,10 @@ public struct StreamVariant: Sendable, Equatable {
     public var averageBandwidth: Int?
     /// `RESOLUTION` width and height in pixels, nil when absent.
     public var width: Int?
+    /// See `width`.
     public var height: Int?
 
+    /// A variant at `url` with the attributes its `#EXT-X-STREAM-INF` gives.
     public init(url: String, bandwidth: Int? = nil, averageBandwidth: Int? = nil, width: Int? = nil, height: Int? = nil) {
         self.url = url
         self.bandwidth = bandwidth
@@ -21,9 +23,12 @@ public struct StreamVariant: Sendable, Equatable {
 
 /// Which variant to play (an index into the master playlist's variants, in order) and why, for `inspect`.
 public struct VariantChoice: Sendable, Equatable {
+    /// The variant's index among the master playlist's variants, in order.
     public var index: Int
+    /// Why it was chosen, for humans.
     public var reason: String
 
+    /// A choice of variant `index` for `reason`.
     public init(index: Int, reason: String) {
         self.index = index
         self.reason = reason

@@ -4,6 +4,7 @@ public struct StreamingOptions: Sendable {
     /// Chooses among a master playlist's variants; nil: the highest `BANDWIDTH`, as with no `--bandwidth`.
     public var chooseVariant: VariantChooser?
 
+    /// Options with `chooseVariant` (nil: the highest `BANDWIDTH`).
     public init(chooseVariant: VariantChooser? = nil) {
         self.chooseVariant = chooseVariant
     }
