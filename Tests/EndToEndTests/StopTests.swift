@@ -105,7 +105,7 @@ import TestSupport
     /// anything (it got 301 "cancelled" before), nothing plays, the summary says interrupted, the exit is 130.
     @Test func sigint_whileAWrapperLoads_firesNoError_andReportsInterrupted() async throws {
         let server = try ScriptedHTTPServer { target in
-            target.hasPrefix("/tag") ? .stall(for: .seconds(60)) : .body(Data("GIF89a".utf8), contentType: "image/gif")
+            target.hasPrefix("/tag") ? .stall(for: .seconds(600)) : .body(Data("GIF89a".utf8), contentType: "image/gif")
         }
         defer { server.stop() }
         let folder = try TemporaryFolder()
@@ -116,7 +116,9 @@ import TestSupport
             <Impression><![CDATA[\(server.baseURL)/imp]]></Impression>
             </Wrapper></Ad></VAST>
             """)
-        let running = try RunningVPlay(["--vast", tag, "--json", "--tag-timeouts", "60,60"], in: folder, killAfter: .seconds(100))
+        // The stall and the tag timeouts are 600 s, so only the signal can end the load: a test starved on a busy
+        // machine for a minute between seeing the request and signalling (seen once with 60 s) still signals first.
+        let running = try RunningVPlay(["--vast", tag, "--json", "--tag-timeouts", "600,600"], in: folder, killAfter: .seconds(700))
         while !server.requests().contains(where: { $0.target == "/tag" }) {
             if running.child.hasExited { break }
             try await Task.sleep(for: .milliseconds(20))

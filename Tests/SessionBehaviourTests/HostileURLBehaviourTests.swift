@@ -83,7 +83,7 @@ import TrackingBeacons
         let folder = try TemporaryFolder()
         let wrapper = try Self.wrapper(folder, to: "http://169.254.169.254/latest/meta-data/")
         let run = try await LiveSession.run(cli: ["--vast", wrapper, "--deny-private-networks"])
-        #expect(run.summary.outcome == .adError && run.errors.first?.code.rawValue == 300, "\(run.errors)")
+        #expect(run.summary.outcome == .adError && run.errors.map(\.code.rawValue) == [300], "\(run.errors)")
         #expect(run.errors.first?.message.contains("169.254.169.254 is a link-local address") == true, "\(run.errors)")
 
         let tag = try Self.demo(folder, impression: "http://10.11.12.13/imp")

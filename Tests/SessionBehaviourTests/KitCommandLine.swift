@@ -60,9 +60,19 @@ extension SessionKit {
 /// HTTP and the address policy, with no double in between. For what the live parts decide — a URL that cannot be
 /// requested, an address the policy refuses, a redirect — against real loopback servers; behaviour that does not
 /// depend on them belongs on the kit.
+///
+/// A session in the test process shares two cooperative threads with hundreds of other tests, so on a busy machine it
+/// can be starved for tens of seconds: the tag timeouts are 120 s unless a test gives its own, so that only what a test
+/// is about can fail it, never the machine's speed. (Media is opened on threads of its own, not the cooperative pool.)
 enum LiveSession {
+    static func patient(_ arguments: [String]) -> [String] {
+        var arguments = arguments
+        if !arguments.contains("--tag-timeouts") { arguments += ["--tag-timeouts", "120,120"] }
+        return arguments
+    }
+
     static func run(cli arguments: [String]) async throws -> SessionRun {
-        let configuration = try SessionKit().configuration(cli: arguments)
+        let configuration = try SessionKit().configuration(cli: patient(arguments))
         let records = Locked<[SessionRecord]>([])
         let summary = await AdSessionRunner(configuration: configuration, environment: .live(configuration)).run { record in
             records.withLock { $0.append(record) }
@@ -72,7 +82,7 @@ enum LiveSession {
     }
 
     static func inspect(cli arguments: [String]) async throws -> AdInspection {
-        let command = try SessionKit().command(cli: arguments, as: InspectCommand.self)
+        let command = try SessionKit().command(cli: patient(arguments), as: InspectCommand.self)
         var configuration = SessionConfiguration(tag: command.tag.vast)
         command.network.apply(to: &configuration)
         command.tag.apply(to: &configuration)

@@ -14,10 +14,11 @@ import TrackingBeacons
     }
 
     @Test func faults_500SlowAndReset_areRecordedWithTheirReason_playbackTimingUnchanged() async throws {
-        // A 1 s timeout (not less): on a loaded machine a shorter one can expire before the request is even written,
-        // and then the sink rightly never sees it.
-        let run = try await LiveSession.run(cli: ["--vast", "media/demo.xml", "--sink", "--beacon-timeout", "1", "--fail-on-beacon-errors",
-                                                  "--sink-fault", "500@/midpoint", "--sink-fault", "delay=3s@/start", "--sink-fault", "reset@/complete"])
+        // A 10 s timeout against a 120 s delay: every other answer comes in milliseconds, so a test process starved on a
+        // busy machine still gets them in time, and only the delayed one times out.
+        let run = try await LiveSession.run(cli: ["--vast", "media/demo.xml", "--sink", "--beacon-timeout", "10", "--beacon-drain", "60",
+                                                  "--fail-on-beacon-errors", "--sink-fault", "500@/midpoint", "--sink-fault", "delay=120s@/start",
+                                                  "--sink-fault", "reset@/complete"])
         func beacon(_ event: String) -> BeaconRecord? { run.attempts.first { $0.event == event } }
         #expect(beacon("midpoint")?.status == 500 && beacon("midpoint")?.error == "HTTP 500")
         #expect(beacon("start")?.status == nil && beacon("start")?.error == "timed out")
@@ -30,7 +31,8 @@ import TrackingBeacons
     }
 
     @Test func retries_500Then200_endsWithExactlyOneSuccess() async throws {
-        let run = try await LiveSession.run(cli: ["--vast", "media/demo.xml", "--sink", "--retries", "2", "--sink-fault", "500x1@/midpoint"])
+        let run = try await LiveSession.run(cli: ["--vast", "media/demo.xml", "--sink", "--retries", "2", "--beacon-timeout", "60",
+                                                  "--sink-fault", "500x1@/midpoint"])
         #expect(run.summary.outcome == .completed)
         let midpoints = run.attempts.filter { $0.event == "midpoint" }
         #expect(midpoints.map(\.status) == [500, 200] && midpoints.map(\.attempt) == [1, 2])
@@ -47,13 +49,13 @@ import TrackingBeacons
     }
 
     @Test func stalledBody_isRecordedWithTheStatusThatArrived_atTheTimeout_notAtTheDrain() async throws {
-        let run = try await LiveSession.run(cli: ["--vast", "media/demo.xml", "--sink", "--beacon-timeout", "1", "--beacon-drain", "60",
+        let run = try await LiveSession.run(cli: ["--vast", "media/demo.xml", "--sink", "--beacon-timeout", "10", "--beacon-drain", "60",
                                                   "--sink-fault", "stall@/midpoint"])
         let midpoint = try #require(run.attempts.first { $0.event == "midpoint" })
-        // Ended by the 1 s timeout, not by the drain (which would say "unanswered at session end"); no upper bound on
-        // the latency: a busy machine only makes it later.
+        // Ended by the 10 s timeout, not by the drain (which would say "unanswered at session end"); no upper bound on
+        // the latency: a busy machine only makes it later. 10 s, not 1: a starved test process may read the head late.
         #expect(midpoint.status == 200 && midpoint.error == "timed out reading the body", "\(midpoint)")
-        #expect((midpoint.latency ?? .zero) >= .seconds(1), "not before the 1 s timeout: \(String(describing: midpoint.latency))")
+        #expect((midpoint.latency ?? .zero) >= .seconds(10), "not before the 10 s timeout: \(String(describing: midpoint.latency))")
         #expect(run.summary.beaconsFailed == 0, "the server answered 200: delivered")
     }
 }
