@@ -19,25 +19,27 @@ import TestSupport
         }
     }
 
+    /// Only a process shows stderr and the exit status: each failing command writes one `vplay: error: …` line first
+    /// (a usage error, a missing tag, media or shard, a fleet whose tag has no ad), and stdout stays JSON Lines.
     @Test func errors_onStderr_inOneFormat() async throws {
-        let unknownOption = try await vplay(["--vast", "media/demo.xml", "--bogus"])
-        #expect(unknownOption.status == 2)
-        expectOneFormat(unknownOption, "Unknown option '--bogus'")
-
-        let noTag = try await vplay(["--vast", "/nonexistent/tag.xml"])
-        #expect(noTag.status == 3)
-        expectOneFormat(noTag, "VAST 301: cannot open /nonexistent/tag.xml")
-        let noTagJSON = try await vplay(["--vast", "/nonexistent/tag.xml", "--json"])
-        expectOneFormat(noTagJSON, "VAST 301:")
-        #expect(noTagJSON.lines.count == noTagJSON.stdout.split(separator: "\n").count, "stdout stays JSON Lines")
-
-        let probe = try await vplay(["probe", "/nonexistent/clip.mp4"])
-        #expect(probe.status == 4)
-        expectOneFormat(probe, "VAST 401:")
-
-        let merge = try await vplay(["merge", "/nonexistent/shard-0.json"])
-        #expect(merge.status == 2)
-        expectOneFormat(merge, "/nonexistent/shard-0.json: cannot read it")
+        let folder = try TemporaryFolder()
+        let noAd = try folder.write("empty.xml", #"<VAST version="4.1"></VAST>"#)
+        let cases: [([String], Int32, String)] = [
+            (["--vast", "media/demo.xml", "--bogus"], 2, "Unknown option '--bogus'"),
+            (["--vast", "/nonexistent/tag.xml"], 3, "VAST 301: cannot open /nonexistent/tag.xml"),
+            (["--vast", "/nonexistent/tag.xml", "--json"], 3, "VAST 301:"),
+            (["probe", "/nonexistent/clip.mp4"], 4, "VAST 401:"),
+            (["merge", "/nonexistent/shard-0.json"], 2, "/nonexistent/shard-0.json: cannot read it"),
+            (["fleet", "--vast", noAd, "--sessions", "3", "--dry-run"], 3, "the fleet cannot play: VAST 303"),
+        ]
+        for (arguments, status, first) in cases {
+            let run = try await vplay(arguments)
+            #expect(run.status == status, "\(arguments): exit \(run.status)")
+            expectOneFormat(run, first)
+            if arguments.contains("--json") {
+                #expect(run.lines.count == run.stdout.split(separator: "\n").count, "stdout stays JSON Lines")
+            }
+        }
     }
 
     /// Only a process shows exit 2 and the stderr line naming the unknown subcommand, and `vplay help inspect` exit 0.

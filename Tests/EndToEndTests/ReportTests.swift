@@ -16,8 +16,11 @@ import TestSupport
         let path = { (name: String) in folder.url.appendingPathComponent(name).path }
         let run = try await vplay(["--vast", "media/demo.xml", "--sink", "--script", Self.script, "--now", "0",
                                    "--report", path("report.json"), "--junit", path("junit.xml"), "--timeline", path("timeline.svg"),
-                                   "--beacons", path("beacons.jsonl"), "--har", path("run.har")])
+                                   "--beacons", path("beacons.jsonl"), "--har", path("run.har"), "--omid-log", path("omid.jsonl")])
         #expect(run.status == 0, "\(run.stderr)")
+        // The OM SDK log: one JSON object a line, from the session's start to its finish.
+        let omid = try jsonLines(path("omid.jsonl")).compactMap { $0["type"] as? String }
+        #expect(omid.first == "sessionStart" && omid.last == "sessionFinish", "\(omid)")
         // The report: the whole session.
         let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path("report.json")))) as? [String: Any])
         #expect((report["chain"] as? [[String: Any]])?.count == 1)

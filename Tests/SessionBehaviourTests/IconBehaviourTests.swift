@@ -61,5 +61,9 @@ import TestSupport
         let inspection = try await SessionKit().inspect(cli: ["inspect", "--vast", try folder.write("inline.xml", Self.inLine), "--no-media"])
         let text = InspectRendering.text(inspection)
         #expect(text.contains("icon 1: AdChoices [inline] 20x20 at 00:00:01.000 for 00:00:02.500"), "\(text)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(InspectRendering.json(inspection).text.utf8)) as? [String: Any])
+        let icon = try #require((object["icons"] as? [[String: Any]])?.first, "\(object.keys.sorted())")
+        #expect(icon["program"] as? String == "AdChoices" && icon["source"] as? String == "inline" && icon["offset"] as? Double == 1
+                && icon["duration"] as? Double == 2.5 && icon["width"] as? Int == 20, "\(icon)")
     }
 }

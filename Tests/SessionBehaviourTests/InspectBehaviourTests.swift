@@ -25,6 +25,15 @@ import TestSupport
         #expect(inspection.tracking.filter { $0.event == "progress" }.map(\.offset) == ["00:00:02.000", "30%"])
         #expect(!inspection.tracking.isEmpty && inspection.tracking.allSatisfy { $0.source == "inline" })
         #expect(inspection.errors.isEmpty && inspection.outcome == .completed)
+        // The same, as `vplay inspect --json` prints it.
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(InspectRendering.json(inspection).text.utf8)) as? [String: Any])
+        let chain = try #require(object["chain"] as? [[String: Any]])
+        #expect(chain.count == 1 && (chain[0]["adSystems"] as? [String]) == ["vplay demo server"])
+        let media = try #require(object["media"] as? [String: Any])
+        #expect(media["url"] as? String == "clip-10s-360p.mp4" && media["duration"] as? Double == 10.0)
+        let tracking = try #require(object["tracking"] as? [[String: Any]])
+        #expect(tracking.filter { $0["event"] as? String == "progress" }.compactMap { $0["offsetAsWritten"] as? String } == ["00:00:02.000", "30%"])
+        #expect((object["errors"] as? [Any])?.isEmpty == true)
     }
 
     @Test func noAd_isError303_anAdError() async throws {

@@ -4,6 +4,7 @@ import PlayerEngine
 import Primitives
 import Testing
 import TestSupport
+@testable import vplay
 
 /// Issue 16: the media's download under a simulated network, on the virtual clock, in process (FFmpeg on the real
 /// files: a simulated network maps the file's bytes). Every expected time here is worked out by the test itself from
@@ -169,6 +170,12 @@ import TestSupport
         #expect(delivery.map.headerAtEnd && delivery.map.bytesNeeded(through: delivery.startupBuffer) == oracle.size, "\(delivery.map)")
         #expect(Oracle.agrees(delivery.startupDelay, whole))
         #expect(delivery.startupDelay == run.summary.playback?.startupDelay, "inspect and run time the same download")
+        // What `vplay inspect` prints of it, in JSON and in text.
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(InspectRendering.json(inspected).text.utf8)) as? [String: Any])
+        let network = try #require(object["network"] as? [String: Any], "\(object.keys.sorted())")
+        #expect(network["profile"] as? String == "kbps=400,rtt=100" && network["headerAtEnd"] as? Bool == true
+                && network["size"] as? Int == Int(oracle.size) && network["bytesForStartup"] as? Int == Int(oracle.size), "\(network)")
+        #expect(InspectRendering.text(inspected).contains("network kbps=400,rtt=100: first frame"), "\(InspectRendering.text(inspected))")
     }
 
     @Test func offline_fails402AfterTheMediaTimeout_tryingEveryFile() async throws {
