@@ -54,7 +54,7 @@ import Testing
         try await withSink(try configuration("reset@*")) { sink, port in
             let client = try RawConnection(port: port)
             try client.send(RawConnection.request("/impression"))
-            let (failure, bytes) = client.readUntilClosed(timeout: .seconds(30))
+            let (failure, bytes) = client.readUntilClosed(timeout: .seconds(300))
 
             #expect(failure == .reset)
             #expect(bytes.isEmpty)

@@ -28,7 +28,7 @@ import Testing
         let server = try Self.server()
         defer { server.stop() }
         let transport = HTTPBeaconTransport(userAgent: Self.userAgent, clock: ContinuousClock())
-        let outcome = await transport.send(server.baseURL + "/start?cb=1", timeout: .seconds(30))
+        let outcome = await transport.send(server.baseURL + "/start?cb=1", timeout: .seconds(300))
         await transport.shutdown()
         let hops = outcome.hops, received = server.requests()
         #expect(hops.map(\.url) == ["/start?cb=1", "/next", "/end"].map { server.baseURL + $0 })
@@ -53,8 +53,8 @@ import Testing
         let server = try Self.server()
         defer { server.stop() }
         let transport = HTTPBeaconTransport(userAgent: Self.userAgent, clock: ContinuousClock())
-        let forbidden = await transport.send(server.baseURL + "/forbidden", timeout: .seconds(30))
-        let limited = await transport.send(server.baseURL + "/limited", timeout: .seconds(30))
+        let forbidden = await transport.send(server.baseURL + "/forbidden", timeout: .seconds(300))
+        let limited = await transport.send(server.baseURL + "/limited", timeout: .seconds(300))
         await transport.shutdown()
         #expect(forbidden.hops.map(\.reasonPhrase) == ["Forbidden"] && limited.hops.map(\.reasonPhrase) == ["Too Many Requests"])
         #expect(forbidden.hops.first?.bodySize == 0)
@@ -62,7 +62,7 @@ import Testing
 
     @Test func refusedConnection_isOneHop_whoseTimeWasSpentConnecting() async throws {
         let transport = HTTPBeaconTransport(userAgent: Self.userAgent, clock: ContinuousClock())
-        let outcome = await transport.send("http://127.0.0.1:\(ScriptedHTTPServer.closedPort())/c", timeout: .seconds(60))
+        let outcome = await transport.send("http://127.0.0.1:\(ScriptedHTTPServer.closedPort())/c", timeout: .seconds(300))
         await transport.shutdown()
         #expect(outcome.error == .connectionRefused)
         let hop = try #require(outcome.hops.first)
@@ -74,7 +74,7 @@ import Testing
         let server = try Self.server()
         defer { server.stop() }
         let transport = HTTPBeaconTransport(userAgent: Self.userAgent, clock: ContinuousClock())
-        let outcome = await transport.send(server.baseURL + "/loop", timeout: .seconds(30))
+        let outcome = await transport.send(server.baseURL + "/loop", timeout: .seconds(300))
         await transport.shutdown()
         #expect(outcome.error == .redirectCycle)
         #expect(outcome.hops.map(\.requested) == [true, false] && outcome.hops.map(\.status) == [302, nil])

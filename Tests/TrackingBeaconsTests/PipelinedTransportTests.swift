@@ -70,14 +70,14 @@ import Testing
         let executor = EventLoopTaskExecutor.shared[0]
         let outcomes: [String: TransportOutcome] = await withTaskExecutorPreference(executor) {
             // A first exchange opens the connection on this loop; its four slots are then free.
-            _ = await transport.send(server.baseURL + "/warm", timeout: .seconds(60))
+            _ = await transport.send(server.baseURL + "/warm", timeout: .seconds(300))
             // Started in one go on the loop: the stalled request at the connection's head, three pipelined behind it.
             return await withCheckedContinuation { continuation in
                 let collected = Locked([String: TransportOutcome]())
                 let names = ["stall", "behind0", "behind1", "behind2"]
                 for name in names {
                     let url = server.baseURL + (name == "stall" ? "/stall" : "/ok?n=\(name.last!)")
-                    let started = transport.startNow(url, timeout: name == "stall" ? .seconds(3) : .seconds(60)) { outcome in
+                    let started = transport.startNow(url, timeout: name == "stall" ? .seconds(3) : .seconds(300)) { outcome in
                         let all = collected.withLock { collected -> [String: TransportOutcome]? in
                             collected[name] = outcome
                             return collected.count == names.count ? collected : nil
@@ -129,12 +129,12 @@ import Testing
         let executor = EventLoopTaskExecutor.shared[0]
         let outcome: (started: Bool, onLoop: Bool, status: Int?) = await withTaskExecutorPreference(executor) {
             // Off any free slot: nothing starts, the caller sends in a task.
-            let none = transport.startNow(server.baseURL + "/a", timeout: .seconds(60)) { _ in }
+            let none = transport.startNow(server.baseURL + "/a", timeout: .seconds(300)) { _ in }
             #expect(!none)
             // One exchange opens a connection on this loop; it has slots left after it.
-            _ = await transport.send(server.baseURL + "/b", timeout: .seconds(60))
+            _ = await transport.send(server.baseURL + "/b", timeout: .seconds(300))
             return await withCheckedContinuation { continuation in
-                let started = transport.startNow(server.baseURL + "/c", timeout: .seconds(60)) { outcome in
+                let started = transport.startNow(server.baseURL + "/c", timeout: .seconds(300)) { outcome in
                     continuation.resume(returning: (true, MultiThreadedEventLoopGroup.currentEventLoop === executor.loop, outcome.status))
                 }
                 if !started { continuation.resume(returning: (false, false, nil)) }
@@ -155,12 +155,12 @@ import Testing
         let executor = EventLoopTaskExecutor.shared[0]
         let long = "/c1?" + String(repeating: "x", count: 600)
         let statuses: [Int?] = await withTaskExecutorPreference(executor) {
-            _ = await transport.send(server.baseURL + "/b", timeout: .seconds(60))
+            _ = await transport.send(server.baseURL + "/b", timeout: .seconds(300))
             return await withCheckedContinuation { continuation in
                 let answered = Locked<[Int?]>([])
                 let targets = [long, "/c2", "/c3?q=1"]
                 for target in targets {
-                    let started = transport.startNow(server.baseURL + target, timeout: .seconds(60)) { outcome in
+                    let started = transport.startNow(server.baseURL + target, timeout: .seconds(300)) { outcome in
                         let all = answered.withLock { $0.append(outcome.status); return $0.count == targets.count ? $0 : nil }
                         if let all { continuation.resume(returning: all) }
                     }

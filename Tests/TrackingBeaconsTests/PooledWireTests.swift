@@ -86,11 +86,11 @@ import TestSupport
         let server = try RawServer(answers: ["HTTP/1.1 204 No Content\r\nServer: raw\r\n\r\n"])
         defer { server.stop() }
         let transport = Self.transport()
-        let first = await transport.send("\(server.baseURL)/impression?cb=12345678&u=a%20b", timeout: .seconds(30))
-        let second = await transport.send("\(server.baseURL)/start", timeout: .seconds(30))
+        let first = await transport.send("\(server.baseURL)/impression?cb=12345678&u=a%20b", timeout: .seconds(300))
+        let second = await transport.send("\(server.baseURL)/start", timeout: .seconds(300))
         // No path: the target is `/`, before a query too.
-        let bare = await transport.send(server.baseURL, timeout: .seconds(30))
-        let query = await transport.send("\(server.baseURL)?q=1", timeout: .seconds(30))
+        let bare = await transport.send(server.baseURL, timeout: .seconds(300))
+        let query = await transport.send("\(server.baseURL)?q=1", timeout: .seconds(300))
         await transport.shutdown()
         #expect(first.status == 204 && first.error == nil && first.headers == [HeaderField(name: "Server", value: "raw")])
         #expect(second.status == 204 && second.error == nil && bare.status == 204 && query.status == 204)
@@ -107,7 +107,7 @@ import TestSupport
         let server = try RawServer(answers: ["HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nGIF\r\n4;x=y\r\n89a!\r\n0\r\n\r\n"])
         defer { server.stop() }
         let transport = Self.transport()
-        let outcomes = [await transport.send("\(server.baseURL)/a", timeout: .seconds(30)), await transport.send("\(server.baseURL)/b", timeout: .seconds(30))]
+        let outcomes = [await transport.send("\(server.baseURL)/a", timeout: .seconds(300)), await transport.send("\(server.baseURL)/b", timeout: .seconds(300))]
         await transport.shutdown()
         #expect(outcomes.allSatisfy { $0.status == 200 && $0.error == nil && $0.bytes == 7 }, "\(outcomes)")
         #expect(server.state.withLockedValue { $0.connections } == 1)
@@ -117,7 +117,7 @@ import TestSupport
         let server = try RawServer(answers: ["HTTP/1.1 200 OK\r\nContent-Type: image/gif\r\n\r\nGIF89a"], closeAfter: { _ in true })
         defer { server.stop() }
         let transport = Self.transport()
-        let outcomes = [await transport.send("\(server.baseURL)/a", timeout: .seconds(30)), await transport.send("\(server.baseURL)/b", timeout: .seconds(30))]
+        let outcomes = [await transport.send("\(server.baseURL)/a", timeout: .seconds(300)), await transport.send("\(server.baseURL)/b", timeout: .seconds(300))]
         await transport.shutdown()
         #expect(outcomes.allSatisfy { $0.status == 200 && $0.error == nil && $0.bytes == 6 && $0.delivered }, "\(outcomes)")
         #expect(server.state.withLockedValue { $0.connections } == 2)
@@ -144,8 +144,8 @@ import TestSupport
         let server = try RawServer(answers: ["HTTP/1.1 2x0 OK\r\n\r\n", "HTTP/1.1 204 No Content\r\n\r\n"])
         defer { server.stop() }
         let transport = Self.transport()
-        let bad = await transport.send("\(server.baseURL)/a", timeout: .seconds(30))
-        let good = await transport.send("\(server.baseURL)/b", timeout: .seconds(30))
+        let bad = await transport.send("\(server.baseURL)/a", timeout: .seconds(300))
+        let good = await transport.send("\(server.baseURL)/b", timeout: .seconds(300))
         await transport.shutdown()
         guard case let .other(why)? = bad.error else {
             Issue.record("expected a failure, got \(bad)")
@@ -160,9 +160,9 @@ import TestSupport
         let server = try RawServer(answers: ["HTTP/1.1 302 Found\r\nLocation: /final?x=1\r\nContent-Length: 0\r\n\r\n", "HTTP/1.1 204 No Content\r\nServer: raw\r\n\r\n"])
         defer { server.stop() }
         let transport = Self.transport(keepsHeaders: false)
-        let outcome = await transport.send("\(server.baseURL)/first", timeout: .seconds(30))
+        let outcome = await transport.send("\(server.baseURL)/first", timeout: .seconds(300))
         await transport.shutdown()
-        #expect(outcome.status == 204 && outcome.error == nil && outcome.redirects == ["\(server.baseURL)/final?x=1"])
+        #expect(outcome.status == 204 && outcome.error == nil && outcome.redirects == ["\(server.baseURL)/final?x=1"], "\(outcome)")
         #expect(outcome.headers.isEmpty, "a fleet's transport keeps no header fields")
         #expect(server.state.withLockedValue { $0.received }.contains("GET /final?x=1 HTTP/1.1\r\n"))
     }
@@ -172,8 +172,8 @@ import TestSupport
         let server = try RawServer(answers: ["HTTP/1.1 204 No Content\r\n\r\nHTTP/1.1 408 Request Timeout\r\nContent-Length: 0\r\n\r\n"])
         defer { server.stop() }
         let transport = Self.transport()
-        let first = await transport.send("\(server.baseURL)/a", timeout: .seconds(30))
-        let second = await transport.send("\(server.baseURL)/b", timeout: .seconds(30))
+        let first = await transport.send("\(server.baseURL)/a", timeout: .seconds(300))
+        let second = await transport.send("\(server.baseURL)/b", timeout: .seconds(300))
         await transport.shutdown()
         #expect(first.status == 204 && first.error == nil && second.status == 204 && second.error == nil)
         #expect(server.state.withLockedValue { $0.connections } == 2)
