@@ -1,4 +1,5 @@
 import Foundation
+import Primitives
 import Testing
 import TestSupport
 
@@ -104,8 +105,16 @@ import TestSupport
     /// Ctrl-C while a wrapper's target is loading: an interruption is not an ad error. No Error URL is told
     /// anything (it got 301 "cancelled" before), nothing plays, the summary says interrupted, the exit is 130.
     @Test func sigint_whileAWrapperLoads_firesNoError_andReportsInterrupted() async throws {
+        // The server signals vplay itself, from its own thread, the moment the wrapper's target is requested: the
+        // resolution's 28 s budget would end the load if the signal waited for this test's task, which a busy test
+        // process can starve for longer than that.
+        let child = Locked<SpawnedVPlay?>(nil)
         let server = try ScriptedHTTPServer { target in
-            target.hasPrefix("/tag") ? .stall(for: .seconds(600)) : .body(Data("GIF89a".utf8), contentType: "image/gif")
+            guard target.hasPrefix("/tag") else { return .body(Data("GIF89a".utf8), contentType: "image/gif") }
+            // The child is known a moment after it starts; it cannot have requested anything much sooner.
+            for _ in 0..<1000 where child.withLock({ $0 }) == nil { usleep(10_000) }
+            child.withLock { $0 }?.signal(SIGINT)
+            return .stall(for: .seconds(600))
         }
         defer { server.stop() }
         let folder = try TemporaryFolder()
@@ -116,14 +125,10 @@ import TestSupport
             <Impression><![CDATA[\(server.baseURL)/imp]]></Impression>
             </Wrapper></Ad></VAST>
             """)
-        // The stall and the tag timeouts are 600 s, so only the signal can end the load: a test starved on a busy
-        // machine for a minute between seeing the request and signalling (seen once with 60 s) still signals first.
         let running = try RunningVPlay(["--vast", tag, "--json", "--tag-timeouts", "600,600"], in: folder, killAfter: .seconds(700))
-        while !server.requests().contains(where: { $0.target == "/tag" }) {
-            if running.child.hasExited { break }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        let (exit, _) = await running.signalAndWait(SIGINT)
+        child.withLock { $0 = running.child }
+        let exit = await running.exit.value
+        #expect(server.requests().contains { $0.target == "/tag" }, "the wrapper's target was requested, and the signal sent then")
         #expect(!exit.killed && exit.status == 130, "exit \(exit.status): \(running.errors)")
         #expect(server.requests().map(\.target) == ["/tag"], "no Error URL, no impression: \(server.requests().map(\.target))")
         let lines = try jsonLines(running.stdout.path)

@@ -62,8 +62,8 @@ extension SessionKit {
 /// depend on them belongs on the kit.
 ///
 /// A session in the test process shares two cooperative threads with hundreds of other tests, so on a busy machine it
-/// can be starved for tens of seconds: the tag timeouts are 120 s unless a test gives its own, so that only what a test
-/// is about can fail it, never the machine's speed. (Media is opened on threads of its own, not the cooperative pool.)
+/// can be starved for tens of seconds: the tag timeouts are 120 s unless a test gives its own, and the resolution's
+/// whole budget 600 s (not 28), so that only what a test is about can fail it, never the machine's speed. (Media is opened on threads of its own, not the cooperative pool.)
 enum LiveSession {
     static func patient(_ arguments: [String]) -> [String] {
         var arguments = arguments
@@ -72,7 +72,8 @@ enum LiveSession {
     }
 
     static func run(cli arguments: [String]) async throws -> SessionRun {
-        let configuration = try SessionKit().configuration(cli: patient(arguments))
+        var configuration = try SessionKit().configuration(cli: patient(arguments))
+        configuration.resolver.resolutionTimeout = .seconds(600)
         let records = Locked<[SessionRecord]>([])
         let summary = await AdSessionRunner(configuration: configuration, environment: .live(configuration)).run { record in
             records.withLock { $0.append(record) }
@@ -87,6 +88,7 @@ enum LiveSession {
         command.network.apply(to: &configuration)
         command.tag.apply(to: &configuration)
         command.pods.apply(to: &configuration)
+        configuration.resolver.resolutionTimeout = .seconds(600)
         return await AdInspector(configuration: configuration, environment: .live(configuration)).inspect(openMedia: !command.noMedia)
     }
 }
