@@ -20,8 +20,9 @@ struct SessionResourceTests {
     /// Sessions with the embedded sink by default: each sends 12 beacons over loopback HTTP and starts and stops a server.
     static let sinkSessions = requested ?? 100
     /// Descriptors or threads more after the sessions than before that still count as "did not grow": noise from
-    /// the rest of the process, not per session (a leak of one per session is hundreds).
-    static let allowance = 4
+    /// the other suites running in the same process meanwhile (9 descriptors once, on an idle machine), not per
+    /// session: a leak of one per session is a hundred or more.
+    static let allowance = 25
 
     struct Usage: CustomStringConvertible {
         var descriptors: Int
