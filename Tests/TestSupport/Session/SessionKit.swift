@@ -81,15 +81,15 @@ public struct SessionKit: Sendable {
     }
 
     /// Plays one session while `drive` moves the network clock: for what waits on the network (a beacon's answer, the
-    /// end-of-session drain, a retry's backoff). `drive` gets the transport (what has been asked for so far) and the
-    /// clock; it should wait for the sleepers it expects (`ManualClock.waitForSleepers`) before advancing, so every
-    /// wait starts and ends at an exact network time. The session's result is returned once both are done.
+    /// end-of-session drain, a retry's backoff). `drive` gets the transport (what has been asked for so far), the
+    /// clock and the records reported so far; it should wait for what it expects (`ManualClock.waitForSleepers`,
+    /// `SessionDrive.waitForRecords`) before advancing, so every wait starts and ends at an exact network time. The
+    /// session's result is returned once both are done.
     public func run(_ configuration: SessionConfiguration,
-                    driving drive: @escaping @Sendable (RecordingTransport, ManualClock) async -> Void) async -> SessionRun {
+                    driving drive: @escaping @Sendable (SessionDrive) async -> Void) async -> SessionRun {
         let (environment, transport) = environment(configuration)
         let records = Locked<[SessionRecord]>([])
-        let clock = networkClock
-        async let driven: Void = drive(transport, clock)
+        async let driven: Void = drive(SessionDrive(transport: transport, clock: networkClock, records: records))
         let summary = await AdSessionRunner(configuration: configuration, environment: environment).run { record in
             records.withLock { $0.append(record) }
         }
@@ -107,6 +107,27 @@ public struct SessionKit: Sendable {
         let (environment, transport) = environment(configuration.session)
         let result = await FleetRunner(configuration: configuration, environment: environment).run()
         return (result, transport.urls)
+    }
+}
+
+/// What a test driving a session's network clock sees while the session runs.
+public struct SessionDrive: Sendable {
+    /// The transport, with what has been asked for so far.
+    public let transport: RecordingTransport
+    /// The network clock the test moves.
+    public let clock: ManualClock
+    let records: Locked<[SessionRecord]>
+
+    /// The beacon records reported so far.
+    public var attempts: [BeaconRecord] {
+        records.withLock { $0.compactMap { if case let .beacon(beacon) = $0 { beacon } else { nil } } }
+    }
+
+    /// Waits until `count` beacon records have been reported: an answer that came at this network time has been
+    /// taken in by the session before the clock moves on (an answer still being handled when the drain's limit
+    /// passes is, rightly, cut off).
+    public func waitForRecords(_ count: Int) async {
+        while attempts.count < count { await Task.yield() }
     }
 }
 
