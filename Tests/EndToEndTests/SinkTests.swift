@@ -28,39 +28,34 @@ import TestSupport
         #expect((summary["sink"] as? [String: Any])?["matched"] as? Int == 12)
     }
 
-    /// Concurrency 1 and a sink that never answers: three beacons time out (1 s each), the fourth is on the wire when
-    /// the 3.5 s drain (`--beacon-drain`) ends, the rest never leave. Only what was sent is a request in the HAR and
-    /// the reconciliation. (Beacons go out from the first frame on, so a session slowed by a parallel run sends more
-    /// of them before the drain: fewer than 5 never left in one parallel run. At least one never leaves while the
-    /// session, a 0.2 s decode alone, takes under 7 s.)
+    /// Concurrency 1, a sink that never answers and a 100 s beacon timeout: the first beacon (`loaded`) is on the wire
+    /// when the 0.5 s drain ends, and the eleven behind it never leave, however fast or slow the machine (the session
+    /// would have to take 100 s for a second one to go out). Only what was sent is a request in the HAR and the
+    /// reconciliation. Which beacons are cut off at which network time is `BeaconDrainTests`, on a manual clock.
     /// Only a process shows the beacon log and HAR it writes at session end against a real sink that never answers.
     @Test(.hangLimit)
     func sessionEnd_beaconsNeverSent_areMarkedAndLeftOutOfTheHARAndTheReconciliation() async throws {
         let folder = try TemporaryFolder()
         let log = folder.url.appendingPathComponent("beacons.jsonl").path, har = folder.url.appendingPathComponent("run.har").path
         let run = try await vplay(["--vast", "media/demo.xml", "--sink", "--json", "--sink-fault", "hang@*", "--beacon-concurrency", "1",
-                                   "--beacon-timeout", "1", "--beacon-drain", "3.5", "--beacons", log, "--har", har])
+                                   "--beacon-timeout", "100", "--beacon-drain", "0.5", "--beacons", log, "--har", har])
         let records = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
             .map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
         #expect(records.count == 12, "one final record per beacon")
         let sent = records.filter { $0["sentAt"] is String }
         let notSent = records.filter { $0["sentAt"] is NSNull }
-        #expect(notSent.count >= 1 && notSent.allSatisfy { $0["error"] as? String == "not sent before session end" && $0["attempt"] as? Int == 1 })
-        #expect(sent.filter { $0["error"] as? String == "timed out" }.count >= 2)
-        #expect(sent.filter { $0["error"] as? String == "unanswered at session end" }.count <= 1)
-        #expect(sent.allSatisfy { $0["error"] as? String != "not sent before session end" })
+        #expect(sent.map { $0["event"] as? String } == ["loaded"] && sent.first?["error"] as? String == "unanswered at session end")
+        #expect(notSent.count == 11 && notSent.allSatisfy { $0["error"] as? String == "not sent before session end" && $0["attempt"] as? Int == 1 })
         let entries = try await HARValidation.validate(try Data(contentsOf: URL(fileURLWithPath: har)))
-        #expect(entries.count == sent.count, "a beacon never sent is not a request")
+        #expect(entries.count == 1, "a beacon never sent is not a request")
         let result = try reconciliation(run)
-        #expect(result["sent"] as? Int == sent.count)
-        // The attempt cut off by the drain may be cancelled before its request reached the sink (a busy machine): it
-        // is then the one missing, with its error. Every other sent request arrived.
-        let unanswered = sent.filter { $0["error"] as? String == "unanswered at session end" }.count
+        #expect(result["sent"] as? Int == 1)
+        // The attempt cut off by the drain may, on a machine busy enough to hold it for the whole 0.5 s, be cancelled
+        // before its request reached the sink: it is then missing, with its error.
         let received = try #require(result["received"] as? Int)
-        #expect(received <= sent.count && received >= sent.count - unanswered, "the sink saw every request that was sent")
         let missing = (result["missing"] as? [[String: Any]]) ?? []
-        #expect(missing.count == sent.count - received)
-        #expect(missing.allSatisfy { $0["error"] as? String == "unanswered at session end" })
+        #expect((received == 1 && missing.isEmpty) || (received == 0 && missing.map { $0["error"] as? String } == ["unanswered at session end"]),
+                "\(result)")
     }
 
     /// Starts `vplay sink --port 0 ARGUMENTS` and waits until it says which port it listens on; a sink that exits
