@@ -73,10 +73,9 @@ actor Recorder {
     @Test(arguments: [("<Ad id=\"vplay-demo-001\" adType=\"hybrid\">", "hybrid"), ("<Ad id=\"vplay-demo-001\">", "video")])
     func adTypeMacro_isTheAdsAdType(_ element: String, _ expected: String) async throws {
         let folder = try TemporaryFolder()
-        let tag = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
+        let tag = try DemoTags.text()
             .replacingOccurrences(of: "<Ad id=\"vplay-demo-001\">", with: element)
             .replacingOccurrences(of: "impression?ad=vplay-demo-001&", with: "impression?ad=vplay-demo-001&type=[ADTYPE]&")
-            .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "file://\(Repo.media("clip-10s-360p.mp4"))")
         let (summary, recorder) = await run(dryRun(try folder.write("tag.xml", tag)))
         #expect(summary.outcome == .completed)
         let impression = try #require(await recorder.beacons.first { $0.event == "impression" })
@@ -166,9 +165,8 @@ actor Recorder {
         _ = try folder.write("endcard/view", "")
         let server = try ScriptedHTTPServer(files: folder.url.path)
         defer { server.stop() }
-        let tag = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
+        let tag = try DemoTags.text()
             .replacingOccurrences(of: "http://127.0.0.1:8089", with: server.baseURL)
-            .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "file://\(Repo.media("clip-10s-360p.mp4"))")
         var configuration = SessionConfiguration(tag: try folder.write("tag.xml", tag))
         configuration.now = 0
         // Every beacon must arrive: a minute each, not the 5 s default, which a parallel run on 2 cores can exceed.
@@ -192,9 +190,8 @@ actor Recorder {
     @Test func beaconEndpointRefusingConnections_isLoggedAndPlaybackTimingIsUnchanged() async throws {
         let folder = try TemporaryFolder()
         // Port 1 on loopback refuses at once.
-        let tag = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
+        let tag = try DemoTags.text()
             .replacingOccurrences(of: "127.0.0.1:8089", with: "127.0.0.1:1")
-            .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "file://\(Repo.media("clip-10s-360p.mp4"))")
         var configuration = SessionConfiguration(tag: try folder.write("tag.xml", tag))
         configuration.beaconPolicy.timeout = .milliseconds(300)
         let (summary, recorder) = await run(configuration, live: true)
@@ -250,8 +247,7 @@ actor Recorder {
 @Suite struct VerificationAndPlayerStateTests {
     func demo(replacing pairs: [(String, String)]) throws -> (TemporaryFolder, String) {
         let folder = try TemporaryFolder()
-        var tag = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
-            .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "file://\(Repo.media("clip-10s-360p.mp4"))")
+        var tag = try DemoTags.text()
         for (old, new) in pairs { tag = tag.replacingOccurrences(of: old, with: new) }
         return (folder, try folder.write("tag.xml", tag))
     }
@@ -297,8 +293,7 @@ actor Recorder {
 @Suite struct SessionPolicyTests {
     func demo(script: String, _ configure: (inout SessionConfiguration) -> Void = { _ in }) async throws -> Recorder {
         let folder = try TemporaryFolder()
-        let tag = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
-            .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "file://\(Repo.media("clip-10s-360p.mp4"))")
+        let tag = try DemoTags.text()
             // No companion: the replay screen, so a replay is possible.
             .replacingOccurrences(of: "<CompanionAds", with: "<CompanionAdsRemoved").replacingOccurrences(of: "</CompanionAds>", with: "</CompanionAdsRemoved>")
         var configuration = SessionConfiguration(tag: try folder.write("tag.xml", tag))

@@ -32,9 +32,8 @@ import TestSupport
             throw CaptureError(message: "the sink did not start: \(line)")
         }
         let tag = folder.appendingPathComponent("demo.xml").path
-        try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
+        try DemoTags.text()
             .replacingOccurrences(of: "127.0.0.1:8089", with: port)
-            .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "<![CDATA[\(Repo.media("clip-10s-360p.mp4"))]]>")
             .write(toFile: tag, atomically: true, encoding: .utf8)
         let har = folder.appendingPathComponent("run.har").path, beacons = folder.appendingPathComponent("beacons.jsonl").path
         // One decoder thread: the other suites run meanwhile, and a real-time run needs little.

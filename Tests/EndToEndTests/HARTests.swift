@@ -24,9 +24,7 @@ import TestSupport
     }
 
     static func tag(_ folder: TemporaryFolder, beaconBase: String) throws -> String {
-        let tag = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
-            .replacingOccurrences(of: "http://127.0.0.1:8089", with: beaconBase)
-            .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "file://\(Repo.media("clip-10s-360p.mp4"))")
+        let tag = try DemoTags.text(beaconBase: beaconBase)
         return try folder.write("tag.xml", tag)
     }
 

@@ -15,8 +15,7 @@ import TestSupport
             <Creatives><Creative><Linear><TrackingEvents><Tracking>http://127.0.0.1:9/t</Tracking></TrackingEvents>
             </Linear></Creative></Creatives></Wrapper></Ad></VAST>
             """)
-        let text = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
-            .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "<![CDATA[\(Repo.media("clip-10s-360p.mp4"))]]>")
+        let text = try DemoTags.text()
             .replacingOccurrences(of: "</VAST>", with: """
                 <Ad id="broken"><Wrapper><AdSystem>w</AdSystem><Impression>http://127.0.0.1:9/wimp</Impression>
                 </Wrapper></Ad></VAST>
@@ -38,28 +37,10 @@ import TestSupport
 /// and its MediaFile is relative (`clip.mp4`, served next to it). What `inspect` lists of such a chain is
 /// `InspectBehaviourTests`, in process; here only what a real server shows.
 @Suite struct WrapperChainOverHTTPTests {
-    static func trackingParts(_ who: String, _ base: String) -> (linear: String, creatives: String, inLine: String) {
-        let linear = """
-            <Icons><Icon program="AdChoices" width="20" height="20"><StaticResource creativeType="image/png">\(base)/\(who)/icon.png</StaticResource>
-            <IconClicks><IconClickThrough>https://example.com/adchoices</IconClickThrough><IconClickTracking>\(base)/\(who)/iconclick</IconClickTracking></IconClicks>
-            <IconViewTracking>\(base)/\(who)/iconview</IconViewTracking></Icon></Icons>
-            """
-        let creatives = """
-            <Creative><CompanionAds><Companion width="300" height="250"><StaticResource creativeType="image/png">\(base)/\(who)/c.png</StaticResource>
-            <TrackingEvents><Tracking event="creativeView">\(base)/\(who)/cv</Tracking></TrackingEvents>
-            <CompanionClickTracking>\(base)/\(who)/cct</CompanionClickTracking></Companion></CompanionAds></Creative>
-            """
-        let inLine = """
-            <AdVerifications><Verification vendor="\(who).example-omid"><JavaScriptResource apiFramework="omid" browserOptional="true">\(base)/\(who)/omid.js</JavaScriptResource>
-            <TrackingEvents><Tracking event="verificationNotExecuted">\(base)/\(who)/vne?r=[REASON]</Tracking></TrackingEvents></Verification></AdVerifications>
-            """
-        return (linear, creatives, inLine)
-    }
-
     /// Writes the served folder and the wrapper tag; returns the wrapper's path.
     static func fixture(_ folder: TemporaryFolder, server: ScriptedHTTPServer) throws -> String {
         let base = server.baseURL
-        let inline = trackingParts("inline", base), wrapper = trackingParts("w1", base)
+        let inline = DemoTags.trackingParts("inline", base), wrapper = DemoTags.trackingParts("w1", base)
         try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("www/sub"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: Repo.media("clip-10s-360p.mp4"), toPath: folder.url.appendingPathComponent("www/sub/clip.mp4").path)
         _ = try folder.write("www/sub/index.html", """

@@ -13,8 +13,7 @@ import TestSupport
 @Suite struct RegressionWorkflowTests {
     /// The demo tag with its media as an absolute file URL (so the tag can live in a temporary folder).
     static func demoTag(_ folder: TemporaryFolder, replacing pairs: [(String, String)] = []) throws -> String {
-        var tag = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
-            .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "file://\(Repo.media("clip-10s-360p.mp4"))")
+        var tag = try DemoTags.text()
         for (old, new) in pairs { tag = tag.replacingOccurrences(of: old, with: new) }
         return try folder.write("tag.xml", tag)
     }

@@ -89,10 +89,9 @@ import TestSupport
         let folder = try TemporaryFolder()
         let log = folder.url.appendingPathComponent("hits.jsonl").path
         let (process, exited, port) = try await Self.startSink(folder, ["--log", log])
-        let tag = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
+        let tag = try DemoTags.text()
             .replacingOccurrences(of: "http://127.0.0.1:8089/impression?ad=vplay-demo-001", with: "http://127.0.0.1:\(port)/impression?ua=[DEVICEUA]")
             .replacingOccurrences(of: "http://127.0.0.1:8089", with: "http://127.0.0.1:\(port)")
-            .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "file://\(Repo.media("clip-10s-360p.mp4"))")
         let run = try await vplay(["--vast", try folder.write("tag.xml", tag), "--json", "--macro", "DEVICEUA=Tester/2.0 (sim)"])
         kill(process.processIdentifier, SIGINT)
         for await _ in exited { break }

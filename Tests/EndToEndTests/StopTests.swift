@@ -36,9 +36,8 @@ import TestSupport
         let server = try ScriptedHTTPServer { _ in .body(Data("GIF89a".utf8), contentType: "image/gif") }
         defer { server.stop() }
         let folder = try TemporaryFolder()
-        let text = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
+        let text = try DemoTags.text()
             .replacingOccurrences(of: "http://127.0.0.1:8089", with: server.baseURL)
-            .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "<![CDATA[\(Repo.media("clip-10s-360p.mp4"))]]>")
         let tag = try folder.write("demo.xml", text)
         let running = try RunningVPlay(["fleet", "--vast", tag, "--sessions", "20000", "--concurrency", "16", "--seed", "2"],
                                        in: folder, killAfter: .seconds(150))

@@ -43,8 +43,7 @@ import TestSupport
     /// expected count (closes before the offset fire none) matches what was sent.
     @Test func iconViews_areExpectedSentAndDeliveredExactly() async throws {
         let folder = try TemporaryFolder()
-        let text = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
-            .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "<![CDATA[\(Repo.media("clip-10s-360p.mp4"))]]>")
+        let text = try DemoTags.text()
             .replacingOccurrences(of: "</MediaFiles>", with: """
                 </MediaFiles><Icons><Icon program="AdChoices" width="20" height="20" offset="00:00:03" duration="00:00:02">
                 <StaticResource creativeType="image/png"><![CDATA[http://127.0.0.1:8089/static/adchoices.png]]></StaticResource>

@@ -71,8 +71,7 @@ import TestSupport
     /// The demo tag (media as an absolute path, so the tag can live in a temporary folder) with a broken wrapper ad
     /// after its InLine.
     static func demoWithABrokenWrapper(_ folder: TemporaryFolder) throws -> String {
-        let text = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
-            .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "<![CDATA[\(Repo.media("clip-10s-360p.mp4"))]]>")
+        let text = try DemoTags.text()
             .replacingOccurrences(of: "</VAST>", with: """
                 <Ad id="broken"><Wrapper><AdSystem>w</AdSystem><Impression>http://127.0.0.1:9/wimp</Impression>
                 <Creatives><Creative><Linear><TrackingEvents><Tracking>http://127.0.0.1:9/t</Tracking></TrackingEvents>
@@ -96,9 +95,8 @@ import TestSupport
 
     @Test func durationMismatch_isWarned_asARunWordsIt() async throws {
         let folder = try TemporaryFolder()
-        let tag = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
+        let tag = try DemoTags.text()
             .replacingOccurrences(of: "<Duration>00:00:10.000</Duration>", with: "<Duration>00:00:30</Duration>")
-            .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "file://\(Repo.media("clip-10s-360p.mp4"))")
         let inspection = try await kit.inspect(cli: ["inspect", "--vast", try folder.write("tag.xml", tag), "--json"])
         #expect(inspection.outcome == .completed)
         #expect(inspection.warnings.contains { $0.contains("differs from the media's") && $0.contains("quartiles use the media's") }, "\(inspection.warnings)")
@@ -123,31 +121,12 @@ import TestSupport
         #expect(inspection.hops.last?.url.hasPrefix("https://raw.githubusercontent.com/") == true)
     }
 
-    /// Companions, an icon and a verification, each in the InLine and in the wrapper (`who`), at `base`.
-    static func trackingParts(_ who: String, _ base: String) -> (linear: String, creatives: String, inLine: String) {
-        let linear = """
-            <Icons><Icon program="AdChoices" width="20" height="20"><StaticResource creativeType="image/png">\(base)/\(who)/icon.png</StaticResource>
-            <IconClicks><IconClickThrough>https://example.com/adchoices</IconClickThrough><IconClickTracking>\(base)/\(who)/iconclick</IconClickTracking></IconClicks>
-            <IconViewTracking>\(base)/\(who)/iconview</IconViewTracking></Icon></Icons>
-            """
-        let creatives = """
-            <Creative><CompanionAds><Companion width="300" height="250"><StaticResource creativeType="image/png">\(base)/\(who)/c.png</StaticResource>
-            <TrackingEvents><Tracking event="creativeView">\(base)/\(who)/cv</Tracking></TrackingEvents>
-            <CompanionClickTracking>\(base)/\(who)/cct</CompanionClickTracking></Companion></CompanionAds></Creative>
-            """
-        let inLine = """
-            <AdVerifications><Verification vendor="\(who).example-omid"><JavaScriptResource apiFramework="omid" browserOptional="true">\(base)/\(who)/omid.js</JavaScriptResource>
-            <TrackingEvents><Tracking event="verificationNotExecuted">\(base)/\(who)/vne?r=[REASON]</Tracking></TrackingEvents></Verification></AdVerifications>
-            """
-        return (linear, creatives, inLine)
-    }
-
     /// Finding 5: inspect lists every URL a session can fire — each companion's creativeView and
     /// CompanionClickTracking (InLine's and the wrapper's, and the wrapper's tracking-only companion), icon view/click
     /// tracking and verificationNotExecuted — each with its source.
     @Test func listsCompanionIconAndVerificationTrackingOfTheWholeChain() async throws {
         let base = "https://ads.example"
-        let inline = Self.trackingParts("inline", base), wrapper = Self.trackingParts("w1", base)
+        let inline = DemoTags.trackingParts("inline", base), wrapper = DemoTags.trackingParts("w1", base)
         var kit = kit
         kit.tag("\(base)/sub/", """
             <VAST version="4.1"><Ad id="in"><InLine><AdSystem>insys</AdSystem><AdTitle>t</AdTitle><AdServingId>s</AdServingId>

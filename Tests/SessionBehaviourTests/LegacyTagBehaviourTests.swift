@@ -45,10 +45,9 @@ import TestSupport
     /// said them), encoded by the VAST 4.x list rule.
     @Test func adCategories_comeFromTheAdsCategories() async throws {
         let folder = try TemporaryFolder()
-        let text = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
+        let text = try DemoTags.text()
             .replacingOccurrences(of: "<AdServingId>", with: #"<Category authority="https://iabtechlab.com">IAB1-1</Category><Category authority="https://iabtechlab.com">IAB 9,x</Category><AdServingId>"#)
             .replacingOccurrences(of: "<![CDATA[about:blank]]>", with: "<![CDATA[http://127.0.0.1:9/imp?cat=[ADCATEGORIES]&mime=[MEDIAMIME]]]>")
-            .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "<![CDATA[\(Repo.media("clip-10s-360p.mp4"))]]>")
         let run = try await kit.run(cli: ["--vast", try folder.write("categories.xml", text), "--dry-run"])
         #expect(run.beacons("impression").map(\.url).filter { $0.contains("cat=") }
             == ["http://127.0.0.1:9/imp?cat=IAB1-1,IAB%209%2Cx&mime=video%2Fmp4,video%2Fwebm,video%2Fquicktime,video%2Fx-m4v,video%2F3gpp"])
@@ -90,9 +89,8 @@ import TestSupport
     /// note; the demo tag has none.
     @Test func legacyRandom_isAWarning_theDemoHasNone() async throws {
         let folder = try TemporaryFolder()
-        let text = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
+        let text = try DemoTags.text()
             .replacingOccurrences(of: "<![CDATA[about:blank]]>", with: "<![CDATA[http://127.0.0.1:9/imp?r=[RANDOM]]]>")
-            .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "<![CDATA[\(Repo.media("clip-10s-360p.mp4"))]]>")
         let warned = try await kit.inspect(cli: ["inspect", "--vast", try folder.write("warned.xml", text), "--strict"])
         #expect(warned.outcome == .completed && warned.warnings.contains { $0.contains("[RANDOM]") }, "\(warned.warnings)")
         let demo = try await kit.inspect(cli: ["inspect", "--vast", "media/demo.xml", "--strict"])

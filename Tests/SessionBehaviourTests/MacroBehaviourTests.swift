@@ -63,9 +63,8 @@ import TestSupport
     /// over http lends its scheme: `ProtocolRelativeURLTests`, against a real server.
     @Test func protocolRelativeURLsOfALocalTag_useHTTPS() async throws {
         let folder = try TemporaryFolder()
-        let text = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
+        let text = try DemoTags.text()
             .replacingOccurrences(of: "<![CDATA[about:blank]]>", with: "<![CDATA[//t.example/imp]]>")
-            .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "<![CDATA[\(Repo.media("clip-10s-360p.mp4"))]]>")
         let run = try await kit.run(cli: ["--vast", try folder.write("relative.xml", text), "--dry-run"])
         #expect(run.beacons("impression").map(\.url).contains("https://t.example/imp"), "\(run.beacons("impression"))")
     }

@@ -14,9 +14,8 @@ import TestSupport
     /// and nothing said why. Now both warn, inspect shows no reward, and the run grants none.
     @Test func rewardTurnedOffByTheTag_isAWarning_andInspectAndRunAgree() async throws {
         let folder = try TemporaryFolder()
-        let text = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
+        let text = try DemoTags.text()
             .replacingOccurrences(of: "<RewardedVideoOn><![CDATA[1]]></RewardedVideoOn>", with: "<RewardedVideoOn>0</RewardedVideoOn>")
-            .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "<![CDATA[\(Repo.media("clip-10s-360p.mp4"))]]>")
         #expect(text.contains("<RewardedVideoOn>0</RewardedVideoOn>"), "the demo tag has the extension")
         let tag = try folder.write("off.xml", text)
         let inspection = try await kit.inspect(cli: ["inspect", "--vast", tag])
