@@ -36,8 +36,11 @@ let package = Package(
         /// Clocks, the lock, the blocking-work executor, SplitMix64, the `Duration` conversions and the VAST macro
         /// names: what every other target shares, with no dependency of its own (so VAST's tests link no FFmpeg).
         .target(name: "Primitives"),
-        .target(name: "VAST", dependencies: ["Primitives"]),
-        .target(name: "PlayerEngine", dependencies: ["CFFmpeg", "Primitives"]),
+        /// The one hardened XML reader every XML document goes through (VAST, DASH manifests): a pre-scan that refuses
+        /// DTDs, entities and what crashes Foundation's parser, then libxml2 under limits.
+        .target(name: "XMLReading"),
+        .target(name: "VAST", dependencies: ["Primitives", "XMLReading"]),
+        .target(name: "PlayerEngine", dependencies: ["CFFmpeg", "Primitives", "XMLReading"]),
         .target(
             name: "TrackingBeacons",
             dependencies: [
@@ -63,7 +66,7 @@ let package = Package(
         .target(
             name: "AdSession",
             dependencies: [
-                "Primitives", "VAST", "PlayerEngine", "TrackingBeacons", "BeaconSink", "CCompression",
+                "Primitives", "XMLReading", "VAST", "PlayerEngine", "TrackingBeacons", "BeaconSink", "CCompression",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
@@ -94,11 +97,11 @@ let package = Package(
             path: "Tests/TestSupport"
         ),
         .testTarget(name: "PrimitivesTests", dependencies: ["Primitives", "TestSupport"]),
-        .testTarget(name: "VASTTests", dependencies: ["VAST", "Primitives", "TestSupport"]),
+        .testTarget(name: "VASTTests", dependencies: ["VAST", "XMLReading", "Primitives", "TestSupport"]),
         .testTarget(name: "PlayerEngineTests", dependencies: ["PlayerEngine", "Primitives", "TestSupport"]),
         .testTarget(name: "TrackingBeaconsTests", dependencies: ["TrackingBeacons", "Primitives", "TestSupport"]),
         .testTarget(name: "BeaconSinkTests", dependencies: ["BeaconSink"]),
-        .testTarget(name: "AdSessionTests", dependencies: ["AdSession", "CCompression", "Primitives", "PlayerEngine", "TrackingBeacons", "VAST", "TestSupport"]),
+        .testTarget(name: "AdSessionTests", dependencies: ["AdSession", "CCompression", "Primitives", "PlayerEngine", "TrackingBeacons", "VAST", "XMLReading", "TestSupport"]),
         /// Runs a command and reports its own peak RSS, which a child spawned from the test process cannot
         /// (Tests/PeakRSS/main.swift says why): the end-to-end tests run `vplay` through it.
         .executableTarget(name: "peak-rss", path: "Tests/PeakRSS"),

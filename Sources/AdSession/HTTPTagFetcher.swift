@@ -4,6 +4,7 @@ import Foundation
 import NIOCore
 import TrackingBeacons
 import VAST
+import XMLReading
 
 /// Fetches wrapper targets and remote tags over HTTP(S) with async-http-client: every URL and redirect target
 /// checked first (`GatedHTTPClient`), a deadline per request, redirects followed (at most 5), bodies capped at the

@@ -21,4 +21,21 @@ import TestSupport
         }
         #expect(offenders.isEmpty, "\(offenders)")
     }
+
+    /// Every XML document vplay reads goes through the one hardened reader (`SafeXMLReader` in `XMLReading`): no other
+    /// source file imports Foundation's XML parser, so no format can forget the pre-scan (a DASH manifest once did,
+    /// and `<?x?>` crashed the process).
+    @Test func onlyTheHardenedReader_parsesXML() throws {
+        let sources = Repo.root.appendingPathComponent("Sources")
+        let files = FileManager.default.enumerator(atPath: sources.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
+        var offenders: [String] = []
+        for file in files where !file.hasPrefix("XMLReading/") {
+            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+            for needle in ["import FoundationXML", "XMLParser(", "XMLDocument("] where text.contains(needle) {
+                offenders.append("\(file): \(needle)")
+            }
+        }
+        #expect(files.contains { $0.hasPrefix("XMLReading/") }, "found the reader")
+        #expect(offenders.isEmpty, "\(offenders)")
+    }
 }

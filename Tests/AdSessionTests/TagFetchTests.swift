@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 import VAST
 @testable import AdSession
+import XMLReading
 
 /// The HTTP tag fetcher against a loopback server: compressed tags decoded within the size limit, empty answers as
 /// "no ad", an untrusted certificate reported as such at once, URLs and redirect targets checked before a request.

@@ -85,6 +85,30 @@ import Testing
 
     /// Numbers a manifest can carry that would overflow 64 bits, or build strings of millions of zeros: refused or
     /// bounded, never a trap.
+    /// A processing instruction without data (`<?x?>`) made Foundation's `XMLParser` on Linux call `strlen` on NULL:
+    /// `run`, `fleet`, `inspect` and `probe` died with SIGSEGV on such a manifest. The one hardened reader refuses it,
+    /// with the other hostile markup the VAST reader already refused (a lowercase doctype, a second root, a
+    /// declaration), each named.
+    @Test func hostileMarkup_isRefusedByTheHardenedReader_withItsReason() {
+        let cases: [(String, String)] = [
+            (#"<?xml version="1.0"?><MPD><?x?><Period/></MPD>"#, "processing instruction without data"),
+            (#"<MPD mediaPresentationDuration="PT10S"><Period/></MPD><?pi?>"#, "processing instruction without data"),
+            (#"<!doctype MPD [<!ENTITY a "b">]><MPD/>"#, "internal DTD subsets are not allowed in a DASH manifest"),
+            (#"<!DOCTYPE MPD SYSTEM "file:///etc/passwd"><MPD/>"#, "external DTDs are not allowed in a DASH manifest"),
+            (#"<MPD/><MPD/>"#, "a second root element"),
+            (#"<MPD><!ELEMENT x ANY><Period/></MPD>"#, "markup declarations are not allowed in a DASH manifest"),
+        ]
+        for (text, reason) in cases {
+            do {
+                _ = try DASHManifest(text, base: "/m.mpd", location: "m.mpd")
+                Issue.record("accepted: \(text)")
+            } catch {
+                guard case let .notMedia(_, message) = error else { Issue.record("\(error)"); continue }
+                #expect(message.contains(reason), "\(text): \(message)")
+            }
+        }
+    }
+
     @Test func hostileNumbers_areRefusedOrBounded_neverATrap() throws {
         let huge = [#"<SegmentTemplate timescale="281474976710656" duration="1" media="$Number$"/>"#,
                     #"<SegmentTemplate timescale="1" startNumber="99999999999999999999" duration="2" media="$Number$"/>"#,

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import VAST
+import XMLReading
 
 @Suite("Parser errors and warnings")
 struct ParserErrorTests {

@@ -5,6 +5,7 @@ import FoundationXML
 import TestSupport
 import Testing
 @testable import VAST
+import XMLReading
 
 @Suite("Parser security")
 struct SecurityTests {

@@ -1,6 +1,7 @@
 import Primitives
 import Foundation
 @testable import VAST
+import XMLReading
 
 /// Small builders for inline VAST fixtures.
 enum Fixture {

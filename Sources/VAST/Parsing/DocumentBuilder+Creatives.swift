@@ -1,3 +1,4 @@
+import XMLReading
 extension DocumentBuilder {
     mutating func creatives(_ node: XMLNode, path: String, inLine: Bool) -> [Creative] {
         guard let container = node.child("Creatives") else { return [] }

@@ -1,3 +1,4 @@
+import XMLReading
 extension DocumentBuilder {
     mutating func extensions(_ node: XMLNode, path: String) -> [Extension] {
         (node.child("Extensions")?.children("Extension") ?? []).map { n in

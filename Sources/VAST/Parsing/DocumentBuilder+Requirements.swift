@@ -1,3 +1,4 @@
+import XMLReading
 /// Required elements and attributes: what a validator says about a tag (the IAB XSDs' `use="required"` and
 /// `minOccurs`, the VAST 4.3 text's "required" marks, and the peer vast-client-js's `requiredValues` table). Each is a
 /// `missingRecommended` warning, never an error: the tag still plays when it can. A requirement a VAST version

@@ -1,3 +1,4 @@
+import XMLReading
 /// Turns an `XMLNode` tree into the typed model, collecting warnings. One instance per document.
 struct DocumentBuilder {
     private(set) var warnings: [VASTWarning] = []

@@ -1,4 +1,5 @@
 import Foundation
+import XMLReading
 
 /// Parses VAST 2.0–4.3 XML into a `VASTDocument`. Safe on hostile input (see `ParserLimits`, `SafeXMLReader`).
 ///
@@ -41,7 +42,7 @@ public struct VASTParser: Sendable {
         // not an XML error.
         if Self.isBlank(data) { throw VASTError(.noAdAfterWrapper, "the response is empty (\(data.count) bytes): no ad") }
         let output: SafeXMLReader.Output
-        switch SafeXMLReader.read(data, limits: limits) {
+        switch SafeXMLReader.read(data, limits: limits, document: "VAST") {
         case .success(let result): output = result
         case .failure(let failure): throw VASTError(.xmlParse, failure.message)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import XMLReading
 
 /// Serves exactly one local file: the tag the user named on the command line. Any other URL goes to `next` (or
 /// fails with 301). Wrappers can never reach the file system through it: the resolver refuses non-http(s)

@@ -1,3 +1,4 @@
+import XMLReading
 /// Settings of `VASTResolver`.
 public struct ResolverConfiguration: Sendable {
     /// Maximum number of wrappers followed in one chain. Default 5: the spec says chains "should be limited to

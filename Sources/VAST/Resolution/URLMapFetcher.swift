@@ -1,4 +1,5 @@
 import Foundation
+import XMLReading
 
 /// Offline replay: URLs matching a `URLMapping` prefix are read from the mapped local directory; others go to
 /// `next` (e.g. the HTTP fetcher) or fail with 301. The longest matching prefix wins.

@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
+import XMLReading
 
 extension DASHManifest {
     /// One element of the manifest: its local name (namespace prefix dropped), attributes, children and text.
@@ -27,47 +25,27 @@ extension DASHManifest {
         /// The most elements a manifest may have (an MPD of 10 000 segments in a `SegmentList` has about as many).
         static let maxElements = 50_000
 
-        /// The root element of `text`, or nil when it is not well-formed XML (or has more than `maxElements`).
-        /// libxml2 through `XMLParser`, external entities never resolved, namespaces not processed.
-        static func parse(_ text: String) -> Element? {
-            let parser = XMLParser(data: Data(text.utf8))
-            parser.shouldResolveExternalEntities = false
-            parser.shouldProcessNamespaces = false
-            parser.shouldReportNamespacePrefixes = false
-            let builder = Builder()
-            parser.delegate = builder
-            guard parser.parse(), !builder.overflowed else { return nil }
-            return builder.root
-        }
-    }
+        /// The limits of `SafeXMLReader` for a manifest: VAST's, with the manifest's own byte and element caps.
+        static let limits = ParserLimits(maxBytes: HLSPlaylist.maxBytes, maxElements: maxElements)
 
-    private final class Builder: NSObject, XMLParserDelegate {
-        var stack: [Element] = []
-        var root: Element?
-        var count = 0
-        var overflowed = false
-
-        func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                    qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
-            count += 1
-            guard count <= Element.maxElements, stack.count < 64 else {
-                overflowed = true
-                return parser.abortParsing()
-            }
-            let name = elementName.split(separator: ":").last.map(String.init) ?? elementName
-            stack.append(Element(name: name, attributes: attributeDict))
+        /// The root element of `text`, read by the one hardened XML reader every document of vplay goes through
+        /// (`SafeXMLReader`: no DTD or entity, no processing instruction that crashes Foundation's parser, bounded
+        /// depth, elements, attributes and text); the reason when it refuses or the XML is not well-formed.
+        static func parse(_ text: String) -> Result<Element, SafeXMLReader.Failure> {
+            SafeXMLReader.read(Data(text.utf8), limits: limits, document: "a DASH manifest").map { Element($0.root) }
         }
 
-        func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
-            guard let element = stack.popLast() else { return }
-            if stack.isEmpty { root = element } else { stack[stack.count - 1].children.append(element) }
+        /// The element and its subtree, from the reader's tree (text kept as written, at most 64 KiB an element).
+        init(_ node: XMLNode) {
+            name = node.name
+            attributes = node.attributes
+            children = node.children.map(Element.init)
+            text = node.rawText.utf8.count <= 64 * 1024 ? node.rawText : String(decoding: node.rawText.utf8.prefix(64 * 1024), as: UTF8.self)
         }
 
-        func parser(_ parser: XMLParser, foundCharacters string: String) {
-            guard !stack.isEmpty, stack[stack.count - 1].text.utf8.count < 64 * 1024 else { return }
-            stack[stack.count - 1].text += string
+        init(name: String, attributes: [String: String]) {
+            self.name = name
+            self.attributes = attributes
         }
-
-        func parser(_ parser: XMLParser, resolveExternalEntityName name: String, systemID: String?) -> Data? { Data() }
     }
 }

@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
+import XMLReading
 
 /// What vplay reads of a DASH manifest (MPD, ISO/IEC 23009-1) before anything else is requested: its one period, its
 /// video and audio representations (bandwidth, size) and, for each, the initialization and media segment URLs with
@@ -59,12 +57,13 @@ struct DASHManifest {
 
     /// Reads `text`, the manifest at `base` (an http(s) URL or a local path).
     init(_ text: String, base: String, location: String) throws(MediaError) {
-        // An MPD needs no DTD or entity: refusing them keeps libxml2's entity handling out of reach.
-        guard !text.contains("<!DOCTYPE"), !text.contains("<!ENTITY") else {
-            throw .notMedia(location: location, message: "a DASH manifest with a DTD or entity declaration")
+        let root: Element
+        switch Element.parse(text) {
+        case .success(let element): root = element
+        case .failure(let failure): throw .notMedia(location: location, message: "a DASH manifest that cannot be read: \(failure.message)")
         }
-        guard let root = Element.parse(text), root.name == "MPD" else {
-            throw .notMedia(location: location, message: "not a DASH manifest (no well-formed MPD element)")
+        guard root.name == "MPD" else {
+            throw .notMedia(location: location, message: "not a DASH manifest (the root element is <\(root.name)>, not <MPD>)")
         }
         if root["type"]?.lowercased() == "dynamic" {
             throw .formatNotAllowed(location: location, format: "dash live manifest (type=\"dynamic\"; an ad must end)")

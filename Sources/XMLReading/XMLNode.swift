@@ -1,17 +1,18 @@
-/// A minimal immutable XML element tree built by `SafeXMLReader`. Internal: the public model is typed.
-struct XMLNode: Sendable, Hashable {
+/// A minimal immutable XML element tree built by `SafeXMLReader`: the readers of each format (VAST, DASH) turn it
+/// into their typed model.
+public struct XMLNode: Sendable, Hashable {
     /// The name as written, with any namespace prefix (`vast:Ad`).
-    var qualifiedName: String
+    public var qualifiedName: String
     /// The local name (`Ad`): namespace prefixes are ignored when matching VAST elements.
-    var name: String
+    public var name: String
     /// Attributes keyed by their name as written.
-    var attributes: [String: String]
+    public var attributes: [String: String]
     /// Child elements in document order.
-    var children: [XMLNode]
+    public var children: [XMLNode]
     /// All character data and CDATA directly inside this element, concatenated, untrimmed.
-    var rawText: String
+    public var rawText: String
     /// Where the element (start tag to end tag) sits in the UTF-8 input, when known.
-    var sourceRange: Range<Int>?
+    public var sourceRange: Range<Int>?
 
     init(qualifiedName: String, attributes: [String: String]) {
         self.qualifiedName = qualifiedName
@@ -22,28 +23,28 @@ struct XMLNode: Sendable, Hashable {
         self.sourceRange = nil
     }
 
-    static func localName(_ qualified: String) -> String {
+    public static func localName(_ qualified: String) -> String {
         if let colon = qualified.lastIndex(of: ":") { return String(qualified[qualified.index(after: colon)...]) }
         return qualified
     }
 
     /// Trimmed text (whitespace and newlines around CDATA removed).
-    var text: String { rawText.trimmingCharacters(in: .whitespacesAndNewlines) }
+    public var text: String { rawText.trimmingCharacters(in: .whitespacesAndNewlines) }
 
     /// Trimmed text, or `nil` when empty.
-    var nonEmptyText: String? {
+    public var nonEmptyText: String? {
         let t = text
         return t.isEmpty ? nil : t
     }
 
     /// First child element with this local name (case-sensitive, like the schema).
-    func child(_ name: String) -> XMLNode? { children.first { $0.name == name } }
+    public func child(_ name: String) -> XMLNode? { children.first { $0.name == name } }
 
     /// All child elements with this local name.
-    func children(_ name: String) -> [XMLNode] { children.filter { $0.name == name } }
+    public func children(_ name: String) -> [XMLNode] { children.filter { $0.name == name } }
 
     /// Attribute value by local name: exact match first, then case-insensitive (real tags write `creativetype`).
-    func attribute(_ name: String) -> String? {
+    public func attribute(_ name: String) -> String? {
         if let v = attributes[name] { return v.trimmingCharacters(in: .whitespacesAndNewlines) }
         let lower = name.lowercased()
         for (key, value) in attributes where XMLNode.localName(key).lowercased() == lower {
@@ -53,13 +54,13 @@ struct XMLNode: Sendable, Hashable {
     }
 
     /// Attribute as a non-empty string.
-    func stringAttribute(_ name: String) -> String? {
+    public func stringAttribute(_ name: String) -> String? {
         guard let v = attribute(name), !v.isEmpty else { return nil }
         return v
     }
 
     /// Attribute as an integer (`nil` when absent or not an integer; a decimal such as `"1280.0"` is truncated).
-    func intAttribute(_ name: String) -> Int? {
+    public func intAttribute(_ name: String) -> Int? {
         guard let v = attribute(name), !v.isEmpty, v.count <= 18 else { return nil }
         if let i = Int(v) { return i }
         if let d = Double(v), d.isFinite, abs(d) < 1e15 { return Int(d) }
@@ -67,7 +68,7 @@ struct XMLNode: Sendable, Hashable {
     }
 
     /// Attribute as a boolean: `true`/`1` or `false`/`0` (case-insensitive); anything else is `nil`.
-    func boolAttribute(_ name: String) -> Bool? {
+    public func boolAttribute(_ name: String) -> Bool? {
         guard let v = attribute(name)?.lowercased() else { return nil }
         switch v {
         case "true", "1": return true
@@ -78,7 +79,7 @@ struct XMLNode: Sendable, Hashable {
 
     /// The element serialized back to XML: attributes sorted by name, text first then children, whitespace-only
     /// text dropped, `&<>"` escaped.
-    var xmlString: String {
+    public var xmlString: String {
         var out = "<\(qualifiedName)"
         for key in attributes.keys.sorted() {
             out += " \(key)=\"\(XMLNode.escape(attributes[key] ?? "", quote: true))\""
@@ -91,7 +92,7 @@ struct XMLNode: Sendable, Hashable {
         return out + "</\(qualifiedName)>"
     }
 
-    static func escape(_ s: String, quote: Bool) -> String {
+    public static func escape(_ s: String, quote: Bool) -> String {
         var r = ""
         r.reserveCapacity(s.count)
         for ch in s {

@@ -1,9 +1,10 @@
-/// One linear pass over the (UTF-8) input before libxml2 sees it: it refuses what VAST never needs and attackers
-/// always use, bounds what makes libxml2 slow, and records where each element sits in the input.
+/// One linear pass over the (UTF-8) input before libxml2 sees it: it refuses what no format vplay reads (VAST, DASH
+/// manifests) needs and attackers always use, bounds what makes libxml2 slow, and records where each element sits in
+/// the input.
 ///
 /// Refused (error 100), wherever it appears outside comments, CDATA sections and attribute values:
-/// - any markup declaration (`<!ENTITY`, `<!ELEMENT`, `<!ATTLIST`, `<!NOTATION`, …): no VAST version defines a DTD,
-///   and an internal subset is how entity bombs and external entities get in;
+/// - any markup declaration (`<!ENTITY`, `<!ELEMENT`, `<!ATTLIST`, `<!NOTATION`, …): neither VAST nor DASH defines a
+///   DTD, and an internal subset is how entity bombs and external entities get in;
 /// - a `<!DOCTYPE` that is not bare (`<!DOCTYPE VAST>`): an internal subset (`[`), `SYSTEM` or `PUBLIC` after any
 ///   XML whitespace (space, tab, CR, LF) — found by tokenising the declaration, not by looking for `" SYSTEM"`;
 /// - more than `ParserLimits.maxAttributesPerElement` attributes on one element or `maxAttributes` in all: libxml2's
@@ -35,8 +36,8 @@ struct MarkupPreScan {
     private(set) var elementRanges: [Range<Int>] = []
 
     /// Scans `bytes` under `limits`.
-    static func scan(_ bytes: [UInt8], limits: ParserLimits) -> Result<MarkupPreScan, Failure> {
-        var scanner = Scanner(bytes: bytes, limits: limits)
+    static func scan(_ bytes: [UInt8], limits: ParserLimits, document: String) -> Result<MarkupPreScan, Failure> {
+        var scanner = Scanner(bytes: bytes, limits: limits, document: document)
         do {
             try scanner.run()
         } catch {
@@ -50,15 +51,18 @@ struct MarkupPreScan {
     private struct Scanner {
         let bytes: [UInt8]
         let limits: ParserLimits
+        /// The format, for messages ("VAST", "a DASH manifest").
+        let document: String
         var ranges: [Range<Int>] = []
         /// Ordinals of the open elements.
         var open: [Int] = []
         var rootSeen = false
         var totalAttributes = 0
 
-        init(bytes: [UInt8], limits: ParserLimits) {
+        init(bytes: [UInt8], limits: ParserLimits, document: String) {
             self.bytes = bytes
             self.limits = limits
+            self.document = document
         }
 
         static let lt = UInt8(ascii: "<"), gt = UInt8(ascii: ">"), bang = UInt8(ascii: "!"), question = UInt8(ascii: "?")
@@ -86,7 +90,7 @@ struct MarkupPreScan {
                     i = try doctype(at: i)
                 } else if i + 1 < bytes.count, bytes[i + 1] == Self.bang {
                     let name = String(decoding: bytes[i..<min(i + 12, bytes.count)].prefix { !Self.isWhitespace($0) }, as: UTF8.self)
-                    throw Failure(message: "markup declarations are not allowed in VAST (\(name)…; entities and DTDs are refused)")
+                    throw Failure(message: "markup declarations are not allowed in \(document) (\(name)…; entities and DTDs are refused)")
                 } else if i + 1 < bytes.count, bytes[i + 1] == Self.slash {
                     i = try endTag(at: i)
                 } else {
@@ -174,7 +178,7 @@ struct MarkupPreScan {
             var body: [UInt8] = []
             while i < bytes.count, bytes[i] != Self.gt {
                 if bytes[i] == UInt8(ascii: "[") || bytes[i] == Self.lt {
-                    throw Failure(message: "internal DTD subsets are not allowed in VAST (<!DOCTYPE … [)")
+                    throw Failure(message: "internal DTD subsets are not allowed in \(document) (<!DOCTYPE … [)")
                 }
                 body.append(bytes[i])
                 i += 1
@@ -184,9 +188,9 @@ struct MarkupPreScan {
             if tokens.count != 1 || !(body.first.map(Self.isWhitespace) ?? false) {
                 let words = tokens.map { String(decoding: $0, as: UTF8.self).uppercased() }
                 if words.contains("SYSTEM") || words.contains("PUBLIC") {
-                    throw Failure(message: "external DTDs are not allowed in VAST (<!DOCTYPE … SYSTEM/PUBLIC)")
+                    throw Failure(message: "external DTDs are not allowed in \(document) (<!DOCTYPE … SYSTEM/PUBLIC)")
                 }
-                throw Failure(message: "only a bare <!DOCTYPE Name> is allowed in VAST")
+                throw Failure(message: "only a bare <!DOCTYPE Name> is allowed in \(document)")
             }
             return i + 1
         }

@@ -9,17 +9,17 @@ import FoundationXML
 /// are refused before parsing (`MarkupPreScan`). Behind that, external entities and DTDs are never resolved
 /// (`shouldResolveExternalEntities = false`, also the default), libxml2 stops nested-entity bombs itself (error 89),
 /// and the text cap is a further line of defence.
-final class SafeXMLReader: NSObject, XMLParserDelegate {
+public final class SafeXMLReader: NSObject, XMLParserDelegate {
     /// Why reading failed.
-    struct Failure: Error {
-        var message: String
+    public struct Failure: Error {
+        public var message: String
     }
 
     /// What `read` returns: the root element and the UTF-8 bytes it was parsed from (`XMLNode.sourceRange` indexes
     /// them).
-    struct Output {
-        var root: XMLNode
-        var source: [UInt8]
+    public struct Output: Sendable {
+        public var root: XMLNode
+        public var source: [UInt8]
     }
 
     private let limits: ParserLimits
@@ -37,7 +37,7 @@ final class SafeXMLReader: NSObject, XMLParserDelegate {
     }
 
     /// The configured parser for `data`. Exposed to tests to prove the security settings.
-    static func makeParser(data: Data) -> XMLParser {
+    package static func makeParser(data: Data) -> XMLParser {
         let parser = XMLParser(data: data)
         parser.shouldResolveExternalEntities = false
         parser.shouldProcessNamespaces = false
@@ -45,8 +45,8 @@ final class SafeXMLReader: NSObject, XMLParserDelegate {
         return parser
     }
 
-    /// Parses `data` into its root element.
-    static func read(_ input: Data, limits: ParserLimits) -> Result<Output, Failure> {
+    /// Parses `input` into its root element. `document` names the format in messages ("VAST", "a DASH manifest").
+    public static func read(_ input: Data, limits: ParserLimits, document: String) -> Result<Output, Failure> {
         if input.count > limits.maxBytes {
             return .failure(Failure(message: "input is \(input.count) bytes, over the \(limits.maxBytes)-byte limit"))
         }
@@ -58,7 +58,7 @@ final class SafeXMLReader: NSObject, XMLParserDelegate {
         }
         let bytes = [UInt8](data)
         let scan: MarkupPreScan
-        switch MarkupPreScan.scan(bytes, limits: limits) {
+        switch MarkupPreScan.scan(bytes, limits: limits, document: document) {
         case .success(let result): scan = result
         case .failure(let failure): return .failure(Failure(message: failure.message))
         }
@@ -81,7 +81,7 @@ final class SafeXMLReader: NSObject, XMLParserDelegate {
         parser.abortParsing()
     }
 
-    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+    public func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
                 qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
         guard limitFailure == nil else { return }
         elementCount += 1
@@ -100,7 +100,7 @@ final class SafeXMLReader: NSObject, XMLParserDelegate {
         stack.append(node)
     }
 
-    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?,
+    public func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?,
                 qualifiedName qName: String?) {
         guard limitFailure == nil, let node = stack.popLast() else { return }
         if stack.isEmpty {
@@ -120,15 +120,15 @@ final class SafeXMLReader: NSObject, XMLParserDelegate {
         stack[stack.count - 1].rawText += string
     }
 
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
+    public func parser(_ parser: XMLParser, foundCharacters string: String) {
         appendText(parser, string)
     }
 
-    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
+    public func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
         appendText(parser, String(decoding: CDATABlock, as: UTF8.self))
     }
 
-    func parser(_ parser: XMLParser, resolveExternalEntityName name: String, systemID: String?) -> Data? {
+    public func parser(_ parser: XMLParser, resolveExternalEntityName name: String, systemID: String?) -> Data? {
         // Never supply external entity content, even if a future libxml2/Foundation asked for it.
         Data()
     }

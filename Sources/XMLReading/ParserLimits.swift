@@ -1,4 +1,4 @@
-/// Safety limits of the VAST parser. Exceeding any of them is error 100.
+/// Safety limits of `SafeXMLReader`; the defaults are VAST's, where exceeding any of them is error 100.
 public struct ParserLimits: Sendable, Hashable, Codable {
     /// Maximum input size in bytes. Default 2 MiB: real VAST responses are a few KiB (the largest IAB sample is
     /// under 7 KiB); 2 MiB leaves room for inlined HTML companions while bounding memory and time.
