@@ -7,7 +7,10 @@ public enum ISO8601Time {
         let formatter = ISO8601DateFormatter()
         for options: ISO8601DateFormatter.Options in [[.withInternetDateTime, .withFractionalSeconds], [.withInternetDateTime]] {
             formatter.formatOptions = options
-            if let date = formatter.date(from: text) { return Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+            if let date = formatter.date(from: text) {
+                // A year the formatter reads but no Int64 of milliseconds holds is no time, not a trap.
+                return Int64(exactly: (date.timeIntervalSince1970 * 1000).rounded())
+            }
         }
         return nil
     }

@@ -32,6 +32,21 @@ import TestSupport
     func failed(_ audit: BeaconAudit) -> [String] { audit.findings.filter { !$0.passed && !$0.warning }.map(\.check) }
     func verdict(_ audit: BeaconAudit, _ event: String) -> BeaconAudit.Verdict? { audit.trackers.first { $0.event == event }?.verdict }
 
+    /// Requests made with times no capture can hold (`Int64.max`, `Int64.min`, before 1970) are audited as requests
+    /// without a time: counted, their timing not judged, and the report, JUnit cases and SVG drawn without a trap.
+    @Test func extremeTimes_areCountedButNotTimed_andEveryOutputIsDrawn() async throws {
+        let audit = try await audit { requests in
+            requests[Self.index(requests, "/start")].sentAt = .max
+            requests[Self.index(requests, "/midpoint")].sentAt = .min
+            requests[Self.index(requests, "/complete")].sentAt = -1
+        }
+        #expect(verdict(audit, "start") == .ok && verdict(audit, "midpoint") == .ok && verdict(audit, "complete") == .ok)
+        #expect(audit.matched.allSatisfy { $0.request.sentAt.map { (0...CapturedRequest.latestTime).contains($0) } ?? true })
+        #expect(!failed(audit).contains { $0.hasPrefix("timing") }, "no time, no timing verdict: \(failed(audit))")
+        #expect(AuditCommand.svg(audit, title: "t").hasPrefix("<svg"))
+        #expect(!AuditCommand.json(audit, tag: "t", requests: 12).text.isEmpty && !AuditCommand.results(audit).isEmpty)
+    }
+
     @Test func aPerfectPlayersCapture_isClean() async throws {
         let clean = try await audit()
         #expect(clean.passed, "\(failed(clean))")

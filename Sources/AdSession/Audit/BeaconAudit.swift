@@ -79,7 +79,10 @@ public struct BeaconAudit: Sendable {
         let matchers = rows.map { TemplateMatcher($0.url) }
         var seen = Array(repeating: [(request: CapturedRequest, macros: [String: String])](), count: rows.count)
         let planHosts = Set(rows.compactMap { URLComponents(string: $0.url)?.host?.lowercased() })
-        for request in requests {
+        // Times outside 1970…9999 are no time (`CapturedRequest.time`), however the requests were made: every
+        // difference below then fits.
+        for var request in requests {
+            request.sentAt = CapturedRequest.time(request.sentAt)
             var hit: (Int, [String: String])?
             for (index, matcher) in matchers.enumerated() {
                 if let macros = matcher?.match(request.url) { hit = (index, macros); break }

@@ -64,7 +64,7 @@ public struct CapturedRequest: Sendable, Equatable {
                 guard let entry = entry as? [String: Any], let request = entry["request"] as? [String: Any], let url = request["url"] as? String else { return nil }
                 let method = (request["method"] as? String)?.uppercased() ?? "GET"
                 guard method == "GET" || method == "POST" else { return nil }
-                return CapturedRequest(url: url, sentAt: (entry["startedDateTime"] as? String).flatMap(ISO8601Time.milliseconds), index: offset + 1)
+                return CapturedRequest(url: url, sentAt: time((entry["startedDateTime"] as? String).flatMap(ISO8601Time.milliseconds)), index: offset + 1)
             }
         case .sinkLog, .beacons:
             var requests: [CapturedRequest] = []
@@ -75,13 +75,14 @@ public struct CapturedRequest: Sendable, Equatable {
                 if format == .sinkLog {
                     guard let target = object["target"] as? String else { continue }
                     let host = object["host"] as? String ?? "127.0.0.1"
-                    requests.append(CapturedRequest(url: "http://\(host)\(target)", sentAt: (object["receivedAtMilliseconds"] as? NSNumber)?.int64Value,
+                    requests.append(CapturedRequest(url: "http://\(host)\(target)", sentAt: milliseconds(object["receivedAtMilliseconds"]),
                                                     index: offset + 1))
                 } else {
                     // One record per attempt: the final one stands for the beacon; one never sent is not in a capture.
+                    // A `sentAt` of null (or none) is a beacon never sent; one out of range is a request with no time.
                     guard let url = object["url"] as? String, object["finalAttempt"] as? Bool != false, object["dryRun"] as? Bool != true,
-                          let sentAt = sentAtMilliseconds(object["sentAt"]) else { continue }
-                    requests.append(CapturedRequest(url: url, sentAt: sentAt, index: offset + 1))
+                          let sentAt = object["sentAt"], !(sentAt is NSNull) else { continue }
+                    requests.append(CapturedRequest(url: url, sentAt: sentAtMilliseconds(sentAt), index: offset + 1))
                 }
             }
             return requests
@@ -91,7 +92,27 @@ public struct CapturedRequest: Sendable, Equatable {
     /// A beacon log's `sentAt` as ms since 1970: an ISO 8601 string (`2026-11-22T12:00:00.123Z`), or the integer
     /// milliseconds older logs wrote; nil for null or anything else.
     static func sentAtMilliseconds(_ value: Any?) -> Int64? {
-        if let text = value as? String { return ISO8601Time.milliseconds(text) }
-        return (value as? NSNumber)?.int64Value
+        if let text = value as? String { return time(ISO8601Time.milliseconds(text)) }
+        return milliseconds(value)
+    }
+
+    /// The latest time a capture may carry: the end of year 9999 (ms since 1970). Captured times are untrusted
+    /// input: bounded here, every difference the audit takes between two of them fits an `Int64` many times over.
+    public static let latestTime: Int64 = 253_402_300_799_999
+
+    /// A captured time kept only when it lies in 1970…9999; nil (no time: the request still counts, its timing is
+    /// not judged) otherwise.
+    static func time(_ milliseconds: Int64?) -> Int64? {
+        guard let milliseconds, (0...latestTime).contains(milliseconds) else { return nil }
+        return milliseconds
+    }
+
+    /// A JSON number of milliseconds (integer or fractional, rounded), bounded as `time`: `1e300`, `-1e300`,
+    /// `9223372036854775807` or NaN are no time, never a trap or a wrapped value.
+    static func milliseconds(_ value: Any?) -> Int64? {
+        guard let number = value as? NSNumber else { return nil }
+        let double = number.doubleValue
+        guard double.isFinite, double >= 0, double <= Double(latestTime) else { return nil }
+        return time(Int64(double.rounded()))
     }
 }
