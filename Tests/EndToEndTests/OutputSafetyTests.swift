@@ -180,6 +180,13 @@ import TestSupport
         let fleet = try await vplay(["fleet", "--vast", tag, "--sessions", "3", "--sink", "--report", clip])
         #expect(fleet.status == 2 && fleet.stderr.contains("--report \(clip): that is the media file this ad plays"), "\(fleet.stderr)")
         #expect(!fleet.stdout.contains("sessions"), "no fleet report: \(fleet.stdout)")
+        // The reward verifier keys were written as the command started, over the media before its clash was found:
+        // they are written once the media is known and admitted, by `run` and `fleet` alike.
+        let callback = ["--reward-callback", "http://127.0.0.1:1/reward", "--reward-keys", clip]
+        let keys = try await vplay(["--vast", tag, "--dry-run", "--json"] + callback)
+        #expect(keys.status == 2 && keys.stderr.contains("--reward-keys \(clip): that is the media file this ad plays"), "\(keys.stderr)")
+        let fleetKeys = try await vplay(["fleet", "--vast", tag, "--sessions", "2", "--dry-run"] + callback)
+        #expect(fleetKeys.status == 2 && fleetKeys.stderr.contains("--reward-keys \(clip): that is the media file this ad plays"), "\(fleetKeys.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: tag)) == tagBytes)
         #expect(try Data(contentsOf: URL(fileURLWithPath: clip)) == clipBytes)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasPrefix(".") }

@@ -140,15 +140,15 @@ struct FleetCommand: AsyncParsableCommand {
         // When the fleet started and how long it took, in wall time, for the JUnit report.
         let started = SessionEnvironment.liveWallTime(), wall = SessionEnvironment.liveMonotonicClock(), startedAt = wall.now
         let configuration = fleetConfiguration()
-        try rewardCallback.writeKeys(seed: configuration.session.seed)
+        let keys = rewardCallback.keysOnce(seed: configuration.session.seed)
         let bar = FleetProgressBar()
         let signals = SignalWatch()
         // The media file is known once the tag is resolved: an output that would replace it stops the fleet before
         // any session plays (as `run` does).
-        let outputs = [("--report", report), ("--junit", junit)] + tag.outputs
+        let outputs = [("--report", report), ("--junit", junit)] + tag.outputs + rewardCallback.outputs
         let fleet = Task {
             await FleetRunner(configuration: configuration).run(onProgress: { bar.draw($0) },
-                                                                admitMedia: { RunCommand.mediaClash($0, outputs: outputs) })
+                                                                admitMedia: { RunCommand.mediaClash($0, outputs: outputs) ?? keys.write() })
         }
         signals.onFirst { fleet.cancel() }
         let result = await fleet.value
@@ -161,11 +161,13 @@ struct FleetCommand: AsyncParsableCommand {
             throw ExitCode(128 + signals.received!)
         case let .failure(failure):
             for warning in failure.warnings { StandardStreams.warn(warning) }
+            if let keyFailure = keys.write() { StandardStreams.warn(keyFailure) }
             StandardStreams.fail("the fleet cannot play: VAST \(failure.error.code): \(failure.error.message)")
             try CommandOutputs.exit(failure.error.kind == .ad ? ExitCode.adError.rawValue : ExitCode.mediaError.rawValue)
         case let .success(result):
             let data = try result.json()
             var failures = FleetReport.write(data, to: report)
+            if let keyFailure = keys.write() { failures.append(keyFailure) }
             if let junit {
                 let suite = JUnitReport.Suite(
                     name: "fleet \(tag.vast)", command: "fleet", subject: tag.vast, cases: JUnitReport.fleetCases(result), started: started,

@@ -124,7 +124,7 @@ struct RunCommand: AsyncParsableCommand {
         // When the run started and how long it took, in wall time, for the JUnit report.
         let started = SessionEnvironment.liveWallTime(), wall = SessionEnvironment.liveMonotonicClock(), startedAt = wall.now
         let configuration = sessionConfiguration()
-        try rewardCallback.writeKeys(seed: configuration.seed)
+        let keys = rewardCallback.keysOnce(seed: configuration.seed)
         // The session's id on every JSON record and beacon log line: its `[TRANSACTIONID]`.
         let sessionID = TransactionID.make(seed: configuration.seed)
         let outputs = try SessionOutputs(beaconsPath: beacons, harPath: har, userAgent: configuration.userAgent, title: tag.vast, session: sessionID)
@@ -140,7 +140,7 @@ struct RunCommand: AsyncParsableCommand {
         let paths = self.outputs
         let session = Task {
             await AdSessionRunner(configuration: configuration).run { record in
-                if case let .resolved(info) = record, let message = Self.mediaClash(info.media.location, outputs: paths) {
+                if case let .resolved(info) = record, let message = Self.mediaClash(info.media.location, outputs: paths) ?? keys.write() {
                     clash.withLock { $0 = message }
                     withUnsafeCurrentTask { $0?.cancel() }
                     return
@@ -161,6 +161,8 @@ struct RunCommand: AsyncParsableCommand {
         }
         let interrupted = signals.received != nil || summary.outcome == .interrupted
         var failures = outputs.finish(interrupted: interrupted).map(\.description)
+        // No media was resolved (the tag failed): the keys file asked for is still written.
+        if let failure = keys.write() { failures.append(failure) }
         let transcript = outputs.sessionTranscript
         let expectations = reports.expect
         let results = expectations.map { $0.check(transcript, summary: summary) }

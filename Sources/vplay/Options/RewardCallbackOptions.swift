@@ -60,4 +60,24 @@ struct RewardCallbackOptions: ParsableArguments {
             throw ValidationError("--reward-keys \(rewardKeys): cannot write there (\(error))")
         }
     }
+
+    /// The keys file written once, when the media is known and no output clashes with it (`run` and `fleet`
+    /// resolve the tag first: written as the command started, `--reward-keys clip.mp4` replaced the ad's media
+    /// before the clash was found), and before any callback can need it.
+    func keysOnce(seed: UInt64) -> KeysOnce { KeysOnce(options: self, seed: seed) }
+
+    final class KeysOnce: Sendable {
+        private let options: RewardCallbackOptions
+        private let seed: UInt64
+        private let written = Locked(false)
+
+        init(options: RewardCallbackOptions, seed: UInt64) { (self.options, self.seed) = (options, seed) }
+
+        /// Writes the file the first time; nil when written (or not asked for), else why it could not be.
+        func write() -> String? {
+            guard !written.withLock({ done in defer { done = true }; return done }) else { return nil }
+            do { try options.writeKeys(seed: seed) } catch { return "\(error)" }
+            return nil
+        }
+    }
 }
