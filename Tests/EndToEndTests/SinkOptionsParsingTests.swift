@@ -1,6 +1,8 @@
 import AdSession
+import Foundation
 import BeaconSink
 import Testing
+import TestSupport
 @testable import vplay
 
 /// `--sink`, `--sink-all`, `--sink-fault`: declared once (`SinkOptions`) for `run` and `fleet`, with their rules.
@@ -43,5 +45,24 @@ import Testing
         let (arguments, message) = bad
         let error = CLI.usageError(command + ["--vast", "ad.xml"] + arguments)
         #expect(error?.contains(message) == true, "\(command + arguments): \(error ?? "no usage error")")
+    }
+
+    /// `vplay sink --media DIR --log DIR/clip.mp4` appended hit records into a file it served: the log is an output,
+    /// refused anywhere inside the served folder (an existing file or a new one), accepted beside it.
+    @Test func sinkLog_insideTheServedFolder_isRefused() throws {
+        let folder = try TemporaryFolder()
+        let media = folder.url.appendingPathComponent("media").path
+        try FileManager.default.createDirectory(atPath: media + "/sub", withIntermediateDirectories: true)
+        try Data("clip".utf8).write(to: URL(fileURLWithPath: media + "/clip.mp4"))
+        for log in [media + "/clip.mp4", media + "/sub/hits.jsonl", media + "/../media/new.jsonl"] {
+            #expect {
+                _ = try VPlay.parseAsRoot(["sink", "--media", media, "--log", log])
+            } throws: { error in
+                let message = VPlay.message(for: error)
+                return message.contains("--log \(log): inside the --media folder \(media)")
+            }
+        }
+        #expect(try VPlay.parseAsRoot(["sink", "--media", media, "--log", folder.url.appendingPathComponent("hits.jsonl").path]) is SinkCommand)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: media + "/clip.mp4")) == Data("clip".utf8))
     }
 }

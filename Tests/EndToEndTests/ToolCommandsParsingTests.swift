@@ -18,6 +18,12 @@ import Testing
         #expect(defaults.port == 8089 && defaults.host == "127.0.0.1" && defaults.fault.isEmpty)
     }
 
+    /// `reward-check --junit X --reward-keys X` wrote both outputs into one file: each output is its own file.
+    @Test func rewardCheck_twoOutputsInOneFile_isAUsageError() {
+        let message = CLI.usageError(["reward-check", "http://127.0.0.1:1/cb", "--junit", "/tmp/same.xml", "--reward-keys", "/tmp/same.xml"])
+        #expect(message?.contains("--junit /tmp/same.xml: --reward-keys /tmp/same.xml is the same file; give each output its own") == true, "\(message ?? "accepted")")
+    }
+
     @Test func beaconLoad_parsesItsCounts() throws {
         let load = try CLI.parse(BeaconLoadCommand.self, ["beacon-load", "--url", "http://127.0.0.1:1/b", "--count", "5", "--concurrency", "2"])
         #expect(load.url == "http://127.0.0.1:1/b" && load.count == 5 && load.concurrency == 2)

@@ -70,6 +70,11 @@ struct RewardCheckCommand: AsyncParsableCommand {
         return low...high
     }
 
+    /// `--junit X --reward-keys X` wrote one file over the other: each output is its own file.
+    func validate() throws {
+        try OptionValue.checkNoClash(outputs: [("--reward-keys", rewardKeys), ("--junit", junit)], inputs: [])
+    }
+
     func run() async throws {
         var options = RewardCallbackOptions()
         options.rewardKeys = rewardKeys

@@ -28,7 +28,8 @@ struct SinkCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Address to listen on. The sink is a test tool: keep it on loopback.", valueName: "host"))
     var host = "127.0.0.1"
 
-    @Option(help: ArgumentHelp("Append every hit to FILE as JSON Lines.", valueName: "file"))
+    @Option(help: ArgumentHelp("Append every hit to FILE as JSON Lines (not inside the --media folder).", valueName: "file"),
+            transform: OptionValue.writableFile("--log"))
     var log: String?
 
     @Option(help: ArgumentHelp("Serve the regular files under DIR at /media/<relative path> (GET, HEAD, byte ranges); nothing outside DIR.", valueName: "dir"))
@@ -43,6 +44,11 @@ struct SinkCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("Serve the reward verifier keys of this --seed (the key vplay signs reward callbacks with) at /__vplay/ssv/verifier-keys.json.", valueName: "seed"))
     var rewardSeed: UInt64?
+
+    /// The log is an output: never a file the sink serves (`--log DIR/clip.mp4` appended hit records to the media).
+    func validate() throws {
+        try OptionValue.checkNoClash(outputs: [("--log", log)], inputs: [], inputFolders: media.map { [("--media", $0)] } ?? [])
+    }
 
     func run() async throws {
         var configuration = SinkConfiguration(host: host, port: port, faults: fault, logPath: log, mediaDirectory: media)
