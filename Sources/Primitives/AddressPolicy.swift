@@ -24,6 +24,17 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
         return nil
     }
 
+    /// The host as `inet_aton(3)` reads it, which is how resolvers, browsers (WHATWG URL) and curl read a host made
+    /// of numbers: `0` is 0.0.0.0, `2130706433` and `0x7f.1` are 127.0.0.1. Only hosts of digits, `x` and dots (at
+    /// least one digit) are tried; anything else is a name.
+    public init?(numericIPv4 text: String) {
+        guard text.utf8.contains(where: { (48...57).contains($0) }),
+              text.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0 | 0x20) || $0 | 0x20 == 120 || $0 == 46 }) else { return nil }
+        var v4 = in_addr()
+        guard inet_aton(text, &v4) != 0 else { return nil }
+        bytes = withUnsafeBytes(of: &v4) { Array($0) }
+    }
+
     public init?(bytes: [UInt8]) {
         guard bytes.count == 4 || bytes.count == 16 else { return nil }
         self.bytes = bytes
@@ -45,6 +56,8 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
         if bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xFF, bytes[11] == 0xFF { return Self.rangeV4(Array(bytes[12...])) }
         if bytes[0..<12] == [0x00, 0x64, 0xFF, 0x9B, 0, 0, 0, 0, 0, 0, 0, 0] { return Self.rangeV4(Array(bytes[12...])) }
         if bytes[0..<15].allSatisfy({ $0 == 0 }) { return bytes[15] == 1 ? .loopback : .unspecified }
+        // IPv4-compatible (::a.b.c.d, deprecated by RFC 4291): the IPv4 address inside, else reserved.
+        if bytes[0..<12].allSatisfy({ $0 == 0 }) { return Self.rangeV4(Array(bytes[12...])) ?? .reserved }
         if bytes[0] & 0xFE == 0xFC { return .privateNetwork }  // fc00::/7 unique local
         if bytes[0] == 0xFE, bytes[1] & 0xC0 == 0x80 { return .linkLocal }  // fe80::/10
         if bytes[0] == 0xFF { return .multicast }
@@ -83,12 +96,32 @@ public enum AddressRange: String, Sendable, Hashable {
 
 /// Which destinations vplay may request: by default every host; with `denyPrivate`, none whose address is private,
 /// link-local, unique-local, unspecified, multicast or reserved (loopback stays allowed unless `denyLoopback`).
+/// An unspecified address (`0.0.0.0`, `::`) connects to this machine, so `denyLoopback` refuses it too.
 public struct AddressPolicy: Sendable, Hashable {
     public var denyPrivate: Bool
     public var denyLoopback: Bool
-    /// Hosts the operator named on the command line (`--collector`, `--proxy`), lowercased: never refused, since
-    /// the policy guards against what a tag names, not against the operator's own choices.
-    public var trustedHosts: Set<String> = []
+    /// Origins the operator named on the command line (`--collector`): never refused, since the policy guards
+    /// against what a tag names, not against the operator's own choices. Exact origins (scheme, host, port), and
+    /// given only to the gate of the requests sent there (the beacons routed to the collector), never to the tag's
+    /// wrappers, media or segments.
+    public var trustedOrigins: Set<Origin> = []
+
+    /// A URL's scheme, host (lower case) and port.
+    public struct Origin: Sendable, Hashable, CustomStringConvertible {
+        public var scheme: String
+        public var host: String
+        public var port: Int
+
+        public init(_ url: RequestURL) { (scheme, host, port) = (url.scheme, url.host, url.port) }
+
+        /// The origin of an absolute http(s) URL; nil for anything else.
+        public init?(_ text: String) {
+            guard let url = try? RequestURL.check(text) else { return nil }
+            self.init(url)
+        }
+
+        public var description: String { "\(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port)" }
+    }
 
     public init(denyPrivate: Bool = false, denyLoopback: Bool = false) {
         self.denyPrivate = denyPrivate
@@ -102,16 +135,21 @@ public struct AddressPolicy: Sendable, Hashable {
 
     /// Whether an address in `range` is refused.
     public func denies(_ range: AddressRange?) -> Bool {
-        guard let range else { return false }
-        return range == .loopback ? denyLoopback : denyPrivate
+        switch range {
+        case nil: false
+        case .loopback: denyLoopback
+        // 0.0.0.0 and :: reach this machine's own services: refused by either flag.
+        case .unspecified: denyLoopback || denyPrivate
+        default: denyPrivate
+        }
     }
 
     /// Checks `url`'s host: an IP literal directly, a name by every address `resolve` gives it (one refused address
     /// refuses the host: the client may connect to any of them).
     public func check(_ url: RequestURL, resolve: (String) -> [IPAddress]?) throws(URLRefusal) {
-        guard restricts, !trustedHosts.contains(url.host.lowercased()) else { return }
+        guard restricts, trustedOrigins.isEmpty || !trustedOrigins.contains(Origin(url)) else { return }
         let addresses: [IPAddress]
-        if let literal = IPAddress(url.host) {
+        if let literal = IPAddress(url.host) ?? IPAddress(numericIPv4: url.host) {
             addresses = [literal]
         } else if url.host == "localhost" || url.host.hasSuffix(".localhost") {
             addresses = [IPAddress("127.0.0.1")!]  // RFC 6761: always loopback, whatever a resolver says

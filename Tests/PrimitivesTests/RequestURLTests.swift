@@ -119,6 +119,43 @@ import Testing
         _ = try URLGate(policy: .open, resolve: { _ in Issue.record("resolved"); return nil }).check("http://10.0.0.1/")
     }
 
+    /// `--deny-loopback` alone let a tag reach this machine through the unspecified address (`0.0.0.0`, `0`, `[::]`,
+    /// which connect to loopback on Linux), through numeric hosts resolvers read as loopback (`2130706433`,
+    /// `0x7f.1`), and IPv4-compatible IPv6 (`[::127.0.0.1]`, `[::169.254.169.254]`) was not classified at all.
+    @Test func unspecifiedNumericAndIPv4CompatibleHosts_areClassifiedAndRefused() throws {
+        let loopbackOnly = URLGate(policy: AddressPolicy(denyLoopback: true), resolve: { _ in nil })
+        for refused in ["http://0.0.0.0:8089/", "http://0:8089/", "http://[::]:8089/", "http://[::127.0.0.1]/", "http://2130706433/",
+                        "http://0x7f.1/", "http://127.1/", "http://[::ffff:127.0.0.1]/", "http://0.0.0.0/"] {
+            #expect(throws: URLRefusal.self, "\(refused)") { try loopbackOnly.check(refused) }
+        }
+        let privateOnly = URLGate(policy: AddressPolicy(denyPrivate: true), resolve: { _ in nil })
+        for refused in ["http://[::169.254.169.254]/latest/meta-data", "http://[::10.0.0.1]/", "http://0/", "http://[::]/", "http://0xa9fea9fe/"] {
+            #expect(throws: URLRefusal.self, "\(refused)") { try privateOnly.check(refused) }
+        }
+        #expect(IPAddress("::169.254.169.254")?.range == .linkLocal && IPAddress("::127.0.0.1")?.range == .loopback)
+        #expect(IPAddress("::8.8.8.8")?.range == .reserved, "the deprecated IPv4-compatible block is no public address")
+        #expect(IPAddress(numericIPv4: "2130706433")?.description == "127.0.0.1" && IPAddress(numericIPv4: "0")?.description == "0.0.0.0")
+        #expect(IPAddress(numericIPv4: "cafe.example") == nil && IPAddress(numericIPv4: "deadbeef") == nil, "names stay names")
+        do {
+            _ = try loopbackOnly.check("http://0.0.0.0/")
+        } catch {
+            #expect(error.description == "refused: 0.0.0.0 is an unspecified address")
+        }
+    }
+
+    /// The `--collector` host was trusted by name for every request, on any port: its exact origin is trusted now,
+    /// and only by the gate it is given to (the beacons'), never for another port or scheme.
+    @Test func trustedOrigin_isExact() throws {
+        var policy = AddressPolicy(denyPrivate: true, denyLoopback: true)
+        policy.trustedOrigins = [try #require(AddressPolicy.Origin("http://127.0.0.1:9000/collect"))]
+        let gate = URLGate(policy: policy, resolve: { _ in nil })
+        _ = try gate.check("http://127.0.0.1:9000/impression?x=1")
+        for refused in ["http://127.0.0.1:22/", "https://127.0.0.1:9000/", "http://localhost:9000/", "http://127.0.0.1/"] {
+            #expect(throws: URLRefusal.self, "\(refused)") { try gate.check(refused) }
+        }
+        #expect(AddressPolicy.Origin("http://Collector.Example/x")?.description == "http://collector.example:80")
+    }
+
     @Test func names_areResolvedOncePerHost() throws {
         let lookups = Locked(0)
         let gate = URLGate(policy: AddressPolicy(denyPrivate: true), resolve: { _ in

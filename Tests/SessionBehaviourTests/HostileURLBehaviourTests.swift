@@ -95,4 +95,36 @@ import TrackingBeacons
         let loopback = try await LiveSession.run(cli: ["--vast", tag, "--deny-private-networks", "--deny-loopback", "--beacon-timeout", "2"])
         #expect(!loopback.attempts.isEmpty && loopback.attempts.allSatisfy { $0.failure?.code == "addressDenied" }, "\(loopback.attempts.prefix(3))")
     }
+
+    /// `--deny-loopback` alone let a wrapper reach a service on this machine through the unspecified address and
+    /// numeric hosts (`0.0.0.0`, `0`, `[::]`, `2130706433`, `[::ffff:127.0.0.1]`): each is refused (300) before any
+    /// request, and the real server listening on loopback sees none.
+    @Test func denyLoopback_refusesTheUnspecifiedAddressAndNumericLoopbackHosts() async throws {
+        let server = try ScriptedHTTPServer { _ in .file(Repo.media("demo.xml")) }
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        for host in ["0.0.0.0", "0", "[::]", "2130706433", "[::ffff:127.0.0.1]", "[::127.0.0.1]"] {
+            let wrapper = try Self.wrapper(folder, to: "http://\(host):\(server.port)/tag.xml")
+            let run = try await LiveSession.run(cli: ["--vast", wrapper, "--deny-loopback", "--dry-run"])
+            #expect(run.summary.outcome == .adError && run.errors.map(\.code.rawValue) == [300], "\(host): \(run.errors)")
+            #expect(run.errors.first?.message.contains("refused") == true, "\(host): \(run.errors)")
+        }
+        #expect(server.requests().isEmpty, "\(server.requests().map(\.target))")
+    }
+
+    /// The `--collector` host was trusted for every request the tag made: its media on the collector's host was
+    /// fetched under `--deny-loopback`. Only the beacons routed to the collector's exact origin pass now; the media
+    /// is refused (401) and never requested, and the collector still gets the beacons.
+    @Test func collector_isTrustedForItsBeaconsOnly_notForTheTagsMedia() async throws {
+        let collector = try ScriptedHTTPServer { target in target == "/clip.mp4" ? .file(Repo.media("clip-10s-360p.mp4")) : .status(204) }
+        defer { collector.stop() }
+        let folder = try TemporaryFolder()
+        let tag = try Self.demo(folder, media: collector.baseURL + "/clip.mp4")
+        let run = try await LiveSession.run(cli: ["--vast", tag, "--deny-loopback", "--collector", collector.baseURL, "--beacon-timeout", "300"])
+        #expect(run.summary.outcome == .mediaError, "\(run.errors)")
+        #expect(run.errors.first?.message.contains("refused") == true, "\(run.errors)")
+        let targets = collector.requests().map(\.target)
+        #expect(!targets.contains("/clip.mp4"), "the media was never requested")
+        #expect(!targets.isEmpty && run.attempts.allSatisfy { $0.status == 204 }, "the beacons reached the collector: \(targets)")
+    }
 }

@@ -14,19 +14,21 @@ extension SessionEnvironment {
     ///   session's, which records every hop for the HAR).
     public static func live(_ configuration: SessionConfiguration, pooledBeacons: Bool = false) -> SessionEnvironment {
         let clock = ContinuousClock()
-        var policy = configuration.addressPolicy
-        if let host = configuration.collector.flatMap({ URLComponents(string: $0)?.host?.lowercased() }) { policy.trustedHosts.insert(host) }
-        let gate = URLGate(policy: policy, resolve: AddressPolicy.systemResolve)
+        let gate = URLGate(policy: configuration.addressPolicy, resolve: AddressPolicy.systemResolve)
+        // The collector's exact origin is trusted for the beacons sent to it, and for nothing the tag names.
+        var beaconPolicy = configuration.addressPolicy
+        if let origin = configuration.collector.flatMap(AddressPolicy.Origin.init) { beaconPolicy.trustedOrigins.insert(origin) }
+        let beaconGate = beaconPolicy == configuration.addressPolicy ? gate : URLGate(policy: beaconPolicy, resolve: AddressPolicy.systemResolve)
         let tags = HTTPTagFetcher(userAgent: configuration.userAgent, maxBytes: configuration.resolver.parserLimits.maxBytes, gate: gate,
                                   proxy: configuration.proxy)
         // Media redirects are followed with the tag fetcher's client (same gate, same fail-at-once connections).
         let redirects = MediaRedirects(client: tags.client, userAgent: configuration.userAgent)
         let full = configuration.dryRun
             ? nil : HTTPBeaconTransport(userAgent: configuration.userAgent, connectTimeout: configuration.beaconPolicy.timeout,
-                                        clock: clock, gate: gate, proxy: configuration.proxy)
+                                        clock: clock, gate: beaconGate, proxy: configuration.proxy)
         let pooled = full.flatMap { full in
             !pooledBeacons ? nil : PooledBeaconTransport(userAgent: configuration.userAgent, connectTimeout: configuration.beaconPolicy.timeout, clock: clock,
-                                         gate: gate, proxy: configuration.proxy, maxConnectionsPerHost: configuration.beaconPolicy.maxConcurrent,
+                                         gate: beaconGate, proxy: configuration.proxy, maxConnectionsPerHost: configuration.beaconPolicy.maxConcurrent,
                                          pipelineDepth: configuration.beaconPolicy.pipelineDepth, keepsHeaders: false, fallback: full)
         }
         let beacons: (any BeaconTransport)? = pooled ?? full

@@ -52,7 +52,7 @@ struct TagOptions: ParsableArguments {
     @Flag(help: "Refuse tags, wrappers, media and beacons whose host is or resolves to a private, link-local (169.254.0.0/16: cloud metadata) or unique-local address; loopback stays allowed.")
     var denyPrivateNetworks = false
 
-    @Flag(help: "Refuse loopback hosts (127.0.0.0/8, ::1, localhost) too.")
+    @Flag(help: "Refuse loopback hosts (127.0.0.0/8, ::1, localhost) and the unspecified address (0.0.0.0, ::), which reaches this machine, too.")
     var denyLoopback = false
 
     @Option(help: ArgumentHelp("Send tags, media and beacons through this HTTP proxy (Charles, mitmproxy): http://host:port. Without it, HTTP_PROXY, HTTPS_PROXY and NO_PROXY are read as curl reads them; NO_PROXY applies to both.", valueName: "url"))
