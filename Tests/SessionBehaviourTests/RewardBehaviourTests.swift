@@ -52,4 +52,21 @@ import TestSupport
         #expect(run.events(.rewarded).map(\.playhead) == [.seconds(3)])
         #expect(run.events(.rewardForfeited).isEmpty && run.beacons("rewardCallback").map(\.clock) == [.seconds(3)])
     }
+
+    /// `vplay reward-check` followed a redirect and sent its signed cases to another origin; it sends them to the
+    /// endpoint given and nowhere else now: a redirect is the case's answer (not a credit), its target never asked.
+    /// On the transport the command sends with, against real loopback servers.
+    @Test(.hangLimit) func rewardCheck_neverFollowsARedirect_toAnotherOrigin() async throws {
+        let elsewhere = try ScriptedHTTPServer { _ in .status(200) }
+        defer { elsewhere.stop() }
+        let endpoint = try ScriptedHTTPServer { _ in .redirect(to: elsewhere.baseURL + "/steal", status: 307) }
+        defer { endpoint.stop() }
+        let (transport, shutdown) = SessionEnvironment.liveRewardCheck(SessionConfiguration(tag: endpoint.baseURL + "/ssv"))
+        let check = RewardCheck(callback: RewardCallback(url: endpoint.baseURL + "/ssv"), reward: Reward(currency: "Coins", amount: 10), seed: 3, now: kit.wallStart)
+        let outcomes = await check.run(transport: transport, accepting: 200...299, timeout: .seconds(300))
+        await shutdown()
+        #expect(!outcomes.isEmpty && outcomes.allSatisfy { $0.status == 307 && !$0.accepted }, "\(outcomes.map { ($0.status, $0.error) })")
+        #expect(endpoint.requests().count == outcomes.count)
+        #expect(elsewhere.requests().isEmpty, "no signed case left for another origin")
+    }
 }

@@ -64,6 +64,15 @@ extension SessionEnvironment {
         return (transport, { await transport.shutdown() }, clock, liveWallClock)
     }
 
+    /// The transport `vplay reward-check` sends its signed cases with: the address policy of `configuration`, its
+    /// proxy, and no redirect followed (a case goes to the endpoint given and nowhere else; a redirect is its answer).
+    public static func liveRewardCheck(_ configuration: SessionConfiguration) -> (transport: any BeaconTransport, shutdown: @Sendable () async -> Void) {
+        let gate = URLGate(policy: configuration.addressPolicy, resolve: AddressPolicy.systemResolve)
+        let transport = HTTPBeaconTransport(userAgent: configuration.userAgent, connectTimeout: configuration.beaconPolicy.timeout, clock: ContinuousClock(),
+                                            gate: gate, proxy: configuration.proxy, followsRedirects: false)
+        return (transport, { await transport.shutdown() })
+    }
+
     /// The machine's monotonic clock, for what the CLI itself times (a real-time console, progress bars).
     public static func liveMonotonicClock() -> ContinuousClock { ContinuousClock() }
 

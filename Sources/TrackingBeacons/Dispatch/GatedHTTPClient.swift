@@ -42,8 +42,14 @@ public struct GatedHTTPClient: Sendable {
         public var redirects: [String]
     }
 
-    /// A client with `configuration`'s settings, redirects turned off (they are followed here).
-    public init(gate: URLGate, configuration: HTTPClient.Configuration, proxy: ProxySettings = .direct) {
+    /// Whether redirects are followed (through the gate); when not, a redirect is the answer.
+    public let followsRedirects: Bool
+
+    /// A client with `configuration`'s settings, redirects turned off (they are followed here, unless
+    /// `followsRedirects` is false: `vplay reward-check` sends its signed cases to the endpoint it was given and to
+    /// no other origin).
+    public init(gate: URLGate, configuration: HTTPClient.Configuration, proxy: ProxySettings = .direct, followsRedirects: Bool = true) {
+        self.followsRedirects = followsRedirects
         var configuration = configuration
         configuration.redirectConfiguration = .disallow
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
@@ -113,7 +119,7 @@ public struct GatedHTTPClient: Sendable {
             hop.responseHeaders = response.headers.map { HeaderField(name: $0.name, value: $0.value) }
             hop.responseHeadersSize = BeaconHop.headSize(firstLine: "\(hop.httpVersion) \(response.status.code) \(hop.reasonPhrase)",
                                                          headers: hop.responseHeaders)
-            guard [301, 302, 303, 307, 308].contains(Int(response.status.code)),
+            guard followsRedirects, [301, 302, 303, 307, 308].contains(Int(response.status.code)),
                   let location = response.headers.first(name: "Location") else {
                 hops.append(hop)
                 return Answer(response: response, url: current.url, redirects: redirects)

@@ -33,8 +33,9 @@ public final class HTTPBeaconTransport: BeaconTransport {
     ///     (its body included); the beacon timeout (default 5 s): the request's own deadline ends a slower connect
     ///     or head anyway.
     ///   - clock: the monotonic clock latencies and body deadlines are measured on.
+    ///   - followsRedirects: false: a redirect is the answer, its target never requested.
     public init(userAgent: String, connectTimeout: Duration = .seconds(5), clock: ContinuousClock, gate: URLGate = .open,
-                proxy: ProxySettings = .direct) {
+                proxy: ProxySettings = .direct, followsRedirects: Bool = true) {
         var configuration = HTTPClient.Configuration()
         configuration.decompression = .disabled
         configuration.connectionPool = .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 16)
@@ -42,7 +43,7 @@ public final class HTTPBeaconTransport: BeaconTransport {
         configuration.timeout.connect = .nanoseconds(max(1, connectTimeout.nanoseconds))
         // A body that stops arriving ends here (see `drain`); the request's own deadline covers connect and head.
         configuration.timeout.read = .nanoseconds(max(1, connectTimeout.nanoseconds))
-        client = GatedHTTPClient(gate: gate, configuration: configuration, proxy: proxy)
+        client = GatedHTTPClient(gate: gate, configuration: configuration, proxy: proxy, followsRedirects: followsRedirects)
         self.userAgent = userAgent
         self.clock = clock
     }

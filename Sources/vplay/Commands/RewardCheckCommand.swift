@@ -84,12 +84,13 @@ struct RewardCheckCommand: AsyncParsableCommand {
         callback.customData = rewardCustomData
         callback.adUnit = adUnit
         let configuration = SessionConfiguration(tag: url)
-        let environment = SessionEnvironment.live(configuration)
-        let check = RewardCheck(callback: callback, reward: reward, seed: seed, now: now?.milliseconds ?? environment.wallClock())
+        // No redirect is followed: the signed cases go to this endpoint and to no other origin.
+        let (transport, shutdown) = SessionEnvironment.liveRewardCheck(configuration)
+        let check = RewardCheck(callback: callback, reward: reward, seed: seed,
+                                now: now?.milliseconds ?? Int64(SessionEnvironment.liveWallTime().timeIntervalSince1970 * 1000))
         let started = ContinuousClock.now
-        guard let transport = environment.beaconTransport else { throw ExitCode(2) }
         let outcomes = await check.run(transport: transport, accepting: accept, timeout: timeout)
-        await environment.shutdown()
+        await shutdown()
         let seconds = started.duration(to: .now).seconds
         for outcome in outcomes {
             let answer = outcome.status.map { "HTTP \($0)" } ?? (outcome.error ?? "no answer")
