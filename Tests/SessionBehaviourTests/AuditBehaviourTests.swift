@@ -139,4 +139,18 @@ import TestSupport
         let text = AuditCommand.text(audit, requests: requests.count)
         #expect(text.contains("MISSING") && text.contains("unmatched") && text.count < 10_000, "\(text.count) characters")
     }
+
+    /// A capture of a million stray requests printed 195 MB: the text lists the first 100 unmatched and counts the
+    /// rest; the JSON report keeps them all.
+    @Test func manyUnmatchedRequests_areListedUpTo100_andCounted() async throws {
+        var (requests, inspection) = try await capture()
+        requests += (0..<250).map { CapturedRequest(url: "http://127.0.0.1:8089/pixel?n=\($0)", sentAt: nil, index: 1000 + $0) }
+        let audit = BeaconAudit(inspection: inspection, requests: requests)
+        #expect(audit.unmatched.count == 250)
+        let text = AuditCommand.text(audit, requests: requests.count)
+        #expect(text.components(separatedBy: "\nunmatched (request").count - 1 == 100)
+        #expect(text.contains("… and 150 more unmatched requests (all of them in --report)"))
+        let json = AuditCommand.json(audit, tag: "t", requests: requests.count).text
+        #expect(json.components(separatedBy: "/pixel?n=").count - 1 == 250)
+    }
 }

@@ -83,14 +83,20 @@ public struct BeaconAudit: Sendable {
         // difference below then fits.
         for var request in requests {
             request.sentAt = CapturedRequest.time(request.sentAt)
+            // Read once, matched against every row.
+            guard let capture = TemplateMatcher.Capture(request.url) else {
+                // Over `TemplateMatcher.maxURLLength`: never matched, always listed (a hostile capture's).
+                if request.url.utf8.count > TemplateMatcher.maxURLLength { unmatched.append(request) }
+                continue
+            }
             var hit: (Int, [String: String])?
             for (index, matcher) in matchers.enumerated() {
-                if let macros = matcher?.match(request.url) { hit = (index, macros); break }
+                if let macros = matcher?.match(capture) { hit = (index, macros); break }
             }
             if let (index, macros) = hit {
                 seen[index].append((request, macros))
                 matched.append((request, index))
-            } else if Self.looksLikeTracking(request.url, planHosts: planHosts) {
+            } else if Self.looksLikeTracking(capture, planHosts: planHosts) {
                 unmatched.append(request)
             }
         }
@@ -220,10 +226,9 @@ public struct BeaconAudit: Sendable {
 
     /// A request that matches nothing but looks like tracking: to a host the plan's URLs use, or with a tracking-ish
     /// path.
-    static func looksLikeTracking(_ url: String, planHosts: Set<String>) -> Bool {
-        guard let components = URLComponents(string: url) else { return false }
-        if let host = components.host?.lowercased(), planHosts.contains(host) { return true }
-        let path = components.path.lowercased()
+    static func looksLikeTracking(_ capture: TemplateMatcher.Capture, planHosts: Set<String>) -> Bool {
+        if let host = capture.host, planHosts.contains(host) { return true }
+        let path = capture.lowercasedPath
         return ["track", "impression", "imp", "pixel", "beacon", "quartile", "event", "vast", "error", "pagead", "activeview"]
             .contains { path.contains($0) }
     }

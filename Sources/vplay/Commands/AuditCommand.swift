@@ -104,6 +104,9 @@ struct AuditCommand: AsyncParsableCommand {
         return tracker.minimum == maximum ? "\(maximum)" : "\(tracker.minimum) to \(maximum)"
     }
 
+    /// Unmatched requests the text lists.
+    static let maxUnmatchedLines = 100
+
     static func text(_ audit: BeaconAudit, requests: Int) -> String {
         var lines = ["audit: \(requests) requests, \(audit.matched.count) matched to the tag's tracking URLs"]
         var table = [["verdict", "event", "source", "expected", "seen", "url"]]
@@ -119,7 +122,11 @@ struct AuditCommand: AsyncParsableCommand {
         }
         if !audit.unmatched.isEmpty {
             lines.append("")
-            lines += audit.unmatched.map { "unmatched (request \($0.index)): \($0.url.prefix(500))\($0.url.count > 500 ? "…" : "")" }
+            // The first `maxUnmatchedLines` on a terminal (a million-entry capture printed 195 MB); all in `--report`.
+            lines += audit.unmatched.prefix(Self.maxUnmatchedLines).map { "unmatched (request \($0.index)): \($0.url.prefix(500))\($0.url.count > 500 ? "…" : "")" }
+            if audit.unmatched.count > Self.maxUnmatchedLines {
+                lines.append("… and \(audit.unmatched.count - Self.maxUnmatchedLines) more unmatched requests (all of them in --report)")
+            }
         }
         lines.append("")
         lines.append("audit: " + (audit.passed ? "every check holds" : "checks failed") + " (exit \(audit.passed ? 0 : 1))")
