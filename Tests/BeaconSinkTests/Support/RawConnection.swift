@@ -119,6 +119,22 @@ final class RawConnection {
         }
     }
 
+    /// Reads until the head and at least `count` bytes of the body have arrived; returns how many body bytes have
+    /// (more than `count` when one read brought more). The deadline is a hang guard.
+    func readBody(atLeast count: Int, timeout: Duration) throws -> Int {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if let end = headEnd(), received.count - (end + 4) >= count { return received.count - (end + 4) }
+            try fill(before: deadline)
+        }
+    }
+
+    /// Whether bytes are waiting to be read right now (a poll that does not wait).
+    func hasBytesWaiting() -> Bool {
+        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&poller, 1, 0) > 0
+    }
+
     private func headEnd() -> Int? {
         guard received.count >= 4 else { return nil }
         for index in 0...(received.count - 4)
