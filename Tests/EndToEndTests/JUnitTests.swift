@@ -5,8 +5,10 @@ import FoundationXML
 #endif
 import Testing
 import TestSupport
+@testable import vplay
 
-/// `--junit` as CI reads it, from the files the binary writes: valid against `schemas/junit.xsd` (Ant/Jenkins form), a
+/// `--junit` as CI reads it, from the files the binary writes: valid against `schemas/junit.xsd` and Jenkins'
+/// `junit-4.xsd` (`schemas/jenkins-junit-4.xsd`), a
 /// classname Jenkins does not split inside the tag's name, when and where it ran and for how long, the same cases with
 /// and without `--sink`; and `fleet --junit`. Test names that survive a golden file's new values and failures that
 /// say what differed are `ExpectationBehaviourTests`, in process.
@@ -28,11 +30,13 @@ import TestSupport
         }
     }
 
-    /// Reads a JUnit file after checking it against the schema.
+    /// Reads a JUnit file after checking it against both schemas: the project's and Jenkins' `junit-4.xsd`.
     static func report(_ path: String) async throws -> Report {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        let complaints = try await ExternalValidators.xmlSchema(data, xsd: "junit.xsd")
-        #expect(complaints == "", "valid against schemas/junit.xsd")
+        for xsd in ["junit.xsd", "jenkins-junit-4.xsd"] {
+            let complaints = try await ExternalValidators.xmlSchema(data, xsd: xsd)
+            #expect(complaints == "", "valid against schemas/\(xsd)")
+        }
         return Report(document: try LeakSanitizer.ignore(XMLDocument(data: data)), text: String(decoding: data, as: UTF8.self))
     }
 
@@ -57,7 +61,7 @@ import TestSupport
         #expect(try report.suite("hostname") == ProcessInfo.processInfo.hostName)
         let seconds = try #require(Double(try report.suite("time") ?? ""))
         #expect(seconds > 0 && seconds < 400, "the run's wall time, not the 513 s of session clock: \(seconds)")
-        #expect(try report.cases().allSatisfy { $0.classname == "vplay.run.media-demo-xml" }, "no dot inside the tag's part")
+        #expect(try report.cases().allSatisfy { $0.classname == "vplay.run.demo-xml" }, "no dot inside the tag's part")
     }
 
     /// Only a process shows the JUnit files of a run whose beacons a closed port refuses and of one with the sink.
@@ -90,12 +94,40 @@ import TestSupport
         #expect(planned.suffix(2).map(\.name) == ["beacons delivered", "no unexpected hits at the sink"])
         #expect(planned.filter(\.skipped).count == planned.count / 2 + 1, "arrivals and delivery are not checked in a dry run")
         #expect(received.allSatisfy { !$0.skipped && $0.failure == nil })
-        #expect(received.allSatisfy { $0.classname == "vplay.fleet.media-demo-xml" })
+        #expect(received.allSatisfy { $0.classname == "vplay.fleet.demo-xml" })
     }
 
     @Test func schema_rejectsASuiteWithoutTimestampOrHostname() async throws {
         let xml = #"<testsuite name="x" tests="1" failures="0" errors="0" time="0"><testcase name="a" classname="b" time="0"/></testsuite>"#
         let complaints = try await ExternalValidators.xmlSchema(Data(xml.utf8), xsd: "junit.xsd")
         #expect(complaints.contains("timestamp") && complaints.contains("hostname"), "\(complaints)")
+    }
+
+    /// Jenkins' junit-4.xsd refused vplay's files: `skipped` on <testsuites>, a `message` on <skipped>, an empty
+    /// <properties/>. A suite with a pass, a failure, a skip and no properties is valid against both schemas now;
+    /// the schema itself refuses the old form.
+    @Test func aSuiteWithEveryOutcome_isValidAgainstJenkinsSchemaAndOurs() async throws {
+        let cases = [JUnitReport.Case(name: "ok", outcome: .passed), JUnitReport.Case(name: "bad", outcome: .failed(message: "m", details: "d")),
+                     JUnitReport.Case(name: "later", outcome: .skipped("no sink"))]
+        let xml = JUnitReport.xml(JUnitReport.Suite(name: "t", command: "run", subject: "media/demo.xml", cases: cases, started: Date(timeIntervalSince1970: 0),
+                                                    hostname: "h", seconds: 1))
+        for xsd in ["junit.xsd", "jenkins-junit-4.xsd"] {
+            let complaints = try await ExternalValidators.xmlSchema(Data(xml.utf8), xsd: xsd)
+            #expect(complaints == "", "\(xsd): \(complaints)")
+        }
+        #expect(xml.contains("<skipped>no sink</skipped>") && !xml.contains("<properties"))
+        let old = xml.replacingOccurrences(of: "<skipped>no sink</skipped>", with: #"<skipped message="no sink"/>"#)
+        #expect(try await ExternalValidators.xmlSchema(Data(old.utf8), xsd: "jenkins-junit-4.xsd").contains("'message' is not allowed"))
+    }
+
+    /// Class names were the tag path as typed and `reward-check`'s ephemeral port: they differed on every machine and
+    /// every run, and CI history broke. The same tag or endpoint has the same class name wherever it runs.
+    @Test func classNames_areTheSameOnEveryMachine() {
+        #expect(JUnitReport.classname(command: "run", subject: "media/demo.xml") == "vplay.run.demo-xml")
+        #expect(JUnitReport.classname(command: "run", subject: "/home/ci/work/media/demo.xml") == "vplay.run.demo-xml")
+        #expect(JUnitReport.classname(command: "run", subject: "file:///tmp/x/demo.xml") == "vplay.run.demo-xml")
+        #expect(JUnitReport.classname(command: "reward-check", subject: "http://127.0.0.1:43187/ssv")
+                == JUnitReport.classname(command: "reward-check", subject: "http://127.0.0.1:51002/ssv"))
+        #expect(JUnitReport.classname(command: "run", subject: "https://ads.example/vast?id=1&cb=2") == "vplay.run.ads-example-vast")
     }
 }

@@ -2,9 +2,9 @@ import Primitives
 import AdSession
 import Foundation
 
-/// JUnit XML in the Ant/Jenkins form CI dashboards read (`schemas/junit.xsd` is the check the tests apply): one
-/// `testsuite` with `timestamp`, `hostname`, the measured wall `time`, `properties`, its test cases, and empty
-/// `system-out`/`system-err`.
+/// JUnit XML in the Ant/Jenkins form CI dashboards read, valid against Jenkins' own `junit-4.xsd` and the stricter
+/// `schemas/junit.xsd` (the tests check both): one `testsuite` with `timestamp`, `hostname`, the measured wall `time`,
+/// `properties` (when there are any), its test cases, and empty `system-out`/`system-err`.
 ///
 /// Test names are the check, not its expected values (`event midpoint time`, not `midpoint at playhead 5.000 s`), so
 /// CI history survives a golden file that changed; the classname is `vplay.<command>.<tag>` with the tag written
@@ -43,16 +43,16 @@ enum JUnitReport {
     static func xml(_ suite: Suite) -> String {
         let failures = suite.cases.filter { if case .failed = $0.outcome { true } else { false } }.count
         let skipped = suite.cases.filter { if case .skipped = $0.outcome { true } else { false } }.count
-        let counts = #"tests="\#(suite.cases.count)" failures="\#(failures)" errors="0" skipped="\#(skipped)" time="\#(format(suite.seconds))""#
+        // Jenkins' junit-4.xsd has no `skipped` on <testsuites> (only on <testsuite>), no attribute on <skipped>, and
+        // no empty <properties>.
+        let counts = #"tests="\#(suite.cases.count)" failures="\#(failures)" errors="0""#, time = #"time="\#(format(suite.seconds))""#
         let classname = escape(classname(command: suite.command, subject: suite.subject))
         var lines = [
             #"<?xml version="1.0" encoding="UTF-8"?>"#,
-            #"<testsuites name="vplay" \#(counts)>"#,
-            #"  <testsuite name="\#(escape(suite.name))" \#(counts) timestamp="\#(timestamp(suite.started))" hostname="\#(escape(suite.hostname))" id="0" package="vplay.\#(escape(suite.command))">"#,
+            #"<testsuites name="vplay" \#(counts) \#(time)>"#,
+            #"  <testsuite name="\#(escape(suite.name))" \#(counts) skipped="\#(skipped)" \#(time) timestamp="\#(timestamp(suite.started))" hostname="\#(escape(suite.hostname))" id="0" package="vplay.\#(escape(suite.command))">"#,
         ]
-        if suite.properties.isEmpty {
-            lines.append("    <properties/>")
-        } else {
+        if !suite.properties.isEmpty {
             lines.append("    <properties>")
             for property in suite.properties {
                 lines.append(#"      <property name="\#(escape(property.name))" value="\#(escape(property.value))"/>"#)
@@ -70,7 +70,7 @@ enum JUnitReport {
                 lines.append("    </testcase>")
             case let .skipped(why):
                 lines.append(open + ">")
-                lines.append(#"      <skipped message="\#(escape(why))"/>"#)
+                lines.append(#"      <skipped>\#(escape(why))</skipped>"#)
                 lines.append("    </testcase>")
             }
         }
@@ -92,11 +92,19 @@ enum JUnitReport {
         return Case(name: result.stableName, outcome: .failed(message: "expected \(result.name), but \(short(seen))", details: "expected: \(result.name)\nseen: \(seen)"))
     }
 
-    /// `vplay.<command>.<subject>` with the subject's scheme dropped and every run of characters other than letters,
-    /// digits, `_` and `-` made one `-`: `media/demo.xml` → `vplay.run.media-demo-xml`.
+    /// `vplay.<command>.<subject>` with every run of characters other than letters, digits, `_` and `-` made one `-`,
+    /// the same on every machine: a file is named by its file name (`media/demo.xml` and `/ci/work/media/demo.xml` →
+    /// `vplay.run.demo-xml`), a URL by its host and path without scheme, port or query (`reward-check`'s endpoint on
+    /// an ephemeral loopback port, `http://127.0.0.1:43187/ssv` → `vplay.reward-check.127-0-0-1-ssv`).
     static func classname(command: String, subject: String) -> String {
         var text = subject
-        if let scheme = text.range(of: "://") { text = String(text[scheme.upperBound...]) }
+        if let url = URLComponents(string: subject), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+           let host = url.host {
+            text = host + url.path
+        } else {
+            let path = subject.hasPrefix("file://") ? (URLComponents(string: subject)?.path ?? subject) : subject
+            text = path.split(separator: "/").last.map(String.init) ?? path
+        }
         var slug = ""
         for scalar in text.unicodeScalars {
             let keep = (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "-") && scalar.isASCII
