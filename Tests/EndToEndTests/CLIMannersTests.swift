@@ -67,6 +67,28 @@ import TestSupport
         #expect(inspect.status == 0 && inspect.stdout.isEmpty && inspect.stderr.isEmpty)
     }
 
+    /// `--quiet` exited 1 or 5 with nothing on stderr, and `inspect` told its errors on stdout only: every non-zero
+    /// exit now writes one `vplay: error:` line saying why, and only one.
+    /// Only a process shows its exit status beside an empty or one-line stderr.
+    @Test func everyNonZeroExit_saysWhyInOneLine_evenQuiet() async throws {
+        let folder = try TemporaryFolder()
+        let noAd = try folder.write("empty.xml", #"<VAST version="4.1"></VAST>"#)
+        let refused = try folder.write("tag.xml", try DemoTags.text(beaconBase: "http://127.0.0.1:\(ScriptedHTTPServer.closedPort())"))
+        let expectations = try folder.write("expect.yaml", "events:\n  - name: complete\n    count: 2\n")
+        let cases: [([String], Int32, String)] = [
+            (["--vast", "media/demo.xml", "--dry-run", "--quiet", "--expect", expectations], 1, "1 of 1 expectations failed"),
+            (["--vast", refused, "--quiet", "--fail-on-beacon-errors", "--beacon-timeout", "60"], 5, "12 beacons failed"),
+            (["inspect", "--vast", noAd, "--json"], 3, "VAST 303:"),
+            (["inspect", "--vast", noAd, "--quiet"], 3, "VAST 303:"),
+        ]
+        for (arguments, status, first) in cases {
+            let run = try await vplay(arguments)
+            #expect(run.status == status, "\(arguments): exit \(run.status) \(run.stderr)")
+            expectOneFormat(run, first)
+            #expect(run.stderr.split(separator: "\n").count == 1 && run.stderr.contains("(exit \(status))"), "\(arguments): \(run.stderr)")
+        }
+    }
+
     /// Each command's help as ArgumentParser prints it (in process: the text is the commands' own), its exit-code
     /// paragraph naming only the codes that command can return.
     @Test(arguments: [

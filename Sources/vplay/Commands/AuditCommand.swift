@@ -89,7 +89,9 @@ struct AuditCommand: AsyncParsableCommand {
         write("--junit", junit) { JUnitReport.xml(suite: "audit \(tag.vast)", command: "audit", subject: tag.vast, results: Self.results(audit), started: started, hostname: ProcessInfo.processInfo.hostName, seconds: startedAt.duration(to: wall.now).seconds) }
         write("--timeline", timeline) { Self.svg(audit, title: "vplay audit: \(tag.vast)") }
         let code: Int32 = audit.passed ? (inspection.media == nil && inspection.errors.contains { $0.kind == .media } ? ExitCode.mediaError.rawValue : 0) : 1
-        try CommandOutputs.exit(audit.passed ? code : 1, failures: failures, signalled: false)
+        let failed = audit.trackers.filter { $0.verdict != .ok }.count + audit.findings.filter { !$0.passed && !$0.warning }.count
+        try CommandOutputs.exit(audit.passed ? code : 1, failures: failures, signalled: false,
+                                reason: audit.passed ? inspection.errors.first.map { "VAST \($0.code): \($0.message)" } : "\(failed) audit checks failed")
     }
 
     static func results(_ audit: BeaconAudit) -> [ExpectationResult] {

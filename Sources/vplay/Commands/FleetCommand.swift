@@ -182,7 +182,10 @@ struct FleetCommand: AsyncParsableCommand {
             if let signal = signals.received { code = 128 + signal }
             else if !result.checks.sentAsExpected || result.checks.receivedAsSent == false { code = ExitCode.expectationFailed.rawValue }
             else if beacon.failOnBeaconErrors && !result.population.failures.isEmpty { code = ExitCode.beaconFailures.rawValue }
-            try CommandOutputs.exit(code, failures: failures, signalled: signals.received != nil)
+            let reason = code == ExitCode.expectationFailed.rawValue
+                ? (!result.checks.sentAsExpected ? "the fleet did not send the beacons its oracle expected" : "the sink did not receive every beacon sent")
+                : "\(result.population.failures.count) kinds of beacon failure (--fail-on-beacon-errors)"
+            try CommandOutputs.exit(code, failures: failures, signalled: signals.received != nil, reason: reason)
         }
     }
 }
@@ -241,7 +244,8 @@ struct MergeCommand: ParsableCommand {
             complete = allowPartial
         }
         let agree = merged.checks.sentAsExpected && merged.checks.receivedAsSent != false
-        try CommandOutputs.exit(agree && complete ? 0 : ExitCode.expectationFailed.rawValue, failures: failures)
+        try CommandOutputs.exit(agree && complete ? 0 : ExitCode.expectationFailed.rawValue, failures: failures,
+                                reason: "the merged counts disagree (sent as expected: \(merged.checks.sentAsExpected), received as sent: \(merged.checks.receivedAsSent.map { "\($0)" } ?? "not checked"))")
     }
 }
 

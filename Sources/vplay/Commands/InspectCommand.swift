@@ -40,13 +40,16 @@ struct InspectCommand: AsyncParsableCommand {
         pods.apply(to: &configuration)
         let inspection = await AdInspector(configuration: configuration).inspect(openMedia: !noMedia)
         if json { StandardStreams.print(InspectRendering.json(inspection).text) } else { StandardStreams.say(InspectRendering.text(inspection)) }
+        // Errors are told on stderr too (the report on stdout may be JSON for a machine, or silenced).
+        let error = inspection.errors.first.map { "VAST \($0.code): \($0.message)" }
         switch inspection.outcome {
-        case .adError: try CommandOutputs.exit(ExitCode.adError.rawValue)
-        case .mediaError: try CommandOutputs.exit(ExitCode.mediaError.rawValue)
-        case .usageError: try CommandOutputs.exit(ExitCode.usage.rawValue)
+        case .adError: try CommandOutputs.exit(ExitCode.adError.rawValue, reason: error)
+        case .mediaError: try CommandOutputs.exit(ExitCode.mediaError.rawValue, reason: error)
+        case .usageError: try CommandOutputs.exit(ExitCode.usage.rawValue, reason: error)
         case .completed, .interrupted:
             // `--strict`: a tag that plays but draws warnings fails a CI lint step.
-            try CommandOutputs.exit(strict && !inspection.warnings.isEmpty ? ExitCode.expectationFailed.rawValue : 0)
+            try CommandOutputs.exit(strict && !inspection.warnings.isEmpty ? ExitCode.expectationFailed.rawValue : 0,
+                                    reason: "the tag draws \(inspection.warnings.count) warnings (--strict)")
         }
     }
 }

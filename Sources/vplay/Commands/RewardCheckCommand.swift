@@ -121,6 +121,6 @@ struct RewardCheckCommand: AsyncParsableCommand {
                 throw ExitCode(2)
             }
         }
-        if !failed.isEmpty { throw ExitCode(1) }
+        try CommandOutputs.exit(failed.isEmpty ? 0 : 1, reason: "\(failed.count) of \(outcomes.count) cases answered as a correct endpoint would not: \(failed.map(\.check.name).joined(separator: ", "))")
     }
 }

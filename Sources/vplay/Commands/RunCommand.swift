@@ -197,7 +197,8 @@ struct RunCommand: AsyncParsableCommand {
         }
         await console.finish(summary, exitCode: code, expectations: results)
         if let error = summary.error { StandardStreams.fail("VAST \(error.code): \(error.message)") }
-        try CommandOutputs.exit(code, failures: failures, signalled: signals.received != nil)
+        try CommandOutputs.exit(code, failures: failures, signalled: signals.received != nil,
+                                reason: Self.reason(code, summary: summary, results: results))
     }
 
     /// The usage error when the media at `location` (a local file) is also a file the run writes.
@@ -214,6 +215,20 @@ struct RunCommand: AsyncParsableCommand {
     /// With expectations: 1 when one fails; when all hold and they expect an ad or media error (a non-zero
     /// `errorCode`, which then matched), 0: an expected error is a pass. Otherwise the session's own code, so a
     /// golden file (`errorCode: 0`) never hides beacon failures from `--fail-on-beacon-errors`.
+    /// Why the run ends with `code`, in one line for stderr.
+    static func reason(_ code: Int32, summary: SessionSummary, results: [ExpectationResult]?) -> String? {
+        switch code {
+        case ExitCode.expectationFailed.rawValue:
+            let failed = (results ?? []).filter { !$0.passed }
+            return "\(failed.count) of \((results ?? []).count) expectations failed" + (failed.first.map { ", first: \($0.name)" } ?? "")
+        case ExitCode.beaconFailures.rawValue:
+            let missing = summary.reconciliation.map { $0.isComplete ? "" : ", or not received by the sink" } ?? ""
+            return "\(summary.beaconsFailed) beacons failed\(missing) (--fail-on-beacon-errors)"
+        default:
+            return nil
+        }
+    }
+
     func exitCode(for summary: SessionSummary, expectations: SessionExpectations?, results: [ExpectationResult]?) -> Int32 {
         if let results {
             if results.contains(where: { !$0.passed }) { return ExitCode.expectationFailed.rawValue }
