@@ -128,9 +128,17 @@ public struct AdInspector: Sendable {
         report.media = prepared.media?.source.info
         report.delivery = prepared.media?.delivery
         if let failure = prepared.failure { report.errors.append(failure) }
-        // A pod ad whose media failed to open (or the break cut) is an error of the tag, as a single ad's is.
+        // A pod ad whose media failed to open (or the break cut) decides the outcome as it does a run's: an error of
+        // the tag only when no ad of the pod plays (`SessionCore.runPod`); while another plays, a warning (each place
+        // keeps its error in `pod`). Inspect exited 4 for `media/pods/pod-failing.xml`, which a run plays (exit 0).
+        let podPlays = prepared.pod.contains { $0.failure == nil && !$0.cut }
         for entry in prepared.pod {
-            if let failure = entry.failure, !report.errors.contains(failure) { report.errors.append(failure) }
+            guard let failure = entry.failure else { continue }
+            if podPlays {
+                report.warnings.append("pod ad \(entry.ad.index) was not played: VAST \(failure.code): \(failure.message); the pod plays on")
+            } else if !report.errors.contains(failure) {
+                report.errors.append(failure)
+            }
         }
         return report
     }

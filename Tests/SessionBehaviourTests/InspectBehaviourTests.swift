@@ -102,6 +102,18 @@ import TestSupport
         #expect(inspection.warnings.contains { $0.contains("differs from the media's") && $0.contains("quartiles use the media's") }, "\(inspection.warnings)")
     }
 
+    /// `inspect` named no verification vendor and gave none of the `verificationNotExecuted` warnings a run gives for
+    /// the same tag, so `inspect --strict` passed a tag whose run warned: it gives the run's warnings, word for word.
+    @Test func verificationWarnings_areTheRunsWarnings() async throws {
+        let run = try await kit.run(cli: ["--vast", "media/viewability.xml", "--dry-run"])
+        let inspection = try await kit.inspect(cli: ["inspect", "--vast", "media/viewability.xml"])
+        let fromRun = run.warnings.filter { $0.hasPrefix("verification ") }
+        #expect(!fromRun.isEmpty)
+        #expect(inspection.warnings.filter { $0.hasPrefix("verification ") } == fromRun, "\(inspection.warnings)")
+        let withoutMedia = try await kit.inspect(cli: ["inspect", "--vast", "media/viewability.xml", "--no-media"])
+        #expect(withoutMedia.warnings.filter { $0.hasPrefix("verification ") } == fromRun)
+    }
+
     @Test(.enabled(if: Repo.iabAvailable, Comment(rawValue: Repo.iabAbsent)))
     func iabWrapperSample_dryRunThroughMap_listsWrapperImpressionBesideTheInLines() async throws {
         let run = try await kit.run(cli: ["--vast", "\(Self.iab)/vast4.1/Wrapper_Tag-test.xml", "--dry-run", "--json", "--now", "0"] + Self.iabMaps)

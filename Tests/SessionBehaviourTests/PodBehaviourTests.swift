@@ -89,4 +89,15 @@ import TestSupport
         #expect(run.events(.impression).count == 1 && run.ads.isEmpty)
         #expect(run.warnings.contains { $0.contains("--pod first") })
     }
+
+    /// `inspect` exited 4 for a pod whose second ad has no media, which a run plays (exit 0): it decides as the run
+    /// does, an error only when no ad of the pod plays; the failed place is a warning and keeps its error.
+    @Test(arguments: ["media/pods/pod-failing.xml", "media/pods/pod-failing-alone.xml"])
+    func inspect_decidesAPodsOutcomeAsARunDoes(_ tag: String) async throws {
+        let run = try await kit.run(cli: ["--vast", tag, "--dry-run"])
+        let inspection = try await kit.inspect(cli: ["inspect", "--vast", tag])
+        #expect(run.summary.outcome == .completed && inspection.outcome == .completed, "\(inspection.errors)")
+        #expect(inspection.pod.contains { $0.error?.code.rawValue == 401 })
+        #expect(inspection.warnings.contains { $0.hasPrefix("pod ad 2 was not played: VAST 401: ") }, "\(inspection.warnings)")
+    }
 }

@@ -99,7 +99,9 @@ struct AdPreparation {
             prepared.steps.append(.warning("the tag's RewardedVideo extension has no <RewardedVideoOn>1</RewardedVideoOn>: no reward is granted (--reward CURRENCY:AMOUNT grants one anyway)"))
         }
         prepared.steps.append(.adChosen(ad))
-        if purpose == .play { prepared.steps += await verificationSteps(ad) }
+        // Inspect reports them too (its warnings name each vendor, as a run's do; `inspect --strict` fails on them
+        // as a run warns); only a session fires their verificationNotExecuted URLs.
+        prepared.steps += await verificationSteps(ad)
 
         let inLineTagURL = ad.inLineResponseURL ?? tagURL.absoluteString
         if case .inspect(openMedia: false) = purpose {
