@@ -45,10 +45,11 @@ struct BeaconPlanner {
 
     /// - Parameter macros: `macros(for: configuration)` when the caller has it already (a fleet makes it once for
     ///   all its sessions).
-    init(configuration: SessionConfiguration, seed: UInt64, wallStart: Int64, macros: [String: String]? = nil) {
+    ///   `identity`: `configuration.identity`, likewise.
+    init(configuration: SessionConfiguration, seed: UInt64, wallStart: Int64, macros: [String: String]? = nil, identity: UInt64? = nil) {
         cacheBuster = CacheBuster(seed: seed)
         pageCacheBuster = CacheBuster(seed: seed ^ 0x7061_6765_7061_6765)
-        transactionID = TransactionID.make(seed: seed)
+        transactionID = TransactionID.make(seed: seed ^ (identity ?? configuration.identity))
         self.wallStart = wallStart
         moment = MacroContext(timestampMilliseconds: wallStart, timeZoneOffsetMinutes: configuration.timeZoneOffsetMinutes, cacheBuster: "",
                               adType: "video", transactionID: transactionID, extra: macros ?? Self.macros(for: configuration))

@@ -184,6 +184,33 @@ public struct SessionConfiguration: Sendable {
     /// default.
     public init(tag: String) { self.tag = tag }
 
+    /// The session's id and `[TRANSACTIONID]` for `seed` (a fleet's session gives its own): deterministic for the
+    /// same seed, tag and options, distinct when any differs. From the seed alone, every fixed-seed CI run of every
+    /// tag shared one id.
+    public func transactionID(seed: UInt64) -> String { TransactionID.make(seed: seed ^ identity) }
+
+    /// The session's id for its own `seed`.
+    public var transactionID: String { transactionID(seed: seed) }
+
+    /// A stable 64-bit digest (FNV-1a) of the tag and of the options that change what a session does or sends; the
+    /// same on every machine and in every process (Swift's `Hasher` is seeded per process, so it is not used).
+    public var identity: UInt64 {
+        var parts: [String] = [tag, "\(dryRun)", "\(clock)", now.map { "\($0)" } ?? "-", "\(timeZoneOffsetMinutes)", "\(mediaCriteria)"]
+        parts.append(network.map { "\($0.profile.name)" } ?? "-")
+        parts.append(script.steps.map(\.text).joined(separator: ","))
+        parts.append(reward.map { "\($0)" } ?? "-")
+        parts += ["\(rewardThreshold)", "\(videoClose)", sink.map { "\($0)" } ?? "-", collector ?? "-"]
+        parts += ["\(repeatTracking)", "\(replayTracking)", "\(pod)", "\(viewability)"]
+        parts += [(verificationAllow ?? ["-"]).joined(separator: ","), "\(verificationProbe)"]
+        parts += requestMacros.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for part in parts {
+            for byte in part.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+            hash = (hash ^ 0x1F) &* 0x0000_0100_0000_01B3
+        }
+        return hash
+    }
+
     /// `--network` and its thresholds: how the media's bytes arrive, and when a player starts, restarts and gives up.
     public struct NetworkConditions: Sendable, Equatable {
         /// How the media's bytes arrive: latency and rate over time.

@@ -68,4 +68,24 @@ import TestSupport
         let run = try await kit.run(cli: ["--vast", try folder.write("relative.xml", text), "--dry-run"])
         #expect(run.beacons("impression").map(\.url).contains("https://t.example/imp"), "\(run.beacons("impression"))")
     }
+
+    /// The session id (`[TRANSACTIONID]`, the `session` of every JSON line) came from `--seed` alone, so every
+    /// fixed-seed CI run of every tag shared one id. It is the same for the same seed, tag and options, and differs
+    /// when any of them does; the beacon carries the id the configuration names.
+    @Test func transactionID_isTheSameForTheSameTagAndOptions_distinctOtherwise() async throws {
+        let folder = try TemporaryFolder()
+        let text = try DemoTags.text().replacingOccurrences(of: "<![CDATA[about:blank]]>", with: "<![CDATA[http://t.example/imp?t=[TRANSACTIONID]]]>")
+        let first = try folder.write("first.xml", text), second = try folder.write("second.xml", text)
+        func id(_ arguments: [String]) async throws -> String {
+            let run = try await kit.run(cli: arguments + ["--dry-run", "--seed", "7"])
+            let url = try #require(run.beacons("impression").map(\.url).first { $0.hasPrefix("http://t.example/imp?t=") })
+            #expect(url == "http://t.example/imp?t=" + (try kit.configuration(cli: arguments + ["--dry-run", "--seed", "7"])).transactionID)
+            return String(url.dropFirst("http://t.example/imp?t=".count))
+        }
+        let base = try await id(["--vast", first])
+        #expect(try await id(["--vast", first]) == base, "deterministic")
+        #expect(try await id(["--vast", second]) != base, "another tag")
+        #expect(try await id(["--vast", first, "--screen", "320x180"]) != base, "other options")
+        #expect(try await id(["--vast", first, "--macro", "IFA=abc"]) != base, "other device macros")
+    }
 }

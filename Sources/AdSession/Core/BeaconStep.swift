@@ -25,8 +25,9 @@ struct BeaconStep {
     ///   - seed: this session's seed (`[CACHEBUSTING]`, `[TRANSACTIONID]`).
     ///   - wallStart: wall time of the first frame, ms since 1970 (`[TIMESTAMP]` = this + the event's clock).
     ///   - macros: `BeaconPlanner.macros(for: configuration)`, when the caller made it already.
-    init(configuration: SessionConfiguration, seed: UInt64, wallStart: Int64, macros: [String: String]? = nil) {
-        planner = BeaconPlanner(configuration: configuration, seed: seed, wallStart: wallStart, macros: macros)
+    ///   - identity: `configuration.identity`, when the caller made it already.
+    init(configuration: SessionConfiguration, seed: UInt64, wallStart: Int64, macros: [String: String]? = nil, identity: UInt64? = nil) {
+        planner = BeaconPlanner(configuration: configuration, seed: seed, wallStart: wallStart, macros: macros, identity: identity)
         gate = TrackingGate(repeatTracking: configuration.repeatTracking, replayTracking: configuration.replayTracking)
         (repeatTracking, replayTracking) = (configuration.repeatTracking, configuration.replayTracking)
         rewardCallback = configuration.rewardCallback.map { ($0, RewardSigner.current(seed: configuration.seed)) }

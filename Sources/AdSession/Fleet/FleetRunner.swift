@@ -363,7 +363,7 @@ public struct FleetRunner: Sendable {
         }
         let wallStart = session.now ?? environment.wallClock()
         let facts = Self.scenarioFacts(of: prepared)
-        let macros = BeaconPlanner.macros(for: session)
+        let macros = BeaconPlanner.macros(for: session), identity = session.identity
         let indices = configuration.shard.indices(of: configuration.sessions)
         let sessions = indices.underestimatedCount
         let progress = FleetProgressReporter(sessions: sessions, clock: environment.networkClock, onProgress: onProgress)
@@ -387,7 +387,7 @@ public struct FleetRunner: Sendable {
                         let scenario = FleetScenario.draw(index: index, seed: session.seed, mix: configuration.mix, pod: facts)
                         let network = configuration.networkMix?.draw(index: index, seed: session.seed)
                         await Self.playOne(scenario, network: network, prepared: prepared, configuration: configuration, environment: environment,
-                                           wallStart: wallStart, macros: macros, tally: tally, room: room, dispatcher: dispatcher)
+                                           wallStart: wallStart, macros: macros, identity: identity, tally: tally, room: room, dispatcher: dispatcher)
                         progress.report(tally)
                         // A replayed session never waits: without this the worker would play one session after
                         // another in one go, and its event loop would read no answer (and time beacons out) meanwhile.
@@ -422,13 +422,14 @@ public struct FleetRunner: Sendable {
     }
 
     /// One viewer: its own virtual clock, beacon step (its own `[CACHEBUSTING]` stream) and tracking gate, through
-    /// the session core. `macros`: the fleet's `BeaconPlanner.macros(for:)`, the same for every viewer.
+    /// the session core. `macros` and `identity`: the fleet's `BeaconPlanner.macros(for:)` and
+    /// `SessionConfiguration.identity`, the same for every viewer.
     private static func playOne(_ scenario: FleetScenario, network: Int?, prepared: FleetAd, configuration: FleetConfiguration,
-                                environment: SessionEnvironment, wallStart: Int64, macros: [String: String], tally: FleetTally,
+                                environment: SessionEnvironment, wallStart: Int64, macros: [String: String], identity: UInt64, tally: FleetTally,
                                 room: FleetTally.Room, dispatcher: BeaconDispatcher) async {
         let session = configuration.session
         let seed = session.seed ^ (UInt64(truncatingIfNeeded: scenario.index) &* 0x9E37_79B9_7F4A_7C15)
-        var step = BeaconStep(configuration: session, seed: seed, wallStart: wallStart, macros: macros)
+        var step = BeaconStep(configuration: session, seed: seed, wallStart: wallStart, macros: macros, identity: identity)
         let media = environment.media, location = prepared.location, threads = session.decoderThreads
         // A session that decodes for itself: the timeline is the one the fleet's verified decode measured.
         var options = MediaOpenOptions(decoderThreads: threads)

@@ -126,7 +126,7 @@ struct RunCommand: AsyncParsableCommand {
         let configuration = sessionConfiguration()
         let keys = rewardCallback.keysOnce(seed: configuration.seed)
         // The session's id on every JSON record and beacon log line: its `[TRANSACTIONID]`.
-        let sessionID = TransactionID.make(seed: configuration.seed)
+        let sessionID = configuration.transactionID
         let outputs = try SessionOutputs(beaconsPath: beacons, harPath: har, userAgent: configuration.userAgent, title: tag.vast, session: sessionID)
         let speed: Double? = { if case let .realtime(speed) = configuration.clock { return speed } else { return nil } }()
         let console = SessionConsole(json: json, session: sessionID, realtimeSpeed: speed)
