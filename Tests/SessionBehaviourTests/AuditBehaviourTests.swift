@@ -83,6 +83,40 @@ import TestSupport
         #expect(withinTolerance.passed, "\(failed(withinTolerance))")
     }
 
+    /// A play whose start, quartiles and complete share one millisecond (a player firing everything at the end)
+    /// passed when captured as a HAR: the timing checks ran only when complete came later than start.
+    @Test func aPlayWhoseBeaconsShareOneInstant_fails() async throws {
+        let instant = try await audit { requests in
+            let start = requests[Self.index(requests, "/start?")].sentAt
+            for path in ["/firstQuartile?", "/midpoint?", "/thirdQuartile?", "/complete?"] { requests[Self.index(requests, path)].sentAt = start }
+        }
+        #expect(!instant.passed)
+        #expect(failed(instant).contains("timing.duration") && failed(instant).contains("timing.bunched"), "\(failed(instant))")
+    }
+
+    /// Each quartile's lateness against its moment is reported, passing or not: a 265 ms poller and a 1 s poller
+    /// both pass a 1 s tolerance and no longer look alike.
+    @Test func eachQuartilesLateness_isReported() async throws {
+        let late = try await audit { requests in requests[Self.index(requests, "/midpoint?")].sentAt! += 265 }
+        let midpoint = try #require(late.findings.first { $0.check == "timing.midpoint" })
+        #expect(midpoint.passed && midpoint.detail.hasSuffix("(late by 0.265 s)"), "\(midpoint.detail)")
+        let clean = try await audit()
+        #expect(clean.findings.first { $0.check == "timing.firstQuartile" }?.detail.hasSuffix("(on time)") == true)
+    }
+
+    /// A playhead macro before its quartile (vast-client-js sends the previous call's: firstQuartile at 2.500 s
+    /// says 2.250 s) passed within the tolerance unremarked: it is flagged, as a warning.
+    @Test func aPlayheadBeforeItsQuartile_isFlaggedEarly() async throws {
+        let early = try await audit { requests in
+            let index = Self.index(requests, "/midpoint?")
+            requests[index].url = requests[index].url.replacingOccurrences(of: "pos=00%3A00%3A05.000", with: "pos=00%3A00%3A04.750")
+        }
+        #expect(early.passed, "within the tolerance: \(failed(early))")
+        let flag = try #require(early.findings.first { $0.check == "playhead.early.midpoint" })
+        #expect(flag.warning && flag.detail.contains("says playhead 4.750 s, 0.250 s before its moment"), "\(flag.detail)")
+        #expect(try await audit().findings.allSatisfy { !$0.check.hasPrefix("playhead.early") }, "a player on time is not flagged")
+    }
+
     @Test func aWrongPlayhead_anErrorWithoutACode_andAStrayRequest() async throws {
         let wrong = try await audit { requests in
             let index = Self.index(requests, "/midpoint?")

@@ -149,9 +149,10 @@ public struct BeaconAudit: Sendable {
         if order, previous != nil { findings.append(Finding(check: "order", passed: true, detail: "impression, start, quartiles and complete in order")) }
 
         // Timing: with a start and a complete and no pause between, the quartiles at their shares of that span, and the
-        // span the media's duration.
+        // span the media's duration. A complete at start's very millisecond is judged too: a play whose beacons all
+        // share one instant (fired together at the end) fails the duration and bunching checks, not skips them.
         let paused = count("pause") > 0 || count("resume") > 0
-        if let start = times("start").first, let complete = times("complete").first, complete > start {
+        if let start = times("start").first, let complete = times("complete").first, complete >= start {
             let span = Double(complete - start) / 1000
             if paused {
                 findings.append(Finding(check: "timing", passed: true, detail: "paused during the play: quartile times not checked", warning: true))
@@ -160,8 +161,10 @@ public struct BeaconAudit: Sendable {
                     guard let at = times(event).first else { continue }
                     let actual = Double(at - start) / 1000, expected = span * share
                     let ok = abs(actual - expected) <= tolerance
+                    // Its lateness against its moment, reported whether it passes or not: a player polling every 265 ms
+                    // and one polling every second both pass a 1 s tolerance, and differ here.
                     findings.append(Finding(check: "timing.\(event)", passed: ok,
-                                            detail: "\(event) \(Self.seconds(actual)) s after start, expected \(Self.seconds(expected)) s ± \(Self.seconds(tolerance)) s"))
+                                            detail: "\(event) \(Self.seconds(actual)) s after start, expected \(Self.seconds(expected)) s ± \(Self.seconds(tolerance)) s (\(Self.lateness(actual - expected)))"))
                 }
                 if let duration {
                     let ok = abs(span - duration.seconds) <= tolerance
@@ -193,6 +196,13 @@ public struct BeaconAudit: Sendable {
                     let ok = abs(value - expected) <= tolerance
                     findings.append(Finding(check: "playhead.\(row.event)", passed: ok,
                                             detail: "\(row.event) (request \(hit.request.index)) says playhead \(Self.seconds(value)) s; its event is at \(Self.seconds(expected)) s"))
+                    // A quartile fires when the playhead reaches it: a playhead before its moment is a player reporting
+                    // an older playhead (vast-client-js sends the previous call's), within the tolerance or not.
+                    if ok, value < expected - Self.playheadSlack {
+                        findings.append(Finding(check: "playhead.early.\(row.event)", passed: true,
+                                                detail: "\(row.event) (request \(hit.request.index)) says playhead \(Self.seconds(value)) s, \(Self.seconds(expected - value)) s before its moment: the player reports an older playhead",
+                                                warning: true))
+                    }
                 }
                 if row.event == "skip", let offset = inspection.ad?.linear?.skipOffset, let duration {
                     let at = offset.resolve(against: duration).seconds
@@ -234,4 +244,14 @@ public struct BeaconAudit: Sendable {
     }
 
     static func seconds(_ value: Double) -> String { String(format: "%.3f", value) }
+
+    /// "late by 0.265 s", "early by 0.010 s", "on time".
+    static func lateness(_ seconds: Double) -> String {
+        if abs(seconds) < 0.0005 { return "on time" }
+        return seconds > 0 ? "late by \(Self.seconds(seconds)) s" : "early by \(Self.seconds(-seconds)) s"
+    }
+
+    /// How far before its moment a playhead macro may be without being called early: `[ADPLAYHEAD]` is written to
+    /// the millisecond.
+    static let playheadSlack = 0.0015
 }

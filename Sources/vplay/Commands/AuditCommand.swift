@@ -14,8 +14,9 @@ struct AuditCommand: AsyncParsableCommand {
             any value, query order and percent-encoding do not matter, a loopback template matches any loopback host. \
             Per tracking URL: expected count (a full play, or what the capture shows: a skip, a close), seen, first \
             time, verdict. Checks: order; quartile timing against the time from start to complete and the media's \
-            duration (when the capture has times and no pause); playhead macros against their event; [ERRORCODE] on \
-            errors. Requests that look like tracking but match nothing are listed, not failed.
+            duration, each quartile's lateness reported, a play whose beacons are bunched failed (when the capture has \
+            times and no pause); playhead macros against their event, one before its moment flagged; [ERRORCODE] on \
+            errors. Requests that look like tracking but match nothing are listed (the first 100 in text), not failed.
 
             Exit codes: 0 every check holds; 1 a check failed; 2 usage error (or a capture that cannot be read); \
             3 the tag has no ad; 4 its media cannot be opened (the VAST <Duration> is used for timing then).
