@@ -107,6 +107,9 @@ import TestSupport
         (["--replay-tracking", "some"], "Please provide one of 'none' and 'all'"),
         (["--threads", "-1"], "--threads must be 0 (auto) to 1024"),
         (["--threads", "99999999999"], "--threads must be 0 (auto) to 1024"),
+        // 100 KB of custom data failed only at the reward, as a URL too long to send.
+        (["--reward-callback", "http://127.0.0.1:9/ssv", "--reward-custom-data", String(repeating: "x", count: 100_000)],
+         "--reward-custom-data and --reward-user-id are 100000 bytes encoded"),
     ])
     func badValueOrRuleBroken_isAUsageErrorNamingTheOption(_ arguments: [String], _ message: String) {
         let error = CLI.usageError(["--vast", "ad.xml"] + arguments)

@@ -40,6 +40,9 @@ import TestSupport
         (["--sink-fault", "500@/midpoint"], "--sink-fault needs --sink or --sink-all"),
         (["--sink", "--dry-run"], "--sink sends beacons; it does not go with --dry-run"),
         (["--sink-all", "--dry-run"], "--sink sends beacons; it does not go with --dry-run"),
+        // A port no connection can use was accepted, and every beacon then failed.
+        (["--collector", "http://127.0.0.1:99999"], "--collector must be an http(s) URL of a host and port (1-65535)"),
+        (["--collector", "http://127.0.0.1:0"], "--collector must be an http(s) URL of a host and port (1-65535)"),
     ])
     func badFaultOrRulesBroken_isAUsageError(_ command: [String], _ bad: ([String], String)) {
         let (arguments, message) = bad

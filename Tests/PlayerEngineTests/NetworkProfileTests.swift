@@ -37,6 +37,12 @@ import TestSupport
         for bad in ["3g", "kbps=-1", "rtt=100", "kbps=10,foo=1", "kbps=10,rtt=70000"] {
             #expect(throws: NetworkProfile.ParseError.self) { try NetworkProfile(parsing: bad) }
         }
+        // `kbps=0x10` was read as hexadecimal (16 kbps) and a repeated key silently took the last value.
+        for (bad, reason) in [("kbps=0x10", "decimal numbers"), ("kbps=infinity", "decimal numbers"), ("kbps=100,kbps=5", "kbps is given twice"),
+                              ("kbps=100,rtt=5,rtt=9", "rtt is given twice")] {
+            #expect { try NetworkProfile(parsing: bad) } throws: { ($0 as? NetworkProfile.ParseError)?.description.contains(reason) == true }
+        }
+        #expect(try NetworkProfile(parsing: "kbps=1.5e3").initialKbps == 1_500)
     }
 }
 

@@ -60,11 +60,14 @@ public struct NetworkProfile: Sendable, Equatable, CustomStringConvertible {
         }
         var kbps: Double?
         var rtt: Duration = .zero
+        var seen: Set<String> = []
         for part in key.split(separator: ",") {
             let pair = part.split(separator: "=", maxSplits: 1).map(String.init)
-            guard pair.count == 2, let value = Double(pair[1]), value.isFinite, value >= 0 else {
-                throw ParseError(description: "network '\(text)': expected a name (\(Self.named.map(\.name).joined(separator: ", "))) or kbps=N,rtt=MS")
+            // Decimal numbers only: Swift's `Double("0x10")` reads hexadecimal (16).
+            guard pair.count == 2, Self.isDecimal(pair[1]), let value = Double(pair[1]), value.isFinite, value >= 0 else {
+                throw ParseError(description: "network '\(text)': expected a name (\(Self.named.map(\.name).joined(separator: ", "))) or kbps=N,rtt=MS with decimal numbers")
             }
+            guard seen.insert(pair[0]).inserted else { throw ParseError(description: "network '\(text)': \(pair[0]) is given twice") }
             switch pair[0] {
             case "kbps": kbps = value
             case "rtt":
@@ -75,6 +78,13 @@ public struct NetworkProfile: Sendable, Equatable, CustomStringConvertible {
         }
         guard let kbps else { throw ParseError(description: "network '\(text)': kbps=N is required (or a name: \(Self.named.map(\.name).joined(separator: ", ")))") }
         self.init(name: "kbps=\(Self.number(kbps)),rtt=\(Self.number(rtt.seconds * 1000))", rtt: rtt, steps: [Step(at: .zero, kbps: kbps)])
+    }
+
+    /// A decimal number as written by a person or a script: digits, a `.`, an exponent (`500`, `1.5`, `1e-3`); not
+    /// hexadecimal (`0x10`, which `Double` reads as 16), `inf` or `nan`.
+    static func isDecimal(_ text: String) -> Bool {
+        guard let first = text.utf8.first, (48...57).contains(first) || first == UInt8(ascii: ".") else { return false }
+        return text.utf8.allSatisfy { (48...57).contains($0) || $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") }
     }
 
     /// Parses a `--network-trace` file: `[{"at": 0, "kbps": 2000}, {"at": 5, "kbps": 0}, …]` (or that array under

@@ -23,6 +23,10 @@ struct RewardCallbackOptions: ParsableArguments {
             transform: OptionValue.writableFile("--reward-keys"))
     var rewardKeys: String?
 
+    /// More than the callback's query takes besides custom_data and user_id (names, ad network and unit, reward,
+    /// timestamp, transaction id, signature and key id: about 350 bytes).
+    static let otherParametersBytes = 1024
+
     /// An http(s) URL that can be requested, without a query (the callback's query is the signed content).
     @Sendable static func endpoint(_ text: String) throws -> String {
         do { _ = try RequestURL.check(text) } catch {
@@ -37,6 +41,13 @@ struct RewardCallbackOptions: ParsableArguments {
     func validate() throws {
         if rewardCallback == nil, rewardUserId != nil || rewardCustomData != nil {
             throw ValidationError("--reward-user-id and --reward-custom-data go with --reward-callback")
+        }
+        // 100 KB of custom data was accepted, and the callback then failed at the reward as a URL too long to send:
+        // the whole URL must fit (`RequestURL.maxLength`), the rest of its query (ids, amount, timestamp, signature)
+        // counted generously.
+        let encoded = [rewardCustomData, rewardUserId].compactMap { $0?.addingPercentEncoding(withAllowedCharacters: .alphanumerics)?.utf8.count }.reduce(0, +)
+        if let rewardCallback, rewardCallback.utf8.count + encoded + Self.otherParametersBytes > RequestURL.maxLength {
+            throw ValidationError("--reward-custom-data and --reward-user-id are \(encoded) bytes encoded: the reward callback's URL would be longer than the \(RequestURL.maxLength) bytes a request may have")
         }
     }
 

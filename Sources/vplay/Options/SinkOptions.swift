@@ -1,6 +1,7 @@
 import AdSession
 import Foundation
 import ArgumentParser
+import Primitives
 import BeaconSink
 
 /// vplay's embedded beacon sink, declared once for `run` and `fleet`: which tracking URLs go to it, and the faults
@@ -46,8 +47,10 @@ struct SinkOptions: ParsableArguments {
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
               scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty,
               components.user == nil, components.query == nil, components.fragment == nil,
-              components.path.isEmpty || components.path == "/" else {
-            throw ValidationError("--collector must be an http(s) URL of a host and port, e.g. http://vplay-sink:8089 (got \(text))")
+              components.path.isEmpty || components.path == "/",
+              // A port a connection can use (URLComponents reads 99999 as a port): checked as every requested URL is.
+              (try? RequestURL.check(text)) != nil else {
+            throw ValidationError("--collector must be an http(s) URL of a host and port (1-65535), e.g. http://vplay-sink:8089 (got \(text))")
         }
         return text.hasSuffix("/") ? String(text.dropLast()) : text
     }
