@@ -67,8 +67,23 @@ struct SinkMediaLibrary: Sendable {
         guard let dot = name.lastIndex(of: ".") else { return "application/octet-stream" }
         switch name[name.index(after: dot)...].lowercased() {
         case "mp4", "m4v": return "video/mp4"
+        case "m4a": return "audio/mp4"
         case "webm": return "video/webm"
         case "mov": return "video/quicktime"
+        case "ts": return "video/mp2t"
+        case "m4s": return "video/iso.segment"
+        // Tags, manifests and pages a served folder holds beside its media (a VAST tag served as octet-stream is
+        // refused by browsers' players).
+        case "xml": return "application/xml"
+        case "mpd": return "application/dash+xml"
+        case "m3u8": return "application/vnd.apple.mpegurl"
+        case "json": return "application/json"
+        case "html", "htm": return "text/html; charset=utf-8"
+        case "js": return "text/javascript"
+        case "png": return "image/png"
+        case "jpg", "jpeg": return "image/jpeg"
+        case "gif": return "image/gif"
+        case "vtt": return "text/vtt"
         default: return "application/octet-stream"
         }
     }

@@ -36,6 +36,22 @@ import Testing
         }
     }
 
+    /// A served VAST tag went out as `application/octet-stream`, which a browser's player refuses as a tag: tags,
+    /// manifests and segments have their own types.
+    @Test func media_tagsManifestsAndSegments_haveTheirTypes() async throws {
+        let folder = try MediaFolder()
+        let types = ["ad.xml": "application/xml", "stream.mpd": "application/dash+xml", "v.m3u8": "application/vnd.apple.mpegurl",
+                     "s1.ts": "video/mp2t", "clip.webm": "video/webm", "blob.bin": "application/octet-stream"]
+        for name in types.keys { _ = try folder.write(name, MediaFolder.pattern(10)) }
+        try await withSink(try configuration(folder)) { _, port in
+            for (name, type) in types {
+                let client = try RawConnection(port: port)
+                try client.send(RawConnection.request("/media/\(name)"))
+                #expect(try client.readResponse().headers["content-type"] == type, "\(name)")
+            }
+        }
+    }
+
     @Test(arguments: [
         ("bytes=0-99", 0, 99), ("bytes=1000-", 1000, 4095), ("bytes=4000-9999", 4000, 4095), ("bytes=-96", 4000, 4095),
         ("bytes=4095-4095", 4095, 4095),
