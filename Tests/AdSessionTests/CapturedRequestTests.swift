@@ -42,4 +42,14 @@ import Testing
             + #"{"startedDateTime":"2026-01-01T00:00:00.5Z","request":{"method":"GET","url":"http://t.example/b"}}]}}"#
         #expect(try CapturedRequest.parse(Data(har.utf8), format: .har).map(\.sentAt) == [nil, 1_767_225_600_500])
     }
+
+    /// `audit --har /dev/zero` read the device until it failed, and said "permission": a capture that is not a
+    /// regular file is named for what it is.
+    @Test func aDeviceOrAFolder_isNotACapture() {
+        for (path, what) in [("/dev/zero", "a character device"), ("/tmp", "a folder")] {
+            #expect { _ = try CapturedRequest.read(path, format: .har) } throws: { error in
+                (error as? CapturedRequest.ReadError)?.description == "\(path): not a regular file (\(what)); a capture is a file"
+            }
+        }
+    }
 }

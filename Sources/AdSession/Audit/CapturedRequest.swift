@@ -41,6 +41,12 @@ public struct CapturedRequest: Sendable, Equatable {
     public static func read(_ path: String, format: Format) throws(ReadError) -> [CapturedRequest] {
         let data: Data
         do {
+            // A device (`/dev/zero` never ends: it was read until the size check failed as "permission"), a folder
+            // or a socket is no capture (a link to a file is: `stat` follows it).
+            var info = stat()
+            if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+                throw ReadError(description: "\(path): not a regular file (\(Self.describe(mode: info.st_mode))); a capture is a file")
+            }
             let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
             guard size <= maxBytes else { throw ReadError(description: "\(path): \(size) bytes, more than the \(maxBytes) a capture may have") }
             data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -50,6 +56,18 @@ public struct CapturedRequest: Sendable, Equatable {
             throw ReadError(description: "\(path): cannot read it (\(error.localizedDescription))")
         }
         return try parse(data, format: format, name: path)
+    }
+
+    /// What a file that is not a regular file is, from its `st_mode`.
+    static func describe(mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFDIR: "a folder"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFSOCK: "a socket"
+        case S_IFIFO: "a FIFO"
+        default: "not a file"
+        }
     }
 
     /// Parses a capture's bytes.
