@@ -148,37 +148,7 @@ public struct BeaconAudit: Sendable {
         }
         if order, previous != nil { findings.append(Finding(check: "order", passed: true, detail: "impression, start, quartiles and complete in order")) }
 
-        // Timing: with a start and a complete and no pause between, the quartiles at their shares of that span, and the
-        // span the media's duration. A complete at start's very millisecond is judged too: a play whose beacons all
-        // share one instant (fired together at the end) fails the duration and bunching checks, not skips them.
-        let paused = count("pause") > 0 || count("resume") > 0
-        if let start = times("start").first, let complete = times("complete").first, complete >= start {
-            let span = Double(complete - start) / 1000
-            if paused {
-                findings.append(Finding(check: "timing", passed: true, detail: "paused during the play: quartile times not checked", warning: true))
-            } else {
-                for (event, share) in Self.milestones.dropFirst().dropLast() {
-                    guard let at = times(event).first else { continue }
-                    let actual = Double(at - start) / 1000, expected = span * share
-                    let ok = abs(actual - expected) <= tolerance
-                    // Its lateness against its moment, reported whether it passes or not: a player polling every 265 ms
-                    // and one polling every second both pass a 1 s tolerance, and differ here.
-                    findings.append(Finding(check: "timing.\(event)", passed: ok,
-                                            detail: "\(event) \(Self.seconds(actual)) s after start, expected \(Self.seconds(expected)) s ± \(Self.seconds(tolerance)) s (\(Self.lateness(actual - expected)))"))
-                }
-                if let duration {
-                    let ok = abs(span - duration.seconds) <= tolerance
-                    findings.append(Finding(check: "timing.duration", passed: ok,
-                                            detail: "start to complete took \(Self.seconds(span)) s; the media lasts \(Self.seconds(duration.seconds)) s"))
-                }
-                let quartiles = Self.milestones.dropFirst().compactMap { times($0.event).first }
-                if let duration, quartiles.count == 4, let low = quartiles.min(), let high = quartiles.max(),
-                   Double(high - low) / 1000 < duration.seconds / 4 {
-                    findings.append(Finding(check: "timing.bunched", passed: false,
-                                            detail: "the quartiles and complete were sent within \(Self.seconds(Double(high - low) / 1000)) s of each other; they span 75 % of a \(Self.seconds(duration.seconds)) s ad"))
-                }
-            }
-        }
+        findings += Self.timingFindings(times: times, paused: count("pause") > 0 || count("resume") > 0, duration: duration, tolerance: tolerance)
 
         // Playhead macros against their event.
         for (index, row) in rows.enumerated() {
@@ -241,6 +211,42 @@ public struct BeaconAudit: Sendable {
         let path = capture.lowercasedPath
         return ["track", "impression", "imp", "pixel", "beacon", "quartile", "event", "vast", "error", "pagead", "activeview"]
             .contains { path.contains($0) }
+    }
+
+    /// Timing: with a start and a complete and no pause between, the quartiles at their shares of that span (each
+    /// one's lateness reported), the span the media's duration, and a play whose quartiles came bunched together.
+    static func timingFindings(times: (String) -> [Int64], paused: Bool, duration: Duration?, tolerance: Double) -> [Finding] {
+        var findings: [Finding] = []
+        // A complete at start's very millisecond is judged too: a play whose beacons all share one instant (fired
+        // together at the end) fails the duration and bunching checks, not skips them.
+        if let start = times("start").first, let complete = times("complete").first, complete >= start {
+            let span = Double(complete - start) / 1000
+            if paused {
+                findings.append(Finding(check: "timing", passed: true, detail: "paused during the play: quartile times not checked", warning: true))
+            } else {
+                for (event, share) in Self.milestones.dropFirst().dropLast() {
+                    guard let at = times(event).first else { continue }
+                    let actual = Double(at - start) / 1000, expected = span * share
+                    let ok = abs(actual - expected) <= tolerance
+                    // Its lateness against its moment, reported whether it passes or not: a player polling every 265 ms
+                    // and one polling every second both pass a 1 s tolerance, and differ here.
+                    findings.append(Finding(check: "timing.\(event)", passed: ok,
+                                            detail: "\(event) \(Self.seconds(actual)) s after start, expected \(Self.seconds(expected)) s ± \(Self.seconds(tolerance)) s (\(Self.lateness(actual - expected)))"))
+                }
+                if let duration {
+                    let ok = abs(span - duration.seconds) <= tolerance
+                    findings.append(Finding(check: "timing.duration", passed: ok,
+                                            detail: "start to complete took \(Self.seconds(span)) s; the media lasts \(Self.seconds(duration.seconds)) s"))
+                }
+                let quartiles = Self.milestones.dropFirst().compactMap { times($0.event).first }
+                if let duration, quartiles.count == 4, let low = quartiles.min(), let high = quartiles.max(),
+                   Double(high - low) / 1000 < duration.seconds / 4 {
+                    findings.append(Finding(check: "timing.bunched", passed: false,
+                                            detail: "the quartiles and complete were sent within \(Self.seconds(Double(high - low) / 1000)) s of each other; they span 75 % of a \(Self.seconds(duration.seconds)) s ad"))
+                }
+            }
+        }
+        return findings
     }
 
     static func seconds(_ value: Double) -> String { String(format: "%.3f", value) }

@@ -36,8 +36,8 @@ struct TemplateMatcher: Sendable {
     struct Capture {
         let host: String?
         let path: String
-        /// The decoded path (`looksLikeTracking`), lower case.
-        let lowercasedPath: String
+        /// The decoded path, lower case (`looksLikeTracking`, for requests no row matched: worked out only then).
+        var lowercasedPath: String { (path.removingPercentEncoding ?? path).lowercased() }
         /// Each query parameter: its decoded name, its value as written and decoded.
         let pairs: [(name: String, raw: String, decoded: String)]
 
@@ -46,7 +46,6 @@ struct TemplateMatcher: Sendable {
             guard url.utf8.count <= TemplateMatcher.maxURLLength, let components = URLComponents(string: url) else { return nil }
             host = components.host?.lowercased()
             path = components.percentEncodedPath
-            lowercasedPath = components.path.lowercased()
             pairs = (components.percentEncodedQuery ?? "").split(separator: "&", omittingEmptySubsequences: true).map { pair in
                 let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 let raw = parts.count > 1 ? String(parts[1]) : ""
