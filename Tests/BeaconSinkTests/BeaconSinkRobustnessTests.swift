@@ -4,13 +4,16 @@ import Testing
 
 @Suite struct BeaconSinkRobustnessTests {
     /// How long a test waits for the sink to close a connection it must close: at once when healthy, so a bound far
-    /// above it (a fresh-clone CI run, 77 s into the whole suite, waited more than 2 s on the shared event loops) and
-    /// still far below a hang, which fails as a timeout.
-    static let closeWait: Duration = .seconds(20)
+    /// above it and still far below a hang, which fails as a timeout. A fresh-clone CI run, 77 s into the whole suite,
+    /// waited more than 2 s on the shared event loops; another, on a CI machine busy with other work, saw the whole
+    /// test process make no progress for 19 s (no test of any suite finished between 143.5 s and 162.7 s) and timed
+    /// out a 20 s wait. This is a readiness wait, not a measurement: 90 s.
+    static let closeWait: Duration = .seconds(90)
 
     @Test func sink_garbageBytes_closeThatConnectionAndTheSinkKeepsServing() async throws {
         try await withSink { sink, port in
-            var generator = SystemRandomNumberGenerator()
+            // Seeded, so a failing round can be replayed byte for byte.
+            var generator = SplitMix64(seed: 0x5EED_0037)
             for round in 0..<20 {
                 let client = try RawConnection(port: port)
                 var garbage = (0..<4096).map { _ in UInt8.random(in: 0...255, using: &generator) }
@@ -18,6 +21,8 @@ import Testing
                 try? client.send(garbage)
                 let (failure, _) = client.readUntilClosed(timeout: Self.closeWait)
                 #expect(failure == .closed || failure == .reset, "round \(round): \(failure), after \(garbage.prefix(16))")
+                // One hang is the verdict; twenty would keep a broken sink's run waiting half an hour.
+                if failure == .timedOut { return }
             }
             for bad in ["GET\r\n\r\n", "GET / HTTP/9.9\r\n\r\n", "GET / HTTP/1.1\r\nBad Header\r\n\r\n", "\u{1}\u{2}\r\n\r\n"] {
                 let client = try RawConnection(port: port)
