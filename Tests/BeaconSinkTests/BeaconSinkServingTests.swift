@@ -179,7 +179,7 @@ import Foundation
     @Test func sink_waitForHits_returnsTrueWhenTheHitArrivesAndFalseOnTimeout() async throws {
         try await withSink { sink, port in
             #expect(await sink.waitForHits(count: 1, timeout: .milliseconds(50)) == false)
-            async let arrived = sink.waitForHits(count: 1, timeout: .seconds(5))
+            async let arrived = sink.waitForHits(count: 1, timeout: .seconds(90))
             let client = try RawConnection(port: port)
             try client.send(RawConnection.request("/late"))
             _ = try client.readResponse()
