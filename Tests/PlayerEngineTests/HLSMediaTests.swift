@@ -141,6 +141,79 @@ import Testing
         #expect(server.requests().filter { $0.target == "/self.m3u8" }.count <= 3, "\(server.requests().map(\.target))")
     }
 
+    /// A playlist like the fixture's `hi/index.m3u8` (five 2 s segments, `#EXT-X-TARGETDURATION:2`), each `#EXTINF`
+    /// saying `extinf`, written into `folder` beside copies of the segments.
+    func lyingPlaylist(_ extinf: String, in folder: TemporaryFolder, name: String) async throws -> String {
+        let root = try await HLSFixture.root()
+        for index in 0..<5 where !FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("seg\(index).ts").path) {
+            try FileManager.default.copyItem(atPath: "\(root)/hi/seg\(index).ts", toPath: folder.url.appendingPathComponent("seg\(index).ts").path)
+        }
+        let segments = (0..<5).map { "#EXTINF:\(extinf),\nseg\($0).ts\n" }.joined()
+        _ = try folder.write(name, "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:2\n#EXT-X-PLAYLIST-TYPE:VOD\n\(segments)#EXT-X-ENDLIST\n")
+        return name
+    }
+
+    /// Issue 37, item 9: FFmpeg takes the playlist's `#EXTINF` sum as the ad's duration, so a value that is no
+    /// duration is refused before any segment is requested, naming the segment and the value.
+    @Test(arguments: ["0", "0.0", "nan", "NaN", "inf", "-2", "-0", "1e308", "", " ", "0x2", "+2", "2.0.0", ".5", "3", "20", "1e308, title"])
+    func hls_EXTINFThatIsNoDuration_isRefusedBeforeAnySegment(_ extinf: String) async throws {
+        let folder = try TemporaryFolder()
+        let name = try await lyingPlaylist(extinf, in: folder, name: "lie.m3u8")
+        let server = try serve(folder.url.path)
+        defer { server.stop() }
+        let error = try await decodeFailure("\(server.baseURL)/\(name)", options: .streamingManifests)
+        #expect(error?.kind == "not-media", "\(String(describing: error))")
+        #expect(error?.vastCode == .mediaFileDisplay)
+        #expect(error?.description.contains("segment 1 says #EXTINF:") == true, "\(String(describing: error))")
+        #expect(server.requests().map(\.target) == ["/\(name)"], "no segment requested")
+    }
+
+    /// Issue 37, item 9: `#EXTINF:0.1` five times is a valid playlist of 0.5 s whose segments hold 10 s. It used to
+    /// play as a completed view after 15 of 300 pictures; the frames past the declared end fail it (405) before
+    /// complete, and no reward is due.
+    @Test(arguments: ["0.1", "1.4", "1"])
+    func hls_EXTINFsShorterThanTheSegments_failDurationMismatchInsteadOfCompleting(_ extinf: String) async throws {
+        let folder = try TemporaryFolder()
+        let name = try await lyingPlaylist(extinf, in: folder, name: "short.m3u8")
+        let server = try serve(folder.url.path)
+        defer { server.stop() }
+        let url = "\(server.baseURL)/\(name)"
+        let declared = Duration.seconds(5) * (Double(extinf)! / 1)
+        let outcome: (events: [PlaybackEvent], failure: PlaybackFailure?) = try await withTaskExecutorPreference(BlockingExecutor.shared) {
+            let source = try FFmpegMediaSource(location: url, options: .streamingManifests)
+            #expect(source.info.exactDuration == declared)
+            var events: [PlaybackEvent] = []
+            do {
+                _ = try await PlaybackEngine().play(source, on: VirtualClock()) { events.append($0) }
+                return (events, nil)
+            } catch let failure as PlaybackFailure {
+                return (events, failure)
+            }
+        }
+        let failure = try #require(outcome.failure, "the lying playlist played to its end: \(outcome.events.map(\.name))")
+        guard case let .durationMismatch(_, detail) = failure.error else { Issue.record("got \(failure.error)"); return }
+        #expect(failure.error.vastCode == .mediaFileDisplay)
+        #expect(detail.contains("the playlist's #EXTINF durations add up to \(declared.millisecondText) s"), "\(detail)")
+        #expect(!outcome.events.contains { $0.name == .complete }, "\(outcome.events.map(\.name))")
+        #expect(failure.playhead == declared, "fails where the declared duration ends")
+    }
+
+    /// The honest playlist beside them plays to its end on the same engine, completing at its 10 s.
+    @Test func hls_honestPlaylist_completesAtItsDeclaredEnd() async throws {
+        let folder = try TemporaryFolder()
+        let name = try await lyingPlaylist("2.000000", in: folder, name: "honest.m3u8")
+        let server = try serve(folder.url.path)
+        defer { server.stop() }
+        let url = "\(server.baseURL)/\(name)"
+        let events: [PlaybackEvent] = try await withTaskExecutorPreference(BlockingExecutor.shared) {
+            let source = try FFmpegMediaSource(location: url, options: .streamingManifests)
+            var events: [PlaybackEvent] = []
+            _ = try await PlaybackEngine().play(source, on: VirtualClock()) { events.append($0) }
+            return events
+        }
+        #expect(events.first { $0.name == .complete }?.playhead == .seconds(10))
+    }
+
     @Test func hls_withoutStreamingOptions_staysRefusedAsAContainer() async throws {
         let server = try serve(try await HLSFixture.root())
         defer { server.stop() }

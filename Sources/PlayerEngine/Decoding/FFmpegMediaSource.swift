@@ -134,13 +134,36 @@ public final class FFmpegMediaSource: MediaSource {
     public func nextFrame() throws(MediaError) -> MediaFrame? {
         guard options.openDecoders else { return nil }
         while true {
-            if let next = popEarliestIfReady() { return next }
+            if let next = popEarliestIfReady() {
+                if let bound = declaredEndBound, next.time >= bound { throw overrun(at: next.time) }
+                return next
+            }
             if drained {
                 if let error = deferredError { deferredError = nil; throw error }
                 return nil
             }
             try pump()
         }
+    }
+
+    /// Where a frame means the media is longer than its container declares, for a timeline the container declared
+    /// (an HLS playlist's `#EXTINF`s, a header without per-stream durations): the declared duration plus the
+    /// truncation tolerance, in frame time. Nil when the frames' own timeline was measured or given.
+    private var declaredEndBound: Duration? {
+        guard info.timeline.measuredBy == .container, options.knownTimeline == nil else { return nil }
+        return info.timeline.duration + options.truncationTolerance
+    }
+
+    /// The error for a frame at `time`, past ``declaredEndBound``.
+    private func overrun(at time: Duration) -> MediaError {
+        let declared = info.timeline.duration.millisecondText
+        let what = switch (format.nested != nil, info.format) {
+        case (true, "hls"): "the playlist's #EXTINF durations add up to \(declared) s"
+        case (true, _): "the manifest's segment durations add up to \(declared) s"
+        default: "the \(info.format) container declares \(declared) s"
+        }
+        return .durationMismatch(location: info.location, detail: "\(what), yet a frame starts at \(time.millisecondText) s "
+            + "(more than \(options.truncationTolerance.millisecondText) s past it)")
     }
 
     /// The earliest pending frame, once every stream still decoding has one queued (so nothing earlier can come).

@@ -32,6 +32,9 @@ public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file ends early: inside its container header, or (cut after a complete header) before the duration the
     /// container announces. `detail` says which, with the timestamps.
     case truncated(location: String, detail: String)
+    /// The media holds frames well past the end its container declares (an HLS playlist whose `#EXTINF`s add up to
+    /// less than its segments hold): quartiles were computed on a duration that is not the media's. `detail` names both.
+    case durationMismatch(location: String, detail: String)
     /// Not one frame of a stream could be decoded.
     case corruptStream(location: String, decodeErrors: Int, message: String)
     /// Reading failed in the middle of the file for another reason.
@@ -50,7 +53,8 @@ public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notFound, .unreachable, .cannotRequest: .mediaFileNotFound
         case .loadTimedOut, .readTimedOut, .networkTimedOut: .mediaFileTimeout
         case .schemeNotAllowed, .formatNotAllowed, .unsupportedCodec: .noSupportedMediaFile
-        case .notMedia, .unreadableContainer, .decoderFailed, .truncated, .corruptStream, .readFailed: .mediaFileDisplay
+        case .notMedia, .unreadableContainer, .decoderFailed, .truncated, .durationMismatch, .corruptStream, .readFailed:
+            .mediaFileDisplay
         }
     }
 
@@ -68,6 +72,7 @@ public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unreadableContainer: "unreadable-container"
         case .unsupportedCodec: "unsupported-codec"
         case .truncated: "truncated"
+        case .durationMismatch: "duration-mismatch"
         case .corruptStream: "corrupt-stream"
         case .readFailed: "read-failed"
         case .readTimedOut: "read-timed-out"
@@ -91,6 +96,7 @@ public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .unsupportedCodec(location, codecs):
             "no decodable audio or video stream (codecs: \(codecs.isEmpty ? "none" : codecs.joined(separator: ", "))): \(location)"
         case let .truncated(location, detail): "media truncated: \(detail): \(location)"
+        case let .durationMismatch(location, detail): "media longer than its container says: \(detail): \(location)"
         case let .corruptStream(location, errors, message):
             "corrupt stream: no frame could be decoded (\(errors) decode errors, last: \(message)): \(location)"
         case let .readFailed(location, message): "reading media failed: \(location) (\(message))"

@@ -152,6 +152,10 @@ public struct PlaybackEngine: Sendable {
             report.startupDelay = measured.requested.duration(to: .now) * measured.speed
         }
         var machine = AdPlayback(rules: configuration.rules, duration: duration)
+        /// A duration the container declared (an HLS playlist's `#EXTINF`s), not the frames': before the ad completes
+        /// on it, the rest of the data is read, and a source whose frames go on well past it fails there
+        /// (`durationMismatch`) instead of completing a view of a fraction of its pictures.
+        let checksDeclaredEnd = configuration.rules.duration == nil && source.info.timeline.measuredBy == .container
         let sessionStart = clock.now
         // A virtual clock is advanced without an async call, from the same start as `sessionStart` (another task may
         // move a shared one meanwhile).
@@ -207,6 +211,10 @@ public struct PlaybackEngine: Sendable {
 
                 // At one instant: boundaries first (a skip at the skip offset is allowed), then actions, then the frame.
                 if boundaryDue == target {
+                    if checksDeclaredEnd, pendingFailure == nil, machine.phase == .playing, machine.playhead(at: target) >= duration {
+                        buffer(through: .seconds(Int64.max / 2), after: upcoming?.time ?? duration)
+                        if let mismatch = pendingFailure, case .durationMismatch = mismatch { throw mismatch }
+                    }
                     report.maxBoundaryLateness = max(report.maxBoundaryLateness, lateness)
                     report.boundaryLateness.append(lateness)
                     await emit(machine.advance(to: target))

@@ -66,6 +66,9 @@ extension FormatContext {
         guard segments <= HLSPlaylist.maxSegments else {
             throw .formatNotAllowed(location: location, format: "hls (\(segments) segments, more than \(HLSPlaylist.maxSegments))")
         }
+        if let problem = HLSPlaylist.durationProblem(media) {
+            throw .notMedia(location: location, message: "an HLS playlist whose \(problem)")
+        }
         // Every URL the playlist names is checked before anything is requested (and again as FFmpeg asks for it).
         for uri in HLSPlaylist.uris(media, base: mediaURL) { _ = try policy.check(uri) }
 

@@ -33,6 +33,38 @@ enum HLSPlaylist {
     /// The number of segments (`#EXTINF` entries).
     static func segmentCount(_ text: String) -> Int { lines(text).filter { $0.hasPrefix("#EXTINF") }.count }
 
+    /// What is wrong with a media playlist's segment durations, or nil: every `#EXTINF` must be a decimal number of
+    /// seconds above zero (RFC 8216 §4.3.2.1: digits and one point, so no sign, exponent, `nan` or `inf`), and, rounded
+    /// to an integer, at most `#EXT-X-TARGETDURATION` when the playlist has one (§4.3.3.1). FFmpeg takes the playlist's
+    /// sum as the ad's duration: a lie here would put the quartiles, and the end, anywhere.
+    static func durationProblem(_ text: String) -> String? {
+        var target: Int?
+        for line in lines(text) where line.hasPrefix("#EXT-X-TARGETDURATION:") {
+            let value = line.dropFirst("#EXT-X-TARGETDURATION:".count).trimmingCharacters(in: .whitespaces)
+            guard let number = Int(value), number >= 0, value.allSatisfy(\.isASCII) else {
+                return "#EXT-X-TARGETDURATION says \(value.prefix(40)), not a whole number of seconds"
+            }
+            target = number
+        }
+        var segment = 0
+        for line in lines(text) where line.hasPrefix("#EXTINF:") {
+            segment += 1
+            let rest = line.dropFirst("#EXTINF:".count)
+            let value = String(rest.prefix { $0 != "," }).trimmingCharacters(in: .whitespaces)
+            let digits = value.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+            let isDecimal = !value.isEmpty && value.first != "." && digits.count <= 2
+                && digits.allSatisfy { $0.allSatisfy { $0.isASCII && $0.isNumber } }
+            guard isDecimal, let seconds = Double(value), seconds.isFinite else {
+                return "segment \(segment) says #EXTINF:\(value.prefix(40)), not a duration in seconds"
+            }
+            guard seconds > 0 else { return "segment \(segment) says #EXTINF:\(value), no duration" }
+            if let target, seconds.rounded() > Double(target) {
+                return "segment \(segment) says #EXTINF:\(value.prefix(40)), longer than #EXT-X-TARGETDURATION:\(target)"
+            }
+        }
+        return nil
+    }
+
     /// The encryption method other than NONE, if any `#EXT-X-KEY` names one (vplay plays clear segments only).
     static func encryption(_ text: String) -> String? {
         for line in lines(text) where line.hasPrefix("#EXT-X-KEY:") || line.hasPrefix("#EXT-X-SESSION-KEY:") {
