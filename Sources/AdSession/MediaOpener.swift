@@ -80,7 +80,8 @@ struct MediaOpener {
                 let failure = SessionError(kind: .media, code: error.vastCode, message: error.description)
                 firstFailure = firstFailure ?? failure
                 candidates.removeAll { $0 == selection.file }
-                if criteria.forcedFile != nil || candidates.isEmpty { return (.failure(firstFailure!), skipped) }
+                // Stopped (a signal): FFmpeg was told to give up, and no other file is tried.
+                if criteria.forcedFile != nil || candidates.isEmpty || Task.isCancelled { return (.failure(firstFailure!), skipped) }
                 skipped.append("media file \(selection.file.url) cannot be played (VAST \(error.vastCode): \(error.description)); trying the next one")
             }
         }

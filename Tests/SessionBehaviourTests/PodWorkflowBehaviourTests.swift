@@ -1,6 +1,7 @@
 import AdSession
 import Foundation
 import PlayerEngine
+import Primitives
 import Testing
 import TestSupport
 @testable import vplay
@@ -124,6 +125,44 @@ import TestSupport
         #expect(run.outcomes == Array(repeating: .completed, count: 16) + Array(repeating: .cut, count: 4))
         #expect(run.beacons("error").map(\.url) == (17...20).map { "http://127.0.0.1:9/err/\($0)?c=206" })
         #expect(run.warnings.contains { $0.contains("vplay plays at most 16") }, "\(run.warnings)")
+    }
+
+    /// Issue 37, item 10: each ad's media is opened before the pod plays, and with the full media deadline (8 s)
+    /// each; opened one after another, sixteen silent media servers kept the pod from starting for 128 s, and
+    /// Ctrl-C waited it out. The places are opened together: all sixteen are asked for before any deadline could
+    /// pass, and cancelling (a signal) ends the session at once, interrupted, with no ad's Error URL told anything.
+    /// The live environment (FFmpeg, HTTP) against one loopback server that never answers.
+    @Test func aPodOfSixteenSilentMediaServers_asksForEveryMediaAtOnce_andAStopEndsItInterrupted() async throws {
+        let asked = Locked<Set<String>>([])
+        let server = try ScriptedHTTPServer { target in
+            asked.withLock { _ = $0.insert(target) }
+            return .stall(for: .seconds(900))
+        }
+        defer { server.stop() }
+        let ads = (1...16).map { index in
+            """
+            <Ad id="a\(index)" sequence="\(index)"><InLine><AdSystem>x</AdSystem><AdTitle>t</AdTitle>
+            <Impression><![CDATA[http://127.0.0.1:9/imp/\(index)]]></Impression><Error><![CDATA[http://127.0.0.1:9/err/\(index)?c=[ERRORCODE]]]></Error>
+            <Creatives><Creative><Linear><Duration>00:00:05</Duration><MediaFiles>
+            <MediaFile delivery="progressive" type="video/mp4" width="320" height="180"><![CDATA[\(server.baseURL)/m\(index).mp4]]></MediaFile>
+            </MediaFiles></Linear></Creative></Creatives></InLine></Ad>
+            """
+        }
+        let folder = try TemporaryFolder()
+        let tag = try folder.write("silent-pod.xml", "<VAST version=\"4.2\">" + ads.joined() + "</VAST>")
+        let session = Task { try await LiveSession.run(cli: ["--vast", tag, "--dry-run"]) }
+        // Readiness: every media request has arrived (none is answered). One after another, the second would come
+        // only after the first's 8 s deadline, each failing with 402 first.
+        while asked.withLock({ $0.count }) < 16 { try await Task.sleep(for: .milliseconds(20)) }
+        // Every one of them still waiting: none gave up at its deadline before the last was asked for.
+        let waiting = server.openConnections
+        session.cancel()
+        let run = try await session.value
+        #expect(asked.withLock { $0 } == Set((1...16).map { "/m\($0).mp4" }))
+        #expect(waiting == 16, "media requests waiting at once: \(waiting)")
+        #expect(run.summary.outcome == .interrupted, "\(run.summary.outcome)")
+        #expect(run.errors.isEmpty, "no ad failed: \(run.errors)")
+        #expect(run.beacons("error").isEmpty && run.events(.impression).isEmpty)
     }
 
     /// An ad whose media ends early fails where its data ends (its error to its own Error URLs, with that playhead);

@@ -74,6 +74,9 @@ public final class ScriptedHTTPServer: Sendable {
     /// How many connections the server has accepted so far.
     public var connections: Int { log.state.withLockedValue { $0.accepted } }
 
+    /// How many connections are open right now (accepted, not closed by either side).
+    public var openConnections: Int { log.state.withLockedValue { $0.open.count } }
+
     /// How many requests the server has read whole, including those waiting behind one it is answering.
     public var requestsRead: Int { log.state.withLockedValue { $0.read } }
 

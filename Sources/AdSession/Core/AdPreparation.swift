@@ -16,7 +16,7 @@ struct AdPreparation {
     }
 
     let configuration: SessionConfiguration
-    let environment: SessionEnvironment
+    var environment: SessionEnvironment
 
     func prepare(_ purpose: Purpose) async -> PreparedAd {
         let (tagURL, resolution, resolver) = await TagLoader(configuration: configuration, environment: environment).resolve()
@@ -112,6 +112,11 @@ struct AdPreparation {
                                  media: environment.media, network: configuration.network, throttleSpeed: Self.realtimeSpeed(configuration))
         let (opening, skipped) = await environment.onMediaExecutor {
             opener.open(linear.mediaFiles, criteria: criteria, inLineTagURL: inLineTagURL)
+        }
+        if Task.isCancelled {
+            // Stopped (a signal) while the media was opening: FFmpeg gave up at once. Not the media's error: no Error
+            // URL is told anything, nothing plays, and the session reports itself interrupted.
+            return PreparedAd(resolution: VASTResolution(), ad: nil)
         }
         prepared.steps += skipped.map { .warning($0) }
         let opened: MediaOpener.Opened

@@ -16,6 +16,11 @@ struct PodPreparation {
     /// The most stand-alone ads tried as substitutes over the whole pod (each opens its media): the same bound.
     static let maxSubstitutes = 16
 
+    /// Threads the pod's places open their media on, all at once: an open blocks its thread for up to the media
+    /// load deadline (8 s), and the shared media executor has as few as four. Created on the first pod that opens
+    /// media on threads (the live environment); idle threads cost nothing but their stacks.
+    static let openingExecutor = BlockingExecutor(threads: maxAds, name: "vplay.pod-open")
+
     let preparation: AdPreparation
     let resolver: VASTResolver
     let tagURL: URL
@@ -49,6 +54,11 @@ struct PodPreparation {
             cut.substitute = entry.substitute
             return cut
         }
+        // The places that can play are opened together before the pod is assembled in order: sixteen unreachable ads
+        // take one media deadline, not sixteen. Only as many as the break could play are opened ahead (a later place
+        // is opened in turn if an earlier one fails).
+        var opened = await openAhead(resolution)
+        if Task.isCancelled { return interrupted(prelude) }
         for (offset, slot) in resolution.pod.enumerated() {
             let place = offset + 1
             if cutWhy == nil, place > Self.maxAds { cutWhy = "vplay plays at most \(Self.maxAds) ads of a pod" }
@@ -63,7 +73,9 @@ struct PodPreparation {
             if let failure = slot.failure {
                 entry = failedEntry(label, failure: failure)
             } else if let ad {
-                entry = fitted(await attempt(ad, label: label), ad: ad)
+                let tried: PodEntry
+                if let ahead = opened.removeValue(forKey: offset) { tried = ahead } else { tried = await attempt(ad, label: label) }
+                entry = fitted(tried, ad: ad)
             } else {
                 continue
             }
@@ -100,6 +112,7 @@ struct PodPreparation {
                 if cutWhy != nil { break }
             }
         }
+        if Task.isCancelled { return interrupted(prelude) }
         prepared.resolution = resolution
         prepared.pod = entries
         if let first = entries.first(where: { $0.failure == nil }) {
@@ -112,8 +125,47 @@ struct PodPreparation {
         return prepared
     }
 
-    /// Prepares one ad of the pod, with the break's length limits.
-    private func attempt(_ ad: ResolvedAd, label: BreakAd) async -> PodEntry {
+    /// The first places of the pod that hold an ad, as many as the break can play (at most `maxAds`), each prepared
+    /// (its media opened) concurrently, by their index in the pod.
+    private func openAhead(_ resolution: VASTResolution) async -> [Int: PodEntry] {
+        let limit = min(Self.maxAds, preparation.configuration.adBreak.maxAds ?? Self.maxAds)
+        let places = resolution.pod.enumerated().filter { $0.offset < Self.maxAds && $0.element.failure == nil && $0.element.adIndex != nil }
+            .prefix(limit)
+            .map { (offset: $0.offset, ad: resolution.ads[$0.element.adIndex!], sequence: $0.element.sequence) }
+        guard places.count > 1 else { return [:] }
+        return await withTaskGroup(of: Handover.self) { group in
+            for place in places {
+                group.addTask {
+                    Handover(offset: place.offset, entry: await attempt(
+                        place.ad, label: BreakAd(index: place.offset + 1, id: place.ad.ad.id, sequence: place.sequence), concurrently: true))
+                }
+            }
+            var entries: [Int: PodEntry] = [:]
+            for await handover in group { entries[handover.offset] = handover.entry }
+            return entries
+        }
+    }
+
+    /// A place's entry handed from the child task that prepared it (and opened its media source, which is not
+    /// `Sendable`) to the pod. The child returns it and never touches it again; only the pod uses it after.
+    private struct Handover: @unchecked Sendable {
+        let offset: Int
+        let entry: PodEntry
+    }
+
+    /// What a pod stopped (a signal) while it was being prepared is: nothing plays and no ad's error is fired (an
+    /// open that FFmpeg gave up on is no error of the ad); the warnings before it stand.
+    private func interrupted(_ prelude: [PreparedAd.Step]) -> PreparedAd {
+        var stopped = PreparedAd(resolution: VASTResolution(), ad: nil)
+        stopped.steps = prelude.filter { if case .warning = $0 { true } else { false } }
+        return stopped
+    }
+
+    /// Prepares one ad of the pod, with the break's length limits; `concurrently`, its media opens on a thread of
+    /// `openingExecutor` (when the environment opens media on threads of its own at all).
+    private func attempt(_ ad: ResolvedAd, label: BreakAd, concurrently: Bool = false) async -> PodEntry {
+        var preparation = preparation
+        if concurrently, preparation.environment.mediaExecutor != nil { preparation.environment.mediaExecutor = Self.openingExecutor }
         var one = await preparation.prepareAd(ad, tagURL: tagURL, criteria: criteria, purpose: purpose)
         let limits = preparation.configuration.adBreak
         if one.failure == nil, let duration = one.media?.duration {

@@ -35,9 +35,18 @@ final class LoadDeadline {
     /// Stops the limit (loading, or reading one packet, is done).
     func disarm() { deadlineMicros = nil }
 
-    /// FFmpeg's question "should I stop now?".
+    /// Whether FFmpeg was told to give up because the task it runs in was cancelled (a signal, a session given up):
+    /// sticky, so the error that follows is not taken for the media's.
+    private(set) var cancelled = false
+
+    /// FFmpeg's question "should I stop now?". Also yes, at once, when the task calling into FFmpeg is cancelled: the
+    /// callback runs on that task's thread, so a signal ends a load or a segment fetch without waiting for a deadline.
     func shouldInterrupt() -> Bool {
-        if expired { return true }
+        if expired || cancelled { return true }
+        if Task.isCancelled {
+            cancelled = true
+            return true
+        }
         guard let deadlineMicros, av_gettime_relative() >= deadlineMicros else { return false }
         expired = true
         return true
