@@ -1,5 +1,6 @@
 import AdSession
 import Foundation
+import Primitives
 import Testing
 import TestSupport
 
@@ -25,6 +26,41 @@ import TestSupport
         #expect(report.population.failures.isEmpty, "\(report.population.failures)")
         #expect(sent.count == report.population.beacons.reduce(0) { $0 + $1.sent })
         #expect(report.checks.sentAsExpected && report.checks.receivedAsSent == nil, "no sink: nothing received to count")
+    }
+
+    /// Issue 37, item 11: a fleet whose beacons hang, told to stop (a signal cancels its task), ends after the 2 s
+    /// interrupted drain. Its workers used to wait for room to start a session until hung beacons timed out (a
+    /// SIGTERM took over 30 s); the stop lets them go. On the kit's network clock: every request slot holds a beacon
+    /// that answers after 60 s, and the test moves the clock only by the drain's 2 s.
+    @Test func aStoppedFleetWhoseBeaconsHang_stopsWaitingForRoom_andEndsAfterTheInterruptedDrain() async throws {
+        var kit = SessionKit()
+        kit.answers = [.status(204, delay: .seconds(60))]
+        let fleet = Task { [kit] in
+            try await kit.fleet(cli: ["fleet", "--vast", "media/demo.xml", "--sessions", "1000", "--concurrency", "4", "--seed", "3",
+                                      "--beacon-concurrency", "4", "--beacon-timeout", "120"])
+        }
+        // Every request slot holds a hung beacon (each sleeps on the network clock): the workers wait for room.
+        await kit.networkClock.waitForSleepers(4)
+        fleet.cancel()
+        // The interrupted drain sleeps its 2 s beside the four (a readiness wait in real time: without the stop the
+        // workers never reach it).
+        for _ in 0..<6000 where kit.networkClock.sleeperCount < 5 { try await Task.sleep(for: .milliseconds(10)) }
+        let drainStarted = kit.networkClock.sleeperCount >= 5
+        #expect(drainStarted, "the stopped fleet still waits for room to start sessions")
+        if !drainStarted {
+            // Move the network on until the fleet ends, so the (failed) test ends.
+            let clock = kit.networkClock
+            let ticking = Task { while !Task.isCancelled { clock.advance(by: .seconds(1)); try? await Task.sleep(for: .milliseconds(5)) } }
+            _ = try? await fleet.value
+            ticking.cancel()
+            return
+        }
+        kit.networkClock.advance(by: AdSessionRunner.interruptedDrain)
+        let (result, sent) = try await fleet.value
+        let report = try result.get()
+        #expect(kit.networkClock.now.offset == AdSessionRunner.interruptedDrain, "ended when the drain did")
+        #expect(report.fleet.sessions == 1000 && sent.count >= 4)
+        #expect(report.population.scenarios.values.reduce(0, +) < 1000, "no session started after the stop")
     }
 
     @Test func fiveHundredSessions_everyBeaconExpectedSentAndDeliveredExactly() async throws {

@@ -373,7 +373,7 @@ public struct FleetRunner: Sendable {
         // w runs on executor w mod n and sends through dispatcher w mod d (the same loop's, unless there are fewer
         // dispatchers than loops: fewer requests in flight than loops).
         let taken = Locked(indices.makeIterator())
-        await withTaskGroup(of: Void.self) { group in
+        await withTaskCancellationHandler { await withTaskGroup(of: Void.self) { group in
             for worker in 0..<min(configuration.concurrency, sessions) {
                 let hold = worker % dispatchers.count, dispatcher = dispatchers[hold]
                 group.addTask(executorPreference: executors.isEmpty ? nil : executors[worker % executors.count]) {
@@ -395,6 +395,9 @@ public struct FleetRunner: Sendable {
                     }
                 }
             }
+        } } onCancel: {
+            // A signal: workers waiting for room to start a session (or a beacon past the ceiling) stop waiting.
+            tally.stop()
         }
         await withTaskGroup(of: Void.self) { group in
             for dispatcher in dispatchers {

@@ -41,6 +41,8 @@ final class FleetTally: Sendable {
         var holds: [Hold]
         /// Sessions started, for the beacons a session sends on average (`room(limit:)`).
         var sessionsStarted = 0
+        /// The fleet was stopped (a signal): nothing waits for room any more (`stop()`).
+        var stopped = false
 
         /// The room a session takes when it starts: the beacons a session has sent on average so far (at least 1,
         /// at most `limit`).
@@ -159,6 +161,8 @@ final class FleetTally: Sendable {
 
     /// A session of `hold` starting now, if its room fits: the room, counted.
     private static func start(_ counts: inout Counts, hold: Int, limit: Int) -> Int? {
+        // Stopped: no session starts; the caller sees the cancellation and ends its worker.
+        if counts.stopped { return 0 }
         let room = counts.room(limit: limit)
         guard counts.holds[hold].outstanding == 0 || counts.holds[hold].outstanding + room <= limit else { return nil }
         counts.holds[hold].outstanding += room
@@ -188,7 +192,7 @@ final class FleetTally: Sendable {
         let roomy = (room?.left ?? 0) > 0
         if roomy { room!.left -= 1 }
         func take(_ counts: inout Counts) -> Bool {
-            guard roomy || counts.holds[hold].outstanding < ceiling else { return false }
+            guard roomy || counts.stopped || counts.holds[hold].outstanding < ceiling else { return false }
             if !roomy { counts.holds[hold].outstanding += 1 }
             counts.beaconsSent += 1
             if let index { counts.sent[index] += 1 }
@@ -198,7 +202,7 @@ final class FleetTally: Sendable {
             await withCheckedContinuation { continuation in
                 // Freed between the check and here: go round again at once; else wait for an answer.
                 let freed = counts.withLock { counts in
-                    guard counts.holds[hold].outstanding >= ceiling else { return true }
+                    guard !counts.stopped, counts.holds[hold].outstanding >= ceiling else { return true }
                     counts.holds[hold].beaconsWaiting.append(continuation)
                     return false
                 }
@@ -206,6 +210,25 @@ final class FleetTally: Sendable {
             }
         }
         return index
+    }
+
+    /// Stops the fleet's waits (a signal): sessions waiting to start are let go without room (none starts), beacons
+    /// waiting past the ceiling are let through to the dispatcher, whose drain the signal has cut to about 2 s. Without
+    /// it, workers waited for room until hung beacons timed out.
+    func stop() {
+        let (sessions, beacons) = counts.withLock { counts in
+            counts.stopped = true
+            var sessions: [CheckedContinuation<Int, Never>] = [], beacons: [CheckedContinuation<Void, Never>] = []
+            for hold in counts.holds.indices {
+                sessions += counts.holds[hold].sessionsWaiting
+                beacons += counts.holds[hold].beaconsWaiting
+                counts.holds[hold].sessionsWaiting.removeAll()
+                counts.holds[hold].beaconsWaiting.removeAll()
+            }
+            return (sessions, beacons)
+        }
+        for session in sessions { session.resume(returning: 0) }
+        for beacon in beacons { beacon.resume() }
     }
 
     /// Waiters let go under the lock, resumed after it.
