@@ -20,17 +20,20 @@ import TestSupport
     }
 
     /// Only a process shows stderr and the exit status: each failing command writes one `vplay: error: …` line first
-    /// (a usage error, a missing tag, media or shard, a fleet whose tag has no ad), and stdout stays JSON Lines.
+    /// (a usage error, a missing tag, media or shard, a fleet whose tag has no ad), and stdout stays JSON Lines. The
+    /// fleet that cannot play still writes its `--report` and `--junit`, saying why (issue 37, item 16), each valid
+    /// against its schema.
     @Test func errors_onStderr_inOneFormat() async throws {
         let folder = try TemporaryFolder()
         let noAd = try folder.write("empty.xml", #"<VAST version="4.1"></VAST>"#)
+        let report = folder.url.appendingPathComponent("fleet.json").path, junit = folder.url.appendingPathComponent("fleet.xml").path
         let cases: [([String], Int32, String)] = [
             (["--vast", "media/demo.xml", "--bogus"], 2, "Unknown option '--bogus'"),
             (["--vast", "/nonexistent/tag.xml"], 3, "VAST 301: cannot open /nonexistent/tag.xml"),
             (["--vast", "/nonexistent/tag.xml", "--json"], 3, "VAST 301:"),
             (["probe", "/nonexistent/clip.mp4"], 4, "VAST 401:"),
             (["merge", "/nonexistent/shard-0.json"], 2, "/nonexistent/shard-0.json: cannot read it"),
-            (["fleet", "--vast", noAd, "--sessions", "3", "--dry-run"], 3, "the fleet cannot play: VAST 303"),
+            (["fleet", "--vast", noAd, "--sessions", "3", "--dry-run", "--report", report, "--junit", junit], 3, "the fleet cannot play: VAST 303"),
         ]
         for (arguments, status, first) in cases {
             let run = try await vplay(arguments)
@@ -40,6 +43,15 @@ import TestSupport
                 #expect(run.lines.count == run.stdout.split(separator: "\n").count, "stdout stays JSON Lines")
             }
         }
+        let written = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any]
+        let error = written?["error"] as? [String: Any]
+        #expect(error?["code"] as? Int == 303 && error?["kind"] as? String == "ad", "\(String(describing: written?["error"]))")
+        #expect((written?["fleet"] as? [String: Any])?["sessions"] as? Int == 3)
+        #expect(try await JSONSchemaCheck.validate([.init(report, schema: "fleet-report.schema.json")]).isEmpty)
+        let xml = try Data(contentsOf: URL(fileURLWithPath: junit))
+        #expect(String(decoding: xml, as: UTF8.self).contains(#"<testcase name="the ad plays""#))
+        #expect(try await ExternalValidators.xmlSchema(xml, xsd: "jenkins-junit-4.xsd").isEmpty)
+        #expect(try await ExternalValidators.xmlSchema(xml, xsd: "junit.xsd").isEmpty)
     }
 
     /// Only a process shows exit 2 and the stderr line naming the unknown subcommand, and `vplay help inspect` exit 0.

@@ -143,16 +143,22 @@ import TestSupport
         #expect(try FleetReport.merge(reports).warnings == expected)
     }
 
-    /// No ad: the fleet fails with the ad error 303 (exit 3) before any session plays.
-    @Test func noAd_isAnAdError_beforeAnySessionPlays() async throws {
+    /// No ad: the fleet fails with the ad error 303 (exit 3) before any session plays; every session fires the
+    /// response's Error URL all the same, and the report of that (issue 37, item 16) carries the error and counts it.
+    @Test func noAd_isAnAdError_beforeAnySessionPlays_andItsReportCountsTheErrorURL() async throws {
         var kit = kit
-        kit.tag("https://ads.example/noad.xml", #"<VAST version="4.1"></VAST>"#)
-        let (result, _) = try await kit.fleet(cli: ["fleet", "--vast", "https://ads.example/noad.xml", "--sessions", "10", "--dry-run"])
+        kit.tag("https://ads.example/noad.xml", #"<VAST version="4.1"><Error><![CDATA[https://t.example/err?c=[ERRORCODE]]]></Error></VAST>"#)
+        let (result, sent) = try await kit.fleet(cli: ["fleet", "--vast", "https://ads.example/noad.xml", "--sessions", "10"])
         guard case let .failure(failure) = result else {
             Issue.record("the fleet played: \(result)")
             return
         }
         #expect(failure.error.kind == .ad && failure.error.code.rawValue == 303, "\(failure.error)")
+        let report = try #require(failure.report, "the failed fleet's report")
+        #expect(report.error == FleetReport.Failure(kind: "ad", code: 303, message: failure.error.message))
+        #expect(report.population.beacons.map { "\($0.event) \($0.template) \($0.expected) \($0.sent) \($0.delivered)" }
+            == ["error https://t.example/err?c=[ERRORCODE] 10 10 10"])
+        #expect(report.checks.sentAsExpected && sent == Array(repeating: "https://t.example/err?c=303", count: 10))
     }
 
     /// `--network-mix`: viewers on simulated networks. The oracle predicts the stalls, the refused skips they cause and

@@ -276,6 +276,19 @@ public struct FleetReport: Sendable, Equatable, Codable {
     /// What was worth saying while preparing the ad and the run (a media file skipped, a VAST Duration that differs
     /// from the media's, a sink that could not start), once each.
     public var warnings: [String]
+    /// Why no session could play, when none could (no ad, no playable media): the error every session met and
+    /// fired to the ad's Error URLs (their counts are the population's beacons). Absent when the ad played.
+    public var error: Failure? = nil
+
+    /// The error of a fleet whose ad cannot play, as a single session reports it.
+    public struct Failure: Sendable, Equatable, Codable {
+        /// `ad`, `media`, `network`…: what failed (`SessionError.Kind`).
+        public var kind: String
+        /// The VAST error code sent to the Error URLs.
+        public var code: Int
+        public var message: String
+        public init(kind: String, code: Int, message: String) { (self.kind, self.code, self.message) = (kind, code, message) }
+    }
 
     /// Sorted keys, so equal reports are equal bytes.
     public func json() throws -> Data {

@@ -68,6 +68,24 @@ extension FleetRunner {
                             seconds: seconds, duration: timeline.info.exactDuration, warnings: warnings)
     }
 
+    /// The report of a fleet whose ad cannot play: every session fires what comes before playback once (failed
+    /// chains' and the ad's own Error URLs, verificationNotExecuted), and nothing plays.
+    func failureReport(_ prepared: FleetAd, targets: [TrackingPlan.Target], tally: FleetTally, hits: [String]?, seconds: Double,
+                       warnings: [String]) async -> FleetReport {
+        let keys = targets.map { FleetTally.key(event: $0.event, source: $0.source.description, template: $0.url) }
+        var expected = Array(repeating: 0, count: targets.count)
+        let sessions = configuration.shard.indices(of: configuration.sessions).underestimatedCount
+        for beacons in prepared.plan.steps.preludeBeacons {
+            for target in beacons.targets {
+                if let index = keys.firstIndex(of: FleetTally.key(event: target.event, source: target.source.description, template: target.url)) {
+                    expected[index] += sessions
+                }
+            }
+        }
+        return await finish(prepared, targets: targets.map { ($0, nil) }, offsets: targets.map { _ in nil }, expected: expected, rewards: 0,
+                            tally: tally, hits: hits, seconds: seconds, duration: .zero, warnings: warnings)
+    }
+
     /// An ad pod's report: each ad's expected counts from the oracle (`FleetOracle.events(of:pod:)`): the scenario
     /// acts on one ad, the others play to their end, a close ends the pod; an ad that cannot play fires its error when
     /// its turn comes, if the pod gets there; what fires before the pod, once per session.

@@ -82,8 +82,9 @@ public struct FleetRunner: Sendable {
         let result: Result<FleetReport, FleetFailure>
         switch prepared {
         case let .failure(failure):
-            await play(FleetAd(plan: failure.plan, timeline: nil, location: "", mediaURL: "", decodeSeconds: 0), onProgress: onProgress)
-            result = .failure(FleetFailure(error: failure.error, warnings: failure.plan.steps.warnings))
+            var report = await play(FleetAd(plan: failure.plan, timeline: nil, location: "", mediaURL: "", decodeSeconds: 0), onProgress: onProgress)
+            report?.error = FleetReport.Failure(kind: failure.error.kind.rawValue, code: failure.error.code.rawValue, message: failure.error.message)
+            result = .failure(FleetFailure(error: failure.error, warnings: failure.plan.steps.warnings, report: report))
         case let .success(ad) where ad.locations.contains { admitMedia($0) != nil }:
             let refusal = ad.locations.lazy.compactMap(admitMedia).first!
             result = .failure(FleetFailure(error: SessionError(kind: .usage, code: .undefined, message: refusal), warnings: ad.warnings))
@@ -412,7 +413,11 @@ public struct FleetRunner: Sendable {
         if !prepared.pod.isEmpty {
             return await podReport(prepared, targets: targets, tally: tally, hits: hits, seconds: seconds, warnings: warnings)
         }
-        guard let timeline = prepared.timeline, let rules = prepared.plan.rules, let plan = prepared.plan.plan else { return nil }
+        guard let timeline = prepared.timeline, let rules = prepared.plan.rules, let plan = prepared.plan.plan else {
+            // The ad cannot play: every session fired what comes before playback (the ad's error to its Error URLs).
+            return prepared.plan.failure == nil ? nil
+                : await failureReport(prepared, targets: targets.map(\.target), tally: tally, hits: hits, seconds: seconds, warnings: warnings)
+        }
         return await report(prepared, timeline: timeline, rules: rules, plan: plan, targets: targets.map(\.target), tally: tally, hits: hits,
                             seconds: seconds, warnings: warnings)
     }
@@ -490,4 +495,7 @@ public struct FleetFailure: Error, Sendable {
     public var error: SessionError
     /// The warnings reported before the error.
     public var warnings: [String]
+    /// What the sessions did all the same (each fired the Error URLs a single session fires), with `error` set: the
+    /// report `--report` and `--junit` write. Nil when no session ran (a usage error, an output over the media).
+    public var report: FleetReport? = nil
 }

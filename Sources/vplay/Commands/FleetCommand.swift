@@ -157,26 +157,22 @@ struct FleetCommand: AsyncParsableCommand {
         case let .failure(failure) where failure.error.kind == .usage:
             // The command line asked for what cannot be: an output over the media, a --media-file the ad lacks.
             throw ValidationError(failure.error.message)
-        case .failure where signals.received != nil:
+        case let .failure(failure) where signals.received != nil:
+            // Stopped while the ad was being prepared: what the sessions did, if any ran, is still written.
+            if let result = failure.report { _ = try writeOutputs(result, started: started, seconds: startedAt.duration(to: wall.now).seconds) }
             throw ExitCode(128 + signals.received!)
         case let .failure(failure):
             for warning in failure.warnings { StandardStreams.warn(warning) }
             if let keyFailure = keys.write() { StandardStreams.warn(keyFailure) }
+            // Every session fired the ad's Error URLs all the same: the report and JUnit say so, with the error.
+            let failures = try failure.report.map { try writeOutputs($0, started: started, seconds: startedAt.duration(to: wall.now).seconds) } ?? []
+            for failure in failures { StandardStreams.warn(failure) }
             StandardStreams.fail("the fleet cannot play: VAST \(failure.error.code): \(failure.error.message)")
             try CommandOutputs.exit(failure.error.kind == .ad ? ExitCode.adError.rawValue : ExitCode.mediaError.rawValue)
         case let .success(result):
             let data = try result.json()
-            var failures = FleetReport.write(data, to: report)
+            var failures = try writeOutputs(result, started: started, seconds: startedAt.duration(to: wall.now).seconds)
             if let keyFailure = keys.write() { failures.append(keyFailure) }
-            if let junit {
-                let suite = JUnitReport.Suite(
-                    name: "fleet \(tag.vast)", command: "fleet", subject: tag.vast, cases: JUnitReport.fleetCases(result), started: started,
-                    hostname: ProcessInfo.processInfo.hostName, seconds: startedAt.duration(to: wall.now).seconds,
-                    properties: [("tag", tag.vast), ("sessions", "\(result.fleet.sessions)"), ("seed", "\(result.fleet.seed)"), ("mix", result.fleet.mix),
-                                 ("shards", result.fleet.shards.map(String.init).joined(separator: ",") + " of \(result.fleet.shardCount)"),
-                                 ("dryRun", "\(result.fleet.dryRun)"), ("vplay", VPlayVersion.current)])
-                do { try OutputFile.write(JUnitReport.xml(suite), to: junit, option: "--junit") } catch { failures.append("\(error)") }
-            }
             if json { StandardStreams.print(String(decoding: data, as: UTF8.self)) } else { StandardStreams.say(FleetText.summary(result)) }
             var code: Int32 = 0
             if let signal = signals.received { code = 128 + signal }
@@ -187,6 +183,23 @@ struct FleetCommand: AsyncParsableCommand {
                 : "\(result.population.failures.count) kinds of beacon failure (--fail-on-beacon-errors)"
             try CommandOutputs.exit(code, failures: failures, signalled: signals.received != nil, reason: reason)
         }
+    }
+}
+
+extension FleetCommand {
+    /// Writes `result` to `--report` and `--junit` (when given); returns what could not be written.
+    func writeOutputs(_ result: FleetReport, started: Date, seconds: Double) throws -> [String] {
+        var failures = FleetReport.write(try result.json(), to: report)
+        if let junit {
+            let suite = JUnitReport.Suite(
+                name: "fleet \(tag.vast)", command: "fleet", subject: tag.vast, cases: JUnitReport.fleetCases(result), started: started,
+                hostname: ProcessInfo.processInfo.hostName, seconds: seconds,
+                properties: [("tag", tag.vast), ("sessions", "\(result.fleet.sessions)"), ("seed", "\(result.fleet.seed)"), ("mix", result.fleet.mix),
+                             ("shards", result.fleet.shards.map(String.init).joined(separator: ",") + " of \(result.fleet.shardCount)"),
+                             ("dryRun", "\(result.fleet.dryRun)"), ("vplay", VPlayVersion.current)])
+            do { try OutputFile.write(JUnitReport.xml(suite), to: junit, option: "--junit") } catch { failures.append("\(error)") }
+        }
+        return failures
     }
 }
 

@@ -8,6 +8,11 @@ extension JUnitReport {
     static func fleetCases(_ report: FleetReport) -> [Case] {
         let population = report.population
         var cases: [Case] = []
+        if let error = report.error {
+            // A fleet whose ad cannot play: that is the failure; the beacons below are the Error URLs it fired.
+            cases.append(Case(name: "the ad plays", outcome: .failed(
+                message: "VAST \(error.code): \(short(error.message))", details: "kind: \(error.kind)\ncode: \(error.code)\n\(error.message)")))
+        }
         for beacon in population.beacons {
             let what = "\(beacon.event)\(beacon.ad.map { " in ad \($0)" } ?? "") beacon (\(beacon.source)) \(beacon.template)"
             cases.append(Case(name: "\(what) sent as expected", outcome: beacon.sent == beacon.expected ? .passed : .failed(
