@@ -118,6 +118,40 @@ import TestSupport
         #expect(run.status == 5, "a shard whose beacons were refused fails its pod: \(run.stderr)")
     }
 
+    /// Issue 37, item 19: the cluster stops a pod with SIGTERM (an eviction, a preemption). Only a process shows the
+    /// stopped shard's exit 143 with the report of exactly what it sent as its log; and the Job never retries an index
+    /// (a retry re-sent every beacon the stopped shard had sent).
+    @Test func fleetJob_stoppedShard_exits143WithWhatItSent_andIsNeverRetried() async throws {
+        let text = try String(contentsOfFile: Self.deploy.appendingPathComponent("k8s/fleet-job.yaml").path, encoding: .utf8)
+        #expect(text.contains("\n  backoffLimitPerIndex: 0 "), "no index is retried")
+        #expect(!text.contains("podFailurePolicy"), "no rule retries a stopped or lost pod")
+        let collector = try ScriptedHTTPServer(replies: [.status(204)])
+        defer { collector.stop() }
+        let folder = try TemporaryFolder()
+        var (arguments, _) = try jobArguments(index: 1)
+        func set(_ option: String, _ value: String) { if let i = arguments.firstIndex(of: option) { arguments[i + 1] = value } }
+        set("--vast", Repo.media("demo.xml"))
+        set("--sessions", "8000")  // at the Job's rate, minutes: the signal comes long before the end
+        set("--collector", collector.baseURL)
+        let running = try RunningVPlay(arguments, in: folder, killAfter: .seconds(300))
+        while collector.requests().count < 40 {
+            #expect(!running.child.hasExited, "the shard ended before it was stopped: \(running.errors)")
+            if running.child.hasExited { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let (exit, _) = await running.signalAndWait(SIGTERM)
+        #expect(!exit.killed && exit.status == 143, "exit \(exit.status): \(running.errors)")
+        let log = try Data(contentsOf: running.stdout)
+        let report = try #require(try JSONSerialization.jsonObject(with: log) as? [String: Any], "the log is the report")
+        let rows = try #require((report["population"] as? [String: Any])?["beacons"] as? [[String: Any]])
+        let sent = rows.compactMap { $0["sent"] as? Int }.reduce(0, +), delivered = rows.compactMap { $0["delivered"] as? Int }.reduce(0, +)
+        // Every beacon the collector answered is counted delivered, and nothing reached it that is not counted sent
+        // (a beacon still in flight when the drain's 2 s ended is sent, not delivered).
+        let received = collector.requests().count
+        #expect(delivered <= received && received <= sent && delivered > 0, "delivered \(delivered), received \(received), sent \(sent)")
+        #expect((report["fleet"] as? [String: Any])?["shards"] as? [Int] == [1])
+    }
+
     @Test func rate_isOverTheWholeFleet_eachShardSendsItsShare() throws {
         var configuration = FleetConfiguration(session: SessionConfiguration(tag: "media/demo.xml"), sessions: 80, mix: try FleetMix(parsing: "complete:1"))
         configuration.rate = 2000
