@@ -3,11 +3,12 @@
 # libavcodec, libavutil) and zlib and brotli (tags served compressed) for the build, the ffmpeg/ffprobe commands (test oracle, benchmarks, media script),
 # pkg-config, python3 (the benchmark scripts) and python3-cryptography (the tests verify the signed reward callbacks
 # with it, an implementation independent of vplay's) and python3-jsonschema (the tests validate every JSON output
-# against its schema in schemas/). Uses sudo when not root.
+# against its schema in schemas/), and tinyproxy (a stock forward proxy the proxy tests run as a child process; the
+# service Debian's package starts is stopped again). Uses sudo when not root.
 # The Swift toolchain itself (6.0 or newer) is expected on PATH.
 set -euo pipefail
 
-packages=(libavformat-dev libavcodec-dev libavutil-dev zlib1g-dev libbrotli-dev ffmpeg pkg-config python3 python3-cryptography python3-jsonschema libxml2-utils)
+packages=(libavformat-dev libavcodec-dev libavutil-dev zlib1g-dev libbrotli-dev ffmpeg pkg-config python3 python3-cryptography python3-jsonschema libxml2-utils tinyproxy)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
@@ -36,6 +37,10 @@ if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing ${missing[*]}" >&2
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  # The tests start their own tinyproxy; the system service the package enabled is not wanted.
+  if [[ " ${missing[*]} " == *" tinyproxy "* ]] && command -v systemctl >/dev/null 2>&1; then
+    $sudo systemctl disable --now tinyproxy >/dev/null 2>&1 || true
+  fi
 fi
 
 # The deployment example's linters, which its tests run: hadolint (the Dockerfile) and kubernetes-validate (the

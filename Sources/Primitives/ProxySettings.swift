@@ -73,9 +73,37 @@ public struct ProxySettings: Sendable, Hashable {
             return ProxySettings(http: proxy, https: proxy, noProxy: noProxy)
         }
         var settings = ProxySettings(noProxy: noProxy)
-        if let http = value("http_proxy") { settings.http = try endpoint(http.name, http.value) }
-        if let https = value("https_proxy") { settings.https = try endpoint(https.name, https.value) }
+        // `ALL_PROXY` for a scheme without its own variable, as curl reads it (curl also takes `socks5://` there;
+        // vplay speaks to http proxies only, and says so naming the variable).
+        let all = try value("all_proxy").map { all throws(Invalid) in try endpoint(all.name, all.value) }
+        if let http = value("http_proxy") { settings.http = try endpoint(http.name, http.value) } else { settings.http = all }
+        if let https = value("https_proxy") { settings.https = try endpoint(https.name, https.value) } else { settings.https = all }
+        for entry in noProxy where entry.contains("/") && Self.network(entry) == nil {
+            throw Invalid(description: "\(value("no_proxy")!.name) entry \(entry): not an address range (10.0.0.0/8, fd00::/8)")
+        }
         return settings
+    }
+
+    /// `address/bits` (`10.0.0.0/8`, `[fd00::]/8`), or nil when it is not one.
+    static func network(_ entry: String) -> (IPAddress, Int)? {
+        let parts = entry.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let bits = Int(parts[1]) else { return nil }
+        var host = String(parts[0])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard let address = IPAddress(host), (0...(address.bytes.count * 8)).contains(bits) else { return nil }
+        return (address, bits)
+    }
+
+    /// Whether `address` is in `network`/`bits` (same family only).
+    static func contains(_ network: IPAddress, bits: Int, _ address: IPAddress) -> Bool {
+        guard network.bytes.count == address.bytes.count else { return false }
+        var left = bits
+        for (a, b) in zip(network.bytes, address.bytes) where left > 0 {
+            let mask: UInt8 = left >= 8 ? 0xFF : ~(0xFF >> UInt8(left))
+            if a & mask != b & mask { return false }
+            left -= 8
+        }
+        return true
     }
 
     /// Whether any request may go through a proxy.
@@ -105,8 +133,14 @@ public struct ProxySettings: Sendable, Hashable {
     /// Whether `NO_PROXY` sends `host` (lowercased, IPv6 without brackets) direct.
     public func bypasses(host: String, port: Int) -> Bool {
         let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        let address = IPAddress(bare)
         for entry in noProxy {
             if entry == "*" { return true }
+            if entry.contains("/") {
+                // CIDR, as curl ≥ 7.86 reads it: an IP address host within the range (a name is not resolved).
+                if let address, let (network, bits) = Self.network(entry), Self.contains(network, bits: bits, address) { return true }
+                continue
+            }
             var name = entry
             // `name:port` (not an IPv6 address's colons): the entry applies to that port only.
             if let colon = name.lastIndex(of: ":"), !name.hasSuffix("]"), name.filter({ $0 == ":" }).count == 1 {

@@ -43,6 +43,25 @@ import Testing
         #expect(endpoint(ProxySettings(http: ProxySettings.Endpoint("p:1"), noProxy: ["*"]), "http://any.example/") == nil)
     }
 
+    /// Issue 37, item 13: `ALL_PROXY` for a scheme without its own variable, and CIDR ranges in `NO_PROXY`, as curl
+    /// ≥ 7.86 reads them.
+    @Test func allProxy_coversEitherScheme_andNoProxyRangesSendTheirAddressesDirect() throws {
+        let all = try ProxySettings.resolve(option: nil, environment: ["ALL_PROXY": "http://all.example:3128", "HTTPS_PROXY": "http://s.example:1",
+                                                                       "NO_PROXY": "10.0.0.0/8, 192.168.1.0/24,[fd00::]/8,::1/128"])
+        #expect(all.http == ProxySettings.Endpoint("http://all.example:3128"))
+        #expect(all.https == ProxySettings.Endpoint("http://s.example:1"), "its own variable wins")
+        #expect(endpoint(all, "http://10.200.3.4/x") == nil && endpoint(all, "http://192.168.1.77:8080/") == nil)
+        #expect(endpoint(all, "http://192.168.2.1/") != nil && endpoint(all, "http://11.0.0.1/") != nil)
+        #expect(endpoint(all, "http://[fd12::1]/") == nil && endpoint(all, "http://[::1]:9/") == nil && endpoint(all, "http://[fe80::1]/") != nil)
+        #expect(endpoint(all, "http://ten.example/") != nil, "a name is not resolved to match a range")
+        #expect(throws: ProxySettings.Invalid(description: "NO_PROXY entry 10.0.0.0/33: not an address range (10.0.0.0/8, fd00::/8)")) {
+            try ProxySettings.resolve(option: nil, environment: ["NO_PROXY": "10.0.0.0/33"])
+        }
+        #expect(throws: ProxySettings.Invalid(description: "all_proxy socks5://127.0.0.1:1080: not an http proxy URL (http://host:port)")) {
+            try ProxySettings.resolve(option: nil, environment: ["all_proxy": "socks5://127.0.0.1:1080"])
+        }
+    }
+
     @Test func aProxyThatIsNotAnHTTPProxyURL_isRefused_namingWhereItCameFrom() {
         #expect(throws: ProxySettings.Invalid.self) { try ProxySettings.resolve(option: "socks5://127.0.0.1:1080", environment: [:]) }
         #expect(throws: ProxySettings.Invalid(description: "HTTPS_PROXY https://p.example:1: not an http proxy URL (http://host:port)")) {

@@ -106,7 +106,13 @@ public struct GatedHTTPClient: Sendable {
                                 start: started.flatMap { start in hopStart.map { start.duration(to: $0) } } ?? .zero)
             let response: HTTPClientResponse
             do {
-                response = try await client(for: current.url).execute(request, deadline: deadline)
+                if current.scheme == "http", let endpoint = proxy.endpoint(for: current.url) {
+                    // Plain HTTP through a forward proxy: in absolute form, as curl sends it (no CONNECT tunnel).
+                    response = try await ForwardProxyRequest.get(current.url, through: endpoint, headers: sent.map { ($0.name, $0.value) },
+                                                                 deadline: deadline)
+                } else {
+                    response = try await client(for: current.url).execute(request, deadline: deadline)
+                }
             } catch {
                 hop.wait = since(hopStart)
                 hops.append(hop)

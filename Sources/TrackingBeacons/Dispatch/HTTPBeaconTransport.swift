@@ -130,6 +130,9 @@ public final class HTTPBeaconTransport: BeaconTransport {
             case .connectTimeout: return (.connectTimedOut, true)
             case .tlsHandshakeTimeout: return (.tlsHandshakeTimedOut, true)
             case .remoteConnectionClosed: return (.closedByServer, false)
+            // async-http-client keeps the proxy's answer to CONNECT to itself: say in words who refused what.
+            case .invalidProxyResponse: return (.other("the proxy refused to open a tunnel (CONNECT) to the host"), true)
+            case .proxyAuthenticationRequired: return (.other("the proxy requires authentication (407)"), true)
             default: return (.other("\(error)"), false)
             }
         }

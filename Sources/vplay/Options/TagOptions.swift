@@ -55,7 +55,7 @@ struct TagOptions: ParsableArguments {
     @Flag(help: "Refuse loopback hosts (127.0.0.0/8, ::1, localhost) and the unspecified address (0.0.0.0, ::), which reaches this machine, too.")
     var denyLoopback = false
 
-    @Option(help: ArgumentHelp("Send tags, media and beacons through this HTTP proxy (Charles, mitmproxy): http://host:port. Without it, HTTP_PROXY, HTTPS_PROXY and NO_PROXY are read as curl reads them; NO_PROXY applies to both.", valueName: "url"))
+    @Option(help: ArgumentHelp("Send tags, media and beacons through this HTTP proxy (Charles, mitmproxy): http://host:port. Without it, HTTP_PROXY, HTTPS_PROXY, ALL_PROXY and NO_PROXY (CIDR ranges too) are read as curl reads them; NO_PROXY applies to both.", valueName: "url"))
     var proxy: String?
 
     /// The proxy settings of `--proxy` and the environment; a usage error when one is not an http proxy URL.
