@@ -5,7 +5,8 @@ import Foundation
 /// Why: FoundationXML's `XMLParser` on Linux traps (crashes the process) when libxml2 hands it an element name that
 /// is not valid UTF-8, which libxml2 does for undeclared-encoding input with stray bytes (found by the mutation
 /// test: one flipped bit in `<Tracking>`). So every input is decoded here first:
-/// - a UTF-16 byte-order mark, a BOM-less UTF-16 `<` (`3C 00` little-endian, `00 3C` big-endian), or a declared
+/// - a UTF-32 or UTF-16 byte-order mark, a BOM-less UTF-32 or UTF-16 `<` (`3C 00 00 00`, `3C 00` little-endian;
+///   `00 00 00 3C`, `00 3C` big-endian), or a declared
 ///   `encoding` of UTF-16, ISO-8859-1/Latin-1, Windows-1252 or US-ASCII,
 ///   is decoded and re-encoded as UTF-8 (with the declaration rewritten to `UTF-8`);
 /// - anything else must be valid UTF-8 (the XML default), or it is rejected (error 100).
@@ -16,6 +17,17 @@ enum XMLInputDecoder {
 
     static func utf8(_ data: Data) -> Result<Data, Failure> {
         let bytes = [UInt8](data.prefix(4))
+        // UTF-32 first (its little-endian mark starts as UTF-16's does), with or without its mark (XML 1.0 Appendix F).
+        if bytes == [0xFF, 0xFE, 0x00, 0x00] || bytes == [0x3C, 0x00, 0x00, 0x00] {
+            return reencode(data, as: .utf32LittleEndian, label: "UTF-32LE")
+        }
+        if bytes == [0x00, 0x00, 0xFE, 0xFF] || bytes == [0x00, 0x00, 0x00, 0x3C] {
+            return reencode(data, as: .utf32BigEndian, label: "UTF-32BE")
+        }
+        // A byte-order mark twice (a server adding one to a file that has one): said as such, not as "text".
+        if data.starts(with: [0xEF, 0xBB, 0xBF, 0xEF, 0xBB, 0xBF]) || data.starts(with: [0xFF, 0xFE, 0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF, 0xFE, 0xFF]) {
+            return .failure(Failure(message: "two byte-order marks before the document (one is allowed)"))
+        }
         if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
             return reencode(data, as: .utf16, label: "UTF-16")  // the byte-order mark says which
         }

@@ -61,6 +61,23 @@ struct ParserErrorTests {
         #expect(document.ads.first?.inLine?.adTitle == "Caf\u{E9}")
     }
 
+    /// Issue 37, item 21: UTF-32, with its byte-order mark or without (XML 1.0 Appendix F), is decoded like UTF-16; it
+    /// was refused as "text before the root element" (with the mark) or with a libxml2 message (without).
+    @Test(arguments: [(String.Encoding.utf32LittleEndian, true), (.utf32LittleEndian, false), (.utf32BigEndian, true), (.utf32BigEndian, false)])
+    func utf32_isDecodedInEitherByteOrder_withOrWithoutItsMark(_ encoding: String.Encoding, _ marked: Bool) throws {
+        let xml = Fixture.inLine().replacingOccurrences(of: "Inline ad", with: "Caf\u{E9}")
+        var data = try #require(xml.data(using: encoding))
+        if marked { data = Data(encoding == .utf32LittleEndian ? [0xFF, 0xFE, 0x00, 0x00] : [0x00, 0x00, 0xFE, 0xFF]) + data }
+        #expect(try VASTParser().parse(data).ads.first?.inLine?.adTitle == "Caf\u{E9}")
+    }
+
+    /// Issue 37, item 21: a byte-order mark twice is named for what it is, not "text before the root element".
+    @Test func twoByteOrderMarks_areNamedAsSuch() {
+        let error = Fixture.parseError(Data([0xEF, 0xBB, 0xBF, 0xEF, 0xBB, 0xBF] + Array(Fixture.inLine().utf8)))
+        #expect(error?.code == .xmlParse)
+        #expect(error?.message.contains("two byte-order marks") == true, "\(String(describing: error?.message))")
+    }
+
     /// Finding 13: Foundation's parser on Linux stops at the end of the root element and accepted what followed.
     @Test(arguments: ["<VAST version=\"4.1\"/>", "<garbage", "junk & < >", "text", "</VAST>", "<![CDATA[x]]>"])
     func contentAfterTheRootElement_isError100(_ tail: String) {
