@@ -42,11 +42,11 @@ struct FleetCommand: AsyncParsableCommand {
             transform: OptionValue.integer(in: 1..., else: "--concurrency must be 1 or more"))
     var concurrency = 16
 
-    @Option(help: .withDefault("What the viewers do, as weights: complete, background, pause, click, skip, close.", Self.defaultMix, valueName: "KIND:WEIGHT,…"),
+    @Option(help: .withDefault("What the viewers do, as weights: complete, background, pause, click, skip, close.", Self.defaultMix, valueName: "KIND:WEIGHT,..."),
             transform: Self.mix)
     var mix = Self.defaultMix
 
-    @Option(help: ArgumentHelp("Put the viewers on simulated networks, as weights: wifi, 4g, fast3g, slow3g, offline (e.g. wifi:60,4g:30,fast3g:10).", valueName: "PROFILE:WEIGHT,…"),
+    @Option(help: ArgumentHelp("Put the viewers on simulated networks, as weights: wifi, 4g, fast3g, slow3g, offline (e.g. wifi:60,4g:30,fast3g:10).", valueName: "PROFILE:WEIGHT,..."),
             transform: Self.networkMix)
     var networkMix: NetworkMix?
 
@@ -212,7 +212,7 @@ extension FleetCommand: BeaconDefaults {
 struct MergeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "merge",
-        abstract: "Add up fleet shard reports (vplay fleet --shard K/N --report …) into the whole fleet's report.",
+        abstract: "Add up fleet shard reports (vplay fleet --shard K/N --report ...) into the whole fleet's report.",
         discussion: ExitCode.mergeDocumentation
     )
 

@@ -54,7 +54,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("pause/resume/mute/unmute beacons on every occurrence or only the first.", valueName: "every|first"))
     var repeatTracking: SessionConfiguration.RepeatTracking = .every
 
-    @Option(help: ArgumentHelp("Whether a replay fires impression, start, quartiles… again.", valueName: "none|all"))
+    @Option(help: ArgumentHelp("Whether a replay fires impression, start, quartiles... again.", valueName: "none|all"))
     var replayTracking: SessionConfiguration.ReplayTracking = .none
 
     @OptionGroup var macros: MacroOptions

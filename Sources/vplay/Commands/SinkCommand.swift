@@ -8,7 +8,7 @@ import Foundation
 struct SinkCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sink",
-        abstract: "Run vplay's beacon sink: answer every tracking request (200 and a 1×1 GIF, or a fault) and record it.",
+        abstract: "Run vplay's beacon sink: answer every tracking request (200 and a 1x1 GIF, or a fault) and record it.",
         discussion: """
             Faults: STATUS@PATTERN (500@/midpoint), delay=DURATION@PATTERN (delay=2s@/start), reset@PATTERN, \
             hang@PATTERN, stall@PATTERN, body=SIZE@PATTERN (body=64k@*); add xN before @ to apply to the first N hits \

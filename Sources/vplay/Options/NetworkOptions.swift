@@ -11,7 +11,7 @@ struct NetworkOptions: ParsableArguments {
             transform: Self.profile)
     var network: NetworkProfile?
 
-    @Option(help: ArgumentHelp("Simulate the media download by a rate trace: a JSON file [{\"at\": 0, \"kbps\": 2000}, {\"at\": 5, \"kbps\": 0}, …] (seconds since the media request).", valueName: "file"),
+    @Option(help: ArgumentHelp("Simulate the media download by a rate trace: a JSON file [{\"at\": 0, \"kbps\": 2000}, {\"at\": 5, \"kbps\": 0}, ...] (seconds since the media request).", valueName: "file"),
             transform: Self.trace)
     var networkTrace: InputFile<NetworkProfile>?
 

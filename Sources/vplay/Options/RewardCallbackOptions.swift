@@ -19,7 +19,7 @@ struct RewardCallbackOptions: ParsableArguments {
     @Option(help: .withDefault("The callback's ad_unit.", "1234567890", valueName: "id"))
     var adUnit = "1234567890"
 
-    @Option(help: ArgumentHelp("Write the public keys JSON a backend verifies the callbacks with ({\"keys\":[{\"keyId\":…,\"pem\":…,\"base64\":…}]}; the key comes from --seed), before anything plays.", valueName: "file"),
+    @Option(help: ArgumentHelp("Write the public keys JSON a backend verifies the callbacks with ({\"keys\":[{\"keyId\":...,\"pem\":...,\"base64\":...}]}; the key comes from --seed), before anything plays.", valueName: "file"),
             transform: OptionValue.writableFile("--reward-keys"))
     var rewardKeys: String?
 

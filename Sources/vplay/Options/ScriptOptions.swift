@@ -8,7 +8,7 @@ struct ScriptOptions: ParsableArguments {
             transform: Self.script)
     var script: SessionScript?
 
-    @Option(name: .customLong("script-file"), help: ArgumentHelp("The same as a JSON file: [{\"at\": 1, \"action\": \"mute\"}, …].", valueName: "file"),
+    @Option(name: .customLong("script-file"), help: ArgumentHelp("The same as a JSON file: [{\"at\": 1, \"action\": \"mute\"}, ...].", valueName: "file"),
             transform: Self.scriptFile)
     var scriptInput: InputFile<SessionScript>?
 

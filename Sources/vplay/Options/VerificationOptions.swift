@@ -7,7 +7,7 @@ struct VerificationOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Viewability: auto (measured when the ad has <ViewableImpression> URLs, default), measured (Viewable or NotViewable by the MRC rule: 50 % in view for 2 continuous seconds of played video), undetermined (ViewUndetermined when the ad ends) or off.", valueName: "mode"))
     var viewability: SessionConfiguration.ViewabilityMode = .auto
 
-    @Option(help: ArgumentHelp("The verification vendors the player allows: a <Verification> of any other vendor is rejected (verificationNotExecuted with [REASON] 1).", valueName: "vendor,…"),
+    @Option(help: ArgumentHelp("The verification vendors the player allows: a <Verification> of any other vendor is rejected (verificationNotExecuted with [REASON] 1).", valueName: "vendor,..."),
             transform: Self.vendors)
     var verificationAllow: [String]?
 
