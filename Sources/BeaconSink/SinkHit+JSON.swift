@@ -1,3 +1,5 @@
+import Primitives
+
 extension SinkHit {
     /// The hit as one line of compact JSON (no trailing newline), keys sorted, `null` for absent values,
     /// slashes unescaped: the form of the hit log and `/__vplay/hits`, and decodable with `JSONDecoder`
@@ -36,6 +38,11 @@ extension SinkHit {
         Self.append(string: query, to: &out)
         out.append(contentsOf: #","range":"#.utf8)
         Self.append(string: range, to: &out)
+        // The instant as every other vplay output writes one (ISO 8601 UTC, milliseconds), and as milliseconds since
+        // 1970 for readers of earlier logs.
+        out.append(contentsOf: #","receivedAt":""#.utf8)
+        out.append(contentsOf: ISO8601Time.text(milliseconds: receivedAtMilliseconds).utf8)
+        out.append(UInt8(ascii: "\""))
         out.append(contentsOf: #","receivedAtMilliseconds":"#.utf8)
         out.append(contentsOf: String(receivedAtMilliseconds).utf8)
         out.append(contentsOf: #","sequence":"#.utf8)

@@ -25,6 +25,16 @@ import Foundation
         #expect(text.hasSuffix(#""sequence":42,"status":null,"target":"/p?a=\"b\"&c=\\d\u0001\t\n\u007fé😀/","userAgent":null}"#))
     }
 
+    /// Issue 37, item 18: the instant in ISO 8601 UTC with milliseconds, as every other vplay output writes one,
+    /// beside the milliseconds since 1970 that earlier logs carry.
+    @Test func hitJSON_saysWhenInISO8601_besideTheMilliseconds() {
+        var hit = awkward
+        hit.receivedAtMilliseconds = 1_764_650_000_123
+        let text = String(decoding: hit.jsonBytes, as: UTF8.self)
+        #expect(text.contains(#""receivedAt":"2025-12-02T04:33:20.123Z","receivedAtMilliseconds":1764650000123,"#), "\(text)")
+        #expect(String(decoding: awkward.jsonBytes, as: UTF8.self).contains(#""receivedAt":"1969-12-31T23:59:59.995Z""#))
+    }
+
     @Test func hitJSONArray_ofNoneAndOfTwo_decodes() throws {
         #expect(SinkHit.jsonArray([]) == Array("[]".utf8))
         var second = awkward

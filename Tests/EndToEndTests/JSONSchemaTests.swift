@@ -1,3 +1,4 @@
+import BeaconSink
 import Foundation
 import Testing
 import TestSupport
@@ -87,6 +88,24 @@ import TestSupport
                                                          "inspect.schema.json", "fleet-report.schema.json"])
         let errors = try await JSONSchemaCheck.validate(outputs.documents)
         #expect(errors.isEmpty, "\(errors.joined(separator: "\n"))")
+    }
+
+    /// Issue 37, item 18: the sink's hit log (`vplay sink --log`, `/__vplay/hits`) has a schema too. Its lines are the
+    /// writer's own bytes (`SinkHit.jsonBytes`, what `HitLogWriter` appends), awkward values included; the schema
+    /// refuses a line without the ISO 8601 time.
+    @Test func theSinkHitLog_validatesAgainstItsSchema() async throws {
+        let folder = try TemporaryFolder()
+        let hits = [
+            SinkHit(sequence: 1, connection: 1, method: "GET", target: "/impression?cb=1", path: "/impression", query: "cb=1",
+                    userAgent: "vplay/1", host: "127.0.0.1:8089", receivedAtMilliseconds: 1_764_650_000_123, status: 200, fault: nil),
+            SinkHit(sequence: 2, connection: 2, method: "GET", target: "/p?a=\"b\"&\u{1}é", path: "/p", query: "a=\"b\"&\u{1}é",
+                    userAgent: nil, host: nil, receivedAtMilliseconds: 0, status: nil, fault: "hang@*", range: "bytes=0-"),
+        ]
+        let log = try folder.write("hits.jsonl", hits.map { String(decoding: $0.jsonBytes, as: UTF8.self) }.joined(separator: "\n"))
+        #expect(try await JSONSchemaCheck.validate([.init(log, schema: "sink-hit.schema.json", form: .jsonLines)]).isEmpty)
+        let old = try folder.write("old.jsonl", String(decoding: hits[0].jsonBytes, as: UTF8.self)
+            .replacingOccurrences(of: #""receivedAt":"2025-12-02T04:33:20.123Z","#, with: ""))
+        #expect(try await JSONSchemaCheck.validate([.init(old, schema: "sink-hit.schema.json", form: .jsonLines)]).count == 1)
     }
 
     /// Only a process writes the `--beacons` line altered here; the schema refuses each altered copy.
