@@ -151,12 +151,20 @@ import TestSupport
         let root = try #require(tool["command"] as? [String: Any])
         var names: [String] = []
         var texts: [String] = []
+        var withoutFileCompletion: [String] = []
         func collect(_ command: [String: Any]) {
             names.append(command["commandName"] as? String ?? "")
             texts += [command["abstract"] as? String, command["discussion"] as? String].compactMap { $0 }
             for argument in command["arguments"] as? [[String: Any]] ?? [] {
                 texts += [argument["abstract"] as? String, argument["discussion"] as? String].compactMap { $0 }
                 texts += (argument["valueName"] as? String).map { [$0] } ?? []
+                // Issue 37, item 21: an option that takes a file or folder completes file names in every shell.
+                if let value = argument["valueName"] as? String, ["file", "dir", "path|url"].contains(value) {
+                    let kind = argument["completionKind"] as? [String: Any]
+                    if kind?["file"] == nil && kind?["directory"] == nil {
+                        withoutFileCompletion.append("\(command["commandName"] as? String ?? "") \((argument["preferredName"] as? [String: Any])?["name"] as? String ?? "")")
+                    }
+                }
                 if let name = (argument["preferredName"] as? [String: Any])?["name"] as? String, argument["kind"] as? String != "positional" {
                     names.append(name)
                 }
@@ -171,5 +179,6 @@ import TestSupport
         // text is ASCII, so the page says all of it (issue 37, item 21).
         let nonASCII = texts.filter { !$0.allSatisfy(\.isASCII) }
         #expect(nonASCII.isEmpty, "help text the man page would cut: \(nonASCII)")
+        #expect(withoutFileCompletion.isEmpty, "options taking a file that complete no file name: \(withoutFileCompletion)")
     }
 }

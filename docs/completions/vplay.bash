@@ -194,6 +194,7 @@ _vplay_run() {
     # Offer option value completions
     case "${prev}" in
     '--vast')
+        __vplay_add_completions -f
         return
         ;;
     '--map')
@@ -215,6 +216,7 @@ _vplay_run() {
         return
         ;;
     '--adcash-state')
+        __vplay_add_completions -f
         return
         ;;
     '--proxy')
@@ -224,6 +226,7 @@ _vplay_run() {
         return
         ;;
     '--network-trace')
+        __vplay_add_completions -f
         return
         ;;
     '--startup-buffer')
@@ -265,18 +268,23 @@ _vplay_run() {
         return
         ;;
     '--report')
+        __vplay_add_completions -f
         return
         ;;
     '--junit')
+        __vplay_add_completions -f
         return
         ;;
     '--timeline')
+        __vplay_add_completions -f
         return
         ;;
     '--expect')
+        __vplay_add_completions -f
         return
         ;;
     '--record-expectations')
+        __vplay_add_completions -f
         return
         ;;
     '--clock')
@@ -290,6 +298,7 @@ _vplay_run() {
         return
         ;;
     '--script-file')
+        __vplay_add_completions -f
         return
         ;;
     '--reward')
@@ -317,6 +326,7 @@ _vplay_run() {
         return
         ;;
     '--reward-keys')
+        __vplay_add_completions -f
         return
         ;;
     '--repeat-tracking')
@@ -358,12 +368,15 @@ _vplay_run() {
         return
         ;;
     '--beacons')
+        __vplay_add_completions -f
         return
         ;;
     '--har')
+        __vplay_add_completions -f
         return
         ;;
     '--omid-log')
+        __vplay_add_completions -f
         return
         ;;
     esac
@@ -379,6 +392,7 @@ _vplay_inspect() {
     # Offer option value completions
     case "${prev}" in
     '--vast')
+        __vplay_add_completions -f
         return
         ;;
     '--map')
@@ -400,6 +414,7 @@ _vplay_inspect() {
         return
         ;;
     '--adcash-state')
+        __vplay_add_completions -f
         return
         ;;
     '--proxy')
@@ -409,6 +424,7 @@ _vplay_inspect() {
         return
         ;;
     '--network-trace')
+        __vplay_add_completions -f
         return
         ;;
     '--startup-buffer')
@@ -458,6 +474,14 @@ _vplay_probe() {
         return
         ;;
     esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __vplay_add_completions -f
+        return
+        ;;
+    esac
 }
 
 _vplay_fleet() {
@@ -470,6 +494,7 @@ _vplay_fleet() {
     # Offer option value completions
     case "${prev}" in
     '--vast')
+        __vplay_add_completions -f
         return
         ;;
     '--map')
@@ -491,6 +516,7 @@ _vplay_fleet() {
         return
         ;;
     '--adcash-state')
+        __vplay_add_completions -f
         return
         ;;
     '--proxy')
@@ -535,6 +561,7 @@ _vplay_fleet() {
         return
         ;;
     '--reward-keys')
+        __vplay_add_completions -f
         return
         ;;
     '--sessions')
@@ -586,9 +613,11 @@ _vplay_fleet() {
         return
         ;;
     '--report')
+        __vplay_add_completions -f
         return
         ;;
     '--junit')
+        __vplay_add_completions -f
         return
         ;;
     esac
@@ -604,6 +633,15 @@ _vplay_merge() {
     # Offer option value completions
     case "${prev}" in
     '--report')
+        __vplay_add_completions -f
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    *)
+        __vplay_add_completions -f
         return
         ;;
     esac
@@ -625,9 +663,11 @@ _vplay_sink() {
         return
         ;;
     '--log')
+        __vplay_add_completions -f
         return
         ;;
     '--media')
+        __vplay_add_completions -d
         return
         ;;
     '--fault')
@@ -670,9 +710,11 @@ _vplay_reward-check() {
         return
         ;;
     '--reward-keys')
+        __vplay_add_completions -f
         return
         ;;
     '--junit')
+        __vplay_add_completions -f
         return
         ;;
     '--now')
@@ -691,6 +733,7 @@ _vplay_audit() {
     # Offer option value completions
     case "${prev}" in
     '--vast')
+        __vplay_add_completions -f
         return
         ;;
     '--map')
@@ -712,30 +755,37 @@ _vplay_audit() {
         return
         ;;
     '--adcash-state')
+        __vplay_add_completions -f
         return
         ;;
     '--proxy')
         return
         ;;
     '--har')
+        __vplay_add_completions -f
         return
         ;;
     '--log')
+        __vplay_add_completions -f
         return
         ;;
     '--beacons')
+        __vplay_add_completions -f
         return
         ;;
     '--tolerance')
         return
         ;;
     '--report')
+        __vplay_add_completions -f
         return
         ;;
     '--junit')
+        __vplay_add_completions -f
         return
         ;;
     '--timeline')
+        __vplay_add_completions -f
         return
         ;;
     esac

@@ -25,13 +25,13 @@ struct AuditCommand: AsyncParsableCommand {
 
     @OptionGroup var tag: TagOptions
 
-    @Option(help: ArgumentHelp("The capture as a HAR 1.2 file (Charles, browser dev tools, vplay --har).", valueName: "file"))
+    @Option(help: ArgumentHelp("The capture as a HAR 1.2 file (Charles, browser dev tools, vplay --har).", valueName: "file"), completion: .file())
     var har: String?
 
-    @Option(help: ArgumentHelp("The capture as a vplay sink log (vplay sink --log).", valueName: "file"))
+    @Option(help: ArgumentHelp("The capture as a vplay sink log (vplay sink --log).", valueName: "file"), completion: .file())
     var log: String?
 
-    @Option(help: ArgumentHelp("The capture as a vplay beacon log (--beacons).", valueName: "file"))
+    @Option(help: ArgumentHelp("The capture as a vplay beacon log (--beacons).", valueName: "file"), completion: .file())
     var beacons: String?
 
     @Option(help: .withDefault("Seconds of slack for timing and playhead checks.", seconds: .seconds(1)),
@@ -43,13 +43,13 @@ struct AuditCommand: AsyncParsableCommand {
 
     @OptionGroup var quietOption: QuietOption
 
-    @Option(help: ArgumentHelp("Write the audit as JSON to FILE.", valueName: "file"), transform: OptionValue.writableFile("--report"))
+    @Option(help: ArgumentHelp("Write the audit as JSON to FILE.", valueName: "file"), completion: .file(), transform: OptionValue.writableFile("--report"))
     var report: String?
 
-    @Option(help: ArgumentHelp("Write JUnit XML: one test case per tracking URL and per check.", valueName: "file"), transform: OptionValue.writableFile("--junit"))
+    @Option(help: ArgumentHelp("Write JUnit XML: one test case per tracking URL and per check.", valueName: "file"), completion: .file(), transform: OptionValue.writableFile("--junit"))
     var junit: String?
 
-    @Option(help: ArgumentHelp("Draw the captured beacons on the media's timeline as SVG.", valueName: "file"), transform: OptionValue.writableFile("--timeline"))
+    @Option(help: ArgumentHelp("Draw the captured beacons on the media's timeline as SVG.", valueName: "file"), completion: .file(), transform: OptionValue.writableFile("--timeline"))
     var timeline: String?
 
     func validate() throws {

@@ -80,14 +80,14 @@ struct FleetCommand: AsyncParsableCommand {
     var pipeline = 1
 
     @Option(help: ArgumentHelp("Write the fleet report (JSON) to FILE; `vplay merge` adds shard reports up.", valueName: "file"),
-            transform: OptionValue.writableFile("--report"))
+            completion: .file(), transform: OptionValue.writableFile("--report"))
     var report: String?
 
     @Flag(help: "Print the report as JSON on stdout instead of the text summary.")
     var json = false
 
     @Option(help: ArgumentHelp("Write JUnit XML: a test case per tracking URL (sent as expected; received as sent) and per fleet check.", valueName: "file"),
-            transform: OptionValue.writableFile("--junit"))
+            completion: .file(), transform: OptionValue.writableFile("--junit"))
     var junit: String?
 
     /// What the viewers do when `--mix` is not given: most watch to the end; some send the app to the background,
@@ -216,10 +216,10 @@ struct MergeCommand: ParsableCommand {
         discussion: ExitCode.mergeDocumentation
     )
 
-    @Argument(help: "Shard reports written by vplay fleet --report.")
+    @Argument(help: "Shard reports written by vplay fleet --report.", completion: .file())
     var reports: [String]
 
-    @Option(help: ArgumentHelp("Write the merged report to FILE.", valueName: "file"), transform: OptionValue.writableFile("--report"))
+    @Option(help: ArgumentHelp("Write the merged report to FILE.", valueName: "file"), completion: .file(), transform: OptionValue.writableFile("--report"))
     var report: String?
 
     @Flag(help: "Print the merged report as JSON on stdout instead of the text summary.")

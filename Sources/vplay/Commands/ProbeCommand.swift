@@ -12,7 +12,7 @@ struct ProbeCommand: AsyncParsableCommand {
         discussion: ExitCode.probeDocumentation
     )
 
-    @Argument(help: "A media file path or an http(s) URL.")
+    @Argument(help: "A media file path or an http(s) URL.", completion: .file())
     var location: String
 
     @Flag(help: "Decode every audio and video frame (frame counts, first/last timestamps, decode speed).")

@@ -50,10 +50,10 @@ struct RewardCheckCommand: AsyncParsableCommand {
     var timeout: Duration = .seconds(5)
 
     @Option(help: ArgumentHelp("Write the public keys JSON for --seed before sending anything.", valueName: "file"),
-            transform: OptionValue.writableFile("--reward-keys"))
+            completion: .file(), transform: OptionValue.writableFile("--reward-keys"))
     var rewardKeys: String?
 
-    @Option(help: ArgumentHelp("Write JUnit XML: one test case per case.", valueName: "file"), transform: OptionValue.writableFile("--junit"))
+    @Option(help: ArgumentHelp("Write JUnit XML: one test case per case.", valueName: "file"), completion: .file(), transform: OptionValue.writableFile("--junit"))
     var junit: String?
 
     @Option(help: ArgumentHelp("The callbacks' timestamp: ISO 8601 or ms since 1970 (default: now).", valueName: "time"), transform: WallTime.init(parsing:))

@@ -69,15 +69,15 @@ struct RunCommand: AsyncParsableCommand {
     @OptionGroup var quietOption: QuietOption
 
     @Option(help: ArgumentHelp("Write every beacon attempt to FILE as JSON Lines, as it happens.", valueName: "file"),
-            transform: OptionValue.writableFile("--beacons"))
+            completion: .file(), transform: OptionValue.writableFile("--beacons"))
     var beacons: String?
 
     @Option(help: ArgumentHelp("Write the beacon attempts as a HAR 1.2 archive (Charles, browser dev tools).", valueName: "file"),
-            transform: OptionValue.writableFile("--har"))
+            completion: .file(), transform: OptionValue.writableFile("--har"))
     var har: String?
 
     @Option(help: ArgumentHelp("Write the Open Measurement session events a correct OM SDK integration would send (emulated: no verification script runs), as JSON Lines.", valueName: "file"),
-            transform: OptionValue.writableFile("--omid-log"))
+            completion: .file(), transform: OptionValue.writableFile("--omid-log"))
     var omidLog: String?
 
     enum ClockOption: String, ExpressibleByArgument, CaseIterable { case virtual, realtime }

@@ -29,10 +29,10 @@ struct SinkCommand: AsyncParsableCommand {
     var host = "127.0.0.1"
 
     @Option(help: ArgumentHelp("Append every hit to FILE as JSON Lines (not inside the --media folder).", valueName: "file"),
-            transform: OptionValue.writableFile("--log"))
+            completion: .file(), transform: OptionValue.writableFile("--log"))
     var log: String?
 
-    @Option(help: ArgumentHelp("Serve the regular files under DIR at /media/<relative path> (GET, HEAD, byte ranges); nothing outside DIR.", valueName: "dir"))
+    @Option(help: ArgumentHelp("Serve the regular files under DIR at /media/<relative path> (GET, HEAD, byte ranges); nothing outside DIR.", valueName: "dir"), completion: .directory)
     var media: String?
 
     @Option(help: ArgumentHelp("A fault to play for matching paths: 500@/midpoint, delay=2s@/start, reset@*, hang@*, stall@*, body=64k@*, 500x1@/complete, rate=200k@/media/*, ttfb=2s@/media/*, stall=3s@after:40%@/media/*; repeatable.", valueName: "spec"),

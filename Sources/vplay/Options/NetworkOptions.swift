@@ -12,7 +12,7 @@ struct NetworkOptions: ParsableArguments {
     var network: NetworkProfile?
 
     @Option(help: ArgumentHelp("Simulate the media download by a rate trace: a JSON file [{\"at\": 0, \"kbps\": 2000}, {\"at\": 5, \"kbps\": 0}, ...] (seconds since the media request).", valueName: "file"),
-            transform: Self.trace)
+            completion: .file(), transform: Self.trace)
     var networkTrace: InputFile<NetworkProfile>?
 
     @Option(help: .withDefault("Media buffered before the first frame shows (Media3's default).", seconds: MediaDelivery.defaultStartupBuffer),

@@ -6,25 +6,25 @@ import Yams
 /// Files a run writes for CI and people, and the expectations it is checked against.
 struct ReportOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Write the whole session as one JSON document: chain, media, events, beacons, summary.", valueName: "file"),
-            transform: OptionValue.writableFile("--report"))
+            completion: .file(), transform: OptionValue.writableFile("--report"))
     var report: String?
 
     @Option(help: ArgumentHelp("Write JUnit XML: one test case per expectation (or per default check).", valueName: "file"),
-            transform: OptionValue.writableFile("--junit"))
+            completion: .file(), transform: OptionValue.writableFile("--junit"))
     var junit: String?
 
     @Option(help: ArgumentHelp("Draw the session as SVG: playhead against session time, pauses shaded, events, beacon latencies.", valueName: "file"),
-            transform: OptionValue.writableFile("--timeline"))
+            completion: .file(), transform: OptionValue.writableFile("--timeline"))
     var timeline: String?
 
     @Option(name: .customLong("expect"), help: ArgumentHelp("Check the run against expectations (JSON or YAML); exit 1 with a diff when one fails.", valueName: "file"),
-            transform: Self.loadInput)
+            completion: .file(), transform: Self.loadInput)
     var expectInput: InputFile<SessionExpectations>?
 
     var expect: SessionExpectations? { expectInput?.value }
 
     @Option(help: ArgumentHelp("Write what this run did as an expectations file (a golden file for --expect).", valueName: "file"),
-            transform: OptionValue.writableFile("--record-expectations"))
+            completion: .file(), transform: OptionValue.writableFile("--record-expectations"))
     var recordExpectations: String?
 
     /// Reads an expectations file: YAML when it ends in .yaml/.yml, else JSON (YAML is tried when the text is not

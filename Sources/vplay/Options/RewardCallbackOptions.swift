@@ -20,7 +20,7 @@ struct RewardCallbackOptions: ParsableArguments {
     var adUnit = "1234567890"
 
     @Option(help: ArgumentHelp("Write the public keys JSON a backend verifies the callbacks with ({\"keys\":[{\"keyId\":...,\"pem\":...,\"base64\":...}]}; the key comes from --seed), before anything plays.", valueName: "file"),
-            transform: OptionValue.writableFile("--reward-keys"))
+            completion: .file(), transform: OptionValue.writableFile("--reward-keys"))
     var rewardKeys: String?
 
     /// More than the callback's query takes besides custom_data and user_id (names, ad network and unit, reward,

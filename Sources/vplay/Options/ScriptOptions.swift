@@ -9,7 +9,7 @@ struct ScriptOptions: ParsableArguments {
     var script: SessionScript?
 
     @Option(name: .customLong("script-file"), help: ArgumentHelp("The same as a JSON file: [{\"at\": 1, \"action\": \"mute\"}, ...].", valueName: "file"),
-            transform: Self.scriptFile)
+            completion: .file(), transform: Self.scriptFile)
     var scriptInput: InputFile<SessionScript>?
 
     var scriptFile: SessionScript? { scriptInput?.value }

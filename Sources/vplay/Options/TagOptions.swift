@@ -6,7 +6,7 @@ import VAST
 
 /// The options that say which ad to load and how: shared by `run`, `inspect` and `fleet`.
 struct TagOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The VAST tag: a file path or an http(s) URL.", valueName: "path|url"))
+    @Option(name: .long, help: ArgumentHelp("The VAST tag: a file path or an http(s) URL.", valueName: "path|url"), completion: .file())
     var vast: String
 
     @Option(help: ArgumentHelp("Read URLs under PREFIX (tags and media) from the local DIR, for offline replay; repeatable.", valueName: "PREFIX=DIR"),
@@ -46,7 +46,7 @@ struct TagOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Force a media file by its id attribute or 1-based position.", valueName: "id"))
     var mediaFile: String?
 
-    @Option(help: ArgumentHelp("Choose low/mid/high quality by the Adcash rule from the last download saved in FILE (none yet: low); time this download and save it.", valueName: "file"))
+    @Option(help: ArgumentHelp("Choose low/mid/high quality by the Adcash rule from the last download saved in FILE (none yet: low); time this download and save it.", valueName: "file"), completion: .file())
     var adcashState: String?
 
     @Flag(help: "Refuse tags, wrappers, media and beacons whose host is or resolves to a private, link-local (169.254.0.0/16: cloud metadata) or unique-local address; loopback stays allowed.")
