@@ -123,12 +123,16 @@ final class TinyProxy {
         process.standardError = try FileHandle(forWritingTo: output)
         try process.run()
         let proxy = TinyProxy(endpoint: ProxySettings.Endpoint("http://127.0.0.1:\(port)")!, process: process, folder: folder, log: log)
-        // Ready once it accepts a connection (a start-up wait, bounded; nothing is timed).
+        // Ready once it accepts a connection *and logs it*: the port was free a moment before, and in a suite full of
+        // servers another one may have taken it meanwhile (tinyproxy then exits, and the probe would reach that
+        // server; a CI run sent the session's requests to one). A start-up wait, bounded; nothing is timed.
         let pid = process.processIdentifier
         let listening = try await offThePool { () -> Bool in
             for _ in 0..<2400 {
-                if Self.accepts(port: port) { return true }
                 if kill(pid, 0) != 0 { return false }
+                if Self.accepts(port: port), ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("Connect (") {
+                    return kill(pid, 0) == 0
+                }
                 usleep(25_000)
             }
             return false
