@@ -26,7 +26,9 @@ import TestSupport
         tag.withLock { $0 = (try? DemoTags.text(beaconBase: server.baseURL))?
             .replacingOccurrences(of: "file://\(clip.path)", with: "\(server.baseURL)/clip.mp4") ?? "" }
 
-        var configuration = try SessionKit().configuration(cli: ["--vast", "\(server.baseURL)/demo.xml", "--fail-on-beacon-errors"])
+        // Patient, as every live session of the suite is: a CI run of the whole suite took the tag past its 8 s.
+        var configuration = try SessionKit().configuration(cli: LiveSession.patient(["--vast", "\(server.baseURL)/demo.xml", "--beacon-timeout", "120"]))
+        configuration.resolver.resolutionTimeout = .seconds(600)
         configuration.proxy = ProxySettings(http: proxy.endpoint, https: proxy.endpoint)
         let records = Locked<[SessionRecord]>([])
         let summary = await AdSessionRunner(configuration: configuration, environment: .live(configuration)).run { record in
@@ -54,7 +56,8 @@ import TestSupport
     @Test func aTunnelTheProxyRefuses_isNamedInWords() async throws {
         let proxy = try await TinyProxy.start()
         defer { proxy.stop() }
-        var configuration = try SessionKit().configuration(cli: ["--vast", "https://127.0.0.1:8443/tag.xml", "--dry-run"])
+        var configuration = try SessionKit().configuration(cli: LiveSession.patient(["--vast", "https://127.0.0.1:8443/tag.xml", "--dry-run"]))
+        configuration.resolver.resolutionTimeout = .seconds(600)
         configuration.proxy = ProxySettings(http: proxy.endpoint, https: proxy.endpoint)
         let records = Locked<[SessionRecord]>([])
         _ = await AdSessionRunner(configuration: configuration, environment: .live(configuration)).run { record in
