@@ -55,6 +55,13 @@ import TestSupport
             guard run.status == 0 else { throw SetupError(message: "fleet shard \(shard): exit \(run.status): \(run.stderr)") }
             documents.append(.init(path("shard-\(shard).json"), schema: "fleet-report.schema.json"))
         }
+        // Issue 37, item 18: `probe --json`, plain, with --decode (an audio and a video stream) and with --demux.
+        for (name, extra) in [("probe", [String]()), ("probe-decode", ["--decode"]), ("probe-demux", ["--demux"])] {
+            let run = try await vplay(["probe", Repo.media("clip-10s-360p.mp4"), "--json"] + extra)
+            guard run.status == 0 else { throw SetupError(message: "\(name): exit \(run.status): \(run.stderr)") }
+            try Data(run.stdout.utf8).write(to: URL(fileURLWithPath: path("\(name).json")))
+            documents.append(.init(path("\(name).json"), schema: "probe.schema.json"))
+        }
         let merge = try await vplay(["merge", path("shard-0.json"), path("shard-1.json"), "--report", path("fleet.json")])
         guard merge.status == 0 else { throw SetupError(message: "merge: exit \(merge.status): \(merge.stderr)") }
         documents.append(.init(path("fleet.json"), schema: "fleet-report.schema.json"))
@@ -85,7 +92,7 @@ import TestSupport
     @Test func everyOutput_validatesAgainstItsSchema() async throws {
         let outputs = try await Self.outputs.value
         #expect(Set(outputs.documents.map(\.schema)) == ["events.schema.json", "report.schema.json", "beacons.schema.json",
-                                                         "inspect.schema.json", "fleet-report.schema.json"])
+                                                         "inspect.schema.json", "fleet-report.schema.json", "probe.schema.json"])
         let errors = try await JSONSchemaCheck.validate(outputs.documents)
         #expect(errors.isEmpty, "\(errors.joined(separator: "\n"))")
     }
