@@ -65,6 +65,14 @@ import Testing
         #expect(error.vastCode.rawValue == 403)
     }
 
+    /// Issue 37, item 21: a refused `file:` URL (remote content, a redirect) is said to be a local file not opened,
+    /// not a scheme outside a list that names `file`; other schemes keep the list.
+    @Test func schemeRefusals_sayWhatWasRefused() {
+        #expect(MediaError.schemeNotAllowed(location: "file:///etc/passwd").description
+            == "local file not opened (a file: URL is played only from a local tag or beside a local manifest, never from remote content or a redirect): file:///etc/passwd")
+        #expect(MediaError.schemeNotAllowed(location: "gopher://x/y").description == "media URL scheme not allowed (file, http, https only): gopher://x/y")
+    }
+
     @Test func open_emptyFile_isNotMedia405() throws {
         let error = try #require(failure(try folder.write("empty.mp4", Data())))
         guard case .notMedia = error else { Issue.record("got \(error)"); return }

@@ -85,7 +85,12 @@ public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .notFound(location, message): "media not found: \(location) (\(message))"
         case let .unreachable(location, message): "media unreachable: \(location) (\(message))"
         case let .cannotRequest(location, reason): "media not requested: \(location) (\(reason))"
-        case let .schemeNotAllowed(location): "media URL scheme not allowed (file, http, https only): \(location)"
+        case let .schemeNotAllowed(location):
+            // A `file:` URL is refused where it came from (remote content, a redirect, outside a local manifest's
+            // folder), not for its scheme: say so rather than list `file` among the allowed schemes.
+            location.lowercased().hasPrefix("file:")
+                ? "local file not opened (a file: URL is played only from a local tag or beside a local manifest, never from remote content or a redirect): \(location)"
+                : "media URL scheme not allowed (file, http, https only): \(location)"
         case let .formatNotAllowed(location, format):
             "media container not allowed (\(format); MP4/MOV/3GP and Matroska/WebM files and HLS or DASH MediaFiles play): \(location)"
         case let .loadTimedOut(location, limit): "media load timed out after \(limit.seconds) s: \(location)"
