@@ -83,21 +83,9 @@ final class TinyProxy {
     static func start() async throws -> TinyProxy {
         var failure: (any Error)?
         for _ in 0..<3 {
-            do { return try await start(port: freePort()) } catch { failure = error }
+            do { return try await start(port: ScriptedHTTPServer.freePort()) } catch { failure = error }
         }
         throw failure!
-    }
-
-    private static func freePort() -> Int {
-        let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(probe) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(probe, $0, length) } }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(probe, $0, &length) } }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     private static func start(port: Int) async throws -> TinyProxy {

@@ -104,7 +104,18 @@ public final class ScriptedHTTPServer: Sendable {
     /// process, so a connection to it is refused and no other test (or the kernel, for an outgoing connection) can
     /// take the port meanwhile.
     public static func closedPort() -> Int {
+        boundPort(keeping: true)
+    }
+
+    /// A loopback port the kernel picked as free, released again: for a child process (a proxy) that must bind a
+    /// port it is told. Something else may take it meanwhile; the caller checks its child got it.
+    public static func freePort() -> Int {
+        boundPort(keeping: false)
+    }
+
+    private static func boundPort(keeping: Bool) -> Int {
         let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { if !keeping { close(probe) } }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
