@@ -27,6 +27,16 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
     /// at once, an inspection and a session each block one).
     public static let shared = BlockingExecutor(threads: max(4, ProcessInfo.processInfo.activeProcessorCount))
 
+    /// `pthread_self()` of every thread of every `BlockingExecutor`.
+    private static let allThreadIDs = Locked<Set<UInt>>([])
+
+    /// Whether the calling code runs on a thread of any `BlockingExecutor` (the shared one, a pod's openers): where
+    /// FFmpeg may block. Code that blocks elsewhere holds a cooperative thread or an event loop.
+    public static var isAnyCurrent: Bool {
+        let current = UInt(pthread_self())
+        return allThreadIDs.withLock { $0.contains(current) }
+    }
+
     /// Whether the calling code runs on one of this executor's threads.
     public var isCurrent: Bool {
         let current = UInt(pthread_self())
@@ -44,6 +54,7 @@ public final class BlockingExecutor: TaskExecutor, @unchecked Sendable {
     private func work() {
         let current = UInt(pthread_self())
         threadIDs.withLock { _ = $0.insert(current) }
+        Self.allThreadIDs.withLock { _ = $0.insert(current) }
         while true {
             condition.lock()
             while head == jobs.count { condition.wait() }

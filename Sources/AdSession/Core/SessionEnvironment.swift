@@ -52,8 +52,17 @@ public struct SessionEnvironment: Sendable {
         self.shutdown = shutdown
     }
 
-    /// Runs `body` preferring the media executor (where FFmpeg may block), when there is one.
+    /// Runs `body` on the media executor (where FFmpeg may block), when there is one.
+    ///
+    /// Setting the preference does not always move the running task: a synchronous function passed as `body` (an
+    /// FFmpeg open) reaches here through a conversion thunk that never hops, and neither does a closure that only
+    /// awaits it, so it ran on the caller's thread (measured: the cooperative pool, a fleet's event loop) although the
+    /// preference was set. One yield first moves the task to the preferred executor.
     func onMediaExecutor<T, Failure: Error>(_ body: () async throws(Failure) -> T) async throws(Failure) -> T {
-        try await withTaskExecutorPreference(mediaExecutor, operation: body)
+        guard let mediaExecutor else { return try await body() }
+        return try await withTaskExecutorPreference(mediaExecutor) { () async throws(Failure) -> T in
+            if (mediaExecutor as? BlockingExecutor)?.isCurrent != true { await Task.yield() }
+            return try await body()
+        }
     }
 }

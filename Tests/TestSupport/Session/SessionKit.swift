@@ -34,6 +34,9 @@ public struct SessionKit: Sendable {
     public var wallStart: Int64 = 1_767_225_600_000
     /// Use FFmpeg on the real files instead of replayed timelines (a simulated network needs the bytes' map).
     public var realMedia = false
+    /// Each real-media call (open, demux, byte map) that ran off a `BlockingExecutor`'s threads: FFmpeg blocks its
+    /// thread, and on one of the cooperative pool's (one per core) it stops every other test's async code meanwhile.
+    public let mediaOffItsThreads = Locked<[String]>([])
 
     public init() {}
 
@@ -61,11 +64,13 @@ public struct SessionKit: Sendable {
         // follows media redirects, is shut down with the session).
         var dryRun = configuration
         dryRun.dryRun = true
+        // FFmpeg runs where the live environment runs it (the media executor's threads), checked at every call.
         let live = realMedia ? SessionEnvironment.live(dryRun) : nil
         var environment = SessionEnvironment(
-            tagFetcher: InMemoryTagFetcher(responses: tags, log: tagRequests), beaconTransport: configuration.dryRun ? nil : transport, media: live?.media ?? media,
+            tagFetcher: InMemoryTagFetcher(responses: tags, log: tagRequests), beaconTransport: configuration.dryRun ? nil : transport,
+            media: live.map { ThreadCheckedOpener(base: $0.media, offThreads: mediaOffItsThreads) } ?? media,
             networkClock: clock, wallClock: { start + clock.now.offset.wholeMilliseconds },
-            shutdown: { await live?.shutdown() })
+            mediaExecutor: live?.mediaExecutor, shutdown: { await live?.shutdown() })
         environment.playbackClock = { _ in VirtualClock() }
         return (environment, transport)
     }
@@ -175,5 +180,30 @@ extension SessionKit {
         }
         let log: [String: Any] = ["version": "1.2", "creator": ["name": "vplay-tests", "version": "1"], "entries": entries]
         return try JSONSerialization.data(withJSONObject: ["log": log])
+    }
+}
+
+/// A media opener that records each call made off a `BlockingExecutor`'s threads, then makes it.
+struct ThreadCheckedOpener: MediaOpening {
+    let base: any MediaOpening
+    let offThreads: Locked<[String]>
+
+    private func check(_ call: String, _ location: String) {
+        if !BlockingExecutor.isAnyCurrent { offThreads.withLock { $0.append("\(call) \(location)") } }
+    }
+
+    func open(_ location: String, options: MediaOpenOptions) throws(MediaError) -> any MediaSource {
+        check("open", location)
+        return try base.open(location, options: options)
+    }
+
+    func openForDemux(_ location: String) throws(MediaError) -> any PacketSource {
+        check("openForDemux", location)
+        return try base.openForDemux(location)
+    }
+
+    func deliveryMap(_ location: String, timelineStart: Duration, streaming: StreamingOptions?) throws(MediaError) -> DeliveryMap {
+        check("deliveryMap", location)
+        return try base.deliveryMap(location, timelineStart: timelineStart, streaming: streaming)
     }
 }
