@@ -6,7 +6,8 @@ import Foundation
 /// sees every request vplay makes.
 ///
 /// An http URL is requested from the proxy in absolute form; an https URL through a `CONNECT` tunnel (the proxy sees
-/// the host and port, not the request, unless it intercepts TLS and its certificate is trusted).
+/// the host and port, not the request, unless it intercepts TLS and its certificate is trusted: `trusting(caFile:)`,
+/// which is why the extra certificate authority travels with the proxy).
 public struct ProxySettings: Sendable, Hashable {
     /// A proxy's address (only `http://` proxies: what async-http-client and FFmpeg speak).
     public struct Endpoint: Sendable, Hashable, CustomStringConvertible {
@@ -36,10 +37,57 @@ public struct ProxySettings: Sendable, Hashable {
     /// subdomains; a leading dot is the same), an IP address, each optionally with `:port`.
     public var noProxy: [String]
 
+    /// Extra certificate authorities trusted for TLS besides the system's (`--ca-cert`: an intercepting proxy's,
+    /// such as Charles' or mitmproxy's, or a test server's): a PEM file. nil: the system's alone.
+    public var extraCAFile: String?
+    /// The same for FFmpeg, whose TLS layer (GnuTLS) reads one file *instead of* the system's store when given one:
+    /// the system bundle followed by `extraCAFile`'s certificates, written once by `trusting(caFile:)`.
+    public var combinedCAFile: String?
+
     public init(http: Endpoint? = nil, https: Endpoint? = nil, noProxy: [String] = []) {
         self.http = http
         self.https = https
         self.noProxy = noProxy.map { $0.lowercased() }
+    }
+
+    /// The system's certificate bundle on Debian and Ubuntu (`ca-certificates`), and where other systems keep theirs.
+    static let systemBundles = ["/etc/ssl/certs/ca-certificates.crt", "/etc/pki/tls/certs/ca-bundle.crt", "/etc/ssl/cert.pem"]
+
+    /// These settings, also trusting the certificate authorities in the PEM file at `path`. Throws when the file
+    /// cannot be read or holds no PEM certificate (a DER file, a key, a directory), naming it.
+    public func trusting(caFile path: String) throws(Invalid) -> ProxySettings {
+        let url = URL(fileURLWithPath: path)
+        guard let handle = try? FileHandle(forReadingFrom: url) else {
+            throw Invalid(description: "--ca-cert \(path): cannot read it")
+        }
+        defer { try? handle.close() }
+        // A bundle of every CA there is is about 200 KB; a larger file is not a certificate file.
+        let data = (try? handle.read(upToCount: 4 << 20)) ?? nil
+        guard let data, data.count < 4 << 20, let text = String(data: data, encoding: .utf8),
+              let pem = Self.certificates(in: text) else {
+            throw Invalid(description: "--ca-cert \(path): no PEM certificate in it (-----BEGIN CERTIFICATE-----; convert a DER file with openssl x509 -inform der)")
+        }
+        let system = Self.systemBundles.lazy.compactMap { try? String(contentsOfFile: $0, encoding: .utf8) }.first ?? ""
+        let combined: String
+        do { combined = try TrustBundle.write(system + "\n" + pem + "\n") } catch {
+            throw Invalid(description: "--ca-cert \(path): cannot prepare the certificate bundle for media requests: \(error)")
+        }
+        var settings = self
+        settings.extraCAFile = url.path
+        settings.combinedCAFile = combined
+        return settings
+    }
+
+    /// The PEM certificate blocks of `text`, joined; nil when there are none.
+    static func certificates(in text: String) -> String? {
+        var blocks: [Substring] = []
+        var rest = text[...]
+        while let begin = rest.range(of: "-----BEGIN CERTIFICATE-----"),
+              let end = rest.range(of: "-----END CERTIFICATE-----", range: begin.upperBound..<rest.endIndex) {
+            blocks.append(rest[begin.lowerBound..<end.upperBound])
+            rest = rest[end.upperBound...]
+        }
+        return blocks.isEmpty ? nil : blocks.joined(separator: "\n")
     }
 
     /// No proxy at all.
@@ -152,5 +200,29 @@ public struct ProxySettings: Sendable, Hashable {
             if bare == name || bare.hasSuffix("." + name) { return true }
         }
         return false
+    }
+}
+
+/// The combined certificate bundle FFmpeg reads (`ProxySettings.combinedCAFile`): one file per process, in a folder
+/// of its own under the temporary directory (created new, so no existing file is ever written), removed at exit.
+enum TrustBundle {
+    private static let folder = Locked<String?>(nil)
+
+    static func write(_ text: String) throws -> String {
+        try folder.withLock { folder in
+            if folder == nil {
+                let base = FileManager.default.temporaryDirectory.appendingPathComponent("vplay-ca-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
+                try FileManager.default.createDirectory(at: base, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+                folder = base.path
+                atexit { TrustBundle.remove() }
+            }
+            let file = URL(fileURLWithPath: folder!).appendingPathComponent("ca-bundle.pem")
+            try Data(text.utf8).write(to: file, options: .atomic)
+            return file.path
+        }
+    }
+
+    private static func remove() {
+        if let path = folder.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: path) }
     }
 }

@@ -69,7 +69,7 @@ import TestSupport
 
     /// Options that read their file as the command line is parsed: a documented placeholder (`golden.json`) that does
     /// not exist fails the parse with "cannot read it", which is the only failure such a line may have.
-    static let readAtParseTime: Set = ["--expect", "--script-file", "--network-trace"]
+    static let readAtParseTime: Set = ["--expect", "--script-file", "--network-trace", "--ca-cert"]
 
     /// Documented lines that start with `vplay` but are intentionally not complete commands, each with why.
     static let notCommands: [String: String] = [:]

@@ -188,7 +188,7 @@ _vplay_run() {
     repeating_flags=()
     non_repeating_flags=(--prefer-streaming --deny-private-networks --deny-loopback --verification-probe --json --dry-run --no-end-card-after-skip --fail-on-beacon-errors --sink --sink-all -q --quiet --version -h --help)
     repeating_options=(--map --macro --sink-fault)
-    non_repeating_options=(--vast --max-wrappers --tag-timeouts --bandwidth --screen --media-file --adcash-state --proxy --network --network-trace --startup-buffer --rebuffer --media-timeout --stall-timeout --pod --break-position --break-max-duration --break-max-ads --break-min-ad-length --break-max-ad-length --viewability --verification-allow --report --junit --timeline --expect --record-expectations --clock --speed --script --script-file --reward --reward-at --video-close --close-delay --reward-callback --reward-user-id --reward-custom-data --ad-unit --reward-keys --repeat-tracking --replay-tracking --seed --now --threads --beacon-timeout --beacon-drain --retries --beacon-concurrency --collector --beacons --har --omid-log)
+    non_repeating_options=(--vast --max-wrappers --tag-timeouts --bandwidth --screen --media-file --adcash-state --proxy --ca-cert --network --network-trace --startup-buffer --rebuffer --media-timeout --stall-timeout --pod --break-position --break-max-duration --break-max-ads --break-min-ad-length --break-max-ad-length --viewability --verification-allow --report --junit --timeline --expect --record-expectations --clock --speed --script --script-file --reward --reward-at --video-close --close-delay --reward-callback --reward-user-id --reward-custom-data --ad-unit --reward-keys --repeat-tracking --replay-tracking --seed --now --threads --beacon-timeout --beacon-drain --retries --beacon-concurrency --collector --beacons --har --omid-log)
     __vplay_offer_flags_options 0
 
     # Offer option value completions
@@ -220,6 +220,10 @@ _vplay_run() {
         return
         ;;
     '--proxy')
+        return
+        ;;
+    '--ca-cert')
+        __vplay_add_completions -f
         return
         ;;
     '--network')
@@ -386,7 +390,7 @@ _vplay_inspect() {
     repeating_flags=()
     non_repeating_flags=(--prefer-streaming --deny-private-networks --deny-loopback --json -q --quiet --no-media --strict --version -h --help)
     repeating_options=(--map)
-    non_repeating_options=(--vast --max-wrappers --tag-timeouts --bandwidth --screen --media-file --adcash-state --proxy --network --network-trace --startup-buffer --rebuffer --media-timeout --stall-timeout --pod --break-position --break-max-duration --break-max-ads --break-min-ad-length --break-max-ad-length)
+    non_repeating_options=(--vast --max-wrappers --tag-timeouts --bandwidth --screen --media-file --adcash-state --proxy --ca-cert --network --network-trace --startup-buffer --rebuffer --media-timeout --stall-timeout --pod --break-position --break-max-duration --break-max-ads --break-min-ad-length --break-max-ad-length)
     __vplay_offer_flags_options 0
 
     # Offer option value completions
@@ -418,6 +422,10 @@ _vplay_inspect() {
         return
         ;;
     '--proxy')
+        return
+        ;;
+    '--ca-cert')
+        __vplay_add_completions -f
         return
         ;;
     '--network')
@@ -488,7 +496,7 @@ _vplay_fleet() {
     repeating_flags=()
     non_repeating_flags=(--prefer-streaming --deny-private-networks --deny-loopback --verification-probe --decode-each --sink --sink-all -q --quiet --dry-run --fail-on-beacon-errors --json --version -h --help)
     repeating_options=(--map --macro --sink-fault)
-    non_repeating_options=(--vast --max-wrappers --tag-timeouts --bandwidth --screen --media-file --adcash-state --proxy --pod --break-position --break-max-duration --break-max-ads --break-min-ad-length --break-max-ad-length --viewability --verification-allow --reward-callback --reward-user-id --reward-custom-data --ad-unit --reward-keys --sessions --concurrency --mix --network-mix --seed --now --rate --shard --collector --beacon-timeout --beacon-drain --retries --beacon-concurrency --pipeline --report --junit)
+    non_repeating_options=(--vast --max-wrappers --tag-timeouts --bandwidth --screen --media-file --adcash-state --proxy --ca-cert --pod --break-position --break-max-duration --break-max-ads --break-min-ad-length --break-max-ad-length --viewability --verification-allow --reward-callback --reward-user-id --reward-custom-data --ad-unit --reward-keys --sessions --concurrency --mix --network-mix --seed --now --rate --shard --collector --beacon-timeout --beacon-drain --retries --beacon-concurrency --pipeline --report --junit)
     __vplay_offer_flags_options 0
 
     # Offer option value completions
@@ -520,6 +528,10 @@ _vplay_fleet() {
         return
         ;;
     '--proxy')
+        return
+        ;;
+    '--ca-cert')
+        __vplay_add_completions -f
         return
         ;;
     '--pod')
@@ -727,7 +739,7 @@ _vplay_audit() {
     repeating_flags=()
     non_repeating_flags=(--prefer-streaming --deny-private-networks --deny-loopback --json -q --quiet --version -h --help)
     repeating_options=(--map)
-    non_repeating_options=(--vast --max-wrappers --tag-timeouts --bandwidth --screen --media-file --adcash-state --proxy --har --log --beacons --tolerance --report --junit --timeline)
+    non_repeating_options=(--vast --max-wrappers --tag-timeouts --bandwidth --screen --media-file --adcash-state --proxy --ca-cert --har --log --beacons --tolerance --report --junit --timeline)
     __vplay_offer_flags_options 0
 
     # Offer option value completions
@@ -759,6 +771,10 @@ _vplay_audit() {
         return
         ;;
     '--proxy')
+        return
+        ;;
+    '--ca-cert')
+        __vplay_add_completions -f
         return
         ;;
     '--har')

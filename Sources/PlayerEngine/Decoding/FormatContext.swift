@@ -256,6 +256,8 @@ final class FormatContext {
             // FFmpeg's TLS layer does not check the server's certificate unless told to (`tls_verify` defaults to 0);
             // players do, against the system's trust store, and so does vplay (a failed check is `unreachable`).
             av_dict_set(&ioOptions, "tls_verify", "1", 0)
+            // `--ca-cert`: GnuTLS reads this file instead of the system's store, so it holds both.
+            if let bundle = proxy.combinedCAFile { av_dict_set(&ioOptions, "ca_file", bundle, 0) }
             // The proxy vplay chose for this URL (`ProxySettings`), or none: an empty value also keeps FFmpeg from
             // reading `http_proxy` from the environment by its own rules (it ignores HTTPS_PROXY and NO_PROXY's
             // upper-case spelling), so tags, media and beacons go the same way.
@@ -352,7 +354,11 @@ final class FormatContext {
         /// A failure to connect, read or recognise the data.
         func classify(_ status: Int32) -> MediaError {
             if deadline.expired { return .loadTimedOut(location: location, limit: deadline.limit) }
-            if WhitelistRefusal.take() == .protocolRefused { return .schemeNotAllowed(location: location) }
+            switch WhitelistRefusal.take() {
+            case .protocolRefused: return .schemeNotAllowed(location: location)
+            case .certificateRefused: return .unreachable(location: location, message: "TLS handshake failed: \(TLSWords.untrustedCertificate)")
+            case .formatRefused, nil: break
+            }
             let message = FFmpegCode.message(status)
             switch status {
             case FFmpegCode.posix(ENOENT), FFmpegCode.posix(ENOTDIR), FFmpegCode.posix(EISDIR), FFmpegCode.posix(EACCES),

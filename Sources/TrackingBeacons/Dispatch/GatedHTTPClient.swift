@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOSSL
 import NIOHTTP1
 import Primitives
 
@@ -52,6 +53,12 @@ public struct GatedHTTPClient: Sendable {
         self.followsRedirects = followsRedirects
         var configuration = configuration
         configuration.redirectConfiguration = .disallow
+        if let extra = proxy.extraCAFile {
+            // `--ca-cert`: trusted besides the system's roots, not instead of them.
+            var tls = configuration.tlsConfiguration ?? .makeClientConfiguration()
+            tls.additionalTrustRoots.append(.file(extra))
+            configuration.tlsConfiguration = tls
+        }
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         self.gate = gate
         self.proxy = proxy

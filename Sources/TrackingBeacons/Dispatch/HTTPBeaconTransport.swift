@@ -153,7 +153,7 @@ public final class HTTPBeaconTransport: BeaconTransport {
             }
         }
         if let error = error as? ChannelError, case .connectTimeout = error { return (.connectTimedOut, true) }
-        if let error = error as? NIOSSLError, case .handshakeFailed = error { return (.tlsHandshakeFailed("\(error)"), true) }
+        if let error = error as? NIOSSLError, case .handshakeFailed = error { return (.tlsHandshakeFailed(TLSWords.describe("\(error)")), true) }
         if error is NIOSSLExtraError { return (.tlsHandshakeFailed("\(error)"), true) }
         if error is SocketAddressError { return (.dnsLookupFailed(host: "\(error)"), true) }
         let text = String(describing: error)

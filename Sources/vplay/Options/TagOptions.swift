@@ -58,9 +58,18 @@ struct TagOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Send tags, media and beacons through this HTTP proxy (Charles, mitmproxy): http://host:port. Without it, HTTP_PROXY, HTTPS_PROXY, ALL_PROXY and NO_PROXY (CIDR ranges too) are read as curl reads them; NO_PROXY applies to both.", valueName: "url"))
     var proxy: String?
 
-    /// The proxy settings of `--proxy` and the environment; a usage error when one is not an http proxy URL.
+    @Option(name: .customLong("ca-cert"),
+            help: ArgumentHelp("Also trust the certificate authorities in this PEM file for https tags, media and beacons (besides the system's): the CA of a proxy that intercepts TLS (Charles, mitmproxy: ~/.mitmproxy/mitmproxy-ca-cert.pem) or of a test server.", valueName: "file"),
+            completion: .file())
+    var caCert: String?
+
+    /// The proxy settings of `--proxy`, `--ca-cert` and the environment; a usage error when a proxy is not an http
+    /// proxy URL or the CA file holds no certificate.
     func proxySettings() throws -> ProxySettings {
-        do { return try ProxySettings.resolve(option: proxy, environment: ProcessInfo.processInfo.environment) } catch {
+        do {
+            let settings = try ProxySettings.resolve(option: proxy, environment: ProcessInfo.processInfo.environment)
+            return try caCert.map { path throws(ProxySettings.Invalid) in try settings.trusting(caFile: path) } ?? settings
+        } catch {
             throw ValidationError(error.description)
         }
     }
@@ -85,7 +94,7 @@ struct TagOptions: ParsableArguments {
     }
 
     /// The files these options read (the Adcash state is read too, and checked as an output: it is rewritten).
-    var inputs: [(option: String, path: String?)] { [("--vast", localTag)] }
+    var inputs: [(option: String, path: String?)] { [("--vast", localTag), ("--ca-cert", caCert)] }
 
     /// The folders `--map` reads tags and media from.
     var inputFolders: [(option: String, path: String)] { map.map { ("--map", $0.directory.path) } }

@@ -121,6 +121,7 @@ final class NestedOpenPolicy {
         if remote {
             av_dict_set(&options, "user_agent", FormatContext.userAgent, 0)
             av_dict_set(&options, "tls_verify", "1", 0)
+            if let bundle = proxy.combinedCAFile { av_dict_set(&options, "ca_file", bundle, 0) }
             av_dict_set(&options, "http_proxy", viaProxy?.description ?? "", 0)
             if redirects != nil { av_dict_set(&options, "max_redirects", "0", 0) }
         }
