@@ -1,5 +1,8 @@
 import AdSession
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import Testing
 import TrackingBeacons
 import TestSupport
@@ -45,6 +48,31 @@ import TestSupport
         #expect(!failed(audit).contains { $0.hasPrefix("timing") }, "no time, no timing verdict: \(failed(audit))")
         #expect(AuditCommand.svg(audit, title: "t").hasPrefix("<svg"))
         #expect(!AuditCommand.json(audit, tag: "t", requests: 12).text.isEmpty && !AuditCommand.results(audit).isEmpty)
+    }
+
+    /// Issue 37, item 18: the audit's picture has a time axis in seconds and colours each beacon by its verdict —
+    /// green, amber for a beacon whose event's timing failed, red for a URL missed or duplicated, a URL never seen
+    /// named at the end of its lane — with the verdict in the title and a legend.
+    @Test func theSVG_hasATimeAxis_andColoursEachBeaconByItsVerdict() async throws {
+        let clean = AuditCommand.svg(try await audit(), title: "demo")
+        #expect(clean.contains(#"class="axis""#) && clean.contains("seconds from the first beacon"))
+        let ticks = clean.components(separatedBy: #"<text class="tick""#).dropFirst().compactMap { $0.split(separator: ">").dropFirst().first?.split(separator: "<").first }
+        #expect(ticks == ["0 s", "2 s", "4 s", "6 s", "8 s", "10 s"], "\(ticks)")
+        #expect(clean.components(separatedBy: #"class="beacon ok""#).count - 1 == 12 && !clean.contains("off-time") && !clean.contains("count-wrong"))
+        let lanes = clean.components(separatedBy: #"<text x="10" y=""#).dropFirst().compactMap { $0.split(separator: ">").dropFirst().first?.split(separator: "<").first }
+        #expect(lanes.filter { $0 == "progress" }.count == 1, "one lane an event: \(lanes)")
+        #expect(clean.contains(">every check holds</tspan>"))
+
+        let edited = try await audit { requests in
+            requests[Self.index(requests, "/midpoint?")].sentAt! += 3000
+            requests.remove(at: Self.index(requests, "/firstQuartile?"))
+        }
+        #expect(verdict(edited, "firstQuartile") == .missing && failed(edited).contains("timing.midpoint"), "\(failed(edited))")
+        let svg = AuditCommand.svg(edited, title: "demo")
+        #expect(svg.contains(#"class="beacon off-time""#) && svg.contains("midpoint at 8.000 s: off time"), "the late midpoint is amber")
+        #expect(svg.contains(">firstQuartile</text>") && svg.contains("URL missing</text>"), "the missing quartile keeps its lane, named in red")
+        #expect(svg.contains(">checks failed</tspan>") && svg.contains(">missing or duplicated</text>"))
+        #expect(try XMLDocument(data: Data(svg.utf8)).rootElement()?.name == "svg", "well-formed")
     }
 
     @Test func aPerfectPlayersCapture_isClean() async throws {

@@ -152,33 +152,90 @@ struct AuditCommand: AsyncParsableCommand {
         ])
     }
 
-    /// The matched beacons on a time axis from the first one, one lane per tracking event, with the quartiles' expected
-    /// times (dashed) from start.
+    /// How a beacon on the audit's picture is judged: its tracking URL's count, then its event's timing.
+    enum Mark: String, CaseIterable {
+        case ok, offTime = "off time", countWrong = "missing or duplicated"
+        var color: String {
+            switch self {
+            case .ok: "#1a7f37"
+            case .offTime: "#bf8700"
+            case .countWrong: "#d1242f"
+            }
+        }
+    }
+
+    /// A step for an axis of `span` seconds: 1, 2 or 5 times a power of ten, about eight ticks.
+    static func tickStep(_ span: Double) -> Double {
+        let raw = max(span, 0.001) / 8
+        let power = pow(10, floor(log10(raw)))
+        return [1.0, 2, 5, 10].map { $0 * power }.first { $0 >= raw } ?? 10 * power
+    }
+
+    /// The matched beacons on a time axis in seconds from the first one, one lane per tracking event, with the
+    /// quartiles' expected times (dashed) from start. Each beacon is coloured by its verdict: green when its tracking
+    /// URL's count holds and its event's timing check passed, amber when the count holds but the timing failed, red
+    /// when its URL was missed or duplicated; a URL never seen is named in red at the end of its lane. The title
+    /// carries the audit's verdict, and a legend says what the colours mean.
     static func svg(_ audit: BeaconAudit, title: String) -> String {
         let timed = audit.matched.compactMap { item in item.request.sentAt.map { (at: $0, tracker: item.tracker) } }
         let origin = timed.map(\.at).min() ?? 0
-        let events = Array(NSOrderedSet(array: audit.matched.map { audit.trackers[$0.tracker].event })) as? [String] ?? []
+        // One lane per event, in the order first seen (NSOrderedSet on Linux kept "progress" twice), then the events
+        // whose URLs were never seen.
+        var seen: Set<String> = []
+        let events = (audit.matched.map { audit.trackers[$0.tracker].event } + audit.trackers.filter { $0.verdict == .missing }.map(\.event))
+            .filter { seen.insert($0).inserted }
         let span = max(Double((timed.map(\.at).max() ?? origin) - origin) / 1000, audit.duration?.seconds ?? 1, 1)
         let left = 150.0, width = 900.0, lane = 18.0
+        let bottom = 50 + Double(events.count) * lane
         func x(_ seconds: Double) -> Double { left + seconds / span * width }
-        var svg = [##"<svg xmlns="http://www.w3.org/2000/svg" width="\##(Int(left + width + 40))" height="\##(Int(60 + Double(events.count) * lane + 40))" font-family="sans-serif" font-size="11">"##,
+        func f(_ value: Double) -> String { String(format: "%.1f", value) }
+        let timingFailed = Set(audit.findings.filter { !$0.passed && !$0.warning && $0.check.hasPrefix("timing.") }.map { String($0.check.dropFirst("timing.".count)) })
+        func mark(_ tracker: BeaconAudit.Tracker) -> Mark {
+            tracker.verdict != .ok ? .countWrong : timingFailed.contains(tracker.event) ? .offTime : .ok
+        }
+        let verdict = audit.passed ? ("every check holds", Mark.ok.color) : ("checks failed", Mark.countWrong.color)
+        var svg = [##"<svg xmlns="http://www.w3.org/2000/svg" width="\##(Int(left + width + 40))" height="\##(Int(bottom + 70))" font-family="sans-serif" font-size="11">"##,
                    ##"<rect width="100%" height="100%" fill="white"/>"##,
-                   ##"<text x="10" y="20" font-size="14" font-weight="bold">\##(JUnitReport.escape(title))</text>"##]
+                   ##"<text x="10" y="20" font-size="14" font-weight="bold">\##(JUnitReport.escape(title)) <tspan fill="\##(verdict.1)">\##(verdict.0)</tspan></text>"##]
         if let start = audit.trackers.firstIndex(where: { $0.event == "start" }).flatMap({ audit.trackers[$0].first }), let duration = audit.duration {
             for share in [0.25, 0.5, 0.75, 1.0] {
                 let at = x(Double(start - origin) / 1000 + duration.seconds * share)
-                svg.append(##"<line x1="\##(String(format: "%.1f", at))" y1="40" x2="\##(String(format: "%.1f", at))" y2="\##(Int(50 + Double(events.count) * lane))" stroke="#999" stroke-dasharray="4 3"/>"##)
+                svg.append(##"<line x1="\##(f(at))" y1="40" x2="\##(f(at))" y2="\##(Int(bottom))" stroke="#999" stroke-dasharray="4 3"/>"##)
             }
         }
         for (row, event) in events.enumerated() {
             let y = 55 + Double(row) * lane
-            svg.append(##"<text x="10" y="\##(String(format: "%.1f", y + 4))">\##(JUnitReport.escape(event))</text>"##)
+            svg.append(##"<text x="10" y="\##(f(y + 4))">\##(JUnitReport.escape(event))</text>"##)
             for item in timed where audit.trackers[item.tracker].event == event {
                 let tracker = audit.trackers[item.tracker]
-                let color = tracker.verdict == .ok ? "#1a7f37" : "#d1242f"
-                svg.append(##"<circle cx="\##(String(format: "%.1f", x(Double(item.at - origin) / 1000)))" cy="\##(String(format: "%.1f", y))" r="4" fill="\##(color)"><title>\##(JUnitReport.escape(event)) at \##(String(format: "%.3f", Double(item.at - origin) / 1000)) s</title></circle>"##)
+                let seconds = Double(item.at - origin) / 1000
+                let judged = mark(tracker)
+                svg.append(##"<circle class="beacon \##(judged == .ok ? "ok" : judged == .offTime ? "off-time" : "count-wrong")" cx="\##(f(x(seconds)))" cy="\##(f(y))" r="4" fill="\##(judged.color)"><title>\##(JUnitReport.escape(event)) at \##(String(format: "%.3f", seconds)) s: \##(judged.rawValue)</title></circle>"##)
+            }
+            let missing = audit.trackers.filter { $0.event == event && $0.verdict == .missing }
+            if !missing.isEmpty {
+                svg.append(##"<text class="missing" x="\##(f(left + width + 4))" y="\##(f(y + 4))" text-anchor="end" fill="\##(Mark.countWrong.color)">\##(missing.count) URL\##(missing.count == 1 ? "" : "s") missing</text>"##)
             }
         }
+        // The time axis: seconds from the first beacon.
+        svg.append(##"<line class="axis" x1="\##(f(left))" y1="\##(f(bottom + 8))" x2="\##(f(left + width))" y2="\##(f(bottom + 8))" stroke="#333"/>"##)
+        let step = tickStep(span)
+        var tick = 0.0
+        while tick <= span + step / 1000 {
+            let at = x(tick)
+            let label = step < 1 ? String(format: "%.\(step < 0.1 ? 2 : 1)f", tick) : String(Int(tick.rounded()))
+            svg.append(##"<line x1="\##(f(at))" y1="\##(f(bottom + 8))" x2="\##(f(at))" y2="\##(f(bottom + 13))" stroke="#333"/>"##)
+            svg.append(##"<text class="tick" x="\##(f(at))" y="\##(f(bottom + 25))" text-anchor="middle">\##(label) s</text>"##)
+            tick += step
+        }
+        svg.append(##"<text x="10" y="\##(f(bottom + 25))">seconds from the first beacon</text>"##)
+        // The legend.
+        var legendX = left
+        for judged in Mark.allCases {
+            svg.append(##"<circle cx="\##(f(legendX))" cy="\##(f(bottom + 45))" r="4" fill="\##(judged.color)"/><text x="\##(f(legendX + 8))" y="\##(f(bottom + 49))">\##(judged.rawValue)</text>"##)
+            legendX += 170
+        }
+        svg.append(##"<text x="\##(f(legendX))" y="\##(f(bottom + 49))" fill="#666">dashed: the quartiles' moments from start</text>"##)
         svg.append("</svg>")
         return svg.joined(separator: "\n") + "\n"
     }
