@@ -121,6 +121,17 @@ import TestSupport
         #expect(paragraph.contains("2 usage error"))
     }
 
+    /// No option states its default twice: ArgumentParser prints a property's initial value itself, so help that also
+    /// writes "(default: …)" said it twice (`--seed`, `--ad-unit`).
+    @Test func help_statesEachDefaultOnce() {
+        for type in VPlay.configuration.subcommands {
+            let help = VPlay.helpMessage(for: type, columns: 10_000).replacingOccurrences(of: "\n", with: " ")
+            let doubled = try? NSRegularExpression(pattern: #"(\(default: [^)]*\))\s+\1"#)
+            let found = doubled?.firstMatch(in: help, range: NSRange(help.startIndex..., in: help))
+            #expect(found == nil, "\(type): \(found.map { String(help[Range($0.range, in: help)!]) } ?? "")")
+        }
+    }
+
     /// On a terminal (a pseudo-terminal from `script`), the real-time status line is cleared for good before the
     /// summary: nothing of it follows the summary's headline. Run a few times: the bug was a race (3 runs in 5).
     @Test func liveLine_neverRedrawsAfterTheSummary() async throws {

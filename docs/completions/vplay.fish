@@ -151,7 +151,7 @@ complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "v
 complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay run" reward-callback' -l 'reward-callback' -d 'When the reward is granted, send a signed reward callback (AdMob server-side verification) to URL: GET with ad_network, ad_unit, custom_data, reward_amount, reward_item, timestamp, transaction_id, user_id, then signature and key_id.' -rfka ''
 complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay run" reward-user-id' -l 'reward-user-id' -d 'The callback\'s user_id (omitted when not given).' -rfka ''
 complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay run" reward-custom-data' -l 'reward-custom-data' -d 'The callback\'s custom_data (omitted when not given).' -rfka ''
-complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay run" ad-unit' -l 'ad-unit' -d 'The callback\'s ad_unit. (default: 1234567890)' -rfka ''
+complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay run" ad-unit' -l 'ad-unit' -d 'The callback\'s ad_unit.' -rfka ''
 complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay run" reward-keys' -l 'reward-keys' -d 'Write the public keys JSON a backend verifies the callbacks with ({"keys":[{"keyId":...,"pem":...,"base64":...}]}; the key comes from --seed), before anything plays.' -rF
 complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay run" repeat-tracking' -l 'repeat-tracking' -d 'pause/resume/mute/unmute beacons on every occurrence or only the first.' -rfka 'every first'
 complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay run" replay-tracking' -l 'replay-tracking' -d 'Whether a replay fires impression, start, quartiles... again.' -rfka 'none all'
@@ -238,7 +238,7 @@ complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "v
 complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay fleet" reward-callback' -l 'reward-callback' -d 'When the reward is granted, send a signed reward callback (AdMob server-side verification) to URL: GET with ad_network, ad_unit, custom_data, reward_amount, reward_item, timestamp, transaction_id, user_id, then signature and key_id.' -rfka ''
 complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay fleet" reward-user-id' -l 'reward-user-id' -d 'The callback\'s user_id (omitted when not given).' -rfka ''
 complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay fleet" reward-custom-data' -l 'reward-custom-data' -d 'The callback\'s custom_data (omitted when not given).' -rfka ''
-complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay fleet" ad-unit' -l 'ad-unit' -d 'The callback\'s ad_unit. (default: 1234567890)' -rfka ''
+complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay fleet" ad-unit' -l 'ad-unit' -d 'The callback\'s ad_unit.' -rfka ''
 complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay fleet" reward-keys' -l 'reward-keys' -d 'Write the public keys JSON a backend verifies the callbacks with ({"keys":[{"keyId":...,"pem":...,"base64":...}]}; the key comes from --seed), before anything plays.' -rF
 complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay fleet" sessions' -l 'sessions' -d 'How many viewers (sessions) in the whole fleet. (default: 1000)' -rfka ''
 complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay fleet" concurrency' -l 'concurrency' -d 'Sessions played at once. (default: 16)' -rfka ''
@@ -283,11 +283,11 @@ complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "v
 complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay sink" reward-seed' -l 'reward-seed' -d 'Serve the reward verifier keys of this --seed (the key vplay signs reward callbacks with) at /__vplay/ssv/verifier-keys.json.' -rfka ''
 complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay sink" version' -l 'version' -d 'Show the version.'
 complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay sink" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay reward-check" seed' -l 'seed' -d 'Seeds the signing key (and key_id) and the transaction ids. (default: 1)' -rfka ''
+complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay reward-check" seed' -l 'seed' -d 'Seeds the signing key (and key_id) and the transaction ids.' -rfka ''
 complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay reward-check" reward' -l 'reward' -d 'What the callbacks grant. (default: Coins:10)' -rfka ''
 complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay reward-check" reward-user-id' -l 'reward-user-id' -d 'user_id of the callbacks. (default: vplay-check-user)' -rfka ''
 complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay reward-check" reward-custom-data' -l 'reward-custom-data' -d 'custom_data of the callbacks. (default: vplay-check)' -rfka ''
-complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay reward-check" ad-unit' -l 'ad-unit' -d 'ad_unit of the callbacks. (default: 1234567890)' -rfka ''
+complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay reward-check" ad-unit' -l 'ad-unit' -d 'ad_unit of the callbacks.' -rfka ''
 complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay reward-check" accept' -l 'accept' -d 'The HTTP statuses that mean the endpoint credited the reward. (default: 200-299)' -rfka ''
 complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay reward-check" timeout' -l 'timeout' -d 'Seconds to wait for each answer. (default: 5)' -rfka ''
 complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay reward-check" reward-keys' -l 'reward-keys' -d 'Write the public keys JSON for --seed before sending anything.' -rF

@@ -27,7 +27,7 @@ struct RewardCheckCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The endpoint, an http(s) URL without a query.", valueName: "url"), transform: RewardCallbackOptions.endpoint)
     var url: String
 
-    @Option(help: .withDefault("Seeds the signing key (and key_id) and the transaction ids.", 1, valueName: "seed"))
+    @Option(help: ArgumentHelp("Seeds the signing key (and key_id) and the transaction ids.", valueName: "seed"))
     var seed: UInt64 = 1
 
     @Option(help: .withDefault("What the callbacks grant.", "Coins:10", valueName: "CURRENCY:AMOUNT"), transform: RewardOptions.reward)
@@ -39,7 +39,7 @@ struct RewardCheckCommand: AsyncParsableCommand {
     @Option(help: .withDefault("custom_data of the callbacks.", "vplay-check", valueName: "text"))
     var rewardCustomData: String?
 
-    @Option(help: .withDefault("ad_unit of the callbacks.", "1234567890", valueName: "id"))
+    @Option(help: ArgumentHelp("ad_unit of the callbacks.", valueName: "id"))
     var adUnit = "1234567890"
 
     @Option(help: .withDefault("The HTTP statuses that mean the endpoint credited the reward.", "200-299", valueName: "LOW-HIGH"), transform: Self.statuses)

@@ -16,7 +16,7 @@ struct RewardCallbackOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The callback's custom_data (omitted when not given).", valueName: "text"))
     var rewardCustomData: String?
 
-    @Option(help: .withDefault("The callback's ad_unit.", "1234567890", valueName: "id"))
+    @Option(help: ArgumentHelp("The callback's ad_unit.", valueName: "id"))
     var adUnit = "1234567890"
 
     @Option(help: ArgumentHelp("Write the public keys JSON a backend verifies the callbacks with ({\"keys\":[{\"keyId\":...,\"pem\":...,\"base64\":...}]}; the key comes from --seed), before anything plays.", valueName: "file"),
