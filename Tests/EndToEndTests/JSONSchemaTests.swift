@@ -62,6 +62,37 @@ import TestSupport
             try Data(run.stdout.utf8).write(to: URL(fileURLWithPath: path("\(name).json")))
             documents.append(.init(path("\(name).json"), schema: "probe.schema.json"))
         }
+        // Issue 37, item 18: `--omid-log` of the demo played with pauses, a mute, a click and a skip, and of a pod.
+        for (name, arguments) in [("omid-demo", ["--vast", Repo.media("demo.xml"), "--dry-run", "--script", "pause@3,resume@4,mute@5,unmute@6,click@6.5,skip@7"]),
+                                  ("omid-pod", ["--vast", Repo.media("pods/pod.xml"), "--dry-run"])] {
+            let run = try await vplay(arguments + ["--quiet", "--omid-log", path("\(name).jsonl")])
+            guard run.status == 0 else { throw SetupError(message: "\(name): exit \(run.status): \(run.stderr)") }
+            documents.append(.init(path("\(name).jsonl"), schema: "omid-log.schema.json", form: .jsonLines))
+        }
+        // `audit --json` and `--report` of the demo's own beacon log (checks that fail included: its beacons went out
+        // on the virtual clock, bunched), and of a capture that matches nothing.
+        let audited = try await vplay(["audit", "--vast", Repo.media("demo.xml"), "--beacons", path("demo.beacons.jsonl"), "--json",
+                                       "--report", path("audit.report.json")])
+        guard audited.status == 0 || audited.status == 1 else { throw SetupError(message: "audit: exit \(audited.status): \(audited.stderr)") }
+        try Data(audited.stdout.utf8).write(to: URL(fileURLWithPath: path("audit.json")))
+        let stray = path("stray.har")
+        try Data(#"{"log": {"version": "1.2", "creator": {"name": "t", "version": "1"}, "entries": [{"startedDateTime": "2026-11-22T12:00:00.000Z", "time": 1, "request": {"method": "GET", "url": "http://127.0.0.1:9/pixel?event=start", "httpVersion": "HTTP/1.1", "headers": [], "queryString": [], "cookies": [], "headersSize": -1, "bodySize": 0}, "response": {"status": 200, "statusText": "", "httpVersion": "HTTP/1.1", "headers": [], "cookies": [], "content": {"size": 0, "mimeType": "image/gif"}, "redirectURL": "", "headersSize": -1, "bodySize": 0}, "cache": {}, "timings": {"send": 0, "wait": 1, "receive": 0}}]}}"#.utf8)
+            .write(to: URL(fileURLWithPath: stray))
+        let strayAudit = try await vplay(["audit", "--vast", Repo.media("demo.xml"), "--har", stray, "--json"])
+        guard strayAudit.status == 1 else { throw SetupError(message: "audit of a stray capture: exit \(strayAudit.status): \(strayAudit.stderr)") }
+        try Data(strayAudit.stdout.utf8).write(to: URL(fileURLWithPath: path("audit-stray.json")))
+        documents += [.init(path("audit.json"), schema: "audit.schema.json"), .init(path("audit.report.json"), schema: "audit.schema.json"),
+                      .init(path("audit-stray.json"), schema: "audit.schema.json")]
+        // `reward-check --json` against an endpoint that credits everything (each forgery's line says it should
+        // not have), and against a closed port (no status, an error).
+        let credits = try ScriptedHTTPServer(replies: [.status(200)])
+        defer { credits.stop() }
+        for (name, url) in [("reward-check", credits.baseURL + "/ssv"), ("reward-check-closed", "http://127.0.0.1:\(ScriptedHTTPServer.closedPort())/ssv")] {
+            let run = try await vplay(["reward-check", url, "--json", "--timeout", "30"])
+            guard run.status == 1 else { throw SetupError(message: "\(name): exit \(run.status): \(run.stderr)") }
+            try Data(run.stdout.utf8).write(to: URL(fileURLWithPath: path("\(name).jsonl")))
+            documents.append(.init(path("\(name).jsonl"), schema: "reward-check.schema.json", form: .jsonLines))
+        }
         let merge = try await vplay(["merge", path("shard-0.json"), path("shard-1.json"), "--report", path("fleet.json")])
         guard merge.status == 0 else { throw SetupError(message: "merge: exit \(merge.status): \(merge.stderr)") }
         documents.append(.init(path("fleet.json"), schema: "fleet-report.schema.json"))
@@ -82,7 +113,9 @@ import TestSupport
 
     @Test func theSchemas_areValidDraft202012Schemas() async throws {
         #expect(Set(JSONSchemaCheck.schemaFiles).isSuperset(of: ["beacon-record.schema.json", "beacons.schema.json", "events.schema.json",
-                                                                 "fleet-report.schema.json", "inspect.schema.json", "report.schema.json"]),
+                                                                 "fleet-report.schema.json", "inspect.schema.json", "report.schema.json",
+                                                                 "probe.schema.json", "sink-hit.schema.json", "audit.schema.json",
+                                                                 "reward-check.schema.json", "omid-log.schema.json"]),
                 "\(JSONSchemaCheck.schemaFiles)")
         let errors = try await JSONSchemaCheck.checkSchemas()
         #expect(errors.isEmpty, "\(errors.joined(separator: "\n"))")
@@ -92,7 +125,8 @@ import TestSupport
     @Test func everyOutput_validatesAgainstItsSchema() async throws {
         let outputs = try await Self.outputs.value
         #expect(Set(outputs.documents.map(\.schema)) == ["events.schema.json", "report.schema.json", "beacons.schema.json",
-                                                         "inspect.schema.json", "fleet-report.schema.json", "probe.schema.json"])
+                                                         "inspect.schema.json", "fleet-report.schema.json", "probe.schema.json",
+                                                         "omid-log.schema.json", "audit.schema.json", "reward-check.schema.json"])
         let errors = try await JSONSchemaCheck.validate(outputs.documents)
         #expect(errors.isEmpty, "\(errors.joined(separator: "\n"))")
     }
