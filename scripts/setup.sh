@@ -4,11 +4,12 @@
 # pkg-config, python3 (the benchmark scripts) and python3-cryptography (the tests verify the signed reward callbacks
 # with it, an implementation independent of vplay's) and python3-jsonschema (the tests validate every JSON output
 # against its schema in schemas/), and tinyproxy (a stock forward proxy the proxy tests run as a child process; the
-# service Debian's package starts is stopped again). Uses sudo when not root.
+# service Debian's package starts is stopped again), and zsh and fish (the completion scripts are tested in each shell
+# that has one). Uses sudo when not root.
 # The Swift toolchain itself (6.0 or newer) is expected on PATH.
 set -euo pipefail
 
-packages=(libavformat-dev libavcodec-dev libavutil-dev zlib1g-dev libbrotli-dev ffmpeg pkg-config python3 python3-cryptography python3-jsonschema libxml2-utils tinyproxy)
+packages=(libavformat-dev libavcodec-dev libavutil-dev zlib1g-dev libbrotli-dev ffmpeg pkg-config python3 python3-cryptography python3-jsonschema libxml2-utils tinyproxy zsh fish)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -25,6 +25,11 @@ struct VPlay: AsyncParsableCommand {
     /// ArgumentParser's own entry point, except that usage errors exit 2 (docs/reference/exit-codes.md) rather than
     /// EX_USAGE (64). Never returns: it exits with the command's code.
     static func entry() async -> Never {
+        if let script = CompletionScripts.requested(by: Array(CommandLine.arguments.dropFirst())) {
+            // With the lines that complete the default subcommand (`CompletionScripts`).
+            StandardStreams.print(script)
+            Foundation.exit(0)
+        }
         if let message = unknownSubcommand(Array(CommandLine.arguments.dropFirst())) {
             StandardStreams.fail(message)
             Foundation.exit(ExitCode.usage.rawValue)

@@ -154,7 +154,7 @@ import TestSupport
         // and a newline), made in process.
         for (shell, file) in [(CompletionShell.bash, "completions/vplay.bash"), (.zsh, "completions/_vplay"), (.fish, "completions/vplay.fish")] {
             let committed = try String(contentsOfFile: docs.appendingPathComponent(file).path, encoding: .utf8)
-            #expect(committed == VPlay.completionScript(for: shell) + "\n", "docs/\(file) is stale: run scripts/make-docs.sh")
+            #expect(committed == CompletionScripts.script(for: shell) + "\n", "docs/\(file) is stale: run scripts/make-docs.sh")
         }
         let page = try String(contentsOfFile: docs.appendingPathComponent("man/vplay.1").path, encoding: .utf8)
         let dump = try await vplay(["--experimental-dump-help"])

@@ -816,3 +816,19 @@ _vplay_help() {
 }
 
 complete -o filenames -F _vplay vplay
+# vplay: the default subcommand is run, so `vplay --vast ...` completes as `vplay run --vast ...`.
+eval "$(declare -f _vplay | sed '1s/^_vplay /__vplay_without_default /')"
+_vplay() {
+    case "${COMP_WORDS[1]}" in
+    -h|--help|--version) __vplay_without_default "${@}" ;;
+    -*)
+        local -a COMP_WORDS=("${COMP_WORDS[0]}" run "${COMP_WORDS[@]:1}")
+        local COMP_CWORD=$((COMP_CWORD + 1))
+        local COMP_LINE="${COMP_WORDS[0]} run${COMP_LINE#"${COMP_WORDS[0]}"}"
+        local COMP_POINT=$((COMP_POINT + 4))
+        __vplay_without_default "${@}"
+        ;;
+    *) __vplay_without_default "${@}" ;;
+    esac
+}
+

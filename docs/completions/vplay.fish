@@ -321,3 +321,19 @@ complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "v
 complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay audit" version' -l 'version' -d 'Show the version.'
 complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay audit" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay help" version' -l 'version' -d 'Show the version.'
+# vplay: the default subcommand is run, so `vplay --vast ...` completes as `vplay run --vast ...`.
+functions --copy __vplay_tokens __vplay_tokens_without_default
+function __vplay_tokens
+    set -l tokens (__vplay_tokens_without_default $argv)
+    set -l first $tokens[2]
+    if test (count $tokens) -lt 2
+        set first (commandline -ct)
+    end
+    if string match -qr -- '^-' "$first"; and not contains -- "$first" -h --help --version
+        set tokens $tokens[1] run $tokens[2..]
+    end
+    if test (count $tokens) -gt 0
+        printf '%s\n' $tokens
+    end
+end
+
