@@ -28,6 +28,8 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "fuzz-media", dependencies: ["FuzzDriver", .product(name: "PlayerEngine", package: "vplay")]),
+        .executableTarget(name: "fuzz-mpd", dependencies: ["FuzzDriver", .product(name: "PlayerEngine", package: "vplay")]),
+        .executableTarget(name: "fuzz-capture", dependencies: ["FuzzDriver", .product(name: "AdSession", package: "vplay")]),
         .executableTarget(
             name: "fuzz-url",
             dependencies: ["FuzzDriver", .product(name: "Primitives", package: "vplay"), .product(name: "TrackingBeacons", package: "vplay")]

@@ -8,7 +8,9 @@
 # Targets: vast (VASTParser), macros (MacroExpander), script (SessionScript text and JSON), expectations
 # (SessionExpectations from JSON and YAML, then checked against a dry run of media/demo.xml), media
 # (FFmpegMediaSource on mutated MP4/MOV/WebM, inputs up to 64 KiB), url (a tracking template expanded, then
-# RequestURL.check and a restrictive URLGate, then each next line as a redirect Location against it).
+# RequestURL.check and a restrictive URLGate, then each next line as a redirect Location against it), mpd (the DASH
+# manifest reader: every representation's segment addresses), capture (the audit's HAR, sink log and beacon log
+# readers).
 #
 # Seeds: Fuzz/corpus/TARGET (committed, small) and, for vast, ../shared/vast-samples/iab when present (read only).
 # What libFuzzer learns goes to Fuzz/.work/corpus/TARGET, logs to Fuzz/.work/logs, crashes, hangs (over 30 s per
@@ -25,7 +27,7 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 seconds=${1:-600}
 shift || true
-all=(vast macros script expectations media url)
+all=(vast macros script expectations media url mpd capture)
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
 for target in "${targets[@]}"; do
@@ -43,7 +45,7 @@ bin=$(cd Fuzz && swift build "${flags[@]}" --show-bin-path)
 # Longest input per target: large enough for the seeds, small enough to keep each run fast.
 max_len() {
   case $1 in
-    vast) echo 16384 ;;
+    vast|mpd|capture) echo 16384 ;;
     media) echo 65536 ;;
     *) echo 4096 ;;
   esac
