@@ -4,7 +4,7 @@
 ///
 /// The same instance is shared by playback and beacon retries (DESIGN.md "Time"). It never goes backwards: a sleep
 /// to a deadline already passed returns without moving the clock.
-public final class VirtualClock: Clock, Sendable {
+public final class VirtualClock: SteppableClock, Sendable {
     public struct Instant: InstantProtocol, Sendable, Hashable, Comparable {
         /// Time since the clock was created.
         public var offset: Duration
@@ -31,4 +31,14 @@ public final class VirtualClock: Clock, Sendable {
     public func advance(to deadline: Instant) {
         current.withLock { now in if deadline.offset > now { now = deadline.offset } }
     }
+
+    public func step(to instant: Instant) { advance(to: instant) }
+}
+
+/// A clock that a caller may move forward itself, without suspending: what `sleep(until:)` does once it checked for
+/// cancellation. The playback engine steps such a clock instead of sleeping on it (a fleet replays hundreds of frames
+/// a session, and each sleep is a hop to the task's executor and back); a clock that measures real time cannot.
+public protocol SteppableClock: Clock where Duration == Swift.Duration {
+    /// Moves the clock to `instant` unless it is there already; never back.
+    func step(to instant: Instant)
 }

@@ -14,6 +14,9 @@ public protocol MediaSource: AnyObject {
     var networkWaits: Int { get }
     /// Where the media's bytes are, when the open mapped them (`MediaOpenOptions.mapDelivery`); nil otherwise.
     var deliveryMap: DeliveryMap? { get }
+    /// The source as a replay of a decoded timeline, when it is one: the engine then takes runs of frames straight
+    /// from the timeline instead of one `nextFrame()` call each. nil for a source that decodes.
+    var replay: TimelineMediaSource? { get }
 }
 
 extension MediaSource {
@@ -21,6 +24,8 @@ extension MediaSource {
     public var networkWaits: Int { 0 }
     /// nil: no delivery map.
     public var deliveryMap: DeliveryMap? { nil }
+    /// nil: a source that decodes.
+    public var replay: TimelineMediaSource? { nil }
 }
 
 /// What a decode (or demux) pass has seen so far.

@@ -150,6 +150,9 @@ public final class TimelineMediaSource: MediaSource {
     /// The timeline's media info.
     public var info: MediaInfo { timeline.info }
 
+    /// Itself: the engine's fast path over a replay's frames.
+    public var replay: TimelineMediaSource? { self }
+
     /// The next frame of the timeline, or nil after the last; never throws.
     public func nextFrame() throws(MediaError) -> MediaFrame? { nextReplayedFrame() }
 

@@ -157,13 +157,13 @@ public struct PlaybackEngine: Sendable {
         /// (`durationMismatch`) instead of completing a view of a fraction of its pictures.
         let checksDeclaredEnd = configuration.rules.duration == nil && source.info.timeline.measuredBy == .container
         let sessionStart = clock.now
-        // A virtual clock is advanced without an async call, from the same start as `sessionStart` (another task may
-        // move a shared one meanwhile).
-        let virtual = (clock as? VirtualClock).flatMap { clock in (sessionStart as? VirtualClock.Instant).map { (clock: clock, start: $0) } }
+        // A clock that can be stepped (the virtual one) is moved without an async call, from `sessionStart` itself
+        // (another task may move a shared one meanwhile).
+        let stepClock = Self.stepper(clock, from: sessionStart)
         // On the virtual clock without a simulated network, a frame is never late and nothing waits for bytes: the
         // frames due before the next other thing (a boundary, a script step, a failure) are presented in one go,
         // without a sleep each (a fleet replays hundreds of frames per session). The same frames, times and counts.
-        let batchesFrames = virtual != nil && configuration.delivery == nil && configuration.measuredNetwork == nil
+        let batchesFrames = stepClock != nil && configuration.delivery == nil && configuration.measuredNetwork == nil
         nonisolated(nonsending) func emit(_ events: [PlaybackEvent]) async {
             for event in events {
                 report.record(event)
@@ -200,9 +200,9 @@ public struct PlaybackEngine: Sendable {
                     break
                 }
                 let due = sessionStart.advanced(by: target)
-                if let virtual {
+                if let stepClock {
                     // What its `sleep` does, without an async call (each one a hop to the task's executor and back).
-                    virtual.clock.advance(to: virtual.start.advanced(by: target))
+                    stepClock(target)
                 } else {
                     try await clock.sleep(until: due, tolerance: nil)
                 }
@@ -268,11 +268,12 @@ public struct PlaybackEngine: Sendable {
                     // media has really been read (or the data ends).
                     report.rebuffers += 1
                     await emit(machine.startBuffering(at: target))
-                    let began = ContinuousClock.now
+                    // Measured on the session's clock (real time, scaled by --speed).
+                    let began = clock.now
                     buffer(through: frame.time + measured.rebuffer, after: frame.time)
                     let ready = max(target, sessionStart.duration(to: clock.now))
                     report.rebufferTime += ready - target
-                    if let limit = measured.stallTimeout, began.duration(to: .now) * measured.speed > limit {
+                    if let limit = measured.stallTimeout, began.duration(to: clock.now) > limit {
                         throw MediaError.networkTimedOut(location: source.info.location,
                             message: "playback stalled for longer than the stall timeout of \(limit.millisecondText) s")
                     }
@@ -298,7 +299,7 @@ public struct PlaybackEngine: Sendable {
                         let other = Self.earliest(boundaryDue, actionDue, nil, nil)
                         // A replayed timeline's frames are taken straight from its array (a fleet replays hundreds per
                         // session: no protocol call, no read-ahead bookkeeping each; nothing is read ahead there).
-                        let replay = aheadHead >= ahead.count ? source as? TimelineMediaSource : nil
+                        let replay = aheadHead >= ahead.count ? source.replay : nil
                         if let replay, upcoming != nil, pendingFailure == nil, machine.phase == .playing, !machine.buffering,
                            let mapping = machine.clockMapping {
                             // A run of them at once: the timeline finds where the frames due before `other` end (or
@@ -351,6 +352,18 @@ public struct PlaybackEngine: Sendable {
         finalize()
         report.finish(machine, clock: now)
         return report
+    }
+
+    /// How to move `clock` to `start` plus a session time without suspending, when it is a `SteppableClock`; nil for
+    /// a clock that must be slept on.
+    static func stepper<C: Clock>(_ clock: C, from start: C.Instant) -> ((Duration) -> Void)? where C.Duration == Duration {
+        guard let steppable = clock as? any SteppableClock else { return nil }
+        return stepper(steppable, from: start)
+    }
+
+    private static func stepper<S: SteppableClock>(_ clock: S, from start: some InstantProtocol) -> ((Duration) -> Void)? {
+        guard let start = start as? S.Instant else { return nil }
+        return { clock.step(to: start.advanced(by: $0)) }
     }
 
     /// The earliest of the times given (called once per frame: no array).
