@@ -3,15 +3,15 @@
 longer than 400.
 
     scripts/code-sizes.py                      # every function and file over a limit, longest first
-    scripts/code-sizes.py --check BASELINE     # exit 1 if anything is over a limit and not in BASELINE, or longer than
-                                               # BASELINE says; lists what has since come under a limit
+    scripts/code-sizes.py --check BASELINE     # exit 1 unless BASELINE lists exactly what is over a limit, at its size
+                                               # (new, grown, shrunk and gone entries are each named)
     scripts/code-sizes.py --write BASELINE     # writes today's offenders as the baseline
 
 A function is a `func`, `init`, `deinit` or `subscript` declaration from its first line to its closing brace, counted
 after string literals and comments are blanked (so braces inside them do not count); nested functions count in their
 own right and inside the function that holds them. Names are `File.swift name` (`#2` for the second function of that
-name in the file). The baseline is a ratchet: the suite runs --check (CodeSizeTests), so an offender may shrink or go,
-never grow, and no new one may appear.
+name in the file). The baseline is a ratchet: the suite runs --check (CodeSizeTests), so an offender may shrink or go
+(and the baseline is lowered with it, so it cannot grow back), never grow, and no new one may appear.
 """
 import os
 import re
@@ -185,11 +185,13 @@ def main(arguments):
                 problems.append(f"new: {key} is {count} lines (limit {FILE_LIMIT if key.endswith('(file)') else FUNCTION_LIMIT})")
             elif count > baseline[key]:
                 problems.append(f"grew: {key} is {count} lines, {baseline[key]} in the baseline")
+        for key, count in sorted(found.items()):
+            if key in baseline and count < baseline[key]:
+                problems.append(f"shrank: {key} is {count} lines, {baseline[key]} in the baseline (lower it there)")
+        for key in sorted(key for key in baseline if key not in found):
+            problems.append(f"now within the limit: {key} (remove it from the baseline)")
         for line in problems:
             print(line)
-        gone = sorted(key for key in baseline if key not in found)
-        for key in gone:
-            print(f"now within the limit (remove it from the baseline): {key}")
         return 1 if problems else 0
     for key, count in sorted(found.items(), key=lambda item: -item[1]):
         print(f"{count:5d}  {key}")
