@@ -70,6 +70,26 @@ import Testing
         try #require(events.first { $0.name == name }, "\(name) missing")
     }
 
+    /// A replay whose media cannot be opened again fails the ad with that error, and the report counts the first
+    /// play's frames once (they were counted twice: added to the earlier plays' before the reopen that failed).
+    @Test func aReplayWhoseReopenFails_countsTheFirstPlayOnce() async throws {
+        let path = Repo.media("clip-5s-video-only.mp4")
+        // No companion: the replay screen follows the video.
+        var rules = PlaybackRules()
+        rules.hasEndCard = false
+        let engine = PlaybackEngine(configuration: .init(rules: rules))
+        let source = try FFmpegMediaSource(location: path), script = try SessionScript(parsing: "replay@6")
+        do {
+            _ = try await engine.play(source, script: script,
+                                      reopen: { () throws(MediaError) -> any MediaSource in throw MediaError.readFailed(location: path, message: "gone") },
+                                      on: VirtualClock()) { _ in }
+            Issue.record("the replay played without its media")
+        } catch {
+            #expect(error.report.plays == 2 && error.report.events.contains(.error), "\(error.report.events)")
+            #expect(error.report.statistics.frames == 150, "the first play's 150 frames, once: \(error.report.statistics.frames)")
+        }
+    }
+
     @Test func backgroundAt3ForegroundAt13_exactTimesOnBothTimelines() async throws {
         let (events, report) = try await session(script: "background@3,foreground@13")
         let q1 = try first(.firstQuartile, in: events)
