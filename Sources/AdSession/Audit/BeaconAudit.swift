@@ -76,11 +76,30 @@ public struct BeaconAudit: Sendable {
         self.tolerance = tolerance
         duration = inspection.media?.exactDuration ?? inspection.ad?.linear?.duration
         let rows = inspection.tracking.filter { $0.event != "clickThrough" }
+        let seen = match(requests, to: rows)
+        trackers = Self.trackers(rows, seen: seen, duration: duration, tolerance: tolerance)
+        let times = { (event: String) -> [Int64] in
+            rows.indices.filter { rows[$0].event == event }.flatMap { seen[$0].compactMap(\.request.sentAt) }.sorted()
+        }
+        let paused = rows.indices.contains { ["pause", "resume"].contains(rows[$0].event) && !seen[$0].isEmpty }
+        findings = Self.orderFindings(times: times) + Self.timingFindings(times: times, paused: paused, duration: duration, tolerance: tolerance)
+        for index in rows.indices {
+            findings += playheadFindings(rows[index], hits: seen[index], tracker: trackers[index], skipOffset: inspection.ad?.linear?.skipOffset)
+            findings += Self.errorCodeFindings(rows[index], hits: seen[index])
+        }
+        // Macros a player left unexpanded.
+        for (request, _) in matched where request.url.range(of: #"\[[A-Z_]{3,}\]|%5B[A-Z_]{3,}%5D"#, options: .regularExpression) != nil {
+            findings.append(Finding(check: "macros", passed: false, detail: "request \(request.index) still has an unexpanded macro: \(request.url)", warning: true))
+        }
+    }
+
+    /// The requests matched to each row (the first row whose template matches), in capture order; `matched` and
+    /// `unmatched` filled on the way. Times outside 1970…9999 are no time (`CapturedRequest.time`), however the
+    /// requests were made: every difference taken later then fits.
+    private mutating func match(_ requests: [CapturedRequest], to rows: [AdInspection.Tracking]) -> [[Hit]] {
         let matchers = rows.map { TemplateMatcher($0.url) }
-        var seen = Array(repeating: [(request: CapturedRequest, macros: [String: String])](), count: rows.count)
+        var seen = Array(repeating: [Hit](), count: rows.count)
         let planHosts = Set(rows.compactMap { URLComponents(string: $0.url)?.host?.lowercased() })
-        // Times outside 1970…9999 are no time (`CapturedRequest.time`), however the requests were made: every
-        // difference below then fits.
         for var request in requests {
             request.sentAt = CapturedRequest.time(request.sentAt)
             // Read once, matched against every row.
@@ -100,16 +119,22 @@ public struct BeaconAudit: Sendable {
                 unmatched.append(request)
             }
         }
-        func times(_ event: String) -> [Int64] { rows.indices.filter { rows[$0].event == event }.flatMap { seen[$0].compactMap(\.request.sentAt) }.sorted() }
+        return seen
+    }
+
+    /// A request matched to a row, with the values its macros had.
+    typealias Hit = (request: CapturedRequest, macros: [String: String])
+
+    /// Each row's tracker: how many requests the capture must hold for it — for a full play, or for the early end the
+    /// capture shows — and its verdict.
+    private static func trackers(_ rows: [AdInspection.Tracking], seen: [[Hit]], duration: Duration?, tolerance: Double) -> [Tracker] {
         func count(_ event: String) -> Int { rows.indices.filter { rows[$0].event == event }.reduce(0) { $0 + seen[$1].count } }
-        let duration = self.duration
         // Where the video ended early, if the capture shows it: a skip, or a close before the end (by its playhead
         // macro, or without a complete) — a close of the end card after the video is not early.
         let ends = rows.indices.filter { ["skip", "closeLinear", "close"].contains(rows[$0].event) }.flatMap { seen[$0] }
         let endPlayhead: Double? = ends.compactMap { Self.playhead($0.macros) }.filter { at in duration.map { at < $0.seconds - tolerance } ?? true }.min()
         let earlyEnd = count("skip") > 0 || endPlayhead != nil || (!ends.isEmpty && count("complete") == 0)
-
-        for (index, row) in rows.enumerated() {
+        return rows.enumerated().map { index, row in
             let offset = row.offset.flatMap(TimeOffset.init(parsing:)).flatMap { offset in duration.map { offset.resolve(against: $0) } }
             var (minimum, maximum): (Int, Int?)
             switch row.event {
@@ -128,13 +153,16 @@ public struct BeaconAudit: Sendable {
             }
             let hits = seen[index]
             let verdict: Verdict = hits.count < minimum ? .missing : maximum.map { hits.count > $0 } == true ? .duplicated : .ok
-            trackers.append(Tracker(event: row.event, source: row.source, template: row.url, offset: offset, minimum: minimum, maximum: maximum,
-                                    seen: hits.count, first: hits.compactMap(\.request.sentAt).min(), verdict: verdict))
+            return Tracker(event: row.event, source: row.source, template: row.url, offset: offset, minimum: minimum, maximum: maximum,
+                           seen: hits.count, first: hits.compactMap(\.request.sentAt).min(), verdict: verdict)
         }
+    }
 
-        // Order: impression, start, the quartiles, complete, each first one not before the one before it. Requests
-        // sent within `simultaneous` of each other are simultaneous (a player fires impression and start together, and
-        // a sink receives them in either order).
+    /// Order: impression, start, the quartiles, complete, each first one not before the one before it. Requests sent
+    /// within `simultaneousMilliseconds` of each other are simultaneous (a player fires impression and start
+    /// together, and a sink receives them in either order).
+    private static func orderFindings(times: (String) -> [Int64]) -> [Finding] {
+        var findings: [Finding] = []
         var previous: (event: String, at: Int64)?
         var order = true
         for event in ["impression"] + Self.milestones.map(\.event) {
@@ -147,52 +175,51 @@ public struct BeaconAudit: Sendable {
             previous = (event, at)
         }
         if order, previous != nil { findings.append(Finding(check: "order", passed: true, detail: "impression, start, quartiles and complete in order")) }
+        return findings
+    }
 
-        findings += Self.timingFindings(times: times, paused: count("pause") > 0 || count("resume") > 0, duration: duration, tolerance: tolerance)
-
-        // Playhead macros against their event.
-        for (index, row) in rows.enumerated() {
-            let expected: Double?
-            switch row.event {
-            case "impression", "creativeView", "start": expected = 0
-            case "firstQuartile", "midpoint", "thirdQuartile", "complete":
-                expected = duration.map { $0.seconds * (Self.milestones.first { $0.event == row.event }?.share ?? 0) }
-            case "progress": expected = trackers[index].offset?.seconds
-            default: expected = nil
-            }
-            for hit in seen[index] {
-                guard let value = Self.playhead(hit.macros) else { continue }
-                if let expected {
-                    let ok = abs(value - expected) <= tolerance
-                    findings.append(Finding(check: "playhead.\(row.event)", passed: ok,
-                                            detail: "\(row.event) (request \(hit.request.index)) says playhead \(Self.seconds(value)) s; its event is at \(Self.seconds(expected)) s"))
-                    // A quartile fires when the playhead reaches it: a playhead before its moment is a player reporting
-                    // an older playhead (vast-client-js sends the previous call's), within the tolerance or not.
-                    if ok, value < expected - Self.playheadSlack {
-                        findings.append(Finding(check: "playhead.early.\(row.event)", passed: true,
-                                                detail: "\(row.event) (request \(hit.request.index)) says playhead \(Self.seconds(value)) s, \(Self.seconds(expected - value)) s before its moment: the player reports an older playhead",
-                                                warning: true))
-                    }
-                }
-                if row.event == "skip", let offset = inspection.ad?.linear?.skipOffset, let duration {
-                    let at = offset.resolve(against: duration).seconds
-                    findings.append(Finding(check: "playhead.skip", passed: value + tolerance >= at,
-                                            detail: "skip at playhead \(Self.seconds(value)) s; the skip offset is \(Self.seconds(at)) s"))
+    /// A row's playhead macros against its event's moment (and a skip's against the skip offset).
+    private func playheadFindings(_ row: AdInspection.Tracking, hits: [Hit], tracker: Tracker, skipOffset: TimeOffset?) -> [Finding] {
+        var findings: [Finding] = []
+        let expected: Double?
+        switch row.event {
+        case "impression", "creativeView", "start": expected = 0
+        case "firstQuartile", "midpoint", "thirdQuartile", "complete":
+            expected = duration.map { $0.seconds * (Self.milestones.first { $0.event == row.event }?.share ?? 0) }
+        case "progress": expected = tracker.offset?.seconds
+        default: expected = nil
+        }
+        for hit in hits {
+            guard let value = Self.playhead(hit.macros) else { continue }
+            if let expected {
+                let ok = abs(value - expected) <= tolerance
+                findings.append(Finding(check: "playhead.\(row.event)", passed: ok,
+                                        detail: "\(row.event) (request \(hit.request.index)) says playhead \(Self.seconds(value)) s; its event is at \(Self.seconds(expected)) s"))
+                // A quartile fires when the playhead reaches it: a playhead before its moment is a player reporting an
+                // older playhead (vast-client-js sends the previous call's), within the tolerance or not.
+                if ok, value < expected - Self.playheadSlack {
+                    findings.append(Finding(check: "playhead.early.\(row.event)", passed: true,
+                                            detail: "\(row.event) (request \(hit.request.index)) says playhead \(Self.seconds(value)) s, \(Self.seconds(expected - value)) s before its moment: the player reports an older playhead",
+                                            warning: true))
                 }
             }
-            // [ERRORCODE] on errors: a VAST code.
-            if row.event == "error", row.url.localizedCaseInsensitiveContains("ERRORCODE") {
-                for hit in seen[index] {
-                    let code = hit.macros["ERRORCODE"] ?? ""
-                    let ok = Int(code).map { (100...999).contains($0) } ?? false
-                    findings.append(Finding(check: "errorcode", passed: ok,
-                                            detail: ok ? "error (request \(hit.request.index)) carries VAST code \(code)" : "error (request \(hit.request.index)) carries [ERRORCODE] = \"\(code)\", not a VAST code"))
-                }
+            if row.event == "skip", let skipOffset, let duration {
+                let at = skipOffset.resolve(against: duration).seconds
+                findings.append(Finding(check: "playhead.skip", passed: value + tolerance >= at,
+                                        detail: "skip at playhead \(Self.seconds(value)) s; the skip offset is \(Self.seconds(at)) s"))
             }
         }
-        // Macros a player left unexpanded.
-        for (request, _) in matched where request.url.range(of: #"\[[A-Z_]{3,}\]|%5B[A-Z_]{3,}%5D"#, options: .regularExpression) != nil {
-            findings.append(Finding(check: "macros", passed: false, detail: "request \(request.index) still has an unexpanded macro: \(request.url)", warning: true))
+        return findings
+    }
+
+    /// [ERRORCODE] on a row's error requests: a VAST code.
+    private static func errorCodeFindings(_ row: AdInspection.Tracking, hits: [Hit]) -> [Finding] {
+        guard row.event == "error", row.url.localizedCaseInsensitiveContains("ERRORCODE") else { return [] }
+        return hits.map { hit in
+            let code = hit.macros["ERRORCODE"] ?? ""
+            let ok = Int(code).map { (100...999).contains($0) } ?? false
+            return Finding(check: "errorcode", passed: ok,
+                           detail: ok ? "error (request \(hit.request.index)) carries VAST code \(code)" : "error (request \(hit.request.index)) carries [ERRORCODE] = \"\(code)\", not a VAST code")
         }
     }
 
