@@ -167,7 +167,19 @@ struct RunCommand: AsyncParsableCommand {
         let expectations = reports.expect
         let results = expectations.map { $0.check(transcript, summary: summary) }
         let code = signals.received.map { 128 + $0 } ?? exitCode(for: summary, expectations: expectations, results: results)
-        // Each file on its own: one that cannot be written does not keep the others (or the summary) from being written.
+        failures += writeReports(transcript: transcript, summary: summary, results: results, exitCode: code, interrupted: interrupted,
+                                 configuration: configuration, session: sessionID, started: started, seconds: startedAt.duration(to: wall.now).seconds)
+        await console.finish(summary, exitCode: code, expectations: results)
+        if let error = summary.error { StandardStreams.fail("VAST \(error.code): \(error.message)") }
+        try CommandOutputs.exit(code, failures: failures, signalled: signals.received != nil,
+                                reason: Self.reason(code, summary: summary, results: results))
+    }
+
+    /// Writes the reports asked for (expectations recorded, JUnit, timeline, OMID log, report), each file on its own:
+    /// one that cannot be written does not keep the others (or the summary) from being written. What failed, in words.
+    func writeReports(transcript: SessionTranscript, summary: SessionSummary, results: [ExpectationResult]?, exitCode: Int32, interrupted: Bool,
+                      configuration: SessionConfiguration, session sessionID: String, started: Date, seconds: Double) -> [String] {
+        var failures: [String] = []
         func write(_ option: String, _ path: String?, _ content: () throws -> String) {
             guard let path else { return }
             do { try OutputFile.write(try content(), to: path, option: option) } catch { failures.append("\(error)") }
@@ -184,21 +196,18 @@ struct RunCommand: AsyncParsableCommand {
             JUnitReport.xml(JUnitReport.Suite(
                 name: tag.vast, command: "run", subject: tag.vast,
                 cases: JUnitReport.sessionCases(summary: summary, transcript: transcript, results: results),
-                started: started, hostname: ProcessInfo.processInfo.hostName, seconds: startedAt.duration(to: wall.now).seconds,
+                started: started, hostname: ProcessInfo.processInfo.hostName, seconds: seconds,
                 properties: [("tag", tag.vast), ("seed", "\(configuration.seed)"), ("dryRun", "\(configuration.dryRun)"),
                              ("sessionClock", String(format: "%.3f", summary.clock.seconds)), ("vplay", VPlayVersion.current)]))
         }
-        write("--timeline", reports.timeline) { TimelineSVG.render(transcript, summary: summary, title: "vplay: \(tag.vast)", exitCode: code) }
+        write("--timeline", reports.timeline) { TimelineSVG.render(transcript, summary: summary, title: "vplay: \(tag.vast)", exitCode: exitCode) }
         write("--omid-log", omidLog) {
             OMIDLog.lines(transcript, breakPosition: configuration.adBreak.position).map { $0.text + "\n" }.joined()
         }
         write("--report", reports.report) {
-            SessionReport.json(tag: tag.vast, transcript: transcript, summary: summary, exitCode: code, expectations: results, configuration: configuration, session: sessionID).text + "\n"
+            SessionReport.json(tag: tag.vast, transcript: transcript, summary: summary, exitCode: exitCode, expectations: results, configuration: configuration, session: sessionID).text + "\n"
         }
-        await console.finish(summary, exitCode: code, expectations: results)
-        if let error = summary.error { StandardStreams.fail("VAST \(error.code): \(error.message)") }
-        try CommandOutputs.exit(code, failures: failures, signalled: signals.received != nil,
-                                reason: Self.reason(code, summary: summary, results: results))
+        return failures
     }
 
     /// The usage error when the media at `location` (a local file) is also a file the run writes.
