@@ -46,34 +46,10 @@ public final class FFmpegMediaSource: MediaSource {
         self.format = format
         tallies = Array(repeating: DemuxTally(), count: format.streamCount)
 
-        var streams: [StreamInfo] = []
-        var stats: [DecodeStatistics.Stream] = []
-        var decoders: [Int: CodecContext] = [:]
-        var decoderFailures: [Int: MediaError] = [:]
-        var pictures: Set<Int> = []
-        var labels: [Int: String] = [:]
-        for index in 0..<format.streamCount {
-            let stream = format.stream(index)
-            var info = Self.describe(stream)
-            if stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0 { pictures.insert(index) }
-            labels[index] = Self.codecLabel(stream)
-            if info.type == .video || info.type == .audio {
-                do {
-                    // A demux-only pass needs to know that a decoder exists, not to open it.
-                    let decoder = options.openDecoders
-                        ? try CodecContext(stream: stream, threads: options.decoderThreads, location: location) : nil
-                    if decoder != nil || (!options.openDecoders && avcodec_find_decoder(stream.pointee.codecpar.pointee.codec_id) != nil) {
-                        info.decodable = true
-                        decoders[index] = decoder
-                        slot[index] = stats.count
-                        stats.append(.init(index: index, type: info.type))
-                    }
-                } catch {
-                    decoderFailures[index] = error
-                }
-            }
-            streams.append(info)
-        }
+        let opened = Self.openStreams(of: format, options: options, location: location)
+        let (streams, stats, decoders, decoderFailures, pictures, labels) =
+            (opened.streams, opened.statistics, opened.decoders, opened.failures, opened.pictures, opened.labels)
+        slot = opened.slots
         self.decoders = decoders
         for index in decoders.keys { pending[index] = []; pendingHead[index] = 0 }
         statistics = DecodeStatistics(streams: stats)
