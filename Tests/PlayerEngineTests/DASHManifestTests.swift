@@ -26,6 +26,21 @@ import Testing
         #expect(DASHManifest.seconds("10") == nil)
     }
 
+    /// Found by fuzz-mpd (2026-12-02, after 147,726 inputs): a presentation of 10³⁵ days is finite but beyond `Int`, and
+    /// naming it in the refusal trapped (`Int(duration)`): any ad server could stop `run`, `fleet`, `inspect` or
+    /// `probe` with it. Refused with the duration written out; hundreds of digits (infinity) are no duration at all.
+    @Test func aDurationBeyondInt_isRefused_notATrap() throws {
+        let template = #"<Representation id="1" bandwidth="1"><SegmentTemplate timescale="1000" duration="4000" media="s$Number$.m4s"/></Representation>"#
+        do {
+            _ = try manifest(template, duration: "P1" + String(repeating: "3", count: 100) + "DT0H0M10.000S")
+            Issue.record("a presentation of 10^105 days was read")
+        } catch {
+            guard case let .formatNotAllowed(_, format) = error else { Issue.record("\(error)"); return }
+            #expect(format.contains("longer than a day"), "\(format)")
+        }
+        #expect(DASHManifest.seconds("P" + String(repeating: "9", count: 400) + "D") == nil, "infinity is no duration")
+    }
+
     @Test func timeline_withRepeatsAndAnOpenEnd_listsEverySegmentWithItsTime() throws {
         let read = try manifest(#"""
             <Representation id="a" bandwidth="100"><SegmentTemplate timescale="10" initialization="$RepresentationID$/init.mp4" media="$RepresentationID$/$Time$.m4s">

@@ -79,7 +79,8 @@ struct DASHManifest {
         }
         duration = (period["duration"] ?? root["mediaPresentationDuration"]).flatMap(Self.seconds)
         if let duration, duration > Self.maxDuration {
-            throw .formatNotAllowed(location: location, format: "dash of \(Int(duration)) s (longer than a day)")
+            // Not `Int(duration)`: a duration of 10³⁰ s is finite and beyond `Int` (found by fuzz-mpd: a trap).
+            throw .formatNotAllowed(location: location, format: "dash of \(String(format: "%.0f", duration)) s (longer than a day)")
         }
         let periodBase = Self.base(of: period, under: Self.base(of: root, under: base))
         var found: [Representation] = []
@@ -144,7 +145,8 @@ struct DASHManifest {
             default: return nil
             }
         }
-        return number.isEmpty ? total : nil
+        // Hundreds of digits read as infinity: no duration.
+        return number.isEmpty && total.isFinite ? total : nil
     }
 }
 
