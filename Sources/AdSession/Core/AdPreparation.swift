@@ -128,6 +128,13 @@ struct AdPreparation {
             prepared.steps.append(.failure(error, errorTargets: ad.errorURLs.map(Self.errorTarget)))
             return prepared
         }
+        await takeOpened(opened, into: &prepared, ad: ad, linear: linear, inLineTagURL: inLineTagURL, criteria: criteria, purpose: purpose)
+        return prepared
+    }
+
+    /// The ad's media is open: its plan, rules and what is reported about it (the resolved ad, the media's warnings).
+    private func takeOpened(_ opened: MediaOpener.Opened, into prepared: inout PreparedAd, ad: ResolvedAd, linear: Linear, inLineTagURL: String,
+                            criteria: MediaSelectionCriteria, purpose: Purpose) async {
         let media = PreparedAd.Media(selection: opened.selection, location: opened.location, source: opened.source,
                                      assetURI: BeaconPlanner.assetURI(opened.selection.file.url, inLineTagURL: inLineTagURL),
                                      delivery: opened.delivery,
@@ -158,7 +165,6 @@ struct AdPreparation {
             prepared.steps.append(.warning(Self.trailingHeaderWarning(delivery.map)))
         }
         if let warning = Self.durationWarning(declared: linear.duration, media: duration) { prepared.steps.append(.warning(warning)) }
-        return prepared
     }
 
     /// The speed of a real-time session under `--network` (its media then reads through the profile's throttle); nil
