@@ -29,6 +29,11 @@ public struct ExpectationResult: Sendable, Equatable {
 extension SessionExpectations {
     /// Checks every expectation against what a run reported.
     public func check(_ transcript: SessionTranscript, summary: SessionSummary) -> [ExpectationResult] {
+        eventResults(transcript) + beaconResults(transcript) + outcomeResults(summary) + (strict == true ? strictResults(transcript) : [])
+    }
+
+    /// Each expected event: how often it happened, and (with a playhead or clock) when its n-th occurrence did.
+    private func eventResults(_ transcript: SessionTranscript) -> [ExpectationResult] {
         var results: [ExpectationResult] = []
         let slack = tolerance ?? 0.001
         for expected in events ?? [] {
@@ -67,6 +72,12 @@ extension SessionExpectations {
             }
             results.append(.init(name: name, passed: misses.isEmpty, detail: misses.isEmpty ? nil : "was at " + misses.joined(separator: ", "), check: check))
         }
+        return results
+    }
+
+    /// Each expected beacon: how many fired, and whether they were delivered.
+    private func beaconResults(_ transcript: SessionTranscript) -> [ExpectationResult] {
+        var results: [ExpectationResult] = []
         for expected in beacons ?? [] {
             let matching = transcript.firedBeacons.filter { expected.matches($0) }
             let count = expected.count ?? 1
@@ -86,6 +97,12 @@ extension SessionExpectations {
                                      check: "\(beacon) delivered"))
             }
         }
+        return results
+    }
+
+    /// The reward, the error code and the ending expected.
+    private func outcomeResults(_ summary: SessionSummary) -> [ExpectationResult] {
+        var results: [ExpectationResult] = []
         if let reward {
             let granted = summary.playback?.rewardGranted ?? false
             results.append(.init(name: reward ? "reward granted" : "no reward", passed: granted == reward,
@@ -101,17 +118,21 @@ extension SessionExpectations {
             let actual = summary.playback?.ending?.rawValue ?? "none"
             results.append(.init(name: "ending \(ending)", passed: actual == ending, detail: actual == ending ? nil : "ended \(actual)", check: "ending"))
         }
-        if strict == true {
-            let listed = Set((events ?? []).map(\.name))
-            var unlisted: [String: Int] = [:]
-            for event in transcript.events where !listed.contains(event.name.rawValue) { unlisted[event.name.rawValue, default: 0] += 1 }
-            results.append(.init(name: "no other events", passed: unlisted.isEmpty,
-                                 detail: unlisted.isEmpty ? nil : "also happened: " + unlisted.sorted { $0.key < $1.key }.map { "\($0.key) \(Self.times($0.value))" }.joined(separator: ", ")))
-            let unmatched = transcript.firedBeacons.filter { beacon in !(beacons ?? []).contains { $0.matches(beacon) } }
-            let shown = unmatched.prefix(5).map { "\($0.event) \($0.url)" }.joined(separator: "; ")
-            results.append(.init(name: "no other beacons", passed: unmatched.isEmpty,
-                                 detail: unmatched.isEmpty ? nil : "also fired \(Self.times(unmatched.count)): \(shown)\(unmatched.count > 5 ? "; …" : "")"))
-        }
+        return results
+    }
+
+    /// `strict`: no event and no beacon the expectations do not list.
+    private func strictResults(_ transcript: SessionTranscript) -> [ExpectationResult] {
+        var results: [ExpectationResult] = []
+        let listed = Set((events ?? []).map(\.name))
+        var unlisted: [String: Int] = [:]
+        for event in transcript.events where !listed.contains(event.name.rawValue) { unlisted[event.name.rawValue, default: 0] += 1 }
+        results.append(.init(name: "no other events", passed: unlisted.isEmpty,
+                             detail: unlisted.isEmpty ? nil : "also happened: " + unlisted.sorted { $0.key < $1.key }.map { "\($0.key) \(Self.times($0.value))" }.joined(separator: ", ")))
+        let unmatched = transcript.firedBeacons.filter { beacon in !(beacons ?? []).contains { $0.matches(beacon) } }
+        let shown = unmatched.prefix(5).map { "\($0.event) \($0.url)" }.joined(separator: "; ")
+        results.append(.init(name: "no other beacons", passed: unmatched.isEmpty,
+                             detail: unmatched.isEmpty ? nil : "also fired \(Self.times(unmatched.count)): \(shown)\(unmatched.count > 5 ? "; …" : "")"))
         return results
     }
 
