@@ -87,122 +87,37 @@ public struct ResolvedAd: Sendable, Hashable, Encodable {
         self.isPodAd = isPodAd
         self.linearCreative = inLine.linearCreative
 
-        let links: [(source: TrackingSource, document: String?, impressions: [Impression], errors: [String],
-                     viewable: ViewableImpression?, verifications: [Verification], creatives: [Creative],
-                     extensions: [Extension])] =
-            wrappers.map { ($0.source, $0.tagURL, $0.wrapper.impressions, $0.wrapper.errorURLs, $0.wrapper.viewableImpression,
-                            $0.wrapper.verifications, $0.wrapper.creatives, $0.wrapper.extensions) }
-            + [(.inline, inLineDocumentURL, inLine.impressions, inLine.errorURLs, inLine.viewableImpression, inLine.verifications,
-                inLine.creatives, inLine.extensions)]
-
-        var impressions: [SourcedURL] = [], errors: [SourcedURL] = [], tracking: [SourcedTracking] = []
-        var clickTracking: [SourcedURL] = [], customClicks: [SourcedURL] = [], companions: [Sourced<Companion>] = []
-        var companionView: [SourcedURL] = [], companionClicks: [SourcedURL] = [], icons: [Sourced<Icon>] = []
-        var verifications: [Sourced<Verification>] = [], viewable: [SourcedURL] = [], notViewable: [SourcedURL] = []
-        var undetermined: [SourcedURL] = [], extensions: [Sourced<Extension>] = []
-        var clickThrough: SourcedURL?
-
-        var dropped: [SourcedURL] = [], relative: [SourcedURL] = []
-        var document: String?
-        /// `url` as it is requested, or nil (and noted) when it never is.
-        func request(_ url: String, _ source: TrackingSource) -> String? {
-            switch URLTemplate.dispatchForm(url, documentURL: document) {
-            case let .request(form): return form
-            case .blank: return nil
-            case .notHTTP: dropped.append(SourcedURL(url: url, source: source))
-            case .notAbsolute: relative.append(SourcedURL(url: url, source: source))
-            }
-            return nil
+        var merged = ChainMerge()
+        for link in wrappers {
+            merged.add(ChainMerge.Link(source: link.source, document: link.tagURL, impressions: link.wrapper.impressions, errors: link.wrapper.errorURLs,
+                                       viewable: link.wrapper.viewableImpression, verifications: link.wrapper.verifications,
+                                       creatives: link.wrapper.creatives, extensions: link.wrapper.extensions),
+                       // A wrapper's Linear creatives all apply to the InLine's.
+                       linears: link.wrapper.creatives.compactMap(\.linear))
         }
-        func dispatchable(_ events: [TrackingEvent], _ source: TrackingSource) -> [TrackingEvent] {
-            events.compactMap { event in request(event.url, source).map { var e = event; e.url = $0; return e } }
-        }
-        func dispatchable(_ clicks: [ClickURL], _ source: TrackingSource) -> [ClickURL] {
-            clicks.compactMap { click in request(click.url, source).map { var c = click; c.url = $0; return c } }
-        }
-        func sourced(_ urls: [String], _ source: TrackingSource) -> [SourcedURL] {
-            urls.compactMap { request($0, source) }.map { SourcedURL(url: $0, source: source) }
-        }
-        /// A page a click opens: a protocol-relative one takes the document's scheme; anything else is as written
-        /// (a landing page may be an app link).
-        func page(_ url: String) -> String {
-            let trimmed = url.trimmingCharacters(in: .whitespacesAndNewlines)
-            if trimmed.hasPrefix("//"), case let .request(form) = URLTemplate.dispatchForm(trimmed, documentURL: document) { return form }
-            return url
-        }
-
-        for link in links {
-            let src = link.source
-            document = link.document
-            impressions += link.impressions.compactMap { impression in
-                request(impression.url, src).map { SourcedURL(url: $0, id: impression.id, source: src) }
-            }
-            errors += sourced(link.errors, src)
-            if let v = link.viewable {
-                viewable += sourced(v.viewable, src)
-                notViewable += sourced(v.notViewable, src)
-                undetermined += sourced(v.viewUndetermined, src)
-            }
-            verifications += link.verifications.map { verification in
-                var v = verification
-                v.tracking = dispatchable(v.tracking, src)
-                return Sourced(v, source: src)
-            }
-            extensions += link.extensions.map { Sourced($0, source: src) }
-            // Only the first Linear of the InLine plays; a wrapper's Linear creatives all apply to it.
-            let linears: [Linear] = src == .inline
-                ? (inLine.linearCreative?.linear).map { [$0] } ?? []
-                : link.creatives.compactMap(\.linear)
-            for linear in linears {
-                tracking += dispatchable(linear.tracking, src).map {
-                    SourcedTracking(event: $0.event, offset: $0.offset, url: $0.url, source: src)
-                }
-                clickTracking += dispatchable(linear.videoClicks.clickTracking, src).map { SourcedURL(url: $0.url, id: $0.id, source: src) }
-                customClicks += dispatchable(linear.videoClicks.customClicks, src).map { SourcedURL(url: $0.url, id: $0.id, source: src) }
-                if let through = linear.videoClicks.clickThrough {
-                    // Later links are closer to the InLine, so the last one seen wins.
-                    clickThrough = SourcedURL(url: page(through.url), id: through.id, source: src)
-                }
-                icons += linear.icons.map { icon in
-                    var i = icon
-                    i.viewTracking = i.viewTracking.compactMap { request($0, src) }
-                    i.clickThrough = i.clickThrough.map(page)
-                    i.clickTracking = dispatchable(i.clickTracking, src)
-                    return Sourced(i, source: src)
-                }
-            }
-            for original in link.creatives.compactMap(\.companionAds).flatMap(\.companions) {
-                var companion = original
-                companion.tracking = dispatchable(companion.tracking, src)
-                companion.clickTracking = dispatchable(companion.clickTracking, src)
-                companion.clickThrough = companion.clickThrough.map(page)
-                if companion.resources.isEmpty && src != .inline {
-                    companionView += companion.tracking.filter { $0.event == .creativeView }
-                        .map { SourcedURL(url: $0.url, source: src) }
-                    companionClicks += companion.clickTracking.map { SourcedURL(url: $0.url, id: $0.id, source: src) }
-                } else {
-                    companions.append(Sourced(companion, source: src))
-                }
-            }
-        }
-        self.impressions = impressions
-        self.errorURLs = errors
-        self.linearTracking = tracking
-        self.clickThrough = clickThrough
-        self.clickTracking = clickTracking
-        self.customClicks = customClicks
-        self.companions = companions
+        merged.add(ChainMerge.Link(source: .inline, document: inLineDocumentURL, impressions: inLine.impressions, errors: inLine.errorURLs,
+                                   viewable: inLine.viewableImpression, verifications: inLine.verifications, creatives: inLine.creatives,
+                                   extensions: inLine.extensions),
+                   // Only the first Linear of the InLine plays.
+                   linears: (inLine.linearCreative?.linear).map { [$0] } ?? [])
+        self.impressions = merged.impressions
+        self.errorURLs = merged.errors
+        self.linearTracking = merged.tracking
+        self.clickThrough = merged.clickThrough
+        self.clickTracking = merged.clickTracking
+        self.customClicks = merged.customClicks
+        self.companions = merged.companions
         self.companionRequirement = inLine.creatives.compactMap(\.companionAds).first?.required
-        self.companionCreativeView = companionView
-        self.companionClickTracking = companionClicks
-        self.icons = icons
-        self.verifications = verifications
-        self.viewable = viewable
-        self.notViewable = notViewable
-        self.viewUndetermined = undetermined
-        self.extensions = extensions
-        self.undispatchableURLs = dropped
-        self.relativeURLs = relative
+        self.companionCreativeView = merged.companionView
+        self.companionClickTracking = merged.companionClicks
+        self.icons = merged.icons
+        self.verifications = merged.verifications
+        self.viewable = merged.viewable
+        self.notViewable = merged.notViewable
+        self.viewUndetermined = merged.undetermined
+        self.extensions = merged.extensions
+        self.undispatchableURLs = merged.dropped
+        self.relativeURLs = merged.relative
         self.inLineResponseURL = nil
     }
 
