@@ -249,34 +249,10 @@ final class FormatContext {
         let failure = Failure(location: location, target: target, protocols: protocols, deadline: deadline)
 
         var ioOptions: OpaquePointer? = nil
-        av_dict_set(&ioOptions, "protocol_whitelist", protocols, 0)
-        av_dict_set(&ioOptions, "rw_timeout", String(max(1, Int64(ioTimeout.seconds * 1_000_000))), 0)
-        if isRemote(target) {
-            av_dict_set(&ioOptions, "user_agent", userAgent, 0)
-            // FFmpeg's TLS layer does not check the server's certificate unless told to (`tls_verify` defaults to 0);
-            // players do, against the system's trust store, and so does vplay (a failed check is `unreachable`).
-            av_dict_set(&ioOptions, "tls_verify", "1", 0)
-            // `--ca-cert`: GnuTLS reads this file instead of the system's store, so it holds both.
-            if let bundle = proxy.combinedCAFile { av_dict_set(&ioOptions, "ca_file", bundle, 0) }
-            // The proxy vplay chose for this URL (`ProxySettings`), or none: an empty value also keeps FFmpeg from
-            // reading `http_proxy` from the environment by its own rules (it ignores HTTPS_PROXY and NO_PROXY's
-            // upper-case spelling), so tags, media and beacons go the same way.
-            av_dict_set(&ioOptions, "http_proxy", viaProxy?.description ?? "", 0)
-        }
-        if isRemote(target), redirects != nil {
-            // FFmpeg would follow redirects unchecked (to any host, port or private address): it follows none, and
-            // vplay follows them with every target checked (`MediaRedirects`), then opens where they end.
-            av_dict_set(&ioOptions, "max_redirects", "0", 0)
-        }
+        readerOptions(&ioOptions, remote: isRemote(target), protocols: protocols, ioTimeout: ioTimeout, viaProxy: viaProxy, proxy: proxy,
+                      vplayFollowsRedirects: redirects != nil)
         var reader: UnsafeMutablePointer<AVIOContext>? = nil
-        var connected = avio_open2(&reader, target, AVIO_FLAG_READ, &interrupt, &ioOptions)
-        var opened = target  // where the data comes from, after redirects
-        if connected == FFmpegCode.posix(EIO), isRemote(target), let redirects, !deadline.expired,
-           let final = try redirects(target, deadline.remaining) {
-            // The answer was a redirect (FFmpeg says only "I/O error" for one it may not follow).
-            opened = final
-            connected = avio_open2(&reader, final, AVIO_FLAG_READ, &interrupt, &ioOptions)
-        }
+        let (connected, opened) = try connect(&reader, to: target, options: &ioOptions, interrupt: &interrupt, redirects: redirects, deadline: deadline)
         av_dict_free(&ioOptions)
         guard connected >= 0, let inner = reader else { throw failure.classify(connected) }
         func closing(_ error: MediaError) -> MediaError {

@@ -116,15 +116,8 @@ final class NestedOpenPolicy {
         let viaProxy = remote ? URL(string: target).flatMap { proxy.endpoint(for: $0) } : nil
         let protocols = remote ? (viaProxy == nil ? FormatContext.remoteProtocols : FormatContext.remoteProtocols + ",httpproxy")
                                : FormatContext.localProtocols
-        av_dict_set(&options, "protocol_whitelist", protocols, 0)
-        av_dict_set(&options, "rw_timeout", String(max(1, Int64(ioTimeout.seconds * 1_000_000))), 0)
-        if remote {
-            av_dict_set(&options, "user_agent", FormatContext.userAgent, 0)
-            av_dict_set(&options, "tls_verify", "1", 0)
-            if let bundle = proxy.combinedCAFile { av_dict_set(&options, "ca_file", bundle, 0) }
-            av_dict_set(&options, "http_proxy", viaProxy?.description ?? "", 0)
-            if redirects != nil { av_dict_set(&options, "max_redirects", "0", 0) }
-        }
+        FormatContext.readerOptions(&options, remote: remote, protocols: protocols, ioTimeout: ioTimeout, viaProxy: viaProxy, proxy: proxy,
+                                    vplayFollowsRedirects: redirects != nil)
         let status = avio_open2(reader, target, AVIO_FLAG_READ, interrupt, &options)
         av_dict_free(&options)
         return status
