@@ -10,6 +10,8 @@ struct MediaOpener {
     let mappings: [URLMapping]
     let decoderThreads: Int
     let media: any MediaOpening
+    /// The session's network clock: a real-time startup delay runs from the media request on it.
+    let clock: any Clock<Duration>
     /// A simulated network: a file that would not be ready within its media timeout fails with 402 and the next is
     /// tried, as IMA moves on after `loadVideoTimeout`.
     var network: SessionConfiguration.NetworkConditions? = nil
@@ -23,8 +25,8 @@ struct MediaOpener {
         var source: any MediaSource
         /// Its download under the simulated network, if there is one.
         var delivery: MediaDelivery?
-        /// When it was requested (the wall clock), for a real-time startup delay.
-        var requested: ContinuousClock.Instant
+        /// Time since it was requested, on the network clock, for a real-time startup delay.
+        var sinceRequested: @Sendable () -> Duration
         /// How an HLS playlist was opened (its variant chooser), for a later open of the same media; nil otherwise.
         var streaming: StreamingOptions? = nil
     }
@@ -48,7 +50,7 @@ struct MediaOpener {
             }
             let attempt: Result<(String, any MediaSource), MediaError>
             var delivery: MediaDelivery?
-            var requested = ContinuousClock.now
+            var sinceRequested = clock.stopwatch()
             let streaming = MediaFileSelector.isStreaming(selection.file) ? StreamingOptions(chooseVariant: Self.variantChooser(
                 criteria, network: network, type: MediaFileSelector.isDASH(selection.file) ? MediaFileSelector.dashType : Self.hlsType)) : nil
             switch MediaLocator(mappings: mappings).locate(selection.file.url, inLineTagURL: inLineTagURL) {
@@ -61,7 +63,7 @@ struct MediaOpener {
                         options.throttle = network.profile
                         options.throttleSpeed = speed
                     }
-                    requested = .now
+                    sinceRequested = clock.stopwatch()
                     let source = try media.open(location, options: options)
                     delivery = try network.map { network throws(MediaError) in try Self.delivery(of: source, at: location, network: network, media: media, streaming: streaming) }
                     attempt = .success((location, source))
@@ -74,7 +76,7 @@ struct MediaOpener {
             switch attempt {
             case let .success((location, source)):
                 selection.reason += Self.streamingNote(selection.file, info: source.info)
-                return (.success(Opened(selection: selection, location: location, source: source, delivery: delivery, requested: requested,
+                return (.success(Opened(selection: selection, location: location, source: source, delivery: delivery, sinceRequested: sinceRequested,
                                         streaming: streaming)), skipped)
             case let .failure(error):
                 let failure = SessionError(kind: .media, code: error.vastCode, message: error.description)

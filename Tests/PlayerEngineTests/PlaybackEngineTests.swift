@@ -90,6 +90,16 @@ import Testing
         }
     }
 
+    /// Under a measured network the startup delay is the time since the media request on the session's network clock
+    /// (handed in, not read from the machine's), scaled by --speed: a stopwatch that says 1.5 s at speed 2 is 3 s.
+    @Test func measuredStartupDelay_comesFromTheInjectedClock() async throws {
+        let source = try FFmpegMediaSource(location: Repo.media("clip-5s-video-only.mp4"))
+        let measured = PlaybackEngine.MeasuredNetwork(startupBuffer: .seconds(1), rebuffer: .seconds(1), stallTimeout: nil,
+                                                      sinceRequested: { .milliseconds(1500) }, speed: 2)
+        let report = try await PlaybackEngine(configuration: .init(measuredNetwork: measured)).play(source, on: VirtualClock()) { _ in }
+        #expect(report.startupDelay == .seconds(3))
+    }
+
     @Test func backgroundAt3ForegroundAt13_exactTimesOnBothTimelines() async throws {
         let (events, report) = try await session(script: "background@3,foreground@13")
         let q1 = try first(.firstQuartile, in: events)

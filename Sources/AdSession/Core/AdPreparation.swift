@@ -109,7 +109,8 @@ struct AdPreparation {
             return prepared
         }
         let opener = MediaOpener(mappings: configuration.mappings, decoderThreads: purpose == .play ? configuration.decoderThreads : 1,
-                                 media: environment.media, network: configuration.network, throttleSpeed: Self.realtimeSpeed(configuration))
+                                 media: environment.media, clock: environment.networkClock, network: configuration.network,
+                                 throttleSpeed: Self.realtimeSpeed(configuration))
         let (opening, skipped) = await environment.onMediaExecutor {
             opener.open(linear.mediaFiles, criteria: criteria, inLineTagURL: inLineTagURL)
         }
@@ -141,7 +142,7 @@ struct AdPreparation {
                                      measuredNetwork: Self.realtimeSpeed(configuration).flatMap { speed in
                                          configuration.network.map { network in
                                              PlaybackEngine.MeasuredNetwork(startupBuffer: network.startupBuffer, rebuffer: network.rebuffer,
-                                                                            stallTimeout: network.stallTimeout, requested: opened.requested, speed: speed)
+                                                                            stallTimeout: network.stallTimeout, sinceRequested: opened.sinceRequested, speed: speed)
                                          }
                                      })
         prepared.media = media

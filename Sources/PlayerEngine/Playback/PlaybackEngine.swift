@@ -52,17 +52,17 @@ public struct PlaybackEngine: Sendable {
         public var rebuffer: Duration
         /// A stall longer than this fails the ad; nil: no limit.
         public var stallTimeout: Duration?
-        /// When the media was requested, on the wall clock: the startup delay runs from here.
-        public var requested: ContinuousClock.Instant
+        /// Time since the media was requested, on the session's network clock: the startup delay runs from there.
+        public var sinceRequested: @Sendable () -> Duration
         /// Session seconds per wall second (`--speed`).
         public var speed: Double
 
-        /// A policy as given; `requested` is the wall-clock instant the media was requested.
-        public init(startupBuffer: Duration, rebuffer: Duration, stallTimeout: Duration?, requested: ContinuousClock.Instant, speed: Double) {
+        /// A policy as given; `sinceRequested` says how long ago, on the network clock, the media was requested.
+        public init(startupBuffer: Duration, rebuffer: Duration, stallTimeout: Duration?, sinceRequested: @escaping @Sendable () -> Duration, speed: Double) {
             self.startupBuffer = startupBuffer
             self.rebuffer = rebuffer
             self.stallTimeout = stallTimeout
-            self.requested = requested
+            self.sinceRequested = sinceRequested
             self.speed = speed
         }
     }
@@ -111,7 +111,7 @@ public struct PlaybackEngine: Sendable {
         if let measured = configuration.measuredNetwork {
             // Startup: the first frame shows once `startupBuffer` of media has really arrived.
             feed.buffer(through: first.time + measured.startupBuffer, after: first.time)
-            report.startupDelay = measured.requested.duration(to: .now) * measured.speed
+            report.startupDelay = measured.sinceRequested() * measured.speed
         }
         let sessionStart = clock.now
         // A clock that can be stepped (the virtual one) is moved without an async call, from `sessionStart` itself
