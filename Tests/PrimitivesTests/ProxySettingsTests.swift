@@ -1,6 +1,7 @@
 import Foundation
 import Primitives
 import Testing
+import TestSupport
 
 /// `--proxy` and HTTP_PROXY, HTTPS_PROXY, NO_PROXY: which requests go through which proxy, as curl decides it.
 @Suite struct ProxySettingsTests {
@@ -83,5 +84,32 @@ import Testing
         #expect(url.requestTarget == path + (components.percentEncodedQuery.map { "?" + $0 } ?? ""))
         // The bytes the pooled transport writes: the same target.
         #expect(url.withRequestTargetBytes { slash, rest in (slash ? "/" : "") + String(decoding: rest, as: UTF8.self) } == url.requestTarget)
+    }
+}
+
+/// `--ca-cert`: the bundle FFmpeg reads holds the system's certificates and the file's, written once however often
+/// the options are resolved; a TLS library's text becomes words.
+@Suite struct TrustedCertificateTests {
+    @Test func theBundle_holdsTheSystemsCertificatesAndTheFiles_writtenOnce() throws {
+        let folder = try TemporaryFolder()
+        let ca = try folder.write("ca.pem", TestCertificate.certificatePEM)
+        let first = try ProxySettings.direct.trusting(caFile: ca)
+        let bundle = try #require(first.combinedCAFile)
+        // An atomic write replaces the file: a new inode each time it is written.
+        let written = try FileManager.default.attributesOfItem(atPath: bundle)[.systemFileNumber] as? Int
+        let again = try ProxySettings.direct.trusting(caFile: ca)
+        #expect(again.combinedCAFile == bundle && first.extraCAFile == URL(fileURLWithPath: ca).path)
+        let now = try FileManager.default.attributesOfItem(atPath: bundle)[.systemFileNumber] as? Int
+        #expect(written != nil && now == written, "not written again")
+        let text = try String(contentsOfFile: bundle, encoding: .utf8)
+        let system = try String(contentsOfFile: "/etc/ssl/certs/ca-certificates.crt", encoding: .utf8)
+        #expect(text.hasPrefix(system) && text.contains(TestCertificate.certificatePEM.split(separator: "\n")[1]))
+    }
+
+    @Test func tlsLibraryText_isSaidInWords() {
+        #expect(TLSWords.describe("handshakeFailed(sslError([error:1000007d:SSL routines:OPENSSL_internal:CERTIFICATE_VERIFY_FAILED at /x/handshake.cc:320]))")
+                == TLSWords.untrustedCertificate)
+        #expect(TLSWords.describe("error:100000f7:SSL routines:OPENSSL_internal:WRONG_VERSION_NUMBER at /x/tls_record.cc:231") == "wrong version number")
+        #expect(TLSWords.describe("something else") == "the handshake did not complete")
     }
 }
