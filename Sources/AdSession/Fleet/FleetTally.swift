@@ -7,15 +7,8 @@ import TrackingBeacons
 /// fleet sends ~100,000 beacons): per tracking URL sent and delivered, failures by reason, latency in an
 /// HdrHistogram, and, for reconciliation with the sink, how many requests went out for each request target.
 ///
-/// It also holds the fleet back, so queued beacons cannot pile up in memory. The sessions send through a few
-/// dispatchers (one per event loop), each with its share of `limit` (a `Hold`): a session takes room in its hold for
-/// the beacons a session sends on average, and starts only when that room fits (`admitSession`); its beacons use the
-/// room, and a beacon past it counts one more, waiting while twice the share is outstanding (on the virtual clock
-/// nothing moves while it waits). A session's beacons come in a burst on the virtual clock: held back at its start,
-/// a session waits once, not once per beacon (each wait a continuation, and its resumption a job for its event loop).
-/// An answer frees room in its own dispatcher's hold and lets that hold's sessions go, so each loop keeps its own
-/// connections busy (one shared bound let one loop's sessions take every turn, and the other loop's connections
-/// went idle).
+/// It also holds the fleet back, so queued beacons cannot pile up in memory: a `FleetAdmission` machine behind the
+/// same lock, whose waiters are the sessions' and beacons' continuations.
 final class FleetTally: Sendable {
     /// What the sessions and the dispatcher add to, behind one lock: each addition is a few counter updates, so
     /// sessions on every core add at once without queueing on an actor (one hop per event and per beacon made a
@@ -37,33 +30,17 @@ final class FleetTally: Sendable {
         var beaconsSent = 0
         /// Per simulated network (`--network-mix`): how its viewers did.
         var networks: [String: FleetReport.NetworkPopulation] = [:]
-        /// Each dispatcher's hold.
-        var holds: [Hold]
-        /// Sessions started, for the beacons a session sends on average (`room(limit:)`).
-        var sessionsStarted = 0
-        /// The fleet was stopped (a signal): nothing waits for room any more (`stop()`).
-        var stopped = false
-
-        /// The room a session takes when it starts: the beacons a session has sent on average so far (at least 1,
-        /// at most `limit`).
-        func room(limit: Int) -> Int { min(limit, max(1, sessionsStarted == 0 ? 1 : beaconsSent / sessionsStarted)) }
+        /// Who may start and send (the counts above are only counted).
+        var admission: Admission
 
         /// Beacons outstanding over every hold.
-        var outstanding: Int { holds.reduce(0) { $0 + $1.outstanding } }
+        var outstanding: Int { admission.outstanding }
 
         /// `events` by name, as the report writes them.
         var eventsByName: [String: Int] { Dictionary(uniqueKeysWithValues: events.map { ($0.key.rawValue, $0.value) }) }
     }
 
-    /// One dispatcher's share of the bound: its beacons outstanding (sent or queued, not yet answered, and the room
-    /// its sessions took and have not used), and who waits on it.
-    struct Hold: Sendable {
-        var outstanding = 0
-        /// Sessions waiting to start (resumed with the room taken for them), first come first served.
-        var sessionsWaiting: [CheckedContinuation<Int, Never>] = []
-        /// Beacons waiting past the ceiling.
-        var beaconsWaiting: [CheckedContinuation<Void, Never>] = []
-    }
+    typealias Admission = FleetAdmission<CheckedContinuation<Int, Never>, CheckedContinuation<Void, Never>>
 
     /// The room a session holds in its dispatcher's hold: counted as outstanding when it starts (`admitSession`),
     /// taken by its beacons as they are sent, and what is left given back when it ends (`endSession`). One
@@ -77,9 +54,6 @@ final class FleetTally: Sendable {
     /// Index of each tracking URL (`event`, `source`, `template`) in the report's list.
     private let keys: [Key: Int]
     private let counts: Locked<Counts>
-    /// Each hold's bound on its sessions' room, and (twice it) on its beacons.
-    private let limit: Int
-    private let ceiling: Int
     private let targetOf: @Sendable (String) -> String?
 
     /// - Parameters:
@@ -91,11 +65,8 @@ final class FleetTally: Sendable {
         var index: [Key: Int] = [:]
         for (position, key) in keys.enumerated() where index[key] == nil { index[key] = position }
         self.keys = index
-        let holds = max(1, holds)
         counts = Locked(Counts(sent: Array(repeating: 0, count: keys.count), delivered: Array(repeating: 0, count: keys.count),
-                               holds: Array(repeating: Hold(), count: holds)))
-        self.limit = (max(1, limit) + holds - 1) / holds
-        ceiling = 2 * self.limit
+                               admission: Admission(limit: limit, holds: holds)))
         self.targetOf = targetOf
     }
 
@@ -138,7 +109,7 @@ final class FleetTally: Sendable {
 
     /// Sessions waiting to start and beacons waiting to be sent, now, over every hold.
     var waiting: (sessions: Int, beacons: Int) {
-        counts.withLock { counts in counts.holds.reduce((0, 0)) { ($0.0 + $1.sessionsWaiting.count, $0.1 + $1.beaconsWaiting.count) } }
+        counts.withLock { $0.admission.waiting }
     }
 
     /// Waits until a session sending through hold `hold`'s dispatcher may start, then counts room in that hold for
@@ -146,28 +117,11 @@ final class FleetTally: Sendable {
     /// there), now or when answers free it. An answer that lets a session go takes its room for it, so the session
     /// starts without looking again, and sessions start at the pace their beacons are answered.
     nonisolated(nonsending) func admitSession(hold: Int = 0) async -> Room {
-        let limit = self.limit
-        if let room = counts.withLock({ Self.start(&$0, hold: hold, limit: limit) }) { return Room(hold: hold, left: room) }
+        if let room = counts.withLock({ $0.admission.startSession(hold: hold) }) { return Room(hold: hold, left: room) }
         let room = await withCheckedContinuation { (continuation: CheckedContinuation<Int, Never>) in
-            let room: Int? = counts.withLock { counts in
-                if let room = Self.start(&counts, hold: hold, limit: limit) { return room }
-                counts.holds[hold].sessionsWaiting.append(continuation)
-                return nil
-            }
-            if let room { continuation.resume(returning: room) }
+            if let now = counts.withLock({ $0.admission.wait(session: continuation, hold: hold) }) { Self.resume([now]) }
         }
         return Room(hold: hold, left: room)
-    }
-
-    /// A session of `hold` starting now, if its room fits: the room, counted.
-    private static func start(_ counts: inout Counts, hold: Int, limit: Int) -> Int? {
-        // Stopped: no session starts; the caller sees the cancellation and ends its worker.
-        if counts.stopped { return 0 }
-        let room = counts.room(limit: limit)
-        guard counts.holds[hold].outstanding == 0 || counts.holds[hold].outstanding + room <= limit else { return nil }
-        counts.holds[hold].outstanding += room
-        counts.sessionsStarted += 1
-        return room
     }
 
     /// A session ended: the room its beacons did not take is given back (and may let others go).
@@ -175,12 +129,7 @@ final class FleetTally: Sendable {
         let left = room.left
         room.left = 0
         guard left > 0 else { return }
-        var woken = Woken()
-        counts.withLock { counts in
-            counts.holds[room.hold].outstanding -= left
-            letGo(&counts, hold: room.hold, into: &woken)
-        }
-        woken.resume()
+        Self.resume(counts.withLock { $0.admission.sessionEnded(hold: room.hold, unused: left) })
     }
 
     /// Counts a beacon as sent: in its session's room while there is some; past it (or with no room: hold 0), as one
@@ -188,12 +137,11 @@ final class FleetTally: Sendable {
     /// (their `countedAt`; the beacon is not copied to carry it).
     nonisolated(nonsending) func admit(_ beacon: PlannedBeacon, in room: Room? = nil) async -> Int? {
         let index = row(of: beacon)
-        let ceiling = self.ceiling, hold = room?.hold ?? 0
+        let hold = room?.hold ?? 0
         let roomy = (room?.left ?? 0) > 0
         if roomy { room!.left -= 1 }
         func take(_ counts: inout Counts) -> Bool {
-            guard roomy || counts.stopped || counts.holds[hold].outstanding < ceiling else { return false }
-            if !roomy { counts.holds[hold].outstanding += 1 }
+            guard counts.admission.sendBeacon(hold: hold, roomy: roomy) else { return false }
             counts.beaconsSent += 1
             if let index { counts.sent[index] += 1 }
             return true
@@ -201,12 +149,7 @@ final class FleetTally: Sendable {
         while !counts.withLock(take) {
             await withCheckedContinuation { continuation in
                 // Freed between the check and here: go round again at once; else wait for an answer.
-                let freed = counts.withLock { counts in
-                    guard !counts.stopped, counts.holds[hold].outstanding >= ceiling else { return true }
-                    counts.holds[hold].beaconsWaiting.append(continuation)
-                    return false
-                }
-                if freed { continuation.resume() }
+                if let now = counts.withLock({ $0.admission.wait(beacon: continuation, hold: hold) }) { Self.resume([now]) }
             }
         }
         return index
@@ -216,40 +159,16 @@ final class FleetTally: Sendable {
     /// waiting past the ceiling are let through to the dispatcher, whose drain the signal has cut to about 2 s. Without
     /// it, workers waited for room until hung beacons timed out.
     func stop() {
-        let (sessions, beacons) = counts.withLock { counts in
-            counts.stopped = true
-            var sessions: [CheckedContinuation<Int, Never>] = [], beacons: [CheckedContinuation<Void, Never>] = []
-            for hold in counts.holds.indices {
-                sessions += counts.holds[hold].sessionsWaiting
-                beacons += counts.holds[hold].beaconsWaiting
-                counts.holds[hold].sessionsWaiting.removeAll()
-                counts.holds[hold].beaconsWaiting.removeAll()
+        Self.resume(counts.withLock { $0.admission.stop() })
+    }
+
+    /// Resumes the waiters the machine let go, after the lock.
+    private static func resume(_ actions: [Admission.Action]) {
+        for action in actions {
+            switch action {
+            case let .startSession(session, room): session.resume(returning: room)
+            case let .sendBeacon(beacon): beacon.resume()
             }
-            return (sessions, beacons)
-        }
-        for session in sessions { session.resume(returning: 0) }
-        for beacon in beacons { beacon.resume() }
-    }
-
-    /// Waiters let go under the lock, resumed after it.
-    private struct Woken {
-        var beacon: CheckedContinuation<Void, Never>?
-        var sessions: [(CheckedContinuation<Int, Never>, Int)] = []
-
-        func resume() {
-            beacon?.resume()
-            for (session, room) in sessions { session.resume(returning: room) }
-        }
-    }
-
-    /// After beacons of `hold` stopped being outstanding: a beacon of a session under way first (below the ceiling),
-    /// then as many sessions as have room under the bound, each its room taken.
-    private func letGo(_ counts: inout Counts, hold: Int, into woken: inout Woken) {
-        if counts.holds[hold].outstanding < ceiling, !counts.holds[hold].beaconsWaiting.isEmpty {
-            woken.beacon = counts.holds[hold].beaconsWaiting.removeFirst()
-        }
-        while !counts.holds[hold].sessionsWaiting.isEmpty, let room = Self.start(&counts, hold: hold, limit: limit) {
-            woken.sessions.append((counts.holds[hold].sessionsWaiting.removeFirst(), room))
         }
     }
 
@@ -257,12 +176,11 @@ final class FleetTally: Sendable {
     func record(_ record: BeaconRecord, hold: Int = 0) {
         let index = record.planned.countedAt ?? row(of: record.planned)
         let target = record.wasSent && index != nil ? targetOf(record.url) : nil
-        var woken = Woken()
-        counts.withLock { counts in
+        let actions = counts.withLock { counts -> [Admission.Action] in
             if let index, let target {
                 counts.requestsByTarget[target, default: [:]][index, default: 0] += 1
             }
-            guard record.isFinalAttempt else { return }
+            guard record.isFinalAttempt else { return [] }
             counts.beaconsAnswered += 1
             if record.dryRun {
                 // Nothing was sent: nothing to wait for.
@@ -275,10 +193,9 @@ final class FleetTally: Sendable {
                 let (seconds, attoseconds) = latency.components
                 _ = counts.latency.record(UInt64(max(1, seconds * 1_000_000 + attoseconds / 1_000_000_000_000)))
             }
-            counts.holds[hold].outstanding -= 1
-            letGo(&counts, hold: hold, into: &woken)
+            return counts.admission.answered(hold: hold)
         }
-        woken.resume()
+        Self.resume(actions)
     }
 
     func event(_ event: PlaybackEvent) {
