@@ -4,7 +4,7 @@ import NIOCore
 /// pipelined (written one after another, answered in order). No HTTP codec in its pipeline: each request is its
 /// bytes, built once (`PooledBeaconTransport.request(for:in:)`), and the answers are read by
 /// `BeaconResponseParser`.
-final class BeaconConnection: Sendable {
+final class BeaconConnection: PooledConnection {
     /// What one request got.
     struct Answer: Sendable {
         var status: Int?
@@ -28,16 +28,8 @@ final class BeaconConnection: Sendable {
 
     let channel: any Channel
     let handler: Handler
-    /// Its pool's record of it, read and changed under the pool's lock only (`HostPool`): a connection's own, so the
-    /// pool finds whether it is live without a dictionary lookup (hashed twice a beacon).
-    let membership = Membership()
-
-    final class Membership: @unchecked Sendable {
-        /// Opened for the pool and not retired.
-        var live = false
-        /// The event loop it was opened for (nil: off any loop).
-        var loop: ObjectIdentifier?
-    }
+    /// Its pool's record of it (`HostPoolMachine`).
+    let membership = PoolMembership()
 
     init(channel: any Channel, handler: Handler) {
         self.channel = channel
@@ -45,6 +37,7 @@ final class BeaconConnection: Sendable {
     }
 
     var isActive: Bool { channel.isActive }
+    var eventLoopID: ObjectIdentifier { ObjectIdentifier(channel.eventLoop) }
 
     func execute(_ request: ByteBuffer, deadline: NIODeadline) async -> Answer {
         let handler = self.handler, loop = channel.eventLoop
