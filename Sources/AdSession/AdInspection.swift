@@ -106,7 +106,7 @@ public struct AdInspector: Sendable {
         var report = AdInspection(tag: tag, hops: resolution.hops)
         report.warnings = prepared.warnings + prepared.pod.flatMap { $0.plan.steps.warnings }
         report.pod = prepared.pod.map { entry in
-            AdInspection.PodPlace(ad: entry.ad, substitute: entry.substitute, cut: entry.cut, error: entry.failure,
+            AdInspection.PodPlace(ad: entry.place, substitute: entry.substitute, cut: entry.cut, error: entry.failure,
                                   mediaURL: entry.media?.selection.file.url, duration: entry.media?.duration)
         }
         for failure in resolution.failures {
@@ -129,13 +129,13 @@ public struct AdInspector: Sendable {
         report.delivery = prepared.media?.delivery
         if let failure = prepared.failure { report.errors.append(failure) }
         // A pod ad whose media failed to open (or the break cut) decides the outcome as it does a run's: an error of
-        // the tag only when no ad of the pod plays (`SessionCore.runPod`); while another plays, a warning (each place
+        // the tag only when no ad of the pod plays (`SessionCore.run`); while another plays, a warning (each place
         // keeps its error in `pod`). Inspect exited 4 for `media/pods/pod-failing.xml`, which a run plays (exit 0).
         let podPlays = prepared.pod.contains { $0.failure == nil && !$0.cut }
         for entry in prepared.pod {
             guard let failure = entry.failure else { continue }
             if podPlays {
-                report.warnings.append("pod ad \(entry.ad.index) was not played: VAST \(failure.code): \(failure.message); the pod plays on")
+                report.warnings.append("pod ad \(entry.place.index) was not played: VAST \(failure.code): \(failure.message); the pod plays on")
             } else if !report.errors.contains(failure) {
                 report.errors.append(failure)
             }

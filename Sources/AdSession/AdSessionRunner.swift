@@ -55,14 +55,6 @@ public struct AdSessionRunner: Sendable {
         return summary
     }
 
-    /// Opens `media` again from the start, for a replay (its timeline is known from the first open).
-    static func reopen(_ prepared: PreparedAd.Media, media: any MediaOpening, threads: Int) -> () throws(MediaError) -> any MediaSource {
-        var options = MediaOpenOptions(decoderThreads: threads)
-        options.knownTimeline = prepared.source.info.timeline
-        let location = prepared.location
-        return { [options] () throws(MediaError) in try media.open(location, options: options) }
-    }
-
     private func play(into summary: inout SessionSummary, wallStart: Int64, tally: Tally, dispatcher: BeaconDispatcher) async {
         let prepared = await AdPreparation(configuration: configuration, environment: environment).prepare(.play)
         summary.hops = prepared.resolution.hops
@@ -71,30 +63,18 @@ public struct AdSessionRunner: Sendable {
         summary.duration = prepared.media?.duration
         var step = BeaconStep(configuration: configuration, seed: configuration.seed, wallStart: wallStart)
         let media = environment.media, threads = configuration.decoderThreads
-        let location = prepared.media?.location
         // A replay reopens the file; its timeline is known from the first open.
-        var reopenOptions = MediaOpenOptions(decoderThreads: threads)
-        reopenOptions.knownTimeline = prepared.media?.source.info.timeline
-        let reopen: () throws(MediaError) -> any MediaSource = { [reopenOptions] () throws(MediaError) in
-            try media.open(location ?? "", options: reopenOptions)
+        let adBreak = prepared.adBreak.withMedia { opened in
+            MediaHandle(source: opened.source, duration: opened.duration,
+                        reopen: media.reopener(opened.location, timeline: opened.source.info.timeline, streaming: nil, threads: threads))
         }
         let outputs = SessionCore.Outputs(report: { await tally.send($0) }, submit: { beacon in
             await tally.planned()
             await dispatcher.submit(beacon)
         })
-        let result: SessionCore.Result
-        if prepared.pod.isEmpty {
-            result = await SessionCore(prepared: prepared.sessionPlan, environment: environment).run(
-                source: prepared.media?.source, reopen: reopen, script: configuration.script,
-                clock: environment.playbackClock(configuration.clock), step: &step, outputs: outputs)
-        } else {
-            let ads = prepared.pod.map { entry in
-                SessionCore.PodAd(ad: entry.ad, plan: entry.plan, substitute: entry.substitute, cut: entry.cut, duration: entry.media?.duration,
-                                  source: entry.media?.source, reopen: entry.media.map { Self.reopen($0, media: media, threads: threads) })
-            }
-            let prelude = SessionPlan(steps: prepared.steps, failure: prepared.failure, ad: nil, plan: nil, rules: nil)
-            result = await SessionCore(prepared: prelude, environment: environment).runPod(
-                ads, script: configuration.script, clock: environment.playbackClock(configuration.clock), step: &step, outputs: outputs)
+        let result = await SessionCore(environment: environment).run(
+            adBreak, script: configuration.script, clock: environment.playbackClock(configuration.clock), step: &step, outputs: outputs)
+        if adBreak.kind == .pod {
             summary.ads = result.ads
             summary.duration = result.playback?.duration
         }

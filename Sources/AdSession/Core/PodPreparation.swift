@@ -35,7 +35,7 @@ struct PodPreparation {
         // Failed chains that hold no place of the pod (a broken ad beside it) fire before it plays.
         prepared.steps += AdPreparation.failureSteps(resolution.failures.filter { !slotFailures.contains($0) }, purpose: purpose)
         let limits = preparation.configuration.adBreak
-        var entries: [PodEntry] = []
+        var entries: [AdTurn<PreparedAd.Media>] = []
         var playing = 0
         var total: Duration = .zero
         /// Why the rest of the pod is cut, once it is.
@@ -46,10 +46,10 @@ struct PodPreparation {
         }
         /// `entry` as the break takes it: an ad whose media would end the pod past the break's duration is cut (206),
         /// and so is every ad after it (VAST 4.x truncates a pod only at its end).
-        func fitted(_ entry: PodEntry, ad: ResolvedAd?) -> PodEntry {
+        func fitted(_ entry: AdTurn<PreparedAd.Media>, ad: ResolvedAd?) -> AdTurn<PreparedAd.Media> {
             guard entry.failure == nil, let duration = entry.media?.duration, let max = limits.maxDuration, total + duration > max else { return entry }
             cutWhy = "the break's \(max.millisecondText) s are used"
-            var cut = cutEntry(entry.ad, ad: ad, failure: nil,
+            var cut = cutEntry(entry.place, ad: ad, failure: nil,
                                why: "it would end the pod at \((total + duration).millisecondText) s, past the break's \(max.millisecondText) s")
             cut.substitute = entry.substitute
             return cut
@@ -69,11 +69,11 @@ struct PodPreparation {
                 entries.append(cutEntry(label, ad: ad, failure: slot.failure, why: cutWhy))
                 continue
             }
-            let entry: PodEntry
+            let entry: AdTurn<PreparedAd.Media>
             if let failure = slot.failure {
                 entry = failedEntry(label, failure: failure)
             } else if let ad {
-                let tried: PodEntry
+                let tried: AdTurn<PreparedAd.Media>
                 if let ahead = opened.removeValue(forKey: offset) { tried = ahead } else { tried = await attempt(ad, label: label) }
                 entry = fitted(tried, ad: ad)
             } else {
@@ -127,7 +127,7 @@ struct PodPreparation {
 
     /// The first places of the pod that hold an ad, as many as the break can play (at most `maxAds`), each prepared
     /// (its media opened) concurrently, by their index in the pod.
-    private func openAhead(_ resolution: VASTResolution) async -> [Int: PodEntry] {
+    private func openAhead(_ resolution: VASTResolution) async -> [Int: AdTurn<PreparedAd.Media>] {
         let limit = min(Self.maxAds, preparation.configuration.adBreak.maxAds ?? Self.maxAds)
         let places = resolution.pod.enumerated().filter { $0.offset < Self.maxAds && $0.element.failure == nil && $0.element.adIndex != nil }
             .prefix(limit)
@@ -140,7 +140,7 @@ struct PodPreparation {
                         place.ad, label: BreakAd(index: place.offset + 1, id: place.ad.ad.id, sequence: place.sequence), concurrently: true))
                 }
             }
-            var entries: [Int: PodEntry] = [:]
+            var entries: [Int: AdTurn<PreparedAd.Media>] = [:]
             for await handover in group { entries[handover.offset] = handover.entry }
             return entries
         }
@@ -150,7 +150,7 @@ struct PodPreparation {
     /// `Sendable`) to the pod. The child returns it and never touches it again; only the pod uses it after.
     private struct Handover: @unchecked Sendable {
         let offset: Int
-        let entry: PodEntry
+        let entry: AdTurn<PreparedAd.Media>
     }
 
     /// What a pod stopped (a signal) while it was being prepared is: nothing plays and no ad's error is fired (an
@@ -163,7 +163,7 @@ struct PodPreparation {
 
     /// Prepares one ad of the pod, with the break's length limits; `concurrently`, its media opens on a thread of
     /// `openingExecutor` (when the environment opens media on threads of its own at all).
-    private func attempt(_ ad: ResolvedAd, label: BreakAd, concurrently: Bool = false) async -> PodEntry {
+    private func attempt(_ ad: ResolvedAd, label: BreakAd, concurrently: Bool = false) async -> AdTurn<PreparedAd.Media> {
         var preparation = preparation
         if concurrently, preparation.environment.mediaExecutor != nil { preparation.environment.mediaExecutor = Self.openingExecutor }
         var one = await preparation.prepareAd(ad, tagURL: tagURL, criteria: criteria, purpose: purpose)
@@ -179,42 +179,26 @@ struct PodPreparation {
                 one.media = nil
             }
         }
-        return PodEntry(ad: label, plan: one.sessionPlan, media: one.failure == nil ? one.media : nil)
+        return AdTurn(place: label, plan: one.sessionPlan, media: one.failure == nil ? one.media : nil)
     }
 
     /// A place whose chain failed or whose ad cannot play: its error goes to its own chain's Error URLs.
-    private func failedEntry(_ label: BreakAd, failure: ResolutionFailure) -> PodEntry {
+    private func failedEntry(_ label: BreakAd, failure: ResolutionFailure) -> AdTurn<PreparedAd.Media> {
         let error = SessionError(kind: .of(failure.error.code), code: failure.error.code, message: failure.error.message)
         let plan = SessionPlan(steps: [.failure(error, errorTargets: failure.error.errorURLs.map(AdPreparation.errorTarget))],
                                failure: error, ad: nil, plan: nil, rules: nil)
-        return PodEntry(ad: label, plan: plan, media: nil)
+        return AdTurn(place: label, plan: plan, media: nil)
     }
 
     /// An ad the break's limits leave out: 206 to its Error URLs (a place whose chain failed gets its own error).
-    private func cutEntry(_ label: BreakAd, ad: ResolvedAd?, failure: ResolutionFailure?, why: String) -> PodEntry {
+    private func cutEntry(_ label: BreakAd, ad: ResolvedAd?, failure: ResolutionFailure?, why: String) -> AdTurn<PreparedAd.Media> {
         if let failure { return failedEntry(label, failure: failure) }
         let error = SessionError(kind: .ad, code: .adBreakShortened, message: "ad break shortened: \(why); ad not played")
         // The ad's own macros ([ADSERVINGID], [PODSEQUENCE]…) fill its 206.
         let plan = SessionPlan(steps: (ad.map { [.adChosen($0)] } ?? []) + [.failure(error, errorTargets: ad?.errorURLs.map(AdPreparation.errorTarget) ?? [])],
                                failure: error, ad: ad, plan: nil, rules: nil)
-        var entry = PodEntry(ad: label, plan: plan, media: nil)
+        var entry = AdTurn<PreparedAd.Media>(place: label, plan: plan, media: nil)
         entry.cut = true
         return entry
     }
-}
-
-/// One ad a pod tries, in play order: one that plays, or one that failed (a substitute may follow it at the same
-/// place), or one the break's limits cut.
-struct PodEntry {
-    /// Its place in the pod (a substitute takes the place of the ad it replaces), id and sequence.
-    var ad: BreakAd
-    /// What it fires and plays; `plan.failure` when it cannot play.
-    var plan: SessionPlan
-    var media: PreparedAd.Media?
-    /// It stands in for the failed ad at its place (a stand-alone ad of the response).
-    var substitute = false
-    /// Left out by the break's limits (206).
-    var cut = false
-
-    var failure: SessionError? { plan.failure }
 }

@@ -55,13 +55,18 @@ struct PreparedAd {
     var rules: PlaybackRules?
     /// An ad pod (two or more places): every ad it tries, in play order. Empty for a single ad; then `ad`, `media`,
     /// `plan` and `rules` are the ad that plays (with a pod, those of its first ad that plays).
-    var pod: [PodEntry] = []
+    var pod: [AdTurn<Media>] = []
 
     /// What every session of this ad plays from (sendable: a fleet's sessions share it).
     var sessionPlan: SessionPlan {
         // In real time the bytes really arrive late (a throttle): the engine measures, the model is not replayed.
         SessionPlan(steps: steps, failure: failure, ad: ad, plan: plan, rules: rules,
                     delivery: media?.measuredNetwork == nil ? media?.delivery : nil, measuredNetwork: media?.measuredNetwork)
+    }
+
+    /// The session's break: a single ad's one turn, or the pod's prelude (what fires before it) and its turns.
+    var adBreak: AdBreak<Media> {
+        pod.isEmpty ? .single(sessionPlan, media: media) : AdBreak(kind: .pod, prelude: SessionPlan(steps: steps, failure: failure), turns: pod)
     }
 
     /// The warnings of `steps`, in order (what a fleet reports once for all its sessions).

@@ -2,9 +2,15 @@ import PlayerEngine
 import TrackingBeacons
 import VAST
 
-/// One session of a prepared ad, written once: what happens before the first frame (warnings, the ad's error, the
-/// beacons fired before playback), then the media played on the session's clock, each event's beacons planned by the
-/// `BeaconStep` and handed to `submit`. The single-session runner and every session of a fleet run this.
+/// One session, written once: what fires before the break, then each ad's turn in play order — what happens before
+/// its first frame (warnings, its error, the beacons fired before playback), its media played on the session's
+/// clock, each event's beacons planned by the `BeaconStep` and handed to `submit`. A single ad is a break of one
+/// turn. The single-session runner and every session of a fleet run this.
+///
+/// In a pod a failed ad fires its error to its own chain (at the session time its turn came); one that plays is a
+/// full ad session (its own impression, quartiles, progress and skip offset, beacons carrying its place and
+/// `[ADCOUNT]`) whose video's end hands over to the next. A skip skips the current ad; a close, an abandoned ad or a
+/// signal ends the pod. What carries from one turn to the next is a `BreakState`.
 struct SessionCore {
     /// Where what happens goes, in order.
     struct Outputs {
@@ -24,53 +30,106 @@ struct SessionCore {
         var ads: [PodAdReport] = []
     }
 
-    let prepared: SessionPlan
     let environment: SessionEnvironment
 
-    /// Plays the session. `media` is this session's source (nil plays nothing: the ad failed in preparation);
-    /// `reopen` opens it again for a replay.
-    func run(source: (any MediaSource)?, reopen: (() throws(MediaError) -> any MediaSource)?, script: SessionScript,
-             clock: any Clock<Duration>, step: inout BeaconStep, outputs: Outputs) async -> Result {
-        var result = Result(error: prepared.failure)
-        for item in prepared.steps {
-            switch item {
-            case let .warning(text): await outputs.report(.warning(text))
-            case let .failure(error, _): await outputs.report(.error(error))
-            case let .resolved(info): await outputs.report(.resolved(info))
-            case .fire, .adChosen, .mediaOpened: break
-            }
+    /// Plays the session's break: its prelude, then each turn.
+    func run(_ adBreak: AdBreak<MediaHandle>, script: SessionScript, clock: any Clock<Duration>, step: inout BeaconStep,
+             outputs: Outputs) async -> Result {
+        for item in adBreak.prelude.steps {
+            if case let .warning(text) = item { await outputs.report(.warning(text)) }
             await submit(step.take(item), outputs)
         }
-        // A session stopped before its first frame (a signal, or `run` refusing to let an output replace the media it
-        // just resolved) plays nothing: no impression goes out for an ad nobody saw.
-        guard prepared.failure == nil, !Task.isCancelled, let source, let plan = prepared.plan, let rules = prepared.rules else { return result }
+        var state = BreakState(kind: adBreak.kind, turns: adBreak.turns.map { ($0.plays, $0.media?.duration, $0.plan.rules) }, script: script)
+        var outcomes: [PodAdReport] = []
+        var total: PlaybackReport?
+        for (index, turn) in adBreak.turns.enumerated() {
+            let (outcome, report) = await play(turn, index: index, state: &state, clock: clock, step: &step, outputs: outputs)
+            if adBreak.kind == .pod { await outputs.report(.ad(outcome)) }
+            outcomes.append(outcome)
+            if let report { total = total.map { $0.followed(by: report, startingAt: outcome.start ?? .zero) } ?? report }
+        }
+        guard adBreak.kind == .pod else { return Result(playback: total, error: outcomes.first?.error) }
+        let leftovers = state.leftovers
+        for event in leftovers { await outputs.report(.event(event)) }
+        if var whole = total {
+            whole.duration = state.podDuration
+            whole.events += leftovers.map(\.name)
+            total = whole
+        }
+        var result = Result(playback: total, error: nil, ads: outcomes)
+        if state.adsPlayed == 0 { result.error = adBreak.prelude.failure ?? adBreak.turns.first?.failure }
+        return result
+    }
 
+    /// One turn: its preparation's steps, then (when it plays) its media. Returns its outcome and, when it played,
+    /// its playback report.
+    private func play(_ turn: AdTurn<MediaHandle>, index: Int, state: inout BreakState, clock: any Clock<Duration>, step: inout BeaconStep,
+                      outputs: Outputs) async -> (PodAdReport, PlaybackReport?) {
+        let pod = state.kind == .pod
+        var outcome = PodAdReport(ad: turn.place, substitute: turn.substitute, outcome: .notPlayed)
+        outcome.duration = turn.media?.duration
+        outcome.start = state.offset
+        if state.skips { return (outcome, nil) }
+        if pod { step.beginAd(place: turn.place.index, sequence: turn.place.sequence, adCount: state.adCount(turn: index)) }
+        var beacons = 0
+        let counted = !pod ? outputs : Outputs(report: outputs.report, submit: { beacon in
+            beacons += 1
+            await outputs.submit(beacon)
+        })
+        for item in turn.plan.steps {
+            switch item {
+            case let .warning(text): await outputs.report(.warning(text))
+            case let .resolved(info): await outputs.report(.resolved(info))
+            // A pod ad's error is reported in its outcome; a single ad's, here.
+            case let .failure(error, _): if !pod { await outputs.report(.error(error)) }
+            case .fire, .adChosen, .mediaOpened: break
+            }
+            await submit(step.take(item, at: state.offset), counted)
+        }
+        // A single ad stopped before its first frame (a signal, or `run` refusing to let an output replace the media
+        // it just resolved) plays nothing: no impression goes out for an ad nobody saw.
+        guard turn.plays, pod || !Task.isCancelled, let media = turn.media, let plan = turn.plan.plan, let rules = turn.plan.rules else {
+            outcome.outcome = turn.cut ? .cut : .failed
+            outcome.error = turn.failure
+            (outcome.end, outcome.beacons) = (state.offset, beacons)
+            return (outcome, nil)
+        }
+        let start = state.offset
+        let (script, order) = state.script(place: turn.place.index, turn: index)
         step.play(plan)
-        let engine = PlaybackEngine(configuration: .init(rules: rules, delivery: prepared.delivery, measuredNetwork: prepared.measuredNetwork))
-        var beacons = step
-        defer { step = beacons }
+        let engine = PlaybackEngine(configuration: .init(rules: state.rules(rules, turn: index), delivery: turn.plan.delivery,
+                                                         measuredNetwork: turn.plan.measuredNetwork))
+        state.start()
+        var beaconStep = step, playing = state
+        defer { (step, state) = (beaconStep, playing) }
         let onEvent: nonisolated(nonsending) (PlaybackEvent) async -> Void = { event in
+            var event = event
+            if pod {
+                event.clock += start
+                event.ad = turn.place
+            }
+            playing.observe(event)
             // The event reported carries the page a click opens; copied only then (most events open none, and an
             // event is a large value). Its beacons do not depend on the page.
-            let page = beacons.clickThroughURL(for: event)
-            if page == nil, event.clickThroughURL == nil {
-                await outputs.report(.event(event))
-            } else {
-                var shown = event
-                shown.clickThroughURL = page
-                await outputs.report(.event(shown))
-            }
-            await submit(beacons.beacons(for: event), outputs)
+            let page = beaconStep.clickThroughURL(for: event)
+            if page != nil || event.clickThroughURL != nil { event.clickThroughURL = page }
+            await outputs.report(.event(event))
+            await submit(beaconStep.beacons(for: event), counted)
         }
+        var report: PlaybackReport
+        var failed = false
         do {
-            result.playback = try await environment.onMediaExecutor { () async throws(PlaybackFailure) -> PlaybackReport in
-                try await engine.play(source, script: script, reopen: reopen, on: clock, onEvent: onEvent)
+            report = try await environment.onMediaExecutor { () async throws(PlaybackFailure) -> PlaybackReport in
+                try await engine.play(media.source, script: script, reopen: media.reopen, on: clock, onEvent: onEvent)
             }
         } catch {
-            result.playback = error.report
-            result.error = await failed(error, ad: prepared.ad, startingAt: .zero, step: &beacons, outputs: outputs)
+            report = error.report
+            outcome.error = await self.failed(error, ad: turn.plan.ad, startingAt: start, step: &beaconStep, outputs: counted)
+            failed = true
         }
-        return result
+        (outcome.outcome, outcome.played) = playing.finish(turn: index, report: report, order: order, failed: failed)
+        (outcome.start, outcome.end, outcome.beacons) = (start, playing.offset, beacons)
+        return (outcome, report)
     }
 
     /// The media failed mid-play (an ad that started at session time `start`): the error is reported and fired to

@@ -102,11 +102,11 @@ extension FleetRunner {
         let playing = prepared.pod.filter(\.plays)
         let oracleFacts = playing.map { part -> (place: Int, facts: FleetOracle.Facts) in
             let rules = part.plan.rules ?? PlaybackRules()
-            var facts = FleetOracle.Facts(duration: part.timeline?.info.exactDuration ?? .zero, progressOffsets: rules.progressOffsets,
+            var facts = FleetOracle.Facts(duration: part.media?.timeline.info.exactDuration ?? .zero, progressOffsets: rules.progressOffsets,
                                           skipOffset: rules.skipOffset, hasEndCard: rules.hasEndCard, endCardAfterSkip: rules.endCardAfterSkip,
                                           hasClickThrough: rules.hasClickThrough, icons: rules.icons)
             facts.viewability = rules.viewability
-            return (part.ad.index, facts)
+            return (part.place.index, facts)
         }
         let scenarioFacts = Self.scenarioFacts(of: prepared)
         /// Per pod part: the events it fires over all sessions, and how many sessions reached its turn.
@@ -126,7 +126,7 @@ extension FleetRunner {
                 reached[part] += 1
                 guard ad.plays, let fired = perAd[position] else { continue }
                 for (event, count) in fired { events[part][event, default: 0] += count }
-                if scenario.kind == .close, scenario.ad == ad.ad.index { ended = true }
+                if scenario.kind == .close, scenario.ad == ad.place.index { ended = true }
             }
         }
         for (part, ad) in prepared.pod.enumerated() {
@@ -134,11 +134,11 @@ extension FleetRunner {
                 for (event, count) in events[part] {
                     var playbackEvent = PlaybackEvent(name: event.name, playhead: event.offset ?? .zero, clock: event.offset ?? .zero, offset: event.offset)
                     playbackEvent.icon = event.icon
-                    for target in plan.targets(for: playbackEvent) { add(target, ad: ad.ad.index, count) }
+                    for target in plan.targets(for: playbackEvent) { add(target, ad: ad.place.index, count) }
                 }
             }
             for beacons in ad.plan.steps.preludeBeacons {
-                for target in beacons.targets { add(target, ad: ad.ad.index, reached[part]) }
+                for target in beacons.targets { add(target, ad: ad.place.index, reached[part]) }
             }
         }
         let sessions = configuration.shard.indices(of: configuration.sessions).underestimatedCount
@@ -146,10 +146,10 @@ extension FleetRunner {
             for target in beacons.targets { add(target, ad: nil, sessions) }
         }
         let offsets = targets.map { item -> Double? in
-            guard item.target.event == "progress", let part = prepared.pod.first(where: { $0.ad.index == item.ad && $0.plays }), let plan = part.plan.plan else { return nil }
+            guard item.target.event == "progress", let part = prepared.pod.first(where: { $0.place.index == item.ad && $0.plays }), let plan = part.plan.plan else { return nil }
             return plan.progress.first { $0.targets.contains { $0.url == item.target.url } }?.at.seconds
         }
-        let duration = playing.reduce(Duration.zero) { $0 + ($1.timeline?.info.exactDuration ?? .zero) }
+        let duration = playing.reduce(Duration.zero) { $0 + ($1.media?.timeline.info.exactDuration ?? .zero) }
         return await finish(prepared, targets: targets, offsets: offsets, expected: expected, rewards: rewards, tally: tally, hits: hits, seconds: seconds,
                             duration: duration, warnings: warnings)
     }

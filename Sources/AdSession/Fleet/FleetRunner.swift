@@ -6,55 +6,6 @@ import PlayerEngine
 import TrackingBeacons
 import VAST
 
-/// How a fleet runs: the session every viewer starts from (tag, media choice, device, beacon policy, sink), how many
-/// viewers, how many at once, what they do, and which shard of them this process runs.
-public struct FleetConfiguration: Sendable {
-    /// The tag, `--map`, media criteria, device macros, beacon policy, sink, `--seed` and `--now`. Each session gets
-    /// its own seed for `[CACHEBUSTING]`, derived from this one and its index.
-    public var session: SessionConfiguration
-    /// Sessions in the whole fleet, all shards together.
-    public var sessions: Int
-    /// Sessions played at once.
-    public var concurrency = 16
-    /// What share of the sessions does what; each session's scenario kind is drawn from it.
-    public var mix: FleetMix
-    /// Beacons per second over the whole fleet, all shards together (each shard sends `shardRate`); nil = as fast
-    /// as the server answers.
-    public var rate: Double?
-    /// Which part of the fleet this process runs; `.whole` by default.
-    public var shard = FleetShard.whole
-    /// Decode the media in every session (FFmpeg per session) instead of replaying the one verified decode.
-    public var decodeEach = false
-    /// Viewers on simulated networks (`--network-mix`): each session's profile is drawn from it, with the thresholds
-    /// of `session.network` (or the defaults). nil: every session's media arrives as fast as it is read.
-    public var networkMix: NetworkMix?
-
-    /// This shard's part of `rate`: the fleet's rate divided by the shard count, so N shards together send `rate`.
-    public var shardRate: Double? { rate.map { $0 / Double(shard.count) } }
-
-    /// A fleet of `sessions` sessions of `session` with scenarios drawn from `mix`, 16 at once, at no rate limit, as
-    /// one shard.
-    public init(session: SessionConfiguration, sessions: Int, mix: FleetMix) {
-        self.session = session
-        self.sessions = sessions
-        self.mix = mix
-    }
-}
-
-/// Where a fleet is at, for a progress bar.
-public struct FleetProgress: Sendable {
-    /// Sessions finished so far.
-    public var sessionsDone: Int
-    /// Sessions to play in all.
-    public var sessions: Int
-    /// Beacons sent so far.
-    public var beaconsSent: Int
-    /// Beacons answered so far.
-    public var beaconsAnswered: Int
-    /// Seconds elapsed on the network clock since the fleet started.
-    public var seconds: Double
-}
-
 /// Plays a fleet: resolves the tag and opens, decodes and verifies the media once, then plays every session of its
 /// shard on its own virtual clock from its scenario, through the same session core as a single run
 /// (`SessionCore`), sending every beacon over real HTTP (or to the embedded sink), and reports expected against sent
@@ -97,57 +48,6 @@ public struct FleetRunner: Sendable {
         }
         await environment.shutdown()
         return result
-    }
-
-    /// The one resolution and decode every session shares.
-    struct FleetAd: Sendable {
-        var plan: SessionPlan
-        /// Every frame of one verified decode; nil when the ad failed before its media played.
-        var timeline: MediaTimeline?
-        var location: String
-        var mediaURL: String
-        var decodeSeconds: Double
-        /// Under `--network-mix`, for each share of the mix: that network's download of the media.
-        var deliveries: [MediaDelivery] = []
-        /// An ad pod: every ad it tries, in play order; `plan` is then what fires before the pod (empty for a single
-        /// ad).
-        var pod: [PodPart] = []
-        /// How an HLS playlist is opened again (`--decode-each`): the variant the verified decode played.
-        var streaming: StreamingOptions? = nil
-        var warnings: [String] { plan.steps.warnings + pod.flatMap { $0.plan.steps.warnings } }
-        /// Where each media file a session plays was opened from.
-        var locations: [String] { pod.isEmpty ? [location] : pod.compactMap { $0.timeline == nil ? nil : $0.location } }
-
-        /// One ad of a pod: what it fires and plays, and its verified decode when it plays.
-        struct PodPart: Sendable {
-            var ad: BreakAd
-            var plan: SessionPlan
-            var substitute: Bool
-            var cut: Bool
-            /// Every frame of its one verified decode; nil when it does not play.
-            var timeline: MediaTimeline?
-            var location: String
-            var streaming: StreamingOptions? = nil
-            var plays: Bool { timeline != nil && plan.failure == nil }
-        }
-
-        /// The plan of a session on network `share`: its download, or (when the media is not ready in time) the
-        /// 402 it fails with before playing, fired to the ad's Error URLs.
-        func plan(onNetwork share: Int?, thresholds: SessionConfiguration.NetworkConditions?) -> SessionPlan {
-            guard let share, deliveries.indices.contains(share) else { return plan }
-            let delivery = deliveries[share]
-            var plan = self.plan
-            let timeout = thresholds?.mediaTimeout ?? SessionConfiguration.NetworkConditions.defaultMediaTimeout
-            if delivery.isReady(within: timeout) {
-                plan.delivery = delivery
-                return plan
-            }
-            let failure = SessionError(kind: .media, code: .mediaFileTimeout,
-                                       message: "media not ready to play within the media timeout of \(timeout.millisecondText) s on network \(delivery.profile)")
-            plan.failure = failure
-            plan.steps.append(.failure(failure, errorTargets: plan.ad?.errorURLs.map(AdPreparation.errorTarget) ?? []))
-            return plan
-        }
     }
 
     private struct PreparationFailure: Error {
@@ -235,17 +135,15 @@ public struct FleetRunner: Sendable {
             let failure = SessionError(kind: .usage, code: .undefined, message: "--network-mix does not play ad pods yet: add --pod first to play the pod's first ad")
             return .failure(PreparationFailure(error: failure, plan: SessionPlan(steps: prepared.steps, failure: failure)))
         }
-        var parts: [FleetAd.PodPart] = []
+        var parts: [AdTurn<FleetMedia>] = []
         var decodeSeconds = 0.0
         for entry in prepared.pod {
-            var part = FleetAd.PodPart(ad: entry.ad, plan: entry.plan, substitute: entry.substitute, cut: entry.cut, timeline: nil,
-                                       location: entry.media?.location ?? "")
-            part.streaming = entry.media?.streaming
+            var part = entry.withMedia { _ in FleetMedia?.none }
             if let media = entry.media, entry.failure == nil {
                 let (decoded, seconds) = await decodeOnce(media)
                 decodeSeconds += seconds
                 switch decoded {
-                case let .success(timeline): part.timeline = timeline
+                case let .success(timeline): part.media = FleetMedia(timeline: timeline, location: media.location, streaming: media.streaming)
                 case let .failure(failure):
                     // As for a single ad: every session fires the failure to that ad's Error URLs.
                     var plan = prelude
@@ -261,70 +159,6 @@ public struct FleetRunner: Sendable {
                          decodeSeconds: decodeSeconds)
         ad.pod = parts
         return .success(ad)
-    }
-
-    /// Every tracking URL a session of this ad can fire, in a stable order, each once: the prelude's (failed chains'
-    /// Error URLs, verificationNotExecuted, the ad's error) first, then each playback event's.
-    /// A fleet's tracking URLs, each with the pod place of the ad it belongs to (nil for a single ad and for what
-    /// fires before a pod): a pod's are its prelude's, then each ad's in play order.
-    static func targets(of ad: FleetAd, withErrors: Bool = false) -> [(target: TrackingPlan.Target, ad: Int?)] {
-        guard !ad.pod.isEmpty else { return targets(of: ad.plan, withErrors: withErrors).map { ($0, nil) } }
-        var seen: Set<FleetTally.Key> = []
-        var all = targets(of: ad.plan).map { (target: $0, ad: Int?.none) }
-        for part in ad.pod {
-            for target in targets(of: part.plan) where seen.insert(FleetTally.key(event: target.event, source: target.source.description, template: target.url, ad: part.ad.index)).inserted {
-                all.append((target, part.ad.index))
-            }
-        }
-        return all
-    }
-
-    /// The report row of the reward callback (`--reward-callback`): sent by the ad that grants the reward (a pod's
-    /// last ad), nil when none is configured or the ad grants no reward.
-    static func rewardCallbackRow(of ad: FleetAd, session: SessionConfiguration) -> (event: String, source: String, template: String, ad: Int?)? {
-        guard let callback = session.rewardCallback else { return nil }
-        if ad.pod.isEmpty {
-            return ad.plan.rules?.reward == nil ? nil : ("rewardCallback", "reward callback", callback.url, nil)
-        }
-        let playing = ad.pod.filter(\.plays)
-        guard let last = playing.last, playing.contains(where: { $0.plan.rules?.reward != nil }) else { return nil }
-        return ("rewardCallback", "reward callback", callback.url, last.ad.index)
-    }
-
-    /// The scenario facts of the ads that play: one ad, or each ad of a pod that plays, by place.
-    static func scenarioFacts(of ad: FleetAd) -> [(place: Int?, facts: FleetScenario.Facts)] {
-        guard !ad.pod.isEmpty else {
-            return [(nil, FleetScenario.Facts(duration: ad.timeline?.info.exactDuration ?? .zero, skipOffset: ad.plan.rules?.skipOffset))]
-        }
-        return ad.pod.filter(\.plays).map { part in
-            (part.ad.index, FleetScenario.Facts(duration: part.timeline?.info.exactDuration ?? .zero, skipOffset: part.plan.rules?.skipOffset))
-        }
-    }
-
-    static func targets(of ad: SessionPlan, withErrors: Bool = false) -> [TrackingPlan.Target] {
-        var seen: Set<FleetTally.Key> = []
-        var all: [TrackingPlan.Target] = []
-        func add(_ target: TrackingPlan.Target) {
-            if seen.insert(FleetTally.key(event: target.event, source: target.source.description, template: target.url)).inserted { all.append(target) }
-        }
-        for beacons in ad.steps.preludeBeacons { beacons.targets.forEach(add) }
-        guard let plan = ad.plan else { return all }
-        // On simulated networks a session whose media is not ready in time fires the ad's Error URLs (402).
-        if withErrors { ad.ad?.errorURLs.map(AdPreparation.errorTarget).forEach(add) }
-        for name in PlaybackEvent.Name.allCases {
-            let events: [PlaybackEvent] = switch name {
-            case .progress: plan.progressOffsets.map { PlaybackEvent(name: name, playhead: $0, clock: $0, offset: $0) }
-            case .iconShown, .iconHidden, .iconClick:
-                plan.icons.indices.map { index in
-                    var event = PlaybackEvent(name: name, playhead: .zero, clock: .zero)
-                    event.icon = index
-                    return event
-                }
-            default: [PlaybackEvent(name: name, playhead: .zero, clock: .zero)]
-            }
-            for event in events { plan.targets(for: event).forEach(add) }
-        }
-        return all
     }
 
     /// Plays every session of the shard; the report, unless the ad failed before its media (then the sessions only
@@ -345,23 +179,8 @@ public struct FleetRunner: Sendable {
             transport = RateLimitedTransport(base: base, perSecond: rate, clock: environment.networkClock)
         }
 
-        let targets = Self.targets(of: prepared, withErrors: configuration.networkMix != nil)
-        // The reward callback, when configured: counted like a tracking URL, after them.
-        let keys = targets.map { FleetTally.key(event: $0.target.event, source: $0.target.source.description, template: $0.target.url, ad: $0.ad) }
-            + (Self.rewardCallbackRow(of: prepared, session: session).map { [FleetTally.key(event: $0.event, source: $0.source, template: $0.template, ad: $0.ad)] } ?? [])
-        let route = routing
-        // One dispatcher per session executor (event loop), each with its share of the requests in flight: the
-        // sessions of a loop and the answers on it never wait on another thread's lock. The tally holds each one's
-        // sessions back on its own share of 4 x the requests in flight.
+        let (targets, tally, dispatchers) = dispatching(prepared, transport: transport, routing: routing)
         let executors = environment.sessionExecutors
-        let shares = Self.shares(of: session.beaconPolicy.maxConcurrent, among: max(1, executors.count))
-        let tally = FleetTally(keys: keys, limit: 4 * session.beaconPolicy.maxConcurrent, holds: shares.count) { url in route?.routedTarget(of: url) }
-        let dispatchers = shares.enumerated().map { hold, share in
-            var policy = session.beaconPolicy
-            policy.maxConcurrent = share
-            return BeaconDispatcher(transport: transport, policy: policy, clock: environment.networkClock, wallClock: environment.wallClock,
-                                    recordingNow: { tally.record($0, hold: hold) })
-        }
         let wallStart = session.now ?? environment.wallClock()
         let facts = Self.scenarioFacts(of: prepared)
         let macros = BeaconPlanner.macros(for: session), identity = session.identity
@@ -422,6 +241,27 @@ public struct FleetRunner: Sendable {
                             seconds: seconds, warnings: warnings)
     }
 
+    /// The fleet's tracking URLs (with the reward callback, counted like one, after them), its tally, and one
+    /// dispatcher per session executor (event loop), each with its share of the requests in flight: the sessions of a
+    /// loop and the answers on it never wait on another thread's lock. The tally holds each one's sessions back on
+    /// its own share of 4 x the requests in flight.
+    private func dispatching(_ prepared: FleetAd, transport: (any BeaconTransport)?, routing: SinkRouting?)
+        -> (targets: [(target: TrackingPlan.Target, ad: Int?)], tally: FleetTally, dispatchers: [BeaconDispatcher]) {
+        let session = configuration.session, environment = self.environment
+        let targets = Self.targets(of: prepared, withErrors: configuration.networkMix != nil)
+        let keys = targets.map { FleetTally.key(event: $0.target.event, source: $0.target.source.description, template: $0.target.url, ad: $0.ad) }
+            + (Self.rewardCallbackRow(of: prepared, session: session).map { [FleetTally.key(event: $0.event, source: $0.source, template: $0.template, ad: $0.ad)] } ?? [])
+        let shares = Self.shares(of: session.beaconPolicy.maxConcurrent, among: max(1, environment.sessionExecutors.count))
+        let tally = FleetTally(keys: keys, limit: 4 * session.beaconPolicy.maxConcurrent, holds: shares.count) { url in routing?.routedTarget(of: url) }
+        let dispatchers = shares.enumerated().map { hold, share in
+            var policy = session.beaconPolicy
+            policy.maxConcurrent = share
+            return BeaconDispatcher(transport: transport, policy: policy, clock: environment.networkClock, wallClock: environment.wallClock,
+                                    recordingNow: { tally.record($0, hold: hold) })
+        }
+        return (targets, tally, dispatchers)
+    }
+
     /// `total` requests in flight split among `count` dispatchers as evenly as they go, each at least one: exactly
     /// `total` in all (`--beacon-concurrency` is a bound), over fewer dispatchers when `total` is below `count`.
     static func shares(of total: Int, among count: Int) -> [Int] {
@@ -429,64 +269,6 @@ public struct FleetRunner: Sendable {
         return (0..<count).map { total / count + ($0 < total % count ? 1 : 0) }
     }
 
-    /// One viewer: its own virtual clock, beacon step (its own `[CACHEBUSTING]` stream) and tracking gate, through
-    /// the session core. `macros` and `identity`: the fleet's `BeaconPlanner.macros(for:)` and
-    /// `SessionConfiguration.identity`, the same for every viewer.
-    private static func playOne(_ scenario: FleetScenario, network: Int?, prepared: FleetAd, configuration: FleetConfiguration,
-                                environment: SessionEnvironment, wallStart: Int64, macros: [String: String], identity: UInt64, tally: FleetTally,
-                                room: FleetTally.Room, dispatcher: BeaconDispatcher) async {
-        let session = configuration.session
-        let seed = session.seed ^ (UInt64(truncatingIfNeeded: scenario.index) &* 0x9E37_79B9_7F4A_7C15)
-        var step = BeaconStep(configuration: session, seed: seed, wallStart: wallStart, macros: macros, identity: identity)
-        let media = environment.media, location = prepared.location, threads = session.decoderThreads
-        // A session that decodes for itself: the timeline is the one the fleet's verified decode measured.
-        var options = MediaOpenOptions(decoderThreads: threads)
-        options.knownTimeline = prepared.timeline?.info.timeline
-        options.streaming = prepared.streaming
-        let open: () throws(MediaError) -> any MediaSource = { [options] () throws(MediaError) in
-            try media.open(location, options: options)
-        }
-        var source: (any MediaSource)?
-        if let timeline = prepared.timeline {
-            if configuration.decodeEach, let decoded = try? await environment.onMediaExecutor(open) {
-                source = decoded
-            } else {
-                source = TimelineMediaSource(timeline)
-            }
-        }
-        let outputs = SessionCore.Outputs(
-            report: { record in if case let .event(event) = record { tally.event(event) } },
-            submit: { beacon in await dispatcher.submit(beacon, countedAt: await tally.admit(beacon, in: room)) })
-        // A replayed timeline never blocks: only a session that decodes for real needs the media executor's threads.
-        var sessionEnvironment = environment
-        if !configuration.decodeEach { sessionEnvironment.mediaExecutor = nil }
-        let result: SessionCore.Result
-        if prepared.pod.isEmpty {
-            let plan = prepared.plan(onNetwork: network, thresholds: session.network)
-            result = await SessionCore(prepared: plan, environment: sessionEnvironment).run(
-                source: source, reopen: prepared.timeline.map { timeline in { TimelineMediaSource(timeline) } },
-                script: scenario.script, clock: VirtualClock(), step: &step, outputs: outputs)
-        } else {
-            var ads: [SessionCore.PodAd] = []
-            for part in prepared.pod {
-                var ad = SessionCore.PodAd(ad: part.ad, plan: part.plan, substitute: part.substitute, cut: part.cut, duration: part.timeline?.info.exactDuration)
-                if let timeline = part.timeline {
-                    var options = MediaOpenOptions(decoderThreads: threads)
-                    options.knownTimeline = timeline.info.timeline
-                    options.streaming = part.streaming
-                    let location = part.location
-                    let decoded: (any MediaSource)? = configuration.decodeEach
-                        ? try? await environment.onMediaExecutor { [options] () throws(MediaError) in try media.open(location, options: options) } : nil
-                    ad.source = decoded ?? TimelineMediaSource(timeline)
-                    ad.reopen = { TimelineMediaSource(timeline) }
-                }
-                ads.append(ad)
-            }
-            result = await SessionCore(prepared: prepared.plan, environment: sessionEnvironment).runPod(
-                ads, script: scenario.script, clock: VirtualClock(), step: &step, outputs: outputs)
-        }
-        tally.finished(scenario, network: network.map { configuration.networkMix!.shares[$0].profile.name }, report: result.playback)
-    }
 }
 
 /// Why a fleet could not play at all: the ad's or the media's error (with its VAST code), and the warnings before it.

@@ -1,0 +1,82 @@
+import PlayerEngine
+import VAST
+
+/// One ad's turn in a session, in play order: its place in the break, what it fires and plays (`plan`; `plan.failure`
+/// when it cannot play), and its media. A single ad is a break of one turn; a pod's ads, substitutes and cut ads are
+/// one turn each. `Media` is what the turn plays from at each stage: the file opened while preparing
+/// (`PreparedAd.Media`), a fleet's verified decode (`FleetMedia`), a session's opened source (`MediaHandle`).
+struct AdTurn<Media> {
+    /// Its place in the break (a substitute takes the place of the ad it replaces), id and sequence.
+    var place: BreakAd
+    /// What it fires and plays; `plan.failure` when it cannot play.
+    var plan: SessionPlan
+    /// Its media; nil when it cannot play.
+    var media: Media?
+    /// It stands in for the failed ad at its place (a stand-alone ad of the response).
+    var substitute = false
+    /// Left out by the break's limits (206).
+    var cut = false
+
+    init(place: BreakAd, plan: SessionPlan, media: Media?) {
+        (self.place, self.plan, self.media) = (place, plan, media)
+    }
+
+    var failure: SessionError? { plan.failure }
+    /// It plays: it has media and no failure.
+    var plays: Bool { media != nil && plan.failure == nil }
+
+    /// The same turn playing from other media (none when `transform` gives none).
+    func withMedia<Other>(_ transform: (Media) throws -> Other?) rethrows -> AdTurn<Other> {
+        var turn = AdTurn<Other>(place: place, plan: plan, media: try media.flatMap(transform))
+        (turn.substitute, turn.cut) = (substitute, cut)
+        return turn
+    }
+}
+
+extension AdTurn: Sendable where Media: Sendable {}
+
+/// The turns of one session and what fires before them. A single ad is a break of one turn; a pod reports each
+/// ad's outcome, shifts each ad's events to session time and carries the player's state and the pod's reward from
+/// one turn to the next (`BreakState`).
+struct AdBreak<Media> {
+    var kind: BreakKind
+    /// What fires before the first turn (a pod's failed chains beside it, its warnings); empty for a single ad, whose
+    /// turn carries its own.
+    var prelude: SessionPlan
+    var turns: [AdTurn<Media>]
+
+    /// A single ad: its plan and media as the one turn.
+    static func single(_ plan: SessionPlan, media: Media?) -> AdBreak {
+        AdBreak(kind: .single, prelude: SessionPlan(steps: []), turns: [AdTurn(place: BreakAd(index: 1, id: plan.ad?.ad.id, sequence: nil), plan: plan, media: media)])
+    }
+
+    /// The same break playing from other media.
+    func withMedia<Other>(_ transform: (Media) throws -> Other?) rethrows -> AdBreak<Other> {
+        AdBreak<Other>(kind: kind, prelude: prelude, turns: try turns.map { try $0.withMedia(transform) })
+    }
+}
+
+extension AdBreak: Sendable where Media: Sendable {}
+
+/// A single ad, or an ad pod.
+enum BreakKind: Sendable { case single, pod }
+
+/// A turn's media as a session plays it: opened and positioned before its first frame, and opened again from the
+/// start for a replay.
+struct MediaHandle {
+    var source: any MediaSource
+    var duration: Duration
+    var reopen: () throws(MediaError) -> any MediaSource
+}
+
+extension MediaOpening {
+    /// Opens `location` again from the start, for a replay or a session that decodes for itself: its timeline is the
+    /// one known from the first open or the verified decode.
+    func reopener(_ location: String, timeline: PresentationTimeline?, streaming: StreamingOptions?, threads: Int)
+        -> () throws(MediaError) -> any MediaSource {
+        var options = MediaOpenOptions(decoderThreads: threads)
+        options.knownTimeline = timeline
+        options.streaming = streaming
+        return { [options] () throws(MediaError) in try open(location, options: options) }
+    }
+}

@@ -1,0 +1,48 @@
+/// How a fleet runs: the session every viewer starts from (tag, media choice, device, beacon policy, sink), how many
+/// viewers, how many at once, what they do, and which shard of them this process runs.
+public struct FleetConfiguration: Sendable {
+    /// The tag, `--map`, media criteria, device macros, beacon policy, sink, `--seed` and `--now`. Each session gets
+    /// its own seed for `[CACHEBUSTING]`, derived from this one and its index.
+    public var session: SessionConfiguration
+    /// Sessions in the whole fleet, all shards together.
+    public var sessions: Int
+    /// Sessions played at once.
+    public var concurrency = 16
+    /// What share of the sessions does what; each session's scenario kind is drawn from it.
+    public var mix: FleetMix
+    /// Beacons per second over the whole fleet, all shards together (each shard sends `shardRate`); nil = as fast
+    /// as the server answers.
+    public var rate: Double?
+    /// Which part of the fleet this process runs; `.whole` by default.
+    public var shard = FleetShard.whole
+    /// Decode the media in every session (FFmpeg per session) instead of replaying the one verified decode.
+    public var decodeEach = false
+    /// Viewers on simulated networks (`--network-mix`): each session's profile is drawn from it, with the thresholds
+    /// of `session.network` (or the defaults). nil: every session's media arrives as fast as it is read.
+    public var networkMix: NetworkMix?
+
+    /// This shard's part of `rate`: the fleet's rate divided by the shard count, so N shards together send `rate`.
+    public var shardRate: Double? { rate.map { $0 / Double(shard.count) } }
+
+    /// A fleet of `sessions` sessions of `session` with scenarios drawn from `mix`, 16 at once, at no rate limit, as
+    /// one shard.
+    public init(session: SessionConfiguration, sessions: Int, mix: FleetMix) {
+        self.session = session
+        self.sessions = sessions
+        self.mix = mix
+    }
+}
+
+/// Where a fleet is at, for a progress bar.
+public struct FleetProgress: Sendable {
+    /// Sessions finished so far.
+    public var sessionsDone: Int
+    /// Sessions to play in all.
+    public var sessions: Int
+    /// Beacons sent so far.
+    public var beaconsSent: Int
+    /// Beacons answered so far.
+    public var beaconsAnswered: Int
+    /// Seconds elapsed on the network clock since the fleet started.
+    public var seconds: Double
+}

@@ -1,0 +1,47 @@
+import PlayerEngine
+import Primitives
+import TrackingBeacons
+
+extension FleetRunner {
+    /// One viewer: its own virtual clock, beacon step (its own `[CACHEBUSTING]` stream) and tracking gate, through
+    /// the session core. `macros` and `identity`: the fleet's `BeaconPlanner.macros(for:)` and
+    /// `SessionConfiguration.identity`, the same for every viewer.
+    static func playOne(_ scenario: FleetScenario, network: Int?, prepared: FleetAd, configuration: FleetConfiguration,
+                        environment: SessionEnvironment, wallStart: Int64, macros: [String: String], identity: UInt64, tally: FleetTally,
+                        room: FleetTally.Room, dispatcher: BeaconDispatcher) async {
+        let session = configuration.session
+        let seed = session.seed ^ (UInt64(truncatingIfNeeded: scenario.index) &* 0x9E37_79B9_7F4A_7C15)
+        var step = BeaconStep(configuration: session, seed: seed, wallStart: wallStart, macros: macros, identity: identity)
+        let outputs = SessionCore.Outputs(
+            report: { record in if case let .event(event) = record { tally.event(event) } },
+            submit: { beacon in await dispatcher.submit(beacon, countedAt: await tally.admit(beacon, in: room)) })
+        // A replayed timeline never blocks: only a session that decodes for real needs the media executor's threads.
+        var sessionEnvironment = environment
+        if !configuration.decodeEach { sessionEnvironment.mediaExecutor = nil }
+        let adBreak = await Self.sessionBreak(prepared.adBreak(onNetwork: network, thresholds: session.network), configuration: configuration,
+                                             environment: environment)
+        let result = await SessionCore(environment: sessionEnvironment).run(adBreak, script: scenario.script, clock: VirtualClock(), step: &step,
+                                                                            outputs: outputs)
+        tally.finished(scenario, network: network.map { configuration.networkMix!.shares[$0].profile.name }, report: result.playback)
+    }
+
+    /// One session's break: each turn that plays replays its verified decode, or (`--decode-each`) decodes its file
+    /// for itself (the replay, if it opens no more); a replay replays the decode.
+    static func sessionBreak(_ adBreak: AdBreak<FleetMedia>, configuration: FleetConfiguration, environment: SessionEnvironment) async
+        -> AdBreak<MediaHandle> {
+        var turns: [AdTurn<MediaHandle>] = []
+        for turn in adBreak.turns {
+            var decoded: (any MediaSource)?
+            if configuration.decodeEach, let media = turn.media {
+                let open = environment.media.reopener(media.location, timeline: media.timeline.info.timeline, streaming: media.streaming,
+                                                      threads: configuration.session.decoderThreads)
+                decoded = try? await environment.onMediaExecutor(open)
+            }
+            turns.append(turn.withMedia { media in
+                MediaHandle(source: decoded ?? TimelineMediaSource(media.timeline), duration: media.timeline.info.exactDuration,
+                            reopen: { TimelineMediaSource(media.timeline) })
+            })
+        }
+        return AdBreak(kind: adBreak.kind, prelude: adBreak.prelude, turns: turns)
+    }
+}
