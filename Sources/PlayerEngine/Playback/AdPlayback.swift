@@ -131,14 +131,6 @@ public struct AdPlayback: Sendable {
     /// without the machine.
     var clockMapping: ClockMapping? { advancing ? ClockMapping(baseClock: baseClock, basePlayhead: basePlayhead) : nil }
 
-    struct ClockMapping {
-        let baseClock: Duration
-        let basePlayhead: Duration
-
-        /// The session time at which the playhead reaches `playhead`: the clock runs straight while playing.
-        func clock(forPlayhead playhead: Duration) -> Duration { baseClock + (playhead - basePlayhead) }
-    }
-
     /// When something falls due without input: the next boundary while playing, or the close control.
     public func nextDeadline() -> Duration? {
         switch phase {
@@ -402,23 +394,7 @@ public struct AdPlayback: Sendable {
         case .unmute:
             muted = false
             return [event(.unmute, at: clock)]
-        case .skip:
-            var events = [event(.skip, at: clock)]
-            basePlayhead = playhead(at: clock)
-            baseClock = clock
-            ending = .skipped
-            events += decideViewability(at: clock)
-            events += forfeit(at: clock, .skipped)
-            if rules.endCardAfterSkip || rules.handsOver {
-                reasons.removeAll()
-                events += showScreen(at: clock)
-            } else {
-                // Skipping ends the ad: `skip` is its tracking, not closeLinear (the viewer did not close it).
-                phase = .closed
-                buffering = false
-                events.append(event(.close, at: clock, detail: .ended(.skipped)))
-            }
-            return events
+        case .skip: return skip(at: clock)
         case .click:
             let opens = rules.hasClickThrough
             var events = [event(.click, at: clock, detail: .clickThrough(opened: opens))]
@@ -431,20 +407,7 @@ public struct AdPlayback: Sendable {
                 return [event(.clickThroughClose, at: clock)]
             }
             return [event(.clickThroughClose, at: clock)] + release(.clickThrough, at: clock)
-        case .close:
-            if inVideo {
-                basePlayhead = playhead(at: clock)
-                baseClock = clock
-                ending = .closedEarly
-                buffering = false
-                var events = [event(.closeLinear, at: clock, detail: .closed(.video))]
-                events += decideViewability(at: clock)
-                events += forfeit(at: clock, .closedEarly)
-                phase = .closed
-                events.append(event(.close, at: clock))
-                return events
-            }
-            return close(at: clock, cause: nil)
+        case .close: return inVideo ? closeVideo(at: clock) : close(at: clock, cause: nil)
         case .iconClick:
             let index = iconShowing ?? 0
             let opens = rules.icons[index].hasClickThrough
@@ -457,27 +420,63 @@ public struct AdPlayback: Sendable {
             let opens = rules.hasEndCardClickThrough
             if opens { reasons.insert(.clickThrough) }
             return [event(.endCardClick, at: clock, detail: .clickThrough(opened: opens))]
-        case .replay:
-            play += 1
-            milestones = Milestones(duration: duration, progressOffsets: rules.progressOffsets)
-            icons = Array(repeating: .pending, count: rules.icons.count)
-            skippableShown = false
-            basePlayhead = startPlayhead
-            baseClock = clock
-            ending = nil
-            screenShownAt = nil
-            closeShown = false
-            closeCountdownStart = nil
-            phase = .playing
-            // A new play: its first frame is shown again. Whether its one-shot tracking fires again is the
-            // session's replay policy; the events always say what happened.
-            var events = [PlaybackEvent.Name.rewind, .impression, .creativeView, .start].map { event($0, at: clock) }
-            for reason in reasons.sorted() { reasons.remove(reason); events += suppress(reason, at: clock) }
-            return events + advance(to: clock)
+        case .replay: return replay(at: clock)
         }
     }
 
-    /// Why `action` is not allowed now, or nil.
+    /// The viewer skips: the ad ends (skipped), and the end card or the next ad of a pod follows when there is one.
+    private mutating func skip(at clock: Duration) -> [PlaybackEvent] {
+        var events = [event(.skip, at: clock)]
+        (basePlayhead, baseClock) = (playhead(at: clock), clock)
+        ending = .skipped
+        events += decideViewability(at: clock)
+        events += forfeit(at: clock, .skipped)
+        if rules.endCardAfterSkip || rules.handsOver {
+            reasons.removeAll()
+            events += showScreen(at: clock)
+        } else {
+            // Skipping ends the ad: `skip` is its tracking, not closeLinear (the viewer did not close it).
+            phase = .closed
+            buffering = false
+            events.append(event(.close, at: clock, detail: .ended(.skipped)))
+        }
+        return events
+    }
+
+    /// The viewer closes the ad during its video: closeLinear, and the ad ends early.
+    private mutating func closeVideo(at clock: Duration) -> [PlaybackEvent] {
+        (basePlayhead, baseClock) = (playhead(at: clock), clock)
+        ending = .closedEarly
+        buffering = false
+        var events = [event(.closeLinear, at: clock, detail: .closed(.video))]
+        events += decideViewability(at: clock)
+        events += forfeit(at: clock, .closedEarly)
+        phase = .closed
+        events.append(event(.close, at: clock))
+        return events
+    }
+
+    /// A replay from the replay screen: a new play from the start.
+    private mutating func replay(at clock: Duration) -> [PlaybackEvent] {
+        play += 1
+        milestones = Milestones(duration: duration, progressOffsets: rules.progressOffsets)
+        icons = Array(repeating: .pending, count: rules.icons.count)
+        skippableShown = false
+        basePlayhead = startPlayhead
+        baseClock = clock
+        ending = nil
+        screenShownAt = nil
+        closeShown = false
+        closeCountdownStart = nil
+        phase = .playing
+        // A new play: its first frame is shown again. Whether its one-shot tracking fires again is the
+        // session's replay policy; the events always say what happened.
+        var events = [PlaybackEvent.Name.rewind, .impression, .creativeView, .start].map { event($0, at: clock) }
+        for reason in reasons.sorted() { reasons.remove(reason); events += suppress(reason, at: clock) }
+        return events + advance(to: clock)
+    }
+
+    /// The viewer closes the end card or the replay screen: the ad is over.
     private mutating func close(at clock: Duration, cause: PlaybackEvent.CloseCause?) -> [PlaybackEvent] {
         guard phase == .endCard || phase == .replayScreen else { return [] }
         let screen: PlaybackEvent.Screen = phase == .endCard ? .endCard : .replayScreen
