@@ -49,7 +49,7 @@ struct PlayLoop {
     }
 
     /// Records `events` and hands them on, in order.
-    mutating func emit(_ events: [PlaybackEvent], to onEvent: Emit) async {
+    nonisolated(nonsending) mutating func emit(_ events: [PlaybackEvent], to onEvent: Emit) async {
         for event in events {
             report.record(event)
             await onEvent(event)
@@ -75,7 +75,7 @@ struct PlayLoop {
     }
 
     /// Plays until the ad closes. Throws a `MediaError` that ends the ad, or `CancellationError`.
-    mutating func run<C: Clock>(on clock: C, from sessionStart: C.Instant, stepping stepClock: ((Duration) -> Void)?,
+    nonisolated(nonsending) mutating func run<C: Clock>(on clock: C, from sessionStart: C.Instant, stepping stepClock: ((Duration) -> Void)?,
                                 reopen: (() throws(MediaError) -> any MediaSource)?, onEvent: Emit) async throws where C.Duration == Duration {
         takeNext()
         while machine.phase != .closed {
@@ -116,7 +116,7 @@ struct PlayLoop {
 
     /// Nothing more will come: data that ran out under a suppressed video is still a failure; a stall the media never
     /// ends lasted until the session was given up.
-    mutating func end(onEvent: Emit) async throws(MediaError) {
+    nonisolated(nonsending) mutating func end(onEvent: Emit) async throws(MediaError) {
         if let failure = feed.pendingFailure { throw failure }
         if let current = stall { report.rebufferTime += max(.zero, now - current.since) }
         await emit(machine.finish(at: now), to: onEvent)
@@ -124,7 +124,7 @@ struct PlayLoop {
 
     /// A boundary of the state machine (a quartile, an offset, the end…), measured for lateness. Completing on a
     /// declared duration first reads the rest of the data.
-    mutating func boundary(at target: Duration, lateness: Duration, onEvent: Emit) async throws(MediaError) {
+    nonisolated(nonsending) mutating func boundary(at target: Duration, lateness: Duration, onEvent: Emit) async throws(MediaError) {
         if checksDeclaredEnd, feed.pendingFailure == nil, machine.phase == .playing, machine.playhead(at: target) >= duration {
             feed.buffer(through: .seconds(Int64.max / 2), after: upcoming?.time ?? duration)
             if let mismatch = feed.pendingFailure, case .durationMismatch = mismatch { throw mismatch }
@@ -136,7 +136,7 @@ struct PlayLoop {
 
     /// A simulated network's stall under way ends: the video ended meanwhile, enough media arrived, or it lasted
     /// past the stall timeout (an error).
-    mutating func endStall(_ due: Due, at target: Duration, onEvent: Emit) async throws(MediaError) {
+    nonisolated(nonsending) mutating func endStall(_ due: Due, at target: Duration, onEvent: Emit) async throws(MediaError) {
         guard let current = stall else { return }
         if !machine.buffering {
             // The video ended (a skip, a close) while stalled: the stall lasted until then.
@@ -166,7 +166,7 @@ struct PlayLoop {
 
     /// Under a simulated network, the frame due has not arrived: playback stalls until `rebuffer` of media from here
     /// has (all of it, near the end). Whether it stalled.
-    mutating func simulatedStall(at target: Duration, onEvent: Emit) async -> Bool {
+    nonisolated(nonsending) mutating func simulatedStall(at target: Duration, onEvent: Emit) async -> Bool {
         guard play == 1, let delivery = configuration.delivery, let frame = upcoming,
               delivery.available(through: frame.time).map({ $0 > target }) ?? true else { return false }
         report.rebuffers += 1
@@ -178,7 +178,7 @@ struct PlayLoop {
     /// Under a real (throttled) network, the frame's bytes came after its time: playback stalled there, and restarts
     /// once `rebuffer` more media has really been read (or the data ends), measured on the session's clock (real
     /// time, scaled by --speed). Whether it stalled.
-    mutating func measuredStall<C: Clock>(at target: Duration, lateness: Duration, clock: C, from sessionStart: C.Instant,
+    nonisolated(nonsending) mutating func measuredStall<C: Clock>(at target: Duration, lateness: Duration, clock: C, from sessionStart: C.Instant,
                                           onEvent: Emit) async throws(MediaError) -> Bool where C.Duration == Duration {
         guard play == 1, let measured = configuration.measuredNetwork, let frame = upcoming, lateness > configuration.stallThreshold,
               upcomingWaited else { return false }
@@ -254,7 +254,7 @@ struct PlayLoop {
     }
 
     /// The ad failed with `error`: its events delivered, the report closed, the failure to throw.
-    mutating func failed(_ error: MediaError, onEvent: Emit) async -> PlaybackFailure {
+    nonisolated(nonsending) mutating func failed(_ error: MediaError, onEvent: Emit) async -> PlaybackFailure {
         let events = machine.fail(error, at: now)
         await emit(events, to: onEvent)
         report.stepsHandled = step
@@ -272,7 +272,7 @@ struct PlayLoop {
     }
 
     /// The ad closed: script steps after it are reported, never dropped silently (in a pod, they are the next ad's).
-    mutating func finished(onEvent: Emit) async -> PlaybackReport {
+    nonisolated(nonsending) mutating func finished(onEvent: Emit) async -> PlaybackReport {
         report.stepsHandled = step
         while !configuration.rules.handsOver, step < script.steps.count {
             await emit([machine.ignored(script.steps[step].text, at: now)], to: onEvent)

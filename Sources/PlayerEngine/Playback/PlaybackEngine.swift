@@ -84,7 +84,7 @@ public struct PlaybackEngine: Sendable {
     /// - Throws: `PlaybackFailure` when the media cannot be played to the end: it carries the `MediaError`, the
     ///   playhead and session clock where playback stopped, and the report so far. The `error` event (and
     ///   `rewardForfeited`, `close`) have been delivered by then.
-    public func play<C: Clock>(
+    public nonisolated(nonsending) func play<C: Clock>(
         _ source: any MediaSource,
         script: SessionScript = SessionScript(),
         reopen: (() throws(MediaError) -> any MediaSource)? = nil,
