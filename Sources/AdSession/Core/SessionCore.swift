@@ -42,8 +42,8 @@ struct SessionCore {
         var state = BreakState(kind: adBreak.kind, turns: adBreak.turns.map { ($0.plays, $0.media?.duration, $0.plan.rules) }, script: script)
         var outcomes: [PodAdReport] = []
         var total: PlaybackReport?
-        for (index, turn) in adBreak.turns.enumerated() {
-            let (outcome, report) = await play(turn, index: index, state: &state, clock: clock, step: &step, outputs: outputs)
+        for index in adBreak.turns.indices {
+            let (outcome, report) = await play(adBreak.turns[index], index: index, state: &state, clock: clock, step: &step, outputs: outputs)
             if adBreak.kind == .pod { await outputs.report(.ad(outcome)) }
             outcomes.append(outcome)
             if let report { total = total.map { $0.followed(by: report, startingAt: outcome.start ?? .zero) } ?? report }
@@ -102,17 +102,28 @@ struct SessionCore {
         state.start()
         var beaconStep = step, playing = state
         defer { (step, state) = (beaconStep, playing) }
+        // A pod's events carry their ad's place (the closure holds that, not the whole turn).
+        let place: BreakAd? = pod ? turn.place : nil
         let onEvent: nonisolated(nonsending) (PlaybackEvent) async -> Void = { event in
-            var event = event
-            if pod {
-                event.clock += start
-                event.ad = turn.place
+            // A single ad's event goes out as it came, copied only when a click opens a page (most events open none,
+            // and an event is a large value); a pod's is shifted to session time and tagged with its place first.
+            guard let place else {
+                let page = beaconStep.clickThroughURL(for: event)
+                if page == nil, event.clickThroughURL == nil {
+                    await outputs.report(.event(event))
+                } else {
+                    var shown = event
+                    shown.clickThroughURL = page
+                    await outputs.report(.event(shown))
+                }
+                await submit(beaconStep.beacons(for: event), counted)
+                return
             }
+            var event = event
+            event.clock += start
+            event.ad = place
             playing.observe(event)
-            // The event reported carries the page a click opens; copied only then (most events open none, and an
-            // event is a large value). Its beacons do not depend on the page.
-            let page = beaconStep.clickThroughURL(for: event)
-            if page != nil || event.clickThroughURL != nil { event.clickThroughURL = page }
+            event.clickThroughURL = beaconStep.clickThroughURL(for: event)
             await outputs.report(.event(event))
             await submit(beaconStep.beacons(for: event), counted)
         }

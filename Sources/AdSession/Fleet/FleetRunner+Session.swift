@@ -18,21 +18,37 @@ extension FleetRunner {
         // A replayed timeline never blocks: only a session that decodes for real needs the media executor's threads.
         var sessionEnvironment = environment
         if !configuration.decodeEach { sessionEnvironment.mediaExecutor = nil }
-        let adBreak = await Self.sessionBreak(prepared.adBreak(onNetwork: network, thresholds: session.network), configuration: configuration,
-                                             environment: environment)
+        let adBreak: AdBreak<MediaHandle>
+        if configuration.decodeEach {
+            adBreak = await Self.decodingBreak(prepared.adBreak(onNetwork: network, thresholds: session.network), configuration: configuration,
+                                               environment: environment)
+        } else {
+            adBreak = Self.replayingBreak(prepared, network: network, thresholds: session.network)
+        }
         let result = await SessionCore(environment: sessionEnvironment).run(adBreak, script: scenario.script, clock: VirtualClock(), step: &step,
                                                                             outputs: outputs)
         tally.finished(scenario, network: network.map { configuration.networkMix!.shares[$0].profile.name }, report: result.playback)
     }
 
-    /// One session's break: each turn that plays replays its verified decode, or (`--decode-each`) decodes its file
-    /// for itself (the replay, if it opens no more); a replay replays the decode.
-    static func sessionBreak(_ adBreak: AdBreak<FleetMedia>, configuration: FleetConfiguration, environment: SessionEnvironment) async
+    /// One session's break replaying each verified decode (no file is opened: nothing waits).
+    static func replayingBreak(_ prepared: FleetAd, network: Int?, thresholds: SessionConfiguration.NetworkConditions?) -> AdBreak<MediaHandle> {
+        func handle(_ timeline: MediaTimeline) -> MediaHandle {
+            MediaHandle(source: TimelineMediaSource(timeline), duration: timeline.info.exactDuration, reopen: { TimelineMediaSource(timeline) })
+        }
+        guard prepared.pod.isEmpty else {
+            return AdBreak(kind: .pod, prelude: prepared.plan, turns: prepared.pod.map { $0.withMedia { handle($0.timeline) } })
+        }
+        return .single(prepared.plan(onNetwork: network, thresholds: thresholds), media: prepared.timeline.map(handle))
+    }
+
+    /// One session's break under `--decode-each`: each turn that plays decodes its file for itself (the replay, if
+    /// it opens no more); a replay replays the decode.
+    static func decodingBreak(_ adBreak: AdBreak<FleetMedia>, configuration: FleetConfiguration, environment: SessionEnvironment) async
         -> AdBreak<MediaHandle> {
         var turns: [AdTurn<MediaHandle>] = []
         for turn in adBreak.turns {
             var decoded: (any MediaSource)?
-            if configuration.decodeEach, let media = turn.media {
+            if let media = turn.media {
                 let open = environment.media.reopener(media.location, timeline: media.timeline.info.timeline, streaming: media.streaming,
                                                       threads: configuration.session.decoderThreads)
                 decoded = try? await environment.onMediaExecutor(open)
