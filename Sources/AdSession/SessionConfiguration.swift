@@ -97,11 +97,11 @@ public struct SessionConfiguration: Sendable {
     public var pod: PodPlayback = .all
     /// The ad break the session plays in (`--break-position`, `--break-max-…`): its macros, and the limits that cut
     /// a pod short with error 206.
-    public var adBreak = AdBreak()
+    public var breakRequest = BreakRequest()
 
-    /// The request's macro values: the break's (`adBreak.macros`) and the device's, a `--macro` winning.
+    /// The request's macro values: the break's (`breakRequest.macros`) and the device's, a `--macro` winning.
     public var requestMacros: [String: String] {
-        adBreak.macros.merging(deviceMacros) { _, device in device }
+        breakRequest.macros.merging(deviceMacros) { _, device in device }
     }
 
     /// Whether a session plays every ad of a pod (`all`) or only the first that can play (`first`).
@@ -130,8 +130,8 @@ public struct SessionConfiguration: Sendable {
     /// (a 404, a timeout, a malformed URL) gets `[REASON]` 3.
     public var verificationProbe = false
 
-    /// The ad break: where it sits and the limits the ad request gave (VAST 4.2 break macros).
-    public struct AdBreak: Sendable, Equatable {
+    /// The ad break as the ad request describes it: where it sits and its limits (VAST 4.2 break macros).
+    public struct BreakRequest: Sendable, Equatable {
         /// `[BREAKPOSITION]`: 1 pre-roll, 2 mid-roll, 3 post-roll, 4 stand-alone (a rewarded ad: the default).
         public var position = 4
         /// `[BREAKMAXDURATION]`: ads that would end the pod after this much media are not played (206).

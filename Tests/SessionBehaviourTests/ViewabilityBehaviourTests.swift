@@ -72,7 +72,7 @@ import TestSupport
             let run = await kit.run(configuration)
             var transcript = SessionTranscript()
             for record in run.records { transcript.add(record) }
-            return OMIDLog.lines(transcript, breakPosition: configuration.adBreak.position).map { $0.text + "\n" }.joined()
+            return OMIDLog.lines(transcript, breakPosition: configuration.breakRequest.position).map { $0.text + "\n" }.joined()
         }
         let golden = try String(contentsOf: Repo.root.appendingPathComponent("Tests/Golden/demo.omid.jsonl"), encoding: .utf8)
         #expect(try await log(["--seed", "7", "--now", "2026-01-01T00:00:00Z"]) == golden)

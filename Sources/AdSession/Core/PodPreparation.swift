@@ -34,7 +34,7 @@ struct PodPreparation {
         prepared.steps = prelude
         // Failed chains that hold no place of the pod (a broken ad beside it) fire before it plays.
         prepared.steps += AdPreparation.failureSteps(resolution.failures.filter { !slotFailures.contains($0) }, purpose: purpose)
-        let limits = preparation.configuration.adBreak
+        let limits = preparation.configuration.breakRequest
         var entries: [AdTurn<PreparedAd.Media>] = []
         var playing = 0
         var total: Duration = .zero
@@ -128,7 +128,7 @@ struct PodPreparation {
     /// The first places of the pod that hold an ad, as many as the break can play (at most `maxAds`), each prepared
     /// (its media opened) concurrently, by their index in the pod.
     private func openAhead(_ resolution: VASTResolution) async -> [Int: AdTurn<PreparedAd.Media>] {
-        let limit = min(Self.maxAds, preparation.configuration.adBreak.maxAds ?? Self.maxAds)
+        let limit = min(Self.maxAds, preparation.configuration.breakRequest.maxAds ?? Self.maxAds)
         let places = resolution.pod.enumerated().filter { $0.offset < Self.maxAds && $0.element.failure == nil && $0.element.adIndex != nil }
             .prefix(limit)
             .map { (offset: $0.offset, ad: resolution.ads[$0.element.adIndex!], sequence: $0.element.sequence) }
@@ -167,7 +167,7 @@ struct PodPreparation {
         var preparation = preparation
         if concurrently, preparation.environment.mediaExecutor != nil { preparation.environment.mediaExecutor = Self.openingExecutor }
         var one = await preparation.prepareAd(ad, tagURL: tagURL, criteria: criteria, purpose: purpose)
-        let limits = preparation.configuration.adBreak
+        let limits = preparation.configuration.breakRequest
         if one.failure == nil, let duration = one.media?.duration {
             var why: String?
             if let min = limits.minAdLength, duration < min { why = "shorter than the break's minimum ad length of \(min.millisecondText) s" }

@@ -202,7 +202,7 @@ struct RunCommand: AsyncParsableCommand {
         }
         write("--timeline", reports.timeline) { TimelineSVG.render(transcript, summary: summary, title: "vplay: \(tag.vast)", exitCode: exitCode) }
         write("--omid-log", omidLog) {
-            OMIDLog.lines(transcript, breakPosition: configuration.adBreak.position).map { $0.text + "\n" }.joined()
+            OMIDLog.lines(transcript, breakPosition: configuration.breakRequest.position).map { $0.text + "\n" }.joined()
         }
         write("--report", reports.report) {
             SessionReport.json(tag: tag.vast, transcript: transcript, summary: summary, exitCode: exitCode, expectations: results, configuration: configuration, session: sessionID).text + "\n"

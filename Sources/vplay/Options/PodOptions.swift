@@ -45,11 +45,11 @@ struct PodOptions: ParsableArguments {
 
     func apply(to configuration: inout SessionConfiguration) {
         configuration.pod = pod
-        if let breakPosition { configuration.adBreak.position = breakPosition }
-        configuration.adBreak.maxDuration = breakMaxDuration
-        configuration.adBreak.maxAds = breakMaxAds
-        configuration.adBreak.minAdLength = breakMinAdLength
-        configuration.adBreak.maxAdLength = breakMaxAdLength
+        if let breakPosition { configuration.breakRequest.position = breakPosition }
+        configuration.breakRequest.maxDuration = breakMaxDuration
+        configuration.breakRequest.maxAds = breakMaxAds
+        configuration.breakRequest.minAdLength = breakMinAdLength
+        configuration.breakRequest.maxAdLength = breakMaxAdLength
     }
 }
 
