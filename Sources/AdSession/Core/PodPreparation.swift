@@ -34,26 +34,10 @@ struct PodPreparation {
         prepared.steps = prelude
         // Failed chains that hold no place of the pod (a broken ad beside it) fire before it plays.
         prepared.steps += AdPreparation.failureSteps(resolution.failures.filter { !slotFailures.contains($0) }, purpose: purpose)
-        let limits = preparation.configuration.breakRequest
-        var entries: [AdTurn<PreparedAd.Media>] = []
-        var playing = 0
-        var total: Duration = .zero
-        /// Why the rest of the pod is cut, once it is.
-        var cutWhy: String?
-        var substitutesTried = 0
         if resolution.pod.count > Self.maxAds {
             prepared.steps.append(.warning("the pod has \(resolution.pod.count) ads; vplay plays at most \(Self.maxAds), the rest are cut (206)"))
         }
-        /// `entry` as the break takes it: an ad whose media would end the pod past the break's duration is cut (206),
-        /// and so is every ad after it (VAST 4.x truncates a pod only at its end).
-        func fitted(_ entry: AdTurn<PreparedAd.Media>, ad: ResolvedAd?) -> AdTurn<PreparedAd.Media> {
-            guard entry.failure == nil, let duration = entry.media?.duration, let max = limits.maxDuration, total + duration > max else { return entry }
-            cutWhy = "the break's \(max.millisecondText) s are used"
-            var cut = cutEntry(entry.place, ad: ad, failure: nil,
-                               why: "it would end the pod at \((total + duration).millisecondText) s, past the break's \(max.millisecondText) s")
-            cut.substitute = entry.substitute
-            return cut
-        }
+        var pod = Assembly(limits: preparation.configuration.breakRequest)
         // The places that can play are opened together before the pod is assembled in order: sixteen unreachable ads
         // take one media deadline, not sixteen. Only as many as the break could play are opened ahead (a later place
         // is opened in turn if an earlier one fails).
@@ -61,12 +45,12 @@ struct PodPreparation {
         if Task.isCancelled { return interrupted(prelude) }
         for (offset, slot) in resolution.pod.enumerated() {
             let place = offset + 1
-            if cutWhy == nil, place > Self.maxAds { cutWhy = "vplay plays at most \(Self.maxAds) ads of a pod" }
+            if pod.cutWhy == nil, place > Self.maxAds { pod.cutWhy = "vplay plays at most \(Self.maxAds) ads of a pod" }
             let ad = slot.adIndex.map { resolution.ads[$0] }
             let label = BreakAd(index: place, id: ad?.ad.id ?? slot.failure?.chain.first?.ad.id, sequence: slot.sequence)
-            if cutWhy == nil, let maxAds = limits.maxAds, playing >= maxAds { cutWhy = "the break allows at most \(maxAds) ad(s)" }
-            if let cutWhy {
-                entries.append(cutEntry(label, ad: ad, failure: slot.failure, why: cutWhy))
+            if pod.cutWhy == nil, let maxAds = pod.limits.maxAds, pod.playing >= maxAds { pod.cutWhy = "the break allows at most \(maxAds) ad(s)" }
+            if let cutWhy = pod.cutWhy {
+                pod.entries.append(cutEntry(label, ad: ad, failure: slot.failure, why: cutWhy))
                 continue
             }
             let entry: AdTurn<PreparedAd.Media>
@@ -75,54 +59,80 @@ struct PodPreparation {
             } else if let ad {
                 let tried: AdTurn<PreparedAd.Media>
                 if let ahead = opened.removeValue(forKey: offset) { tried = ahead } else { tried = await attempt(ad, label: label) }
-                entry = fitted(tried, ad: ad)
+                entry = pod.fitted(tried, ad: ad, cut: cutEntry)
             } else {
                 continue
             }
-            entries.append(entry)
-            if entry.failure == nil {
-                playing += 1
-                total += entry.media?.duration ?? .zero
-                continue
-            }
-            guard cutWhy == nil, slot.failure?.fallbackOnNoAd != false else { continue }
-            // The substitute: the next stand-alone ad that resolves, is playable and opens.
-            while !Task.isCancelled, substitutesTried < Self.maxSubstitutes {
-                substitutesTried += 1
-                let failuresBefore = resolution.failures.count, warningsBefore = resolution.warnings.count
-                let index = await resolver.nextStandAloneAd(&resolution)
-                prepared.steps += resolution.warnings[warningsBefore...].map { .warning(String(describing: $0)) }
-                for failure in resolution.failures[failuresBefore...] {
-                    var failed = failedEntry(BreakAd(index: place, id: failure.chain.first?.ad.id, sequence: nil), failure: failure)
-                    failed.substitute = true
-                    entries.append(failed)
-                }
-                guard let index else { break }
-                let standIn = resolution.ads[index]
-                var next = await attempt(standIn, label: BreakAd(index: place, id: standIn.ad.id, sequence: nil))
-                next.substitute = true
-                next = fitted(next, ad: standIn)
-                entries.append(next)
-                if next.failure == nil {
-                    playing += 1
-                    total += next.media?.duration ?? .zero
-                    break
-                }
-                // The break is full: no other substitute is tried.
-                if cutWhy != nil { break }
-            }
+            if pod.add(entry) { continue }
+            guard pod.cutWhy == nil, slot.failure?.fallbackOnNoAd != false else { continue }
+            await substitute(at: place, in: &pod, resolution: &resolution, steps: &prepared.steps)
         }
         if Task.isCancelled { return interrupted(prelude) }
         prepared.resolution = resolution
-        prepared.pod = entries
-        if let first = entries.first(where: { $0.failure == nil }) {
+        prepared.pod = pod.entries
+        if let first = pod.entries.first(where: { $0.failure == nil }) {
             (prepared.ad, prepared.media, prepared.plan, prepared.rules) = (first.plan.ad, first.media, first.plan.plan, first.plan.rules)
             prepared.selection = first.media?.selection
         } else {
             // Nothing of the pod can play: the session ends with the first place's error.
-            prepared.failure = entries.first?.failure ?? SessionError(kind: .ad, code: .noAdAfterWrapper, message: "no ad of the pod can play")
+            prepared.failure = pod.entries.first?.failure ?? SessionError(kind: .ad, code: .noAdAfterWrapper, message: "no ad of the pod can play")
         }
         return prepared
+    }
+
+    /// The pod as it is assembled, place by place: its entries, the ads that play and their length, and why the rest
+    /// is cut once it is.
+    private struct Assembly {
+        let limits: SessionConfiguration.BreakRequest
+        var entries: [AdTurn<PreparedAd.Media>] = []
+        var playing = 0
+        var total: Duration = .zero
+        /// Why the rest of the pod is cut, once it is.
+        var cutWhy: String?
+        var substitutesTried = 0
+
+        /// Adds `entry`; whether it plays.
+        mutating func add(_ entry: AdTurn<PreparedAd.Media>) -> Bool {
+            entries.append(entry)
+            guard entry.failure == nil else { return false }
+            playing += 1
+            total += entry.media?.duration ?? .zero
+            return true
+        }
+
+        /// `entry` as the break takes it: an ad whose media would end the pod past the break's duration is cut (206),
+        /// and so is every ad after it (VAST 4.x truncates a pod only at its end).
+        mutating func fitted(_ entry: AdTurn<PreparedAd.Media>, ad: ResolvedAd?,
+                             cut: (BreakAd, ResolvedAd?, ResolutionFailure?, String) -> AdTurn<PreparedAd.Media>) -> AdTurn<PreparedAd.Media> {
+            guard entry.failure == nil, let duration = entry.media?.duration, let max = limits.maxDuration, total + duration > max else { return entry }
+            cutWhy = "the break's \(max.millisecondText) s are used"
+            var cutEntry = cut(entry.place, ad, nil, "it would end the pod at \((total + duration).millisecondText) s, past the break's \(max.millisecondText) s")
+            cutEntry.substitute = entry.substitute
+            return cutEntry
+        }
+    }
+
+    /// The substitute for the failed ad at `place`: the next stand-alone ad that resolves, is playable and opens (the
+    /// chains that fail on the way are listed at the same place).
+    private func substitute(at place: Int, in pod: inout Assembly, resolution: inout VASTResolution, steps: inout [PreparedAd.Step]) async {
+        while !Task.isCancelled, pod.substitutesTried < Self.maxSubstitutes {
+            pod.substitutesTried += 1
+            let failuresBefore = resolution.failures.count, warningsBefore = resolution.warnings.count
+            let index = await resolver.nextStandAloneAd(&resolution)
+            steps += resolution.warnings[warningsBefore...].map { .warning(String(describing: $0)) }
+            for failure in resolution.failures[failuresBefore...] {
+                var failed = failedEntry(BreakAd(index: place, id: failure.chain.first?.ad.id, sequence: nil), failure: failure)
+                failed.substitute = true
+                pod.entries.append(failed)
+            }
+            guard let index else { break }
+            let standIn = resolution.ads[index]
+            var next = await attempt(standIn, label: BreakAd(index: place, id: standIn.ad.id, sequence: nil))
+            next.substitute = true
+            if pod.add(pod.fitted(next, ad: standIn, cut: cutEntry)) { break }
+            // The break is full: no other substitute is tried.
+            if pod.cutWhy != nil { break }
+        }
     }
 
     /// The first places of the pod that hold an ad, as many as the break can play (at most `maxAds`), each prepared
