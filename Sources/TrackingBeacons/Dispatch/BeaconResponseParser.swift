@@ -106,30 +106,7 @@ struct BeaconResponseParser {
         while buffer.readableBytes > 0 {
             switch state {
             case .head:
-                let head: ParsedHead, length: Int
-                if headSearched == 0, let last = lastHead, last.begins(buffer) {
-                    // The same bytes as the last head: the same head (a collector's answers differ, if at all, by
-                    // their `Date`, once a second).
-                    (head, length) = (last.parsed, last.bytes.count)
-                } else {
-                    // Parsed once its end is there; the bytes searched already are not searched again (a head that
-                    // comes a byte at a time costs its length, not its square).
-                    guard headSearched == 0 || Self.headEnds(in: buffer, from: headSearched),
-                          let (parsed, parsedLength) = try Self.head(in: buffer, keepsHeaders: keepsHeaders) else {
-                        guard buffer.readableBytes <= Self.maxHeadBytes else { throw Malformed(why: "the head is longer than \(Self.maxHeadBytes) bytes") }
-                        headSearched = max(0, buffer.readableBytes - 2)
-                        carry = buffer
-                        return
-                    }
-                    headSearched = 0
-                    // Its end came in the read that took it past the limit: still too long.
-                    guard parsedLength <= Self.maxHeadBytes else { throw Malformed(why: "the head is longer than \(Self.maxHeadBytes) bytes") }
-                    (head, length) = (parsed, parsedLength)
-                    if length <= LastHead.maxBytes {
-                        lastHead = LastHead(bytes: Array(buffer.readableBytesView.prefix(length)), parsed: head)
-                    }
-                }
-                buffer.moveReaderIndex(forwardBy: length)
+                guard let head = try nextHead(in: &buffer) else { return }
                 if (100..<200).contains(head.head.status) {
                     // Interim; the answer follows. 101 would leave HTTP: a beacon never asks for it.
                     guard head.head.status != 101 else { throw Malformed(why: "101 Switching Protocols to a GET that asked for no upgrade") }
@@ -181,6 +158,35 @@ struct BeaconResponseParser {
                 guard emit(.body(taken)) else { return }
             }
         }
+    }
+
+    /// The head at the start of `buffer`, moving past it; nil (the rest carried) when its end has not come yet.
+    private mutating func nextHead(in buffer: inout ByteBuffer) throws(Malformed) -> ParsedHead? {
+        let head: ParsedHead, length: Int
+        if headSearched == 0, let last = lastHead, last.begins(buffer) {
+            // The same bytes as the last head: the same head (a collector's answers differ, if at all, by their
+            // `Date`, once a second).
+            (head, length) = (last.parsed, last.bytes.count)
+        } else {
+            // Parsed once its end is there; the bytes searched already are not searched again (a head that comes a
+            // byte at a time costs its length, not its square).
+            guard headSearched == 0 || Self.headEnds(in: buffer, from: headSearched),
+                  let (parsed, parsedLength) = try Self.head(in: buffer, keepsHeaders: keepsHeaders) else {
+                guard buffer.readableBytes <= Self.maxHeadBytes else { throw Malformed(why: "the head is longer than \(Self.maxHeadBytes) bytes") }
+                headSearched = max(0, buffer.readableBytes - 2)
+                carry = buffer
+                return nil
+            }
+            headSearched = 0
+            // Its end came in the read that took it past the limit: still too long.
+            guard parsedLength <= Self.maxHeadBytes else { throw Malformed(why: "the head is longer than \(Self.maxHeadBytes) bytes") }
+            (head, length) = (parsed, parsedLength)
+            if length <= LastHead.maxBytes {
+                lastHead = LastHead(bytes: Array(buffer.readableBytesView.prefix(length)), parsed: head)
+            }
+        }
+        buffer.moveReaderIndex(forwardBy: length)
+        return head
     }
 
     /// The next line of `buffer` without its line break (CRLF or LF), moving past it; nil (the rest carried) when
