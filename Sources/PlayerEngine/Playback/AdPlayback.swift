@@ -7,6 +7,10 @@
 /// *reasons* playback is suppressed, not separate states; playback resumes only when none is left. The playhead is
 /// `basePlayhead + (clock − baseClock)` while playing; every suppression re-bases it, so time paused or in the
 /// background never counts as played.
+///
+/// Its state is changed only by its own methods, in this file, `AdPlayback+Actions.swift` (what the user does) and
+/// `AdPlayback+Lifecycle.swift` (the app's lifecycle and the reasons playback is suppressed); the rest of
+/// `PlayerEngine` reads it.
 public struct AdPlayback: Sendable {
     /// Where the session is: loading, the video playing or suppressed, the end card or replay screen, or closed.
     public enum Phase: String, Sendable, Codable { case loading, playing, suppressed, endCard, replayScreen, closed }
@@ -20,49 +24,49 @@ public struct AdPlayback: Sendable {
     /// The video's duration; quartiles are at 25/50/75/100 % of it.
     public let duration: Duration
     /// The current phase; `.loading` until the first frame.
-    public private(set) var phase: Phase = .loading
+    public internal(set) var phase: Phase = .loading
     /// Why playback is suppressed now (user pause, inactive, background, click-through); empty while playing.
-    public private(set) var reasons: Set<SuppressionReason> = []
+    public internal(set) var reasons: Set<SuppressionReason> = []
     /// Whether the player is muted.
-    public private(set) var muted = false
+    public internal(set) var muted = false
     /// 1 for the first play; a replay starts play 2.
-    public private(set) var play = 1
+    public internal(set) var play = 1
     /// The reward has been granted (`rewarded` fired).
-    public private(set) var rewardGranted = false
+    public internal(set) var rewardGranted = false
     /// The user was told no reward was earned (a skip, an early close, a failure, an abandoned session): final, a
     /// replay cannot earn it back, and `rewardForfeited` is said once.
-    public private(set) var rewardForfeited = false
+    public internal(set) var rewardForfeited = false
     /// How the ad's play ended; nil while it goes on.
-    public private(set) var ending: Ending?
+    public internal(set) var ending: Ending?
     /// The app is active (no `willResignActive` without a `didBecomeActive` after it).
-    public private(set) var appActive = true
+    public internal(set) var appActive = true
     /// The app is in the foreground (no `didEnterBackground` without a `willEnterForeground` after it).
-    public private(set) var appForeground = true
+    public internal(set) var appForeground = true
     /// Stalled waiting for media (a simulated network): the clock runs, the playhead does not. Not a suppression
     /// reason: no pause or resume tracking, and a user's pause and resume go on as usual on top of it.
-    public private(set) var buffering = false
+    public internal(set) var buffering = false
     /// The share of the ad's pixels in view, 0–100 (`viewport` steps).
-    public private(set) var viewport: Double
+    public internal(set) var viewport: Double
     /// `viewable`, `notViewable` or `viewUndetermined` has fired: viewability is decided once per ad, at the latest
     /// when its execution ends (the first play's complete, skip, close or failure).
-    public private(set) var viewabilityDecided: Bool
+    public internal(set) var viewabilityDecided: Bool
     /// Where the current run of played video in view began (a playhead), while one runs.
-    private var viewRunStart: Duration?
+    var viewRunStart: Duration?
 
-    private var milestones: Milestones
+    var milestones: Milestones
     /// Each icon's state in this play.
-    private var icons: [IconState]
-    private enum IconState: Equatable { case pending, shown, gone }
-    private(set) var skippableShown = false
-    private var basePlayhead: Duration = .zero
-    private var baseClock: Duration = .zero
-    private var startPlayhead: Duration = .zero
-    private var screenShownAt: Duration?
-    private(set) var closeShown = false
+    var icons: [IconState]
+    enum IconState: Equatable { case pending, shown, gone }
+    var skippableShown = false
+    var basePlayhead: Duration = .zero
+    var baseClock: Duration = .zero
+    var startPlayhead: Duration = .zero
+    var screenShownAt: Duration?
+    var closeShown = false
     /// The end card's close countdown: when it last started running (nil while the app is not active, so the
     /// countdown waits as a phone's timer on a hidden screen would) and how much of the delay is left.
-    private var closeCountdownStart: Duration?
-    private(set) var closeDelayLeft: Duration = .zero
+    var closeCountdownStart: Duration?
+    var closeDelayLeft: Duration = .zero
 
     /// A session in `.loading` for an ad with `rules`, whose video lasts `duration`.
     public init(rules: PlaybackRules, duration: Duration) {
@@ -84,17 +88,17 @@ public struct AdPlayback: Sendable {
 
     /// Played time counts toward viewability now: measured, undecided, the video advancing (not paused, suppressed
     /// or stalled) and in view, in the first play (a replay's content was already played).
-    private var viewCounting: Bool { rules.viewability == .measured && !viewabilityDecided && advancing && inView && play == 1 }
+    var viewCounting: Bool { rules.viewability == .measured && !viewabilityDecided && advancing && inView && play == 1 }
 
     /// The playhead at which the current run in view makes the ad viewable, if it can before the end.
-    private var viewableAt: Duration? {
+    var viewableAt: Duration? {
         guard viewCounting, let start = viewRunStart else { return nil }
         let at = start + PlaybackRules.viewableTime
         return at <= duration ? at : nil
     }
 
     /// Starts a run in view, or ends it, after anything that changes whether played time counts.
-    private mutating func updateViewRun(at clock: Duration) {
+    mutating func updateViewRun(at clock: Duration) {
         if viewCounting {
             if viewRunStart == nil { viewRunStart = playhead(at: clock) }
         } else {
@@ -103,7 +107,7 @@ public struct AdPlayback: Sendable {
     }
 
     /// The ad's execution ended undecided: `notViewable` (measured) or `viewUndetermined`, once.
-    private mutating func decideViewability(at clock: Duration) -> [PlaybackEvent] {
+    mutating func decideViewability(at clock: Duration) -> [PlaybackEvent] {
         guard !viewabilityDecided else { return [] }
         viewabilityDecided = true
         viewRunStart = nil
@@ -145,7 +149,7 @@ public struct AdPlayback: Sendable {
     }
 
     /// The next playhead boundary: a quartile, progress offset, the skip offset or the reward threshold.
-    private func nextBoundary() -> Duration? {
+    func nextBoundary() -> Duration? {
         // Called once per frame: no allocation.
         var earliest = milestones.next
         if let skip = rules.skipOffset, !skippableShown, skip < duration {
@@ -167,7 +171,7 @@ public struct AdPlayback: Sendable {
     /// The playhead of icon `index`'s next change in this play: when it shows, then when it goes; nil when nothing is
     /// left (an icon whose offset is not before the end never shows; one whose time runs past the end goes with the
     /// video, silently).
-    private func iconTransition(_ index: Int) -> Duration? {
+    func iconTransition(_ index: Int) -> Duration? {
         let rule = rules.icons[index]
         switch icons[index] {
         case .pending:
@@ -182,7 +186,7 @@ public struct AdPlayback: Sendable {
     }
 
     /// Icons shown and hidden at or before `boundary`, in icon order.
-    private mutating func fireIcons(upTo boundary: Duration, clock: Duration) -> [PlaybackEvent] {
+    mutating func fireIcons(upTo boundary: Duration, clock: Duration) -> [PlaybackEvent] {
         var events: [PlaybackEvent] = []
         for index in icons.indices {
             while let at = iconTransition(index), at <= boundary {
@@ -229,7 +233,7 @@ public struct AdPlayback: Sendable {
         }
     }
 
-    private mutating func fireBoundaries(at boundary: Duration, clock: Duration) -> [PlaybackEvent] {
+    mutating func fireBoundaries(at boundary: Duration, clock: Duration) -> [PlaybackEvent] {
         var events: [PlaybackEvent] = []
         var completed = false
         if let at = viewableAt, at <= boundary {
@@ -372,205 +376,16 @@ public struct AdPlayback: Sendable {
     }
 
     /// Why the simulated user cannot close the end card or replay screen now, or nil.
-    private var blockedScreen: PlaybackEvent.Abandonment? {
+    var blockedScreen: PlaybackEvent.Abandonment? {
         if !appForeground { return .appInBackground }
         if !appActive { return .appInactive }
         if reasons.contains(.clickThrough) { return .clickThroughOpen }
         return nil
     }
 
-    // MARK: - Actions
-
-    private mutating func perform(_ action: UserAction, at clock: Duration) -> [PlaybackEvent] {
-        if let refusal = refusal(of: action, at: clock) {
-            return [event(.rejected, at: clock, detail: .refused(step: action.rawValue, refusal))]
-        }
-        switch action {
-        case .pause: return suppress(.user, at: clock)
-        case .resume: return release(.user, at: clock)
-        case .mute:
-            muted = true
-            return [event(.mute, at: clock)]
-        case .unmute:
-            muted = false
-            return [event(.unmute, at: clock)]
-        case .skip: return skip(at: clock)
-        case .click:
-            let opens = rules.hasClickThrough
-            var events = [event(.click, at: clock, detail: .clickThrough(opened: opens))]
-            if opens { events += suppress(.clickThrough, at: clock) }
-            return events
-        case .clickthroughClose:
-            if !inVideo {
-                // The end card's CompanionClickThrough closes; the end card is back.
-                reasons.remove(.clickThrough)
-                return [event(.clickThroughClose, at: clock)]
-            }
-            return [event(.clickThroughClose, at: clock)] + release(.clickThrough, at: clock)
-        case .close: return inVideo ? closeVideo(at: clock) : close(at: clock, cause: nil)
-        case .iconClick:
-            let index = iconShowing ?? 0
-            let opens = rules.icons[index].hasClickThrough
-            var click = event(.iconClick, at: clock, detail: .clickThrough(opened: opens))
-            click.icon = index
-            var events = [click]
-            if opens { events += suppress(.clickThrough, at: clock) }
-            return events
-        case .endcardClick:
-            let opens = rules.hasEndCardClickThrough
-            if opens { reasons.insert(.clickThrough) }
-            return [event(.endCardClick, at: clock, detail: .clickThrough(opened: opens))]
-        case .replay: return replay(at: clock)
-        }
-    }
-
-    /// The viewer skips: the ad ends (skipped), and the end card or the next ad of a pod follows when there is one.
-    private mutating func skip(at clock: Duration) -> [PlaybackEvent] {
-        var events = [event(.skip, at: clock)]
-        (basePlayhead, baseClock) = (playhead(at: clock), clock)
-        ending = .skipped
-        events += decideViewability(at: clock)
-        events += forfeit(at: clock, .skipped)
-        if rules.endCardAfterSkip || rules.handsOver {
-            reasons.removeAll()
-            events += showScreen(at: clock)
-        } else {
-            // Skipping ends the ad: `skip` is its tracking, not closeLinear (the viewer did not close it).
-            phase = .closed
-            buffering = false
-            events.append(event(.close, at: clock, detail: .ended(.skipped)))
-        }
-        return events
-    }
-
-    /// The viewer closes the ad during its video: closeLinear, and the ad ends early.
-    private mutating func closeVideo(at clock: Duration) -> [PlaybackEvent] {
-        (basePlayhead, baseClock) = (playhead(at: clock), clock)
-        ending = .closedEarly
-        buffering = false
-        var events = [event(.closeLinear, at: clock, detail: .closed(.video))]
-        events += decideViewability(at: clock)
-        events += forfeit(at: clock, .closedEarly)
-        phase = .closed
-        events.append(event(.close, at: clock))
-        return events
-    }
-
-    /// A replay from the replay screen: a new play from the start.
-    private mutating func replay(at clock: Duration) -> [PlaybackEvent] {
-        play += 1
-        milestones = Milestones(duration: duration, progressOffsets: rules.progressOffsets)
-        icons = Array(repeating: .pending, count: rules.icons.count)
-        skippableShown = false
-        basePlayhead = startPlayhead
-        baseClock = clock
-        ending = nil
-        screenShownAt = nil
-        closeShown = false
-        closeCountdownStart = nil
-        phase = .playing
-        // A new play: its first frame is shown again. Whether its one-shot tracking fires again is the
-        // session's replay policy; the events always say what happened.
-        var events = [PlaybackEvent.Name.rewind, .impression, .creativeView, .start].map { event($0, at: clock) }
-        for reason in reasons.sorted() { reasons.remove(reason); events += suppress(reason, at: clock) }
-        return events + advance(to: clock)
-    }
-
-    /// The viewer closes the end card or the replay screen: the ad is over.
-    private mutating func close(at clock: Duration, cause: PlaybackEvent.CloseCause?) -> [PlaybackEvent] {
-        guard phase == .endCard || phase == .replayScreen else { return [] }
-        let screen: PlaybackEvent.Screen = phase == .endCard ? .endCard : .replayScreen
-        phase = .closed
-        return [event(.closeLinear, at: clock, detail: .closed(screen)), event(.close, at: clock, detail: cause.map(PlaybackEvent.Detail.ended))]
-    }
-
-    /// Tells the user no reward was earned, once, if the ad is rewarded and the reward was not granted.
-    private mutating func forfeit(at clock: Duration, _ why: PlaybackEvent.Forfeit) -> [PlaybackEvent] {
-        guard rules.reward != nil, !rewardGranted, !rewardForfeited else { return [] }
-        rewardForfeited = true
-        return [event(.rewardForfeited, at: clock, detail: .forfeited(why))]
-    }
-
-    private mutating func showScreen(at clock: Duration) -> [PlaybackEvent] {
-        buffering = false
-        if rules.handsOver {
-            // The next ad of the pod plays now: no screen, no close.
-            phase = .closed
-            return []
-        }
-        phase = rules.hasEndCard ? .endCard : .replayScreen
-        screenShownAt = clock
-        closeShown = false
-        closeDelayLeft = rules.closeDelay
-        closeCountdownStart = (appActive && appForeground) ? clock : nil
-        var events = [event(rules.hasEndCard ? .endCardShown : .replayShown, at: clock)]
-        if rules.closeDelay <= .zero {
-            closeShown = true
-            events.append(event(.closeShown, at: clock))
-        }
-        return events
-    }
-
-    // MARK: - Lifecycle and suppression
-
-    private mutating func lifecycle(_ notification: LifecycleEvent, at clock: Duration) -> [PlaybackEvent] {
-        var events = [event(.appState, at: clock, detail: .lifecycle(notification))]
-        let wasVisible = appActive && appForeground
-        switch notification {
-        case .willResignActive:
-            appActive = false
-            if inVideo { events += suppress(.inactive, at: clock) }
-        case .didEnterBackground:
-            // A background app is never active, even if the script skipped willResignActive (an Android onStop
-            // without onPause): it plays again only on didBecomeActive.
-            appForeground = false
-            appActive = false
-            if inVideo {
-                events += suppress(.background, at: clock)
-                events += suppress(.inactive, at: clock)
-            }
-        case .willEnterForeground:
-            // Not a resume: the app is still inactive until didBecomeActive (the Adcash SDK resumed here, and so
-            // kept playing under Control Center).
-            appForeground = true
-            events += release(.background, at: clock)
-        case .didBecomeActive:
-            appActive = true
-            events += release(.inactive, at: clock)
-        }
-        // The end card's close countdown runs only while the app is visible and active.
-        if phase == .endCard || phase == .replayScreen, !closeShown {
-            let visible = appActive && appForeground
-            if wasVisible, !visible, let start = closeCountdownStart {
-                closeDelayLeft = max(.zero, closeDelayLeft - (clock - start))
-                closeCountdownStart = nil
-            } else if !wasVisible, visible {
-                closeCountdownStart = clock
-            }
-        }
-        return events
-    }
-
-    private mutating func suppress(_ reason: SuppressionReason, at clock: Duration) -> [PlaybackEvent] {
-        guard inVideo, !reasons.contains(reason) else { return [] }
-        reasons.insert(reason)
-        guard phase == .playing else { return [] }
-        basePlayhead = playhead(at: clock)
-        baseClock = clock
-        phase = .suppressed
-        return [event(.pause, at: clock, detail: .suppression(reason))]
-    }
-
-    private mutating func release(_ reason: SuppressionReason, at clock: Duration) -> [PlaybackEvent] {
-        guard reasons.remove(reason) != nil, phase == .suppressed, reasons.isEmpty else { return [] }
-        phase = .playing
-        baseClock = clock
-        return [event(.resume, at: clock, detail: .suppression(reason))]
-    }
-
     // MARK: - Events
 
-    private func event(_ name: PlaybackEvent.Name, at clock: Duration, offset: Duration? = nil, detail: PlaybackEvent.Detail? = nil, reward: Reward? = nil) -> PlaybackEvent {
+    func event(_ name: PlaybackEvent.Name, at clock: Duration, offset: Duration? = nil, detail: PlaybackEvent.Detail? = nil, reward: Reward? = nil) -> PlaybackEvent {
         PlaybackEvent(name: name, playhead: playhead(at: clock), clock: clock, offset: offset, detail: detail, play: play, reward: reward)
     }
 
