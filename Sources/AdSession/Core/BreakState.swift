@@ -63,7 +63,7 @@ struct BreakState {
     /// The pod's duration: the media of every turn that plays.
     var podDuration: Duration { playing.reduce(Duration.zero) { $0 + durations[$1] } }
 
-    /// Whether turn `index` is skipped without being tried: the break ended before it, or (in a pod) a signal came.
+    /// Whether the next turn is skipped without being tried: the break ended before it, or (in a pod) a signal came.
     var skips: Bool { ended || (kind == .pod && Task.isCancelled) }
 
     /// `[ADCOUNT]` of turn `index`: the ads played before it, and itself when it plays.
@@ -96,7 +96,8 @@ struct BreakState {
         return SessionScript.forAd(startingAt: offset, remaining: remaining, own: own.removeValue(forKey: place) ?? [])
     }
 
-    /// An event of the turn playing: the player's state and the pod's reward follow it.
+    /// An event of a pod's turn playing: the player's state and the pod's reward follow it (a single ad's events are
+    /// not observed: nothing follows its one turn).
     mutating func observe(_ event: PlaybackEvent) {
         lastPlayhead = max(lastPlayhead, event.playhead)
         switch event.name {
