@@ -31,6 +31,13 @@ import TestSupport
         #expect(run.resolved.map(\.mediaURL) == [Self.clip])
         #expect(run.resolved.first?.mediaReason.contains("→ #2") == true, "the position in the tag: \(run.resolved.map(\.mediaReason))")
         #expect(run.events(.complete).map(\.playhead) == [.seconds(10)])
+        // The selection counts positions in the tag, and lists the file tried first with why it was not played
+        // (after a fallback it was once left out, and the others numbered among the files left).
+        let inspection = await kit.inspect(kit.configuration(tag))
+        let selection = try #require(inspection.selection)
+        #expect(selection.index == 2 && selection.reason.contains("→ #2"), "\(selection.reason)")
+        #expect(selection.rejected.map(\.index) == [1], "\(selection.rejected)")
+        #expect(selection.rejected.first?.reason.contains("could not be played (VAST 401") == true, "\(selection.rejected)")
         let forced = try await kit.run(cli: ["--vast", tag, "--dry-run", "--json", "--media-file", "1"])
         #expect(forced.summary.outcome == .mediaError && forced.summary.error?.code.rawValue == 401, "a file the user forced is the only one tried (exit 4)")
     }

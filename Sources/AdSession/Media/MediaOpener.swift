@@ -33,18 +33,14 @@ struct MediaOpener {
 
     /// The file opened, or the error to report; `skipped` says why each better file was passed over, in order.
     func open(_ files: [MediaFile], criteria: MediaSelectionCriteria, inLineTagURL: String) -> (Result<Opened, SessionError>, skipped: [String]) {
-        var candidates = files
+        // Files tried and not played, by position in the tag: the selector passes over them, and lists why.
+        var tried: [Int: String] = [:]
         var firstFailure: SessionError?
         var skipped: [String] = []
         while true {
             var selection: MediaSelection
             do {
-                selection = try MediaFileSelector.select(from: candidates, criteria: criteria)
-                // Positions count in the tag's list, not among the files left after a fallback.
-                if let position = files.firstIndex(of: selection.file).map({ $0 + 1 }), position != selection.index {
-                    selection.reason = selection.reason.replacingOccurrences(of: "→ #\(selection.index)", with: "→ #\(position)")
-                    selection.index = position
-                }
+                selection = try MediaFileSelector.select(from: files, criteria: criteria, excluding: tried)
             } catch {
                 return (.failure(firstFailure ?? SessionError(kind: .media, code: error.code, message: error.message)), skipped)
             }
@@ -81,9 +77,12 @@ struct MediaOpener {
             case let .failure(error):
                 let failure = SessionError(kind: .media, code: error.vastCode, message: error.description)
                 firstFailure = firstFailure ?? failure
-                candidates.removeAll { $0 == selection.file }
+                // The same file listed twice is not tried twice.
+                for (offset, file) in files.enumerated() where file == selection.file {
+                    tried[offset + 1] = "could not be played (VAST \(error.vastCode): \(error.description))"
+                }
                 // Stopped (a signal): FFmpeg was told to give up, and no other file is tried.
-                if criteria.forcedFile != nil || candidates.isEmpty || Task.isCancelled { return (.failure(firstFailure!), skipped) }
+                if criteria.forcedFile != nil || tried.count == files.count || Task.isCancelled { return (.failure(firstFailure!), skipped) }
                 skipped.append("media file \(selection.file.url) cannot be played (VAST \(error.vastCode): \(error.description)); trying the next one")
             }
         }

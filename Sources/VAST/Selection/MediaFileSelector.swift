@@ -79,12 +79,16 @@ public enum MediaFileSelector {
         files.contains { $0.id == forced } || Int(forced).map { files.indices.contains($0 - 1) } ?? false
     }
 
-    public static func select(from files: [MediaFile], criteria: MediaSelectionCriteria = .init())
+    /// The file to play, by the selection rules, with why and why not each other file.
+    /// - Parameter excluding: files already tried (1-based positions in `files`), each with why it was not played
+    ///   (a player's fallback to the next file): never chosen again, and listed with that reason. Positions stay the
+    ///   tag's, whatever was tried.
+    public static func select(from files: [MediaFile], criteria: MediaSelectionCriteria = .init(), excluding: [Int: String] = [:])
         throws(VASTError) -> MediaSelection {
         let indexed = files.enumerated().map { (index: $0.offset + 1, file: $0.element) }
         var rejected: [Int: String] = [:]
         for entry in indexed {
-            if let why = unplayableReason(entry.file) { rejected[entry.index] = why }
+            if let why = excluding[entry.index] ?? unplayableReason(entry.file) { rejected[entry.index] = why }
         }
         var playable = indexed.filter { rejected[$0.index] == nil }
         var passedOver: [Int: String] = [:]
