@@ -107,7 +107,7 @@ public struct AdInspector: Sendable {
         report.warnings = prepared.warnings + prepared.pod.flatMap { $0.plan.steps.warnings }
         report.pod = prepared.pod.map { entry in
             AdInspection.PodPlace(ad: entry.place, substitute: entry.substitute, cut: entry.cut, error: entry.failure,
-                                  mediaURL: entry.media?.selection.file.url, duration: entry.media?.duration)
+                                  mediaURL: entry.media?.opened?.selection.file.url, duration: entry.media?.opened?.duration)
         }
         for failure in resolution.failures {
             report.errors.append(SessionError(kind: .of(failure.error.code), code: failure.error.code, message: failure.error.message))
@@ -120,11 +120,12 @@ public struct AdInspector: Sendable {
         }
         report.ad = ad
         report.tracking = Self.tracking(of: ad)
-        report.endCard = prepared.plan?.endCard ?? EndCardChoice(ad)
-        report.icons = (prepared.plan?.icons ?? ShownIcon.choose(ad.icons)).map {
+        let plan = prepared.leadTurn?.plan.plan
+        report.endCard = plan?.endCard ?? EndCardChoice(ad)
+        report.icons = (plan?.icons ?? ShownIcon.choose(ad.icons)).map {
             ShownIconInfo(icon: $0.icon, trackedWith: $0.trackingOnly.map(\.source))
         }
-        report.selection = prepared.selection
+        report.selection = prepared.leadTurn?.media?.selection
         report.media = prepared.media?.source.info
         report.delivery = prepared.media?.delivery
         if let failure = prepared.failure { report.errors.append(failure) }

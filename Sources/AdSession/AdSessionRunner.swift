@@ -64,9 +64,11 @@ public struct AdSessionRunner: Sendable {
         var step = BeaconStep(configuration: configuration, seed: configuration.seed, wallStart: wallStart)
         let media = environment.media, threads = configuration.decoderThreads
         // A replay reopens the file; its timeline is known from the first open.
-        let adBreak = prepared.adBreak.withMedia { opened in
-            MediaHandle(source: opened.source, duration: opened.duration,
-                        reopen: media.reopener(opened.location, timeline: opened.source.info.timeline, streaming: nil, threads: threads))
+        let adBreak = prepared.adBreak.withMedia { turnMedia in
+            turnMedia.opened.map { opened in
+                MediaHandle(source: opened.source, duration: opened.duration,
+                            reopen: media.reopener(opened.location, timeline: opened.source.info.timeline, streaming: nil, threads: threads))
+            }
         }
         let outputs = SessionCore.Outputs(report: { await tally.send($0) }, submit: { beacon in
             await tally.planned()

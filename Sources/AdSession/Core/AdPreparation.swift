@@ -24,42 +24,39 @@ struct AdPreparation {
         if let path = configuration.adcashStatePath, criteria.forcedFile == nil {
             criteria.adcashQuality = AdcashState.nextQuality(statePath: path)
         }
-        var prepared = PreparedAd(resolution: resolution, ad: resolution.defaultAd)
-        prepared.steps = resolution.warnings.map { .warning(String(describing: $0)) }
+        var steps: [PreparedAd.Step] = resolution.warnings.map { .warning(String(describing: $0)) }
         if Task.isCancelled {
             // Stopped (a signal) while the tag chain was loading: not an ad error. No Error URL is told "cancelled"
             // (it was sent 301 before), nothing plays, and the session reports itself interrupted.
-            prepared.ad = nil
-            return prepared
+            return PreparedAd(resolution: resolution, outcome: .interrupted(steps: steps, ad: nil))
         }
         if configuration.pod == .first, resolution.podAds.count >= 2 {
-            prepared.steps.append(.warning("the response is an ad pod of \(resolution.podAds.count) ads; --pod first plays only the first that can play"))
+            steps.append(.warning("the response is an ad pod of \(resolution.podAds.count) ads; --pod first plays only the first that can play"))
         }
         if !resolution.pod.isEmpty {
             return await PodPreparation(preparation: self, resolver: resolver, tagURL: tagURL, criteria: criteria, purpose: purpose)
-                .prepare(resolution, prelude: prepared.steps)
+                .prepare(resolution, prelude: steps)
         }
 
         guard let ad = resolution.defaultAd, ad.linear != nil else {
             // No ad: the no-ad error and every failed chain's code go to their Error URLs. Each failed chain gets
             // its own code (pod ad 1's 403, pod ad 2's 201); the session ends with the response's error. An ad that
             // resolved but has nothing playable (4xx) is a media error (exit 4).
-            prepared.ad = nil
             let error = resolution.noAdError ?? VASTError(.noAdAfterWrapper, "no playable linear ad")
             let failure = SessionError(kind: .of(error.code), code: error.code, message: error.message)
-            prepared.failure = failure
-            prepared.steps.append(.failure(failure, errorTargets: error.errorURLs.map(Self.errorTarget)))
+            steps.append(.failure(failure, errorTargets: error.errorURLs.map(Self.errorTarget)))
             for other in resolution.failures where other.error != error {
-                prepared.steps.append(.fire(other.error.errorURLs.map(Self.errorTarget), errorCode: other.error.code, reason: nil))
+                steps.append(.fire(other.error.errorURLs.map(Self.errorTarget), errorCode: other.error.code, reason: nil))
             }
-            return prepared
+            return PreparedAd(resolution: resolution, outcome: .ready(.single(SessionPlan(steps: steps, failure: failure), media: nil)))
         }
         // Failed chains beside the ad that plays (another pod or buffet ad) still get their codes.
-        prepared.steps += Self.failureSteps(resolution.failures, purpose: purpose)
-        let one = await prepareAd(ad, tagURL: tagURL, criteria: criteria, purpose: purpose)
-        prepared.steps += one.steps
-        (prepared.failure, prepared.media, prepared.selection, prepared.plan, prepared.rules) = (one.failure, one.media, one.selection, one.plan, one.rules)
-        return prepared
+        steps += Self.failureSteps(resolution.failures, purpose: purpose)
+        guard var one = await prepareAd(ad, tagURL: tagURL, criteria: criteria, purpose: purpose) else {
+            return PreparedAd(resolution: resolution, outcome: .interrupted(steps: steps, ad: ad))
+        }
+        one.plan.steps = steps + one.plan.steps
+        return PreparedAd(resolution: resolution, outcome: .ready(AdBreak(kind: .single, prelude: SessionPlan(steps: []), turns: [one])))
     }
 
     /// The Error URLs of failed chains (and, in a session, a warning for each), fired before playback.
@@ -74,39 +71,42 @@ struct AdPreparation {
     }
 
     /// Prepares one resolved ad: the `--media-file` check, its verifications, its media opened (falling back to the
-    /// next file), its tracking plan and rules. The result's `steps` are this ad's only.
-    func prepareAd(_ ad: ResolvedAd, tagURL: URL, criteria: MediaSelectionCriteria, purpose: Purpose) async -> PreparedAd {
-        var prepared = PreparedAd(resolution: VASTResolution(), ad: ad)
+    /// next file), its tracking plan and rules: its turn, whose steps are this ad's only (its place is the first
+    /// until a pod gives it one). Nil when a signal stopped it while its media opened.
+    func prepareAd(_ ad: ResolvedAd, tagURL: URL, criteria: MediaSelectionCriteria, purpose: Purpose) async -> AdTurn<PreparedAd.TurnMedia>? {
+        let place = BreakAd(index: 1, id: ad.ad.id, sequence: nil)
+        func failed(_ failure: SessionError, _ steps: [PreparedAd.Step], errorTargets: [TrackingPlan.Target], chosen: MediaSelection? = nil)
+            -> AdTurn<PreparedAd.TurnMedia> {
+            AdTurn(place: place, plan: SessionPlan(steps: steps + [.failure(failure, errorTargets: errorTargets)], failure: failure, ad: ad),
+                   media: chosen.map { .chosen($0) })
+        }
         guard let linear = ad.linear else {
-            let failure = SessionError(kind: .ad, code: .noAdAfterWrapper, message: "no playable linear ad")
-            prepared.failure = failure
-            prepared.steps.append(.failure(failure, errorTargets: ad.errorURLs.map(Self.errorTarget)))
-            return prepared
+            return failed(SessionError(kind: .ad, code: .noAdAfterWrapper, message: "no playable linear ad"), [],
+                          errorTargets: ad.errorURLs.map(Self.errorTarget))
         }
         if let forced = criteria.forcedFile, !MediaFileSelector.names(forced, in: linear.mediaFiles) {
             // The command line asked for a file the ad does not have: the user's mistake, not the ad server's.
             // Reported (exit 2), never fired to its Error URLs, nothing played.
             let files = linear.mediaFiles.enumerated().map { "#\($0.offset + 1)" + ($0.element.id.map { " (id \($0))" } ?? "") }
-            let failure = SessionError(kind: .usage, code: .noSupportedMediaFile,
-                                       message: "--media-file \(forced): the ad has no MediaFile with that id or 1-based position; it has \(files.isEmpty ? "none" : files.joined(separator: ", "))")
-            prepared.failure = failure
-            prepared.steps.append(.failure(failure, errorTargets: []))
-            return prepared
+            return failed(SessionError(kind: .usage, code: .noSupportedMediaFile,
+                                       message: "--media-file \(forced): the ad has no MediaFile with that id or 1-based position; it has \(files.isEmpty ? "none" : files.joined(separator: ", "))"),
+                          [], errorTargets: [])
         }
+        var steps: [PreparedAd.Step] = []
         if configuration.reward == nil, let extensionReward = ad.rewarded, !extensionReward.isEnabled {
             // The tag describes a reward and turns it off: say so, in run and inspect alike (inspect showed the
             // reward, a run never granted it, and nothing said why).
-            prepared.steps.append(.warning("the tag's RewardedVideo extension has no <RewardedVideoOn>1</RewardedVideoOn>: no reward is granted (--reward CURRENCY:AMOUNT grants one anyway)"))
+            steps.append(.warning("the tag's RewardedVideo extension has no <RewardedVideoOn>1</RewardedVideoOn>: no reward is granted (--reward CURRENCY:AMOUNT grants one anyway)"))
         }
-        prepared.steps.append(.adChosen(ad))
+        steps.append(.adChosen(ad))
         // Inspect reports them too (its warnings name each vendor, as a run's do; `inspect --strict` fails on them
         // as a run warns); only a session fires their verificationNotExecuted URLs.
-        prepared.steps += await verificationSteps(ad)
+        steps += await verificationSteps(ad)
 
         let inLineTagURL = ad.inLineResponseURL ?? tagURL.absoluteString
         if case .inspect(openMedia: false) = purpose {
-            prepared.selection = try? MediaFileSelector.select(from: linear.mediaFiles, criteria: criteria)
-            return prepared
+            let chosen = try? MediaFileSelector.select(from: linear.mediaFiles, criteria: criteria)
+            return AdTurn(place: place, plan: SessionPlan(steps: steps, ad: ad), media: chosen.map { .chosen($0) })
         }
         let opener = MediaOpener(mappings: configuration.mappings, decoderThreads: purpose == .play ? configuration.decoderThreads : 1,
                                  media: environment.media, clock: environment.networkClock, network: configuration.network,
@@ -114,29 +114,28 @@ struct AdPreparation {
         let (opening, skipped) = await environment.onMediaExecutor {
             opener.open(linear.mediaFiles, criteria: criteria, inLineTagURL: inLineTagURL)
         }
-        if Task.isCancelled {
-            // Stopped (a signal) while the media was opening: FFmpeg gave up at once. Not the media's error: no Error
-            // URL is told anything, nothing plays, and the session reports itself interrupted.
-            return PreparedAd(resolution: VASTResolution(), ad: nil)
-        }
-        prepared.steps += skipped.map { .warning($0) }
-        let opened: MediaOpener.Opened
+        // Stopped (a signal) while the media was opening: FFmpeg gave up at once. Not the media's error: no Error
+        // URL is told anything, nothing plays, and the session reports itself interrupted.
+        if Task.isCancelled { return nil }
+        steps += skipped.map { .warning($0) }
         switch opening {
-        case let .success(file): opened = file
+        case let .success(opened):
+            let (media, plan, rules, more) = await takeOpened(opened, ad: ad, linear: linear, inLineTagURL: inLineTagURL, criteria: criteria, purpose: purpose)
+            // In real time the bytes really arrive late (a throttle): the engine measures, the model is not replayed.
+            let session = SessionPlan(steps: steps + more, ad: ad, plan: plan, rules: rules,
+                                      delivery: media.measuredNetwork == nil ? media.delivery : nil, measuredNetwork: media.measuredNetwork)
+            return AdTurn(place: place, plan: session, media: .opened(media))
         case let .failure(error):
-            prepared.failure = error
-            prepared.selection = try? MediaFileSelector.select(from: linear.mediaFiles, criteria: criteria)
-            prepared.steps.append(.failure(error, errorTargets: ad.errorURLs.map(Self.errorTarget)))
-            return prepared
+            return failed(error, steps, errorTargets: ad.errorURLs.map(Self.errorTarget),
+                          chosen: try? MediaFileSelector.select(from: linear.mediaFiles, criteria: criteria))
         }
-        await takeOpened(opened, into: &prepared, ad: ad, linear: linear, inLineTagURL: inLineTagURL, criteria: criteria, purpose: purpose)
-        return prepared
     }
 
-    /// The ad's media is open: its plan, rules and what is reported about it (the resolved ad, the media's warnings).
-    private func takeOpened(_ opened: MediaOpener.Opened, into prepared: inout PreparedAd, ad: ResolvedAd, linear: Linear, inLineTagURL: String,
-                            criteria: MediaSelectionCriteria, purpose: Purpose) async {
-        let media = PreparedAd.Media(selection: opened.selection, location: opened.location, source: opened.source,
+    /// The ad's media is open: the media, its plan and rules, and what is reported about it (the resolved ad, the
+    /// media's warnings).
+    private func takeOpened(_ opened: MediaOpener.Opened, ad: ResolvedAd, linear: Linear, inLineTagURL: String, criteria: MediaSelectionCriteria,
+                            purpose: Purpose) async -> (PreparedAd.Media, TrackingPlan, PlaybackRules, [PreparedAd.Step]) {
+        var media = PreparedAd.Media(selection: opened.selection, location: opened.location, source: opened.source,
                                      assetURI: BeaconPlanner.assetURI(opened.selection.file.url, inLineTagURL: inLineTagURL),
                                      delivery: opened.delivery,
                                      measuredNetwork: Self.realtimeSpeed(configuration).flatMap { speed in
@@ -145,27 +144,24 @@ struct AdPreparation {
                                                                             stallTimeout: network.stallTimeout, sinceRequested: opened.sinceRequested, speed: speed)
                                          }
                                      })
-        prepared.media = media
-        prepared.media?.streaming = opened.streaming
-        prepared.selection = opened.selection
-        prepared.steps.append(.mediaOpened(assetURI: media.assetURI))
+        media.streaming = opened.streaming
+        var steps: [PreparedAd.Step] = [.mediaOpened(assetURI: media.assetURI)]
         if purpose == .play, let note = await adcashNote(location: opened.location, quality: criteria.adcashQuality) {
-            prepared.steps.append(.warning(note))
+            steps.append(.warning(note))
         }
         let duration = media.duration
         let plan = TrackingPlan(ad: ad, duration: duration)
         let rules = Self.rules(for: ad, linear: linear, plan: plan, duration: duration, configuration: configuration)
-        prepared.plan = plan
-        prepared.rules = rules
-        prepared.steps.append(.resolved(ResolvedInfo(
+        steps.append(.resolved(ResolvedInfo(
             adID: ad.ad.id, adSystem: ad.inLine.adSystem?.name, adTitle: ad.inLine.adTitle, wrapperCount: ad.wrappers.count,
             mediaURL: opened.selection.file.url, mediaReason: opened.selection.reason, vastDuration: linear.duration,
             media: media.source.info, skipOffset: rules.skipOffset, reward: rules.reward)))
-        if let mismatch = media.source.info.durationMismatch { prepared.steps.append(.warning(mismatch)) }
+        if let mismatch = media.source.info.durationMismatch { steps.append(.warning(mismatch)) }
         if let delivery = opened.delivery, delivery.map.headerAtEnd {
-            prepared.steps.append(.warning(Self.trailingHeaderWarning(delivery.map)))
+            steps.append(.warning(Self.trailingHeaderWarning(delivery.map)))
         }
-        if let warning = Self.durationWarning(declared: linear.duration, media: duration) { prepared.steps.append(.warning(warning)) }
+        if let warning = Self.durationWarning(declared: linear.duration, media: duration) { steps.append(.warning(warning)) }
+        return (media, plan, rules, steps)
     }
 
     /// The speed of a real-time session under `--network` (its media then reads through the profile's throttle); nil

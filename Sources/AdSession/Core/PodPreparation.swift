@@ -30,12 +30,11 @@ struct PodPreparation {
     func prepare(_ resolution: VASTResolution, prelude: [PreparedAd.Step]) async -> PreparedAd {
         var resolution = resolution
         let slotFailures = Set(resolution.pod.compactMap(\.failure))
-        var prepared = PreparedAd(resolution: resolution, ad: nil)
-        prepared.steps = prelude
+        var steps = prelude
         // Failed chains that hold no place of the pod (a broken ad beside it) fire before it plays.
-        prepared.steps += AdPreparation.failureSteps(resolution.failures.filter { !slotFailures.contains($0) }, purpose: purpose)
+        steps += AdPreparation.failureSteps(resolution.failures.filter { !slotFailures.contains($0) }, purpose: purpose)
         if resolution.pod.count > Self.maxAds {
-            prepared.steps.append(.warning("the pod has \(resolution.pod.count) ads; vplay plays at most \(Self.maxAds), the rest are cut (206)"))
+            steps.append(.warning("the pod has \(resolution.pod.count) ads; vplay plays at most \(Self.maxAds), the rest are cut (206)"))
         }
         var pod = Assembly(limits: preparation.configuration.breakRequest)
         // The places that can play are opened together before the pod is assembled in order: sixteen unreachable ads
@@ -53,11 +52,11 @@ struct PodPreparation {
                 pod.entries.append(cutEntry(label, ad: ad, failure: slot.failure, why: cutWhy))
                 continue
             }
-            let entry: AdTurn<PreparedAd.Media>
+            let entry: AdTurn<PreparedAd.TurnMedia>
             if let failure = slot.failure {
                 entry = failedEntry(label, failure: failure)
             } else if let ad {
-                let tried: AdTurn<PreparedAd.Media>
+                let tried: AdTurn<PreparedAd.TurnMedia>
                 if let ahead = opened.removeValue(forKey: offset) { tried = ahead } else { tried = await attempt(ad, label: label) }
                 entry = pod.fitted(tried, ad: ad, cut: cutEntry)
             } else {
@@ -65,26 +64,20 @@ struct PodPreparation {
             }
             if pod.add(entry) { continue }
             guard pod.cutWhy == nil, slot.failure?.fallbackOnNoAd != false else { continue }
-            await substitute(at: place, in: &pod, resolution: &resolution, steps: &prepared.steps)
+            await substitute(at: place, in: &pod, resolution: &resolution, steps: &steps)
         }
         if Task.isCancelled { return interrupted(prelude) }
-        prepared.resolution = resolution
-        prepared.pod = pod.entries
-        if let first = pod.entries.first(where: { $0.failure == nil }) {
-            (prepared.ad, prepared.media, prepared.plan, prepared.rules) = (first.plan.ad, first.media, first.plan.plan, first.plan.rules)
-            prepared.selection = first.media?.selection
-        } else {
-            // Nothing of the pod can play: the session ends with the first place's error.
-            prepared.failure = pod.entries.first?.failure ?? SessionError(kind: .ad, code: .noAdAfterWrapper, message: "no ad of the pod can play")
-        }
-        return prepared
+        // Nothing of the pod can play: the session ends with the first place's error.
+        let failure = pod.entries.contains { $0.failure == nil } ? nil
+            : pod.entries.first?.failure ?? SessionError(kind: .ad, code: .noAdAfterWrapper, message: "no ad of the pod can play")
+        return PreparedAd(resolution: resolution, outcome: .ready(AdBreak(kind: .pod, prelude: SessionPlan(steps: steps, failure: failure), turns: pod.entries)))
     }
 
     /// The pod as it is assembled, place by place: its entries, the ads that play and their length, and why the rest
     /// is cut once it is.
     private struct Assembly {
         let limits: SessionConfiguration.BreakRequest
-        var entries: [AdTurn<PreparedAd.Media>] = []
+        var entries: [AdTurn<PreparedAd.TurnMedia>] = []
         var playing = 0
         var total: Duration = .zero
         /// Why the rest of the pod is cut, once it is.
@@ -92,19 +85,19 @@ struct PodPreparation {
         var substitutesTried = 0
 
         /// Adds `entry`; whether it plays.
-        mutating func add(_ entry: AdTurn<PreparedAd.Media>) -> Bool {
+        mutating func add(_ entry: AdTurn<PreparedAd.TurnMedia>) -> Bool {
             entries.append(entry)
             guard entry.failure == nil else { return false }
             playing += 1
-            total += entry.media?.duration ?? .zero
+            total += entry.media?.opened?.duration ?? .zero
             return true
         }
 
         /// `entry` as the break takes it: an ad whose media would end the pod past the break's duration is cut (206),
         /// and so is every ad after it (VAST 4.x truncates a pod only at its end).
-        mutating func fitted(_ entry: AdTurn<PreparedAd.Media>, ad: ResolvedAd?,
-                             cut: (BreakAd, ResolvedAd?, ResolutionFailure?, String) -> AdTurn<PreparedAd.Media>) -> AdTurn<PreparedAd.Media> {
-            guard entry.failure == nil, let duration = entry.media?.duration, let max = limits.maxDuration, total + duration > max else { return entry }
+        mutating func fitted(_ entry: AdTurn<PreparedAd.TurnMedia>, ad: ResolvedAd?,
+                             cut: (BreakAd, ResolvedAd?, ResolutionFailure?, String) -> AdTurn<PreparedAd.TurnMedia>) -> AdTurn<PreparedAd.TurnMedia> {
+            guard entry.failure == nil, let duration = entry.media?.opened?.duration, let max = limits.maxDuration, total + duration > max else { return entry }
             cutWhy = "the break's \(max.millisecondText) s are used"
             var cutEntry = cut(entry.place, ad, nil, "it would end the pod at \((total + duration).millisecondText) s, past the break's \(max.millisecondText) s")
             cutEntry.substitute = entry.substitute
@@ -137,7 +130,7 @@ struct PodPreparation {
 
     /// The first places of the pod that hold an ad, as many as the break can play (at most `maxAds`), each prepared
     /// (its media opened) concurrently, by their index in the pod.
-    private func openAhead(_ resolution: VASTResolution) async -> [Int: AdTurn<PreparedAd.Media>] {
+    private func openAhead(_ resolution: VASTResolution) async -> [Int: AdTurn<PreparedAd.TurnMedia>] {
         let limit = min(Self.maxAds, preparation.configuration.breakRequest.maxAds ?? Self.maxAds)
         let places = resolution.pod.enumerated().filter { $0.offset < Self.maxAds && $0.element.failure == nil && $0.element.adIndex != nil }
             .prefix(limit)
@@ -150,7 +143,7 @@ struct PodPreparation {
                         place.ad, label: BreakAd(index: place.offset + 1, id: place.ad.ad.id, sequence: place.sequence), concurrently: true))
                 }
             }
-            var entries: [Int: AdTurn<PreparedAd.Media>] = [:]
+            var entries: [Int: AdTurn<PreparedAd.TurnMedia>] = [:]
             for await handover in group { entries[handover.offset] = handover.entry }
             return entries
         }
@@ -160,40 +153,43 @@ struct PodPreparation {
     /// `Sendable`) to the pod. The child returns it and never touches it again; only the pod uses it after.
     private struct Handover: @unchecked Sendable {
         let offset: Int
-        let entry: AdTurn<PreparedAd.Media>
+        let entry: AdTurn<PreparedAd.TurnMedia>
     }
 
     /// What a pod stopped (a signal) while it was being prepared is: nothing plays and no ad's error is fired (an
     /// open that FFmpeg gave up on is no error of the ad); the warnings before it stand.
     private func interrupted(_ prelude: [PreparedAd.Step]) -> PreparedAd {
-        var stopped = PreparedAd(resolution: VASTResolution(), ad: nil)
-        stopped.steps = prelude.filter { if case .warning = $0 { true } else { false } }
-        return stopped
+        PreparedAd(resolution: VASTResolution(), outcome: .interrupted(steps: prelude.filter { if case .warning = $0 { true } else { false } }, ad: nil))
     }
 
     /// Prepares one ad of the pod, with the break's length limits; `concurrently`, its media opens on a thread of
     /// `openingExecutor` (when the environment opens media on threads of its own at all).
-    private func attempt(_ ad: ResolvedAd, label: BreakAd, concurrently: Bool = false) async -> AdTurn<PreparedAd.Media> {
+    private func attempt(_ ad: ResolvedAd, label: BreakAd, concurrently: Bool = false) async -> AdTurn<PreparedAd.TurnMedia> {
         var preparation = preparation
         if concurrently, preparation.environment.mediaExecutor != nil { preparation.environment.mediaExecutor = Self.openingExecutor }
-        var one = await preparation.prepareAd(ad, tagURL: tagURL, criteria: criteria, purpose: purpose)
+        guard var turn = await preparation.prepareAd(ad, tagURL: tagURL, criteria: criteria, purpose: purpose) else {
+            // Stopped by a signal: the pod is given up once the loop sees it (`interrupted`).
+            return AdTurn(place: label, plan: SessionPlan(steps: []), media: nil)
+        }
+        turn.place = label
         let limits = preparation.configuration.breakRequest
-        if one.failure == nil, let duration = one.media?.duration {
+        if turn.failure == nil, let duration = turn.media?.opened?.duration {
             var why: String?
             if let min = limits.minAdLength, duration < min { why = "shorter than the break's minimum ad length of \(min.millisecondText) s" }
             if let max = limits.maxAdLength, duration > max { why = "longer than the break's maximum ad length of \(max.millisecondText) s" }
             if let why {
                 let failure = SessionError(kind: .ad, code: .adBreakShortened, message: "the ad's media (\(duration.millisecondText) s) is \(why): not played")
-                one.failure = failure
-                one.steps.append(.failure(failure, errorTargets: ad.errorURLs.map(AdPreparation.errorTarget)))
-                one.media = nil
+                turn.plan.failure = failure
+                turn.plan.steps.append(.failure(failure, errorTargets: ad.errorURLs.map(AdPreparation.errorTarget)))
             }
         }
-        return AdTurn(place: label, plan: one.sessionPlan, media: one.failure == nil ? one.media : nil)
+        // A pod's place keeps only media it plays (a file only chosen, or one whose ad failed, is not listed).
+        if turn.failure != nil || turn.media?.opened == nil { turn.media = nil }
+        return turn
     }
 
     /// A place whose chain failed or whose ad cannot play: its error goes to its own chain's Error URLs.
-    private func failedEntry(_ label: BreakAd, failure: ResolutionFailure) -> AdTurn<PreparedAd.Media> {
+    private func failedEntry(_ label: BreakAd, failure: ResolutionFailure) -> AdTurn<PreparedAd.TurnMedia> {
         let error = SessionError(kind: .of(failure.error.code), code: failure.error.code, message: failure.error.message)
         let plan = SessionPlan(steps: [.failure(error, errorTargets: failure.error.errorURLs.map(AdPreparation.errorTarget))],
                                failure: error, ad: nil, plan: nil, rules: nil)
@@ -201,13 +197,13 @@ struct PodPreparation {
     }
 
     /// An ad the break's limits leave out: 206 to its Error URLs (a place whose chain failed gets its own error).
-    private func cutEntry(_ label: BreakAd, ad: ResolvedAd?, failure: ResolutionFailure?, why: String) -> AdTurn<PreparedAd.Media> {
+    private func cutEntry(_ label: BreakAd, ad: ResolvedAd?, failure: ResolutionFailure?, why: String) -> AdTurn<PreparedAd.TurnMedia> {
         if let failure { return failedEntry(label, failure: failure) }
         let error = SessionError(kind: .ad, code: .adBreakShortened, message: "ad break shortened: \(why); ad not played")
         // The ad's own macros ([ADSERVINGID], [PODSEQUENCE]…) fill its 206.
         let plan = SessionPlan(steps: (ad.map { [.adChosen($0)] } ?? []) + [.failure(error, errorTargets: ad?.errorURLs.map(AdPreparation.errorTarget) ?? [])],
                                failure: error, ad: ad, plan: nil, rules: nil)
-        var entry = AdTurn<PreparedAd.Media>(place: label, plan: plan, media: nil)
+        var entry = AdTurn<PreparedAd.TurnMedia>(place: label, plan: plan, media: nil)
         entry.cut = true
         return entry
     }

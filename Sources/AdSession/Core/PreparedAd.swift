@@ -4,8 +4,9 @@ import TrackingBeacons
 import VAST
 
 /// The one product of resolve → select → open → plan: what `run`, `fleet` and `inspect` all start from. The
-/// resolver's chain and its selection, the media file opened (with the fallback to the next file), the tracking
-/// plan and the player's rules, and every warning met, in order. Built by `AdPreparation`.
+/// resolver's chain and how preparation ended: interrupted, or the break ready to play — each turn with its plan
+/// (the steps before its first frame, its tracking plan and rules, or its failure) and its media file (opened with
+/// the fallback to the next file, or only chosen). Built by `AdPreparation`.
 struct PreparedAd {
     /// The media file opened for the ad that plays.
     struct Media {
@@ -40,37 +41,72 @@ struct PreparedAd {
         case mediaOpened(assetURI: String)
     }
 
+    /// A turn's media as preparation leaves it: opened and positioned (a session plays it), or only chosen (the file
+    /// `inspect --no-media` names, or the best file when none opened, for the report).
+    enum TurnMedia {
+        case opened(Media)
+        case chosen(MediaSelection)
+
+        /// The media opened, if it was.
+        var opened: Media? { if case let .opened(media) = self { media } else { nil } }
+        var selection: MediaSelection {
+            switch self {
+            case let .opened(media): media.selection
+            case let .chosen(selection): selection
+            }
+        }
+    }
+
+    /// How preparation ended, each way with what it carries.
+    enum Outcome {
+        /// Stopped (a signal) before anything could play: nothing plays, nothing is an error of the ad, no Error URL
+        /// of it is told anything. `steps`: what was met before (warnings; failed chains beside the ad still fire
+        /// their codes); `ad`: the ad chosen, when the stop came while its media opened.
+        case interrupted(steps: [Step], ad: ResolvedAd?)
+        /// The session's break: a single ad's one turn (whose plan carries its failure when it cannot play: no ad, no
+        /// media file that opens, a usage error), or a pod's prelude (its failure when none of it can play) and turns.
+        case ready(AdBreak<TurnMedia>)
+    }
+
     var resolution: VASTResolution
-    /// The ad that plays (the resolver's choice); nil when none can.
-    var ad: ResolvedAd?
-    /// The opened media; nil when no ad plays, when opening was not asked for, or when no file opened (`failure`).
-    var media: Media?
-    /// The selection when media was not opened (`inspect --no-media`).
-    var selection: MediaSelection?
-    /// Why the ad cannot play (no ad, no media file that opens); nil when it can.
-    var failure: SessionError?
-    /// What a session reports and fires before playback, in order.
-    var steps: [Step] = []
-    var plan: TrackingPlan?
-    var rules: PlaybackRules?
-    /// An ad pod (two or more places): every ad it tries, in play order. Empty for a single ad; then `ad`, `media`,
-    /// `plan` and `rules` are the ad that plays (with a pod, those of its first ad that plays).
-    var pod: [AdTurn<Media>] = []
+    var outcome: Outcome
 
-    /// What every session of this ad plays from (sendable: a fleet's sessions share it).
-    var sessionPlan: SessionPlan {
-        // In real time the bytes really arrive late (a throttle): the engine measures, the model is not replayed.
-        SessionPlan(steps: steps, failure: failure, ad: ad, plan: plan, rules: rules,
-                    delivery: media?.measuredNetwork == nil ? media?.delivery : nil, measuredNetwork: media?.measuredNetwork)
+    /// The session's break: `interrupted` is a single turn that takes its steps and plays nothing.
+    var adBreak: AdBreak<TurnMedia> {
+        switch outcome {
+        case let .ready(adBreak): adBreak
+        case let .interrupted(steps, ad): .single(SessionPlan(steps: steps, ad: ad), media: nil)
+        }
     }
 
-    /// The session's break: a single ad's one turn, or the pod's prelude (what fires before it) and its turns.
-    var adBreak: AdBreak<Media> {
-        pod.isEmpty ? .single(sessionPlan, media: media) : AdBreak(kind: .pod, prelude: SessionPlan(steps: steps, failure: failure), turns: pod)
+    /// The turn a report describes: a single ad's, or a pod's first that can play (none when none can).
+    var leadTurn: AdTurn<TurnMedia>? {
+        guard case let .ready(adBreak) = outcome else { return nil }
+        return adBreak.kind == .single ? adBreak.turns.first : adBreak.turns.first { $0.failure == nil }
     }
 
-    /// The warnings of `steps`, in order (what a fleet reports once for all its sessions).
-    var warnings: [String] { steps.warnings }
+    /// An ad pod's turns (empty for a single ad).
+    var pod: [AdTurn<TurnMedia>] {
+        if case let .ready(adBreak) = outcome, adBreak.kind == .pod { return adBreak.turns }
+        return []
+    }
+
+    /// Why nothing plays: a single ad's error, or a pod's when none of it can play; nil when it plays.
+    var failure: SessionError? {
+        guard case let .ready(adBreak) = outcome else { return nil }
+        return adBreak.kind == .single ? adBreak.turns.first?.failure : adBreak.prelude.failure
+    }
+
+    /// The ad that plays (the lead turn's; an interrupted one's, chosen before the stop), and the media it opened.
+    var ad: ResolvedAd? {
+        if case let .interrupted(_, ad) = outcome { return ad }
+        return leadTurn?.plan.ad
+    }
+    var media: Media? { leadTurn?.media?.opened }
+
+    /// The warnings before playback, in order (what a fleet reports once for all its sessions): a single ad's, or a
+    /// pod's prelude's (each pod ad's are its turn's).
+    var warnings: [String] { adBreak.kind == .single ? (adBreak.turns.first?.plan.steps.warnings ?? []) : adBreak.prelude.steps.warnings }
 }
 
 /// What one session of a prepared ad needs, media aside: the steps before playback, the ad's failure if any, its

@@ -58,7 +58,7 @@ public struct FleetRunner: Sendable {
     private func prepare() async -> Result<FleetAd, PreparationFailure> {
         let prepared = await AdPreparation(configuration: configuration.session, environment: environment).prepare(.play)
         if !prepared.pod.isEmpty { return await preparePod(prepared) }
-        var plan = prepared.sessionPlan
+        var plan = prepared.adBreak.turns.first?.plan ?? SessionPlan(steps: [])
         if let failure = prepared.failure { return .failure(PreparationFailure(error: failure, plan: plan)) }
         guard let media = prepared.media else {
             if Task.isCancelled {
@@ -124,7 +124,7 @@ public struct FleetRunner: Sendable {
 
     /// A pod: each ad that plays decoded once and verified (its timeline is what every session replays).
     private func preparePod(_ prepared: PreparedAd) async -> Result<FleetAd, PreparationFailure> {
-        let prelude = SessionPlan(steps: prepared.steps, failure: prepared.failure, ad: nil, plan: nil, rules: nil)
+        let prelude = prepared.adBreak.prelude
         if let failure = prepared.failure {
             // Nothing of the pod plays: every session fires what each of its ads fires when it fails.
             var plan = prelude
@@ -133,13 +133,13 @@ public struct FleetRunner: Sendable {
         }
         if configuration.networkMix != nil {
             let failure = SessionError(kind: .usage, code: .undefined, message: "--network-mix does not play ad pods yet: add --pod first to play the pod's first ad")
-            return .failure(PreparationFailure(error: failure, plan: SessionPlan(steps: prepared.steps, failure: failure)))
+            return .failure(PreparationFailure(error: failure, plan: SessionPlan(steps: prelude.steps, failure: failure)))
         }
         var parts: [AdTurn<FleetMedia>] = []
         var decodeSeconds = 0.0
         for entry in prepared.pod {
             var part = entry.withMedia { _ in FleetMedia?.none }
-            if let media = entry.media, entry.failure == nil {
+            if let media = entry.media?.opened, entry.failure == nil {
                 let (decoded, seconds) = await decodeOnce(media)
                 decodeSeconds += seconds
                 switch decoded {
@@ -154,8 +154,8 @@ public struct FleetRunner: Sendable {
             }
             parts.append(part)
         }
-        let first = prepared.pod.first { $0.media != nil && $0.failure == nil }
-        var ad = FleetAd(plan: prelude, timeline: nil, location: first?.media?.location ?? "", mediaURL: first?.media?.selection.file.url ?? "",
+        let first = prepared.pod.lazy.compactMap { $0.failure == nil ? $0.media?.opened : nil }.first
+        var ad = FleetAd(plan: prelude, timeline: nil, location: first?.location ?? "", mediaURL: first?.selection.file.url ?? "",
                          decodeSeconds: decodeSeconds)
         ad.pod = parts
         return .success(ad)
