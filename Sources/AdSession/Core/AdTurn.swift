@@ -3,14 +3,15 @@ import VAST
 
 /// One ad's turn in a session, in play order: its place in the break, what it fires and plays (`plan`; `plan.failure`
 /// when it cannot play), and its media. A single ad is a break of one turn; a pod's ads, substitutes and cut ads are
-/// one turn each. `Media` is what the turn plays from at each stage: the file opened while preparing
-/// (`PreparedAd.Media`), a fleet's verified decode (`FleetMedia`), a session's opened source (`MediaHandle`).
+/// one turn each. `Media` is what the turn plays from at each stage: the file opened (or only chosen) while preparing
+/// (`PreparedAd.TurnMedia`), a fleet's verified decode (`FleetMedia`), a session's opened source (`MediaHandle`).
 struct AdTurn<Media> {
     /// Its place in the break (a substitute takes the place of the ad it replaces), id and sequence.
     var place: BreakAd
     /// What it fires and plays; `plan.failure` when it cannot play.
     var plan: SessionPlan
-    /// Its media; nil when it cannot play.
+    /// Its media; nil when it has none (no ad, or its media did not open: a failed turn may still name the file chosen
+    /// while preparing, for the report).
     var media: Media?
     /// It stands in for the failed ad at its place (a stand-alone ad of the response).
     var substitute = false
