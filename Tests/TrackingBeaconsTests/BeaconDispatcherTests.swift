@@ -234,13 +234,16 @@ func planned(_ url: String) -> PlannedBeacon {
 
 /// A transport that starts attempts at once (`startNow`) for URLs with `/now`: answering `/now/sync…` before
 /// `startNow` returns, the others when the test calls `answer`; any other URL goes through `send`.
-final class ImmediateTransport: BeaconTransport {
+final class ImmediateTransport: AffineTransport {
     let startedNow = Mutex<[String]>([])
     let sentInTasks = Mutex<[String]>([])
     private let pending = Mutex<[(url: String, done: @Sendable (TransportOutcome) -> Void)]>([])
     let status: Int
 
     init(status: Int = 204) { self.status = status }
+
+    /// No preference: attempts that do not start at once run on Swift's default executor.
+    var attemptExecutor: (any TaskExecutor)? { nil }
 
     func send(_ url: String, timeout: Duration) async -> TransportOutcome {
         sentInTasks.withLock { $0.append(url) }

@@ -30,6 +30,8 @@ public final class BeaconDispatcher: Sendable {
     }
 
     private let transport: (any BeaconTransport)?
+    /// The transport when it has thread affinity (`AffineTransport`), asked once here.
+    private let affine: (any AffineTransport)?
     /// `transport != nil`, kept: comparing the optional existential with nil copied it (a witness call and a
     /// reference count) for every beacon.
     private let sends: Bool
@@ -37,7 +39,7 @@ public final class BeaconDispatcher: Sendable {
     private let wallClock: @Sendable () -> Int64
     private let onRecord: @Sendable (BeaconRecord) async -> Void
     /// The same, when it does not wait: then answers are recorded where they come, and attempts the transport can
-    /// start at once (`BeaconTransport.startNow`) need no task.
+    /// start at once (`AffineTransport.startNow`) need no task.
     private let onRecordNow: (@Sendable (BeaconRecord) -> Void)?
     private let timeout: Duration
     private let state: Locked<State>
@@ -63,6 +65,7 @@ public final class BeaconDispatcher: Sendable {
     private init(transport: (any BeaconTransport)?, policy: BeaconPolicy, clock: any Clock<Duration>, wallClock: @escaping @Sendable () -> Int64,
                  onRecord: @escaping @Sendable (BeaconRecord) async -> Void, onRecordNow: (@Sendable (BeaconRecord) -> Void)?) {
         self.transport = transport
+        affine = transport as? any AffineTransport
         sends = transport != nil
         self.clock = clock
         self.wallClock = wallClock
@@ -198,7 +201,7 @@ public final class BeaconDispatcher: Sendable {
     /// thread, waits for the lock until the task is remembered.
     private func attemptTask(_ id: Int, _ url: String) -> Task<Void, Never> {
         let transport = self.transport!, timeout = self.timeout
-        return Task(executorPreference: transport.attemptExecutor) { [weak self] in
+        return Task(executorPreference: affine?.attemptExecutor) { [weak self] in
             let outcome = await transport.send(url, timeout: timeout)
             if Task.isCancelled { return }
             await self?.advance(id) { $0.answered(id: id, outcome, now: $1) }
@@ -207,11 +210,11 @@ public final class BeaconDispatcher: Sendable {
 
     /// Starts a batch's attempts (outside the lock): at once where the transport can, else each in its task.
     private func launch(_ batch: Batch) {
-        guard let transport, let first = batch.start else { return }
+        guard transport != nil, let first = batch.start else { return }
         func start(_ id: Int, _ url: String) {
-            let started = transport.startNow(url, timeout: timeout) { [weak self] outcome in
+            let started = affine?.startNow(url, timeout: timeout) { [weak self] outcome in
                 self?.answeredNow(id, outcome)
-            }
+            } ?? false
             if !started { state.withLock { $0.tasks[id] = attemptTask(id, url) } }
         }
         start(first.id, first.url)

@@ -3,21 +3,19 @@ public protocol BeaconTransport: Sendable {
     /// Requests `url` once (no retry) and reports how it went; never throws. `timeout` bounds the whole attempt:
     /// connecting, the response head and the body.
     func send(_ url: String, timeout: Duration) async -> TransportOutcome
-    /// Where an attempt started now should run, when the transport has a preference: the pooled transport's event
-    /// loop of the calling thread (so the attempt, its connection and its answer stay on one thread). nil: Swift's
-    /// default executor.
-    var attemptExecutor: (any TaskExecutor)? { get }
-    /// Starts an attempt without a task when the transport can do so at once (the pooled transport: on an event
-    /// loop, with a free connection there). true: `done` gets the outcome once, on whatever thread it comes (maybe
-    /// before this returns; call it holding no lock `done` takes). false: nothing started; use `send`.
-    func startNow(_ url: String, timeout: Duration, done: @escaping @Sendable (TransportOutcome) -> Void) -> Bool
 }
 
-extension BeaconTransport {
-    /// nil: no preference (Swift's default executor).
-    public var attemptExecutor: (any TaskExecutor)? { nil }
-    /// false: the transport cannot start an attempt without a task; the caller uses `send`.
-    public func startNow(_ url: String, timeout: Duration, done: @escaping @Sendable (TransportOutcome) -> Void) -> Bool { false }
+/// A transport with thread affinity: the pooled transport, and the wrappers that pass it through. The dispatcher asks
+/// for it once, when it is made; a transport without it is sent through with `send`, each attempt in a task on
+/// Swift's default executor.
+protocol AffineTransport: BeaconTransport {
+    /// Where an attempt started now should run: the pooled transport's event loop of the calling thread (so the
+    /// attempt, its connection and its answer stay on one thread). nil: Swift's default executor.
+    var attemptExecutor: (any TaskExecutor)? { get }
+    /// Starts an attempt without a task when it can at once (on an event loop, with a free connection there). true:
+    /// `done` gets the outcome once, on whatever thread it comes (maybe before this returns; call it holding no lock
+    /// `done` takes). false: nothing started; use `send`.
+    func startNow(_ url: String, timeout: Duration, done: @escaping @Sendable (TransportOutcome) -> Void) -> Bool
 }
 
 /// What one attempt got back.

@@ -2,7 +2,7 @@ import Primitives
 
 /// Spaces requests out to at most `perSecond` a second over everything sent through it (a fleet's `--rate`), on the
 /// network clock: each request waits for its slot, `1/perSecond` after the previous one's, then goes out.
-public struct RateLimitedTransport: BeaconTransport {
+public struct RateLimitedTransport: BeaconTransport, AffineTransport {
     /// The transport that sends each request once its slot comes.
     public let base: any BeaconTransport
     /// Requests per second over everything sent through this transport.
@@ -16,10 +16,17 @@ public struct RateLimitedTransport: BeaconTransport {
         self.perSecond = perSecond
         self.clock = clock
         slots = SlotClock(interval: .nanoseconds(Int64((1e9 / min(max(perSecond, 0.001), 1e9)).rounded())), elapsed: clock.stopwatch())
+        affine = base as? any AffineTransport
     }
 
+    /// `base` when it has thread affinity, asked once.
+    private let affine: (any AffineTransport)?
+
     /// The base transport's preference.
-    public var attemptExecutor: (any TaskExecutor)? { base.attemptExecutor }
+    var attemptExecutor: (any TaskExecutor)? { affine?.attemptExecutor }
+
+    /// Never at once: each request waits for its slot (`send`).
+    func startNow(_ url: String, timeout: Duration, done: @escaping @Sendable (TransportOutcome) -> Void) -> Bool { false }
 
     /// Waits for the next slot on the network clock, then sends `url` through `base`.
     public func send(_ url: String, timeout: Duration) async -> TransportOutcome {

@@ -16,7 +16,7 @@ import Primitives
 /// target checked by the same `URLGate` first; the failures are classified as the full transport classifies them,
 /// and no request is sent twice (a connection that dies under a request fails that request; it is never replayed).
 /// Each hop's detail for a HAR is not recorded: the single-session path, which writes HARs, uses the full transport.
-public final class PooledBeaconTransport: BeaconTransport {
+public final class PooledBeaconTransport: BeaconTransport, AffineTransport {
     private let userAgent: String
     private let gate: URLGate
     private let proxy: ProxySettings
