@@ -109,8 +109,12 @@ struct FrameTruth {
     @Test func open_withAKnownTimeline_usesIt_withoutASecondPass() async throws {
         try await ffmpeg(["-itsoffset", "1", "-i", Repo.media("clip-5s-video-only.mp4"), "-c", "copy", path("known.mp4")])
         try await withTaskExecutorPreference(BlockingExecutor.shared) {
-            let first = try FFmpegMediaSource(location: path("known.mp4"))
+            var timed = MediaOpenOptions()
+            timed.passStopwatch = { ContinuousClock().stopwatch() }
+            let first = try FFmpegMediaSource(location: path("known.mp4"), options: timed)
             #expect(first.info.timeline.measuredBy == .frames && first.info.timeline.passTime != nil)
+            // Without a stopwatch the pass is not timed: the source reads no clock of its own.
+            #expect(try FFmpegMediaSource(location: path("known.mp4")).info.timeline.passTime == nil)
             // Marked as the index's, so a pass (which would say `.frames` and time itself) would show.
             let known = PresentationTimeline(start: first.info.timeline.start, end: first.info.timeline.end, measuredBy: .streams,
                                              frame: first.info.timeline.frame)

@@ -43,7 +43,7 @@ extension FFmpegMediaSource {
     /// file is not read through once more for it.
     static func measureTimeline(location: String, options: MediaOpenOptions, presented: Set<Int>, kinds: [StreamInfo.Kind],
                                 mapDelivery: Bool = false) -> (timeline: PresentationTimeline, delivery: DeliveryMap?)? {
-        let started = ContinuousClock.now
+        let elapsed = options.passStopwatch?()
         guard !presented.isEmpty,
               let format = try? FormatContext(location: location, ioTimeout: options.ioTimeout, loadTimeout: options.loadTimeout),
               format.streamCount == kinds.count else { return nil }
@@ -97,7 +97,7 @@ extension FFmpegMediaSource {
             delivery = DeliveryMap(size: size, headerBytes: movie?.end ?? firstPosition ?? 0, headerAtEnd: movie?.afterMediaData ?? false,
                                    packets: bytes.map { ($0.time - start, $0.end) })
         }
-        return (PresentationTimeline(start: start, end: end, measuredBy: .frames, frame: frame, passTime: started.duration(to: .now)), delivery)
+        return (PresentationTimeline(start: start, end: end, measuredBy: .frames, frame: frame, passTime: elapsed?()), delivery)
     }
 
     /// The samples the decoder drops from the front of an audio packet (`AV_PKT_DATA_SKIP_SAMPLES`: AAC priming

@@ -105,6 +105,10 @@ public struct MediaOpenOptions: Sendable {
     /// Remote media is requested once and keeps the container index's stream timings (`PresentationTimeline.Measure`).
     /// `false` is for passes that time nothing (`vplay probe --demux`).
     public var measureTimeline: Bool
+    /// Times the timeline pass (`PresentationTimeline.passTime`, which `vplay probe` reports) with a stopwatch started
+    /// when the pass starts, on the clock its caller was given; nil: the pass is not timed (a session's outputs stay
+    /// the same from run to run, and nothing here reads a clock of its own).
+    public var passStopwatch: (@Sendable () -> @Sendable () -> Duration)?
     /// The timeline an earlier open of the same file measured (a replay's reopen, a fleet session that decodes for
     /// itself): used as it is, so the file is not read through once more for every open.
     public var knownTimeline: PresentationTimeline?

@@ -43,6 +43,7 @@ struct ProbeCommand: AsyncParsableCommand {
             // HLS playlists and DASH manifests too (their highest bandwidth variant or representation), every nested
             // URL checked as in a session.
             options.streaming = StreamingOptions()
+            options.passStopwatch = { wall.stopwatch() }
             let source = try SessionEnvironment.liveMediaSource(location, options: options)
             var pass: MediaPass? = nil
             if decode {
