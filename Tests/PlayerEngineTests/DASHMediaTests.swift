@@ -211,7 +211,8 @@ import Testing
 
     @Test func streaming_underARealTimeNetworkThrottle_isRefusedNamingWhy() async throws {
         var options = MediaOpenOptions.streamingManifests
-        options.throttle = try NetworkProfile(parsing: "kbps=1000")
+        // A stopwatch an hour on: every byte has arrived, so only the refusal can stop the open.
+        options.throttle = MediaThrottle(profile: try NetworkProfile(parsing: "kbps=1000"), speed: 1, stopwatch: { { .seconds(3600) } })
         for manifest in ["\(try await DASHFixture.root())/manifest.mpd", "\(try await HLSFixture.root())/master.m3u8"] {
             let error = try await decodeFailure(manifest, options: options)
             #expect(error?.kind == "format-not-allowed", "\(manifest)")

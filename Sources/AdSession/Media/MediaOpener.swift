@@ -56,8 +56,7 @@ struct MediaOpener {
                     options.mapDelivery = network != nil
                     options.streaming = streaming
                     if let speed = throttleSpeed, let network {
-                        options.throttle = network.profile
-                        options.throttleSpeed = speed
+                        options.throttle = MediaThrottle(profile: network.profile, speed: speed, stopwatch: { [clock] in clock.stopwatch() })
                     }
                     sinceRequested = clock.stopwatch()
                     let source = try media.open(location, options: options)

@@ -41,7 +41,7 @@ public final class FFmpegMediaSource: MediaSource {
         self.options = options
         let format = try FormatContext(location: location, ioTimeout: options.ioTimeout, loadTimeout: options.loadTimeout,
                                        urlGate: options.urlGate, redirects: options.redirects,
-                                       throttle: options.throttle.map { ($0, options.throttleSpeed) }, proxy: options.proxy,
+                                       throttle: options.throttle, proxy: options.proxy,
                                        streaming: options.streaming)
         self.format = format
         tallies = Array(repeating: DemuxTally(), count: format.streamCount)

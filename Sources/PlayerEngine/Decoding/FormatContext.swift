@@ -64,7 +64,7 @@ final class FormatContext {
     ///     FFmpeg follow them itself (tests of the decoder alone).
     init(location: String, ioTimeout: Duration, loadTimeout: Duration, allowedFormats: String = adFormats,
          urlGate: URLGate = .open, redirects: MediaRedirectResolver? = nil,
-         throttle: (profile: NetworkProfile, speed: Double)? = nil, proxy: ProxySettings = .direct,
+         throttle: MediaThrottle? = nil, proxy: ProxySettings = .direct,
          streaming: StreamingOptions? = nil) throws(MediaError) {
         self.location = location
         readLimit = ioTimeout
@@ -238,7 +238,7 @@ final class FormatContext {
 
     private static func open(
         target: String, location: String, ioTimeout: Duration, deadline: LoadDeadline, allowedFormats: String, gate: URLGate = .open,
-        redirects: MediaRedirectResolver?, throttle: (profile: NetworkProfile, speed: Double)?, proxy: ProxySettings = .direct,
+        redirects: MediaRedirectResolver?, throttle: MediaThrottle?, proxy: ProxySettings = .direct,
         streaming: StreamingOptions? = nil
     ) throws(MediaError) -> Opened {
         // Through a proxy, an https URL is a CONNECT tunnel: FFmpeg's `httpproxy` protocol.
@@ -262,7 +262,7 @@ final class FormatContext {
         }
         // Under a simulated network in real time, everything from here on (probe, header, packets) reads through the
         // throttle.
-        let throttled = throttle.map { ThrottledReader(inner: inner, profile: $0.profile, speed: $0.speed, deadline: deadline) }
+        let throttled = throttle.map { ThrottledReader(inner: inner, throttle: $0, deadline: deadline) }
         let io: UnsafeMutablePointer<AVIOContext> = throttled?.context ?? inner
 
         // The probed bytes stay in the reader's buffer, so the demuxer reads them again without a new request.

@@ -112,12 +112,9 @@ public struct MediaOpenOptions: Sendable {
     /// The timeline an earlier open of the same file measured (a replay's reopen, a fleet session that decodes for
     /// itself): used as it is, so the file is not read through once more for every open.
     public var knownTimeline: PresentationTimeline?
-    /// Reads through a simulated network (`ThrottledReader`): each read returns no sooner than the profile's arrival
-    /// of its last byte, counted from the open, on the wall clock scaled by `throttleSpeed` (`--network` in real
-    /// time). The timeline pass, when there is one, reads unthrottled.
-    public var throttle: NetworkProfile?
-    /// Session seconds per wall second for `throttle` (`--speed`); 1 by default.
-    public var throttleSpeed: Double = 1
+    /// Reads through a simulated network (`ThrottledReader`, `--network` in real time). The timeline pass, when
+    /// there is one, reads unthrottled.
+    public var throttle: MediaThrottle?
     /// Also map where the packets' bytes are during the timeline pass (a local file; `FFmpegMediaSource.deliveryMap`),
     /// for a simulated network, so the file is not read a third time.
     public var mapDelivery = false

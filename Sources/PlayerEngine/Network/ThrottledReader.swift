@@ -3,8 +3,8 @@ import Foundation
 
 /// The bytes of a media file as a simulated network delivers them, for real: an `AVIOContext` over the reader FFmpeg
 /// opened, whose reads return no sooner than the profile says their last byte arrives (`NetworkProfile.arrival`,
-/// counted from when the media was requested, on the wall clock scaled by the session's speed). A read of bytes that
-/// have "arrived" returns at once, so seeking back costs nothing, as a cache would.
+/// counted from when the media was requested, on the caller's clock (`MediaThrottle.stopwatch`) scaled by the session's
+/// speed). A read of bytes that have "arrived" returns at once, so seeking back costs nothing, as a cache would.
 ///
 /// Used for `--network` in real time, so a real-time run stalls because FFmpeg really waits for its bytes. Waits are
 /// cut into slices of at most 20 ms, each checking the load and read deadline (`LoadDeadline`): a wait past it fails
@@ -14,7 +14,8 @@ final class ThrottledReader {
     private let profile: NetworkProfile
     private let speed: Double
     private let deadline: LoadDeadline
-    private let requested = ContinuousClock.now
+    /// Time since the media was requested, on the caller's clock.
+    private let sinceRequested: @Sendable () -> Duration
     /// The context FFmpeg reads through; freed with this object.
     private(set) var context: UnsafeMutablePointer<AVIOContext>!
     /// Reads that had to wait for bytes not delivered yet.
@@ -22,10 +23,11 @@ final class ThrottledReader {
 
     static let bufferSize = 32 * 1024
 
-    init(inner: UnsafeMutablePointer<AVIOContext>, profile: NetworkProfile, speed: Double, deadline: LoadDeadline) {
+    init(inner: UnsafeMutablePointer<AVIOContext>, throttle: MediaThrottle, deadline: LoadDeadline) {
         self.inner = inner
-        self.profile = profile
-        self.speed = max(0.001, speed)
+        profile = throttle.profile
+        speed = max(0.001, throttle.speed)
+        sinceRequested = throttle.stopwatch()
         self.deadline = deadline
         guard let buffer = av_malloc(Self.bufferSize)?.assumingMemoryBound(to: UInt8.self),
               let context = avio_alloc_context(buffer, Int32(Self.bufferSize), 0, Unmanaged.passUnretained(self).toOpaque(),
@@ -56,7 +58,7 @@ final class ThrottledReader {
         if profile.bytes(arrivedBy: elapsed) <= position {
             waits += 1
             guard let arrival = profile.arrival(ofBytes: position + 1) else { return wait(until: nil) ?? VPLAY_AVERROR_EXIT }
-            if let interrupted = wait(until: requested.advanced(by: arrival / speed)) { return interrupted }
+            if let interrupted = wait(until: arrival / speed) { return interrupted }
         }
         let arrived = max(1, profile.bytes(arrivedBy: elapsed) - position)
         let count = avio_read_partial(inner, buffer, Int32(min(Int64(size), arrived)))
@@ -64,13 +66,14 @@ final class ThrottledReader {
     }
 
     /// Download time since the request, in the profile's (session) seconds.
-    private var elapsed: Duration { requested.duration(to: .now) * speed }
+    private var elapsed: Duration { sinceRequested() * speed }
 
-    /// Sleeps until `instant` (nil: forever) in slices, giving up with `AVERROR_EXIT` when the deadline says so.
-    private func wait(until instant: ContinuousClock.Instant?) -> Int32? {
-        while instant.map({ ContinuousClock.now < $0 }) ?? true {
+    /// Sleeps until `sinceRequested` reaches `due` (nil: forever) in slices, giving up with `AVERROR_EXIT` when the
+    /// deadline says so.
+    private func wait(until due: Duration?) -> Int32? {
+        while due.map({ sinceRequested() < $0 }) ?? true {
             if deadline.shouldInterrupt() { return VPLAY_AVERROR_EXIT }
-            let left = instant.map { ContinuousClock.now.duration(to: $0) } ?? .milliseconds(20)
+            let left = due.map { $0 - sinceRequested() } ?? .milliseconds(20)
             Thread.sleep(forTimeInterval: min(0.02, max(0, left.seconds)))
         }
         return nil
