@@ -39,7 +39,7 @@ final class BeaconConnection: PooledConnection {
     var isActive: Bool { channel.isActive }
     var eventLoopID: ObjectIdentifier { ObjectIdentifier(channel.eventLoop) }
 
-    func execute(_ request: ByteBuffer, deadline: NIODeadline) async -> Answer {
+    func execute(_ request: ByteBuffer, deadline: ContinuousClock.Instant) async -> Answer {
         let handler = self.handler, loop = channel.eventLoop
         return await withCheckedContinuation { continuation in
             let done: Completion = { continuation.resume(returning: $0) }
@@ -52,13 +52,13 @@ final class BeaconConnection: PooledConnection {
     }
 
     /// Starts an exchange; call it on the channel's event loop. `done` gets its answer there.
-    func startOnLoop(_ request: ByteBuffer, deadline: NIODeadline, done: @escaping Completion) {
+    func startOnLoop(_ request: ByteBuffer, deadline: ContinuousClock.Instant, done: @escaping Completion) {
         handler.start(request, deadline: deadline, done: done)
     }
 
     /// Starts an exchange whose request `build` writes (into the connection's own buffer, reused from one request to
     /// the next); call it on the channel's event loop. `done` gets its answer there.
-    func startOnLoop(building build: (inout ByteBuffer) -> Void, deadline: NIODeadline, done: @escaping Completion) {
+    func startOnLoop(building build: (inout ByteBuffer) -> Void, deadline: ContinuousClock.Instant, done: @escaping Completion) {
         handler.start(building: build, deadline: deadline, done: done)
     }
 
@@ -74,7 +74,7 @@ final class BeaconConnection: PooledConnection {
         /// exchange carrying one was copied into the queue and out of it for every request).
         private struct Exchange {
             var done: Completion
-            var deadline: NIODeadline
+            var deadline: ContinuousClock.Instant
             /// Not processed by the server (`lastAnswer`): its answer says so.
             var unprocessed = false
         }
@@ -94,8 +94,9 @@ final class BeaconConnection: PooledConnection {
         private var flushPending = false
         /// One timer for the connection, due at or before the earliest deadline of the exchanges waiting. It is not
         /// cancelled when they end (a request's answer takes microseconds, its timeout seconds): when it fires, it
-        /// times out what is past its deadline and is set again for the earliest left.
-        private var timer: (deadline: NIODeadline, task: Scheduled<Void>)?
+        /// times out what is past its deadline and is set again for the earliest left. Deadlines are instants of the
+        /// transport's clock; the event loop is only told how long to wait.
+        private var timer: (deadline: ContinuousClock.Instant, task: Scheduled<Void>)?
         /// Why the connection is being closed by this side, for the requests still waiting on it.
         private var closing: BeaconFailure?
         /// The last request's bytes, kept for the next one's: once the channel has written them it holds them no
@@ -114,7 +115,7 @@ final class BeaconConnection: PooledConnection {
         func handlerAdded(context: ChannelHandlerContext) { self.context = context }
         func handlerRemoved(context: ChannelHandlerContext) { self.context = nil }
 
-        func start(building build: (inout ByteBuffer) -> Void, deadline: NIODeadline, done: @escaping Completion) {
+        func start(building build: (inout ByteBuffer) -> Void, deadline: ContinuousClock.Instant, done: @escaping Completion) {
             guard var buffer = requestBuffer.take() ?? context?.channel.allocator.buffer(capacity: 256) else {
                 return start(ByteBuffer(), deadline: deadline, done: done)  // no context: closed, answered as such
             }
@@ -124,7 +125,7 @@ final class BeaconConnection: PooledConnection {
             start(buffer, deadline: deadline, done: done)
         }
 
-        func start(_ request: ByteBuffer, deadline: NIODeadline, done: @escaping Completion) {
+        func start(_ request: ByteBuffer, deadline: ContinuousClock.Instant, done: @escaping Completion) {
             guard let context, context.channel.isActive, closing == nil else {
                 // Closed, or closing, before anything was written: the server never saw it, so it is sent again.
                 done(Answer(failure: .closedByServer, failedBeforeSending: true, ended: clock.now, unprocessed: true))
@@ -146,15 +147,16 @@ final class BeaconConnection: PooledConnection {
             }
         }
 
-        private func setTimer(_ deadline: NIODeadline, on loop: any EventLoop) {
+        private func setTimer(_ deadline: ContinuousClock.Instant, on loop: any EventLoop) {
             timer?.task.cancel()
-            timer = (deadline, loop.scheduleTask(deadline: deadline) { [weak self] in self?.timerFired() })
+            let wait = TimeAmount(max(.zero, clock.now.duration(to: deadline)))
+            timer = (deadline, loop.scheduleTask(in: wait) { [weak self] in self?.timerFired() })
         }
 
         /// Times out every exchange past its deadline; sets the timer again for the earliest one left.
         private func timerFired() {
             timer = nil
-            let now = NIODeadline.now()
+            let now = clock.now
             guard let index = exchanges.firstIndex(where: { $0.deadline <= now }) else {
                 if let earliest = exchanges.lazy.map(\.deadline).min(), let loop = context?.eventLoop { setTimer(earliest, on: loop) }
                 return

@@ -94,7 +94,7 @@ public final class PooledBeaconTransport: BeaconTransport, AffineTransport {
         guard speaks(progress.current) else { return false }
         let pool = pool(for: progress.current)
         guard let connection = pool.slot(on: loop) else { return false }
-        connection.startOnLoop(building: { writeRequest(for: progress.current, in: pool, into: &$0) }, deadline: progress.nioDeadline) { [self, progress] answer in
+        connection.startOnLoop(building: { writeRequest(for: progress.current, in: pool, into: &$0) }, deadline: progress.deadline) { [self, progress] answer in
             pool.release(connection, reusable: answer.reusable)
             // Read where it was captured (most answers end the attempt); copied only to go on.
             let next = next(after: answer, progress)
@@ -116,7 +116,6 @@ public final class PooledBeaconTransport: BeaconTransport, AffineTransport {
         var url: String
         var started: ContinuousClock.Instant
         var deadline: ContinuousClock.Instant
-        var nioDeadline: NIODeadline
         var current: RequestURL
         /// URLs requested so far, once a redirect is followed (empty until then: most attempts have none).
         var visited: Set<String> = []
@@ -130,8 +129,7 @@ public final class PooledBeaconTransport: BeaconTransport, AffineTransport {
         let started = clock.now
         do {
             let current = try gate.check(url)
-            return .success(Progress(url: url, started: started, deadline: started.advanced(by: timeout),
-                                     nioDeadline: NIODeadline.now() + .nanoseconds(max(0, timeout.nanoseconds)), current: current))
+            return .success(Progress(url: url, started: started, deadline: started.advanced(by: timeout), current: current))
         } catch {
             return .failure(RefusedOutcome(TransportOutcome(status: nil, error: .refused(error), latency: started.duration(to: clock.now), bytes: 0,
                                                             requestedURL: url)))
@@ -155,7 +153,7 @@ public final class PooledBeaconTransport: BeaconTransport, AffineTransport {
                 outcome.hops = []
                 return outcome
             }
-            let answer = await exchange(progress.current, deadline: progress.nioDeadline)
+            let answer = await exchange(progress.current, deadline: progress.deadline)
             let next = next(after: answer, progress)
             if case let .done(outcome) = next { return outcome }
             Self.go(next, &progress)
@@ -272,7 +270,7 @@ public final class PooledBeaconTransport: BeaconTransport, AffineTransport {
     }
 
     /// One GET of `url` on a connection of its host's pool.
-    private func exchange(_ url: RequestURL, deadline: NIODeadline) async -> BeaconConnection.Answer {
+    private func exchange(_ url: RequestURL, deadline: ContinuousClock.Instant) async -> BeaconConnection.Answer {
         let pool = pool(for: url), request = request(for: url, in: pool), key = pool.key
         // On an event loop (a fleet's sessions and attempts run on them): a connection of that loop, so the request
         // is written and its answer read on this thread.
@@ -299,9 +297,9 @@ public final class PooledBeaconTransport: BeaconTransport, AffineTransport {
     }
 
     /// Opens a connection to `key` on `loop` (nil: the group's next) and, on its event loop, sends `request` on it.
-    private func connect(_ key: HostKey, on loop: (any EventLoop)?, pool: HostPool, sending request: ByteBuffer, deadline: NIODeadline)
+    private func connect(_ key: HostKey, on loop: (any EventLoop)?, pool: HostPool, sending request: ByteBuffer, deadline: ContinuousClock.Instant)
         -> EventLoopFuture<(BeaconConnection, BeaconConnection.Answer)> {
-        let remaining = deadline - .now()
+        let remaining = TimeAmount(clock.now.duration(to: deadline))
         let timeout = min(TimeAmount.nanoseconds(max(1, connectTimeout.nanoseconds)), max(.nanoseconds(1), remaining))
         let keepsHeaders = self.keepsHeaders, clock = self.clock
         return ClientBootstrap(group: loop ?? group)
