@@ -59,6 +59,30 @@ import TestSupport
         #expect(!warnings.contains { $0.contains("GDPRCONSENT") || $0.contains("ADPLAYHEAD") })
     }
 
+    /// Each fire carries the macro facts it is fired with, never the last ad's: in a pod whose ad 1 played, ad 2 (no
+    /// Linear: 201 from resolution) fires its Error URL with its place's `[PODSEQUENCE]` and none of ad 1's facts.
+    @Test func podAdThatFailsAfterOneThatPlayed_carriesNoneOfItsFacts() async throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.copyItem(atPath: Repo.media("clip-5s-video-only.mp4"), toPath: folder.url.appendingPathComponent("clip.mp4").path)
+        let tag = try folder.write("pod.xml", """
+            <VAST version="4.1">
+            <Ad id="a1" sequence="1"><InLine><AdSystem>t</AdSystem><AdTitle>t</AdTitle><AdServingId>serve-1</AdServingId><Impression><![CDATA[http://127.0.0.1:9/imp1]]></Impression>
+            <Creatives><Creative><Linear><Duration>00:00:05</Duration>
+            <MediaFiles><MediaFile delivery="progressive" type="video/mp4" width="320" height="180"><![CDATA[clip.mp4]]></MediaFile></MediaFiles>
+            <TrackingEvents><Tracking event="start"><![CDATA[http://127.0.0.1:9/start?s=[ADSERVINGID]&q=[PODSEQUENCE]&a=[ASSETURI]]]></Tracking></TrackingEvents>
+            </Linear></Creative></Creatives></InLine></Ad>
+            <Ad id="a2" sequence="2"><InLine><AdSystem>t</AdSystem><AdTitle>t</AdTitle><AdServingId>serve-2</AdServingId>
+            <Impression><![CDATA[http://127.0.0.1:9/imp2]]></Impression>
+            <Error><![CDATA[http://127.0.0.1:9/err?c=[ERRORCODE]&s=[ADSERVINGID]&q=[PODSEQUENCE]&a=[ASSETURI]]]></Error>
+            <Creatives><Creative><NonLinearAds><NonLinear width="300" height="50"><StaticResource creativeType="image/png"><![CDATA[http://127.0.0.1:9/b.png]]></StaticResource></NonLinear></NonLinearAds></Creative></Creatives>
+            </InLine></Ad></VAST>
+            """)
+        let run = try await kit.run(cli: ["--vast", tag, "--dry-run", "--seed", "7"])
+        let start = try #require(run.beacons("start").map(\.url).first, "ad 1 played")
+        #expect(start.hasPrefix("http://127.0.0.1:9/start?s=serve-1&q=1&a=file"), "\(start)")
+        #expect(run.beacons("error").map(\.url) == ["http://127.0.0.1:9/err?c=201&s=-1&q=2&a=-1"], "\(run.beacons("error"))")
+    }
+
     /// A tag read from disk: `//host/p` is requested over https (a local page has no scheme to lend). A tag served
     /// over http lends its scheme: `ProtocolRelativeURLTests`, against a real server.
     @Test func protocolRelativeURLsOfALocalTag_useHTTPS() async throws {

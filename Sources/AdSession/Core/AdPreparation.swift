@@ -44,9 +44,9 @@ struct AdPreparation {
             // resolved but has nothing playable (4xx) is a media error (exit 4).
             let error = resolution.noAdError ?? VASTError(.noAdAfterWrapper, "no playable linear ad")
             let failure = SessionError(kind: .of(error.code), code: error.code, message: error.message)
-            steps.append(.failure(failure, errorTargets: error.errorURLs.map(Self.errorTarget)))
+            steps.append(.failure(failure, errorTargets: error.errorURLs.map(Self.errorTarget), facts: nil))
             for other in resolution.failures where other.error != error {
-                steps.append(.fire(other.error.errorURLs.map(Self.errorTarget), errorCode: other.error.code, reason: nil))
+                steps.append(.fire(other.error.errorURLs.map(Self.errorTarget), errorCode: other.error.code, reason: nil, facts: nil))
             }
             return PreparedAd(resolution: resolution, outcome: .ready(.single(SessionPlan(steps: steps, failure: failure), media: nil)))
         }
@@ -62,7 +62,7 @@ struct AdPreparation {
     /// The Error URLs of failed chains (and, in a session, a warning for each), fired before playback.
     static func failureSteps(_ failures: [ResolutionFailure], purpose: Purpose) -> [PreparedAd.Step] {
         failures.flatMap { other -> [PreparedAd.Step] in
-            var steps: [PreparedAd.Step] = [.fire(other.error.errorURLs.map(Self.errorTarget), errorCode: other.error.code, reason: nil)]
+            var steps: [PreparedAd.Step] = [.fire(other.error.errorURLs.map(Self.errorTarget), errorCode: other.error.code, reason: nil, facts: nil)]
             if purpose == .play {  // `inspect` lists the failures as errors
                 steps.append(.warning("an ad of the response failed with VAST error \(other.error.code.rawValue): \(other.error.message)"))
             }
@@ -77,7 +77,7 @@ struct AdPreparation {
         let place = BreakAd(index: 1, id: ad.ad.id, sequence: nil)
         func failed(_ failure: SessionError, _ steps: [PreparedAd.Step], errorTargets: [TrackingPlan.Target], chosen: MediaSelection? = nil)
             -> AdTurn<PreparedAd.TurnMedia> {
-            AdTurn(place: place, plan: SessionPlan(steps: steps + [.failure(failure, errorTargets: errorTargets)], failure: failure, ad: ad),
+            AdTurn(place: place, plan: SessionPlan(steps: steps + [.failure(failure, errorTargets: errorTargets, facts: AdMacroFacts(ad: ad))], failure: failure, ad: ad),
                    media: chosen.map { .chosen($0) })
         }
         guard let linear = ad.linear else {
@@ -98,7 +98,6 @@ struct AdPreparation {
             // reward, a run never granted it, and nothing said why).
             steps.append(.warning("the tag's RewardedVideo extension has no <RewardedVideoOn>1</RewardedVideoOn>: no reward is granted (--reward CURRENCY:AMOUNT grants one anyway)"))
         }
-        steps.append(.adChosen(ad))
         // Inspect reports them too (its warnings name each vendor, as a run's do; `inspect --strict` fails on them
         // as a run warns); only a session fires their verificationNotExecuted URLs.
         steps += await verificationSteps(ad)
@@ -122,7 +121,7 @@ struct AdPreparation {
         case let .success(opened):
             let (media, plan, rules, more) = await takeOpened(opened, ad: ad, linear: linear, inLineTagURL: inLineTagURL, criteria: criteria, purpose: purpose)
             // In real time the bytes really arrive late (a throttle): the engine measures, the model is not replayed.
-            let session = SessionPlan(steps: steps + more, ad: ad, plan: plan, rules: rules,
+            let session = SessionPlan(steps: steps + more, ad: ad, assetURI: media.assetURI, plan: plan, rules: rules,
                                       delivery: media.measuredNetwork == nil ? media.delivery : nil, measuredNetwork: media.measuredNetwork)
             return AdTurn(place: place, plan: session, media: .opened(media))
         case let .failure(error):
@@ -145,7 +144,7 @@ struct AdPreparation {
                                          }
                                      })
         media.streaming = opened.streaming
-        var steps: [PreparedAd.Step] = [.mediaOpened(assetURI: media.assetURI)]
+        var steps: [PreparedAd.Step] = []
         if purpose == .play, let note = await adcashNote(location: opened.location, quality: criteria.adcashQuality) {
             steps.append(.warning(note))
         }
@@ -196,7 +195,7 @@ struct AdPreparation {
             }
             let targets = verification.value.tracking.filter { $0.event == .verificationNotExecuted }
                 .map { TrackingPlan.Target(event: "verificationNotExecuted", url: $0.url, source: verification.source) }
-            steps += [.warning("verification \(vendor) from \(verification.source) not executed: \(why)"), .fire(targets, errorCode: nil, reason: reason)]
+            steps += [.warning("verification \(vendor) from \(verification.source) not executed: \(why)"), .fire(targets, errorCode: nil, reason: reason, facts: AdMacroFacts(ad: ad))]
         }
         return steps
     }

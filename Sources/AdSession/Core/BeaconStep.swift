@@ -38,6 +38,7 @@ struct BeaconStep {
     /// player's state (muted) carries over.
     mutating func beginAd(place: Int, sequence: Int?, adCount: Int) {
         planner.forgetAd()
+        planner.placeSequence = sequence
         planner.podSequence = sequence
         planner.breakPlace = place
         planner.podAdCount = adCount
@@ -46,22 +47,25 @@ struct BeaconStep {
         plan = nil
     }
 
-    /// Takes what a step of the ad's preparation changes (the ad chosen, the media opened) and returns the beacons
-    /// it fires.
+    /// The beacons a step of the ad's preparation fires, with the macro facts it carries.
     /// `clock`: the session time it happens at (a pod's later ad is tried when the ad before it ends).
     mutating func take(_ step: PreparedAd.Step, at clock: Duration = .zero) -> [Planned] {
         switch step {
-        case let .adChosen(ad): planner.begin(ad)
-        case let .mediaOpened(assetURI): planner.assetURI = assetURI
-        case let .fire(targets, code, reason): return fire(targets, errorCode: code, reason: reason, playhead: nil, clock: clock)
-        case let .failure(error, targets): return fire(targets, errorCode: error.code, reason: nil, playhead: error.playhead, clock: error.clock ?? clock)
-        case .warning, .resolved: break
+        case let .fire(targets, code, reason, facts):
+            planner.take(facts)
+            return fire(targets, errorCode: code, reason: reason, playhead: nil, clock: clock)
+        case let .failure(error, targets, facts):
+            planner.take(facts)
+            return fire(targets, errorCode: error.code, reason: nil, playhead: error.playhead, clock: error.clock ?? clock)
+        case .warning, .resolved: return []
         }
-        return []
     }
 
-    /// Playback is about to start with this tracking plan.
-    mutating func play(_ plan: TrackingPlan) { self.plan = plan }
+    /// Playback is about to start with this tracking plan, its beacons carrying `facts`.
+    mutating func play(_ plan: TrackingPlan, facts: AdMacroFacts?) {
+        planner.take(facts)
+        self.plan = plan
+    }
 
     /// The beacons `event` fires: its tracking URLs by the repeat and replay policies, with `[PLAYERSTATE]` as the
     /// player is after it (a mute's own beacon says muted).

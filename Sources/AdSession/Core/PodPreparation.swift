@@ -180,7 +180,7 @@ struct PodPreparation {
             if let why {
                 let failure = SessionError(kind: .ad, code: .adBreakShortened, message: "the ad's media (\(duration.millisecondText) s) is \(why): not played")
                 turn.plan.failure = failure
-                turn.plan.steps.append(.failure(failure, errorTargets: ad.errorURLs.map(AdPreparation.errorTarget)))
+                turn.plan.steps.append(.failure(failure, errorTargets: ad.errorURLs.map(AdPreparation.errorTarget), facts: turn.plan.facts))
             }
         }
         // A pod's place keeps only media it plays (a file only chosen, or one whose ad failed, is not listed).
@@ -191,7 +191,7 @@ struct PodPreparation {
     /// A place whose chain failed or whose ad cannot play: its error goes to its own chain's Error URLs.
     private func failedEntry(_ label: BreakAd, failure: ResolutionFailure) -> AdTurn<PreparedAd.TurnMedia> {
         let error = SessionError(kind: .of(failure.error.code), code: failure.error.code, message: failure.error.message)
-        let plan = SessionPlan(steps: [.failure(error, errorTargets: failure.error.errorURLs.map(AdPreparation.errorTarget))],
+        let plan = SessionPlan(steps: [.failure(error, errorTargets: failure.error.errorURLs.map(AdPreparation.errorTarget), facts: nil)],
                                failure: error, ad: nil, plan: nil, rules: nil)
         return AdTurn(place: label, plan: plan, media: nil)
     }
@@ -201,7 +201,7 @@ struct PodPreparation {
         if let failure { return failedEntry(label, failure: failure) }
         let error = SessionError(kind: .ad, code: .adBreakShortened, message: "ad break shortened: \(why); ad not played")
         // The ad's own macros ([ADSERVINGID], [PODSEQUENCE]…) fill its 206.
-        let plan = SessionPlan(steps: (ad.map { [.adChosen($0)] } ?? []) + [.failure(error, errorTargets: ad?.errorURLs.map(AdPreparation.errorTarget) ?? [])],
+        let plan = SessionPlan(steps: [.failure(error, errorTargets: ad?.errorURLs.map(AdPreparation.errorTarget) ?? [], facts: ad.map { AdMacroFacts(ad: $0) })],
                                failure: error, ad: ad, plan: nil, rules: nil)
         var entry = AdTurn<PreparedAd.TurnMedia>(place: label, plan: plan, media: nil)
         entry.cut = true

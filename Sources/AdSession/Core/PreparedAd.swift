@@ -26,19 +26,16 @@ struct PreparedAd {
         var duration: Duration { source.info.exactDuration }
     }
 
-    /// Something a session reports or fires before its first frame, in the order it happens.
+    /// Something a session reports or fires before its first frame, in the order it happens. What a step fires
+    /// carries the macro facts it is fired with (nil: none of an ad's).
     enum Step: Sendable {
         case warning(String)
         /// The ad cannot play: the error is reported, then its Error URLs fire with its code.
-        case failure(SessionError, errorTargets: [TrackingPlan.Target])
+        case failure(SessionError, errorTargets: [TrackingPlan.Target], facts: AdMacroFacts?)
         /// Tracking URLs fired before playback: a failed chain's Error URLs with its code, a verification's
         /// `verificationNotExecuted` with its `[REASON]`.
-        case fire([TrackingPlan.Target], errorCode: VASTErrorCode?, reason: Int?)
+        case fire([TrackingPlan.Target], errorCode: VASTErrorCode?, reason: Int?, facts: AdMacroFacts?)
         case resolved(ResolvedInfo)
-        /// From here on, beacons carry the playing ad's macros (`[ADSERVINGID]`, `[UNIVERSALADID]`, `[ADCOUNT]`…).
-        case adChosen(ResolvedAd)
-        /// From here on, beacons carry `[ASSETURI]`, the opened file's absolute URL.
-        case mediaOpened(assetURI: String)
     }
 
     /// A turn's media as preparation leaves it: opened and positioned (a session plays it), or only chosen (the file
@@ -115,12 +112,26 @@ struct SessionPlan: Sendable {
     var steps: [PreparedAd.Step]
     var failure: SessionError?
     var ad: ResolvedAd?
+    /// `[ASSETURI]` of the media file opened for the ad, once it is open.
+    var assetURI: String? = nil
     var plan: TrackingPlan?
     var rules: PlaybackRules?
     /// The media's download under `--network`: playback stalls where its bytes are late.
     var delivery: MediaDelivery?
     /// In real time under `--network`: buffering as the throttled bytes really arrive.
     var measuredNetwork: PlaybackEngine.MeasuredNetwork?
+
+    /// What the ad's beacons carry as macros so far: its own facts once chosen, its media's once opened.
+    var facts: AdMacroFacts? { ad.map { AdMacroFacts(ad: $0, assetURI: assetURI) } }
+}
+
+/// The facts of an ad its beacons carry as macros (`[ADSERVINGID]`, `[UNIVERSALADID]`, `[PODSEQUENCE]`, `[ADTYPE]`,
+/// `[ADCATEGORIES]`, `[ADCOUNT]`), and `[ASSETURI]` once its media file is open: a value handed to the beacon step
+/// with what it fires.
+struct AdMacroFacts: Sendable {
+    var ad: ResolvedAd
+    /// The opened media file's absolute URL before any `--map`; nil before it opens (or when it did not).
+    var assetURI: String? = nil
 }
 
 extension [PreparedAd.Step] {
@@ -133,9 +144,9 @@ extension [PreparedAd.Step] {
     var preludeBeacons: [(targets: [TrackingPlan.Target], errorCode: VASTErrorCode?, reason: Int?)] {
         compactMap { step in
             switch step {
-            case let .fire(targets, code, reason): (targets, code, reason)
-            case let .failure(error, targets): (targets, error.code, nil)
-            case .warning, .resolved, .adChosen, .mediaOpened: nil
+            case let .fire(targets, code, reason, _): (targets, code, reason)
+            case let .failure(error, targets, _): (targets, error.code, nil)
+            case .warning, .resolved: nil
             }
         }
     }

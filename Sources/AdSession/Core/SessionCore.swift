@@ -81,8 +81,8 @@ struct SessionCore {
             case let .warning(text): await outputs.report(.warning(text))
             case let .resolved(info): await outputs.report(.resolved(info))
             // A pod ad's error is reported in its outcome; a single ad's, here.
-            case let .failure(error, _): if !pod { await outputs.report(.error(error)) }
-            case .fire, .adChosen, .mediaOpened: break
+            case let .failure(error, _, _): if !pod { await outputs.report(.error(error)) }
+            case .fire: break
             }
             await submit(step.take(item, at: state.offset), counted)
         }
@@ -96,7 +96,7 @@ struct SessionCore {
         }
         let start = state.offset
         let (script, order) = state.script(place: turn.place.index, turn: index)
-        step.play(plan)
+        step.play(plan, facts: turn.plan.facts)
         let engine = PlaybackEngine(configuration: .init(rules: state.rules(rules, turn: index), delivery: turn.plan.delivery,
                                                          measuredNetwork: turn.plan.measuredNetwork))
         state.start()

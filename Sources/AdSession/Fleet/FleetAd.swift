@@ -43,7 +43,7 @@ extension FleetRunner {
             let failure = SessionError(kind: .media, code: .mediaFileTimeout,
                                        message: "media not ready to play within the media timeout of \(timeout.millisecondText) s on network \(delivery.profile)")
             plan.failure = failure
-            plan.steps.append(.failure(failure, errorTargets: plan.ad?.errorURLs.map(AdPreparation.errorTarget) ?? []))
+            plan.steps.append(.failure(failure, errorTargets: plan.ad?.errorURLs.map(AdPreparation.errorTarget) ?? [], facts: plan.facts))
             return plan
         }
     }

@@ -72,7 +72,7 @@ public struct FleetRunner: Sendable {
         case let .success(frames): timeline = frames
         case let .failure(failure):
             plan.failure = failure
-            plan.steps.append(.failure(failure, errorTargets: prepared.ad?.errorURLs.map(AdPreparation.errorTarget) ?? []))
+            plan.steps.append(.failure(failure, errorTargets: prepared.ad?.errorURLs.map(AdPreparation.errorTarget) ?? [], facts: plan.facts))
             return .failure(PreparationFailure(error: failure, plan: plan))
         }
         var ad = FleetAd(plan: plan, timeline: timeline, location: media.location, mediaURL: media.selection.file.url,
@@ -148,7 +148,7 @@ public struct FleetRunner: Sendable {
                     // As for a single ad: every session fires the failure to that ad's Error URLs.
                     var plan = prelude
                     plan.failure = failure
-                    plan.steps.append(.failure(failure, errorTargets: entry.plan.ad?.errorURLs.map(AdPreparation.errorTarget) ?? []))
+                    plan.steps.append(.failure(failure, errorTargets: entry.plan.ad?.errorURLs.map(AdPreparation.errorTarget) ?? [], facts: plan.facts))
                     return .failure(PreparationFailure(error: failure, plan: plan))
                 }
             }

@@ -33,6 +33,8 @@ struct BeaconPlanner {
     /// In a pod: the place of the current ad (each beacon's `ad`) and `[ADCOUNT]` for it.
     var breakPlace: Int?
     var podAdCount: Int?
+    /// In a pod: the current place's `sequence`, `[PODSEQUENCE]` until an ad's facts give the ad's own.
+    var placeSequence: Int?
     /// `[ADCATEGORIES]`: the InLine's `<Category>` codes (it sent `-1` though the tag said them).
     var adCategories: [String] { get { moment.adCategories } set { moment.adCategories = newValue } }
     /// `muted` while the player is muted (`[PLAYERSTATE]`).
@@ -71,6 +73,17 @@ struct BeaconPlanner {
         adType = ad.ad.adType ?? "video"
         adCount = podAdCount ?? 1
         adCategories = ad.inLine.categories.map { $0.code.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+    }
+
+    /// Carries `facts` from now on: the ad's and its media's, or (nil) none of an ad's. A pod's place keeps its own
+    /// sequence and count (`[PODSEQUENCE]`, `[ADCOUNT]`) until an ad's facts say otherwise.
+    mutating func take(_ facts: AdMacroFacts?) {
+        forgetAd()
+        podSequence = placeSequence
+        adCount = podAdCount
+        guard let facts else { return }
+        begin(facts.ad)
+        assetURI = facts.assetURI
     }
 
     /// Forgets the last ad's facts (a pod's next ad is being tried; `begin` gives its own).
