@@ -37,12 +37,7 @@ struct BeaconStep {
     /// played so far, this one included when it plays), and its one-shot tracking fires afresh: a new ad. The
     /// player's state (muted) carries over.
     mutating func beginAd(place: Int, sequence: Int?, adCount: Int) {
-        planner.forgetAd()
-        planner.placeSequence = sequence
-        planner.podSequence = sequence
-        planner.breakPlace = place
-        planner.podAdCount = adCount
-        planner.adCount = adCount
+        planner.enter(place: place, sequence: sequence, adCount: adCount)
         gate = TrackingGate(repeatTracking: repeatTracking, replayTracking: replayTracking)
         plan = nil
     }

@@ -19,24 +19,9 @@ struct BeaconPlanner {
     /// change, and the event's (playhead, time, cache buster, error code) set in place before each expansion. (Made
     /// anew for each beacon, the context copied every fact, and its arrays and strings, twice a beacon.)
     private var moment: MacroContext
-    /// `[ASSETURI]`: the absolute URL of the media file played (`assetURI(_:inLineTagURL:)`).
-    var assetURI: String? { get { moment.assetURI } set { moment.assetURI = newValue } }
-    var adServingId: String? { get { moment.adServingId } set { moment.adServingId = newValue } }
-    /// `registry value` of each `<UniversalAdId>` of the creative played.
-    var universalAdIds: [String] { get { moment.universalAdIds } set { moment.universalAdIds = newValue } }
-    var podSequence: Int? { get { moment.podSequence } set { moment.podSequence = newValue } }
-    /// `[ADTYPE]`: the ad's `adType` (VAST 4.1), `video` when it has none.
-    var adType: String { get { moment.adType ?? "video" } set { moment.adType = newValue } }
-    /// `[ADCOUNT]`: 1 once the ad to play is known (a single ad); in a pod, the InLine ads played so far, the
-    /// current one included (`podAdCount`); unknown (-1) before.
-    var adCount: Int? { get { moment.adCount } set { moment.adCount = newValue } }
-    /// In a pod: the place of the current ad (each beacon's `ad`) and `[ADCOUNT]` for it.
-    var breakPlace: Int?
-    var podAdCount: Int?
-    /// In a pod: the current place's `sequence`, `[PODSEQUENCE]` until an ad's facts give the ad's own.
-    var placeSequence: Int?
-    /// `[ADCATEGORIES]`: the InLine's `<Category>` codes (it sent `-1` though the tag said them).
-    var adCategories: [String] { get { moment.adCategories } set { moment.adCategories = newValue } }
+    /// In a pod: the current ad's place, each beacon's `ad`, with its `sequence` (`[PODSEQUENCE]` until an ad's facts
+    /// give the ad's own) and `[ADCOUNT]` for it (the InLine ads played so far, this one included).
+    private var place: (index: Int, sequence: Int?, adCount: Int)?
     /// `muted` while the player is muted (`[PLAYERSTATE]`).
     var muted: Bool {
         get { moment.playerState == ["muted"] }
@@ -64,36 +49,35 @@ struct BeaconPlanner {
         return macros
     }
 
-    /// Takes the macro facts of the ad that plays: `[ADSERVINGID]`, `[UNIVERSALADID]` (each `registry value`,
-    /// IAB format; `unknown` for a missing registry, the VAST 4.1 default), `[PODSEQUENCE]`, `[ADCOUNT]` = 1.
-    mutating func begin(_ ad: ResolvedAd) {
-        adServingId = ad.inLine.adServingId
-        universalAdIds = ad.linearCreative?.universalAdIds.map { "\($0.idRegistry ?? "unknown") \($0.value)" } ?? []
-        podSequence = ad.sequence
-        adType = ad.ad.adType ?? "video"
-        adCount = podAdCount ?? 1
-        adCategories = ad.inLine.categories.map { $0.code.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+    /// A pod's next place: its beacons carry the place, and none of the last ad's facts until `take` gives this one's.
+    mutating func enter(place index: Int, sequence: Int?, adCount: Int) {
+        place = (index, sequence, adCount)
+        take(nil)
     }
 
-    /// Carries `facts` from now on: the ad's and its media's, or (nil) none of an ad's. A pod's place keeps its own
-    /// sequence and count (`[PODSEQUENCE]`, `[ADCOUNT]`) until an ad's facts say otherwise.
+    /// Carries `facts` from now on, or (nil) none of an ad's: `[ADSERVINGID]`, `[UNIVERSALADID]` (each `registry
+    /// value`, IAB format; `unknown` for a missing registry, the VAST 4.1 default), `[PODSEQUENCE]`, `[ADTYPE]`,
+    /// `[ADCATEGORIES]`, `[ASSETURI]`, and `[ADCOUNT]`: 1 once the ad is known (a single ad), the place's in a pod,
+    /// unknown (-1) before.
     mutating func take(_ facts: AdMacroFacts?) {
-        forgetAd()
-        podSequence = placeSequence
-        adCount = podAdCount
-        guard let facts else { return }
-        begin(facts.ad)
-        assetURI = facts.assetURI
-    }
-
-    /// Forgets the last ad's facts (a pod's next ad is being tried; `begin` gives its own).
-    mutating func forgetAd() {
-        adServingId = nil
-        universalAdIds = []
-        podSequence = nil
-        adType = "video"
-        adCategories = []
-        assetURI = nil
+        guard let facts else {
+            moment.adServingId = nil
+            moment.universalAdIds = []
+            moment.podSequence = place?.sequence
+            moment.adType = "video"
+            moment.adCount = place?.adCount
+            moment.adCategories = []
+            moment.assetURI = nil
+            return
+        }
+        let ad = facts.ad
+        moment.adServingId = ad.inLine.adServingId
+        moment.universalAdIds = ad.linearCreative?.universalAdIds.map { "\($0.idRegistry ?? "unknown") \($0.value)" } ?? []
+        moment.podSequence = ad.sequence
+        moment.adType = ad.ad.adType ?? "video"
+        moment.adCount = place?.adCount ?? 1
+        moment.adCategories = ad.inLine.categories.map { $0.code.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+        moment.assetURI = facts.assetURI
     }
 
     /// `[ASSETURI]` of a MediaFile: its URL resolved against the InLine's tag URL (absolute, before any `--map`
@@ -113,7 +97,7 @@ struct BeaconPlanner {
             event: target.event, source: target.sourceName, template: target.url, url: expansion.url,
             playhead: playhead ?? .zero, clock: clock, unknownMacros: expansion.unknownMacros)
         var beacon = planned
-        beacon.ad = breakPlace
+        beacon.ad = place?.index
         beacon.offset = target.offset
         return (beacon, fresh)
     }
@@ -125,7 +109,7 @@ struct BeaconPlanner {
         let timestamp = wallStart + seconds * 1000 + atto / 1_000_000_000_000_000
         let url = callback.signedURL(reward: reward, timestamp: timestamp, transactionID: transactionID.replacingOccurrences(of: "-", with: ""), signer: signer)
         var beacon = PlannedBeacon(event: "rewardCallback", source: "reward callback", template: callback.url, url: url, playhead: playhead, clock: clock)
-        beacon.ad = breakPlace
+        beacon.ad = place?.index
         return beacon
     }
 
