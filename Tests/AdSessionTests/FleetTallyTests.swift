@@ -17,11 +17,16 @@ struct FleetTallyTests {
         return record
     }
 
-    /// `beacon` admitted, carrying its row as the fleet's dispatcher does (`countedAt`).
-    static func admitted(_ tally: FleetTally, _ beacon: PlannedBeacon, in room: FleetTally.Room? = nil) async -> PlannedBeacon {
-        var beacon = beacon
-        beacon.countedAt = await tally.admit(beacon, in: room)
-        return beacon
+    /// A beacon admitted, and its row, which the fleet's dispatcher hands back with its records (`countedAt`).
+    typealias Sent = (beacon: PlannedBeacon, row: Int?)
+
+    static func admitted(_ tally: FleetTally, _ beacon: PlannedBeacon, in room: FleetTally.Room? = nil) async -> Sent {
+        (beacon, await tally.admit(beacon, in: room))
+    }
+
+    /// The final answer of `sent` counted by `tally`, as the dispatcher of hold `hold` hands it over.
+    static func answer(_ tally: FleetTally, _ sent: Sent, hold: Int = 0) {
+        tally.record(answered(sent.beacon), countedAt: sent.row, hold: hold)
     }
 
     /// Yields until `condition` holds (the waiting tasks run on the cooperative pool; nothing sleeps).
@@ -34,7 +39,7 @@ struct FleetTallyTests {
     @Test func aSessionStartsWhenItsRoomFitsInItsHold_andOnlyItsHoldsAnswersLetItGo() async throws {
         let tally = FleetTally(keys: [], limit: 4, holds: 2) { _ in nil }  // 2 a hold; beacons wait at 4 a hold
         let first = await tally.admitSession(hold: 0)  // nothing outstanding: at once (room 1: no average yet)
-        var sent: [PlannedBeacon] = []
+        var sent: [Sent] = []
         for n in 0..<3 { sent.append(await Self.admitted(tally, Self.beacon(n), in: first)) }  // 1 in its room, 2 past it
         tally.endSession(first)
         #expect(tally.snapshot.outstanding == 3)
@@ -49,14 +54,14 @@ struct FleetTallyTests {
         let elsewhere = await Self.admitted(tally, Self.beacon(9), in: other)
         tally.endSession(other)
         #expect(tally.snapshot.outstanding == 4, "3 of hold 0, and of hold 1 the beacon sent: the room left was given back")
-        tally.record(Self.answered(elsewhere), hold: 1)
+        Self.answer(tally, elsewhere, hold: 1)
         #expect(tally.waiting.sessions == 1)
 
         // Hold 0's answers: 2 then 1 outstanding leave no room for 2; none outstanding lets the session go.
-        tally.record(Self.answered(sent[0]), hold: 0)
-        tally.record(Self.answered(sent[1]), hold: 0)
+        Self.answer(tally, sent[0], hold: 0)
+        Self.answer(tally, sent[1], hold: 0)
         #expect(tally.waiting.sessions == 1)
-        tally.record(Self.answered(sent[2]), hold: 0)
+        Self.answer(tally, sent[2], hold: 0)
         #expect(await waiting.value == 2)
         #expect(tally.snapshot.outstanding == 2, "the room taken for it")
     }
@@ -66,13 +71,13 @@ struct FleetTallyTests {
     @Test func aBeaconPastItsRoom_waitsAtTwiceTheBound_andAnAnswerLetsItGo() async throws {
         let tally = FleetTally(keys: [], limit: 2) { _ in nil }
         let room = await tally.admitSession()
-        var sent: [PlannedBeacon] = []
+        var sent: [Sent] = []
         for n in 0..<4 { sent.append(await Self.admitted(tally, Self.beacon(n), in: room)) }  // 1 in the room, then 3 more: 4
         // (Sent with no room: a room is its session's, touched by its task alone, and this one's is used up.)
         let fifth = Task { await Self.admitted(tally, Self.beacon(4)) }
         await Self.settle { tally.waiting.beacons == 1 }
         #expect(tally.waiting.beacons == 1)
-        tally.record(Self.answered(sent[0]))
+        Self.answer(tally, sent[0])
         _ = await fifth.value
         #expect(tally.snapshot.outstanding == 4)
         tally.endSession(room)
@@ -80,9 +85,9 @@ struct FleetTallyTests {
         // 5 beacons in 1 session: the next takes room for 2 (the bound), which 4 outstanding leave none for.
         let next = Task { await tally.admitSession().left }
         await Self.settle { tally.waiting.sessions == 1 }
-        for record in sent.dropFirst() { tally.record(Self.answered(record)) }
+        for record in sent.dropFirst() { Self.answer(tally, record) }
         #expect(tally.waiting.sessions == 1, "1 outstanding leaves no room for 2")
-        tally.record(Self.answered(await fifth.value))
+        Self.answer(tally, await fifth.value)
         #expect(await next.value == 2)
     }
 

@@ -142,7 +142,22 @@ func planned(_ url: String) -> PlannedBeacon {
     }
 
     func records(_ actions: [DispatchMachine.Action]) -> [BeaconRecord] {
-        actions.compactMap { if case let .record(record) = $0 { record } else { nil } }
+        actions.compactMap { if case let .record(record, _) = $0 { record } else { nil } }
+    }
+
+    /// Where the caller counts a beacon stays with the dispatcher, beside the beacon, and comes back with each of
+    /// its records: a retried attempt's and the final one's.
+    @Test func countedAt_comesBackWithEveryRecordOfItsBeacon() {
+        var machine = DispatchMachine(policy: BeaconPolicy(retries: 1, backoff: .milliseconds(500)))
+        _ = machine.submit(planned("http://a/1"), countedAt: 7, now: 1)
+        _ = machine.submit(planned("http://a/2"), now: 1)
+        func counted(_ actions: [DispatchMachine.Action]) -> [Int?] {
+            actions.compactMap { if case let .record(_, countedAt) = $0 { countedAt } else { nil } }
+        }
+        #expect(counted(machine.answered(id: 0, TransportOutcome(status: 500, error: nil, latency: .zero, bytes: 0), now: 2)) == [7])
+        _ = machine.backoffElapsed(id: 0, now: 3)
+        #expect(counted(machine.answered(id: 0, TransportOutcome(status: 204, error: nil, latency: .zero, bytes: 0), now: 4)) == [7])
+        #expect(counted(machine.answered(id: 1, TransportOutcome(status: 204, error: nil, latency: .zero, bytes: 0), now: 4)) == [nil])
     }
 
     @Test func retries_500Then200_endsWithExactlyOneSuccess() {
@@ -282,7 +297,7 @@ final class ImmediateTransport: AffineTransport {
     static func dispatcher(_ policy: BeaconPolicy = BeaconPolicy(), clock: ManualClock = ManualClock())
         -> (transport: ImmediateTransport, records: Records, dispatcher: BeaconDispatcher) {
         let transport = ImmediateTransport(), records = Records()
-        return (transport, records, BeaconDispatcher(transport: transport, policy: policy, clock: clock, wallClock: { 0 }, recordingNow: { records.add($0) }))
+        return (transport, records, BeaconDispatcher(transport: transport, policy: policy, clock: clock, wallClock: { 0 }, recordingNow: { record, _ in records.add(record) }))
     }
 
     @Test func startedAtOnce_answersFreeTheSlot_forTheNextWaitingBeacon_inOrder() async {

@@ -257,7 +257,7 @@ public struct FleetRunner: Sendable {
             var policy = session.beaconPolicy
             policy.maxConcurrent = share
             return BeaconDispatcher(transport: transport, policy: policy, clock: environment.networkClock, wallClock: environment.wallClock,
-                                    recordingNow: { tally.record($0, hold: hold) })
+                                    recordingNow: { tally.record($0, countedAt: $1, hold: hold) })
         }
         return (targets, tally, dispatchers)
     }

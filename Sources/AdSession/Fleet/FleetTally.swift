@@ -134,7 +134,7 @@ final class FleetTally: Sendable {
 
     /// Counts a beacon as sent: in its session's room while there is some; past it (or with no room: hold 0), as one
     /// more outstanding, which waits while the hold's ceiling is. Returns its row, for its records to be counted by
-    /// (their `countedAt`; the beacon is not copied to carry it).
+    /// (the dispatcher hands it back with each: `BeaconDispatcher.submit(_:countedAt:)`).
     nonisolated(nonsending) func admit(_ beacon: PlannedBeacon, in room: Room? = nil) async -> Int? {
         let index = row(of: beacon)
         let hold = room?.hold ?? 0
@@ -172,9 +172,9 @@ final class FleetTally: Sendable {
         }
     }
 
-    /// One attempt's record from the dispatcher of hold `hold`.
-    func record(_ record: BeaconRecord, hold: Int = 0) {
-        let index = record.planned.countedAt ?? row(of: record.planned)
+    /// One attempt's record from the dispatcher of hold `hold`; `countedAt`: its beacon's row, from `admit`.
+    func record(_ record: BeaconRecord, countedAt: Int? = nil, hold: Int = 0) {
+        let index = countedAt ?? row(of: record.planned)
         let target = record.wasSent && index != nil ? targetOf(record.url) : nil
         let actions = counts.withLock { counts -> [Admission.Action] in
             if let index, let target {

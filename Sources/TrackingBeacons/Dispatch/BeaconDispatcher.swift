@@ -37,10 +37,10 @@ public final class BeaconDispatcher: Sendable {
     private let sends: Bool
     private let clock: any Clock<Duration>
     private let wallClock: @Sendable () -> Int64
-    private let onRecord: @Sendable (BeaconRecord) async -> Void
+    private let onRecord: @Sendable (BeaconRecord, _ countedAt: Int?) async -> Void
     /// The same, when it does not wait: then answers are recorded where they come, and attempts the transport can
     /// start at once (`AffineTransport.startNow`) need no task.
-    private let onRecordNow: (@Sendable (BeaconRecord) -> Void)?
+    private let onRecordNow: (@Sendable (BeaconRecord, _ countedAt: Int?) -> Void)?
     private let timeout: Duration
     private let state: Locked<State>
 
@@ -51,19 +51,21 @@ public final class BeaconDispatcher: Sendable {
     ///   - onRecord: called once per attempt with its record (in completion order).
     public convenience init(transport: (any BeaconTransport)?, policy: BeaconPolicy = BeaconPolicy(), clock: any Clock<Duration>,
                 wallClock: @escaping @Sendable () -> Int64, onRecord: @escaping @Sendable (BeaconRecord) async -> Void) {
-        self.init(transport: transport, policy: policy, clock: clock, wallClock: wallClock, onRecord: onRecord, onRecordNow: nil)
+        self.init(transport: transport, policy: policy, clock: clock, wallClock: wallClock, onRecord: { record, _ in await onRecord(record) },
+                  onRecordNow: nil)
     }
 
     /// A dispatcher whose records are taken at once (`onRecord` does not wait): a fleet's, counting them. Attempts
     /// the transport can start at once go out without a task, and their answers are recorded on the thread they come
-    /// on (a pooled connection's event loop).
+    /// on (a pooled connection's event loop). Each record comes with where the caller counts its beacon (the
+    /// `countedAt` it was submitted with).
     public convenience init(transport: (any BeaconTransport)?, policy: BeaconPolicy = BeaconPolicy(), clock: any Clock<Duration>,
-                wallClock: @escaping @Sendable () -> Int64, recordingNow onRecord: @escaping @Sendable (BeaconRecord) -> Void) {
-        self.init(transport: transport, policy: policy, clock: clock, wallClock: wallClock, onRecord: { onRecord($0) }, onRecordNow: onRecord)
+                wallClock: @escaping @Sendable () -> Int64, recordingNow onRecord: @escaping @Sendable (BeaconRecord, _ countedAt: Int?) -> Void) {
+        self.init(transport: transport, policy: policy, clock: clock, wallClock: wallClock, onRecord: { onRecord($0, $1) }, onRecordNow: onRecord)
     }
 
     private init(transport: (any BeaconTransport)?, policy: BeaconPolicy, clock: any Clock<Duration>, wallClock: @escaping @Sendable () -> Int64,
-                 onRecord: @escaping @Sendable (BeaconRecord) async -> Void, onRecordNow: (@Sendable (BeaconRecord) -> Void)?) {
+                 onRecord: @escaping @Sendable (BeaconRecord, Int?) async -> Void, onRecordNow: (@Sendable (BeaconRecord, Int?) -> Void)?) {
         self.transport = transport
         affine = transport as? any AffineTransport
         sends = transport != nil
@@ -76,13 +78,11 @@ public final class BeaconDispatcher: Sendable {
     }
 
     /// Sends (or, in a dry run, records) one planned request. Returns at once.
-    /// - Parameter countedAt: the beacon's `countedAt` for its records (a counter's row), set on the copy the
-    ///   dispatcher keeps, so the caller need not copy the beacon to set it.
+    /// - Parameter countedAt: where the caller counts the beacon (a fleet tally's row): kept by the dispatcher beside
+    ///   it and handed back with each of its records, so an answer is counted without looking its row up again.
     nonisolated(nonsending) public func submit(_ planned: PlannedBeacon, countedAt: Int? = nil) async {
         guard sends else {
-            var record = BeaconRecord(planned: planned, dryRun: true)
-            if let countedAt { record.planned.countedAt = countedAt }
-            await onRecord(record)
+            await onRecord(BeaconRecord(planned: planned, dryRun: true), countedAt)
             return
         }
         let now = wallClock()
@@ -144,7 +144,7 @@ public final class BeaconDispatcher: Sendable {
     /// What `execute` leaves to do once the lock is let go: records to report (none when they are taken at once:
     /// those are handed out as they are made), attempts to start at once (most often one: kept out of an array).
     private struct Batch {
-        var records: [BeaconRecord] = []
+        var records: [(record: BeaconRecord, countedAt: Int?)] = []
         var start: (id: Int, url: String)?
         var moreStarts: [(id: Int, url: String)] = []
 
@@ -168,8 +168,8 @@ public final class BeaconDispatcher: Sendable {
     /// handed out or kept in `batch`, an attempt to start at once kept there.
     private func perform(_ action: consuming DispatchMachine.Action, tasks: inout [Int: Task<Void, Never>], into batch: inout Batch) {
         switch consume action {
-        case let .record(record):
-            if let onRecordNow { onRecordNow(record) } else { batch.records.append(record) }
+        case let .record(record, countedAt):
+            if let onRecordNow { onRecordNow(record, countedAt) } else { batch.records.append((record, countedAt)) }
         case let .send(id, attempt):
             guard sends else { return }
             if onRecordNow != nil {
@@ -232,9 +232,9 @@ public final class BeaconDispatcher: Sendable {
 
     /// Hands a batch from `execute` to `onRecord`, then lets `finish` go if nothing else is left. (Records taken at
     /// once were handed out by `execute`: their batches are empty.)
-    nonisolated(nonsending) private func report(_ records: [BeaconRecord]) async {
+    nonisolated(nonsending) private func report(_ records: [(record: BeaconRecord, countedAt: Int?)]) async {
         guard !records.isEmpty else { return }
-        for record in records { await onRecord(record) }
+        for (record, countedAt) in records { await onRecord(record, countedAt) }
         state.withLock { state in
             state.reporting -= 1
             if state.idle { Self.resumeIdleWaiters(&state) }

@@ -3,8 +3,9 @@
 /// execute; `BeaconDispatcher` only executes them (sends, sleeps, records). Tested with plain values.
 struct DispatchMachine {
     enum Action: Equatable {
-        /// Hand this record to the log (a retried attempt, a final answer, a beacon closed at the session's end).
-        case record(BeaconRecord)
+        /// Hand this record to the log (a retried attempt, a final answer, a beacon closed at the session's end), with
+        /// where its caller counts the beacon (`submit(_:countedAt:now:emit:)`), if it said.
+        case record(BeaconRecord, countedAt: Int?)
         /// Put this attempt on the wire.
         case send(id: Int, Attempt)
         /// Call `backoffElapsed(id:)` after this long on the network clock.
@@ -36,6 +37,8 @@ struct DispatchMachine {
         var backoff: Duration
         /// Submitted as the `order`-th (`close()` records what is left in this order).
         var order: Int
+        /// Where the caller counts this beacon (a fleet tally's row), handed back with each of its records.
+        var countedAt: Int?
     }
 
     let policy: BeaconPolicy
@@ -56,18 +59,18 @@ struct DispatchMachine {
     var pending: Int { flights.count }
 
     /// A new beacon. It takes a slot if one is free (sending at once), else waits for one, first come first served.
-    mutating func submit(_ planned: PlannedBeacon, now: Int64) -> [Action] {
+    mutating func submit(_ planned: PlannedBeacon, countedAt: Int? = nil, now: Int64) -> [Action] {
         var actions: [Action] = []
-        submit(planned, now: now) { actions.append($0) }
+        submit(planned, countedAt: countedAt, now: now) { actions.append($0) }
         return actions
     }
 
-    /// `submit(_:now:)`, each action handed to `emit` as it is made (no array of them: the dispatcher's way), the
-    /// beacon's `countedAt` set to `countedAt` when one is given.
+    /// `submit(_:now:)`, each action handed to `emit` as it is made (no array of them: the dispatcher's way); the
+    /// beacon's records come back with `countedAt`.
     mutating func submit(_ planned: PlannedBeacon, countedAt: Int? = nil, now: Int64, emit: (consuming Action) -> Void) {
         guard !closed else { return }
         var flight = Flight(planned: planned, state: .waitingForSlot, backoff: policy.backoff, order: nextID)
-        if let countedAt { flight.planned.countedAt = countedAt }
+        flight.countedAt = countedAt
         let id = flights.insert(flight)
         nextID += 1
         if slotsInUse < policy.maxConcurrent {
@@ -91,11 +94,12 @@ struct DispatchMachine {
         // Found once and read or changed in place (`Self.inPlace`), or moved out when it ends: the flight (its planned
         // beacon) is not copied. (The values' subscript, read, copies the whole flight out.)
         guard !closed, let index = flights.slot(of: id) else { return }
-        let found = Self.inPlace(&flights.slots[index]!) { flight -> (record: BeaconRecord, backoff: Duration)? in
+        let found = Self.inPlace(&flights.slots[index]!) { flight -> (record: BeaconRecord, backoff: Duration, countedAt: Int?)? in
             guard case let .onWire(attempt, sentAt) = flight.state else { return nil }
-            return (Self.record(of: flight.planned, attempt: attempt, sentAt: sentAt), flight.backoff)
+            return (Self.record(of: flight.planned, attempt: attempt, sentAt: sentAt), flight.backoff, flight.countedAt)
         }
         guard var record = found?.record, let wait = found?.backoff else { return }
+        let countedAt = found?.countedAt
         record.status = outcome.status
         record.failure = outcome.error ?? (outcome.delivered ? nil : outcome.status.map { .httpStatus($0) })
         record.latency = outcome.latency
@@ -111,12 +115,12 @@ struct DispatchMachine {
                 flight.state = .backingOff(nextAttempt: record.attempt + 1, backoff: wait)
                 flight.backoff *= 2
             }
-            emit(.record(record))
+            emit(.record(record, countedAt: countedAt))
             emit(.wait(id: id, wait))
             return
         }
         flights.remove(slot: index)
-        emit(.record(record))
+        emit(.record(record, countedAt: countedAt))
         if let next = freeSlot(now: now) { emit(next) }
     }
 
@@ -148,7 +152,7 @@ struct DispatchMachine {
             }
             record.isFinalAttempt = true
             if case .waitingForSlot = flight.state {} else { actions.append(.cancel(id: id)) }
-            actions.append(.record(record))
+            actions.append(.record(record, countedAt: flight.countedAt))
         }
         queue.removeAll()
         queueHead = 0

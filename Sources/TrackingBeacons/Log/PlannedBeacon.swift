@@ -20,13 +20,8 @@ public struct PlannedBeacon: Sendable, Equatable {
     public var ad: Int?
     /// A progress beacon's offset (playhead time it is due at); nil for every other event.
     public var offset: Duration?
-    /// Where a counter of beacons keeps this one's counts (a fleet's tally: its row), set when the beacon is sent (the
-    /// dispatcher takes it from the counter, `BeaconDispatcher.submit(_:countedAt:)`) and carried into its records,
-    /// so each answer is counted without looking its row up again.
-    /// No log or report writes it.
-    public var countedAt: Int?
 
-    /// A planned beacon; `ad`, `offset` and `countedAt` start nil.
+    /// A planned beacon; `ad` and `offset` start nil.
     public init(event: String, source: String, template: String, url: String, playhead: Duration, clock: Duration,
                 unknownMacros: [String] = []) {
         self.event = event
