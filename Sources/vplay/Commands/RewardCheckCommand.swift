@@ -88,10 +88,10 @@ struct RewardCheckCommand: AsyncParsableCommand {
         let (transport, shutdown) = SessionEnvironment.liveRewardCheck(configuration)
         let check = RewardCheck(callback: callback, reward: reward, seed: seed,
                                 now: now?.milliseconds ?? Int64(SessionEnvironment.liveWallTime().timeIntervalSince1970 * 1000))
-        let started = ContinuousClock.now
+        let elapsed = SessionEnvironment.liveMonotonicClock().stopwatch()
         let outcomes = await check.run(transport: transport, accepting: accept, timeout: timeout)
         await shutdown()
-        let seconds = started.duration(to: .now).seconds
+        let seconds = elapsed().seconds
         for outcome in outcomes {
             let answer = outcome.status.map { "HTTP \($0)" } ?? (outcome.error ?? "no answer")
             if json {

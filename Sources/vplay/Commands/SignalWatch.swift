@@ -1,3 +1,4 @@
+import AdSession
 import Primitives
 import Foundation
 
@@ -27,6 +28,8 @@ final class SignalWatch: @unchecked Sendable {
     private let lock = Locked(())
     private var first: Int32?
     private var firstAt: ContinuousClock.Instant?
+    /// What `grace` is measured on.
+    private let clock: ContinuousClock
     private var action: (@Sendable () -> Void)?
 
     /// Installs the handlers and starts the thread that acts on them. Call once, first thing in `main`.
@@ -69,7 +72,8 @@ final class SignalWatch: @unchecked Sendable {
     }
 
     /// Makes this the process's watcher: signals from now on go to it.
-    init() {
+    init(clock: ContinuousClock = SessionEnvironment.liveMonotonicClock()) {
+        self.clock = clock
         Self.lock.withLock { _ in Self.current = self }
     }
 
@@ -90,10 +94,10 @@ final class SignalWatch: @unchecked Sendable {
         enum Step { case echo, again, first((@Sendable () -> Void)?) }
         let step = lock.withLock { _ -> Step in
             if first != nil {
-                return firstAt.map { ContinuousClock.now - $0 < Self.grace } ?? false ? .echo : .again
+                return firstAt.map { clock.now - $0 < Self.grace } ?? false ? .echo : .again
             }
             first = number
-            firstAt = ContinuousClock.now
+            firstAt = clock.now
             return .first(self.action)
         }
         let action: (@Sendable () -> Void)?
