@@ -43,8 +43,9 @@ final class SinkBodySender {
     /// Offset before which the body pauses for ``pause``; nil once paused or when it does not apply.
     private var stallOffset: Int?
     private let pause: TimeAmount
-    /// The pace: byte `paceOffset + n` is due `n / bytesPerSecond` seconds after `paceOrigin`.
-    private var paceOrigin = NIODeadline.now()
+    /// The pace: byte `paceOffset + n` is due `n / bytesPerSecond` seconds after `paceOrigin`. Times are the event
+    /// loop's (`EventLoop.now`), the clock its timers run on (a test's embedded loop sets it by hand).
+    private var paceOrigin: NIODeadline
     private var paceOffset: Int
     /// A timer or a file read is outstanding; ``pump()`` waits for it.
     private var waiting = false
@@ -58,6 +59,7 @@ final class SinkBodySender {
     /// It does not run after ``cancel()``.
     init(source: SinkBodySource, shaping: SinkShaping, context: ChannelHandlerContext, completion: @escaping (Bool) -> Void) {
         self.context = context
+        paceOrigin = context.eventLoop.now
         self.source = source
         self.completion = completion
         let size: Int
@@ -89,8 +91,8 @@ final class SinkBodySender {
             guard context.channel.isWritable else { return }
             if let stall = stallOffset, offset == stall {
                 stallOffset = nil
-                wait(until: .now() + pause) { sender in
-                    sender.paceOrigin = .now()
+                wait(until: context.eventLoop.now + pause) { sender in
+                    sender.paceOrigin = sender.context.eventLoop.now
                     sender.paceOffset = sender.offset
                 }
                 return
@@ -98,7 +100,7 @@ final class SinkBodySender {
             var size = min(end - offset, chunkLimit)
             if let stall = stallOffset { size = min(size, stall - offset) }
             if let rate = bytesPerSecond {
-                let now = NIODeadline.now()
+                let now = context.eventLoop.now
                 let due = paceOrigin + Self.time(forBytes: offset + size - paceOffset, at: rate)
                 if due > now {
                     wait(until: due) { _ in }
