@@ -108,7 +108,7 @@ let package = Package(
         .testTarget(name: "EndToEndTests", dependencies: ["vplay", "peak-rss", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         /// What a session does, in process on the session test kit (`Tests/TestSupport/Session`): command lines parsed
         /// as `vplay` parses them, played on virtual and manual clocks with exact times.
-        .testTarget(name: "SessionBehaviourTests", dependencies: ["vplay", "AdSession", "PlayerEngine", "TrackingBeacons", "VAST", "Primitives", "TestSupport"]),
+        .testTarget(name: "SessionBehaviourTests", dependencies: ["vplay", "AdSession", "BeaconSink", "PlayerEngine", "TrackingBeacons", "VAST", "Primitives", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

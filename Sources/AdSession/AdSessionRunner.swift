@@ -31,7 +31,7 @@ public struct AdSessionRunner: Sendable {
     public func run(observer: @escaping @Sendable (SessionRecord) async -> Void) async -> SessionSummary {
         let tally = Tally(observer: observer)
         let wallStart = configuration.now ?? environment.wallClock()
-        let connection = await SinkHookup.connect(configuration, base: environment.beaconTransport)
+        let connection = await SinkHookup.connect(configuration, environment: environment)
         let (sink, routing, transport) = (connection.sink, connection.routing, connection.transport)
         if let warning = connection.warning { await tally.send(.warning(warning)) }
         let dispatcher = BeaconDispatcher(transport: transport, policy: configuration.beaconPolicy, clock: environment.networkClock,

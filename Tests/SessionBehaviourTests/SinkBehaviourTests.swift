@@ -1,4 +1,6 @@
 import AdSession
+import BeaconSink
+import Primitives
 import Foundation
 import Testing
 import TestSupport
@@ -28,6 +30,32 @@ import TrackingBeacons
         #expect(run.summary.beaconsFailed == 3, "--fail-on-beacon-errors exits 5")
         // The requests did reach the sink (the server saw them even when the client got no good answer).
         #expect(Self.reconciliation(run)?.matched == 12)
+    }
+
+    /// The embedded sink comes from the session's environment (`SessionEnvironment.startSink`), configured with the
+    /// run's faults, and its hits are timed on the wall clock it is given: the beacons reach the sink that the
+    /// environment started, and no other.
+    @Test func theSinkComesFromTheEnvironment_withTheRunsFaults() async throws {
+        var configuration = try SessionKit().configuration(cli: LiveSession.patient(["--vast", "media/demo.xml", "--sink", "--beacon-timeout", "60",
+                                                                                      "--sink-fault", "404@/midpoint"]))
+        configuration.resolver.resolutionTimeout = .seconds(600)
+        var environment = SessionEnvironment.live(configuration)
+        let started = Locked<[(sink: BeaconSink, faults: [SinkFault])]>([])
+        let wall: Int64 = 1_767_225_600_000
+        environment.startSink = { sinkConfiguration in
+            let (sink, port) = try await SessionEnvironment.embeddedSink(wallClock: { wall })(sinkConfiguration)
+            started.withLock { $0.append((sink, sinkConfiguration.faults)) }
+            return (sink, port)
+        }
+        let records = Locked<[SessionRecord]>([])
+        _ = await AdSessionRunner(configuration: configuration, environment: environment).run { record in records.withLock { $0.append(record) } }
+        let sink = try #require(started.withLock { $0.first }?.sink)
+        #expect(started.withLock { $0.count } == 1)
+        #expect(started.withLock { $0.first?.faults } == configuration.sinkFaults)
+        let hits = sink.hits()
+        #expect(hits.count == 12 && hits.allSatisfy { $0.receivedAtMilliseconds == wall }, "\(hits.map(\.receivedAtMilliseconds))")
+        #expect(hits.filter { $0.path.hasSuffix("/midpoint") }.map(\.status) == [404])
+        await sink.stop()
     }
 
     @Test func retries_500Then200_endsWithExactlyOneSuccess() async throws {

@@ -1,3 +1,4 @@
+import BeaconSink
 import PlayerEngine
 import Primitives
 import TrackingBeacons
@@ -35,6 +36,9 @@ public struct SessionEnvironment: Sendable {
     public var sessionExecutors: [any TaskExecutor] = []
     /// Closes what the environment opened (HTTP clients); called once when the session or fleet is over.
     public var shutdown: @Sendable () async -> Void
+    /// Starts the embedded beacon sink a run asks for (`--sink`, `--sink-all`) and returns it with the loopback port
+    /// it listens on. By default a real `BeaconSink`, its hits timed by `wallClock`.
+    public var startSink: @Sendable (SinkConfiguration) async throws -> (sink: BeaconSink, port: Int)
 
     /// An environment of the given parts. By default playback runs on a `VirtualClock` whatever the clock mode, media
     /// is opened on the caller's executor, and `shutdown` does nothing; `sessionExecutors` starts empty.
@@ -50,6 +54,16 @@ public struct SessionEnvironment: Sendable {
         self.playbackClock = playbackClock
         self.mediaExecutor = mediaExecutor
         self.shutdown = shutdown
+        startSink = Self.embeddedSink(wallClock: wallClock)
+    }
+
+    /// Starts a `BeaconSink` on a loopback port the system picks, its hits timed by `wallClock`.
+    public static func embeddedSink(wallClock: @escaping @Sendable () -> Int64)
+        -> @Sendable (SinkConfiguration) async throws -> (sink: BeaconSink, port: Int) {
+        { configuration in
+            let sink = BeaconSink(configuration: configuration, now: wallClock)
+            return (sink, try await sink.start())
+        }
     }
 
     /// Runs `body` on the media executor (where FFmpeg may block), when there is one.

@@ -170,7 +170,7 @@ public struct FleetRunner: Sendable {
         let elapsed = environment.networkClock.stopwatch()
 
         // The embedded sink, and the transport to it (or to the tag's own URLs).
-        let connection = await SinkHookup.connect(session, base: environment.beaconTransport)
+        let connection = await SinkHookup.connect(session, environment: environment)
         let (sink, routing) = (connection.sink, connection.routing)
         var transport = connection.transport
         var warnings = prepared.warnings

@@ -8,14 +8,14 @@ struct SinkHookup {
     let routing: SinkRouting
     let transport: any BeaconTransport
 
-    /// Starts a sink with `faults` and routes the beacons in `scope` from `base` to it.
-    /// With `rewardKeysSeed` (a reward callback is configured) it serves the reward verifier keys of that seed at
-    /// `RewardSigner.keysPath`.
-    static func start(scope: SinkRouting.Scope, faults: [SinkFault], base: any BeaconTransport, rewardKeysSeed: UInt64? = nil) async throws -> SinkHookup {
+    /// Starts a sink with `faults` (through the environment's `startSink`) and routes the beacons in `scope` from
+    /// `base` to it. With `rewardKeysSeed` (a reward callback is configured) it serves the reward verifier keys of
+    /// that seed at `RewardSigner.keysPath`.
+    static func start(scope: SinkRouting.Scope, faults: [SinkFault], base: any BeaconTransport, rewardKeysSeed: UInt64? = nil,
+                      startSink: @Sendable (SinkConfiguration) async throws -> (sink: BeaconSink, port: Int)) async throws -> SinkHookup {
         var configuration = SinkConfiguration(faults: faults)
         if let seed = rewardKeysSeed { configuration.documents[RewardSigner.keysPath] = RewardSigner.keysDocument(seed: seed) }
-        let sink = BeaconSink(configuration: configuration)
-        let port = try await sink.start()
+        let (sink, port) = try await startSink(configuration)
         let routing = SinkRouting(scope: scope, base: "http://127.0.0.1:\(port)")
         return SinkHookup(sink: sink, routing: routing, transport: RoutingTransport(base: base, route: routing.route))
     }
@@ -30,7 +30,8 @@ struct SinkHookup {
         var warning: String?
     }
 
-    static func connect(_ configuration: SessionConfiguration, base: (any BeaconTransport)?) async -> Connection {
+    static func connect(_ configuration: SessionConfiguration, environment: SessionEnvironment) async -> Connection {
+        let base = environment.beaconTransport
         guard let http = base else { return Connection(transport: nil) }
         if let collector = configuration.collector {
             let routing = SinkRouting(scope: .all, base: collector)
@@ -39,7 +40,7 @@ struct SinkHookup {
         guard let scope = configuration.sink else { return Connection(transport: http) }
         do {
             let hookup = try await start(scope: scope, faults: configuration.sinkFaults, base: http,
-                                         rewardKeysSeed: configuration.rewardCallback.map { _ in configuration.seed })
+                                         rewardKeysSeed: configuration.rewardCallback.map { _ in configuration.seed }, startSink: environment.startSink)
             return Connection(sink: hookup.sink, routing: hookup.routing, transport: hookup.transport)
         } catch {
             return Connection(transport: withoutSink(scope: scope, base: http), warning: unavailable(error))
