@@ -61,7 +61,7 @@ import TestSupport
         defer { elsewhere.stop() }
         let endpoint = try ScriptedHTTPServer { _ in .redirect(to: elsewhere.baseURL + "/steal", status: 307) }
         defer { endpoint.stop() }
-        let (transport, shutdown) = SessionEnvironment.liveRewardCheck(SessionConfiguration(tag: endpoint.baseURL + "/ssv"))
+        let (transport, shutdown) = LiveTools.rewardCheck(SessionConfiguration(tag: endpoint.baseURL + "/ssv"))
         let check = RewardCheck(callback: RewardCallback(url: endpoint.baseURL + "/ssv"), reward: Reward(currency: "Coins", amount: 10), seed: 3, now: kit.wallStart)
         let outcomes = await check.run(transport: transport, accepting: 200...299, timeout: .seconds(300))
         await shutdown()

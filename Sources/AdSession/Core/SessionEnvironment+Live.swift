@@ -6,8 +6,8 @@ import VAST
 
 extension SessionEnvironment {
     /// The real world: HTTP for tags and beacons (none for a dry run), FFmpeg on its own threads, the machine's
-    /// monotonic and wall clocks. The only place vplay builds an HTTP transport, an FFmpeg source, a
-    /// `ContinuousClock` or reads `Date()`.
+    /// monotonic and wall clocks. With `LiveTools` (the same parts for the tools that are not sessions), the only
+    /// place vplay builds an HTTP transport, an FFmpeg source, a `ContinuousClock` or reads `Date()`.
     /// - Parameter pooledBeacons: beacons through `PooledBeaconTransport` (a fleet's: keep-alive connections per
     ///   host, plain HTTP written straight to the channel; TLS and proxied URLs through the full transport; the
     ///   answers' header fields not kept, as a fleet only counts them), not the full transport alone (a single
@@ -49,39 +49,6 @@ extension SessionEnvironment {
             })
         if pooled != nil { environment.sessionExecutors = EventLoopTaskExecutor.shared }
         return environment
-    }
-
-    /// A beacon transport alone (`vplay beacon-load`), with the monotonic clock it measures on.
-    /// - Parameters:
-    ///   - pooled: through `PooledBeaconTransport` (a fleet's), with at most `connections` per host,
-    ///   - pipeline: each carrying up to this many requests at once (pipelined when more than one).
-    public static func liveBeacons(userAgent: String, pooled: Bool = false, connections: Int = 64, pipeline: Int = 1)
-        -> (transport: any BeaconTransport, shutdown: @Sendable () async -> Void, clock: ContinuousClock, wallClock: @Sendable () -> Int64) {
-        let clock = ContinuousClock()
-        let full = HTTPBeaconTransport(userAgent: userAgent, clock: clock)
-        guard pooled else { return (full, { await full.shutdown() }, clock, liveWallClock) }
-        let transport = PooledBeaconTransport(userAgent: userAgent, clock: clock, maxConnectionsPerHost: connections, pipelineDepth: pipeline, fallback: full)
-        return (transport, { await transport.shutdown() }, clock, liveWallClock)
-    }
-
-    /// The transport `vplay reward-check` sends its signed cases with: the address policy of `configuration`, its
-    /// proxy, and no redirect followed (a case goes to the endpoint given and nowhere else; a redirect is its answer).
-    public static func liveRewardCheck(_ configuration: SessionConfiguration) -> (transport: any BeaconTransport, shutdown: @Sendable () async -> Void) {
-        let gate = URLGate(policy: configuration.addressPolicy, resolve: AddressPolicy.systemResolve)
-        let transport = HTTPBeaconTransport(userAgent: configuration.userAgent, connectTimeout: configuration.beaconPolicy.timeout, clock: ContinuousClock(),
-                                            gate: gate, proxy: configuration.proxy, followsRedirects: false)
-        return (transport, { await transport.shutdown() })
-    }
-
-    /// The machine's monotonic clock, for what the CLI itself times (a real-time console, progress bars).
-    public static func liveMonotonicClock() -> ContinuousClock { ContinuousClock() }
-
-    /// The machine's wall time now, for when a CLI command started (a JUnit report's timestamp).
-    public static func liveWallTime() -> Date { Date() }
-
-    /// Opens a media file with FFmpeg directly (`vplay probe`: container facts, demux and decode passes).
-    public static func liveMediaSource(_ location: String, options: MediaOpenOptions) throws(MediaError) -> FFmpegMediaSource {
-        try FFmpegMediaSource(location: location, options: options)
     }
 
     /// Milliseconds since 1970 on the machine's clock.

@@ -25,8 +25,8 @@ extension FleetRunner {
         } else {
             adBreak = Self.replayingBreak(prepared, network: network, thresholds: session.network)
         }
-        let result = await SessionCore(environment: sessionEnvironment).run(adBreak, script: scenario.script, clock: VirtualClock(), step: &step,
-                                                                            outputs: outputs)
+        let result = await SessionCore(environment: sessionEnvironment).run(adBreak, script: scenario.script, clock: sessionEnvironment.playbackClock(.virtual),
+                                                                            step: &step, outputs: outputs)
         tally.finished(scenario, network: network.map { configuration.networkMix!.shares[$0].profile.name }, report: result.playback)
     }
 

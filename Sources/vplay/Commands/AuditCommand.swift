@@ -62,7 +62,7 @@ struct AuditCommand: AsyncParsableCommand {
     func run() async throws {
         quietOption.apply()
         // When the audit started and how long it took, in wall time, for the JUnit report.
-        let started = SessionEnvironment.liveWallTime(), wall = SessionEnvironment.liveMonotonicClock(), startedAt = wall.now
+        let started = LiveTools.wallTime(), wall = LiveTools.monotonicClock(), startedAt = wall.now
         let requests: [CapturedRequest]
         do {
             if let har { requests = try CapturedRequest.read(har, format: .har) }

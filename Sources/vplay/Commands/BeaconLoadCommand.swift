@@ -34,7 +34,7 @@ struct BeaconLoadCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let (transport, shutdown, clock, wallClock) = SessionEnvironment.liveBeacons(userAgent: "vplay-beacon-load", pooled: pooled, connections: concurrency, pipeline: pipeline)
+        let (transport, shutdown, clock, wallClock) = LiveTools.beacons(userAgent: "vplay-beacon-load", pooled: pooled, connections: concurrency, pipeline: pipeline)
         let stats = LoadStats()
         let dispatcher = BeaconDispatcher(
             transport: transport, policy: BeaconPolicy(timeout: .seconds(10), maxConcurrent: concurrency), clock: clock,

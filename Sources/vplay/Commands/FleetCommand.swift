@@ -138,7 +138,7 @@ struct FleetCommand: AsyncParsableCommand {
     func run() async throws {
         quietOption.apply()
         // When the fleet started and how long it took, in wall time, for the JUnit report.
-        let started = SessionEnvironment.liveWallTime(), wall = SessionEnvironment.liveMonotonicClock(), startedAt = wall.now
+        let started = LiveTools.wallTime(), wall = LiveTools.monotonicClock(), startedAt = wall.now
         let configuration = fleetConfiguration()
         let keys = rewardCallback.keysOnce(seed: configuration.session.seed)
         let bar = FleetProgressBar()

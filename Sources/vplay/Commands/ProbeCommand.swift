@@ -35,7 +35,7 @@ struct ProbeCommand: AsyncParsableCommand {
 
     func run() async throws {
         quietOption.apply()
-        let wall = SessionEnvironment.liveMonotonicClock()
+        let wall = LiveTools.monotonicClock()
         let started = wall.now
         do {
             // A demux pass opens no decoder; a plain probe opens them, to report a decoder that will not open.
@@ -44,7 +44,7 @@ struct ProbeCommand: AsyncParsableCommand {
             // URL checked as in a session.
             options.streaming = StreamingOptions()
             options.passStopwatch = { wall.stopwatch() }
-            let source = try SessionEnvironment.liveMediaSource(location, options: options)
+            let source = try LiveTools.mediaSource(location, options: options)
             var pass: MediaPass? = nil
             if decode {
                 while try source.nextFrame() != nil {}

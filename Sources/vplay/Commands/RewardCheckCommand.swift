@@ -85,10 +85,10 @@ struct RewardCheckCommand: AsyncParsableCommand {
         callback.adUnit = adUnit
         let configuration = SessionConfiguration(tag: url)
         // No redirect is followed: the signed cases go to this endpoint and to no other origin.
-        let (transport, shutdown) = SessionEnvironment.liveRewardCheck(configuration)
+        let (transport, shutdown) = LiveTools.rewardCheck(configuration)
         let check = RewardCheck(callback: callback, reward: reward, seed: seed,
-                                now: now?.milliseconds ?? Int64(SessionEnvironment.liveWallTime().timeIntervalSince1970 * 1000))
-        let elapsed = SessionEnvironment.liveMonotonicClock().stopwatch()
+                                now: now?.milliseconds ?? Int64(LiveTools.wallTime().timeIntervalSince1970 * 1000))
+        let elapsed = LiveTools.monotonicClock().stopwatch()
         let outcomes = await check.run(transport: transport, accepting: accept, timeout: timeout)
         await shutdown()
         let seconds = elapsed().seconds

@@ -122,7 +122,7 @@ struct RunCommand: AsyncParsableCommand {
     func run() async throws {
         quietOption.apply()
         // When the run started and how long it took, in wall time, for the JUnit report.
-        let started = SessionEnvironment.liveWallTime(), wall = SessionEnvironment.liveMonotonicClock(), startedAt = wall.now
+        let started = LiveTools.wallTime(), wall = LiveTools.monotonicClock(), startedAt = wall.now
         let configuration = sessionConfiguration()
         let keys = rewardCallback.keysOnce(seed: configuration.seed)
         // The session's id on every JSON record and beacon log line: its `[TRANSACTIONID]`.

@@ -72,7 +72,7 @@ final class SignalWatch: @unchecked Sendable {
     }
 
     /// Makes this the process's watcher: signals from now on go to it.
-    init(clock: ContinuousClock = SessionEnvironment.liveMonotonicClock()) {
+    init(clock: ContinuousClock = LiveTools.monotonicClock()) {
         self.clock = clock
         Self.lock.withLock { _ in Self.current = self }
     }

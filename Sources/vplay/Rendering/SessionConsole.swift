@@ -31,7 +31,7 @@ actor SessionConsole {
     /// The id every JSON line carries (`session`).
     let session: String
 
-    init(json: Bool, session: String, realtimeSpeed: Double?, clock: ContinuousClock = SessionEnvironment.liveMonotonicClock()) {
+    init(json: Bool, session: String, realtimeSpeed: Double?, clock: ContinuousClock = LiveTools.monotonicClock()) {
         self.json = json
         self.session = session
         self.clock = clock
