@@ -8,7 +8,7 @@ public struct ScaledClock: Clock, Sendable {
     /// How many seconds of this clock pass per wall-clock second; > 0.
     public let speed: Double
 
-    public init(speed: Double, base: ContinuousClock) {
+    @_spi(LiveParts) public init(speed: Double, base: ContinuousClock) {
         precondition(speed > 0, "speed must be positive")
         self.speed = speed
         self.base = base

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import AdSession
-import PlayerEngine
+@_spi(LiveParts) import PlayerEngine
 import TrackingBeacons
 
 /// Collects what a session reports.

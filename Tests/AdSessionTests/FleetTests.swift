@@ -1,6 +1,6 @@
 import Primitives
 import Foundation
-import PlayerEngine
+@_spi(LiveParts) import PlayerEngine
 import Testing
 import TestSupport
 import TrackingBeacons

@@ -2,7 +2,7 @@ import Foundation
 import Primitives
 import TestSupport
 import Testing
-@testable import PlayerEngine
+@_spi(LiveParts) @testable import PlayerEngine
 
 /// Issue 23: DASH media, on a manifest made at test time (`DASHFixture`) and served over loopback: one video and one
 /// audio representation played, every segment URL checked by vplay, nothing of the others requested.

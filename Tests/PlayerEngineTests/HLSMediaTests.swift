@@ -3,7 +3,7 @@ import Primitives
 import Synchronization
 import TestSupport
 import Testing
-@testable import PlayerEngine
+@_spi(LiveParts) @testable import PlayerEngine
 
 /// Issue 23: HLS media through FFmpeg's `hls` demuxer, on playlists made at test time (`HLSFixture`) and served over
 /// loopback, with every nested URL checked by vplay.

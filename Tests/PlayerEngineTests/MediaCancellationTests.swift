@@ -2,7 +2,7 @@ import Foundation
 import Primitives
 import TestSupport
 import Testing
-@testable import PlayerEngine
+@_spi(LiveParts) @testable import PlayerEngine
 
 /// Issue 37, items 10 and 11: a signal cancels the session's task, and FFmpeg, blocked in a load or a segment fetch,
 /// is told to give up at once through its interrupt callback, not when the media deadlines pass. The deadlines here

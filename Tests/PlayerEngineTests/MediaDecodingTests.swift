@@ -2,7 +2,7 @@ import Primitives
 import Foundation
 import TestSupport
 import Testing
-@testable import PlayerEngine
+@_spi(LiveParts) @testable import PlayerEngine
 
 /// The FFmpeg media layer decodes real MP4 files and agrees with `ffprobe -count_frames` exactly.
 @Suite struct MediaDecodingTests {

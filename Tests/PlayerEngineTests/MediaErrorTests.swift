@@ -2,7 +2,7 @@ import Primitives
 import Foundation
 import TestSupport
 import Testing
-@testable import PlayerEngine
+@_spi(LiveParts) @testable import PlayerEngine
 
 /// Every kind of bad media yields its own error with FFmpeg's message and the right VAST code — never a crash or hang.
 @Suite struct MediaErrorTests {

@@ -1,7 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
-@testable import PlayerEngine
+@_spi(LiveParts) @testable import PlayerEngine
 
 /// Opens `location` and decodes it to the end; returns the error thrown, if any.
 func decodeFailure(_ location: String, options: MediaOpenOptions = .init()) -> MediaError? {

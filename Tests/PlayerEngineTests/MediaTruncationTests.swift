@@ -1,7 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
-@testable import PlayerEngine
+@_spi(LiveParts) @testable import PlayerEngine
 
 /// Cut files are reported as truncated (405) wherever the cut falls, however little is missing; whole files, also
 /// ones whose timeline starts after 0, are not.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
-@testable import PlayerEngine
+@_spi(LiveParts) @testable import PlayerEngine
 
 /// The download model's arithmetic: two round trips, then the rate integrated over its steps; `bytes(arrivedBy:)` is
 /// its inverse (the throttle uses one, the model the other).

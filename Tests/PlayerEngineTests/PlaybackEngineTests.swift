@@ -1,6 +1,6 @@
 import Primitives
 import Testing
-@testable import PlayerEngine
+@_spi(LiveParts) @testable import PlayerEngine
 
 /// The clock-driven engine, on the virtual clock, with real clips decoded by FFmpeg: exact times.
 @Suite struct PlaybackEngineTests {

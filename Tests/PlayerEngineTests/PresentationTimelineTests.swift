@@ -2,7 +2,7 @@ import Primitives
 import Foundation
 import TestSupport
 import Testing
-@testable import PlayerEngine
+@_spi(LiveParts) @testable import PlayerEngine
 
 /// What `ffprobe -show_frames` says of a file's audio and video frames: the oracle for the presentation timeline.
 struct FrameTruth {

@@ -1,7 +1,7 @@
 import Testing
 import Primitives
 import TestSupport
-@testable import PlayerEngine
+@_spi(LiveParts) @testable import PlayerEngine
 
 /// Issue 18: the MRC rule for video — at least 50 % of the ad's pixels in view for 2 continuous seconds of played
 /// video — on the virtual clock, with exact times: the demo clip (10 s) played by the real engine, decoded by FFmpeg.

@@ -2,7 +2,7 @@ import Foundation
 import Primitives
 import TestSupport
 import Testing
-@testable import TrackingBeacons
+@_spi(LiveParts) @testable import TrackingBeacons
 
 /// Every beacon URL and every redirect target passes `URLGate` before async-http-client sees it. Before, a tracking
 /// URL or a `302 Location` with a port beyond 65535 and an IP-literal host trapped inside SwiftNIO and killed the

@@ -2,7 +2,7 @@ import Primitives
 import Foundation
 import TestSupport
 import Testing
-@testable import TrackingBeacons
+@_spi(LiveParts) @testable import TrackingBeacons
 
 /// What the real transport records of each request it makes (for the HAR), checked against what a loopback server
 /// received and wrote: the headers on the wire, the status line's reason phrase, the size of each head, where the

@@ -2,7 +2,7 @@ import Primitives
 import Foundation
 import TestSupport
 import Testing
-@testable import TrackingBeacons
+@_spi(LiveParts) @testable import TrackingBeacons
 
 /// The real transports: the full one (async-http-client; a single session's), the pooled one (a fleet's), and the
 /// pooled one pipelining up to 4 requests a connection (`fleet --pipeline 4`). Every test of the transport runs on

@@ -3,7 +3,7 @@ import NIOPosix
 import Primitives
 import TestSupport
 import Testing
-@testable import TrackingBeacons
+@_spi(LiveParts) @testable import TrackingBeacons
 
 /// `fleet --pipeline N`: requests pipelined on keep-alive connections, answered in order; a `Connection: close`
 /// answer makes the requests behind it unprocessed, sent again (the server counts each once); a request that times

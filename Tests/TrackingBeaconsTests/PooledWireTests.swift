@@ -3,7 +3,7 @@ import NIOCore
 import NIOPosix
 import Testing
 import TestSupport
-@testable import TrackingBeacons
+@_spi(LiveParts) @testable import TrackingBeacons
 
 /// The pooled transport's own HTTP/1.1 on the wire, against a server that answers with bytes a script gives (what
 /// no well-behaved server sends included): the request's exact bytes, answers framed every way, and answers that

@@ -1,7 +1,7 @@
 import Foundation
-import PlayerEngine
+@_spi(LiveParts) import PlayerEngine
 import Primitives
-import TrackingBeacons
+@_spi(LiveParts) import TrackingBeacons
 
 /// The live parts of vplay's tools, which are not sessions: `beacon-load`'s transport, `reward-check`'s, `probe`'s
 /// FFmpeg source, and the clocks the command line times itself with (a real-time console, progress, a JUnit

@@ -1,7 +1,7 @@
 import Foundation
-import PlayerEngine
-import Primitives
-import TrackingBeacons
+@_spi(LiveParts) import PlayerEngine
+@_spi(LiveParts) import Primitives
+@_spi(LiveParts) import TrackingBeacons
 import VAST
 
 extension SessionEnvironment {

@@ -37,7 +37,7 @@ public final class FFmpegMediaSource: MediaSource {
     static let drainFailureLimit = 1024
 
     /// Opens `location` and its decoders. Throws a `MediaError` naming what is wrong.
-    public init(location: String, options: MediaOpenOptions = .init()) throws(MediaError) {
+    @_spi(LiveParts) public init(location: String, options: MediaOpenOptions = .init()) throws(MediaError) {
         self.options = options
         let format = try FormatContext(location: location, ioTimeout: options.ioTimeout, loadTimeout: options.loadTimeout,
                                        urlGate: options.urlGate, redirects: options.redirects,

@@ -34,7 +34,7 @@ public final class HTTPBeaconTransport: BeaconTransport {
     ///     or head anyway.
     ///   - clock: the monotonic clock latencies and body deadlines are measured on.
     ///   - followsRedirects: false: a redirect is the answer, its target never requested.
-    public init(userAgent: String, connectTimeout: Duration = .seconds(5), clock: ContinuousClock, gate: URLGate = .open,
+    @_spi(LiveParts) public init(userAgent: String, connectTimeout: Duration = .seconds(5), clock: ContinuousClock, gate: URLGate = .open,
                 proxy: ProxySettings = .direct, followsRedirects: Bool = true) {
         var configuration = HTTPClient.Configuration()
         configuration.decompression = .disabled

@@ -48,7 +48,7 @@ public final class PooledBeaconTransport: BeaconTransport, AffineTransport {
     ///   - keepsHeaders: whether each outcome carries its answer's header fields (a redirect's `Location` is read
     ///     either way).
     ///   - fallback: the full transport for https, proxied URLs and their redirects (the same gate and proxy).
-    public init(userAgent: String, connectTimeout: Duration = .seconds(5), clock: ContinuousClock, gate: URLGate = .open,
+    @_spi(LiveParts) public init(userAgent: String, connectTimeout: Duration = .seconds(5), clock: ContinuousClock, gate: URLGate = .open,
                 proxy: ProxySettings = .direct, maxConnectionsPerHost: Int = 64, pipelineDepth: Int = 1, keepsHeaders: Bool = true,
                 fallback: HTTPBeaconTransport) {
         self.userAgent = userAgent

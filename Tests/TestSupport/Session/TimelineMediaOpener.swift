@@ -1,5 +1,5 @@
 import Foundation
-import PlayerEngine
+@_spi(LiveParts) import PlayerEngine
 import Primitives
 
 /// Media for sessions in tests: each location replays a `MediaTimeline`, the frames one real FFmpeg decode of the
