@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .executable(name: "vplay", targets: ["vplay"]),
         .library(name: "Primitives", targets: ["Primitives"]),
+        .library(name: "Networking", targets: ["Networking"]),
         .library(name: "VAST", targets: ["VAST"]),
         .library(name: "PlayerEngine", targets: ["PlayerEngine"]),
         .library(name: "TrackingBeacons", targets: ["TrackingBeacons"]),
@@ -39,12 +40,27 @@ let package = Package(
         /// The one hardened XML reader every XML document goes through (VAST, DASH manifests): a pre-scan that refuses
         /// DTDs, entities and what crashes Foundation's parser, then libxml2 under limits.
         .target(name: "XMLReading"),
-        .target(name: "VAST", dependencies: ["Primitives", "XMLReading"]),
-        .target(name: "PlayerEngine", dependencies: ["CFFmpeg", "Primitives", "XMLReading"]),
+        /// What tag fetches, media, beacons and VAST's wrapper resolution share about the network: URL checks
+        /// (`RequestURL`, percent-encoding), the address policy and `URLGate`, `ProxySettings`, `TLSWords`, the gated
+        /// HTTP client (`GatedHTTPClient`: every request and redirect target checked; with `ForwardProxyRequest`,
+        /// `HeaderField` and `BeaconHop`) and `EventLoopTaskExecutor`.
+        .target(
+            name: "Networking",
+            dependencies: [
+                "Primitives",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+        .target(name: "VAST", dependencies: ["Primitives", "XMLReading", "Networking"]),
+        .target(name: "PlayerEngine", dependencies: ["CFFmpeg", "Primitives", "XMLReading", "Networking"]),
         .target(
             name: "TrackingBeacons",
             dependencies: [
-                "Primitives",
+                "Primitives", "Networking",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -66,7 +82,7 @@ let package = Package(
         .target(
             name: "AdSession",
             dependencies: [
-                "Primitives", "XMLReading", "VAST", "PlayerEngine", "TrackingBeacons", "BeaconSink", "CCompression",
+                "Primitives", "XMLReading", "Networking", "VAST", "PlayerEngine", "TrackingBeacons", "BeaconSink", "CCompression",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
@@ -76,7 +92,7 @@ let package = Package(
         .executableTarget(
             name: "vplay",
             dependencies: [
-                "Primitives", "AdSession", "BeaconSink", "PlayerEngine", "TrackingBeacons", "VAST",
+                "Primitives", "Networking", "AdSession", "BeaconSink", "PlayerEngine", "TrackingBeacons", "VAST",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ]
@@ -97,18 +113,19 @@ let package = Package(
             path: "Tests/TestSupport"
         ),
         .testTarget(name: "PrimitivesTests", dependencies: ["Primitives", "TestSupport"]),
+        .testTarget(name: "NetworkingTests", dependencies: ["Networking", "Primitives", "TestSupport"]),
         .testTarget(name: "VASTTests", dependencies: ["VAST", "XMLReading", "Primitives", "TestSupport"]),
         .testTarget(name: "PlayerEngineTests", dependencies: ["PlayerEngine", "Primitives", "TestSupport"]),
-        .testTarget(name: "TrackingBeaconsTests", dependencies: ["TrackingBeacons", "Primitives", "TestSupport"]),
+        .testTarget(name: "TrackingBeaconsTests", dependencies: ["TrackingBeacons", "Networking", "Primitives", "TestSupport"]),
         .testTarget(name: "BeaconSinkTests", dependencies: ["BeaconSink"]),
-        .testTarget(name: "AdSessionTests", dependencies: ["AdSession", "CCompression", "Primitives", "PlayerEngine", "TrackingBeacons", "VAST", "XMLReading", "TestSupport"]),
+        .testTarget(name: "AdSessionTests", dependencies: ["AdSession", "CCompression", "Primitives", "Networking", "PlayerEngine", "TrackingBeacons", "VAST", "XMLReading", "TestSupport"]),
         /// Runs a command and reports its own peak RSS, which a child spawned from the test process cannot
         /// (Tests/PeakRSS/main.swift says why): the end-to-end tests run `vplay` through it.
         .executableTarget(name: "peak-rss", path: "Tests/PeakRSS"),
         .testTarget(name: "EndToEndTests", dependencies: ["vplay", "peak-rss", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         /// What a session does, in process on the session test kit (`Tests/TestSupport/Session`): command lines parsed
         /// as `vplay` parses them, played on virtual and manual clocks with exact times.
-        .testTarget(name: "SessionBehaviourTests", dependencies: ["vplay", "AdSession", "BeaconSink", "PlayerEngine", "TrackingBeacons", "VAST", "Primitives", "TestSupport"]),
+        .testTarget(name: "SessionBehaviourTests", dependencies: ["vplay", "AdSession", "BeaconSink", "PlayerEngine", "TrackingBeacons", "VAST", "Primitives", "Networking", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -32,7 +32,7 @@ let package = Package(
         .executableTarget(name: "fuzz-capture", dependencies: ["FuzzDriver", .product(name: "AdSession", package: "vplay")]),
         .executableTarget(
             name: "fuzz-url",
-            dependencies: ["FuzzDriver", .product(name: "Primitives", package: "vplay"), .product(name: "TrackingBeacons", package: "vplay")]
+            dependencies: ["FuzzDriver", .product(name: "Networking", package: "vplay"), .product(name: "TrackingBeacons", package: "vplay")]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,3 +1,4 @@
+import Networking
 import Primitives
 import Foundation
 import BeaconSink

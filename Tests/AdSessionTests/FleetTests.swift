@@ -1,3 +1,4 @@
+import Networking
 import Primitives
 import Foundation
 @_spi(LiveParts) import PlayerEngine

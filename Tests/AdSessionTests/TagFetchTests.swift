@@ -1,6 +1,6 @@
 import CCompression
 import Foundation
-import Primitives
+import Networking
 import TestSupport
 import Testing
 import VAST

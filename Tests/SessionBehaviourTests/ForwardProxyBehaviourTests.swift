@@ -1,5 +1,6 @@
 import AdSession
 import Foundation
+import Networking
 import Primitives
 import Testing
 import TestSupport

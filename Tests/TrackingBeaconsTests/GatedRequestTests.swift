@@ -1,5 +1,5 @@
 import Foundation
-import Primitives
+import Networking
 import TestSupport
 import Testing
 @_spi(LiveParts) @testable import TrackingBeacons

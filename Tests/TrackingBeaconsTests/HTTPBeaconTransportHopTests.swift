@@ -1,7 +1,7 @@
-import Primitives
 import Foundation
 import TestSupport
 import Testing
+@testable import Networking
 @_spi(LiveParts) @testable import TrackingBeacons
 
 /// What the real transport records of each request it makes (for the HAR), checked against what a loopback server

@@ -1,4 +1,4 @@
-import Primitives
+import Networking
 import Foundation
 import TestSupport
 import Testing

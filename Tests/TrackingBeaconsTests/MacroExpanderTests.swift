@@ -1,4 +1,5 @@
 import Primitives
+import Networking
 import Foundation
 import Testing
 @testable import TrackingBeacons

@@ -1,5 +1,6 @@
 import Foundation
 import NIOPosix
+import Networking
 import Primitives
 import TestSupport
 import Testing

@@ -1,6 +1,7 @@
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
+import Networking
 import Testing
 import TestSupport
 @_spi(LiveParts) @testable import TrackingBeacons

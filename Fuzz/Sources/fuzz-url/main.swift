@@ -1,6 +1,6 @@
 import Foundation
 import FuzzDriver
-import Primitives
+import Networking
 import TrackingBeacons
 
 /// The URL path every request takes, with hostile text from ad and beacon servers: a tracking template (the first

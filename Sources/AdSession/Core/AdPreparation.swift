@@ -1,4 +1,5 @@
 import Foundation
+import Networking
 import PlayerEngine
 import Primitives
 import TrackingBeacons

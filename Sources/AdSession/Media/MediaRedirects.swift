@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Dispatch
 import Foundation
 import NIOCore
+import Networking
 import PlayerEngine
 import Primitives
 import TrackingBeacons

@@ -1,6 +1,6 @@
 import Foundation
+import Networking
 import PlayerEngine
-import Primitives
 import TrackingBeacons
 
 /// A signed server-to-server reward callback, as AdMob sends one when a reward is earned (server-side

@@ -1,5 +1,5 @@
 import Foundation
-import Primitives
+import Networking
 
 /// Which beacons go to the embedded sink, and the request target (path and query, as sent) a hit will show.
 public struct SinkRouting: Sendable {

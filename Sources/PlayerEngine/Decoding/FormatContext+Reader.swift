@@ -1,5 +1,6 @@
 import CFFmpeg
 import Foundation
+import Networking
 import Primitives
 
 extension FormatContext {

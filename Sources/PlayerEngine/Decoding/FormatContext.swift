@@ -1,3 +1,4 @@
+import Networking
 import Primitives
 import CFFmpeg
 import Foundation

@@ -1,4 +1,4 @@
-import Primitives
+import Networking
 /// Where the playback engine gets its frames: a real FFmpeg decode (`FFmpegMediaSource`) or, in unit tests of pure
 /// timing logic, a scripted list of frames. Frames come in presentation order across all streams.
 public protocol MediaSource: AnyObject {

@@ -1,4 +1,4 @@
-import Primitives
+import Networking
 
 /// Why a beacon attempt did not end with a 2xx/3xx answer: a value with a stable `code` for programs (the beacon
 /// log's `errorCode`, a fleet's failure counts) and `description` in words for people (the log's `error`).

@@ -9,6 +9,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
+import Networking
 import Synchronization
 
 /// Beacons over real HTTP GET with async-http-client (SwiftNIO): pooled connections, one deadline per attempt that

@@ -1,3 +1,5 @@
+import Networking
+
 /// One tracking request as planned and, unless it was a dry run, as attempted: the unit of the beacon log.
 public struct BeaconRecord: Sendable, Equatable {
     /// The beacon as planned: event, source, template, expanded URL, playhead, clock, unknown macros. The record

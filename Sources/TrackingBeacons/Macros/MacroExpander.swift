@@ -1,4 +1,4 @@
-import Primitives
+import Networking
 /// Replaces VAST macros in a tracking URL template: `[NAME]` (VAST 3/4) and `%%NAME%%` (accepted as the peer
 /// vast-client-js does). Each value is percent-encoded per RFC 3986 (VAST 4.x §6.1: "URL-encode each value"); the
 /// elements of a list value are encoded one by one and joined with a literal `,`.

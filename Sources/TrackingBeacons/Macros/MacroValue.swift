@@ -1,3 +1,4 @@
+import Networking
 import Primitives
 /// A macro's raw (not yet encoded) value: one text, or a list for the VAST macros whose type is an array
 /// (`UNIVERSALADID`, `PLAYERSIZE`, `PLAYERSTATE`, … — `VASTMacroNames.listValued`).

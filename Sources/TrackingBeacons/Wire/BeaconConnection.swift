@@ -1,4 +1,5 @@
 import NIOCore
+import Networking
 
 /// A keep-alive HTTP/1.1 connection that carries beacon requests: one at a time, or up to the pool's depth
 /// pipelined (written one after another, answered in order). No HTTP codec in its pipeline: each request is its

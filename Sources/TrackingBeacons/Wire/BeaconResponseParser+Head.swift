@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Networking
 
 /// The head of an answer: status line and the headers that frame its body, read in place from the bytes.
 extension BeaconResponseParser {

@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Networking
 
 /// Reads the answers to beacon GETs from a connection's bytes as they come, HTTP/1.x (RFC 9112): the status line and
 /// the header fields, then the body by its framing (none after 204 and 304, chunked, `Content-Length`, or up to the

@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOPosix
+import Networking
 import Primitives
 
 /// A beacon transport built for fire-and-forget GETs at volume, the fleet's: plain-HTTP keep-alive connections

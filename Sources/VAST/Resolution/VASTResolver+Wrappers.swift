@@ -1,4 +1,5 @@
 import Foundation
+import Networking
 import Primitives
 
 /// Following one wrapper: the checks before its `VASTAdTagURI` is requested (depth, scheme, loops, the request and

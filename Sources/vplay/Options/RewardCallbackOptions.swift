@@ -1,6 +1,7 @@
 import AdSession
 import ArgumentParser
 import Foundation
+import Networking
 import Primitives
 
 /// The ad network's signed server-to-server reward callback (AdMob server-side verification): where it goes, what it

@@ -1,7 +1,7 @@
 import AdSession
 import Foundation
 import ArgumentParser
-import Primitives
+import Networking
 import BeaconSink
 
 /// vplay's embedded beacon sink, declared once for `run` and `fleet`: which tracking URLs go to it, and the faults

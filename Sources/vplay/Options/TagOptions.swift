@@ -1,5 +1,5 @@
 import AdSession
-import Primitives
+import Networking
 import ArgumentParser
 import Foundation
 import VAST

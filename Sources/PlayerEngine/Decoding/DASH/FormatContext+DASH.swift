@@ -1,4 +1,4 @@
-import Primitives
+import Networking
 import CFFmpeg
 import Foundation
 

@@ -1,4 +1,5 @@
 import Foundation
+import Primitives
 
 /// Which HTTP proxy a request goes through, decided in one place for tags, media and beacons: `--proxy URL`, or the
 /// standard variables `HTTP_PROXY`/`http_proxy` (http URLs), `HTTPS_PROXY`/`https_proxy` (https URLs) and

@@ -1,5 +1,5 @@
 import Foundation
-import Primitives
+import Networking
 import Testing
 import TestSupport
 

@@ -3,7 +3,6 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import Primitives
 
 /// A plain `http://` GET through a forward proxy in absolute form (`GET http://host/path HTTP/1.1`, RFC 9112 §3.2.2),
 /// as curl and browsers send it. async-http-client tunnels every proxied request with `CONNECT`, which a stock forward

@@ -3,7 +3,6 @@ import Foundation
 import NIOCore
 import NIOSSL
 import NIOHTTP1
-import Primitives
 
 /// async-http-client with every URL it requests checked first (`URLGate`), redirect targets included: redirects are
 /// followed here, one hop at a time, not by the client (whose own redirect handling would connect to a `Location`
