@@ -34,8 +34,8 @@ let package = Package(
         ),
         /// zlib and brotli: tags served with `Content-Encoding: gzip`, `deflate` or `br` are decoded.
         .systemLibrary(name: "CCompression", providers: [.apt(["zlib1g-dev", "libbrotli-dev"])]),
-        /// Clocks, the lock, the blocking-work executor, SplitMix64, the `Duration` conversions and the VAST macro
-        /// names: what every other target shares, with no dependency of its own (so VAST's tests link no FFmpeg).
+        /// Clocks, the lock, the blocking-work executor, SplitMix64, the `Duration` conversions, ISO 8601 instants,
+        /// checked output files and the version: what every other target shares, with no dependency of its own.
         .target(name: "Primitives"),
         /// The one hardened XML reader every XML document goes through (VAST, DASH manifests): a pre-scan that refuses
         /// DTDs, entities and what crashes Foundation's parser, then libxml2 under limits.
@@ -60,7 +60,7 @@ let package = Package(
         .target(
             name: "TrackingBeacons",
             dependencies: [
-                "Primitives", "Networking",
+                "Primitives", "Networking", "VAST",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -115,8 +115,8 @@ let package = Package(
         .testTarget(name: "PrimitivesTests", dependencies: ["Primitives", "TestSupport"]),
         .testTarget(name: "NetworkingTests", dependencies: ["Networking", "Primitives", "TestSupport"]),
         .testTarget(name: "VASTTests", dependencies: ["VAST", "XMLReading", "Primitives", "TestSupport"]),
-        .testTarget(name: "PlayerEngineTests", dependencies: ["PlayerEngine", "Primitives", "TestSupport"]),
-        .testTarget(name: "TrackingBeaconsTests", dependencies: ["TrackingBeacons", "Networking", "Primitives", "TestSupport"]),
+        .testTarget(name: "PlayerEngineTests", dependencies: ["PlayerEngine", "AdSession", "Primitives", "TestSupport"]),
+        .testTarget(name: "TrackingBeaconsTests", dependencies: ["TrackingBeacons", "Networking", "VAST", "Primitives", "TestSupport"]),
         .testTarget(name: "BeaconSinkTests", dependencies: ["BeaconSink"]),
         .testTarget(name: "AdSessionTests", dependencies: ["AdSession", "CCompression", "Primitives", "Networking", "PlayerEngine", "TrackingBeacons", "VAST", "XMLReading", "TestSupport"]),
         /// Runs a command and reports its own peak RSS, which a child spawned from the test process cannot

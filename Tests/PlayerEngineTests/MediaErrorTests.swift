@@ -1,3 +1,4 @@
+import AdSession
 import Primitives
 import Foundation
 import TestSupport

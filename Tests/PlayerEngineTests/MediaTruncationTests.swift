@@ -1,3 +1,4 @@
+import AdSession
 import Foundation
 import TestSupport
 import Testing

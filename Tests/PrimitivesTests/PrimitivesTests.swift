@@ -88,12 +88,6 @@ import Testing
         #expect(millisecondText(seconds: 1e300) == "1e+300")
         #expect(millisecondText(seconds: -0.0424) == "-0.042")
     }
-
-    @Test func macroNames_listValuedAreNames() {
-        #expect(VASTMacroNames.listValued.isSubset(of: VASTMacroNames.names))
-        #expect(VASTMacroNames.isKnown("GPP_STRING"))
-        #expect(!VASTMacroNames.isKnown("NOTAMACRO"))
-    }
 }
 
 /// The virtual clock moves only when slept on (or advanced, which is the same without the async call), and never

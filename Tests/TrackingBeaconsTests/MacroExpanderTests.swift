@@ -1,7 +1,7 @@
-import Primitives
 import Networking
 import Foundation
 import Testing
+import VAST
 @testable import TrackingBeacons
 
 /// Macro expansion, table-driven: each macro vplay fills, encoded per RFC 3986.

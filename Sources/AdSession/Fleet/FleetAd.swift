@@ -1,4 +1,5 @@
 import PlayerEngine
+import Primitives
 import VAST
 
 extension FleetRunner {

@@ -1,7 +1,7 @@
 import Primitives
 
 /// Why a media file could not be opened or played. Each case carries FFmpeg's own message where there is one,
-/// and maps to the VAST error code a player sends to the ad's Error URLs (`vastCode`).
+/// and maps to the VAST error code a player sends to the ad's Error URLs (`vastCode`, in AdSession).
 public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file does not exist, or the server answered 404/403/410.
     case notFound(location: String, message: String)
@@ -45,18 +45,6 @@ public enum MediaError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Under a simulated network (`--network`): the media was not ready to play within `--media-timeout`, or a stall
     /// outlasted `--stall-timeout`. `message` says which, with the times and bytes.
     case networkTimedOut(location: String, message: String)
-
-    /// The VAST 3/4 error code for `[ERRORCODE]`: 401 file not found, 402 timeout of the media file URI,
-    /// 403 no supported media, 405 cannot play.
-    public var vastCode: VASTErrorCode {
-        switch self {
-        case .notFound, .unreachable, .cannotRequest: .mediaFileNotFound
-        case .loadTimedOut, .readTimedOut, .networkTimedOut: .mediaFileTimeout
-        case .schemeNotAllowed, .formatNotAllowed, .unsupportedCodec: .noSupportedMediaFile
-        case .notMedia, .unreadableContainer, .decoderFailed, .truncated, .durationMismatch, .corruptStream, .readFailed:
-            .mediaFileDisplay
-        }
-    }
 
     /// A short stable name for logs and JSON (`"truncated"`, `"not-media"`, …).
     public var kind: String {

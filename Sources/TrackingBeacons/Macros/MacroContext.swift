@@ -1,4 +1,4 @@
-import Primitives
+import VAST
 /// The facts a tracking URL's macros are filled from at the moment its event happens. Device fields describe the
 /// simulated device and come from configuration; nothing here reads the real machine. A fact left nil has no value:
 /// its macro is sent as `-1` (unknown).

@@ -1,4 +1,4 @@
-import Primitives
+import VAST
 /// A tracking URL template scanned once: its text between macros, and each macro it names (`[NAME]` or
 /// `%%NAME%%`), in order. Expanding it (`expand(value:)`) only copies and encodes: an ad's templates are scanned
 /// once when its tracking plan is made, and a fleet expands each of them once per session.

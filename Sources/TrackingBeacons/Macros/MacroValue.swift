@@ -1,5 +1,5 @@
 import Networking
-import Primitives
+import VAST
 /// A macro's raw (not yet encoded) value: one text, or a list for the VAST macros whose type is an array
 /// (`UNIVERSALADID`, `PLAYERSIZE`, `PLAYERSTATE`, … — `VASTMacroNames.listValued`).
 public enum MacroValue: Sendable, Equatable, ExpressibleByStringLiteral {

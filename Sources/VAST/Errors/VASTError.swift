@@ -1,5 +1,3 @@
-@_exported import Primitives
-
 /// The one error type of the `VAST` module.
 ///
 /// `code` is the numeric VAST error code (stable; it is what `[ERRORCODE]` carries). `errorURLs` lists the `<Error>`

@@ -1,4 +1,3 @@
-import Primitives
 /// Helpers for VAST URL templates (URLs that may contain `[MACRO]`s).
 public enum URLTemplate {
     /// Whether a URL should be requested at all: not empty/whitespace and not `about:blank` (case-insensitive),

@@ -1,6 +1,5 @@
 import Foundation
 import Networking
-import Primitives
 
 /// Following one wrapper: the checks before its `VASTAdTagURI` is requested (depth, scheme, loops, the request and
 /// time budgets), the fetch, the parse and which of the target's ads are resolved next.
