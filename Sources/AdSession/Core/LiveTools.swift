@@ -1,4 +1,5 @@
 import Foundation
+import Networking
 @_spi(LiveParts) import PlayerEngine
 import Primitives
 @_spi(LiveParts) import TrackingBeacons
