@@ -70,10 +70,12 @@ import TestSupport
         let tag = try Self.demoTag(folder, beaconBase: server.baseURL)
         let log = folder.url.appendingPathComponent("beacons.jsonl").path, har = folder.url.appendingPathComponent("run.har").path
         // Real time, paused from 3 s to 120 s: however long a test process slowed by the other suites takes to look,
-        // the session is still under way when it signals.
+        // the session is still under way when it signals. It signals once the pause is out, which comes at 3 s of
+        // session time however far a loaded machine's decoding lags behind (the playhead may be short of 2.5 s then,
+        // so firstQuartile is not waited for).
         let running = try RunningVPlay(["--vast", tag, "--json", "--clock", "realtime", "--script", "pause@3,resume@120",
                                         "--beacons", log, "--har", har], in: folder, killAfter: .seconds(100))
-        try await running.waitForOutput(containing: #""name":"firstQuartile""#)
+        try await running.waitForOutput(containing: #""kind":"beacon","event":"pause""#)
         running.child.signal(SIGINT)
         let exit = await running.exit.value
         #expect(!exit.killed && exit.status == 130, "stderr: \(running.errors)")
@@ -82,7 +84,7 @@ import TestSupport
         #expect(summary["kind"] as? String == "summary" && summary["outcome"] as? String == "interrupted" && summary["exitCode"] as? Int == 130)
         #expect(!lines.contains { $0.contains(#""name":"complete""#) })
         let logged = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
-        #expect(logged.count >= 5, "impression, loaded, creativeView, start, firstQuartile at least")
+        #expect(logged.count >= 4 && logged.contains { $0.contains(#""event":"pause""#) }, "impression, creativeView, start and pause at least")
         let harData = try Data(contentsOf: URL(fileURLWithPath: har))
         let root = try #require(try JSONSerialization.jsonObject(with: harData) as? [String: Any])
         #expect((root["log"] as? [String: Any])?["comment"] as? String == "interrupted: the session was stopped by a signal")
