@@ -44,7 +44,7 @@ import XMLReading
 
     static func fetch(_ server: ScriptedHTTPServer, _ path: String, maxBytes: Int = ParserLimits.default.maxBytes,
                       gate: URLGate = .open) async -> Result<FetchedTag, VASTError> {
-        let fetcher = HTTPTagFetcher(userAgent: "vplay-test", maxBytes: maxBytes, gate: gate)
+        let fetcher = HTTPTagFetcher(userAgent: "vplay-test", maxBytes: maxBytes, gate: gate, clock: ContinuousClock())
         do {
             let tag = try await fetcher.fetch(URL(string: server.baseURL + path)!, timeout: .seconds(30))
             await fetcher.shutdown()
@@ -98,7 +98,7 @@ import XMLReading
     func emptyAnswer_isNoAd303(_ status: Int, _ body: String) async throws {
         let server = try ScriptedHTTPServer(replies: [.respond(status: status, headers: [], body: Data(body.utf8))])
         defer { server.stop() }
-        let fetcher = HTTPTagFetcher(userAgent: "vplay-test")
+        let fetcher = HTTPTagFetcher(userAgent: "vplay-test", clock: ContinuousClock())
         let resolution = await VASTResolver(fetcher: fetcher, clock: ContinuousClock())
             .resolve(tagURL: URL(string: server.baseURL + "/tag")!)
         await fetcher.shutdown()
@@ -111,7 +111,7 @@ import XMLReading
     @Test func selfSignedCertificate_failsAtOnceSayingTLS_notAfterTheTimeout() async throws {
         let server = try ScriptedHTTPServer(replies: [.body(Self.tag, contentType: "application/xml")], tls: true)
         defer { server.stop() }
-        let fetcher = HTTPTagFetcher(userAgent: "vplay-test")
+        let fetcher = HTTPTagFetcher(userAgent: "vplay-test", clock: ContinuousClock())
         let clock = ContinuousClock()
         let started = clock.now
         let result: Result<FetchedTag, VASTError>
@@ -130,7 +130,7 @@ import XMLReading
     @Test func tagURLThatCannotBeRequested_is300_andARedirectToOne301_neitherRequested() async throws {
         let server = try ScriptedHTTPServer { _ in .redirect(to: "http://127.0.0.1:99999/x") }
         defer { server.stop() }
-        let fetcher = HTTPTagFetcher(userAgent: "vplay-test")
+        let fetcher = HTTPTagFetcher(userAgent: "vplay-test", clock: ContinuousClock())
         do {
             _ = try await fetcher.fetch(URL(string: "http://127.0.0.1:99999/x")!, timeout: .seconds(30))
             Issue.record("fetched")

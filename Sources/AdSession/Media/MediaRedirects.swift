@@ -31,8 +31,7 @@ struct MediaRedirects: Sendable {
 
     private func follow(_ url: String, timeout: Duration) async -> Result<String?, MediaError> {
         do {
-            let answer = try await client.get(url, headers: [("User-Agent", userAgent), ("Range", "bytes=0-0")],
-                                              deadline: .now() + .nanoseconds(max(0, timeout.nanoseconds)))
+            let answer = try await client.get(url, headers: [("User-Agent", userAgent), ("Range", "bytes=0-0")], timeout: timeout)
             // The body is not read (a server that ignores the Range would send the whole file); dropping it closes
             // the connection.
             _ = answer.response

@@ -23,8 +23,9 @@ public final class HTTPTagFetcher: AdTagFetcher {
     ///   - connectTimeout: how long a connection may take to establish; a refused one fails at once.
     ///   - gate: which URLs and redirect targets may be requested.
     ///   - proxy: the HTTP proxy, if any.
+    ///   - clock: the network clock a fetch's timeout runs on (the one `TimeoutRace` times the resolution with).
     public init(userAgent: String, maxBytes: Int = ParserLimits.default.maxBytes, connectTimeout: Duration = .seconds(5),
-                gate: URLGate = .open, proxy: ProxySettings = .direct) {
+                gate: URLGate = .open, proxy: ProxySettings = .direct, clock: ContinuousClock) {
         var configuration = HTTPClient.Configuration()
         // Decoded here, under the tag's own size limit (async-http-client's decompressor has no brotli).
         configuration.decompression = .disabled
@@ -32,7 +33,7 @@ public final class HTTPTagFetcher: AdTagFetcher {
         // (async-http-client's default), which reported a self-signed tag as "no response within 8 s".
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.timeout.connect = .nanoseconds(max(1, connectTimeout.nanoseconds))
-        client = GatedHTTPClient(gate: gate, configuration: configuration, proxy: proxy)
+        client = GatedHTTPClient(gate: gate, configuration: configuration, proxy: proxy, clock: clock)
         self.userAgent = userAgent
         self.maxBytes = maxBytes
     }
@@ -49,7 +50,7 @@ public final class HTTPTagFetcher: AdTagFetcher {
                 url.absoluteString,
                 headers: [("User-Agent", userAgent), ("Accept", "application/xml, text/xml, */*"),
                           ("Accept-Encoding", ContentDecoding.accepted)],
-                deadline: .now() + .nanoseconds(max(0, timeout.nanoseconds)))
+                timeout: timeout)
         } catch let refusal as GatedHTTPClient.Refusal {
             if case let .url(why) = refusal {
                 throw VASTError(.wrapperGeneral, "\(url.absoluteString): \(why); not requested")

@@ -19,12 +19,13 @@ enum ForwardProxyRequest {
     static let maxBodyBytes = 16 << 20
 
     static func get(_ url: URL, through proxy: ProxySettings.Endpoint, headers: [(String, String)],
-                    deadline: NIODeadline) async throws -> HTTPClientResponse {
+                    timeout left: TimeAmount) async throws -> HTTPClientResponse {
         let group = MultiThreadedEventLoopGroup.singleton
         let loop = group.next()
         let answer = loop.makePromise(of: Collected.self)
-        let left = deadline - .now()
         guard left > .zero else { throw HTTPClientError.deadlineExceeded }
+        // The whole exchange ends `left` from now, on the loop's clock (its timers'), connecting included.
+        let deadline = loop.now + left
         let channel: any Channel
         do {
             channel = try await ClientBootstrap(group: loop)

@@ -44,12 +44,17 @@ public struct GatedHTTPClient: Sendable {
 
     /// Whether redirects are followed (through the gate); when not, a redirect is the answer.
     public let followsRedirects: Bool
+    /// What a request's deadline and each hop's times are read on: the caller's network clock. The event loops are
+    /// told only how long is left.
+    public let clock: ContinuousClock
 
     /// A client with `configuration`'s settings, redirects turned off (they are followed here, unless
     /// `followsRedirects` is false: `vplay reward-check` sends its signed cases to the endpoint it was given and to
     /// no other origin).
-    public init(gate: URLGate, configuration: HTTPClient.Configuration, proxy: ProxySettings = .direct, followsRedirects: Bool = true) {
+    public init(gate: URLGate, configuration: HTTPClient.Configuration, proxy: ProxySettings = .direct, followsRedirects: Bool = true,
+                clock: ContinuousClock) {
         self.followsRedirects = followsRedirects
+        self.clock = clock
         var configuration = configuration
         configuration.redirectConfiguration = .disallow
         if let extra = proxy.extraCAFile {
@@ -76,25 +81,21 @@ public struct GatedHTTPClient: Sendable {
     }
 
     /// GETs `url` with `headers`, following up to `maxRedirects` redirects, each target checked before it is
-    /// requested. Throws `Refusal` or the client's error.
-    public func get(_ url: String, headers: [(String, String)], deadline: NIODeadline) async throws -> Answer {
+    /// requested, all within `timeout` from now on `clock`. Throws `Refusal` or the client's error.
+    public func get(_ url: String, headers: [(String, String)], timeout: Duration) async throws -> Answer {
         var hops: [BeaconHop] = []
-        return try await get(url, headers: headers, deadline: deadline, clock: nil, hops: &hops)
+        return try await get(url, headers: headers, until: clock.now.advanced(by: timeout), hops: &hops)
     }
 
-    /// `get(_:headers:deadline:)`, recording each request in `hops` as it is made (also when it throws): the headers
-    /// sent (`Host` first, then `headers`, exactly as written), the answer's status line and headers, and when on
-    /// `clock` it started and got its head (times are zero without a clock). A redirect target that is not
-    /// requested (refused, a cycle, one too many) is recorded as not `requested`. The last hop's body is the
-    /// caller's to read (and time).
-    public func get(_ url: String, headers: [(String, String)], deadline: NIODeadline, clock: ContinuousClock?,
+    /// `get(_:headers:timeout:)` until `deadline` on `clock`, recording each request in `hops` as it is made (also
+    /// when it throws): the headers sent (`Host` first, then `headers`, exactly as written), the answer's status line
+    /// and headers, and when on `clock` it started and got its head. A redirect target that is not requested
+    /// (refused, a cycle, one too many) is recorded as not `requested`. The last hop's body is the caller's to read
+    /// (and time).
+    public func get(_ url: String, headers: [(String, String)], until deadline: ContinuousClock.Instant,
                     hops: inout [BeaconHop]) async throws -> Answer {
-        let started = clock?.now
-        // Time on `clock` from `start` to now; zero without a clock.
-        func since(_ start: ContinuousClock.Instant?) -> Duration {
-            guard let clock, let start else { return .zero }
-            return start.duration(to: clock.now)
-        }
+        let clock = self.clock, started = clock.now
+        func since(_ start: ContinuousClock.Instant) -> Duration { start.duration(to: clock.now) }
         var current: RequestURL
         do { current = try gate.check(url) } catch { throw Refusal.url(error) }
         var visited: Set<String> = [current.url.absoluteString]
@@ -106,18 +107,20 @@ public struct GatedHTTPClient: Sendable {
             let sent = [HeaderField(name: "Host", value: Self.host(of: current.url))]
                 + headers.map { HeaderField(name: $0.0, value: $0.1) }
             for field in sent { request.headers.add(name: field.name, value: field.value) }
-            let hopStart = clock?.now
+            let hopStart = clock.now
             var hop = BeaconHop(url: current.url.absoluteString, requestHeaders: sent,
                                 requestHeadersSize: BeaconHop.headSize(firstLine: "GET \(Self.target(of: current.url)) HTTP/1.1", headers: sent),
-                                start: started.flatMap { start in hopStart.map { start.duration(to: $0) } } ?? .zero)
+                                start: started.duration(to: hopStart))
+            // What is left of the request's time, for this hop: the event loop is told only how long.
+            let left = TimeAmount(hopStart.duration(to: deadline))
             let response: HTTPClientResponse
             do {
                 if current.scheme == "http", let endpoint = proxy.endpoint(for: current.url) {
                     // Plain HTTP through a forward proxy: in absolute form, as curl sends it (no CONNECT tunnel).
                     response = try await ForwardProxyRequest.get(current.url, through: endpoint, headers: sent.map { ($0.name, $0.value) },
-                                                                 deadline: deadline)
+                                                                 timeout: left)
                 } else {
-                    response = try await client(for: current.url).execute(request, deadline: deadline)
+                    response = try await client(for: current.url).execute(request, timeout: left)
                 }
             } catch {
                 hop.wait = since(hopStart)

@@ -44,7 +44,7 @@ public final class HTTPBeaconTransport: BeaconTransport {
         configuration.timeout.connect = .nanoseconds(max(1, connectTimeout.nanoseconds))
         // A body that stops arriving ends here (see `drain`); the request's own deadline covers connect and head.
         configuration.timeout.read = .nanoseconds(max(1, connectTimeout.nanoseconds))
-        client = GatedHTTPClient(gate: gate, configuration: configuration, proxy: proxy, followsRedirects: followsRedirects)
+        client = GatedHTTPClient(gate: gate, configuration: configuration, proxy: proxy, followsRedirects: followsRedirects, clock: clock)
         self.userAgent = userAgent
         self.clock = clock
     }
@@ -57,8 +57,7 @@ public final class HTTPBeaconTransport: BeaconTransport {
         let answer: GatedHTTPClient.Answer
         var hops: [BeaconHop] = []
         do {
-            answer = try await client.get(url, headers: [("User-Agent", userAgent)],
-                                          deadline: .now() + .nanoseconds(max(0, timeout.nanoseconds)), clock: clock, hops: &hops)
+            answer = try await client.get(url, headers: [("User-Agent", userAgent)], until: deadline, hops: &hops)
         } catch {
             let failure = Self.classify(error)
             // A connection that failed never got to wait for an answer: its time was spent connecting (HAR 1.2).
