@@ -19,13 +19,13 @@ public struct RequestURL: Sendable, Hashable, CustomStringConvertible {
     public let host: String
     /// The port to connect to: the one written, else the scheme's default.
     public let port: Int
-    /// A plain URL's request target's UTF-8 offset in `text` (its path and query run to the end: a plain URL has no
-    /// fragment); nil when the URL is not plain, and the target is found in `text` when asked for.
-    private let plainTargetStart: Int?
+    /// Where the request target is in `text` (UTF-8 offsets, `URLScanner`): its path and query, no fragment; nil when
+    /// it has neither.
+    private let targetRange: Range<Int>?
 
     /// The URL as Foundation reads it (async-http-client's input, the base of a relative redirect).
     public var url: URL {
-        // A plain URL's text is one Foundation reads as written (`plainParts`); the fallback is never taken.
+        // A plain URL's text is one Foundation reads as written (`URLScan.plain`); the fallback is never taken.
         parsed ?? URL(string: text) ?? URL(string: "http://invalid.invalid/")!
     }
 
@@ -46,8 +46,9 @@ public struct RequestURL: Sendable, Hashable, CustomStringConvertible {
     /// path), then the text's path and query (empty, or from its first `/` or `?`). A request line can be written
     /// from them straight.
     public var requestTargetParts: (slash: Bool, rest: Substring) {
-        guard let start = plainTargetStart else { return Self.requestTargetParts(of: text) }
-        let rest = Substring(text.utf8[text.utf8.index(text.utf8.startIndex, offsetBy: start)...])
+        guard let targetRange else { return (true, "") }
+        let utf8 = text.utf8
+        let rest = Substring(utf8[utf8.index(utf8.startIndex, offsetBy: targetRange.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: targetRange.upperBound)])
         return (rest.utf8.first != UInt8(ascii: "/"), rest)
     }
 
@@ -56,157 +57,16 @@ public struct RequestURL: Sendable, Hashable, CustomStringConvertible {
     public func withRequestTargetBytes<Result>(_ body: (_ slash: Bool, _ rest: UnsafeRawBufferPointer) -> Result) -> Result {
         var text = text
         return text.withUTF8 { bytes in
-            let (start, end) = plainTargetStart.map { ($0, bytes.count) } ?? Self.targetOffsets(bytes) ?? (bytes.count, bytes.count)
-            let rest = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[start..<end])
+            let range = targetRange ?? bytes.count..<bytes.count
+            let rest = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[range])
             return body(rest.first != UInt8(ascii: "/"), rest)
         }
     }
 
-    /// The request target of a checked URL's text (its scheme, then `://`), scanned as UTF-8: the delimiters are ASCII.
-    static func requestTargetParts(of text: String) -> (slash: Bool, rest: Substring) {
-        // Scanned by offset over the bytes themselves (`withUTF8`: a native string's, any other made so first): the
-        // view's own index walk costs several times more per byte, for every beacon.
-        var text = text
-        guard let (start, end) = text.withUTF8(targetOffsets) else { return (true, "") }
-        let utf8 = text.utf8
-        let from = utf8.index(utf8.startIndex, offsetBy: start), to = utf8.index(utf8.startIndex, offsetBy: end)
-        return (utf8[from] == 0x3F, text[from..<to])
-    }
-
-    /// Whether `bytes` start with `prefix`, compared byte by byte (`starts(with:)` over a string's UTF-8 view walked
-    /// it as a generic sequence, for every URL checked).
-    private static func hasPrefix(_ bytes: UnsafeBufferPointer<UInt8>, _ prefix: StaticString) -> Bool {
-        let count = prefix.utf8CodeUnitCount, start = prefix.utf8Start
-        guard bytes.count >= count else { return false }
-        for offset in 0..<count where bytes[offset] != start[offset] { return false }
-        return true
-    }
-
-    /// `requestTargetParts(of:)` on contiguous bytes: the offsets of the target's first byte (a `/` or `?` after the
-    /// scheme's `://`) and of its end (a `#`, or the end); nil when there is no target (no path, or a fragment first).
-    private static func targetOffsets(_ bytes: UnsafeBufferPointer<UInt8>) -> (start: Int, end: Int)? {
-        guard let colon = bytes.firstIndex(of: 0x3A), colon + 3 <= bytes.count else { return nil }
-        var start = colon + 3
-        while start < bytes.count, bytes[start] != 0x2F, bytes[start] != 0x3F, bytes[start] != 0x23 { start += 1 }
-        guard start < bytes.count, bytes[start] != 0x23 else { return nil }
-        var end = start
-        while end < bytes.count, bytes[end] != 0x23 { end += 1 }
-        return (start, end)
-    }
-
-    /// A request target made from its parts (`requestTargetParts`, `PlainParts.targetParts`): at least `/`.
+    /// A request target made from its parts (`requestTargetParts`): at least `/`.
     static func target(_ parts: (slash: Bool, rest: Substring)) -> String {
         parts.slash ? "/" + parts.rest : String(parts.rest)
     }
-
-    /// The parts of a plain http(s) URL (`plainParts(of:)`), as written.
-    public struct PlainParts: Sendable {
-        /// `http` or `https`.
-        public let scheme: String
-        public let host: Substring
-        /// The port as written; nil when none is written or it is empty.
-        public let port: Substring?
-        /// The path and query as written (from the first `/` or `?`, or empty).
-        public let pathAndQuery: Substring
-        /// The request target: the path (at least `/`) and the query, made only when asked for.
-        public var target: String { RequestURL.target(targetParts) }
-        /// `target` without making it, as `RequestURL.requestTargetParts` gives it: whether a `/` goes before
-        /// `pathAndQuery` (it is empty or starts with `?`), then `pathAndQuery`.
-        public var targetParts: (slash: Bool, rest: Substring) { (pathAndQuery.utf8.first != UInt8(ascii: "/"), pathAndQuery) }
-    }
-
-    /// The scheme, host, port text and request target of a plain http(s) URL, read off its bytes without a URL
-    /// parser; nil when `text` is anything else — another scheme, credentials, an IPv6 literal, a fragment, a `%`
-    /// not followed by two hex digits, any character but the unreserved ones, the sub-delimiters and `: @ / ?` —
-    /// which callers then parse with Foundation. Foundation reads a plain URL as written. A fleet reads every
-    /// beacon's URL several times: checking it, routing it, counting its target.
-    public static func plainParts(of text: String) -> PlainParts? {
-        var text = text
-        // One pass over the bytes themselves (`withUTF8`: a native string's, any other made so first).
-        guard let offsets = text.withUTF8(plainOffsets) else { return nil }
-        let utf8 = text.utf8
-        func at(_ offset: Int) -> String.Index { utf8.index(utf8.startIndex, offsetBy: offset) }
-        let hostStart = at(offsets.https ? 8 : 7), authorityEnd = at(offsets.authorityEnd)
-        let hostEnd = offsets.colon.map(at) ?? authorityEnd
-        let port = offsets.colon.map { text[utf8.index(after: at($0))..<authorityEnd] }
-        return PlainParts(scheme: offsets.https ? "https" : "http", host: text[hostStart..<hostEnd],
-                          port: port.flatMap { $0.isEmpty ? nil : $0 }, pathAndQuery: text[authorityEnd...])
-    }
-
-    /// `plainParts(of:)` as byte offsets, with no substring made: `body` gets the text's bytes, its host's range and
-    /// where its request target starts (it runs to the end: a plain URL has no fragment). Nil when the URL is not
-    /// plain. (A fleet routing every beacon to a collector reads each URL so.)
-    public static func withPlainBytes<Result>(of text: String,
-                                              _ body: (_ bytes: UnsafeBufferPointer<UInt8>, _ host: Range<Int>, _ targetStart: Int) -> Result) -> Result? {
-        var text = text
-        return text.withUTF8 { bytes -> Result? in
-            guard let offsets = plainOffsets(bytes) else { return nil }
-            return body(bytes, (offsets.https ? 8 : 7)..<(offsets.colon ?? offsets.authorityEnd), offsets.authorityEnd)
-        }
-    }
-
-    /// `plainParts`'s scan of the bytes: whether the scheme is https, where the port's `:` is (nil without one) and
-    /// where the authority ends; nil when the URL is not plain.
-    private static func plainOffsets(_ bytes: UnsafeBufferPointer<UInt8>) -> (https: Bool, colon: Int?, authorityEnd: Int)? {
-        let https: Bool
-        if hasPrefix(bytes, "http://") {
-            https = false
-        } else if hasPrefix(bytes, "https://") {
-            https = true
-        } else {
-            return nil
-        }
-        let classes = byteClassTable
-        var index = https ? 8 : 7
-        let hostStart = index
-        var colon: Int?
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == 0x2F || byte == 0x3F { break }  // / ?
-            if byte == 0x3A {  // :port
-                if colon != nil { return nil }
-                colon = index
-            } else if colon != nil {
-                guard byte >= 0x30 && byte <= 0x39 else { return nil }
-            } else {
-                guard classes[Int(byte)] == 1 else { return nil }  // a host byte
-            }
-            index += 1
-        }
-        guard (colon ?? index) > hostStart else { return nil }
-        let authorityEnd = index
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == 0x25 {
-                guard index + 2 < bytes.count, bytes[index + 1].isHexDigit, bytes[index + 2].isHexDigit else { return nil }
-                index += 3
-                continue
-            } else if classes[Int(byte)] == 0 {  // neither a host nor a path byte
-                return nil
-            }
-            index += 1
-        }
-        // No fragment is let through: the rest is the path and query.
-        return (https, colon, authorityEnd)
-    }
-
-    /// Each byte's class, looked up once per byte of every URL checked (the table read once per URL): 1 a host byte
-    /// (letters, digits, `-`, `.`, `_`, `~`: a host name or an IPv4 address as written), 2 a path byte (the
-    /// sub-delimiters `! $ & ' ( ) * + , ; =` and `: @ / ?`), 0 anything else.
-    /// (Kept at a fixed address, made once and never freed: read through a pointer, with no bounds check or
-    /// reference count per URL as an array's. Never written after it is made: `nonisolated(unsafe)` only because a
-    /// pointer is not `Sendable`.)
-    nonisolated(unsafe) private static let byteClassTable: UnsafePointer<UInt8> = {
-        let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
-        for byte in 0...255 {
-            table[byte] = switch byte {
-            case 0x41...0x5A, 0x61...0x7A, 0x30...0x39, 0x2D, 0x2E, 0x5F, 0x7E: 1
-            case 0x21, 0x24, 0x26...0x2C, 0x3B, 0x3D, 0x3A, 0x40, 0x2F, 0x3F: 2
-            default: 0
-            }
-        }
-        return UnsafePointer(table)
-    }()
 
     /// Checks `text` (an absolute URL).
     public static func check(_ text: String) throws(URLRefusal) -> RequestURL {
@@ -259,7 +119,15 @@ public struct RequestURL: Sendable, Hashable, CustomStringConvertible {
         guard parsedPlain.lowercased() == plainHost.lowercased(), (url.port ?? defaultPort) == port else {
             throw .ambiguous
         }
-        return RequestURL(text: url.absoluteString, parsed: url, scheme: scheme, host: plainHost.lowercased(), port: port, plainTargetStart: nil)
+        let absolute = url.absoluteString
+        let target = URLScanner.withScan(of: absolute) { _, scan -> Range<Int>? in
+            switch scan {
+            case let .plain(_, _, _, target): target.isEmpty ? nil : target
+            case let .other(target): target
+            case nil: nil
+            }
+        }
+        return RequestURL(text: absolute, parsed: url, scheme: scheme, host: plainHost.lowercased(), port: port, targetRange: target)
     }
 
     private enum PlainCheck {
@@ -268,17 +136,15 @@ public struct RequestURL: Sendable, Hashable, CustomStringConvertible {
         case notPlain
     }
 
-    /// `check` of a plain URL (`plainParts(of:)`), done on its bytes: the host made lower case from them, the port
-    /// read from its digits, the target's offset kept. A fleet checks every beacon's URL; its scheme, host and port
+    /// `check` of a plain URL (`URLScan.plain`), done on its bytes: the host made lower case from them, the port
+    /// read from its digits, the target's offsets kept. A fleet checks every beacon's URL; its scheme, host and port
     /// taken as substrings first cost more than the scan itself.
     private static func checkPlain(_ text: String) -> PlainCheck {
-        withPlainBytes(of: text) { bytes, hostRange, targetStart -> PlainCheck in
-            // The host ends at the port's `:` when there is one, else where the target starts.
-            let https = hostRange.lowerBound == 8, hostStart = hostRange.lowerBound, hostEnd = hostRange.upperBound
+        URLScanner.withScan(of: text) { bytes, scan -> PlainCheck in
+            guard case let .plain(https, hostRange, portRange, target) = scan else { return .notPlain }
             var port = https ? 443 : 80
-            if hostEnd + 1 < targetStart {
-                // Digits only (`plainOffsets`): at most five, in 1…65535.
-                let digits = bytes[(hostEnd + 1)..<targetStart]
+            if let digits = portRange.map({ bytes[$0] }), !digits.isEmpty {
+                // Digits only (`URLScan.plain`): at most five, in 1…65535.
                 var value = 0
                 for digit in digits.prefix(5) { value = value * 10 + Int(digit - 0x30) }
                 guard digits.count <= 5, (1...65_535).contains(value) else {
@@ -286,17 +152,17 @@ public struct RequestURL: Sendable, Hashable, CustomStringConvertible {
                 }
                 port = value
             }
-            // Host bytes are ASCII letters, digits and `-._~` (`plainOffsets`): lower case byte by byte.
-            let host = String(unsafeUninitializedCapacity: hostEnd - hostStart) { buffer in
-                for offset in hostStart..<hostEnd {
+            // Host bytes are ASCII letters, digits and `-._~` (`URLScan.plain`): lower case byte by byte.
+            let host = String(unsafeUninitializedCapacity: hostRange.count) { buffer in
+                for offset in hostRange {
                     let byte = bytes[offset]
-                    buffer[offset - hostStart] = (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
+                    buffer[offset - hostRange.lowerBound] = (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
                 }
-                return hostEnd - hostStart
+                return hostRange.count
             }
             return .plain(RequestURL(text: text, parsed: nil, scheme: https ? "https" : "http", host: host, port: port,
-                                     plainTargetStart: targetStart))
-        } ?? .notPlain
+                                     targetRange: target.isEmpty ? nil : target))
+        }
     }
 
     /// `text` resolved against `base` (a redirect's `Location`, a relative URL in a tag), then checked.
@@ -366,8 +232,4 @@ public enum URLRefusal: Error, Sendable, Hashable, CustomStringConvertible {
         default: "invalidURL"
         }
     }
-}
-
-private extension UInt8 {
-    var isHexDigit: Bool { (0x30...0x39).contains(self) || (0x41...0x46).contains(self) || (0x61...0x66).contains(self) }
 }

@@ -168,11 +168,30 @@ import Testing
     }
 }
 
-/// `RequestURL.plainParts`, the byte-level reading a fleet pays per beacon instead of Foundation's parser, against
+/// `URLScanner`, the one byte-level reading of URLs a fleet pays per beacon instead of Foundation's parser, against
 /// Foundation on the same text: wherever it answers, Foundation reads the URL as written (same text back, host, port,
 /// path and query), and `RequestURL.check` gives what its Foundation path gave. Everything it does not answer goes
 /// to Foundation, as before.
 @Suite struct PlainURLTests {
+    /// The scanner's reading of a plain URL, as strings: scheme, host, port text (nil when none or empty) and request
+    /// target (at least `/`); nil when the text is not plain.
+    static func plain(_ text: String) -> (scheme: String, host: String, port: String?, target: String)? {
+        URLScanner.withScan(of: text) { bytes, scan in
+            guard case let .plain(https, host, port, target) = scan else { return nil }
+            func string(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
+            let rest = string(target)
+            return (https ? "https" : "http", string(host), port.map(string).flatMap { $0.isEmpty ? nil : $0 }, rest.hasPrefix("/") ? rest : "/" + rest)
+        }
+    }
+
+    /// What is not plain: only where its request target is, up to a fragment, for a text with a `scheme://`.
+    static func otherTarget(_ text: String) -> String?? {
+        URLScanner.withScan(of: text) { bytes, scan in
+            guard case let .other(target) = scan else { return nil }
+            return .some(target.map { String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self) })
+        }
+    }
+
     /// Texts drawn from the characters URLs are made of, odd ones included, seeded.
     static func corpus(count: Int) -> [String] {
         var generator = SplitMix64(seed: 0x5EED)
@@ -191,10 +210,10 @@ import Testing
         }
     }
 
-    @Test func plainParts_agreeWithFoundation_whereverTheyAnswer() throws {
+    @Test func plainScans_agreeWithFoundation_whereverTheyAnswer() throws {
         var answered = 0
         for text in Self.corpus(count: 20_000) {
-            guard let plain = RequestURL.plainParts(of: text) else { continue }
+            guard let plain = Self.plain(text) else { continue }
             answered += 1
             let url = try #require(URL(string: text), "Foundation refuses \(text)")
             #expect(url.absoluteString == text)
@@ -209,7 +228,7 @@ import Testing
     }
 
     @Test func check_givesWhatItsFoundationPathGives_forPlainURLs() throws {
-        for text in Self.corpus(count: 5_000) where RequestURL.plainParts(of: text) != nil {
+        for text in Self.corpus(count: 5_000) where Self.plain(text) != nil {
             let fast = Result { () throws(URLRefusal) in try RequestURL.check(text) }
             // The same text through Foundation's path: a fragment keeps it off the fast path and is not requested.
             let slow = Result { () throws(URLRefusal) in try RequestURL.check(text + "#") }
@@ -230,6 +249,18 @@ import Testing
     @Test(arguments: ["http://h/p#frag", "http://h/p?q=[x]", "http://[::1]/", "http://u@h/", "http://h/%zz", "http://h/a b", "http://h/é",
                       "http://h:1:2/", "HTTP://h/", "http://h/a\\b", "ftp://h/"])
     func unusualURLs_areLeftToFoundation(_ text: String) {
-        #expect(RequestURL.plainParts(of: text) == nil)
+        #expect(Self.plain(text) == nil)
+    }
+
+    /// Text that is not plain still has its request target read by the same scan (what a checked URL's request line
+    /// is written from), up to a fragment; text with no `scheme://` has no scan at all.
+    @Test func otherURLs_haveTheirTargetUpToAFragment() {
+        #expect(Self.otherTarget("http://[::1]:8080/p?q=1#f") == .some("/p?q=1"))
+        #expect(Self.otherTarget("HTTP://H/x") == .some("/x"))
+        #expect(Self.otherTarget("http://u@h?q") == .some("?q"))
+        #expect(Self.otherTarget("http://h#/not-a-path") == .some(nil))
+        #expect(Self.otherTarget("http://[::1]") == .some(nil))
+        #expect(URLScanner.withScan(of: "mailto:someone@example.com") { $1 } == nil)
+        #expect(URLScanner.withScan(of: "no scheme") { $1 } == nil)
     }
 }

@@ -18,30 +18,32 @@ public struct SinkRouting: Sendable {
 
     /// The URL to request instead of `url`, or `url` itself when it is not routed.
     public func route(_ url: String) -> String {
-        // A plain URL read as bytes, and the routed one made from the base's and the target's bytes at once (a fleet
-        // routes every beacon): nil when it is not plain, .some(nil) when it is not routed.
-        let routed: String?? = RequestURL.withPlainBytes(of: url) { bytes, host, targetStart in
-            guard scope == .all || Self.isLoopback(UnsafeBufferPointer(rebasing: bytes[host])) else { return nil }
-            let target = UnsafeBufferPointer(rebasing: bytes[targetStart...])
-            let slash = target.first != UInt8(ascii: "/")
+        // A plain URL: the routed one made from the base's and the target's bytes at once (a fleet routes every
+        // beacon). Anything else: Foundation reads it.
+        let routed: String?? = URLScanner.withScan(of: url) { bytes, scan in
+            guard case let .plain(_, host, _, target) = scan else { return nil }
+            guard routes(host: UnsafeBufferPointer(rebasing: bytes[host])) else { return .some(nil) }
+            let rest = UnsafeBufferPointer(rebasing: bytes[target])
+            let slash = rest.first != UInt8(ascii: "/")
             var base = base
             return base.withUTF8 { base in
-                String(unsafeUninitializedCapacity: base.count + (slash ? 1 : 0) + target.count) { buffer in
+                String(unsafeUninitializedCapacity: base.count + (slash ? 1 : 0) + rest.count) { buffer in
                     var end = buffer.initialize(fromContentsOf: base)
                     if slash { buffer[end] = UInt8(ascii: "/"); end += 1 }
-                    return buffer[end...].initialize(fromContentsOf: target)
+                    return buffer[end...].initialize(fromContentsOf: rest)
                 }
             }
         }
         switch routed {
         case let .some(.some(routed)): return routed
         case .some(.none): return url
-        case .none: return routedTarget(of: url).map { base + $0 } ?? url
+        case .none: return Self.foundationParts(of: url).flatMap { routes(host: $0.host) ? base + $0.target : nil } ?? url
         }
     }
 
-    /// Whether a plain URL's host bytes name this machine (`isLoopback`; a plain host has no brackets).
-    private static func isLoopback(_ host: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// Whether a plain URL with these host bytes goes to the sink (a plain host has no brackets).
+    private func routes(host: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard scope == .loopback else { return true }
         func equals(_ name: StaticString) -> Bool {
             guard host.count == name.utf8CodeUnitCount else { return false }
             for offset in 0..<host.count {
@@ -53,37 +55,60 @@ public struct SinkRouting: Sendable {
         return equals("127.0.0.1") || equals("localhost")
     }
 
-    /// The request target `url` has at the sink when it is routed there, else nil (one read of the URL).
-    public func routedTarget(of url: String) -> String? {
-        if let plain = RequestURL.plainParts(of: url) { return routes(plain) ? plain.target : nil }
-        guard routes(url) else { return nil }
-        return Self.target(of: url)
+    /// Whether a URL with this host (as Foundation reads it) goes to the sink.
+    private func routes(host: String) -> Bool {
+        scope == .all || Self.isLoopback(host.lowercased())
     }
 
-    /// Whether a plain URL goes to the sink.
-    private func routes(_ plain: RequestURL.PlainParts) -> Bool {
-        scope == .all || Self.isLoopback(plain.host.lowercased())
+    /// The request target `url` has at the sink when it is routed there, else nil (one read of the URL).
+    public func routedTarget(of url: String) -> String? {
+        let plain: String?? = URLScanner.withScan(of: url) { bytes, scan in
+            guard case let .plain(_, host, _, target) = scan else { return nil }
+            return routes(host: UnsafeBufferPointer(rebasing: bytes[host])) ? Self.target(bytes, target) : .some(nil)
+        }
+        if let plain { return plain }
+        return Self.foundationParts(of: url).flatMap { routes(host: $0.host) ? $0.target : nil }
     }
 
     /// Whether `url` goes to the sink: an http(s) URL in `scope`.
     public func routes(_ url: String) -> Bool {
-        if let plain = RequestURL.plainParts(of: url) { return routes(plain) }
-        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
-              scheme == "http" || scheme == "https" else { return false }
-        switch scope {
-        case .all: return true
-        case .loopback:
-            return Self.isLoopback(components.host?.lowercased() ?? "")
+        let plain: Bool? = URLScanner.withScan(of: url) { bytes, scan in
+            guard case let .plain(_, host, _, _) = scan else { return nil }
+            return routes(host: UnsafeBufferPointer(rebasing: bytes[host]))
         }
+        return plain ?? Self.foundationParts(of: url).map { routes(host: $0.host) } ?? false
     }
 
     private static func isLoopback(_ host: String) -> Bool {
         host == "127.0.0.1" || host == "localhost" || host == "::1" || host == "[::1]"
     }
 
+    /// A plain URL's request target from its bytes: at least `/`, made in one allocation.
+    private static func target(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        let rest = UnsafeBufferPointer(rebasing: bytes[range])
+        let slash = rest.first != UInt8(ascii: "/")
+        return String(unsafeUninitializedCapacity: rest.count + (slash ? 1 : 0)) { buffer in
+            var end = 0
+            if slash { buffer[0] = UInt8(ascii: "/"); end = 1 }
+            return buffer[end...].initialize(fromContentsOf: rest)
+        }
+    }
+
+    /// Host and request target as Foundation reads an http(s) URL that is not plain; nil for anything else.
+    private static func foundationParts(of url: String) -> (host: String, target: String)? {
+        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
+              scheme == "http" || scheme == "https" else { return nil }
+        let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
+        return (components.host ?? "", components.percentEncodedQuery.map { path + "?" + $0 } ?? path)
+    }
+
     /// Path and query exactly as they will be sent (percent-encoding kept).
     public static func target(of url: String) -> String? {
-        if let plain = RequestURL.plainParts(of: url) { return plain.target }
+        let plain: String? = URLScanner.withScan(of: url) { bytes, scan in
+            guard case let .plain(_, _, _, target) = scan else { return nil }
+            return Self.target(bytes, target)
+        }
+        if let plain { return plain }
         guard let components = URLComponents(string: url) else { return nil }
         let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
         return components.percentEncodedQuery.map { path + "?" + $0 } ?? path
