@@ -90,12 +90,7 @@ extension FleetReport {
         if a.networks != nil || b.networks != nil {
             networks = (a.networks ?? [:]).merging(b.networks ?? [:]) { x, y in
                 var sum = x
-                sum.sessions += y.sessions
-                sum.failedToLoad += y.failedToLoad
-                sum.sessionsThatStalled += y.sessionsThatStalled
-                sum.rebuffers += y.rebuffers
-                sum.stalledSeconds += y.stalledSeconds
-                sum.reached = add(x.reached, y.reached)
+                sum.add(y)
                 return sum
             }
         }
@@ -103,5 +98,18 @@ extension FleetReport {
                           rewardsGranted: a.rewardsGranted + b.rewardsGranted, rewardsForfeited: a.rewardsForfeited + b.rewardsForfeited,
                           events: add(a.events, b.events), beacons: beacons, failures: add(a.failures, b.failures), unexpected: unexpected,
                           networks: networks, viewability: FleetReport.Viewability.of(events: add(a.events, b.events)))
+    }
+}
+
+extension FleetReport.NetworkPopulation {
+    /// Adds another count of the same network's viewers (another shard's, another hold's): every count summed,
+    /// `reached` by milestone.
+    mutating func add(_ other: Self) {
+        sessions += other.sessions
+        failedToLoad += other.failedToLoad
+        sessionsThatStalled += other.sessionsThatStalled
+        rebuffers += other.rebuffers
+        stalledSeconds += other.stalledSeconds
+        reached.merge(other.reached, uniquingKeysWith: +)
     }
 }
