@@ -42,7 +42,7 @@ struct FleetTallyTests {
         var sent: [Sent] = []
         for n in 0..<3 { sent.append(await Self.admitted(tally, Self.beacon(n), in: first)) }  // 1 in its room, 2 past it
         tally.endSession(first)
-        #expect(tally.snapshot.outstanding == 3)
+        #expect(tally.outstanding == 3)
 
         // 3 beacons a session so far: the next takes room for 2 (the hold's bound), which 3 outstanding leaves no room for.
         let waiting = Task { await tally.admitSession(hold: 0).left }
@@ -53,7 +53,7 @@ struct FleetTallyTests {
         let other = await tally.admitSession(hold: 1)
         let elsewhere = await Self.admitted(tally, Self.beacon(9), in: other)
         tally.endSession(other)
-        #expect(tally.snapshot.outstanding == 4, "3 of hold 0, and of hold 1 the beacon sent: the room left was given back")
+        #expect(tally.outstanding == 4, "3 of hold 0, and of hold 1 the beacon sent: the room left was given back")
         Self.answer(tally, elsewhere, hold: 1)
         #expect(tally.waiting.sessions == 1)
 
@@ -63,7 +63,7 @@ struct FleetTallyTests {
         #expect(tally.waiting.sessions == 1)
         Self.answer(tally, sent[2], hold: 0)
         #expect(await waiting.value == 2)
-        #expect(tally.snapshot.outstanding == 2, "the room taken for it")
+        #expect(tally.outstanding == 2, "the room taken for it")
     }
 
     /// Past its room, a beacon counts one more outstanding, and waits while twice the hold's bound are; an answer lets
@@ -79,7 +79,7 @@ struct FleetTallyTests {
         #expect(tally.waiting.beacons == 1)
         Self.answer(tally, sent[0])
         _ = await fifth.value
-        #expect(tally.snapshot.outstanding == 4)
+        #expect(tally.outstanding == 4)
         tally.endSession(room)
 
         // 5 beacons in 1 session: the next takes room for 2 (the bound), which 4 outstanding leave none for.

@@ -1,4 +1,3 @@
-import Histogram
 import Primitives
 import PlayerEngine
 import TrackingBeacons
@@ -10,34 +9,10 @@ import TrackingBeacons
 /// It also holds the fleet back, so queued beacons cannot pile up in memory: a `FleetAdmission` machine behind the
 /// same lock, whose waiters are the sessions' and beacons' continuations.
 final class FleetTally: Sendable {
-    /// What the sessions and the dispatcher add to, behind one lock: each addition is a few counter updates, so
-    /// sessions on every core add at once without queueing on an actor (one hop per event and per beacon made a
-    /// fleet's sessions take turns on a single core).
-    struct Counts: Sendable {
-        var sent: [Int]
-        var delivered: [Int]
-        var failures: [String: Int] = [:]
-        /// Requests put on the wire, by request target (path and query as the sink will see it), per tracking URL.
-        var requestsByTarget: [String: [Int: Int]] = [:]
-        var latency = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: .three)
-        var scenarios: [String: Int] = [:]
-        var endings: [String: Int] = [:]
-        var events: [PlaybackEvent.Name: Int] = [:]
-        var rewardsGranted = 0
-        var rewardsForfeited = 0
-        var sessionsDone = 0
-        var beaconsAnswered = 0
-        var beaconsSent = 0
-        /// Per simulated network (`--network-mix`): how its viewers did.
-        var networks: [String: FleetReport.NetworkPopulation] = [:]
-        /// Who may start and send (the counts above are only counted).
+    /// A tally's counts and who may start and send, behind one lock.
+    struct Shard: Sendable {
+        var counts: Counts
         var admission: Admission
-
-        /// Beacons outstanding over every hold.
-        var outstanding: Int { admission.outstanding }
-
-        /// `events` by name, as the report writes them.
-        var eventsByName: [String: Int] { Dictionary(uniqueKeysWithValues: events.map { ($0.key.rawValue, $0.value) }) }
     }
 
     typealias Admission = FleetAdmission<CheckedContinuation<Int, Never>, CheckedContinuation<Void, Never>>
@@ -53,7 +28,7 @@ final class FleetTally: Sendable {
 
     /// Index of each tracking URL (`event`, `source`, `template`) in the report's list.
     private let keys: [Key: Int]
-    private let counts: Locked<Counts>
+    private let shard: Locked<Shard>
     private let targetOf: @Sendable (String) -> String?
 
     /// - Parameters:
@@ -65,18 +40,17 @@ final class FleetTally: Sendable {
         var index: [Key: Int] = [:]
         for (position, key) in keys.enumerated() where index[key] == nil { index[key] = position }
         self.keys = index
-        counts = Locked(Counts(sent: Array(repeating: 0, count: keys.count), delivered: Array(repeating: 0, count: keys.count),
-                               admission: Admission(limit: limit, holds: holds)))
+        shard = Locked(Shard(counts: Counts(rows: keys.count), admission: Admission(limit: limit, holds: holds)))
         self.targetOf = targetOf
     }
 
     /// A copy of the counts so far, for the report once the sessions are done. (Taken while they run, it would make
     /// the next beacon's count copy every dictionary: progress reads `progress`.)
-    var snapshot: Counts { counts.withLock { $0 } }
+    var snapshot: Counts { shard.withLock { $0.counts } }
 
     /// Sessions done, beacons sent and answered so far.
     var progress: (sessionsDone: Int, beaconsSent: Int, beaconsAnswered: Int) {
-        counts.withLock { ($0.sessionsDone, $0.beaconsSent, $0.beaconsAnswered) }
+        shard.withLock { ($0.counts.sessionsDone, $0.counts.beaconsSent, $0.counts.beaconsAnswered) }
     }
 
     /// A tracking URL as the report counts it: its event, source and template, and the pod place of the ad (nil
@@ -109,7 +83,12 @@ final class FleetTally: Sendable {
 
     /// Sessions waiting to start and beacons waiting to be sent, now, over every hold.
     var waiting: (sessions: Int, beacons: Int) {
-        counts.withLock { $0.admission.waiting }
+        shard.withLock { $0.admission.waiting }
+    }
+
+    /// Beacons outstanding over every hold.
+    var outstanding: Int {
+        shard.withLock { $0.admission.outstanding }
     }
 
     /// Waits until a session sending through hold `hold`'s dispatcher may start, then counts room in that hold for
@@ -117,9 +96,9 @@ final class FleetTally: Sendable {
     /// there), now or when answers free it. An answer that lets a session go takes its room for it, so the session
     /// starts without looking again, and sessions start at the pace their beacons are answered.
     nonisolated(nonsending) func admitSession(hold: Int = 0) async -> Room {
-        if let room = counts.withLock({ $0.admission.startSession(hold: hold) }) { return Room(hold: hold, left: room) }
+        if let room = shard.withLock({ $0.admission.startSession(hold: hold) }) { return Room(hold: hold, left: room) }
         let room = await withCheckedContinuation { (continuation: CheckedContinuation<Int, Never>) in
-            if let now = counts.withLock({ $0.admission.wait(session: continuation, hold: hold) }) { Self.resume([now]) }
+            if let now = shard.withLock({ $0.admission.wait(session: continuation, hold: hold) }) { Self.resume([now]) }
         }
         return Room(hold: hold, left: room)
     }
@@ -129,7 +108,7 @@ final class FleetTally: Sendable {
         let left = room.left
         room.left = 0
         guard left > 0 else { return }
-        Self.resume(counts.withLock { $0.admission.sessionEnded(hold: room.hold, unused: left) })
+        Self.resume(shard.withLock { $0.admission.sessionEnded(hold: room.hold, unused: left) })
     }
 
     /// Counts a beacon as sent: in its session's room while there is some; past it (or with no room: hold 0), as one
@@ -140,16 +119,15 @@ final class FleetTally: Sendable {
         let hold = room?.hold ?? 0
         let roomy = (room?.left ?? 0) > 0
         if roomy { room!.left -= 1 }
-        func take(_ counts: inout Counts) -> Bool {
-            guard counts.admission.sendBeacon(hold: hold, roomy: roomy) else { return false }
-            counts.beaconsSent += 1
-            if let index { counts.sent[index] += 1 }
+        func take(_ shard: inout Shard) -> Bool {
+            guard shard.admission.sendBeacon(hold: hold, roomy: roomy) else { return false }
+            shard.counts.countSent(row: index)
             return true
         }
-        while !counts.withLock(take) {
+        while !shard.withLock(take) {
             await withCheckedContinuation { continuation in
                 // Freed between the check and here: go round again at once; else wait for an answer.
-                if let now = counts.withLock({ $0.admission.wait(beacon: continuation, hold: hold) }) { Self.resume([now]) }
+                if let now = shard.withLock({ $0.admission.wait(beacon: continuation, hold: hold) }) { Self.resume([now]) }
             }
         }
         return index
@@ -159,7 +137,7 @@ final class FleetTally: Sendable {
     /// waiting past the ceiling are let through to the dispatcher, whose drain the signal has cut to about 2 s. Without
     /// it, workers waited for room until hung beacons timed out.
     func stop() {
-        Self.resume(counts.withLock { $0.admission.stop() })
+        Self.resume(shard.withLock { $0.admission.stop() })
     }
 
     /// Resumes the waiters the machine let go, after the lock.
@@ -176,55 +154,21 @@ final class FleetTally: Sendable {
     func record(_ record: BeaconRecord, countedAt: Int? = nil, hold: Int = 0) {
         let index = countedAt ?? row(of: record.planned)
         let target = record.wasSent && index != nil ? targetOf(record.url) : nil
-        let actions = counts.withLock { counts -> [Admission.Action] in
-            if let index, let target {
-                counts.requestsByTarget[target, default: [:]][index, default: 0] += 1
-            }
-            guard record.isFinalAttempt else { return [] }
-            counts.beaconsAnswered += 1
-            if record.dryRun {
-                // Nothing was sent: nothing to wait for.
-            } else if record.delivered {
-                if let index { counts.delivered[index] += 1 }
-            } else {
-                counts.failures[(record.failure ?? record.status.map { .httpStatus($0) } ?? .other("failed")).description, default: 0] += 1
-            }
-            if let latency = record.latency, record.wasSent {
-                let (seconds, attoseconds) = latency.components
-                _ = counts.latency.record(UInt64(max(1, seconds * 1_000_000 + attoseconds / 1_000_000_000_000)))
-            }
-            return counts.admission.answered(hold: hold)
+        let actions = shard.withLock { shard -> [Admission.Action] in
+            shard.counts.count(record, row: index, target: target)
+            return record.isFinalAttempt ? shard.admission.answered(hold: hold) : []
         }
         Self.resume(actions)
     }
 
+    /// An event a session reported.
     func event(_ event: PlaybackEvent) {
-        counts.withLock { $0.events[event.name, default: 0] += 1 }
+        shard.withLock { $0.counts.events[event.name, default: 0] += 1 }
     }
 
+    /// A session ended: its scenario, its network's name (`--network-mix`), and its report (nil: it never played).
     func finished(_ scenario: FleetScenario, network: String? = nil, report: PlaybackReport?) {
-        counts.withLock { counts in
-            if let network {
-                var population = counts.networks[network] ?? FleetReport.NetworkPopulation()
-                population.sessions += 1
-                if let report {
-                    population.rebuffers += report.rebuffers
-                    population.stalledSeconds += report.rebufferTime.seconds
-                    if report.rebuffers > 0 { population.sessionsThatStalled += 1 }
-                    for name in FleetReport.NetworkPopulation.milestones where report.events.contains(name) {
-                        population.reached[name.rawValue, default: 0] += 1
-                    }
-                } else {
-                    population.failedToLoad += 1
-                }
-                counts.networks[network] = population
-            }
-            counts.scenarios[scenario.kind.rawValue, default: 0] += 1
-            counts.endings[report?.ending?.rawValue ?? "none", default: 0] += 1
-            if report?.rewardGranted == true { counts.rewardsGranted += 1 }
-            if report.map({ $0.events.contains(.rewardForfeited) }) == true { counts.rewardsForfeited += 1 }
-            counts.sessionsDone += 1
-        }
+        shard.withLock { $0.counts.count(scenario, network: network, report: report) }
     }
 
     /// Matches the sink's hits to the requests sent: per tracking URL how many arrived, and how many hits nothing

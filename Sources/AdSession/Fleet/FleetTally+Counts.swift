@@ -1,0 +1,89 @@
+import Histogram
+import PlayerEngine
+import TrackingBeacons
+
+extension FleetTally {
+    /// What the sessions and the dispatcher add to: each addition is a few counter updates under a lock, so sessions
+    /// on every core add at once without queueing on an actor (one hop per event and per beacon made a fleet's
+    /// sessions take turns on a single core). Counts only: who may start and send is the `Admission` beside them.
+    struct Counts: Sendable {
+        var sent: [Int]
+        var delivered: [Int]
+        var failures: [String: Int] = [:]
+        /// Requests put on the wire, by request target (path and query as the sink will see it), per tracking URL.
+        var requestsByTarget: [String: [Int: Int]] = [:]
+        var latency = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: .three)
+        var scenarios: [String: Int] = [:]
+        var endings: [String: Int] = [:]
+        var events: [PlaybackEvent.Name: Int] = [:]
+        var rewardsGranted = 0
+        var rewardsForfeited = 0
+        var sessionsDone = 0
+        var beaconsAnswered = 0
+        var beaconsSent = 0
+        /// Per simulated network (`--network-mix`): how its viewers did.
+        var networks: [String: FleetReport.NetworkPopulation] = [:]
+
+        /// No counts yet, for `rows` tracking URLs.
+        init(rows: Int) {
+            sent = Array(repeating: 0, count: rows)
+            delivered = Array(repeating: 0, count: rows)
+        }
+
+        /// `events` by name, as the report writes them.
+        var eventsByName: [String: Int] { Dictionary(uniqueKeysWithValues: events.map { ($0.key.rawValue, $0.value) }) }
+    }
+}
+
+extension FleetTally.Counts {
+    /// A beacon sent, at `row` (nil: a URL not listed).
+    mutating func countSent(row index: Int?) {
+        beaconsSent += 1
+        if let index { sent[index] += 1 }
+    }
+
+    /// One attempt's record, at `row` (nil: a URL not listed); `target`: its request target at the sink, when it
+    /// went on the wire there.
+    mutating func count(_ record: BeaconRecord, row index: Int?, target: String?) {
+        if let index, let target {
+            requestsByTarget[target, default: [:]][index, default: 0] += 1
+        }
+        guard record.isFinalAttempt else { return }
+        beaconsAnswered += 1
+        if record.dryRun {
+            // Nothing was sent: nothing to wait for.
+        } else if record.delivered {
+            if let index { delivered[index] += 1 }
+        } else {
+            failures[(record.failure ?? record.status.map { .httpStatus($0) } ?? .other("failed")).description, default: 0] += 1
+        }
+        if let latency = record.latency, record.wasSent {
+            let (seconds, attoseconds) = latency.components
+            _ = self.latency.record(UInt64(max(1, seconds * 1_000_000 + attoseconds / 1_000_000_000_000)))
+        }
+    }
+
+    /// A session that ended: its scenario, its network's name, and its report (nil: it never played).
+    mutating func count(_ scenario: FleetScenario, network: String?, report: PlaybackReport?) {
+        if let network {
+            var population = networks[network] ?? FleetReport.NetworkPopulation()
+            population.sessions += 1
+            if let report {
+                population.rebuffers += report.rebuffers
+                population.stalledSeconds += report.rebufferTime.seconds
+                if report.rebuffers > 0 { population.sessionsThatStalled += 1 }
+                for name in FleetReport.NetworkPopulation.milestones where report.events.contains(name) {
+                    population.reached[name.rawValue, default: 0] += 1
+                }
+            } else {
+                population.failedToLoad += 1
+            }
+            networks[network] = population
+        }
+        scenarios[scenario.kind.rawValue, default: 0] += 1
+        endings[report?.ending?.rawValue ?? "none", default: 0] += 1
+        if report?.rewardGranted == true { rewardsGranted += 1 }
+        if report.map({ $0.events.contains(.rewardForfeited) }) == true { rewardsForfeited += 1 }
+        sessionsDone += 1
+    }
+}
