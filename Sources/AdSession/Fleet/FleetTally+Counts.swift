@@ -6,7 +6,7 @@ extension FleetTally {
     /// What the sessions and the dispatcher add to: each addition is a few counter updates under a lock, so sessions
     /// on every core add at once without queueing on an actor (one hop per event and per beacon made a fleet's
     /// sessions take turns on a single core). Counts only: who may start and send is the `Admission` beside them.
-    struct Counts: Sendable {
+    struct Counts: Sendable, Equatable {
         var sent: [Int]
         var delivered: [Int]
         var failures: [String: Int] = [:]
@@ -85,5 +85,39 @@ extension FleetTally.Counts {
         if report?.rewardGranted == true { rewardsGranted += 1 }
         if report.map({ $0.events.contains(.rewardForfeited) }) == true { rewardsForfeited += 1 }
         sessionsDone += 1
+    }
+}
+
+extension FleetTally.Counts {
+    /// Adds another hold's counts of the same fleet (the same tracking URLs): rows element by element, dictionaries by
+    /// key, histograms bucket by bucket, so the holds' counts merged are the counts one shared tally would have kept
+    /// (as wrk adds its threads' statistics at the end).
+    mutating func merge(_ other: Self) {
+        precondition(sent.count == other.sent.count && delivered.count == other.delivered.count, "counts of another fleet's tracking URLs")
+        for row in sent.indices { sent[row] += other.sent[row] }
+        for row in delivered.indices { delivered[row] += other.delivered[row] }
+        failures.merge(other.failures, uniquingKeysWith: +)
+        requestsByTarget.merge(other.requestsByTarget) { $0.merging($1, uniquingKeysWith: +) }
+        latency.add(other.latency)
+        scenarios.merge(other.scenarios, uniquingKeysWith: +)
+        endings.merge(other.endings, uniquingKeysWith: +)
+        events.merge(other.events, uniquingKeysWith: +)
+        rewardsGranted += other.rewardsGranted
+        rewardsForfeited += other.rewardsForfeited
+        sessionsDone += other.sessionsDone
+        beaconsAnswered += other.beaconsAnswered
+        beaconsSent += other.beaconsSent
+        networks.merge(other.networks) { mine, theirs in
+            var sum = mine
+            sum.add(theirs)
+            return sum
+        }
+    }
+
+    /// These counts and `other`'s added (`merge(_:)`).
+    func merged(with other: Self) -> Self {
+        var sum = self
+        sum.merge(other)
+        return sum
     }
 }
