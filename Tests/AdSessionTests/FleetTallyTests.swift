@@ -1,5 +1,6 @@
 import Testing
 import TrackingBeacons
+import PlayerEngine
 @testable import AdSession
 
 /// The fleet's hold on its sessions: a session starts below `limit` beacons outstanding, a beacon waits at twice as
@@ -9,11 +10,12 @@ struct FleetTallyTests {
         PlannedBeacon(event: "impression", source: "inline", template: "http://t/\(n)", url: "http://t/\(n)", playhead: .zero, clock: .zero)
     }
 
-    /// The final answer of `beacon`, delivered.
+    /// The final answer of `beacon`, delivered in 2 ms.
     static func answered(_ beacon: PlannedBeacon) -> BeaconRecord {
         var record = BeaconRecord(planned: beacon, dryRun: false)
         record.sentAt = 1
         record.status = 204
+        record.latency = .milliseconds(2)
         return record
     }
 
@@ -49,11 +51,13 @@ struct FleetTallyTests {
         await Self.settle { tally.waiting.sessions == 1 }
         #expect(tally.waiting.sessions == 1)
 
-        // The other hold's sessions start at once, and its answers let no session of hold 0 go.
+        // The other hold's sessions start at once, with room for its own average (none yet: 1), and its answers let
+        // no session of hold 0 go.
         let other = await tally.admitSession(hold: 1)
+        #expect(other.left == 1, "hold 1 averages its own sessions, not hold 0's")
         let elsewhere = await Self.admitted(tally, Self.beacon(9), in: other)
         tally.endSession(other)
-        #expect(tally.outstanding == 4, "3 of hold 0, and of hold 1 the beacon sent: the room left was given back")
+        #expect(tally.outstanding == 4, "3 of hold 0, and of hold 1 the beacon sent in its room")
         Self.answer(tally, elsewhere, hold: 1)
         #expect(tally.waiting.sessions == 1)
 
@@ -107,5 +111,48 @@ struct FleetTallyTests {
         wrapped.source = "wrapper 1"
         _ = await tally.admit(wrapped)
         #expect(tally.snapshot.sent == [0, 2, 0, 1])
+    }
+
+    /// Each hold counts what its sessions and its dispatcher report; the snapshot merges the holds, and progress,
+    /// waiting and outstanding add them up.
+    @Test func eachHoldCountsItsOwn_andTheSnapshotMergesThem() async {
+        let keys = (0..<3).map { FleetTally.key(event: "impression", source: "inline", template: "http://t/\($0)") }
+        let tally = FleetTally(keys: keys, limit: 64, holds: 3) { url in url.hasSuffix("/2") ? nil : String(url.dropFirst("http://t".count)) }
+        for hold in 0..<3 {
+            let room = await tally.admitSession(hold: hold)
+            for n in 0...hold {
+                let sent = await Self.admitted(tally, Self.beacon(n), in: room)
+                if n < 2 { Self.answer(tally, sent, hold: hold) }
+            }
+            tally.event(PlaybackEvent(name: .start, playhead: .zero, clock: .zero), hold: hold)
+            tally.finished(FleetScenario(index: hold, kind: hold == 2 ? .skip : .complete), network: "3g", report: PlaybackReport(), hold: hold)
+            tally.endSession(room)
+        }
+        let counts = tally.snapshot
+        #expect(counts.sent == [3, 2, 1] && counts.delivered == [3, 2, 0])
+        #expect(counts.requestsByTarget == ["/0": [0: 3], "/1": [1: 2]])
+        #expect(counts.latency.totalCount == 5)
+        #expect(counts.events == [.start: 3] && counts.scenarios == ["complete": 2, "skip": 1] && counts.networks["3g"]?.sessions == 3)
+        #expect(tally.progress == (sessionsDone: 3, beaconsSent: 6, beaconsAnswered: 5))
+        #expect(tally.outstanding == 1, "hold 2's third beacon, unanswered")
+        #expect(tally.received(hits: ["/0", "/1", "/1", "/9"]) == (perKey: [1, 2, 0], unexpected: 1))
+    }
+
+    /// A signal stops every hold's waits: a beacon waiting in one hold and a session waiting in another both go.
+    @Test func stoppingLetsEveryHoldsWaitersGo() async {
+        let tally = FleetTally(keys: [], limit: 2, holds: 2) { _ in nil }  // 1 a hold; beacons wait at 2 a hold
+        let first = await tally.admitSession(hold: 0)
+        for n in 0..<2 { _ = await Self.admitted(tally, Self.beacon(n), in: first) }  // 1 in its room, 1 past it: 2
+        let beacon = Task { await Self.admitted(tally, Self.beacon(2)).row }  // hold 0 at its ceiling: waits
+        let second = await tally.admitSession(hold: 1)  // hold 1: its room, 1, is its bound
+        let session = Task { await tally.admitSession(hold: 1).left }  // no room for 1 more: waits
+        await Self.settle { tally.waiting == (sessions: 1, beacons: 1) }
+        #expect(tally.waiting == (sessions: 1, beacons: 1))
+        tally.stop()
+        #expect(await session.value == 0, "let go without room: it starts nothing")
+        #expect(await beacon.value == nil, "let through to the dispatcher")
+        #expect(tally.waiting == (sessions: 0, beacons: 0))
+        tally.endSession(second)
+        tally.endSession(first)
     }
 }

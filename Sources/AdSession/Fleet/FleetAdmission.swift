@@ -1,6 +1,6 @@
 /// What holds a fleet back, so queued beacons cannot pile up in memory: a pure state machine that takes what the
-/// sessions and the answers do and returns who may go. `FleetTally` keeps one behind its lock, with continuations as
-/// the waiters; its tests keep one with numbers.
+/// sessions and the answers do and returns who may go. `FleetTally` keeps one per hold, each with that hold alone and
+/// its share of the bound, behind the hold's lock, with continuations as the waiters; its tests keep one with numbers.
 ///
 /// The sessions send through a few dispatchers (one per event loop), each with its share `limit` of the beacons in
 /// flight: a hold. A session takes room in its hold for the beacons a session sends on average, and starts only when
@@ -43,9 +43,14 @@ struct FleetAdmission<SessionWaiter, BeaconWaiter> {
 
     /// `limit` beacons outstanding over the fleet, shared among `holds`.
     init(limit: Int, holds: Int) {
+        self.limit = Self.share(of: limit, among: holds)
+        self.holds = Array(repeating: Hold(), count: max(1, holds))
+    }
+
+    /// Each hold's bound when `limit` is shared among `holds`: `limit / holds` rounded up, at least 1.
+    static func share(of limit: Int, among holds: Int) -> Int {
         let holds = max(1, holds)
-        self.limit = (max(1, limit) + holds - 1) / holds
-        self.holds = Array(repeating: Hold(), count: holds)
+        return (max(1, limit) + holds - 1) / holds
     }
 
     /// The room a session takes when it starts: the beacons a session has sent on average so far (at least 1, at

@@ -6,10 +6,17 @@ import TrackingBeacons
 /// fleet sends ~100,000 beacons): per tracking URL sent and delivered, failures by reason, latency in an
 /// HdrHistogram, and, for reconciliation with the sink, how many requests went out for each request target.
 ///
-/// It also holds the fleet back, so queued beacons cannot pile up in memory: a `FleetAdmission` machine behind the
-/// same lock, whose waiters are the sessions' and beacons' continuations.
+/// It also holds the fleet back, so queued beacons cannot pile up in memory: a `FleetAdmission` machine, whose
+/// waiters are the sessions' and beacons' continuations.
+///
+/// Both are kept per hold (one per dispatcher: per event loop in a pooled fleet), as wrk counts per thread: each hold
+/// has its own lock over its own counts and its own admission, so a loop's sessions and answers take only their
+/// hold's lock, never another loop's, and `snapshot` adds the holds' counts together once the sessions are done.
+/// Each hold's admission is a machine of its own with its share of `limit`: the room a session takes is the average of
+/// its own hold's sessions, not the fleet's.
 final class FleetTally: Sendable {
-    /// A tally's counts and who may start and send, behind one lock.
+    /// One hold's counts and who may start and send through it, behind the hold's lock. Its admission has one hold
+    /// (index 0): the hold's own.
     struct Shard: Sendable {
         var counts: Counts
         var admission: Admission
@@ -28,29 +35,42 @@ final class FleetTally: Sendable {
 
     /// Index of each tracking URL (`event`, `source`, `template`) in the report's list.
     private let keys: [Key: Int]
-    private let shard: Locked<Shard>
+    /// One per hold, each behind its own lock.
+    private let shards: [Locked<Shard>]
     private let targetOf: @Sendable (String) -> String?
 
     /// - Parameters:
     ///   - keys: the tracking URLs, in report order (`key(event:source:template:ad:)`).
     ///   - limit: beacons outstanding (sent or queued, not yet answered) over the fleet before sessions wait to
     ///     start; shared among `holds` (one per dispatcher), and twice each share before a beacon waits.
+    ///   - holds: the dispatchers, each counted and held back on its own (`hold:` in what they and their sessions
+    ///     report).
     ///   - targetOf: the request target a URL's request shows at the sink, or nil when it does not go to the sink.
     init(keys: [Key], limit: Int, holds: Int = 1, targetOf: @escaping @Sendable (String) -> String?) {
         var index: [Key: Int] = [:]
         for (position, key) in keys.enumerated() where index[key] == nil { index[key] = position }
         self.keys = index
-        shard = Locked(Shard(counts: Counts(rows: keys.count), admission: Admission(limit: limit, holds: holds)))
+        let share = Admission.share(of: limit, among: holds)
+        shards = (0..<max(1, holds)).map { _ in Locked(Shard(counts: Counts(rows: keys.count), admission: Admission(limit: share, holds: 1))) }
         self.targetOf = targetOf
     }
 
-    /// A copy of the counts so far, for the report once the sessions are done. (Taken while they run, it would make
-    /// the next beacon's count copy every dictionary: progress reads `progress`.)
-    var snapshot: Counts { shard.withLock { $0.counts } }
+    /// The holds' counts so far, merged, for the report once the sessions are done. (Taken while they run, it would
+    /// make the next beacon's count copy every dictionary: progress reads `progress`.)
+    var snapshot: Counts {
+        var counts = shards[0].withLock { $0.counts }
+        for shard in shards.dropFirst() { counts.merge(shard.withLock { $0.counts }) }
+        return counts
+    }
 
-    /// Sessions done, beacons sent and answered so far.
+    /// Sessions done, beacons sent and answered so far, over every hold (a few integers read from each: no copy).
     var progress: (sessionsDone: Int, beaconsSent: Int, beaconsAnswered: Int) {
-        shard.withLock { ($0.counts.sessionsDone, $0.counts.beaconsSent, $0.counts.beaconsAnswered) }
+        var sum = (sessionsDone: 0, beaconsSent: 0, beaconsAnswered: 0)
+        for shard in shards {
+            let counts = shard.withLock { ($0.counts.sessionsDone, $0.counts.beaconsSent, $0.counts.beaconsAnswered) }
+            sum = (sum.sessionsDone + counts.0, sum.beaconsSent + counts.1, sum.beaconsAnswered + counts.2)
+        }
+        return sum
     }
 
     /// A tracking URL as the report counts it: its event, source and template, and the pod place of the ad (nil
@@ -83,22 +103,26 @@ final class FleetTally: Sendable {
 
     /// Sessions waiting to start and beacons waiting to be sent, now, over every hold.
     var waiting: (sessions: Int, beacons: Int) {
-        shard.withLock { $0.admission.waiting }
+        shards.reduce((sessions: 0, beacons: 0)) { sum, shard in
+            let waiting = shard.withLock { $0.admission.waiting }
+            return (sum.sessions + waiting.sessions, sum.beacons + waiting.beacons)
+        }
     }
 
     /// Beacons outstanding over every hold.
     var outstanding: Int {
-        shard.withLock { $0.admission.outstanding }
+        shards.reduce(0) { sum, shard in sum + shard.withLock { $0.admission.outstanding } }
     }
 
     /// Waits until a session sending through hold `hold`'s dispatcher may start, then counts room in that hold for
-    /// its beacons (`Counts.room`): it starts when the room fits under the hold's bound (or nothing is outstanding
-    /// there), now or when answers free it. An answer that lets a session go takes its room for it, so the session
-    /// starts without looking again, and sessions start at the pace their beacons are answered.
+    /// its beacons (`FleetAdmission.room`): it starts when the room fits under the hold's bound (or nothing is
+    /// outstanding there), now or when answers free it. An answer that lets a session go takes its room for it, so
+    /// the session starts without looking again, and sessions start at the pace their beacons are answered.
     nonisolated(nonsending) func admitSession(hold: Int = 0) async -> Room {
-        if let room = shard.withLock({ $0.admission.startSession(hold: hold) }) { return Room(hold: hold, left: room) }
+        let shard = shards[hold]
+        if let room = shard.withLock({ $0.admission.startSession(hold: 0) }) { return Room(hold: hold, left: room) }
         let room = await withCheckedContinuation { (continuation: CheckedContinuation<Int, Never>) in
-            if let now = shard.withLock({ $0.admission.wait(session: continuation, hold: hold) }) { Self.resume([now]) }
+            if let now = shard.withLock({ $0.admission.wait(session: continuation, hold: 0) }) { Self.resume([now]) }
         }
         return Room(hold: hold, left: room)
     }
@@ -108,36 +132,36 @@ final class FleetTally: Sendable {
         let left = room.left
         room.left = 0
         guard left > 0 else { return }
-        Self.resume(shard.withLock { $0.admission.sessionEnded(hold: room.hold, unused: left) })
+        Self.resume(shards[room.hold].withLock { $0.admission.sessionEnded(hold: 0, unused: left) })
     }
 
-    /// Counts a beacon as sent: in its session's room while there is some; past it (or with no room: hold 0), as one
-    /// more outstanding, which waits while the hold's ceiling is. Returns its row, for its records to be counted by
+    /// Counts a beacon as sent, in its session's hold: in its session's room while there is some; past it (or with no
+    /// room: hold 0), as one more outstanding, which waits while the hold's ceiling is. Returns its row, for its records to be counted by
     /// (the dispatcher hands it back with each: `BeaconDispatcher.submit(_:countedAt:)`).
     nonisolated(nonsending) func admit(_ beacon: PlannedBeacon, in room: Room? = nil) async -> Int? {
         let index = row(of: beacon)
-        let hold = room?.hold ?? 0
+        let shard = shards[room?.hold ?? 0]
         let roomy = (room?.left ?? 0) > 0
         if roomy { room!.left -= 1 }
         func take(_ shard: inout Shard) -> Bool {
-            guard shard.admission.sendBeacon(hold: hold, roomy: roomy) else { return false }
+            guard shard.admission.sendBeacon(hold: 0, roomy: roomy) else { return false }
             shard.counts.countSent(row: index)
             return true
         }
         while !shard.withLock(take) {
             await withCheckedContinuation { continuation in
                 // Freed between the check and here: go round again at once; else wait for an answer.
-                if let now = shard.withLock({ $0.admission.wait(beacon: continuation, hold: hold) }) { Self.resume([now]) }
+                if let now = shard.withLock({ $0.admission.wait(beacon: continuation, hold: 0) }) { Self.resume([now]) }
             }
         }
         return index
     }
 
-    /// Stops the fleet's waits (a signal): sessions waiting to start are let go without room (none starts), beacons
-    /// waiting past the ceiling are let through to the dispatcher, whose drain the signal has cut to about 2 s. Without
-    /// it, workers waited for room until hung beacons timed out.
+    /// Stops the fleet's waits (a signal), in every hold: sessions waiting to start are let go without room (none
+    /// starts), beacons waiting past the ceiling are let through to the dispatcher, whose drain the signal has cut to
+    /// about 2 s. Without it, workers waited for room until hung beacons timed out.
     func stop() {
-        Self.resume(shard.withLock { $0.admission.stop() })
+        for shard in shards { Self.resume(shard.withLock { $0.admission.stop() }) }
     }
 
     /// Resumes the waiters the machine let go, after the lock.
@@ -150,29 +174,31 @@ final class FleetTally: Sendable {
         }
     }
 
-    /// One attempt's record from the dispatcher of hold `hold`; `countedAt`: its beacon's row, from `admit`.
+    /// One attempt's record from the dispatcher of hold `hold`, counted in that hold; `countedAt`: its beacon's row,
+    /// from `admit`.
     func record(_ record: BeaconRecord, countedAt: Int? = nil, hold: Int = 0) {
         let index = countedAt ?? row(of: record.planned)
         let target = record.wasSent && index != nil ? targetOf(record.url) : nil
-        let actions = shard.withLock { shard -> [Admission.Action] in
+        let actions = shards[hold].withLock { shard -> [Admission.Action] in
             shard.counts.count(record, row: index, target: target)
-            return record.isFinalAttempt ? shard.admission.answered(hold: hold) : []
+            return record.isFinalAttempt ? shard.admission.answered(hold: 0) : []
         }
         Self.resume(actions)
     }
 
-    /// An event a session reported.
-    func event(_ event: PlaybackEvent) {
-        shard.withLock { $0.counts.events[event.name, default: 0] += 1 }
+    /// An event a session of hold `hold` reported, counted in that hold.
+    func event(_ event: PlaybackEvent, hold: Int = 0) {
+        shards[hold].withLock { $0.counts.events[event.name, default: 0] += 1 }
     }
 
-    /// A session ended: its scenario, its network's name (`--network-mix`), and its report (nil: it never played).
-    func finished(_ scenario: FleetScenario, network: String? = nil, report: PlaybackReport?) {
-        shard.withLock { $0.counts.count(scenario, network: network, report: report) }
+    /// A session of hold `hold` ended, counted in that hold: its scenario, its network's name (`--network-mix`), and
+    /// its report (nil: it never played).
+    func finished(_ scenario: FleetScenario, network: String? = nil, report: PlaybackReport?, hold: Int = 0) {
+        shards[hold].withLock { $0.counts.count(scenario, network: network, report: report) }
     }
 
-    /// Matches the sink's hits to the requests sent: per tracking URL how many arrived, and how many hits nothing
-    /// accounts for.
+    /// Matches the sink's hits to the requests sent (over every hold: `snapshot`): per tracking URL how many arrived,
+    /// and how many hits nothing accounts for.
     func received(hits: [String]) -> (perKey: [Int], unexpected: Int) {
         let counts = snapshot
         var left = counts.requestsByTarget
