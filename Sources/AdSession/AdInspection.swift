@@ -120,7 +120,7 @@ public struct AdInspector: Sendable {
         }
         report.ad = ad
         report.tracking = Self.tracking(of: ad)
-        let plan = prepared.leadTurn?.plan.plan
+        let plan = prepared.leadTurn?.plan.playback?.plan
         report.endCard = plan?.endCard ?? EndCardChoice(ad)
         report.icons = (plan?.icons ?? ShownIcon.choose(ad.icons)).map {
             ShownIconInfo(icon: $0.icon, trackedWith: $0.trackingOnly.map(\.source))

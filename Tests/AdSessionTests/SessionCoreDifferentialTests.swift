@@ -169,7 +169,7 @@ final class URLRecorder: BeaconTransport {
         let live = SessionEnvironment.live(base)
         let prepared = await AdPreparation(configuration: base, environment: live).prepare(.play)
         await live.shutdown()
-        let facts = prepared.media.map { FleetScenario.Facts(duration: $0.duration, skipOffset: prepared.leadTurn?.plan.rules?.skipOffset) }
+        let facts = prepared.media.map { FleetScenario.Facts(duration: $0.duration, skipOffset: prepared.leadTurn?.plan.playback?.rules.skipOffset) }
         // The scenario's script for the single run is drawn from these facts: without media (no ad, or none
         // playable), an empty one. Named in a failure's message, with the preparation's own error.
         let preparation = "the test's preparation: \(facts.map { "\($0)" } ?? "no media"), \(prepared.failure.map { "\($0)" } ?? "no error")"

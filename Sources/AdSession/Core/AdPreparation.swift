@@ -122,8 +122,9 @@ struct AdPreparation {
         case let .success(opened):
             let (media, plan, rules, more) = await takeOpened(opened, ad: ad, linear: linear, inLineTagURL: inLineTagURL, criteria: criteria, purpose: purpose)
             // In real time the bytes really arrive late (a throttle): the engine measures, the model is not replayed.
-            let session = SessionPlan(steps: steps + more, ad: ad, assetURI: media.assetURI, plan: plan, rules: rules,
-                                      delivery: media.measuredNetwork == nil ? media.delivery : nil, measuredNetwork: media.measuredNetwork)
+            let session = SessionPlan(steps: steps + more, ad: ad, assetURI: media.assetURI,
+                                      playback: .init(plan: plan, rules: rules, delivery: media.measuredNetwork == nil ? media.delivery : nil,
+                                                      measuredNetwork: media.measuredNetwork))
             return AdTurn(place: place, plan: session, media: .opened(media))
         case let .failure(error):
             return failed(error, steps, errorTargets: ad.errorURLs.map(Self.errorTarget),

@@ -192,7 +192,7 @@ struct PodPreparation {
     private func failedEntry(_ label: BreakAd, failure: ResolutionFailure) -> AdTurn<PreparedAd.TurnMedia> {
         let error = SessionError(kind: .of(failure.error.code), code: failure.error.code, message: failure.error.message)
         let plan = SessionPlan(steps: [.failure(error, errorTargets: failure.error.errorURLs.map(AdPreparation.errorTarget), facts: nil)],
-                               failure: error, ad: nil, plan: nil, rules: nil)
+                               failure: error, ad: nil)
         return AdTurn(place: label, plan: plan, media: nil)
     }
 
@@ -202,7 +202,7 @@ struct PodPreparation {
         let error = SessionError(kind: .ad, code: .adBreakShortened, message: "ad break shortened: \(why); ad not played")
         // The ad's own macros ([ADSERVINGID], [PODSEQUENCE]…) fill its 206.
         let plan = SessionPlan(steps: [.failure(error, errorTargets: ad?.errorURLs.map(AdPreparation.errorTarget) ?? [], facts: ad.map { AdMacroFacts(ad: $0) })],
-                               failure: error, ad: ad, plan: nil, rules: nil)
+                               failure: error, ad: ad)
         var entry = AdTurn<PreparedAd.TurnMedia>(place: label, plan: plan, media: nil)
         entry.cut = true
         return entry

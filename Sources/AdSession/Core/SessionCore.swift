@@ -39,7 +39,7 @@ struct SessionCore {
             if case let .warning(text) = item { await outputs.report(.warning(text)) }
             await submit(step.take(item), outputs)
         }
-        var state = BreakState(kind: adBreak.kind, turns: adBreak.turns.map { ($0.plays, $0.media?.duration, $0.plan.rules) }, script: script)
+        var state = BreakState(kind: adBreak.kind, turns: adBreak.turns.map { ($0.plays, $0.media?.duration, $0.plan.playback?.rules) }, script: script)
         var outcomes: [PodAdReport] = []
         var total: PlaybackReport?
         for index in adBreak.turns.indices {
@@ -88,7 +88,7 @@ struct SessionCore {
         }
         // A single ad stopped before its first frame (a signal, or `run` refusing to let an output replace the media
         // it just resolved) plays nothing: no impression goes out for an ad nobody saw.
-        guard turn.plays, pod || !Task.isCancelled, let media = turn.media, let plan = turn.plan.plan, let rules = turn.plan.rules else {
+        guard turn.plays, pod || !Task.isCancelled, let media = turn.media, let plan = turn.plan.playback?.plan, let rules = turn.plan.playback?.rules else {
             outcome.outcome = turn.cut ? .cut : .failed
             outcome.error = turn.failure
             (outcome.end, outcome.beacons) = (state.offset, beacons)
@@ -97,8 +97,8 @@ struct SessionCore {
         let start = state.offset
         let (script, order) = state.script(place: turn.place.index, turn: index)
         step.play(plan, facts: turn.plan.facts)
-        let engine = PlaybackEngine(configuration: .init(rules: state.rules(rules, turn: index), delivery: turn.plan.delivery,
-                                                         measuredNetwork: turn.plan.measuredNetwork))
+        let engine = PlaybackEngine(configuration: .init(rules: state.rules(rules, turn: index), delivery: turn.plan.playback?.delivery,
+                                                         measuredNetwork: turn.plan.playback?.measuredNetwork))
         state.start()
         var beaconStep = step, playing = state
         defer { (step, state) = (beaconStep, playing) }

@@ -38,7 +38,7 @@ extension FleetRunner {
             var plan = self.plan
             let timeout = thresholds?.mediaTimeout ?? SessionConfiguration.NetworkConditions.defaultMediaTimeout
             if delivery.isReady(within: timeout) {
-                plan.delivery = delivery
+                plan.playback?.delivery = delivery
                 return plan
             }
             let failure = SessionError(kind: .media, code: .mediaFileTimeout,

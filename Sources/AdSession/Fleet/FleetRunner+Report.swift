@@ -101,7 +101,7 @@ extension FleetRunner {
         }
         let playing = prepared.pod.filter(\.plays)
         let oracleFacts = playing.map { part -> (place: Int, facts: FleetOracle.Facts) in
-            let rules = part.plan.rules ?? PlaybackRules()
+            let rules = part.plan.playback?.rules ?? PlaybackRules()
             var facts = FleetOracle.Facts(duration: part.media?.timeline.info.exactDuration ?? .zero, progressOffsets: rules.progressOffsets,
                                           skipOffset: rules.skipOffset, hasEndCard: rules.hasEndCard, endCardAfterSkip: rules.endCardAfterSkip,
                                           hasClickThrough: rules.hasClickThrough, icons: rules.icons)
@@ -130,7 +130,7 @@ extension FleetRunner {
             }
         }
         for (part, ad) in prepared.pod.enumerated() {
-            if let plan = ad.plan.plan {
+            if let plan = ad.plan.playback?.plan {
                 for (event, count) in events[part] {
                     var playbackEvent = PlaybackEvent(name: event.name, playhead: event.offset ?? .zero, clock: event.offset ?? .zero, offset: event.offset)
                     playbackEvent.icon = event.icon
@@ -146,7 +146,7 @@ extension FleetRunner {
             for target in beacons.targets { add(target, ad: nil, sessions) }
         }
         let offsets = targets.map { item -> Double? in
-            guard item.target.event == "progress", let part = prepared.pod.first(where: { $0.place.index == item.ad && $0.plays }), let plan = part.plan.plan else { return nil }
+            guard item.target.event == "progress", let part = prepared.pod.first(where: { $0.place.index == item.ad && $0.plays }), let plan = part.plan.playback?.plan else { return nil }
             return plan.progress.first { $0.targets.contains { $0.url == item.target.url } }?.at.seconds
         }
         let duration = playing.reduce(Duration.zero) { $0 + ($1.media?.timeline.info.exactDuration ?? .zero) }

@@ -21,20 +21,20 @@ extension FleetRunner {
     static func rewardCallbackRow(of ad: FleetAd, session: SessionConfiguration) -> (event: String, source: String, template: String, ad: Int?)? {
         guard let callback = session.rewardCallback else { return nil }
         if ad.pod.isEmpty {
-            return ad.plan.rules?.reward == nil ? nil : ("rewardCallback", "reward callback", callback.url, nil)
+            return ad.plan.playback?.rules.reward == nil ? nil : ("rewardCallback", "reward callback", callback.url, nil)
         }
         let playing = ad.pod.filter(\.plays)
-        guard let last = playing.last, playing.contains(where: { $0.plan.rules?.reward != nil }) else { return nil }
+        guard let last = playing.last, playing.contains(where: { $0.plan.playback?.rules.reward != nil }) else { return nil }
         return ("rewardCallback", "reward callback", callback.url, last.place.index)
     }
 
     /// The scenario facts of the ads that play: one ad, or each ad of a pod that plays, by place.
     static func scenarioFacts(of ad: FleetAd) -> [(place: Int?, facts: FleetScenario.Facts)] {
         guard !ad.pod.isEmpty else {
-            return [(nil, FleetScenario.Facts(duration: ad.timeline?.info.exactDuration ?? .zero, skipOffset: ad.plan.rules?.skipOffset))]
+            return [(nil, FleetScenario.Facts(duration: ad.timeline?.info.exactDuration ?? .zero, skipOffset: ad.plan.playback?.rules.skipOffset))]
         }
         return ad.pod.filter(\.plays).map { part in
-            (part.place.index, FleetScenario.Facts(duration: part.media?.timeline.info.exactDuration ?? .zero, skipOffset: part.plan.rules?.skipOffset))
+            (part.place.index, FleetScenario.Facts(duration: part.media?.timeline.info.exactDuration ?? .zero, skipOffset: part.plan.playback?.rules.skipOffset))
         }
     }
 
@@ -47,7 +47,7 @@ extension FleetRunner {
             if seen.insert(FleetTally.key(event: target.event, source: target.source.description, template: target.url)).inserted { all.append(target) }
         }
         for beacons in ad.steps.preludeBeacons { beacons.targets.forEach(add) }
-        guard let plan = ad.plan else { return all }
+        guard let plan = ad.playback?.plan else { return all }
         // On simulated networks a session whose media is not ready in time fires the ad's Error URLs (402).
         if withErrors { ad.ad?.errorURLs.map(AdPreparation.errorTarget).forEach(add) }
         for name in PlaybackEvent.Name.allCases {

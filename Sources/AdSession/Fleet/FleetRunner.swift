@@ -79,9 +79,9 @@ public struct FleetRunner: Sendable {
                          decodeSeconds: decodeSeconds)
         ad.streaming = media.streaming
         if let mix = configuration.networkMix {
-            if ad.plan.rules?.viewability == .measured {
+            if ad.plan.playback?.rules.viewability == .measured {
                 // The oracle does not work out how stalls break the runs in view: the sessions say undetermined.
-                ad.plan.rules?.viewability = .undetermined
+                ad.plan.playback?.rules.viewability = .undetermined
                 ad.plan.steps.append(.warning("viewability on simulated networks is not predicted yet: the sessions fire ViewUndetermined (not Viewable or NotViewable)"))
             }
             // One map of the media's bytes; each network of the mix downloads it its own way.
@@ -232,7 +232,7 @@ public struct FleetRunner: Sendable {
         if !prepared.pod.isEmpty {
             return await podReport(prepared, targets: targets, tally: tally, hits: hits, seconds: seconds, warnings: warnings)
         }
-        guard let timeline = prepared.timeline, let rules = prepared.plan.rules, let plan = prepared.plan.plan else {
+        guard let timeline = prepared.timeline, let rules = prepared.plan.playback?.rules, let plan = prepared.plan.playback?.plan else {
             // The ad cannot play: every session fired what comes before playback (the ad's error to its Error URLs).
             return prepared.plan.failure == nil ? nil
                 : await failureReport(prepared, targets: targets.map(\.target), tally: tally, hits: hits, seconds: seconds, warnings: warnings)
