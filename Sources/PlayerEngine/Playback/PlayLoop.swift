@@ -99,11 +99,14 @@ struct PlayLoop {
                 step += 1
             }
             if due.failure == target, machine.phase == .playing, let failure = feed.pendingFailure { throw failure }
-            try await endStall(due, at: target, onEvent: onEvent)
+            // The network steps are entered only when there is a network: each async call takes a frame from the task's
+            // allocator even when it returns at once, on every frame of every session.
+            if stall != nil { try await endStall(due, at: target, onEvent: onEvent) }
             if try replay(reopen) { continue }
             guard due.frame == target, machine.phase == .playing else { continue }
-            if await simulatedStall(at: target, onEvent: onEvent) { continue }
-            if try await measuredStall(at: target, lateness: lateness, clock: clock, from: sessionStart, onEvent: onEvent) { continue }
+            if configuration.delivery != nil, await simulatedStall(at: target, onEvent: onEvent) { continue }
+            if configuration.measuredNetwork != nil,
+               try await measuredStall(at: target, lateness: lateness, clock: clock, from: sessionStart, onEvent: onEvent) { continue }
             present(at: target, lateness: lateness, due: due)
         }
     }
