@@ -18,75 +18,67 @@ import Testing
     }
 
     @Test func theBoundIsSharedAmongTheHoldsAndBeaconsWaitAtTwiceIt() {
-        let machine = Machine(limit: 5, holds: 2)
-        #expect(machine.limit == 3 && machine.ceiling == 6, "5 over 2 holds rounds up to 3 each")
-        #expect(Machine(limit: 0, holds: 0).limit == 1, "at least one hold, and one beacon in it")
+        #expect(Machine.share(of: 5, among: 2) == 3, "5 over 2 holds rounds up to 3 each")
+        #expect(Machine(limit: 3).ceiling == 6)
+        #expect(Machine.share(of: 0, among: 0) == 1 && Machine(limit: 0).limit == 1, "at least one hold, and one beacon in it")
     }
 
     @Test func aSessionTakesTheAverageRoomAndWaitsWhenItDoesNotFit() {
-        var machine = Machine(limit: 4, holds: 1)
-        #expect(machine.startSession(hold: 0) == 1, "no average yet: room for one")
-        for _ in 0..<3 { #expect(machine.sendBeacon(hold: 0, roomy: false) == true) }  // 3 past the room: 4 outstanding
+        var machine = Machine(limit: 4)
+        #expect(machine.startSession() == 1, "no average yet: room for one")
+        for _ in 0..<3 { #expect(machine.sendBeacon(roomy: false) == true) }  // 3 past the room: 4 outstanding
         #expect(machine.room == 3)
-        #expect(machine.startSession(hold: 0) == nil, "4 outstanding + 3 is over 4")
-        #expect(machine.wait(session: 7, hold: 0) == nil)
+        #expect(machine.startSession() == nil, "4 outstanding + 3 is over 4")
+        #expect(machine.wait(session: 7) == nil)
         #expect(machine.waiting.sessions == 1)
         // Answers: 3, 2, then 1 outstanding; room for 3 fits only at 1.
-        #expect(machine.answered(hold: 0).isEmpty)
-        #expect(machine.answered(hold: 0).isEmpty)
-        #expect(Self.split(machine.answered(hold: 0)).sessions == [[7, 3]])
+        #expect(machine.answered().isEmpty)
+        #expect(machine.answered().isEmpty)
+        #expect(Self.split(machine.answered()).sessions == [[7, 3]])
         #expect(machine.outstanding == 4 && machine.sessionsStarted == 2)
     }
 
-    @Test func aSessionAloneInItsHoldStartsWhateverItsRoom() {
-        var machine = Machine(limit: 2, holds: 2)  // one per hold
-        #expect(machine.startSession(hold: 1) == 1)
-        #expect(machine.sendBeacon(hold: 1, roomy: true) == true)
-        #expect(machine.sendBeacon(hold: 1, roomy: false) == true)
-        #expect(machine.startSession(hold: 0) == 1, "the other hold has nothing outstanding")
-    }
-
     @Test func aBeaconPastItsRoomWaitsAtTheCeilingAndGoesBeforeANewSession() {
-        var machine = Machine(limit: 1, holds: 1)  // ceiling 2
-        #expect(machine.startSession(hold: 0) == 1)
-        #expect(machine.sendBeacon(hold: 0, roomy: true) == true)
-        #expect(machine.sendBeacon(hold: 0, roomy: false) == true)
-        #expect(machine.sendBeacon(hold: 0, roomy: false) == false, "2 outstanding: at the ceiling")
-        #expect(machine.wait(beacon: 1, hold: 0) == nil)
-        #expect(machine.wait(session: 9, hold: 0) == nil)
+        var machine = Machine(limit: 1)  // ceiling 2
+        #expect(machine.startSession() == 1)
+        #expect(machine.sendBeacon(roomy: true) == true)
+        #expect(machine.sendBeacon(roomy: false) == true)
+        #expect(machine.sendBeacon(roomy: false) == false, "2 outstanding: at the ceiling")
+        #expect(machine.wait(beacon: 1) == nil)
+        #expect(machine.wait(session: 9) == nil)
         // One answer: the beacon of the session under way goes first; the new session still does not fit.
-        let first = Self.split(machine.answered(hold: 0))
+        let first = Self.split(machine.answered())
         #expect(first.beacons == [1] && first.sessions.isEmpty)
-        #expect(machine.sendBeacon(hold: 0, roomy: false) == true)
-        #expect(machine.answered(hold: 0).isEmpty)
-        #expect(Self.split(machine.answered(hold: 0)).sessions == [[9, 1]], "the session goes when nothing is outstanding")
+        #expect(machine.sendBeacon(roomy: false) == true)
+        #expect(machine.answered().isEmpty)
+        #expect(Self.split(machine.answered()).sessions == [[9, 1]], "the session goes when nothing is outstanding")
         #expect(machine.outstanding == 1 && machine.waiting.sessions == 0)
     }
 
     @Test func aWaiterLooksAgainAtOnceWhenRoomWasFreedMeanwhile() {
-        var machine = Machine(limit: 1, holds: 1)
-        #expect(Self.split(machine.wait(session: 3, hold: 0).map { [$0] } ?? []).sessions == [[3, 1]])
-        #expect(Self.split(machine.wait(beacon: 4, hold: 0).map { [$0] } ?? []).beacons == [4], "below the ceiling")
+        var machine = Machine(limit: 1)
+        #expect(Self.split(machine.wait(session: 3).map { [$0] } ?? []).sessions == [[3, 1]])
+        #expect(Self.split(machine.wait(beacon: 4).map { [$0] } ?? []).beacons == [4], "below the ceiling")
     }
 
     @Test func unusedRoomIsGivenBackWhenASessionEnds() {
-        var machine = Machine(limit: 1, holds: 1)
-        #expect(machine.startSession(hold: 0) == 1)
-        #expect(machine.wait(session: 5, hold: 0) == nil)
-        #expect(machine.sessionEnded(hold: 0, unused: 0).isEmpty)
-        #expect(Self.split(machine.sessionEnded(hold: 0, unused: 1)).sessions == [[5, 1]], "the room given back lets the next go")
+        var machine = Machine(limit: 1)
+        #expect(machine.startSession() == 1)
+        #expect(machine.wait(session: 5) == nil)
+        #expect(machine.sessionEnded(unused: 0).isEmpty)
+        #expect(Self.split(machine.sessionEnded(unused: 1)).sessions == [[5, 1]], "the room given back lets the next go")
     }
 
     @Test func stoppingLetsEveryWaiterGoAndNothingWaitsAfter() {
-        var machine = Machine(limit: 1, holds: 2)
-        _ = machine.startSession(hold: 0)
-        for _ in 0..<2 { _ = machine.sendBeacon(hold: 0, roomy: false) }
-        #expect(machine.wait(session: 1, hold: 0) == nil)
-        #expect(machine.wait(beacon: 2, hold: 0) == nil)
+        var machine = Machine(limit: 1)
+        _ = machine.startSession()
+        for _ in 0..<2 { _ = machine.sendBeacon(roomy: false) }
+        #expect(machine.wait(session: 1) == nil)
+        #expect(machine.wait(beacon: 2) == nil)
         let stopped = Self.split(machine.stop())
         #expect(stopped.sessions == [[1, 0]] && stopped.beacons == [2], "sessions start nothing (room 0)")
-        #expect(machine.startSession(hold: 0) == 0)
-        #expect(machine.sendBeacon(hold: 0, roomy: false) == true)
+        #expect(machine.startSession() == 0)
+        #expect(machine.sendBeacon(roomy: false) == true)
         #expect(machine.waiting.sessions == 0 && machine.waiting.beacons == 0)
     }
 }

@@ -15,8 +15,7 @@ import TrackingBeacons
 /// Each hold's admission is a machine of its own with its share of `limit`: the room a session takes is the average of
 /// its own hold's sessions, not the fleet's.
 final class FleetTally: Sendable {
-    /// One hold's counts and who may start and send through it, behind the hold's lock. Its admission has one hold
-    /// (index 0): the hold's own.
+    /// One hold's counts and who may start and send through it, behind the hold's lock.
     struct Shard: Sendable {
         var counts: Counts
         var admission: Admission
@@ -51,7 +50,7 @@ final class FleetTally: Sendable {
         for (position, key) in keys.enumerated() where index[key] == nil { index[key] = position }
         self.keys = index
         let share = Admission.share(of: limit, among: holds)
-        shards = (0..<max(1, holds)).map { _ in Locked(Shard(counts: Counts(rows: keys.count), admission: Admission(limit: share, holds: 1))) }
+        shards = (0..<max(1, holds)).map { _ in Locked(Shard(counts: Counts(rows: keys.count), admission: Admission(limit: share))) }
         self.targetOf = targetOf
     }
 
@@ -120,9 +119,9 @@ final class FleetTally: Sendable {
     /// the session starts without looking again, and sessions start at the pace their beacons are answered.
     nonisolated(nonsending) func admitSession(hold: Int = 0) async -> Room {
         let shard = shards[hold]
-        if let room = shard.withLock({ $0.admission.startSession(hold: 0) }) { return Room(hold: hold, left: room) }
+        if let room = shard.withLock({ $0.admission.startSession() }) { return Room(hold: hold, left: room) }
         let room = await withCheckedContinuation { (continuation: CheckedContinuation<Int, Never>) in
-            if let now = shard.withLock({ $0.admission.wait(session: continuation, hold: 0) }) { Self.resume([now]) }
+            if let now = shard.withLock({ $0.admission.wait(session: continuation) }) { Self.resume([now]) }
         }
         return Room(hold: hold, left: room)
     }
@@ -132,7 +131,7 @@ final class FleetTally: Sendable {
         let left = room.left
         room.left = 0
         guard left > 0 else { return }
-        Self.resume(shards[room.hold].withLock { $0.admission.sessionEnded(hold: 0, unused: left) })
+        Self.resume(shards[room.hold].withLock { $0.admission.sessionEnded(unused: left) })
     }
 
     /// Counts a beacon as sent, in its session's hold: in its session's room while there is some; past it (or with no
@@ -144,14 +143,14 @@ final class FleetTally: Sendable {
         let roomy = (room?.left ?? 0) > 0
         if roomy { room!.left -= 1 }
         func take(_ shard: inout Shard) -> Bool {
-            guard shard.admission.sendBeacon(hold: 0, roomy: roomy) else { return false }
+            guard shard.admission.sendBeacon(roomy: roomy) else { return false }
             shard.counts.countSent(row: index)
             return true
         }
         while !shard.withLock(take) {
             await withCheckedContinuation { continuation in
                 // Freed between the check and here: go round again at once; else wait for an answer.
-                if let now = shard.withLock({ $0.admission.wait(beacon: continuation, hold: 0) }) { Self.resume([now]) }
+                if let now = shard.withLock({ $0.admission.wait(beacon: continuation) }) { Self.resume([now]) }
             }
         }
         return index
@@ -181,7 +180,7 @@ final class FleetTally: Sendable {
         let target = record.wasSent && index != nil ? targetOf(record.url) : nil
         let actions = shards[hold].withLock { shard -> [Admission.Action] in
             shard.counts.count(record, row: index, target: target)
-            return record.isFinalAttempt ? shard.admission.answered(hold: 0) : []
+            return record.isFinalAttempt ? shard.admission.answered() : []
         }
         Self.resume(actions)
     }
