@@ -19,9 +19,9 @@ public struct RequestURL: Sendable, Hashable, CustomStringConvertible {
     public let host: String
     /// The port to connect to: the one written, else the scheme's default.
     public let port: Int
-    /// Where the request target is in `text` (UTF-8 offsets, `URLScanner`): its path and query, no fragment; nil when
-    /// it has neither.
-    private let targetRange: Range<Int>?
+    /// Where the request target is in `text` (UTF-8 offsets, `URLScanner`): its path and query, no fragment; empty
+    /// (at the end) when it has neither.
+    private let targetRange: Range<Int>
 
     /// The URL as Foundation reads it (async-http-client's input, the base of a relative redirect).
     public var url: URL {
@@ -46,7 +46,6 @@ public struct RequestURL: Sendable, Hashable, CustomStringConvertible {
     /// path), then the text's path and query (empty, or from its first `/` or `?`). A request line can be written
     /// from them straight.
     public var requestTargetParts: (slash: Bool, rest: Substring) {
-        guard let targetRange else { return (true, "") }
         let utf8 = text.utf8
         let rest = Substring(utf8[utf8.index(utf8.startIndex, offsetBy: targetRange.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: targetRange.upperBound)])
         return (rest.utf8.first != UInt8(ascii: "/"), rest)
@@ -57,8 +56,7 @@ public struct RequestURL: Sendable, Hashable, CustomStringConvertible {
     public func withRequestTargetBytes<Result>(_ body: (_ slash: Bool, _ rest: UnsafeRawBufferPointer) -> Result) -> Result {
         var text = text
         return text.withUTF8 { bytes in
-            let range = targetRange ?? bytes.count..<bytes.count
-            let rest = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[range])
+            let rest = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[targetRange])
             return body(rest.first != UInt8(ascii: "/"), rest)
         }
     }
@@ -120,11 +118,11 @@ public struct RequestURL: Sendable, Hashable, CustomStringConvertible {
             throw .ambiguous
         }
         let absolute = url.absoluteString
-        let target = URLScanner.withScan(of: absolute) { _, scan -> Range<Int>? in
+        let target = URLScanner.withScan(of: absolute) { bytes, scan -> Range<Int> in
             switch scan {
-            case let .plain(_, _, _, target): target.isEmpty ? nil : target
-            case let .other(target): target
-            case nil: nil
+            case let .plain(_, _, _, target): target
+            case let .other(target?): target
+            case .other(nil), nil: bytes.count..<bytes.count
             }
         }
         return RequestURL(text: absolute, parsed: url, scheme: scheme, host: plainHost.lowercased(), port: port, targetRange: target)
@@ -161,7 +159,7 @@ public struct RequestURL: Sendable, Hashable, CustomStringConvertible {
                 return hostRange.count
             }
             return .plain(RequestURL(text: text, parsed: nil, scheme: https ? "https" : "http", host: host, port: port,
-                                     targetRange: target.isEmpty ? nil : target))
+                                     targetRange: target))
         }
     }
 
