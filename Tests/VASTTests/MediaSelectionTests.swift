@@ -13,6 +13,38 @@ struct MediaSelectionTests {
         MediaFile(id: "high-webm", delivery: "progressive", type: "video/webm", width: 1280, height: 720, bitrate: 2000, url: "https://c/high.webm"),
     ]
 
+    /// The order a player tries the files in is chosen once, and equals choosing again among the files left each
+    /// time one fails: every progressive file by the rules, then the manifest once no progressive file is left (the
+    /// kind preference applied to what is left, so the manifest's turn sets nothing aside).
+    @Test func ranking_isTheRulesAppliedAgainToWhatIsLeft_withStructuredReasons() throws {
+        let ranking = try MediaFileSelector.rank(Self.files)
+        #expect(ranking.candidates.map(\.file.id) == ["high", "high-webm", "mid", "low", "stream"])
+        #expect(ranking.candidates.map(\.preferStreaming) == [false, false, false, false, nil])
+        #expect(ranking.candidates[0].why == .rules([.highestBitrate(kbps: 2000)], tieBroken: true))
+        #expect(ranking.candidates[2].why == .rules([.highestBitrate(kbps: 1100)], tieBroken: false))
+        #expect(ranking.unplayable == [2: .interactive(apiFramework: "VPAID")])
+        #expect(ranking.selection(at: 0) == (try MediaFileSelector.select(from: Self.files)))
+
+        // The manifest's turn, once every progressive file failed: those say so, nothing is "preferred" any more.
+        let failed = Dictionary(uniqueKeysWithValues: [3, 4, 5, 6].map { ($0, MediaFileRejection.couldNotOpen(code: .mediaFileNotFound, message: "gone")) })
+        let last = ranking.selection(at: 4, failures: failed)
+        #expect(last.index == 1 && last.reason == "highest bitrate 4000 kbps → #1 (id stream, application/x-mpegURL, 4000 kbps, 1920x1080)")
+        #expect(last.rejected.map(\.reason) == ["VPAID apiFramework (interactive JavaScript, not played)"] + Array(repeating: "could not be played (VAST 401: gone)", count: 4))
+        // Before that, the manifest is set aside for the progressive kind.
+        #expect(ranking.selection(at: 1).rejected.first { $0.index == 1 }?.why == .otherKindPreferred(preferStreaming: false))
+    }
+
+    /// A file listed twice is one candidate (it is not tried twice), and the copy is not counted by the rules after it.
+    @Test func ranking_triesAFileListedTwiceOnce() throws {
+        let a = MediaFile(id: "a", type: "video/mp4", width: 640, height: 360, bitrate: 900, url: "https://c/a.mp4")
+        let b = MediaFile(id: "b", type: "video/mp4", width: 640, height: 360, bitrate: 500, url: "https://c/b.mp4")
+        let ranking = try MediaFileSelector.rank([a, b, a])
+        #expect(ranking.candidates.map(\.index) == [1, 2])
+        let forced = try MediaFileSelector.rank([a, b], criteria: .init(forcedFile: "2"))
+        #expect(forced.candidates.map(\.index) == [2] && forced.candidates[0].why == .forced("2", byID: false, warning: nil))
+        #expect(forced.selection(at: 0).reason == "forced by --media-file 2 (index)")
+    }
+
     @Test func hlsBesideProgressiveFiles_isPassedOver_andVPAIDRejected_withReasons() throws {
         let selection = try MediaFileSelector.select(from: Self.files)
         let reasons = Dictionary(uniqueKeysWithValues: selection.rejected.map { ($0.file.id ?? "", $0.reason) })
@@ -25,7 +57,7 @@ struct MediaSelectionTests {
     // Issue 23: `delivery` is a hint; HLS plays; DASH says why not.
     @Test func mp4LabelledStreaming_isPlayedAsTheProgressiveFileItIs() throws {
         let file = MediaFile(id: "mp4", delivery: "streaming", type: "video/mp4", width: 640, height: 360, bitrate: 500, url: "https://c/a.mp4")
-        #expect(MediaFileSelector.unplayableReason(file) == nil)
+        #expect(MediaFileSelector.unplayable(file) == nil)
         #expect(try MediaFileSelector.select(from: [file]).file.id == "mp4")
     }
 
@@ -49,7 +81,7 @@ struct MediaSelectionTests {
     @Test func dashOnly_isChosen_byTypeOrByItsMPDPath_andIsAFallbackBehindProgressiveFiles() throws {
         let typed = MediaFile(id: "dash", delivery: "streaming", type: "application/dash+xml", url: "https://c/manifest")
         let byPath = MediaFile(id: "path", delivery: "streaming", type: "video/unknown", url: "https://c/ad/Manifest.MPD?token=1")
-        #expect(MediaFileSelector.unplayableReason(typed) == nil)
+        #expect(MediaFileSelector.unplayable(typed) == nil)
         #expect(try MediaFileSelector.select(from: [typed]).file.id == "dash")
         #expect(try MediaFileSelector.select(from: [byPath]).file.id == "path")
         #expect(MediaFileSelector.isDASH(byPath) && !MediaFileSelector.isHLS(byPath))

@@ -104,15 +104,24 @@ struct AdPreparation {
         steps += await verificationSteps(ad)
 
         let inLineTagURL = ad.inLineResponseURL ?? tagURL.absoluteString
+        // The files in the order they are tried, chosen once: the opener walks them, the report renders them.
+        let ranking: MediaRanking
+        do {
+            ranking = try MediaFileSelector.rank(linear.mediaFiles, criteria: criteria)
+        } catch {
+            if case .inspect(openMedia: false) = purpose { return AdTurn(place: place, plan: SessionPlan(steps: steps, ad: ad), media: nil) }
+            // Stopped (a signal): see below.
+            if Task.isCancelled { return nil }
+            return failed(SessionError(kind: .media, code: error.code, message: error.message), steps, errorTargets: ad.errorURLs.map(Self.errorTarget))
+        }
         if case .inspect(openMedia: false) = purpose {
-            let chosen = try? MediaFileSelector.select(from: linear.mediaFiles, criteria: criteria)
-            return AdTurn(place: place, plan: SessionPlan(steps: steps, ad: ad), media: chosen.map { .chosen($0) })
+            return AdTurn(place: place, plan: SessionPlan(steps: steps, ad: ad), media: .chosen(ranking.selection(at: 0)))
         }
         let opener = MediaOpener(mappings: configuration.mappings, decoderThreads: purpose == .play ? configuration.decoderThreads : 1,
                                  media: environment.media, clock: environment.networkClock, network: configuration.network,
                                  throttleSpeed: Self.realtimeSpeed(configuration))
         let (opening, skipped) = await environment.onMediaExecutor {
-            opener.open(linear.mediaFiles, criteria: criteria, inLineTagURL: inLineTagURL)
+            opener.open(ranking, criteria: criteria, inLineTagURL: inLineTagURL)
         }
         // Stopped (a signal) while the media was opening: FFmpeg gave up at once. Not the media's error: no Error
         // URL is told anything, nothing plays, and the session reports itself interrupted.
@@ -127,8 +136,7 @@ struct AdPreparation {
                                                       measuredNetwork: media.measuredNetwork))
             return AdTurn(place: place, plan: session, media: .opened(media))
         case let .failure(error):
-            return failed(error, steps, errorTargets: ad.errorURLs.map(Self.errorTarget),
-                          chosen: try? MediaFileSelector.select(from: linear.mediaFiles, criteria: criteria))
+            return failed(error, steps, errorTargets: ad.errorURLs.map(Self.errorTarget), chosen: ranking.selection(at: 0))
         }
     }
 

@@ -2,8 +2,8 @@ import PlayerEngine
 import Primitives
 import VAST
 
-/// Opens the media file of a Linear the way a player does: the best file by the selection rules that opens. When it
-/// cannot be opened (not found, not media, truncated before its first frame), the next best is tried, as players
+/// Opens the media file of a Linear the way a player does: the candidates of its `MediaRanking` in turn, until one
+/// opens. When a file cannot be opened (not found, not media, truncated before its first frame), the next is tried, as players
 /// fall back within an ad's MediaFiles; only when none opens does the ad fail, with the first (the preferred file's)
 /// error. A file the user forced (`--media-file`) is the only one tried.
 struct MediaOpener {
@@ -31,59 +31,68 @@ struct MediaOpener {
         var streaming: StreamingOptions? = nil
     }
 
-    /// The file opened, or the error to report; `skipped` says why each better file was passed over, in order.
-    func open(_ files: [MediaFile], criteria: MediaSelectionCriteria, inLineTagURL: String) -> (Result<Opened, SessionError>, skipped: [String]) {
-        // Files tried and not played, by position in the tag: the selector passes over them, and lists why.
-        var tried: [Int: String] = [:]
+    /// The first candidate of `ranking` that opens, or the error to report (the first candidate's); `skipped` says
+    /// why each better file was passed over, in order.
+    func open(_ ranking: MediaRanking, criteria: MediaSelectionCriteria, inLineTagURL: String) -> (Result<Opened, SessionError>, skipped: [String]) {
+        // Files tried and not played, by position in the tag: the report lists why.
+        var failures: [Int: MediaFileRejection] = [:]
         var firstFailure: SessionError?
         var skipped: [String] = []
-        while true {
-            var selection: MediaSelection
-            do {
-                selection = try MediaFileSelector.select(from: files, criteria: criteria, excluding: tried)
-            } catch {
-                return (.failure(firstFailure ?? SessionError(kind: .media, code: error.code, message: error.message)), skipped)
-            }
-            let attempt: Result<(String, any MediaSource), MediaError>
-            var delivery: MediaDelivery?
-            var sinceRequested = clock.stopwatch()
-            let streaming = MediaFileSelector.isStreaming(selection.file) ? StreamingOptions(chooseVariant: Self.variantChooser(
-                criteria, network: network, type: MediaFileSelector.isDASH(selection.file) ? MediaFileSelector.dashType : Self.hlsType)) : nil
-            switch MediaLocator(mappings: mappings).locate(selection.file.url, inLineTagURL: inLineTagURL) {
-            case let .success(location):
-                do {
-                    var options = MediaOpenOptions(decoderThreads: decoderThreads)
-                    options.mapDelivery = network != nil
-                    options.streaming = streaming
-                    if let speed = throttleSpeed, let network {
-                        options.throttle = MediaThrottle(profile: network.profile, speed: speed, stopwatch: { [clock] in clock.stopwatch() })
-                    }
-                    sinceRequested = clock.stopwatch()
-                    let source = try media.open(location, options: options)
-                    delivery = try network.map { network throws(MediaError) in try Self.delivery(of: source, at: location, network: network, media: media, streaming: streaming) }
-                    attempt = .success((location, source))
-                } catch {
-                    attempt = .failure(error)
-                }
-            case let .failure(error):
-                attempt = .failure(error)
-            }
-            switch attempt {
-            case let .success((location, source)):
-                selection.reason += Self.streamingNote(selection.file, info: source.info)
-                return (.success(Opened(selection: selection, location: location, source: source, delivery: delivery, sinceRequested: sinceRequested,
-                                        streaming: streaming)), skipped)
+        tries: for (rank, candidate) in ranking.candidates.enumerated() {
+            switch attempt(candidate.file, criteria: criteria, inLineTagURL: inLineTagURL) {
+            case let .success(opened):
+                let selection = ranking.selection(at: rank, failures: failures, playedAs: Self.playedAs(candidate.file, info: opened.source.info))
+                return (.success(Opened(selection: selection, location: opened.location, source: opened.source, delivery: opened.delivery,
+                                        sinceRequested: opened.sinceRequested, streaming: opened.streaming)), skipped)
             case let .failure(error):
                 let failure = SessionError(kind: .media, code: error.vastCode, message: error.description)
                 firstFailure = firstFailure ?? failure
                 // The same file listed twice is not tried twice.
-                for (offset, file) in files.enumerated() where file == selection.file {
-                    tried[offset + 1] = "could not be played (VAST \(error.vastCode): \(error.description))"
+                for (offset, file) in ranking.files.enumerated() where file == candidate.file {
+                    failures[offset + 1] = .couldNotOpen(code: error.vastCode, message: error.description)
                 }
                 // Stopped (a signal): FFmpeg was told to give up, and no other file is tried.
-                if criteria.forcedFile != nil || tried.count == files.count || Task.isCancelled { return (.failure(firstFailure!), skipped) }
-                skipped.append("media file \(selection.file.url) cannot be played (VAST \(error.vastCode): \(error.description)); trying the next one")
+                if criteria.forcedFile != nil || failures.count == ranking.files.count || Task.isCancelled { break tries }
+                skipped.append("media file \(candidate.file.url) cannot be played (VAST \(error.vastCode): \(error.description)); trying the next one")
             }
+        }
+        return (.failure(firstFailure!), skipped)
+    }
+
+    /// One file opened (not yet with its report), or why it could not be.
+    private struct Attempt {
+        var location: String
+        var source: any MediaSource
+        var delivery: MediaDelivery?
+        var sinceRequested: @Sendable () -> Duration
+        var streaming: StreamingOptions?
+    }
+
+    /// Opens `file`: located (`--map`), opened through the throttle in real time under `--network`, and its download
+    /// under the simulated network checked against the media timeout.
+    private func attempt(_ file: MediaFile, criteria: MediaSelectionCriteria, inLineTagURL: String) -> Result<Attempt, MediaError> {
+        let streaming = MediaFileSelector.isStreaming(file) ? StreamingOptions(chooseVariant: Self.variantChooser(
+            criteria, network: network, type: MediaFileSelector.isDASH(file) ? MediaFileSelector.dashType : Self.hlsType)) : nil
+        let location: String
+        switch MediaLocator(mappings: mappings).locate(file.url, inLineTagURL: inLineTagURL) {
+        case let .success(located): location = located
+        case let .failure(error): return .failure(error)
+        }
+        var options = MediaOpenOptions(decoderThreads: decoderThreads)
+        options.mapDelivery = network != nil
+        options.streaming = streaming
+        if let speed = throttleSpeed, let network {
+            options.throttle = MediaThrottle(profile: network.profile, speed: speed, stopwatch: { [clock] in clock.stopwatch() })
+        }
+        let sinceRequested = clock.stopwatch()
+        do {
+            let source = try media.open(location, options: options)
+            let delivery = try network.map { network throws(MediaError) in
+                try Self.delivery(of: source, at: location, network: network, media: media, streaming: streaming)
+            }
+            return .success(Attempt(location: location, source: source, delivery: delivery, sinceRequested: sinceRequested, streaming: streaming))
+        } catch {
+            return .failure(error)
         }
     }
 
@@ -92,14 +101,12 @@ struct MediaOpener {
 
     /// What `inspect`'s "why" adds for streaming media: the HLS variant or DASH representation played, or that a
     /// file labelled `delivery="streaming"` played as the progressive file it is.
-    static func streamingNote(_ file: MediaFile, info: MediaInfo) -> String {
-        let kind = info.format == "dash" ? "DASH" : "HLS"
-        if let variant = info.variant { return "; \(kind) \(variant)" }
-        if MediaFileSelector.isStreaming(file) { return "; \(kind) media playlist" }
-        if file.delivery?.lowercased() == "streaming" {
-            return "; labelled delivery=\"streaming\", played as the progressive file it is (\(info.format))"
-        }
-        return ""
+    static func playedAs(_ file: MediaFile, info: MediaInfo) -> MediaSelection.PlayedAs? {
+        let dash = info.format == "dash"
+        if let variant = info.variant { return .variant(dash: dash, variant) }
+        if MediaFileSelector.isStreaming(file) { return .mediaPlaylist(dash: dash) }
+        if file.delivery?.lowercased() == "streaming" { return .progressive(format: info.format) }
+        return nil
     }
 
     /// Chooses an HLS master playlist's variant (a DASH manifest's video representation) by the MediaFile rule

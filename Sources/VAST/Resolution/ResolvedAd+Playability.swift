@@ -21,7 +21,7 @@ extension ResolvedAd {
             return VASTError(.trafficking, "\(label) has no Linear creative", errorURLs: errorURLs)
         }
         do {
-            _ = try MediaFileSelector.select(from: linear.mediaFiles, criteria: criteria)
+            try MediaFileSelector.checkPlayable(linear.mediaFiles, criteria: criteria)
             return nil
         } catch {
             var message = "\(label): \(error.message)"

@@ -21,7 +21,7 @@ public struct ResolverConfiguration: Sendable {
     public var resolutionTimeout: Duration
     /// Parser limits for every response.
     public var parserLimits: ParserLimits
-    /// What the player can play: an ad is playable when `MediaFileSelector.select(from:criteria:)` accepts one of
+    /// What the player can play: an ad is playable when `MediaFileSelector.checkPlayable` accepts one of
     /// its Linear's MediaFiles with these criteria (only `forcedFile` changes the answer). The default ad is the
     /// first playable one; unplayable ads before it are reported as failures (see `VASTResolver`).
     public var mediaCriteria: MediaSelectionCriteria

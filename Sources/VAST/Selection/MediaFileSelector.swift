@@ -24,6 +24,11 @@
 /// Files without a bitrate (or a size) are only used by a bitrate (size) rule when no file has one.
 ///
 /// Remaining ties: MIME preference in `playableTypes` order (mp4 first), then document order.
+///
+/// **Ranking** (`rank`): the order a player tries the files in, chosen once: the file the rules choose, then the one
+/// they choose among the rest (the kind preference applied again to what is left), and so on. Each candidate carries
+/// its reason as a value (`MediaChoiceReason`, `MediaRuleStep`), and each file not played its own
+/// (`MediaFileRejection`); the report renders them.
 public enum MediaFileSelector {
     /// MIME types FFmpeg plays as progressive files, in order of preference for tie-breaks.
     public static let playableTypes = ["video/mp4", "video/webm", "video/quicktime", "video/x-m4v", "video/3gpp"]
@@ -53,16 +58,12 @@ public enum MediaFileSelector {
     }
 
     /// Why `file` cannot be played, or `nil` when it can.
-    public static func unplayableReason(_ file: MediaFile) -> String? {
-        if let api = file.apiFramework, api.lowercased().contains("vpaid") {
-            return "\(api) apiFramework (interactive JavaScript, not played)"
-        }
-        if isStreaming(file) { return URLTemplate.isFireable(file.url) ? nil : "empty URL" }
-        guard let type = normalizedType(file) else { return "no type attribute" }
-        if !playableTypes.contains(type) {
-            return "type \(type) is not one of \((playableTypes + hlsTypes.prefix(2) + [dashType]).joined(separator: ", "))"
-        }
-        if !URLTemplate.isFireable(file.url) { return "empty URL" }
+    public static func unplayable(_ file: MediaFile) -> UnplayableMedia? {
+        if let api = file.apiFramework, api.lowercased().contains("vpaid") { return .interactive(apiFramework: api) }
+        if isStreaming(file) { return URLTemplate.isFireable(file.url) ? nil : .emptyURL }
+        guard let type = normalizedType(file) else { return .noType }
+        if !playableTypes.contains(type) { return .unsupportedType(type) }
+        if !URLTemplate.isFireable(file.url) { return .emptyURL }
         return nil
     }
 
@@ -73,58 +74,71 @@ public enum MediaFileSelector {
         return t.isEmpty ? nil : t
     }
 
-    /// Selects from a Linear's files. Throws 403 when no file is playable (or the forced file does not exist).
     /// Whether `forced` (`--media-file`) names one of `files`: by `id`, else by 1-based position.
     public static func names(_ forced: String, in files: [MediaFile]) -> Bool {
         files.contains { $0.id == forced } || Int(forced).map { files.indices.contains($0 - 1) } ?? false
     }
 
-    /// The file to play, by the selection rules, with why and why not each other file.
-    /// - Parameter excluding: files already tried (1-based positions in `files`), each with why it was not played
-    ///   (a player's fallback to the next file): never chosen again, and listed with that reason. Positions stay the
-    ///   tag's, whatever was tried.
-    public static func select(from files: [MediaFile], criteria: MediaSelectionCriteria = .init(), excluding: [Int: String] = [:])
-        throws(VASTError) -> MediaSelection {
-        let indexed = files.enumerated().map { (index: $0.offset + 1, file: $0.element) }
-        var rejected: [Int: String] = [:]
-        for entry in indexed {
-            if let why = excluding[entry.index] ?? unplayableReason(entry.file) { rejected[entry.index] = why }
-        }
-        var playable = indexed.filter { rejected[$0.index] == nil }
-        var passedOver: [Int: String] = [:]
-        // Progressive files before streaming manifests (or the reverse with `preferStreaming`): the other kind is a
-        // fallback.
-        let preferStreaming = criteria.preferStreaming ?? false
-        if playable.contains(where: { isStreaming($0.file) }), playable.contains(where: { !isStreaming($0.file) }) {
-            let note = preferStreaming ? "playable; an HLS or DASH manifest is preferred (--prefer-streaming)"
-                                       : "playable; a progressive file is preferred (HLS and DASH are the fallback; --prefer-streaming)"
-            for entry in playable where isStreaming(entry.file) != preferStreaming { passedOver[entry.index] = note }
-            playable.removeAll { isStreaming($0.file) != preferStreaming }
-        }
+    /// The best file by the rules, with why and why not each other file: `rank`'s first.
+    public static func select(from files: [MediaFile], criteria: MediaSelectionCriteria = .init()) throws(VASTError) -> MediaSelection {
+        try rank(files, criteria: criteria).selection(at: 0)
+    }
 
-        func result(_ chosen: (index: Int, file: MediaFile), _ reason: String) -> MediaSelection {
-            let others = indexed.filter { $0.index != chosen.index }.map {
-                RejectedMediaFile(index: $0.index, file: $0.file,
-                                  reason: rejected[$0.index] ?? passedOver[$0.index] ?? "playable; not chosen (\(describe($0.file)))")
-            }
-            return MediaSelection(file: chosen.file, index: chosen.index, reason: reason, rejected: others)
-        }
+    /// Throws what `rank` throws (403: no file is playable, or the forced file does not exist), without ranking.
+    public static func checkPlayable(_ files: [MediaFile], criteria: MediaSelectionCriteria = .init()) throws(VASTError) {
+        _ = try start(files, criteria: criteria)
+    }
 
+    /// Every playable file in the order a player tries them: the file the rules choose, then the one they choose
+    /// once it (and its copies) are set aside, and so on. Under `forcedFile`, that file alone, playable or not.
+    /// Throws 403 when no file is playable (or the forced file does not exist).
+    public static func rank(_ files: [MediaFile], criteria: MediaSelectionCriteria = .init()) throws(VASTError) -> MediaRanking {
+        let (unplayable, forced) = try start(files, criteria: criteria)
+        var pool = files.enumerated().map { (index: $0.offset + 1, file: $0.element) }.filter { unplayable[$0.index] == nil }
+        if let forced {
+            let candidate = MediaCandidate(index: forced.index, file: files[forced.index - 1],
+                                           why: .forced(criteria.forcedFile!, byID: forced.byID, warning: unplayable[forced.index]),
+                                           preferStreaming: kindPreferred(in: pool, criteria))
+            return MediaRanking(files: files, candidates: [candidate], unplayable: unplayable)
+        }
+        var candidates: [MediaCandidate] = []
+        while !pool.isEmpty {
+            let preferStreaming = kindPreferred(in: pool, criteria)
+            let (chosen, why) = choose(among: pool.filter { preferStreaming == nil || isStreaming($0.file) == preferStreaming }, criteria)
+            candidates.append(MediaCandidate(index: chosen.index, file: chosen.file, why: why, preferStreaming: preferStreaming))
+            // A file listed twice is not tried twice.
+            pool.removeAll { $0.file == chosen.file }
+        }
+        return MediaRanking(files: files, candidates: candidates, unplayable: unplayable)
+    }
+
+    /// Why each file is unplayable, and the forced file's position; or the 403 of no candidate.
+    private static func start(_ files: [MediaFile], criteria: MediaSelectionCriteria) throws(VASTError)
+        -> (unplayable: [Int: UnplayableMedia], forced: (index: Int, byID: Bool)?) {
+        var unplayable: [Int: UnplayableMedia] = [:]
+        for (offset, file) in files.enumerated() { unplayable[offset + 1] = Self.unplayable(file) }
         if let forced = criteria.forcedFile {
             // Callers check `names` first; kept as the selector's own answer for direct use.
-            if let hit = indexed.first(where: { $0.file.id == forced }) {
-                return result(hit, "forced by --media-file \(forced) (id)" + (rejected[hit.index].map { "; warning: \($0)" } ?? ""))
-            }
-            if let n = Int(forced), let hit = indexed.first(where: { $0.index == n }) {
-                return result(hit, "forced by --media-file \(forced) (index)" + (rejected[hit.index].map { "; warning: \($0)" } ?? ""))
-            }
+            if let hit = files.firstIndex(where: { $0.id == forced }) { return (unplayable, (hit + 1, true)) }
+            if let n = Int(forced), files.indices.contains(n - 1) { return (unplayable, (n, false)) }
             throw VASTError(.noSupportedMediaFile, "no MediaFile with id or index \"\(forced)\" among \(files.count)")
         }
-        guard !playable.isEmpty else {
-            let why = indexed.map { "#\($0.index): \(rejected[$0.index] ?? "?")" }.joined(separator: "; ")
+        guard unplayable.count < files.count else {
+            let why = files.indices.map { "#\($0 + 1): \(unplayable[$0 + 1]!)" }.joined(separator: "; ")
             throw VASTError(.noSupportedMediaFile, files.isEmpty ? "no MediaFile" : "no playable MediaFile (\(why))")
         }
+        return (unplayable, nil)
+    }
 
+    /// Progressive files before streaming manifests (or the reverse with `preferStreaming`): when `pool` holds both
+    /// kinds, whether the streaming kind is the one kept; nil when it holds one.
+    private static func kindPreferred(in pool: [Entry], _ criteria: MediaSelectionCriteria) -> Bool? {
+        guard pool.contains(where: { isStreaming($0.file) }), pool.contains(where: { !isStreaming($0.file) }) else { return nil }
+        return criteria.preferStreaming ?? false
+    }
+
+    /// The file the rules choose among `playable` (not empty), and why.
+    private static func choose(among playable: [Entry], _ criteria: MediaSelectionCriteria) -> (Entry, MediaChoiceReason) {
         if let quality = criteria.adcashQuality {
             let sorted = playable.sorted { lhs, rhs in
                 ((lhs.file.effectiveBitrate ?? 0), (lhs.file.area ?? 0), lhs.index)
@@ -136,86 +150,82 @@ public enum MediaFileSelector {
             case .mid: position = (sorted.count - 1) / 2
             case .high: position = sorted.count - 1
             }
-            let chosen = sorted[position]
-            return result(chosen, "Adcash quality \(quality.rawValue): file \(position + 1) of \(sorted.count) by bitrate (\(describe(chosen.file)))")
+            return (sorted[position], .adcashQuality(quality, position: position, count: sorted.count))
         }
-
         var pool = playable
-        var reasons: [String] = []
+        var steps: [MediaRuleStep] = []
         let hasScreen = criteria.screenWidth != nil && criteria.screenHeight != nil
         if let target = criteria.targetBitrateKbps, hasScreen {
-            (pool, reasons) = fittingScreen(pool, criteria, reasons)
-            (pool, reasons) = byBitrate(pool, target: target, reasons)
-            (pool, reasons) = largestArea(pool, reasons)
+            (pool, steps) = fittingScreen(pool, criteria, steps)
+            (pool, steps) = byBitrate(pool, target: target, steps)
+            (pool, steps) = largestArea(pool, steps)
         } else if let target = criteria.targetBitrateKbps {
-            (pool, reasons) = byBitrate(pool, target: target, reasons)
+            (pool, steps) = byBitrate(pool, target: target, steps)
         } else if hasScreen {
-            (pool, reasons) = byScreen(pool, criteria, reasons)
-            (pool, reasons) = byBitrate(pool, target: nil, reasons)
+            (pool, steps) = byScreen(pool, criteria, steps)
+            (pool, steps) = byBitrate(pool, target: nil, steps)
         } else {
-            (pool, reasons) = byBitrate(pool, target: nil, reasons)
-            (pool, reasons) = largestArea(pool, reasons)
+            (pool, steps) = byBitrate(pool, target: nil, steps)
+            (pool, steps) = largestArea(pool, steps)
         }
         let chosen = pool.min { lhs, rhs in
             (typeRank(lhs.file), lhs.index) < (typeRank(rhs.file), rhs.index)
         }!
-        if pool.count > 1 { reasons.append("tie broken by MIME preference then document order") }
-        return result(chosen, reasons.joined(separator: "; ") + " → #\(chosen.index) (\(describe(chosen.file)))")
+        return (chosen, .rules(steps, tieBroken: pool.count > 1))
     }
 
     private typealias Entry = (index: Int, file: MediaFile)
 
-    private static func byBitrate(_ pool: [Entry], target: Int?, _ reasons: [String]) -> ([Entry], [String]) {
+    private static func byBitrate(_ pool: [Entry], target: Int?, _ steps: [MediaRuleStep]) -> ([Entry], [MediaRuleStep]) {
         let known = pool.filter { $0.file.effectiveBitrate != nil }
-        guard !known.isEmpty else { return (pool, reasons + ["no bitrates given"]) }
+        guard !known.isEmpty else { return (pool, steps + [.noBitrates]) }
         let rates = known.map { $0.file.effectiveBitrate! }
+        let step: MediaRuleStep
         let pick: Int
-        var note: String
         if let target {
             if let best = rates.filter({ $0 <= target }).max() {
-                pick = best
-                note = "highest bitrate ≤ \(target) kbps is \(best) kbps"
+                (pick, step) = (best, .highestBitrateWithin(target: target, kbps: best))
             } else {
                 pick = rates.min()!
-                note = "no bitrate ≤ \(target) kbps; lowest is \(pick) kbps"
+                step = .lowestBitrateOver(target: target, kbps: pick)
             }
         } else {
             pick = rates.max()!
-            note = "highest bitrate \(pick) kbps"
+            step = .highestBitrate(kbps: pick)
         }
-        return (known.filter { $0.file.effectiveBitrate == pick }, reasons + [note])
+        return (known.filter { $0.file.effectiveBitrate == pick }, steps + [step])
     }
 
-    private static func byScreen(_ pool: [Entry], _ c: MediaSelectionCriteria, _ reasons: [String]) -> ([Entry], [String]) {
-        guard let w = c.screenWidth, let h = c.screenHeight else { return (pool, reasons) }
+    private static func byScreen(_ pool: [Entry], _ c: MediaSelectionCriteria, _ steps: [MediaRuleStep]) -> ([Entry], [MediaRuleStep]) {
+        guard let w = c.screenWidth, let h = c.screenHeight else { return (pool, steps) }
         let screen = MediaFile.saturatingProduct(w, h)
         let known = pool.filter { $0.file.area != nil }
-        guard !known.isEmpty else { return (pool, reasons + ["no sizes given"]) }
+        guard !known.isEmpty else { return (pool, steps + [.noSizes]) }
         let areas = known.map { $0.file.area! }
         if let best = areas.filter({ $0 <= screen }).max() {
-            return (known.filter { $0.file.area == best }, reasons + ["largest size within \(w)x\(h)"])
+            return (known.filter { $0.file.area == best }, steps + [.largestSizeWithin(width: w, height: h)])
         }
         let smallest = areas.min()!
-        return (known.filter { $0.file.area == smallest }, reasons + ["none fits \(w)x\(h); smallest"])
+        return (known.filter { $0.file.area == smallest }, steps + [.smallestSizeOver(width: w, height: h)])
     }
 
     /// Every file whose area fits the screen; if none does, those of the smallest area.
-    private static func fittingScreen(_ pool: [Entry], _ c: MediaSelectionCriteria, _ reasons: [String]) -> ([Entry], [String]) {
-        guard let w = c.screenWidth, let h = c.screenHeight else { return (pool, reasons) }
+    private static func fittingScreen(_ pool: [Entry], _ c: MediaSelectionCriteria, _ steps: [MediaRuleStep]) -> ([Entry], [MediaRuleStep]) {
+        guard let w = c.screenWidth, let h = c.screenHeight else { return (pool, steps) }
         let screen = MediaFile.saturatingProduct(w, h)
         let known = pool.filter { $0.file.area != nil }
-        guard !known.isEmpty else { return (pool, reasons + ["no sizes given"]) }
+        guard !known.isEmpty else { return (pool, steps + [.noSizes]) }
         let fitting = known.filter { $0.file.area! <= screen }
-        if !fitting.isEmpty { return (fitting, reasons + ["\(fitting.count) of \(pool.count) fit \(w)x\(h)"]) }
+        if !fitting.isEmpty { return (fitting, steps + [.fitting(count: fitting.count, of: pool.count, width: w, height: h)]) }
         let smallest = known.map { $0.file.area! }.min()!
-        return (known.filter { $0.file.area == smallest }, reasons + ["none fits \(w)x\(h); smallest"])
+        return (known.filter { $0.file.area == smallest }, steps + [.smallestSizeOver(width: w, height: h)])
     }
 
     /// The files of the largest known area (all of them when no size is known). Silent: a tie-break.
-    private static func largestArea(_ pool: [Entry], _ reasons: [String]) -> ([Entry], [String]) {
+    private static func largestArea(_ pool: [Entry], _ steps: [MediaRuleStep]) -> ([Entry], [MediaRuleStep]) {
         let largest = pool.compactMap(\.file.area).max()
-        guard let largest else { return (pool, reasons) }
-        return (pool.filter { $0.file.area == largest }, reasons)
+        guard let largest else { return (pool, steps) }
+        return (pool.filter { $0.file.area == largest }, steps)
     }
 
     private static func typeRank(_ file: MediaFile) -> Int {

@@ -1,16 +1,18 @@
-/// A MediaFile that was not chosen, and why.
-public struct RejectedMediaFile: Sendable, Hashable, Codable {
+/// A MediaFile that was not played, and why.
+public struct RejectedMediaFile: Sendable, Hashable {
     /// 1-based position among the Linear's MediaFiles.
     public var index: Int
     /// The file.
     public var file: MediaFile
-    /// Why it was not chosen (`"streaming delivery"`, `"VPAID apiFramework"`, `"playable; bitrate 600 kbps lost
-    /// to 1000 kbps"`…).
-    public var reason: String
+    /// Why it was not played.
+    public var why: MediaFileRejection
 
-    public init(index: Int, file: MediaFile, reason: String) {
+    /// `why` for humans (`"empty URL"`, `"playable; not chosen (id low, video/mp4, 600 kbps)"`…).
+    public var reason: String { why.text(for: file) }
+
+    public init(index: Int, file: MediaFile, why: MediaFileRejection) {
         self.index = index
         self.file = file
-        self.reason = reason
+        self.why = why
     }
 }
