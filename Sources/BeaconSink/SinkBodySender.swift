@@ -9,16 +9,6 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 
-/// Where a streamed answer body comes from.
-enum SinkBodySource {
-    /// These bytes (the pixel).
-    case bytes(ByteBuffer)
-    /// This many zero bytes (a `body=` fault).
-    case zeros(Int)
-    /// `length` bytes of an open media file from offset `start`; the file is `size` bytes long.
-    case file(SinkMediaFile, start: Int, length: Int, size: Int)
-}
-
 /// Sends one answer body, after its head, in chunks on the connection's event loop: as fast as the channel
 /// takes them, or paced to a rate, with an optional pause at a point in the resource. Nothing sleeps: the
 /// pace and the pause are timers on the event loop, the file is read on NIO's blocking thread pool, one

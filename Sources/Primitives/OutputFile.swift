@@ -1,28 +1,5 @@
 import Glibc
 
-/// An output that could not be written: which one, and the system's reason.
-public struct OutputError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The output as the user named it: `--report out.json`, `stdout`.
-    public var output: String
-    /// `strerror` of the failure, or what is wrong with the path.
-    public var reason: String
-    /// The C error number, 0 when the failure is not the system's.
-    public var errno: Int32
-
-    public init(output: String, reason: String, errno: Int32 = 0) {
-        self.output = output
-        self.reason = reason
-        self.errno = errno
-    }
-
-    /// The system's error `code` at `output`.
-    init(output: String, errno code: Int32) {
-        self.init(output: output, reason: String(cString: strerror(code)), errno: code)
-    }
-
-    public var description: String { "\(output): cannot write it (\(reason))" }
-}
-
 /// Every file vplay writes — stdout, the beacon log, the HAR, reports, the Adcash state, the sink's hit log — is
 /// written through this one type, so each write is checked the same way and nothing at an output path is destroyed:
 ///
@@ -304,53 +281,3 @@ public final class OutputFile: Sendable {
     }
 }
 
-/// A file as the system knows it, to tell whether two paths name the same file: its device and inode when it
-/// exists, and its path with every symbolic link and `.`/`..` resolved (for one that does not exist yet: its
-/// folder's resolved path and its name).
-public struct FileIdentity: Sendable, Equatable {
-    public var path: String
-    public var device: UInt64?
-    public var inode: UInt64?
-
-    public init(_ path: String) {
-        var status = stat()
-        if stat(path, &status) == 0 {
-            device = UInt64(status.st_dev)
-            inode = UInt64(status.st_ino)
-            self.path = Self.realPath(path) ?? path
-        } else {
-            let (directory, name) = Self.split(path)
-            let resolved = Self.realPath(directory) ?? directory
-            self.path = (resolved == "/" ? "" : resolved) + "/" + name
-        }
-    }
-
-    /// Whether both name the same file.
-    public func isSame(as other: FileIdentity) -> Bool {
-        if let device, let inode, let otherDevice = other.device, let otherInode = other.inode {
-            return device == otherDevice && inode == otherInode
-        }
-        return path == other.path
-    }
-
-    /// Whether this file is `directory` or anywhere under it.
-    public func isInside(_ directory: FileIdentity) -> Bool {
-        isSame(as: directory) || path.hasPrefix(directory.path == "/" ? "/" : directory.path + "/")
-    }
-
-    /// The folder and the last component of `path` (the folder `.` for a bare name).
-    static func split(_ path: String) -> (directory: String, name: String) {
-        var trimmed = Substring(path)
-        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
-        guard let slash = trimmed.lastIndex(of: "/") else { return (".", String(trimmed)) }
-        let directory = trimmed[..<slash]
-        return (directory.isEmpty ? "/" : String(directory), String(trimmed[trimmed.index(after: slash)...]))
-    }
-
-    /// `realpath(3)` of `path`, nil when it cannot be resolved.
-    static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
-    }
-}

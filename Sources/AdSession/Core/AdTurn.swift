@@ -36,40 +36,6 @@ struct AdTurn<Media> {
 
 extension AdTurn: Sendable where Media: Sendable {}
 
-/// The turns of one session and what fires before them. A single ad is a break of one turn; a pod reports each
-/// ad's outcome, shifts each ad's events to session time and carries the player's state and the pod's reward from
-/// one turn to the next (`BreakState`).
-struct AdBreak<Media> {
-    var kind: BreakKind
-    /// What fires before the first turn (a pod's failed chains beside it, its warnings); empty for a single ad, whose
-    /// turn carries its own.
-    var prelude: SessionPlan
-    var turns: [AdTurn<Media>]
-
-    /// A single ad: its plan and media as the one turn.
-    static func single(_ plan: SessionPlan, media: Media?) -> AdBreak {
-        AdBreak(kind: .single, prelude: SessionPlan(steps: []), turns: [AdTurn(place: BreakAd(index: 1, id: plan.ad?.ad.id, sequence: nil), plan: plan, media: media)])
-    }
-
-    /// The same break playing from other media.
-    func withMedia<Other>(_ transform: (Media) throws -> Other?) rethrows -> AdBreak<Other> {
-        AdBreak<Other>(kind: kind, prelude: prelude, turns: try turns.map { try $0.withMedia(transform) })
-    }
-}
-
-extension AdBreak: Sendable where Media: Sendable {}
-
-/// A single ad, or an ad pod.
-enum BreakKind: Sendable { case single, pod }
-
-/// A turn's media as a session plays it: opened and positioned before its first frame, and opened again from the
-/// start for a replay.
-struct MediaHandle {
-    var source: any MediaSource
-    var duration: Duration
-    var reopen: () throws(MediaError) -> any MediaSource
-}
-
 extension MediaOpening {
     /// Opens `location` again from the start, for a replay or a session that decodes for itself: its timeline is the
     /// one known from the first open or the verified decode.

@@ -167,32 +167,3 @@ public struct PlaybackEvent: Sendable, Equatable {
     }
 }
 
-/// Which ad of an ad break (a pod) something belongs to.
-public struct BreakAd: Sendable, Equatable, Codable {
-    /// 1-based place in the break, in play order (a substitute takes the place of the ad it replaces).
-    public var index: Int
-    /// The ad's `<Ad id>`.
-    public var id: String?
-    /// Its pod `sequence`; nil for a stand-alone ad.
-    public var sequence: Int?
-
-    /// The ad at 1-based place `index` of the break, with its `<Ad id>` and pod `sequence` (nil when stand-alone).
-    public init(index: Int, id: String?, sequence: Int?) {
-        self.index = index
-        self.id = id
-        self.sequence = sequence
-    }
-}
-
-/// What a rewarded ad grants (`adRewarded(name, amount)` in the Adcash SDK).
-public struct Reward: Sendable, Equatable, Codable {
-    /// The name of what is granted (`reward_item` in a reward callback).
-    public var currency: String
-    /// How much of it.
-    public var amount: Double
-    /// A reward of `amount` of `currency`.
-    public init(currency: String, amount: Double) {
-        self.currency = currency
-        self.amount = amount
-    }
-}

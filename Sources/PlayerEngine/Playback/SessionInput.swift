@@ -1,19 +1,4 @@
-/// What the user does to the ad, as a script names it.
-public enum UserAction: String, Sendable, Codable, CaseIterable {
-    /// The actions a script names with these words; each is handled by `AdPlayback`, which refuses those the state does
-    /// not allow (`rejected`).
-    case pause, resume, mute, unmute, skip, click, clickthroughClose, close, endcardClick, replay
-    /// A click on the icon shown (the first one, when several show): its IconClickTracking fires and its
-    /// IconClickThrough opens like a click-through.
-    case iconClick
-}
 
-/// App lifecycle notifications, with iOS names (Android aliases in `init(name:)`).
-public enum LifecycleEvent: String, Sendable, Codable, CaseIterable {
-    /// The iOS notifications a script names with these words; the app is inactive between the first and the last, in
-    /// the background between the second and the third.
-    case willResignActive, didEnterBackground, willEnterForeground, didBecomeActive
-}
 
 /// One input to a session at a session-clock time.
 public enum SessionInput: Sendable, Equatable {
@@ -62,16 +47,3 @@ public enum SessionInput: Sendable, Equatable {
     }
 }
 
-/// Why playback is not advancing. Playback resumes only when none is left.
-public enum SuppressionReason: String, Sendable, Codable, CaseIterable, Comparable {
-    /// The user paused.
-    case user
-    /// The app resigned active (Control Center, an incoming call) but is still visible.
-    case inactive
-    /// The app is in the background.
-    case background
-    /// The click-through page is open over the ad.
-    case clickThrough
-
-    public static func < (lhs: Self, rhs: Self) -> Bool { allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)! }
-}

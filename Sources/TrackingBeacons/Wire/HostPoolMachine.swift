@@ -1,28 +1,4 @@
-/// What the host pool needs of a connection: whether it is still open, the event loop it runs on, and the pool's
-/// record of it (kept in the connection, so the pool finds whether it is live without a lookup, twice a beacon).
-protocol PooledConnection: AnyObject, Sendable {
-    var isActive: Bool { get }
-    var eventLoopID: ObjectIdentifier { get }
-    var membership: PoolMembership { get }
-}
 
-/// A connection's pool record, read and changed only by its pool's machine, under the pool's lock.
-final class PoolMembership: @unchecked Sendable {
-    /// Opened for the pool and not retired.
-    var live = false
-    /// The event loop it was opened for (nil: off any loop).
-    var loop: ObjectIdentifier?
-}
-
-/// What a request gets from its host's pool.
-enum PoolLease<Connection> {
-    /// A slot on an open connection.
-    case slot(Connection)
-    /// Leave to open a new connection (counted already); its other `depth - 1` slots go to the pool once open.
-    case open
-}
-
-extension PoolLease: Sendable where Connection: Sendable {}
 
 /// One host's connections and their free request slots, as a state machine: requests for a slot, connections
 /// opened, failed and released come in; what each waiter is handed goes out. `HostPool` keeps one behind its lock

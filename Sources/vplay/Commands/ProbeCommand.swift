@@ -66,12 +66,3 @@ struct ProbeCommand: AsyncParsableCommand {
     }
 }
 
-/// The counts and speed of one decode or demux pass.
-struct MediaPass {
-    var mode: String
-    var statistics: DecodeStatistics
-    var wallTime: Duration
-    var mediaDuration: Double
-    /// Media seconds processed per wall-clock second.
-    var speed: Double { mediaDuration / max(wallTime.seconds, 1e-9) }
-}

@@ -79,13 +79,6 @@ enum OptionValue {
     }
 }
 
-/// A file an option reads once, as the command line is parsed, with the path it came from (so no output may
-/// replace it).
-struct InputFile<Value: Sendable>: Sendable {
-    var path: String
-    var value: Value
-}
-
 extension ArgumentHelp {
     /// Help that states the default an option parsed by `OptionValue` takes when it is not given.
     static func withDefault(_ abstract: String, _ defaultValue: some CustomStringConvertible, valueName: String? = nil) -> ArgumentHelp {

@@ -21,19 +21,5 @@ public struct StreamVariant: Sendable, Equatable {
     }
 }
 
-/// Which variant to play (an index into the master playlist's variants, in order) and why, for `inspect`.
-public struct VariantChoice: Sendable, Equatable {
-    /// The variant's index among the master playlist's variants, in order.
-    public var index: Int
-    /// Why it was chosen, for humans.
-    public var reason: String
-
-    /// A choice of variant `index` for `reason`.
-    public init(index: Int, reason: String) {
-        self.index = index
-        self.reason = reason
-    }
-}
-
 /// Chooses a variant of an HLS master playlist: the session applies the MediaFile rule (`--bandwidth`, `--screen`).
 public typealias VariantChooser = @Sendable (_ variants: [StreamVariant]) -> VariantChoice
