@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Measures vplay's Swift sources against the size limits of issue 38: no function longer than 80 lines, no file
-longer than 400.
+longer than 400, and one type per file (one top-level struct, enum, class, actor or protocol; a `private` or
+`fileprivate` helper of it may stay beside it, and its nested types live inside it).
 
     scripts/code-sizes.py                      # every function and file over a limit, longest first
     scripts/code-sizes.py --check BASELINE     # exit 1 unless BASELINE lists exactly what is over a limit, at its size
@@ -20,6 +21,8 @@ import sys
 FUNCTION_LIMIT = 80
 FILE_LIMIT = 400
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+TYPES_PER_FILE = 1
+TOP_LEVEL_TYPE = re.compile(r"^(?:(?:public|internal|package|final|indirect|nonisolated)\s+|@\w+(?:\([^)]*\))?\s+)*(?:struct|enum|class|actor|protocol)\s")
 DECLARATION = re.compile(r"\b(func\s+([A-Za-z_][A-Za-z0-9_]*|[^\s(<]+)|init[?!]?\s*[(<]|deinit\b|subscript\s*[(<])")
 
 
@@ -109,6 +112,11 @@ def functions_in(source):
     return found
 
 
+def top_level_types(source):
+    """How many types `source` declares at its top level, `private` and `fileprivate` helpers left out."""
+    return sum(1 for line in blank_literals(source).split("\n") if TOP_LEVEL_TYPE.match(line))
+
+
 def offenders():
     result = {}
     sources = os.path.join(ROOT, "Sources")
@@ -121,6 +129,9 @@ def offenders():
             count = sum(1 for _ in open(path, encoding="utf-8"))
             if count > FILE_LIMIT:
                 result[f"{relative} (file)"] = count
+            types = top_level_types(open(path, encoding="utf-8").read())
+            if types > TYPES_PER_FILE:
+                result[f"{relative} (types)"] = types
             for name, length in functions(path):
                 if length > FUNCTION_LIMIT:
                     result[f"{relative} {name}"] = length
@@ -156,12 +167,29 @@ SAMPLE = '''struct S {
 '''
 
 
+TYPES_SAMPLE = '''
+/// struct InAComment {
+public final class C {
+    struct Nested {}
+}
+private struct Helper {}
+@available(macOS 13, *) enum E {}
+let text = """
+struct InAString {}
+"""
+'''
+
+
 def self_test():
     """The measurement on a sample with braces in strings and comments."""
     got = functions_in(SAMPLE)
     expected = [("a", 7), ("init", 1), ("a#2", 4)]
     if got != expected:
         print(f"self-test: measured {got}, expected {expected}")
+        return 1
+    types = top_level_types(SAMPLE + TYPES_SAMPLE)
+    if types != 3:
+        print(f"self-test: counted {types} top-level types, expected 3")
         return 1
     return 0
 
@@ -182,7 +210,8 @@ def main(arguments):
         problems = []
         for key, count in sorted(found.items()):
             if key not in baseline:
-                problems.append(f"new: {key} is {count} lines (limit {FILE_LIMIT if key.endswith('(file)') else FUNCTION_LIMIT})")
+                problems.append(f"new: {key} declares {count} types (one type per file)" if key.endswith("(types)")
+                                else f"new: {key} is {count} lines (limit {FILE_LIMIT if key.endswith('(file)') else FUNCTION_LIMIT})")
             elif count > baseline[key]:
                 problems.append(f"grew: {key} is {count} lines, {baseline[key]} in the baseline")
         for key, count in sorted(found.items()):
