@@ -55,7 +55,11 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
-        .target(name: "VAST", dependencies: ["Primitives", "XMLReading", "Networking"]),
+        /// Findings and their rules: `Rule` (a stable ID, a default severity, the clause it rests on), `Finding`, the
+        /// `RuleCatalogue`, and the severity policy of a run (`RulePolicy`, `RuleConfig`). The rules themselves live
+        /// with the code that checks them (`VAST`, `AdSession`).
+        .target(name: "Findings"),
+        .target(name: "VAST", dependencies: ["Primitives", "XMLReading", "Networking", "Findings"]),
         .target(name: "PlayerEngine", dependencies: ["CFFmpeg", "Primitives", "XMLReading", "Networking"]),
         .target(
             name: "TrackingBeacons",
@@ -82,7 +86,7 @@ let package = Package(
         .target(
             name: "AdSession",
             dependencies: [
-                "Primitives", "XMLReading", "Networking", "VAST", "PlayerEngine", "TrackingBeacons", "BeaconSink", "CCompression",
+                "Primitives", "XMLReading", "Networking", "Findings", "VAST", "PlayerEngine", "TrackingBeacons", "BeaconSink", "CCompression",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
@@ -92,7 +96,7 @@ let package = Package(
         .executableTarget(
             name: "vplay",
             dependencies: [
-                "Primitives", "Networking", "AdSession", "BeaconSink", "PlayerEngine", "TrackingBeacons", "VAST",
+                "Primitives", "Networking", "Findings", "AdSession", "BeaconSink", "PlayerEngine", "TrackingBeacons", "VAST",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ]
@@ -113,12 +117,13 @@ let package = Package(
             path: "Tests/TestSupport"
         ),
         .testTarget(name: "PrimitivesTests", dependencies: ["Primitives", "TestSupport"]),
+        .testTarget(name: "FindingsTests", dependencies: ["Findings"]),
         .testTarget(name: "NetworkingTests", dependencies: ["Networking", "Primitives", "TestSupport"]),
         .testTarget(name: "VASTTests", dependencies: ["VAST", "XMLReading", "Primitives", "TestSupport"]),
         .testTarget(name: "PlayerEngineTests", dependencies: ["PlayerEngine", "AdSession", "Primitives", "TestSupport"]),
         .testTarget(name: "TrackingBeaconsTests", dependencies: ["TrackingBeacons", "Networking", "VAST", "Primitives", "TestSupport"]),
         .testTarget(name: "BeaconSinkTests", dependencies: ["BeaconSink"]),
-        .testTarget(name: "AdSessionTests", dependencies: ["AdSession", "CCompression", "Primitives", "Networking", "PlayerEngine", "TrackingBeacons", "VAST", "XMLReading", "TestSupport"]),
+        .testTarget(name: "AdSessionTests", dependencies: ["AdSession", "Findings", "CCompression", "Primitives", "Networking", "PlayerEngine", "TrackingBeacons", "VAST", "XMLReading", "TestSupport"]),
         /// Runs a command and reports its own peak RSS, which a child spawned from the test process cannot
         /// (Tests/PeakRSS/main.swift says why): the end-to-end tests run `vplay` through it.
         .executableTarget(name: "peak-rss", path: "Tests/PeakRSS"),

@@ -1,3 +1,4 @@
+import Findings
 import Primitives
 import Foundation
 import PlayerEngine
@@ -39,8 +40,8 @@ public struct AdInspection: Sendable {
     public var icons: [ShownIconInfo] = []
     /// Under `--network`: the chosen file's download (its startup delay, the bytes it needs, a trailing header).
     public var delivery: MediaDelivery?
-    /// Non-fatal problems found while loading, resolving and planning, as human-readable lines.
-    public var warnings: [String] = []
+    /// Non-fatal problems found while loading, resolving and planning, each a finding of its rule.
+    public var warnings: [Finding] = []
     /// VAST errors with codes: the no-ad error, failed chains, media errors.
     public var errors: [SessionError] = []
     /// An ad pod: every ad a run would try, in order (`ad`, `tracking`… describe the first that plays).

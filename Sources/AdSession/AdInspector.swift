@@ -1,3 +1,4 @@
+import Findings
 import Primitives
 import Foundation
 import PlayerEngine
@@ -59,7 +60,7 @@ public struct AdInspector: Sendable {
         for entry in prepared.pod {
             guard let failure = entry.failure else { continue }
             if podPlays {
-                report.warnings.append("pod ad \(entry.place.index) was not played: VAST \(failure.code): \(failure.message); the pod plays on")
+                report.warnings.append(Finding(.vastError(failure.code), "pod ad \(entry.place.index) was not played: VAST \(failure.code): \(failure.message); the pod plays on"))
             } else if !report.errors.contains(failure) {
                 report.errors.append(failure)
             }

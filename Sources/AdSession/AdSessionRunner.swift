@@ -1,3 +1,4 @@
+import Findings
 import Primitives
 import BeaconSink
 import Foundation
@@ -33,7 +34,7 @@ public struct AdSessionRunner: Sendable {
         let wallStart = configuration.now ?? environment.wallClock()
         let connection = await SinkHookup.connect(configuration, environment: environment)
         let (sink, routing, transport) = (connection.sink, connection.routing, connection.transport)
-        if let warning = connection.warning { await tally.send(.warning(warning)) }
+        if let warning = connection.warning { await tally.send(.warning(Finding(.sinkUnavailable, warning).description)) }
         let dispatcher = BeaconDispatcher(transport: transport, policy: configuration.beaconPolicy, clock: environment.networkClock,
                                           wallClock: environment.wallClock) { record in
             await tally.beacon(record)

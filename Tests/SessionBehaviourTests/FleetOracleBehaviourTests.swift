@@ -138,7 +138,7 @@ import TestSupport
         for shard in ["0/2", "1/2"] {
             reports.append(try Self.reread(try await report(["--vast", path, "--sessions", "4", "--dry-run", "--shard", shard]).report))
         }
-        let expected = ["VAST <Duration> 00:00:20.000 differs from the media's 00:00:10.000 by more than 1 s; quartiles use the media's"]
+        let expected = ["VPLAY-media-duration-declared: VAST <Duration> 00:00:20.000 differs from the media's 00:00:10.000 by more than 1 s; quartiles use the media's"]
         #expect(reports.map(\.warnings) == [expected, expected])
         #expect(try FleetReport.merge(reports).warnings == expected)
     }

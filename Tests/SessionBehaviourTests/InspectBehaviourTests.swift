@@ -60,12 +60,12 @@ import TestSupport
         let inspection = try await kit.inspect(cli: ["inspect", "--vast", "https://ads.example/broken.xml", "--strict"])
         #expect(inspection.errors.map(\.code.rawValue) == [101])
         #expect(inspection.outcome == .adError, "still an ad error, with or without --strict")
-        let warnings = inspection.warnings
+        let warnings = inspection.warnings.map(\.description)
         #expect(warnings.contains { $0.contains("<Wrapper> has no <VASTAdTagURI>") }, "\(warnings)")
         #expect(warnings.contains { $0.contains("<Wrapper> has no <Impression> URL") }, "\(warnings)")
         #expect(warnings.contains { $0.contains("<Tracking> lacks required attribute(s): event") }, "\(warnings)")
         let text = InspectRendering.text(inspection)
-        #expect(text.contains("warning: missingRecommended at hop 0: VAST/Ad[1]/Wrapper: <Wrapper> has no <Impression> URL"), "\(text)")
+        #expect(text.contains("warning: VAST-2.0-wrapper-impression at hop 0: VAST/Ad[1]/Wrapper: <Wrapper> has no <Impression> URL"), "\(text)")
     }
 
     /// The demo tag (media as an absolute path, so the tag can live in a temporary folder) with a broken wrapper ad
@@ -87,7 +87,7 @@ import TestSupport
         let inspection = try await kit.inspect(cli: ["inspect", "--vast", try Self.demoWithABrokenWrapper(folder), "--strict", "--json"])
         #expect(inspection.outcome == .completed, "the playable tag passes: \(inspection.errors)")
         #expect(inspection.errors.map(\.code.rawValue) == [101], "the broken ad is listed: \(inspection.errors)")
-        let warnings = inspection.warnings
+        let warnings = inspection.warnings.map(\.description)
         #expect(warnings.contains { $0.contains("VAST/Ad[2]: <Wrapper> has no <VASTAdTagURI>") }, "\(warnings)")
         #expect(warnings.contains { $0.contains("VAST/Ad[2]/Wrapper/Creatives/Creative[1]/Linear/TrackingEvents/Tracking: <Tracking> lacks required attribute(s): event") },
                 "\(warnings)")
@@ -99,7 +99,7 @@ import TestSupport
             .replacingOccurrences(of: "<Duration>00:00:10.000</Duration>", with: "<Duration>00:00:30</Duration>")
         let inspection = try await kit.inspect(cli: ["inspect", "--vast", try folder.write("tag.xml", tag), "--json"])
         #expect(inspection.outcome == .completed)
-        #expect(inspection.warnings.contains { $0.contains("differs from the media's") && $0.contains("quartiles use the media's") }, "\(inspection.warnings)")
+        #expect(inspection.warnings.contains { $0.rule == "VPLAY-media-duration-declared" && $0.message.contains("differs from the media's") && $0.message.contains("quartiles use the media's") }, "\(inspection.warnings)")
     }
 
     /// `inspect` named no verification vendor and gave none of the `verificationNotExecuted` warnings a run gives for
@@ -107,11 +107,11 @@ import TestSupport
     @Test func verificationWarnings_areTheRunsWarnings() async throws {
         let run = try await kit.run(cli: ["--vast", "media/viewability.xml", "--dry-run"])
         let inspection = try await kit.inspect(cli: ["inspect", "--vast", "media/viewability.xml"])
-        let fromRun = run.warnings.filter { $0.hasPrefix("verification ") }
+        let fromRun = run.warnings.filter { $0.hasPrefix("VPLAY-verification-not-executed: verification ") }
         #expect(!fromRun.isEmpty)
-        #expect(inspection.warnings.filter { $0.hasPrefix("verification ") } == fromRun, "\(inspection.warnings)")
+        #expect(inspection.warnings.map(\.description).filter { $0.hasPrefix("VPLAY-verification-not-executed: verification ") } == fromRun, "\(inspection.warnings)")
         let withoutMedia = try await kit.inspect(cli: ["inspect", "--vast", "media/viewability.xml", "--no-media"])
-        #expect(withoutMedia.warnings.filter { $0.hasPrefix("verification ") } == fromRun)
+        #expect(withoutMedia.warnings.map(\.description).filter { $0.hasPrefix("VPLAY-verification-not-executed: verification ") } == fromRun)
     }
 
     @Test(.enabled(if: Repo.iabAvailable, Comment(rawValue: Repo.iabAbsent)))

@@ -55,7 +55,7 @@ import TestSupport
         #expect(urls("verificationNotExecuted") == ["\(beacon)/vne?r=2&p=-1"], "before the first frame the ad playhead is unknown")
         #expect(urls("companion.creativeView") == ["\(beacon)/cv/wrapper", "\(beacon)/cv/inline"], "wrappers first, like every other event")
         let warnings = run.warnings
-        #expect(warnings.filter { $0.hasPrefix("[NOTAMACRO]") } == ["[NOTAMACRO] is not a VAST macro; left as written"], "reported once per session")
+        #expect(warnings.filter { $0.hasPrefix("VAST-2.0-macro-unknown: [NOTAMACRO]") } == ["VAST-2.0-macro-unknown: [NOTAMACRO] is not a VAST macro; left as written"], "reported once per session")
         #expect(!warnings.contains { $0.contains("GDPRCONSENT") || $0.contains("ADPLAYHEAD") })
     }
 

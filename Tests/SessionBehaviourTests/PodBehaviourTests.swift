@@ -98,6 +98,6 @@ import TestSupport
         let inspection = try await kit.inspect(cli: ["inspect", "--vast", tag])
         #expect(run.summary.outcome == .completed && inspection.outcome == .completed, "\(inspection.errors)")
         #expect(inspection.pod.contains { $0.error?.code.rawValue == 401 })
-        #expect(inspection.warnings.contains { $0.hasPrefix("pod ad 2 was not played: VAST 401: ") }, "\(inspection.warnings)")
+        #expect(inspection.warnings.contains { $0.rule == "VPLAY-error-401" && $0.message.hasPrefix("pod ad 2 was not played: VAST 401: ") }, "\(inspection.warnings)")
     }
 }

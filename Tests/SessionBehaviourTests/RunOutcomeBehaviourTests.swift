@@ -21,7 +21,7 @@ import TestSupport
         let inspection = try await kit.inspect(cli: ["inspect", "--vast", tag])
         #expect(inspection.ad?.rewarded?.isEnabled == false, "\(String(describing: inspection.ad?.rewarded))")
         #expect(!InspectRendering.text(inspection).contains("rewarded:"))
-        #expect(inspection.warnings.contains { $0.contains("no <RewardedVideoOn>1</RewardedVideoOn>") }, "\(inspection.warnings)")
+        #expect(inspection.warnings.contains { $0.rule == "VPLAY-reward-extension-off" && $0.message.contains("no <RewardedVideoOn>1</RewardedVideoOn>") }, "\(inspection.warnings)")
         let run = try await kit.run(cli: ["--vast", tag, "--dry-run"])
         #expect(run.warnings.contains { $0.contains("no reward is granted") }, "\(run.warnings)")
         #expect(run.summary.playback?.rewardGranted == false && run.events(.rewarded).isEmpty)

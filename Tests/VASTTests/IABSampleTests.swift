@@ -97,9 +97,9 @@ struct IABSampleTests {
         "vast4.0/Inline_Non-Linear_Tag-test.xml": ["<NonLinear> lacks required attribute(s): width, height"],
         "vast4.1/Ad_Verification-test.xml": [
             "<Verification> lacks required attribute(s): vendor",
-            "<JavaScriptResource> lacks required attribute(s): apiFramework, browserOptional",
+            "<JavaScriptResource> lacks required attribute(s): apiFramework", "<JavaScriptResource> lacks required attribute(s): browserOptional",
             "<Verification> lacks required attribute(s): vendor",
-            "<JavaScriptResource> lacks required attribute(s): apiFramework, browserOptional",
+            "<JavaScriptResource> lacks required attribute(s): apiFramework", "<JavaScriptResource> lacks required attribute(s): browserOptional",
         ],
     ]
 

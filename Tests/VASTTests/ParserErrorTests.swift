@@ -260,7 +260,9 @@ struct ParserErrorTests {
         #expect(messages.contains { $0.contains("Impression") })
         #expect(messages.contains { $0.contains("AdServingId") })
         #expect(messages.contains { $0.contains("Duration") })
-        #expect(messages.contains { $0.contains("delivery, type, width, height") })
+        // One warning per rule the bare <MediaFile> breaks: delivery, type, and its size.
+        let rules = document.warnings.filter { $0.message.hasPrefix("<MediaFile> lacks") }.map(\.rule)
+        #expect(rules == ["VAST-2.0-mediafile-delivery", "VAST-2.0-mediafile-type", "VAST-2.0-mediafile-dimensions"], "\(rules)")
     }
 
     @Test func namespacePrefixesAndCDATAWhitespace_areTolerated() throws {

@@ -1,3 +1,4 @@
+import Findings
 import Foundation
 import Networking
 import PlayerEngine
@@ -25,14 +26,14 @@ struct AdPreparation {
         if let path = configuration.adcashStatePath, criteria.forcedFile == nil {
             criteria.adcashQuality = AdcashState.nextQuality(statePath: path)
         }
-        var steps: [PreparedAd.Step] = resolution.warnings.map { .warning(String(describing: $0)) }
+        var steps: [PreparedAd.Step] = resolution.warnings.map { .warning($0.finding) }
         if Task.isCancelled {
             // Stopped (a signal) while the tag chain was loading: not an ad error. No Error URL is told "cancelled"
             // (it was sent 301 before), nothing plays, and the session reports itself interrupted.
             return PreparedAd(resolution: resolution, outcome: .interrupted(steps: steps, ad: nil))
         }
         if configuration.pod == .first, resolution.podAds.count >= 2 {
-            steps.append(.warning("the response is an ad pod of \(resolution.podAds.count) ads; --pod first plays only the first that can play"))
+            steps.append(.warning(Finding(.podFirstOnly, "the response is an ad pod of \(resolution.podAds.count) ads; --pod first plays only the first that can play")))
         }
         if !resolution.pod.isEmpty {
             return await PodPreparation(preparation: self, resolver: resolver, tagURL: tagURL, criteria: criteria, purpose: purpose)
@@ -65,7 +66,7 @@ struct AdPreparation {
         failures.flatMap { other -> [PreparedAd.Step] in
             var steps: [PreparedAd.Step] = [.fire(other.error.errorURLs.map(Self.errorTarget), errorCode: other.error.code, reason: nil, facts: nil)]
             if purpose == .play {  // `inspect` lists the failures as errors
-                steps.append(.warning("an ad of the response failed with VAST error \(other.error.code.rawValue): \(other.error.message)"))
+                steps.append(.warning(Finding(.vastError(other.error.code), "an ad of the response failed with VAST error \(other.error.code.rawValue): \(other.error.message)")))
             }
             return steps
         }
@@ -97,7 +98,7 @@ struct AdPreparation {
         if configuration.reward == nil, let extensionReward = ad.rewarded, !extensionReward.isEnabled {
             // The tag describes a reward and turns it off: say so, in run and inspect alike (inspect showed the
             // reward, a run never granted it, and nothing said why).
-            steps.append(.warning("the tag's RewardedVideo extension has no <RewardedVideoOn>1</RewardedVideoOn>: no reward is granted (--reward CURRENCY:AMOUNT grants one anyway)"))
+            steps.append(.warning(Finding(.rewardExtensionOff, "the tag's RewardedVideo extension has no <RewardedVideoOn>1</RewardedVideoOn>: no reward is granted (--reward CURRENCY:AMOUNT grants one anyway)")))
         }
         // Inspect reports them too (its warnings name each vendor, as a run's do; `inspect --strict` fails on them
         // as a run warns); only a session fires their verificationNotExecuted URLs.
@@ -126,7 +127,7 @@ struct AdPreparation {
         // Stopped (a signal) while the media was opening: FFmpeg gave up at once. Not the media's error: no Error
         // URL is told anything, nothing plays, and the session reports itself interrupted.
         if Task.isCancelled { return nil }
-        steps += skipped.map { .warning($0) }
+        steps += skipped.map { .warning(Finding(.mediaFallback, $0)) }
         switch opening {
         case let .success(opened):
             let (media, plan, rules, more) = await takeOpened(opened, ad: ad, linear: linear, inLineTagURL: inLineTagURL, criteria: criteria, purpose: purpose)
@@ -156,7 +157,7 @@ struct AdPreparation {
         media.streaming = opened.streaming
         var steps: [PreparedAd.Step] = []
         if purpose == .play, let note = await adcashNote(location: opened.location, quality: criteria.adcashQuality) {
-            steps.append(.warning(note))
+            steps.append(.warning(Finding(.mediaAdcashQuality, note)))
         }
         let duration = media.duration
         let plan = TrackingPlan(ad: ad, duration: duration)
@@ -165,11 +166,11 @@ struct AdPreparation {
             adID: ad.ad.id, adSystem: ad.inLine.adSystem?.name, adTitle: ad.inLine.adTitle, wrapperCount: ad.wrappers.count,
             mediaURL: opened.selection.file.url, mediaReason: opened.selection.reason, vastDuration: linear.duration,
             media: media.source.info, skipOffset: rules.skipOffset, reward: rules.reward)))
-        if let mismatch = media.source.info.durationMismatch { steps.append(.warning(mismatch)) }
+        if let mismatch = media.source.info.durationMismatch { steps.append(.warning(Finding(.mediaDurationContainer, mismatch))) }
         if let delivery = opened.delivery, delivery.map.headerAtEnd {
-            steps.append(.warning(Self.trailingHeaderWarning(delivery.map)))
+            steps.append(.warning(Finding(.mediaMoovAfterMdat, Self.trailingHeaderWarning(delivery.map))))
         }
-        if let warning = Self.durationWarning(declared: linear.duration, media: duration) { steps.append(.warning(warning)) }
+        if let warning = Self.durationWarning(declared: linear.duration, media: duration) { steps.append(.warning(Finding(.mediaDurationDeclared, warning))) }
         return (media, plan, rules, steps)
     }
 
@@ -205,7 +206,7 @@ struct AdPreparation {
             }
             let targets = verification.value.tracking.filter { $0.event == .verificationNotExecuted }
                 .map { TrackingPlan.Target(event: "verificationNotExecuted", url: $0.url, source: verification.source) }
-            steps += [.warning("verification \(vendor) from \(verification.source) not executed: \(why)"), .fire(targets, errorCode: nil, reason: reason, facts: AdMacroFacts(ad: ad))]
+            steps += [.warning(Finding(.verificationNotExecuted, "verification \(vendor) from \(verification.source) not executed: \(why)")), .fire(targets, errorCode: nil, reason: reason, facts: AdMacroFacts(ad: ad))]
         }
         return steps
     }

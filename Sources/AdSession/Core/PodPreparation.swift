@@ -1,3 +1,4 @@
+import Findings
 import Foundation
 import PlayerEngine
 import Primitives
@@ -34,7 +35,7 @@ struct PodPreparation {
         // Failed chains that hold no place of the pod (a broken ad beside it) fire before it plays.
         steps += AdPreparation.failureSteps(resolution.failures.filter { !slotFailures.contains($0) }, purpose: purpose)
         if resolution.pod.count > Self.maxAds {
-            steps.append(.warning("the pod has \(resolution.pod.count) ads; vplay plays at most \(Self.maxAds), the rest are cut (206)"))
+            steps.append(.warning(Finding(.podAdsCut, "the pod has \(resolution.pod.count) ads; vplay plays at most \(Self.maxAds), the rest are cut (206)")))
         }
         var pod = Assembly(limits: preparation.configuration.breakRequest)
         // The places that can play are opened together before the pod is assembled in order: sixteen unreachable ads
@@ -112,7 +113,7 @@ struct PodPreparation {
             pod.substitutesTried += 1
             let failuresBefore = resolution.failures.count, warningsBefore = resolution.warnings.count
             let index = await resolver.nextStandAloneAd(&resolution)
-            steps += resolution.warnings[warningsBefore...].map { .warning(String(describing: $0)) }
+            steps += resolution.warnings[warningsBefore...].map { .warning($0.finding) }
             for failure in resolution.failures[failuresBefore...] {
                 var failed = failedEntry(BreakAd(index: place, id: failure.chain.first?.ad.id, sequence: nil), failure: failure)
                 failed.substitute = true

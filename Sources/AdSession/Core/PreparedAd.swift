@@ -1,3 +1,4 @@
+import Findings
 import PlayerEngine
 import Primitives
 import TrackingBeacons
@@ -29,7 +30,7 @@ struct PreparedAd {
     /// Something a session reports or fires before its first frame, in the order it happens. What a step fires
     /// carries the macro facts it is fired with (nil: none of an ad's).
     enum Step: Sendable {
-        case warning(String)
+        case warning(Finding)
         /// The ad cannot play: the error is reported, then its Error URLs fire with its code.
         case failure(SessionError, errorTargets: [TrackingPlan.Target], facts: AdMacroFacts?)
         /// Tracking URLs fired before playback: a failed chain's Error URLs with its code, a verification's
@@ -103,13 +104,13 @@ struct PreparedAd {
 
     /// The warnings before playback, in order (what a fleet reports once for all its sessions): a single ad's, or a
     /// pod's prelude's (each pod ad's are its turn's).
-    var warnings: [String] { adBreak.kind == .single ? (adBreak.turns.first?.plan.steps.warnings ?? []) : adBreak.prelude.steps.warnings }
+    var warnings: [Finding] { adBreak.kind == .single ? (adBreak.turns.first?.plan.steps.warnings ?? []) : adBreak.prelude.steps.warnings }
 }
 
 extension [PreparedAd.Step] {
     /// The warnings, in order.
-    var warnings: [String] {
-        compactMap { if case let .warning(text) = $0 { text } else { nil } }
+    var warnings: [Finding] {
+        compactMap { if case let .warning(finding) = $0 { finding } else { nil } }
     }
 
     /// The tracking URLs fired before playback, each with its code and reason (a fleet's report lists them).

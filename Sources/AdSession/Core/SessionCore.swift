@@ -1,3 +1,4 @@
+import Findings
 import PlayerEngine
 import TrackingBeacons
 import VAST
@@ -36,7 +37,7 @@ struct SessionCore {
     func run(_ adBreak: AdBreak<MediaHandle>, script: SessionScript, clock: any Clock<Duration>, step: inout BeaconStep,
              outputs: Outputs) async -> Result {
         for item in adBreak.prelude.steps {
-            if case let .warning(text) = item { await outputs.report(.warning(text)) }
+            if case let .warning(finding) = item { await outputs.report(.warning(finding.description)) }
             await submit(step.take(item), outputs)
         }
         var state = BreakState(kind: adBreak.kind, turns: adBreak.turns.map { ($0.plays, $0.media?.duration, $0.plan.playback?.rules) }, script: script)
@@ -78,7 +79,7 @@ struct SessionCore {
         })
         for item in turn.plan.steps {
             switch item {
-            case let .warning(text): await outputs.report(.warning(text))
+            case let .warning(finding): await outputs.report(.warning(finding.description))
             case let .resolved(info): await outputs.report(.resolved(info))
             // A pod ad's error is reported in its outcome; a single ad's, here.
             case let .failure(error, _, _): if !pod { await outputs.report(.error(error)) }
@@ -156,7 +157,7 @@ struct SessionCore {
 
     nonisolated(nonsending) func submit(_ planned: [BeaconStep.Planned], _ outputs: Outputs) async {
         for item in planned {
-            for name in item.newUnknownMacros { await outputs.report(.warning("[\(name)] is not a VAST macro; left as written")) }
+            for name in item.newUnknownMacros { await outputs.report(.warning(Finding(.macroUnknown, "[\(name)] is not a VAST macro; left as written").description)) }
             await outputs.submit(item.beacon)
         }
     }

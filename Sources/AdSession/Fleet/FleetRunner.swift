@@ -1,3 +1,4 @@
+import Findings
 import Primitives
 import BeaconSink
 import Foundation
@@ -35,7 +36,7 @@ public struct FleetRunner: Sendable {
         case let .failure(failure):
             var report = await play(FleetAd(plan: failure.plan, timeline: nil, location: "", mediaURL: "", decodeSeconds: 0), onProgress: onProgress)
             report?.error = FleetReport.Failure(kind: failure.error.kind.rawValue, code: failure.error.code.rawValue, message: failure.error.message)
-            result = .failure(FleetFailure(error: failure.error, warnings: failure.plan.steps.warnings, report: report))
+            result = .failure(FleetFailure(error: failure.error, warnings: failure.plan.steps.warnings.map(\.description), report: report))
         case let .success(ad) where ad.locations.contains { admitMedia($0) != nil }:
             let refusal = ad.locations.lazy.compactMap(admitMedia).first!
             result = .failure(FleetFailure(error: SessionError(kind: .usage, code: .undefined, message: refusal), warnings: ad.warnings))
@@ -82,7 +83,7 @@ public struct FleetRunner: Sendable {
             if ad.plan.playback?.rules.viewability == .measured {
                 // The oracle does not work out how stalls break the runs in view: the sessions say undetermined.
                 ad.plan.playback?.rules.viewability = .undetermined
-                ad.plan.steps.append(.warning("viewability on simulated networks is not predicted yet: the sessions fire ViewUndetermined (not Viewable or NotViewable)"))
+                ad.plan.steps.append(.warning(Finding(.fleetViewabilityUnpredicted, "viewability on simulated networks is not predicted yet: the sessions fire ViewUndetermined (not Viewable or NotViewable)")))
             }
             // One map of the media's bytes; each network of the mix downloads it its own way.
             let location = media.location, opener = environment.media, start = timeline.info.timeline.start, streaming = media.streaming
@@ -96,7 +97,7 @@ public struct FleetRunner: Sendable {
                                   startupBuffer: thresholds?.startupBuffer ?? MediaDelivery.defaultStartupBuffer,
                                   rebuffer: thresholds?.rebuffer ?? MediaDelivery.defaultRebuffer, stallTimeout: nil)
                 }
-                if map.headerAtEnd { ad.plan.steps.append(.warning(AdPreparation.trailingHeaderWarning(map))) }
+                if map.headerAtEnd { ad.plan.steps.append(.warning(Finding(.mediaMoovAfterMdat, AdPreparation.trailingHeaderWarning(map)))) }
             } catch {
                 let failure = SessionError(kind: .media, code: error.vastCode, message: error.description)
                 plan.failure = failure

@@ -79,5 +79,49 @@ public enum VASTErrorCode: Int, Sendable, Codable, Hashable, CaseIterable, Custo
     /// General InteractiveCreativeFile error (VAST 4.2).
     case interactiveCreative = 902
 
+    /// What the VAST 4.3 error table says the code means, in one line (its doc comment's first sentence).
+    public var meaning: String {
+        switch self {
+        case .xmlParse: "XML parse error"
+        case .schemaValidation: "VAST schema validation error"
+        case .unsupportedVersion: "VAST version of the response is not supported"
+        case .trafficking: "Trafficking error"
+        case .unexpectedLinearity: "Linearity different from what the player expected"
+        case .unexpectedDuration: "Duration different from what the player expected"
+        case .unexpectedSize: "Size different from what the player expected"
+        case .categoryRequired: "Ad category was required but not provided"
+        case .categoryBlocked: "Ad category was blocked"
+        case .adBreakShortened: "Ad break was shortened; the ad was not served"
+        case .wrapperGeneral: "General Wrapper error"
+        case .wrapperTimeout: "Timeout of the VAST URI of a Wrapper, or the URI was unreachable or did not return VAST"
+        case .wrapperLimit: "Wrapper limit reached"
+        case .noAdAfterWrapper: "No VAST response after one or more Wrappers"
+        case .inlineDisplayTimeout: "InLine response returned ad unit that failed to result in ad display within the defined time limit"
+        case .linearGeneral: "General Linear error"
+        case .mediaFileNotFound: "MediaFile not found"
+        case .mediaFileTimeout: "Timeout of the MediaFile URI"
+        case .noSupportedMediaFile: "No supported MediaFile found"
+        case .mediaFileDisplay: "Problem displaying the MediaFile"
+        case .mezzanineRequired: "Mezzanine was required but not provided"
+        case .mezzanineDownloading: "Mezzanine is still being downloaded for the first time"
+        case .conditionalAdRejected: "Conditional ad rejected"
+        case .interactiveCreativeNotExecuted: "Interactive unit in the InteractiveCreativeFile was not executed"
+        case .verificationNotExecuted: "Verification unit in the Verification node was not executed"
+        case .mezzanineInvalid: "Mezzanine was provided but did not meet the specification"
+        case .nonLinearGeneral: "General NonLinear error"
+        case .nonLinearSize: "NonLinear dimensions do not fit the display area"
+        case .nonLinearFetch: "Unable to fetch the NonLinear resource"
+        case .nonLinearType: "NonLinear resource type not supported"
+        case .companionGeneral: "General Companion error"
+        case .companionSize: "Companion dimensions do not fit the display area"
+        case .companionRequired: "Required Companion could not be displayed"
+        case .companionFetch: "Unable to fetch the Companion resource"
+        case .companionType: "Companion resource type not supported"
+        case .undefined: "Undefined error"
+        case .vpaid: "General VPAID error"
+        case .interactiveCreative: "General InteractiveCreativeFile error"
+        }
+    }
+
     public var description: String { String(rawValue) }
 }

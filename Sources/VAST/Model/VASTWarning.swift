@@ -1,21 +1,28 @@
+import Findings
+
 /// A problem found while parsing or resolving that did not stop it. Collected, never thrown.
 public struct VASTWarning: Sendable, Hashable, Codable, CustomStringConvertible {
     /// A stable identifier of the kind of problem.
     public var kind: Kind
+    /// The ID of the rule it breaks (`Rule.id`: `VAST-2.0-inline-adsystem`, …).
+    public var rule: String
     /// Human-readable detail.
     public var message: String
     /// Where: a slash path of element names such as `VAST/Ad[1]/InLine/Creatives/Creative[1]/Linear`.
     public var path: String?
 
-    public init(_ kind: Kind, _ message: String, path: String? = nil) {
+    public init(_ kind: Kind, _ rule: Rule, _ message: String, path: String? = nil) {
         self.kind = kind
+        self.rule = rule.id
         self.message = message
         self.path = path
     }
 
-    public var description: String {
-        path.map { "\(kind.rawValue) at \($0): \(message)" } ?? "\(kind.rawValue): \(message)"
-    }
+    /// The warning as a finding of its rule.
+    public var finding: Finding { Finding(ruleID: rule, message, path: path) }
+
+    /// `RULE at PATH: message`.
+    public var description: String { finding.description }
 
     /// Stable kinds of warnings.
     public enum Kind: String, Sendable, Hashable, Codable {

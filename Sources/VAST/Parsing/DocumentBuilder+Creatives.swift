@@ -1,3 +1,4 @@
+import Findings
 import XMLReading
 extension DocumentBuilder {
     mutating func creatives(_ node: XMLNode, path: String, inLine: Bool) -> [Creative] {
@@ -30,13 +31,13 @@ extension DocumentBuilder {
         var result = Linear()
         if let text = node.child("Duration")?.nonEmptyText {
             result.duration = VASTTime.parseDuration(text)
-            if result.duration == nil { warn(.invalidValue, "<Duration> \"\(text)\" does not parse", path) }
+            if result.duration == nil { warn(.invalidValue, .durationFormat, "<Duration> \"\(text)\" does not parse", path) }
         } else if inLine {
-            warn(.missingRecommended, "<Linear> has no <Duration>", path)
+            warn(.missingRecommended, .linearDuration, "<Linear> has no <Duration>", path)
         }
         if let text = node.stringAttribute("skipoffset") {
             result.skipOffset = TimeOffset(parsing: text)
-            if result.skipOffset == nil { warn(.invalidValue, "skipoffset \"\(text)\" does not parse (not skippable)", path) }
+            if result.skipOffset == nil { warn(.invalidValue, .skipOffsetFormat, "skipoffset \"\(text)\" does not parse (not skippable)", path) }
         }
         result.tracking = tracking(node.child("TrackingEvents"), path: path + "/TrackingEvents")
         if let clicks = node.child("VideoClicks") {
@@ -71,10 +72,10 @@ extension DocumentBuilder {
                 }
             }
             if inLine && result.mediaFiles.isEmpty && result.interactiveCreativeFiles.isEmpty {
-                warn(.missingRecommended, "<MediaFiles> has no <MediaFile> with a URL", p)
+                warn(.missingRecommended, .linearMediaFiles, "<MediaFiles> has no <MediaFile> with a URL", p)
             }
         } else if inLine {
-            warn(.missingRecommended, "<Linear> has no <MediaFiles>", path)
+            warn(.missingRecommended, .linearMediaFiles, "<Linear> has no <MediaFiles>", path)
         }
         if let icons = node.child("Icons") {
             if isAtLeast(3, 0) { requireChildren(["Icon"], of: icons, path + "/Icons") }
@@ -86,7 +87,7 @@ extension DocumentBuilder {
 
     private mutating func mediaFile(_ n: XMLNode, path: String) -> MediaFile? {
         guard let u = url(n, path) else {
-            warn(.missingRecommended, "<MediaFile> without a URL ignored", path)
+            warn(.missingRecommended, .urlEmpty, "<MediaFile> without a URL ignored", path)
             return nil
         }
         let pixels = Self.maxMediaPixels, kbps = Self.maxMediaBitrateKbps
@@ -103,8 +104,9 @@ extension DocumentBuilder {
         if file.type == nil { missing.append("type") }
         if file.width == nil { missing.append("width") }
         if file.height == nil { missing.append("height") }
-        if !missing.isEmpty {
-            warn(.missingRecommended, "<MediaFile> lacks required attribute(s): \(missing.joined(separator: ", "))", path)
+        // One warning per rule: delivery, type, and the size together.
+        for (rule, names) in Self.byRule(missing, of: "MediaFile") {
+            warn(.missingRecommended, rule, "<MediaFile> lacks required attribute(s): \(names.joined(separator: ", "))", path)
         }
         return file
     }
@@ -119,15 +121,15 @@ extension DocumentBuilder {
     /// `limit` is clamped to it, each with an `invalidValue` warning.
     private mutating func bounded(_ n: XMLNode, _ name: String, limit: Int, _ path: String) -> Int? {
         guard let value = n.intAttribute(name) else {
-            if let text = n.stringAttribute(name) { warn(.invalidValue, "\(name)=\"\(text)\" is not an integer; ignored", path) }
+            if let text = n.stringAttribute(name) { warn(.invalidValue, .integerAttribute, "\(name)=\"\(text)\" is not an integer; ignored", path) }
             return nil
         }
         if value < 0 {
-            warn(.invalidValue, "\(name)=\"\(value)\" is negative; ignored", path)
+            warn(.invalidValue, .integerAttribute, "\(name)=\"\(value)\" is negative; ignored", path)
             return nil
         }
         if value > limit {
-            warn(.invalidValue, "\(name)=\"\(value)\" is above \(limit); clamped to \(limit)", path)
+            warn(.invalidValue, .integerAttribute, "\(name)=\"\(value)\" is above \(limit); clamped to \(limit)", path)
             return limit
         }
         return value
@@ -143,11 +145,11 @@ extension DocumentBuilder {
                         pxratio: n.stringAttribute("pxratio"), resources: resources(n))
         if let text = n.stringAttribute("duration") {
             icon.duration = VASTTime.parseDuration(text)
-            if icon.duration == nil { warn(.invalidValue, "icon duration \"\(text)\" does not parse", path) }
+            if icon.duration == nil { warn(.invalidValue, .iconTimeFormat, "icon duration \"\(text)\" does not parse", path) }
         }
         if let text = n.stringAttribute("offset") {
             icon.offset = VASTTime.parseDuration(text)
-            if icon.offset == nil { warn(.invalidValue, "icon offset \"\(text)\" does not parse", path) }
+            if icon.offset == nil { warn(.invalidValue, .iconTimeFormat, "icon offset \"\(text)\" does not parse", path) }
         }
         if let clicks = n.child("IconClicks") {
             icon.clickThrough = clicks.child("IconClickThrough").flatMap { url($0, path + "/IconClicks/IconClickThrough") }
@@ -163,7 +165,7 @@ extension DocumentBuilder {
         var required: CompanionRequirement?
         if let text = node.stringAttribute("required") {
             required = CompanionRequirement(rawValue: text.lowercased())
-            if required == nil { warn(.invalidValue, "required=\"\(text)\" is not all/any/none", path) }
+            if required == nil { warn(.invalidValue, .companionRequired, "required=\"\(text)\" is not all/any/none", path) }
         }
         let companions = node.children("Companion").enumerated().map { index, n in
             let p = "\(path)/Companion[\(index + 1)]"

@@ -1,3 +1,4 @@
+import Findings
 import XMLReading
 /// Turns an `XMLNode` tree into the typed model, collecting warnings. One instance per document.
 struct DocumentBuilder {
@@ -10,10 +11,10 @@ struct DocumentBuilder {
         self.source = source
     }
 
-    mutating func warn(_ kind: VASTWarning.Kind, _ message: String, _ path: String) {
-        let key = "\(kind.rawValue)|\(path)|\(message)"
+    mutating func warn(_ kind: VASTWarning.Kind, _ rule: Rule, _ message: String, _ path: String) {
+        let key = "\(rule.id)|\(path)|\(message)"
         guard warningKeys.insert(key).inserted else { return }
-        warnings.append(VASTWarning(kind, message, path: path))
+        warnings.append(VASTWarning(kind, rule, message, path: path))
     }
 
     // MARK: Document
@@ -41,7 +42,7 @@ struct DocumentBuilder {
             switch ad(adNode, path: path) {
             case .success(let ad): ads.append(ad)
             case .failure(let failure):
-                warn(.invalidAd, "\(failure.reason) (error 101 for this ad; skipped)", path)
+                warn(.invalidAd, .adInLineOrWrapper, "\(failure.reason) (error 101 for this ad; skipped)", path)
                 let own = failure.errorURLs.map { SourcedURL(url: $0, source: source) }
                 invalidAds.append(InvalidAd(
                     error: VASTError(.schemaValidation, "\(path): \(failure.reason)", errorURLs: own + sourcedRootErrors),
@@ -63,12 +64,12 @@ struct DocumentBuilder {
 
     private mutating func checkVersion(_ version: String?) throws(VASTError) {
         guard let version else {
-            warn(.version, "<VAST> has no version attribute; read as VAST 4", "VAST")
+            warn(.version, .rootVersion, "<VAST> has no version attribute; read as VAST 4", "VAST")
             return
         }
         let majorText = version.split(separator: ".", maxSplits: 1).first.map(String.init) ?? version
         guard let major = Int(majorText.trimmingCharacters(in: .whitespaces)) else {
-            warn(.version, "version \"\(version)\" is not a number; read as VAST 4", "VAST")
+            warn(.version, .rootVersionValue, "version \"\(version)\" is not a number; read as VAST 4", "VAST")
             return
         }
         let minor = version.split(separator: ".").dropFirst().first.flatMap { Int($0) } ?? 0
@@ -77,7 +78,7 @@ struct DocumentBuilder {
         case 2...4: break
         case 1:
             self.version = (2, 0)
-            warn(.version, "version \(version) declared on a <VAST> root; read as VAST 2", "VAST")
+            warn(.version, .versionOne, "version \(version) declared on a <VAST> root; read as VAST 2", "VAST")
         default: throw VASTError(.unsupportedVersion, "VAST version \(version) is not supported (2.0–4.3 are)")
         }
     }
@@ -88,7 +89,7 @@ struct DocumentBuilder {
         let content: AdContent
         if let inLineNode = node.child("InLine") {
             if node.child("Wrapper") != nil {
-                warn(.invalidAd, "<Ad> has both <InLine> and <Wrapper>; the InLine is used", path)
+                warn(.invalidAd, .adInLineOrWrapper, "<Ad> has both <InLine> and <Wrapper>; the InLine is used", path)
             }
             content = .inLine(inLine(inLineNode, path: path + "/InLine"))
         } else if let wrapperNode = node.child("Wrapper") {
@@ -108,7 +109,7 @@ struct DocumentBuilder {
         var sequence: Int?
         if let text = node.attribute("sequence"), !text.isEmpty {
             sequence = Int(text)
-            if sequence == nil { warn(.invalidValue, "sequence \"\(text)\" is not an integer; ignored", path) }
+            if sequence == nil { warn(.invalidValue, .adSequence, "sequence \"\(text)\" is not an integer; ignored", path) }
         }
         return .success(Ad(id: node.stringAttribute("id"), sequence: sequence,
                            conditionalAd: node.boolAttribute("conditionalAd"),
@@ -141,7 +142,7 @@ struct DocumentBuilder {
         }
         if let expires = node.child("Expires")?.nonEmptyText {
             result.expiresSeconds = Int(expires)
-            if result.expiresSeconds == nil { warn(.invalidValue, "<Expires> \"\(expires)\" is not an integer", path) }
+            if result.expiresSeconds == nil { warn(.invalidValue, .expires, "<Expires> \"\(expires)\" is not an integer", path) }
         }
         result.impressions = impressions(node, path: path)
         result.errorURLs = node.children("Error").compactMap { url($0, path + "/Error") }
@@ -150,11 +151,11 @@ struct DocumentBuilder {
         result.verifications = verifications(node, path: path)
         result.creatives = creatives(node, path: path, inLine: true)
 
-        if result.adSystem == nil { warn(.missingRecommended, "<InLine> has no <AdSystem>", path) }
-        if result.adTitle == nil { warn(.missingRecommended, "<InLine> has no <AdTitle>", path) }
-        if result.impressions.isEmpty { warn(.missingRecommended, "<InLine> has no <Impression> URL", path) }
+        if result.adSystem == nil { warn(.missingRecommended, .inLineAdSystem, "<InLine> has no <AdSystem>", path) }
+        if result.adTitle == nil { warn(.missingRecommended, .inLineAdTitle, "<InLine> has no <AdTitle>", path) }
+        if result.impressions.isEmpty { warn(.missingRecommended, .inLineImpression, "<InLine> has no <Impression> URL", path) }
         if result.adServingId == nil, isAtLeast(4, 1) {
-            warn(.missingRecommended, "<InLine> has no <AdServingId> (required since VAST 4.1)", path)
+            warn(.missingRecommended, .adServingID, "<InLine> has no <AdServingId> (required since VAST 4.1)", path)
         }
         requireChildren(["Creatives"], of: node, path)
         if let creatives = node.child("Creatives") { requireChildren(["Creative"], of: creatives, path + "/Creatives") }
@@ -180,7 +181,7 @@ struct DocumentBuilder {
         } else if let legacy = node.child("VASTAdTagURL")?.child("URL"), let uri = url(legacy, path + "/VASTAdTagURL/URL") {
             // VAST 1's form (`<VASTAdTagURL><URL>…</URL></VASTAdTagURL>`), still served by older ad servers; the
             // peer vast-client-js follows it too.
-            warn(.version, "<VASTAdTagURL><URL> is VAST 1's wrapper form; followed as <VASTAdTagURI>", path)
+            warn(.version, .vastOneWrapperForm, "<VASTAdTagURL><URL> is VAST 1's wrapper form; followed as <VASTAdTagURI>", path)
             tagURI = uri
         }
         var result = Wrapper(vastAdTagURI: tagURI ?? "")
@@ -198,8 +199,8 @@ struct DocumentBuilder {
         result.creatives = creatives(node, path: path, inLine: false)
 
         // Required in a Wrapper by every VAST XSD (2.0 to 4.2); a missing VASTAdTagURI is the ad's 101 failure.
-        if result.adSystem == nil { warn(.missingRecommended, "<Wrapper> has no <AdSystem>", path) }
-        if result.impressions.isEmpty { warn(.missingRecommended, "<Wrapper> has no <Impression> URL", path) }
+        if result.adSystem == nil { warn(.missingRecommended, .wrapperAdSystem, "<Wrapper> has no <AdSystem>", path) }
+        if result.impressions.isEmpty { warn(.missingRecommended, .wrapperImpression, "<Wrapper> has no <Impression> URL", path) }
         return tagURI == nil ? nil : result
     }
 
@@ -236,10 +237,10 @@ struct DocumentBuilder {
 
     mutating func noteMacros(_ text: String, _ path: String) {
         for name in URLTemplate.unknownMacros(in: text) {
-            warn(.unknownMacro, "[\(name)] is not a VAST 4.x macro", path)
+            warn(.unknownMacro, .macroUnknown, "[\(name)] is not a VAST 4.x macro", path)
         }
         for name in URLTemplate.legacyMacros(in: text) {
-            warn(.unknownMacro, "[\(name)] is not a VAST 4.x macro; expanded per request like [CACHEBUSTING], as older players do", path)
+            warn(.unknownMacro, .macroUnknown, "[\(name)] is not a VAST 4.x macro; expanded per request like [CACHEBUSTING], as older players do", path)
         }
     }
 
@@ -259,7 +260,7 @@ struct DocumentBuilder {
         var result: [Impression] = []
         for n in node.children("Impression") {
             guard let u = url(n, path + "/Impression") else {
-                warn(.missingRecommended, "empty <Impression> ignored", path + "/Impression")
+                warn(.missingRecommended, .urlEmpty, "empty <Impression> ignored", path + "/Impression")
                 continue
             }
             result.append(Impression(id: n.stringAttribute("id"), url: u))
@@ -282,22 +283,22 @@ struct DocumentBuilder {
         for n in container.children("Tracking") {
             let p = path + "/Tracking"
             guard let name = n.stringAttribute("event") else {
-                warn(.missingRecommended, "<Tracking> lacks required attribute(s): event; ignored", p)
+                warn(.missingRecommended, .trackingEventMissing, "<Tracking> lacks required attribute(s): event; ignored", p)
                 continue
             }
             guard let u = url(n, p + "[@event=\(name)]") else { continue }
             let event = TrackingEventName(rawValue: name)
             if !event.isKnown {
-                warn(.unknownTrackingEvent, "unknown tracking event \"\(name)\" (never fired)", p)
+                warn(.unknownTrackingEvent, .trackingEventValue, "unknown tracking event \"\(name)\" (never fired)", p)
             } else if event == .notUsed {
-                warn(.notUsedEvent, "\"notUsed\" is VAST 4.2+ and missing from the 4.1/4.2 XSD", p)
+                warn(.notUsedEvent, .notUsedEvent, "\"notUsed\" is VAST 4.2+ and missing from the 4.1/4.2 XSD", p)
             }
             var offset: TimeOffset?
             if let text = n.stringAttribute("offset") {
                 offset = TimeOffset(parsing: text)
-                if offset == nil { warn(.invalidValue, "offset \"\(text)\" of \(name) does not parse", p) }
+                if offset == nil { warn(.invalidValue, .progressOffsetFormat, "offset \"\(text)\" of \(name) does not parse", p) }
             } else if event == .progress {
-                warn(.invalidValue, "progress tracking without an offset (never fired)", p)
+                warn(.invalidValue, .progressOffset, "progress tracking without an offset (never fired)", p)
             }
             result.append(TrackingEvent(event: event, offset: offset, url: u))
         }

@@ -1,3 +1,4 @@
+import Findings
 import Foundation
 import Networking
 
@@ -126,13 +127,13 @@ extension VASTResolver {
             } else if let first = document.podAds.first {
                 candidates = [first]
                 if document.ads.count > 1 {
-                    warnings.append(VASTWarning(.resolution,
+                    warnings.append(VASTWarning(.resolution, .resolutionDroppedAds,
                         "allowMultipleAds is false but the target holds only pod ads; the first of \(document.ads.count) is used",
                         path: "hop \(hop)"))
                 }
             }
             if document.ads.count > candidates.count {
-                warnings.append(VASTWarning(.resolution,
+                warnings.append(VASTWarning(.resolution, .resolutionDroppedAds,
                     "allowMultipleAds is false: \(document.ads.count - candidates.count) more ad(s) of the target ignored",
                     path: "hop \(hop)"))
             }

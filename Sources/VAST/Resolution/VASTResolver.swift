@@ -1,3 +1,4 @@
+import Findings
 import Foundation
 
 /// Follows wrapper chains to InLine ads, merges them (see `ResolvedAd` for the merge rules) and chooses the ad to
@@ -96,7 +97,11 @@ public struct VASTResolver: Sendable {
         var chosen: Int?
 
         mutating func addWarnings(_ list: [VASTWarning], hop: Int) {
-            warnings += list.map { VASTWarning($0.kind, $0.message, path: "hop \(hop): " + ($0.path ?? "")) }
+            warnings += list.map { warning in
+                var rehomed = warning
+                rehomed.path = "hop \(hop): " + (warning.path ?? "")
+                return rehomed
+            }
         }
     }
 
@@ -167,7 +172,7 @@ public struct VASTResolver: Sendable {
                 if state.chosen != nil { break }
                 if buffetBlocked {
                     let left = ordered.count - position
-                    state.warnings.append(VASTWarning(.resolution,
+                    state.warnings.append(VASTWarning(.resolution, .resolutionDroppedAds,
                         "a failed wrapper said fallbackOnNoAd=\"false\": \(left) buffet ad(s) not used", path: "hop 0"))
                     break
                 }
@@ -279,7 +284,7 @@ public struct VASTResolver: Sendable {
             let dropped = urls.filter { seen.insert($0).inserted }
             guard !dropped.isEmpty else { return }
             let list = dropped.prefix(10).map { "\($0.url) (\($0.source))" }.joined(separator: ", ")
-            state.warnings.append(VASTWarning(.resolution,
+            state.warnings.append(VASTWarning(.resolution, .urlInvalid,
                 "\(dropped.count) tracking URL(s) \(what) and are never dispatched: \(list)" + (dropped.count > 10 ? ", …" : "")))
         }
         warn(state.ads.flatMap(\.undispatchableURLs), "are not http(s)")

@@ -82,7 +82,7 @@ enum InspectRendering {
             if !row.unknownMacros.isEmpty { fields.append(("unknownMacros", .array(row.unknownMacros.map(JSON.string)))) }
             return .object(fields)
         })))
-        pairs.append(("warnings", .array(inspection.warnings.map(JSON.string))))
+        pairs.append(("warnings", .array(inspection.warnings.map { JSON.string($0.description) })))
         pairs.append(("errors", .array(inspection.errors.map { .object([("code", .int($0.code.rawValue)), ("type", .string($0.kind.rawValue)), ("message", .string($0.message))]) })))
         return .object(pairs)
     }

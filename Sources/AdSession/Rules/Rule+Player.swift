@@ -1,0 +1,47 @@
+import Findings
+
+/// The rules only a player can check: what vplay finds once it has chosen and opened the media, planned the
+/// session and connected its sink. vastlint has none of them (`VPLAY-…` IDs).
+public extension Rule {
+    // MARK: Media
+
+    static let mediaFallback = Rule("VPLAY-media-fallback", .warning, spec: "VAST 4.3 §3.9.1 (a player falls back within an ad's MediaFiles)",
+                                    "a better media file could not be played; a later one was")
+    static let mediaDurationDeclared = Rule("VPLAY-media-duration-declared", .warning, spec: "VAST 4.3 §3.8.1 (<Duration>)",
+                                            "<Duration> must match the media file's duration (vplay allows 1 s)")
+    static let mediaDurationContainer = Rule("VPLAY-media-duration-container", .warning, spec: "ISO/IEC 14496-12 (the container's duration)",
+                                             "the container's declared duration must match its streams'")
+    static let mediaMoovAfterMdat = Rule("VPLAY-media-moov-after-mdat", .warning, spec: "IAB Ad Format Guidelines v2.0 (video: MOOV atom first)",
+                                         "an MP4's moov must come before its media data, so playback starts before the whole file arrives")
+    static let mediaAdcashQuality = Rule("VPLAY-media-adcash-quality", .info, spec: "Adcash rewarded-video SDK (thesis seed 000, Table 5)",
+                                         "the Adcash quality ladder's choice for the next ad")
+
+    // MARK: The ad and its break
+
+    static let rewardExtensionOff = Rule("VPLAY-reward-extension-off", .warning, spec: "Adcash RewardedVideo extension (<RewardedVideoOn>)",
+                                         "the tag describes a reward and turns it off: none is granted")
+    static let podFirstOnly = Rule("VPLAY-pod-first-only", .info, spec: "VAST 4.3 §3.2.1 (ad pods)",
+                                   "the response is a pod; without --pod only its first playable ad plays")
+    static let podAdsCut = Rule("VPLAY-pod-ads-cut", .warning, spec: "VAST 4.3 §2.3.6.3 (206: ad break shortened)",
+                                "the pod has more ads than vplay plays; the rest are cut")
+    static let verificationNotExecuted = Rule("VPLAY-verification-not-executed", .info, spec: "VAST 4.3 §3.17.1 (verificationNotExecuted)",
+                                              "a verification vendor's script is not executed; its verificationNotExecuted URLs fire")
+
+    // MARK: The session around it
+
+    static let sinkUnavailable = Rule("VPLAY-sink-unavailable", .warning, spec: "vplay (the embedded sink)",
+                                      "the embedded sink could not start; beacons go to their own hosts")
+    static let fleetViewabilityUnpredicted = Rule("VPLAY-fleet-viewability-unpredicted", .info, spec: "VAST 4.3 §3.5 (ViewableImpression)",
+                                                  "a fleet on a simulated network does not predict viewability")
+
+    /// Every rule above, in the order `vplay rules` lists them.
+    static let playerRules: [Rule] = [
+        .mediaFallback, .mediaDurationDeclared, .mediaDurationContainer, .mediaMoovAfterMdat, .mediaAdcashQuality,
+        .rewardExtensionOff, .podFirstOnly, .podAdsCut, .verificationNotExecuted, .sinkUnavailable, .fleetViewabilityUnpredicted,
+    ]
+}
+
+public extension RuleCatalogue {
+    /// Every rule vplay checks: the VAST document's, one per VAST error code, and the player's.
+    static let standard = RuleCatalogue(Rule.vastDocumentRules + Rule.vastErrorRules + Rule.playerRules)
+}
