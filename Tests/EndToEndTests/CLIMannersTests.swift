@@ -59,7 +59,7 @@ import TestSupport
         let run = try await vplay(["bogus", "--vast", "media/demo.xml"])
         #expect(run.status == 2)
         expectOneFormat(run, "unknown subcommand 'bogus'")
-        #expect(run.stderr.contains("run, inspect, probe, fleet, merge, sink"))
+        #expect(run.stderr.contains("run, inspect, lint, rules, probe, fleet, merge, sink"))
         #expect(try await vplay(["help", "inspect"]).status == 0, "`vplay help CMD` still works")
     }
 

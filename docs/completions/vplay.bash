@@ -173,13 +173,13 @@ _vplay() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    run|inspect|probe|fleet|merge|sink|reward-check|audit|help)
+    run|inspect|lint|rules|probe|fleet|merge|sink|reward-check|audit|help)
         # Offer subcommand argument completions
         "_vplay_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'run inspect probe fleet merge sink reward-check audit help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'run inspect lint rules probe fleet merge sink reward-check audit help' -- "${cur}"))
         ;;
     esac
 }
@@ -467,6 +467,52 @@ _vplay_inspect() {
         return
         ;;
     esac
+}
+
+_vplay_lint() {
+    repeating_flags=()
+    non_repeating_flags=(--no-media -q --quiet --version -h --help)
+    repeating_options=(--rule)
+    non_repeating_options=(--config --format --output --jobs)
+    __vplay_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--rule')
+        return
+        ;;
+    '--config')
+        __vplay_add_completions -f
+        return
+        ;;
+    '--format')
+        __vplay_add_completions -W 'text'$'\n''ndjson'$'\n''junit'$'\n''sarif'
+        return
+        ;;
+    '--output')
+        __vplay_add_completions -f
+        return
+        ;;
+    '--jobs')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    *)
+        __vplay_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_vplay_rules() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __vplay_offer_flags_options 0
 }
 
 _vplay_probe() {

@@ -29,6 +29,12 @@ extension ExitCode {
         (not found, unsupported, truncated, corrupt).
         """
 
+    /// `lint`'s codes (vastlint's: 0 clean, 1 errors, 2 usage).
+    static let lintDocumentation = """
+        Exit codes: 0 no finding is an error (under the config file's and --rule's severities); 1 a finding is an \
+        error; 2 usage error (a bad --rule or config file; an output that could not be written).
+        """
+
     /// `probe`'s codes.
     static let probeDocumentation = """
         Exit codes: 0 the media opened (and, with --decode or --demux, was read to its end); 2 usage error (or \

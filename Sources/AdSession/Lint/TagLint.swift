@@ -1,0 +1,31 @@
+import Findings
+import VAST
+
+/// What `vplay lint` found in one tag: every finding of the inspection (the document's, the resolution's, the media's
+/// and each error with its VAST code) under the run's severities, rules turned off left out.
+public struct TagLint: Sendable {
+    /// The tag as given (a file path or a URL).
+    public var tag: String
+    /// The findings, in the order the inspection met them: warnings, then errors.
+    public var findings: [LintedFinding]
+
+    /// Whether any finding is an error under the run's policy (the tag fails the lint).
+    public var failed: Bool { findings.contains { $0.severity == .error } }
+
+    /// The lint of `inspection` under `policy`.
+    public init(_ inspection: AdInspection, policy: RulePolicy, catalogue: RuleCatalogue = .standard) {
+        tag = inspection.tag
+        let all = inspection.warnings + inspection.errors.map { Finding(.vastError($0.code), $0.message) }
+        findings = all.compactMap { finding in
+            let rule = catalogue.rule(finding.rule) ?? Rule(finding.rule, .error, spec: "", "a rule this build does not list")
+            return policy.severity(of: rule).map { LintedFinding(finding: finding, rule: rule, severity: $0) }
+        }
+    }
+
+    /// Lints `tag`: resolved, its media chosen and (unless `openMedia` is false) opened, nothing played.
+    public static func lint(_ configuration: SessionConfiguration, openMedia: Bool, policy: RulePolicy,
+                            catalogue: RuleCatalogue = .standard) async -> TagLint {
+        let inspection = await AdInspector(configuration: configuration).inspect(openMedia: openMedia)
+        return TagLint(inspection, policy: policy, catalogue: catalogue)
+    }
+}

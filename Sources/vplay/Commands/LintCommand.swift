@@ -1,0 +1,128 @@
+import AdSession
+import ArgumentParser
+import Findings
+import Foundation
+import Primitives
+
+/// `vplay lint TAG…`: each tag resolved, its media chosen and opened (nothing played), and every finding reported
+/// with its rule's ID under the run's severities (the config file, then `--rule`). Exit 0 when no finding is an
+/// error, 1 when one is, 2 for usage or I/O.
+struct LintCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lint",
+        abstract: "Check tags against vplay's rules (vplay rules lists them): resolve, choose and open the media, report each finding.",
+        discussion: ExitCode.lintDocumentation
+    )
+
+    /// An output form.
+    enum Format: String, ExpressibleByArgument, CaseIterable, Sendable {
+        case text, ndjson, junit, sarif
+    }
+
+    @Argument(help: ArgumentHelp("Tags: files, http(s) URLs, or folders (every .xml file in them).", valueName: "tag"), completion: .file())
+    var tags: [String] = []
+
+    @Option(name: .customLong("rule"), help: ArgumentHelp("Set a rule's severity: ID=error|warning|info|off (ID may end in * for every rule it begins); repeatable, after the config file.", valueName: "ID=LEVEL"))
+    var rules: [String] = []
+
+    @Option(help: ArgumentHelp("The config file ([rules] table of ID = \"LEVEL\"; default: .vplay-lint.toml in the working directory, when there is one).", valueName: "file"),
+            completion: .file())
+    var config: String?
+
+    @Option(help: ArgumentHelp("Output: text, ndjson (one finding a line), junit (one case per rule), sarif (SARIF 2.1.0).", valueName: "format"))
+    var format: Format = .text
+
+    @Option(help: ArgumentHelp("Write the output to FILE instead of stdout.", valueName: "file"), completion: .file(),
+            transform: OptionValue.writableFile("--output"))
+    var output: String?
+
+    @Flag(help: "Do not open the media (no duration or container checks).")
+    var noMedia = false
+
+    @Option(help: .withDefault("Tags linted at once.", 4, valueName: "N"), transform: OptionValue.integer(in: 1...64, else: "--jobs must be 1 to 64"))
+    var jobs = 4
+
+    @OptionGroup var quietOption: QuietOption
+
+    func validate() throws {
+        guard !tags.isEmpty else { throw ValidationError("name at least one tag to lint (a file, an http(s) URL or a folder)") }
+        _ = try policy()
+        try OptionValue.checkNoClash(outputs: [("--output", output)], inputs: tags.map { ("tag", $0) } + [("--config", config)])
+    }
+
+    /// The run's severities: the catalogue's, then the config file's, then `--rule`'s.
+    func policy() throws -> RulePolicy {
+        var policy = RulePolicy()
+        let file = config ?? (FileManager.default.fileExists(atPath: RuleConfig.defaultName) ? RuleConfig.defaultName : nil)
+        do {
+            if let file {
+                guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { throw ValidationError("--config \(file): cannot be read") }
+                try RuleConfig.apply(text, file: file, to: &policy, catalogue: .standard)
+            }
+            for setting in rules { try policy.apply(setting, in: .standard) }
+        } catch let error as RulePolicyError {
+            throw ValidationError(error.description)
+        }
+        return policy
+    }
+
+    func run() async throws {
+        quietOption.apply()
+        let policy = try policy()
+        let started = LiveTools.wallTime()
+        let clock = LiveTools.monotonicClock(), start = clock.now
+        let lints = await Self.lint(try Self.expand(tags), openMedia: !noMedia, policy: policy, jobs: jobs)
+        let seconds = (clock.now - start).microsecondSeconds
+        let ran = RuleCatalogue.standard.rules.filter { policy.severity(of: $0) != nil }
+        let text: String
+        switch format {
+        case .text: text = LintRendering.text(lints) + "\n"
+        case .ndjson: text = LintRendering.ndjson(lints)
+        case .junit: text = LintRendering.junit(lints, rules: ran, started: started, seconds: seconds, hostname: ProcessInfo.processInfo.hostName) + "\n"
+        case .sarif: text = SARIFReport.json(lints, rules: ran).text + "\n"
+        }
+        var failures: [String] = []
+        if let output {
+            do { try OutputFile.write(text, to: output, option: "--output") } catch { failures.append(error.description) }
+        } else if format == .text {
+            StandardStreams.say(String(text.dropLast()))
+        } else {
+            StandardStreams.print(String(text.dropLast()))
+        }
+        let failed = lints.filter(\.failed).count
+        try CommandOutputs.exit(failed == 0 ? 0 : ExitCode.expectationFailed.rawValue, failures: failures,
+                                reason: "\(failed) of \(lints.count) tag\(lints.count == 1 ? "" : "s") with an error-severity finding")
+    }
+
+    /// The tags to lint: URLs and files as given, a folder's `.xml` files in name order. A folder with none is a
+    /// usage error.
+    static func expand(_ tags: [String]) throws -> [String] {
+        try tags.flatMap { tag -> [String] in
+            var isFolder: ObjCBool = false
+            guard !tag.contains("://"), FileManager.default.fileExists(atPath: tag, isDirectory: &isFolder), isFolder.boolValue else { return [tag] }
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: tag)) ?? []
+            let files = names.filter { $0.lowercased().hasSuffix(".xml") }.sorted().map { (tag as NSString).appendingPathComponent($0) }
+            guard !files.isEmpty else { throw ValidationError("\(tag): a folder with no .xml file to lint") }
+            return files
+        }
+    }
+
+    /// Lints `tags`, `jobs` at a time; the results in the tags' order.
+    static func lint(_ tags: [String], openMedia: Bool, policy: RulePolicy, jobs: Int) async -> [TagLint] {
+        await withTaskGroup(of: (Int, TagLint).self) { group in
+            var results = [TagLint?](repeating: nil, count: tags.count)
+            var next = 0
+            func add() {
+                let index = next, tag = tags[index]
+                next += 1
+                group.addTask { (index, await TagLint.lint(SessionConfiguration(tag: tag), openMedia: openMedia, policy: policy)) }
+            }
+            while next < min(jobs, tags.count) { add() }
+            for await (index, lint) in group {
+                results[index] = lint
+                if next < tags.count { add() }
+            }
+            return results.map { $0! }
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `vplay lint` as a CI job runs it: what only a process shows — exit 0/1/2, the config file found in the working
+/// directory, output files — and its SARIF, JUnit and NDJSON checked against the official schemas.
+@Suite struct LintCommandTests {
+    /// The demo tag without its `<AdTitle>` (VAST-2.0-inline-adtitle, an error by default), its media as an absolute
+    /// path.
+    static func untitled(_ folder: TemporaryFolder) throws -> String {
+        let text = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
+            .replacingOccurrences(of: "clip-10s-360p.mp4", with: Repo.media("clip-10s-360p.mp4"))
+        let stripped = text.replacingOccurrences(of: #"<AdTitle>[^<]*</AdTitle>"#, with: "", options: .regularExpression)
+        #expect(stripped != text, "the demo has an AdTitle to take out")
+        return try folder.write("untitled.xml", stripped)
+    }
+
+    @Test func exitCodes_zeroClean_oneOnAnError_twoOnUsage() async throws {
+        let folder = try TemporaryFolder()
+        let untitled = try Self.untitled(folder)
+        let clean = try await vplay(["lint", "media/demo.xml"])
+        #expect(clean.status == 0, "\(clean.stdout)\(clean.stderr)")
+        #expect(clean.stdout.contains("1 tag linted: 0 errors"))
+        let failing = try await vplay(["lint", "media/demo.xml", untitled])
+        #expect(failing.status == 1)
+        #expect(failing.stdout.contains("\(untitled): error[VAST-2.0-inline-adtitle] at hop 0: VAST/Ad[1]/InLine: <InLine> has no <AdTitle>"), "\(failing.stdout)")
+        #expect(failing.stderr.split(separator: "\n").count == 1 && failing.stderr.contains("1 of 2 tags with an error-severity finding"), "\(failing.stderr)")
+        // --rule turns it into a warning: the tag passes.
+        let relaxed = try await vplay(["lint", untitled, "--rule", "VAST-2.0-inline-adtitle=warning"])
+        #expect(relaxed.status == 0 && relaxed.stdout.contains("warning[VAST-2.0-inline-adtitle]"), "\(relaxed.stdout)")
+        for bad in [["--rule", "VAST-2.0-inline-adtitel=off"], ["--rule", "VAST-2.0-inline-adtitle=fatal"], ["--config", folder.url.appendingPathComponent("none.toml").path], []] {
+            let usage = try await vplay(["lint"] + (bad.isEmpty ? [] : [untitled]) + bad)
+            #expect(usage.status == 2, "\(bad): \(usage.stderr)")
+        }
+    }
+
+    /// The config file in the working directory applies; `--rule` applies after it.
+    @Test func theConfigFileInTheWorkingDirectory_setsSeverities_andRuleOverridesIt() async throws {
+        let folder = try TemporaryFolder()
+        let untitled = try Self.untitled(folder)
+        _ = try folder.write(".vplay-lint.toml", "[rules]\n\"VAST-2.0-inline-*\" = \"off\"\n")
+        let quiet = try await vplay(["lint", untitled], in: folder.url)
+        #expect(quiet.status == 0 && !quiet.stdout.contains("inline-adtitle"), "\(quiet.stdout)")
+        let again = try await vplay(["lint", untitled, "--rule", "VAST-2.0-inline-adtitle=error"], in: folder.url)
+        #expect(again.status == 1, "\(again.stdout)")
+        _ = try folder.write("broken.toml", "[rules]\n\"VAST-2.0-inline-adtitle\" = off\n")
+        let broken = try await vplay(["lint", untitled, "--config", "broken.toml"], in: folder.url)
+        #expect(broken.status == 2 && broken.stderr.contains("broken.toml:2: the level must be a quoted string"), "\(broken.stderr)")
+    }
+
+    @Test func sarif_validatesAgainstTheOfficialSchema_andPlacesEachFinding() async throws {
+        let folder = try TemporaryFolder()
+        let untitled = try Self.untitled(folder)
+        let output = folder.url.appendingPathComponent("lint.sarif").path
+        let run = try await vplay(["lint", untitled, "media/viewability.xml", "--format", "sarif", "--output", output])
+        #expect(run.status == 1 && run.stdout.isEmpty, "\(run.stderr)")
+        let data = try Data(contentsOf: URL(fileURLWithPath: output))
+        #expect(try await ExternalValidators.jsonSchema(data, schemaFile: "sarif-schema-2.1.0.json") == "")
+        let sarif = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let runs = try #require(sarif["runs"] as? [[String: Any]])
+        let results = try #require(runs.first?["results"] as? [[String: Any]])
+        let title = try #require(results.first { $0["ruleId"] as? String == "VAST-2.0-inline-adtitle" })
+        #expect(title["level"] as? String == "error")
+        #expect("\(title["locations"] ?? "")".contains("VAST/Ad[1]/InLine"))
+        #expect(results.contains { $0["ruleId"] as? String == "VPLAY-verification-not-executed" && $0["level"] as? String == "note" })
+        let rules = try #require(((runs.first?["tool"] as? [String: Any])?["driver"] as? [String: Any])?["rules"] as? [[String: Any]])
+        #expect(rules.count > 100, "every rule that ran is described")
+    }
+
+    @Test func junitAndNDJSON_validateAgainstTheirSchemas() async throws {
+        let folder = try TemporaryFolder()
+        let untitled = try Self.untitled(folder)
+        let junit = try await vplay(["lint", untitled, "--format", "junit"])
+        #expect(junit.status == 1)
+        #expect(try await ExternalValidators.xmlSchema(Data(junit.stdout.utf8), xsd: "junit.xsd") == "")
+        #expect(junit.stdout.contains(#"<testcase name="VAST-2.0-inline-adtitle""#) && junit.stdout.contains("<failure"), "\(junit.stdout.prefix(2000))")
+        let ndjson = try await vplay(["lint", untitled, "media/viewability.xml", "--format", "ndjson"])
+        let path = try folder.write("findings.jsonl", ndjson.stdout)
+        #expect(try await JSONSchemaCheck.validate([.init(path, schema: "lint-finding.schema.json", form: .jsonLines)]) == [])
+        #expect(ndjson.lines.contains { $0["id"] as? String == "VAST-2.0-inline-adtitle" && $0["severity"] as? String == "error" && $0["tag"] as? String == untitled })
+        let rules = try await vplay(["rules", "--json"])
+        let rulesPath = try folder.write("rules.json", rules.stdout)
+        #expect(try await JSONSchemaCheck.validate([.init(rulesPath, schema: "rules.schema.json")]) == [])
+    }
+
+    /// A folder lints every `.xml` in it, in name order; an output that would replace a tag is refused before anything.
+    @Test func aFolder_lintsItsTags_andAnOutputNeverReplacesATag() async throws {
+        let folder = try TemporaryFolder()
+        let untitled = try Self.untitled(folder)
+        let run = try await vplay(["lint", folder.url.path, "--format", "ndjson"])
+        #expect(run.status == 1 && run.lines.allSatisfy { $0["tag"] as? String == untitled }, "\(run.stdout)")
+        let before = try Data(contentsOf: URL(fileURLWithPath: untitled))
+        let clash = try await vplay(["lint", untitled, "--output", untitled])
+        let after = try Data(contentsOf: URL(fileURLWithPath: untitled))
+        #expect(clash.status == 2 && after == before, "\(clash.stderr)")
+    }
+}
