@@ -3,7 +3,8 @@
 # generators: docs/man/vplay.1 (every subcommand in one page) by its `generate-manual` tool (built here from the
 # swift-argument-parser checkout SwiftPM resolved, into .build-tools/sap: a debug build of that tool alone, seconds,
 # not the release build of all of vplay that `swift package generate-manual` makes), and docs/completions/ by
-# `vplay --generate-completion-script bash|zsh|fish`. Run it after changing an option; a test fails while they are stale.
+# `vplay --generate-completion-script bash|zsh|fish`, and docs/reference/rules.md by scripts/make-rules-doc.py from
+# `vplay rules --json`. Run it after changing an option; a test fails while they are stale.
 #
 #   scripts/make-docs.sh            # builds vplay (debug) first
 set -euo pipefail
@@ -22,4 +23,5 @@ mkdir -p docs/man docs/completions
 "$vplay" --generate-completion-script bash > docs/completions/vplay.bash
 "$vplay" --generate-completion-script zsh > docs/completions/_vplay
 "$vplay" --generate-completion-script fish > docs/completions/vplay.fish
-echo "make-docs: wrote $(ls docs/man) and $(ls docs/completions | tr '\n' ' ')" >&2
+python3 scripts/make-rules-doc.py "$vplay"
+echo "make-docs: wrote $(ls docs/man), $(ls docs/completions | tr '\n' ' ')and docs/reference/rules.md" >&2

@@ -16,6 +16,8 @@ import TestSupport
         let tag = try String(contentsOfFile: Repo.media("demo.xml"), encoding: .utf8)
             .replacingOccurrences(of: "<![CDATA[clip-10s-360p.mp4]]>", with: "file://\(media)")
             .replacingOccurrences(of: "<Duration>00:00:10.000</Duration>", with: "<Duration>00:00:05.000</Duration>")
+            // The clip's own size, and no bitrate: the tag declares nothing the file contradicts.
+            .replacingOccurrences(of: #"width="640" height="360" bitrate="223""#, with: #"width="320" height="180""#)
         let run = try await kit.run(cli: ["--vast", try folder.write("tag.xml", tag), "--dry-run"])
         #expect(run.summary.outcome == .completed)
         let resolved = try #require(run.resolved.first).media

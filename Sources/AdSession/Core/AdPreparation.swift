@@ -171,6 +171,7 @@ struct AdPreparation {
             steps.append(.warning(Finding(.mediaMoovAfterMdat, Self.trailingHeaderWarning(delivery.map))))
         }
         if let warning = Self.durationWarning(declared: linear.duration, media: duration) { steps.append(.warning(Finding(.mediaDurationDeclared, warning))) }
+        steps += MediaDeclarations.findings(opened.selection.file, info: media.source.info).map { .warning($0) }
         return (media, plan, rules, steps)
     }
 

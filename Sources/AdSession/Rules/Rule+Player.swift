@@ -13,6 +13,14 @@ public extension Rule {
                                              "the container's declared duration must match its streams'")
     static let mediaMoovAfterMdat = Rule("VPLAY-media-moov-after-mdat", .warning, spec: "IAB Ad Format Guidelines v2.0 (video: MOOV atom first)",
                                          "an MP4's moov must come before its media data, so playback starts before the whole file arrives")
+    static let mediaSizeDeclared = Rule("VPLAY-media-size-declared", .warning, spec: "VAST 4.3 §3.9.1 (MediaFile width, height)",
+                                        "the MediaFile's width and height must be its video's")
+    static let mediaBitrateDeclared = Rule("VPLAY-media-bitrate-declared", .warning, spec: "VAST 4.3 §3.9.1 (MediaFile bitrate, minBitrate, maxBitrate)",
+                                           "the MediaFile's bitrate must be the file's (vplay allows 25 % and 150 kbps)")
+    static let mediaCodecDeclared = Rule("VPLAY-media-codec-declared", .warning, spec: "VAST 4.3 §3.9.1 (MediaFile codec, RFC 6381)",
+                                         "each codec the MediaFile declares must be one of the file's streams")
+    static let mediaTypeDeclared = Rule("VPLAY-media-type-declared", .warning, spec: "VAST 4.3 §3.9.1 (MediaFile type)",
+                                        "the MediaFile's type must be the file's container")
     static let mediaAdcashQuality = Rule("VPLAY-media-adcash-quality", .info, spec: "Adcash rewarded-video SDK (thesis seed 000, Table 5)",
                                          "the Adcash quality ladder's choice for the next ad")
 
@@ -36,7 +44,8 @@ public extension Rule {
 
     /// Every rule above, in the order `vplay rules` lists them.
     static let playerRules: [Rule] = [
-        .mediaFallback, .mediaDurationDeclared, .mediaDurationContainer, .mediaMoovAfterMdat, .mediaAdcashQuality,
+        .mediaFallback, .mediaDurationDeclared, .mediaDurationContainer, .mediaMoovAfterMdat, .mediaSizeDeclared, .mediaBitrateDeclared,
+        .mediaCodecDeclared, .mediaTypeDeclared, .mediaAdcashQuality,
         .rewardExtensionOff, .podFirstOnly, .podAdsCut, .verificationNotExecuted, .sinkUnavailable, .fleetViewabilityUnpredicted,
     ]
 }

@@ -67,7 +67,8 @@ public enum MediaFileSelector {
         return nil
     }
 
-    static func normalizedType(_ file: MediaFile) -> String? {
+    /// The MIME type in lower case, parameters dropped; nil when absent or empty.
+    public static func normalizedType(_ file: MediaFile) -> String? {
         guard let raw = file.type else { return nil }
         let base = raw.split(separator: ";").first.map(String.init) ?? raw
         let t = base.trimmingCharacters(in: .whitespaces).lowercased()

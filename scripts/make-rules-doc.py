@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""Writes docs/reference/rules.md from `vplay rules --json` (scripts/make-docs.sh runs it; RuleCatalogueTests checks
+that the page lists every rule).
+
+    scripts/make-rules-doc.py VPLAY_BINARY
+"""
+import json
+import os
+import subprocess
+import sys
+
+HEAD = """# Rules
+
+Every finding vplay makes is a rule with a stable ID, a default severity (`error`, `warning`, `info`), the clause it
+rests on and a one-line summary. `vplay rules` lists them (`--json`: [schemas/rules.schema.json](../../schemas/rules.schema.json));
+`vplay lint` reports them ([CI guide](../guides/ci.md#linting-tags-with-rule-ids)); every warning `run`, `inspect` and
+`fleet` print begins with its rule's ID (`VAST-2.0-inline-adtitle at VAST/Ad[1]/InLine: <InLine> has no <AdTitle>`).
+This page is written from the binary by `scripts/make-rules-doc.py` (`scripts/make-docs.sh` runs it); a test fails
+when a rule is missing here.
+
+**IDs.** An ID in vastlint's form (`VAST-<version>-<name>`: the VAST version that brought the requirement) is
+[vastlint](https://vastlint.org/docs/rules/)'s own ID for the same check, with its default severity, so a team can run
+both and compare findings line for line. `VPLAY-…` IDs are vplay's: checks vastlint does not make (`VPLAY-vast-…`), one
+per VAST error code (`VPLAY-error-NNN`: every error vplay reports, and fires to Error URLs, is a finding of its code's
+rule), and what only a player knows once it has resolved the chain, opened the media and planned the session
+(`VPLAY-media-…`, `VPLAY-pod-…`, …). An ID never changes once published.
+
+**Severities for a run** come from the catalogue, then the config file (`.vplay-lint.toml` in the working directory,
+or `--config FILE`), then `--rule ID=LEVEL` (repeatable). LEVEL is `error`, `warning`, `info` or `off`; an ID ending
+in `*` sets every rule it begins, an exact ID wins over a pattern and a longer pattern over a shorter one; an ID that
+names no rule is a usage error (exit 2), so a typo cannot silently do nothing. The config file is TOML, one `[rules]`
+table (TOML rather than YAML: a level is a quoted string, where YAML 1.1 reads a bare `off` as false):
+
+```toml
+# .vplay-lint.toml
+[rules]
+"VAST-4.1-adservingid-present" = "warning"   # our ad server predates 4.1
+"VPLAY-media-moov-after-mdat" = "error"
+"VPLAY-verification-*" = "off"
+```
+
+**Where findings point.** Each finding carries the element's slash path (`hop 1: VAST/Ad[1]/InLine/Creatives/Creative[1]/Linear`,
+the hop being the wrapper depth); SARIF output gives it as a logical location. Line and column are not reported yet.
+
+## The catalogue
+"""
+
+
+def cell(text):
+    return text.replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def main(binary):
+    rules = json.loads(subprocess.check_output([binary, "rules", "--json"]))
+    families = {}
+    for rule in rules:
+        families.setdefault(rule["family"], []).append(rule)
+    lines = [HEAD]
+    for family in sorted(families):
+        lines += [f"### {family}", "", "| ID | severity | rule | rests on |", "|---|---|---|---|"]
+        lines += [f"| `{r['id']}` | {r['severity']} | {cell(r['description'])} | {cell(r['spec_ref'])} |" for r in families[family]]
+        lines.append("")
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    with open(os.path.join(root, "docs", "reference", "rules.md"), "w", encoding="utf-8") as out:
+        out.write("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
