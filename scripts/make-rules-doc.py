@@ -40,7 +40,9 @@ table (TOML rather than YAML: a level is a quoted string, where YAML 1.1 reads a
 ```
 
 **Where findings point.** Each finding carries the element's slash path (`hop 1: VAST/Ad[1]/InLine/Creatives/Creative[1]/Linear`,
-the hop being the wrapper depth); SARIF output gives it as a logical location. Line and column are not reported yet.
+the hop being the wrapper depth); SARIF gives it as a logical location. A finding of the linted file itself (hop 0,
+a local file) also has the line and column of its element's start tag: `tag.xml:12:5:` in text, `line` and `column`
+in NDJSON, a `region` in SARIF. Findings of a wrapper's target (hop 1 and on) carry the path alone.
 
 ## The catalogue
 """

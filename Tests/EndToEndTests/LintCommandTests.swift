@@ -15,6 +15,13 @@ import TestSupport
         return try folder.write("untitled.xml", stripped)
     }
 
+    /// The line and column of the file's `<InLine` start tag, counted here.
+    static func inLinePlace(_ path: String) throws -> (line: Int, column: Int) {
+        let lines = try String(contentsOfFile: path, encoding: .utf8).components(separatedBy: "\n")
+        let index = try #require(lines.firstIndex { $0.contains("<InLine") })
+        return (index + 1, lines[index].distance(from: lines[index].startIndex, to: lines[index].range(of: "<InLine")!.lowerBound) + 1)
+    }
+
     @Test func exitCodes_zeroClean_oneOnAnError_twoOnUsage() async throws {
         let folder = try TemporaryFolder()
         let untitled = try Self.untitled(folder)
@@ -23,7 +30,9 @@ import TestSupport
         #expect(clean.stdout.contains("1 tag linted: 0 errors"))
         let failing = try await vplay(["lint", "media/demo.xml", untitled])
         #expect(failing.status == 1)
-        #expect(failing.stdout.contains("\(untitled): error[VAST-2.0-inline-adtitle] at hop 0: VAST/Ad[1]/InLine: <InLine> has no <AdTitle>"), "\(failing.stdout)")
+        let place = try Self.inLinePlace(untitled)
+        #expect(failing.stdout.contains("\(untitled):\(place.line):\(place.column): error[VAST-2.0-inline-adtitle] at hop 0: VAST/Ad[1]/InLine: <InLine> has no <AdTitle>"),
+                "\(failing.stdout)")
         #expect(failing.stderr.split(separator: "\n").count == 1 && failing.stderr.contains("1 of 2 tags with an error-severity finding"), "\(failing.stderr)")
         // --rule turns it into a warning: the tag passes.
         let relaxed = try await vplay(["lint", untitled, "--rule", "VAST-2.0-inline-adtitle=warning"])
@@ -61,6 +70,9 @@ import TestSupport
         let results = try #require(runs.first?["results"] as? [[String: Any]])
         let title = try #require(results.first { $0["ruleId"] as? String == "VAST-2.0-inline-adtitle" })
         #expect(title["level"] as? String == "error")
+        let region = try #require(((title["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])?["region"] as? [String: Any])
+        let place = try Self.inLinePlace(untitled)
+        #expect(region["startLine"] as? Int == place.line && region["startColumn"] as? Int == place.column, "\(region)")
         #expect("\(title["locations"] ?? "")".contains("VAST/Ad[1]/InLine"))
         #expect(results.contains { $0["ruleId"] as? String == "VPLAY-verification-not-executed" && $0["level"] as? String == "note" })
         let rules = try #require(((runs.first?["tool"] as? [String: Any])?["driver"] as? [String: Any])?["rules"] as? [[String: Any]])

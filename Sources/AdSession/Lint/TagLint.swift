@@ -1,4 +1,5 @@
 import Findings
+import Foundation
 import VAST
 
 /// What `vplay lint` found in one tag: every finding of the inspection (the document's, the resolution's, the media's
@@ -26,6 +27,19 @@ public struct TagLint: Sendable {
     public static func lint(_ configuration: SessionConfiguration, openMedia: Bool, policy: RulePolicy,
                             catalogue: RuleCatalogue = .standard) async -> TagLint {
         let inspection = await AdInspector(configuration: configuration).inspect(openMedia: openMedia)
-        return TagLint(inspection, policy: policy, catalogue: catalogue)
+        var lint = TagLint(inspection, policy: policy, catalogue: catalogue)
+        lint.place(in: configuration.tag)
+        return lint
+    }
+
+    /// Gives each finding of the tag itself (hop 0) the line and column of its element, when the tag is a local file.
+    mutating func place(in tag: String) {
+        let prefix = "hop 0: "
+        guard findings.contains(where: { $0.finding.path?.hasPrefix(prefix) == true }), !tag.contains("://"),
+              let data = FileManager.default.contents(atPath: tag) else { return }
+        for index in findings.indices {
+            guard let path = findings[index].finding.path, path.hasPrefix(prefix) else { continue }
+            findings[index].place = ElementLocator.locate(String(path.dropFirst(prefix.count)), in: data)
+        }
     }
 }

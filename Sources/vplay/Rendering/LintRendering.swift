@@ -11,8 +11,9 @@ enum LintRendering {
         var lines: [String] = []
         for lint in lints {
             for item in lint.findings {
-                let place = item.finding.path.map { " at \($0)" } ?? ""
-                lines.append("\(lint.tag): \(item.severity.rawValue)[\(item.rule.id)]\(place): \(item.finding.message)")
+                let at = item.finding.path.map { " at \($0)" } ?? ""
+                let line = item.place.map { ":\($0.line):\($0.column)" } ?? ""
+                lines.append("\(lint.tag)\(line): \(item.severity.rawValue)[\(item.rule.id)]\(at): \(item.finding.message)")
             }
         }
         let counts = Severity.allCases.reversed().map { severity in
@@ -28,7 +29,8 @@ enum LintRendering {
         lints.flatMap { lint in
             lint.findings.map { item in
                 JSON.object([("id", .string(item.rule.id)), ("severity", .string(item.severity.rawValue)), ("message", .string(item.finding.message)),
-                             ("path", JSON.optional(item.finding.path)), ("spec_ref", .string(item.rule.specReference)), ("tag", .string(lint.tag))]).text
+                             ("path", JSON.optional(item.finding.path)), ("spec_ref", .string(item.rule.specReference)), ("tag", .string(lint.tag)),
+                             ("line", JSON.optional(item.place?.line)), ("column", JSON.optional(item.place?.column))]).text
             }
         }.map { $0 + "\n" }.joined()
     }

@@ -6,8 +6,8 @@ import Primitives
 /// `vplay lint --format sarif`: SARIF 2.1.0 (OASIS), what GitHub code scanning and most CI dashboards read, valid
 /// against the official schema (`schemas/sarif-schema-2.1.0.json`, checked by the tests). One run: the tool with
 /// every rule the policy leaves on (its default level, spec reference and summary), then one result per finding at
-/// its tag (`artifactLocation`: the file path relative to the working directory, or the URL) and its element path
-/// (a logical location). SARIF's levels are `error`, `warning` and `note` (vplay's `info`).
+/// its tag (`artifactLocation`: the file path relative to the working directory, or the URL; with the `region` of its
+/// element's start tag when the finding is the file's own) and its element path (a logical location). SARIF's levels are `error`, `warning` and `note` (vplay's `info`).
 enum SARIFReport {
     static let schemaURI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 
@@ -24,7 +24,11 @@ enum SARIFReport {
                 var pairs: [(String, JSON)] = [("ruleId", .string(item.rule.id))]
                 if let at = index[item.rule.id] { pairs.append(("ruleIndex", .int(at))) }
                 pairs += [("level", .string(level(item.severity))), ("message", .object([("text", .string(item.finding.message))]))]
-                var location: [(String, JSON)] = [("physicalLocation", .object([("artifactLocation", .object([("uri", .string(uri(lint.tag)))]))]))]
+                var physical: [(String, JSON)] = [("artifactLocation", .object([("uri", .string(uri(lint.tag)))]))]
+                if let place = item.place {
+                    physical.append(("region", .object([("startLine", .int(place.line)), ("startColumn", .int(place.column))])))
+                }
+                var location: [(String, JSON)] = [("physicalLocation", .object(physical))]
                 if let path = item.finding.path {
                     location.append(("logicalLocations", .array([.object([("fullyQualifiedName", .string(path)), ("kind", .string("element"))])])))
                 }
