@@ -88,6 +88,8 @@ import TestSupport
         #expect(!missing.passed && verdict(missing, "midpoint") == .missing)
         let doubled = try await audit { $0.append($0[Self.index($0, "/start?")]) }
         #expect(!doubled.passed && verdict(doubled, "start") == .duplicated)
+        // Each verdict is a finding of its rule, the IDs `vplay lint` and `vplay rules` use.
+        #expect(missing.trackers.compactMap(\.rule) == ["VPLAY-audit-missing"] && doubled.trackers.compactMap(\.rule) == ["VPLAY-audit-duplicated"])
     }
 
     @Test func quartilesBunchedAtComplete_andCompleteBeforeThirdQuartile_areFound() async throws {
@@ -97,6 +99,7 @@ import TestSupport
             for path in ["/firstQuartile?", "/midpoint?", "/thirdQuartile?"] { requests[Self.index(requests, path)].sentAt = complete }
         }
         #expect(failed(bunched) == ["timing.firstQuartile", "timing.midpoint", "timing.thirdQuartile", "timing.bunched"])
+        #expect(Set(bunched.findings.filter { !$0.passed }.map(\.rule)) == ["VPLAY-audit-timing"])
         let swapped = try await audit { requests in
             let third = Self.index(requests, "/thirdQuartile?"), complete = Self.index(requests, "/complete?")
             (requests[third].sentAt, requests[complete].sentAt) = (requests[complete].sentAt, requests[third].sentAt)
@@ -158,7 +161,8 @@ import TestSupport
         }
         #expect(failed(error) == ["errorcode"], "\(failed(error))")
         #expect(error.unmatched.map(\.url) == ["http://127.0.0.1:8089/unknown-pixel?x=1"], "listed, not failed")
-        #expect(error.findings.contains { $0.check == "macros" && $0.warning })
+        #expect(error.findings.contains { $0.check == "macros" && $0.warning && $0.rule == "VPLAY-audit-macros" })
+        #expect(wrong.findings.first { !$0.passed }?.rule == "VPLAY-audit-playhead" && error.findings.first { !$0.passed && !$0.warning }?.rule == "VPLAY-audit-errorcode")
     }
 
     /// A HAR as a browser's dev tools write it: `pages`, entries with a `pageref`, a beacon answered with a redirect

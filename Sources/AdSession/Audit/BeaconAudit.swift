@@ -1,3 +1,4 @@
+import Findings
 import Foundation
 import Primitives
 import VAST
@@ -29,6 +30,14 @@ public struct BeaconAudit: Sendable {
         public var first: Int64?
         /// `missing` when `seen` is below `minimum`, `duplicated` when above `maximum`, else `ok`.
         public var verdict: Verdict
+        /// The rule a verdict other than `ok` breaks.
+        public var rule: String? {
+            switch verdict {
+            case .ok: nil
+            case .missing: Rule.auditMissing.id
+            case .duplicated: Rule.auditDuplicated.id
+            }
+        }
     }
 
     /// How a tracker's seen count compares with what the capture must hold.
@@ -47,6 +56,8 @@ public struct BeaconAudit: Sendable {
         public var detail: String
         /// A warning: reported, never failed.
         public var warning = false
+        /// The ID of the rule the check belongs to (`VPLAY-audit-timing` for `timing.midpoint`).
+        public var rule: String { Rule.forAuditCheck(check).id }
     }
 
     /// Every tracking URL of the ad except `clickThrough`, with its verdict.

@@ -51,6 +51,6 @@ public extension Rule {
 }
 
 public extension RuleCatalogue {
-    /// Every rule vplay checks: the VAST document's, one per VAST error code, and the player's.
-    static let standard = RuleCatalogue(Rule.vastDocumentRules + Rule.vastErrorRules + Rule.playerRules)
+    /// Every rule vplay checks: the VAST document's, one per VAST error code, the player's and the audit's.
+    static let standard = RuleCatalogue(Rule.vastDocumentRules + Rule.vastErrorRules + Rule.playerRules + Rule.auditRules)
 }

@@ -121,7 +121,9 @@ struct AuditCommand: AsyncParsableCommand {
         lines += table.map { row in (0..<5).map { row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  ") + "  " + row[5] }
         if !audit.findings.isEmpty { lines.append("") }
         for finding in audit.findings {
-            lines.append("\(finding.warning ? "warn" : finding.passed ? "ok  " : "FAIL") \(finding.check): \(finding.detail)")
+            // A finding that fails or warns names its rule (docs/reference/rules.md), as every command's findings do.
+            let rule = finding.passed ? "" : " [\(finding.rule)]"
+            lines.append("\(finding.warning ? "warn" : finding.passed ? "ok  " : "FAIL") \(finding.check)\(rule): \(finding.detail)")
         }
         if !audit.unmatched.isEmpty {
             lines.append("")
@@ -145,9 +147,10 @@ struct AuditCommand: AsyncParsableCommand {
                     ("event", .string(tracker.event)), ("source", .string(tracker.source)), ("template", .string(tracker.template)),
                     ("offset", tracker.offset.map(JSON.seconds) ?? .null), ("minimum", .int(tracker.minimum)), ("maximum", .optional(tracker.maximum)),
                     ("seen", .int(tracker.seen)), ("firstSentAt", tracker.first.map { .string(ISO8601Time.text(milliseconds: $0)) } ?? .null), ("verdict", .string(tracker.verdict.rawValue)),
+                    ("rule", .optional(tracker.rule)),
                 ])
             })),
-            ("findings", .array(audit.findings.map { .object([("check", .string($0.check)), ("passed", .bool($0.passed)), ("warning", .bool($0.warning)), ("detail", .string($0.detail))]) })),
+            ("findings", .array(audit.findings.map { .object([("check", .string($0.check)), ("rule", .string($0.rule)), ("passed", .bool($0.passed)), ("warning", .bool($0.warning)), ("detail", .string($0.detail))]) })),
             ("unmatched", .array(audit.unmatched.map { .object([("index", .int($0.index)), ("url", .string($0.url))]) })),
         ])
     }
