@@ -31,4 +31,41 @@ ffmpeg -v error -y \
   -f lavfi -i sine=frequency=660:sample_rate=48000:duration=6 \
   "${x264[@]}" -crf 40 -g 50 -c:a aac -b:a 32k -ac 1 "${exact[@]}" "$out/clip-audio-outlasts-video.mp4"
 
+# Creative QA clips (`vplay lint`'s VPLAY-creative-* rules), each made to break chosen rules and keep the others:
+# a 1 kHz stereo tone at amplitude 0.0631 (-24 dBFS a channel) measures -24 LUFS (ATSC A/85's target); 48 kHz AAC-LC.
+tone='0.0631*sin(2*PI*1000*t)'
+qa_audio=(-c:a aac -b:a 128k)
+# 6 s that keep every creative rule: progressive High-profile H.264, -24 LUFS, no leaders, moov first.
+ffmpeg -v error -y \
+  -f lavfi -i testsrc2=size=320x180:rate=25:duration=6 \
+  -f lavfi -i "aevalsrc=$tone|$tone:s=48000:d=6" \
+  "${x264[@]}" -crf 40 -g 50 "${qa_audio[@]}" "${exact[@]}" "$out/qa-reference.mp4"
+# 4 s, far too loud: a 997 Hz mono tone at amplitude 0.9 (-3.9 LUFS, true peak about -0.9 dBTP), 44.1 kHz AAC at
+# 64 kbps, H.264 High 4:4:4 Predictive.
+ffmpeg -v error -y \
+  -f lavfi -i testsrc2=size=320x180:rate=25:duration=4 \
+  -f lavfi -i "aevalsrc=0.9*sin(2*PI*997*t):s=44100:d=4" \
+  -c:v libx264 -preset medium -pix_fmt yuv444p -threads 1 -x264-params threads=1 -crf 40 -g 50 \
+  -c:a aac -b:a 64k "${exact[@]}" "$out/qa-loud.mp4"
+# 5 s: black for the first and the last second, silence in the last second.
+ffmpeg -v error -y \
+  -f lavfi -i "testsrc2=size=320x180:rate=25:duration=5,drawbox=color=black:t=fill:enable='lt(t,1)+gte(t,4)'" \
+  -f lavfi -i "aevalsrc='if(lt(t,4),$tone,0)|if(lt(t,4),$tone,0)':s=48000:d=5" \
+  "${x264[@]}" -crf 40 -g 50 -c:a aac -b:a 192k "${exact[@]}" "$out/qa-black-silent.mp4"
+# 5 s: a grey slate for the first second, the last picture held for the last second, silence in the first second.
+ffmpeg -v error -y \
+  -f lavfi -i "testsrc2=size=320x180:rate=25:duration=4,drawbox=color=gray:t=fill:enable='lt(t,1)',tpad=stop_mode=clone:stop_duration=1" \
+  -f lavfi -i "aevalsrc='if(gte(t,1),$tone,0)|if(gte(t,1),$tone,0)':s=48000:d=5" \
+  "${x264[@]}" -crf 40 -g 50 -c:a aac -b:a 192k "${exact[@]}" "$out/qa-frozen-silent.mp4"
+# 3 s coded interlaced (field pictures, top field first).
+ffmpeg -v error -y \
+  -f lavfi -i testsrc2=size=320x180:rate=25:duration=3 \
+  -f lavfi -i "aevalsrc=$tone|$tone:s=48000:d=3" \
+  "${x264[@]}" -flags +ildct+ilme -crf 40 -g 50 "${qa_audio[@]}" "${exact[@]}" "$out/qa-interlaced.mp4"
+# 3 s with its moov after its media data (no +faststart), its H.264 labelled level 1.0 (too low for 320x180 at 25 fps).
+ffmpeg -v error -y \
+  -f lavfi -i testsrc2=size=320x180:rate=25:duration=3 \
+  -f lavfi -i "aevalsrc=$tone|$tone:s=48000:d=3" \
+  "${x264[@]}" -level 1.0 -crf 40 -g 50 "${qa_audio[@]}" -fflags +bitexact -flags +bitexact -map_metadata -1 "$out/qa-trailing-moov.mp4"
+
 ls -l "$out"/*.mp4
