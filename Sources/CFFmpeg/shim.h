@@ -8,6 +8,7 @@
 #include <libavutil/error.h>
 #include <libavutil/dict.h>
 #include <libavutil/log.h>
+#include <libavutil/pixdesc.h>
 #include <libavutil/time.h>
 #include <libavutil/channel_layout.h>
 #include <libavutil/opt.h>

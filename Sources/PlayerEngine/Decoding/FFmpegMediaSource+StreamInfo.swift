@@ -40,7 +40,9 @@ extension FFmpegMediaSource {
             channels: type == .audio && parameters.ch_layout.nb_channels > 0 ? Int(parameters.ch_layout.nb_channels) : nil,
             bitRate: parameters.bit_rate > 0 ? Int(parameters.bit_rate) : nil,
             duration: duration,
-            declaredFrames: stream.pointee.nb_frames > 0 ? Int(stream.pointee.nb_frames) : nil
+            declaredFrames: stream.pointee.nb_frames > 0 ? Int(stream.pointee.nb_frames) : nil,
+            profile: parameters.profile >= 0 ? avcodec_profile_name(parameters.codec_id, parameters.profile).map { String(cString: $0) } : nil,
+            level: parameters.level > 0 ? Int(parameters.level) : nil
         )
     }
 }

@@ -30,6 +30,8 @@ public final class FFmpegMediaSource: MediaSource {
     private var lastDecodeError: Int32 = 0
     /// What the demuxer has read of each container stream (by index), for the truncation checks at the end.
     private var tallies: [DemuxTally]
+    /// Creative QA on the frames as they are decoded (`MediaOpenOptions.analyzeCreative`).
+    private var creative: CreativeAnalysis?
 
     /// A decoder that fails this many times in a row while draining, without a frame or the end, is stuck: stop.
     /// A frame-threaded decoder holds at most one frame per thread, each of which can fail once; FFmpeg never uses
@@ -39,12 +41,20 @@ public final class FFmpegMediaSource: MediaSource {
     /// Opens `location` and its decoders. Throws a `MediaError` naming what is wrong.
     @_spi(LiveParts) public init(location: String, options: MediaOpenOptions = .init()) throws(MediaError) {
         self.options = options
+        creative = options.analyzeCreative ? CreativeAnalysis() : nil
         let format = try FormatContext(location: location, ioTimeout: options.ioTimeout, loadTimeout: options.loadTimeout,
                                        urlGate: options.urlGate, redirects: options.redirects,
                                        throttle: options.throttle, proxy: options.proxy,
                                        streaming: options.streaming)
         self.format = format
         tallies = Array(repeating: DemuxTally(), count: format.streamCount)
+        if creative != nil, format.nested == nil, FormatContext.isMP4Family(format.formatName) {
+            // The top-level boxes are walked on the open input; the demuxer seeks to each sample it reads anyway,
+            // and its position is put back.
+            let position = avio_tell(format.io)
+            creative?.report.moovAfterMediaData = FormatContext.mp4MovieBox(format.io)?.afterMediaData ?? false
+            avio_seek(format.io, position, SEEK_SET)
+        }
 
         let opened = Self.openStreams(of: format, options: options, location: location)
         let (streams, stats, decoders, decoderFailures, pictures, labels) =
@@ -100,6 +110,9 @@ public final class FFmpegMediaSource: MediaSource {
 
     /// How many times a read has waited for bytes a simulated network had not delivered yet.
     public var networkWaits: Int { format.networkWaits }
+
+    /// What creative QA measured of the frames decoded so far; nil unless opened with `analyzeCreative`.
+    public var creativeReport: CreativeReport? { creative?.result }
 
     /// Where the media's bytes are, when the open's timeline pass mapped them (`MediaOpenOptions.mapDelivery`).
     public private(set) var deliveryMap: DeliveryMap?
@@ -282,6 +295,7 @@ public final class FFmpegMediaSource: MediaSource {
         stats.lastTime = start.seconds
         stats.end = max(stats.end ?? 0, mediaFrame.end.seconds)
         statistics.streams[slot[index]!] = stats
+        creative?.add(frame.pointer, kind: stats.type, stream: index, start: mediaFrame.time.seconds, end: mediaFrame.end.seconds)
         pending[index]!.append(mediaFrame)
     }
 

@@ -48,6 +48,9 @@ public struct MediaOpenOptions: Sendable {
     /// Also map where the packets' bytes are during the timeline pass (a local file; `FFmpegMediaSource.deliveryMap`),
     /// for a simulated network, so the file is not read a third time.
     public var mapDelivery = false
+    /// Measure the creative in the decode pass (`CreativeReport`: loudness, true peak, black, frozen and silent
+    /// leaders, interlaced frames), frame by frame as each is decoded; costs no second decode.
+    public var analyzeCreative = false
     /// How an HLS playlist is opened (the MediaFile is one, or may be); nil: an HLS playlist is refused (403).
     public var streaming: StreamingOptions?
 

@@ -17,6 +17,9 @@ public protocol MediaSource: AnyObject {
     /// The source as a replay of a decoded timeline, when it is one: the engine then takes runs of frames straight
     /// from the timeline instead of one `nextFrame()` call each. nil for a source that decodes.
     var replay: TimelineMediaSource? { get }
+    /// What creative QA measured of the frames decoded so far, when the source measures it
+    /// (`MediaOpenOptions.analyzeCreative`).
+    var creativeReport: CreativeReport? { get }
 }
 
 extension MediaSource {
@@ -26,6 +29,8 @@ extension MediaSource {
     public var deliveryMap: DeliveryMap? { nil }
     /// nil: a source that decodes.
     public var replay: TimelineMediaSource? { nil }
+    /// nil: a source that measures nothing of the creative.
+    public var creativeReport: CreativeReport? { nil }
 }
 
 /// How an `FFmpegMediaSource` opens and decodes.

@@ -29,4 +29,8 @@ public struct StreamInfo: Sendable, Equatable, Codable {
     public var duration: Double?
     /// Frames the container announces (`nb_frames`), when it says.
     public var declaredFrames: Int?
+    /// The codec's profile, as FFmpeg names it (`"High"`, `"LC"`), when the stream says.
+    public var profile: String?
+    /// The codec's level as the stream codes it (H.264: ten times the level, `31` for 3.1), when it says.
+    public var level: Int?
 }
