@@ -44,6 +44,19 @@ the hop being the wrapper depth); SARIF gives it as a logical location. A findin
 a local file) also has the line and column of its element's start tag: `tag.xml:12:5:` in text, `line` and `column`
 in NDJSON, a `region` in SARIF. Findings of a wrapper's target (hop 1 and on) carry the path alone.
 
+**Creative QA** (`VPLAY-creative-…`): `vplay lint` decodes the chosen media once (not when given `--no-creative` or
+`--no-media`) and measures every frame as it passes, before its pixels and samples are released, so the checks cost no
+second decode. Loudness is ITU-R BS.1770-4 / EBU R128: K-weighting warped to the file's own rate, 400 ms blocks every
+100 ms gated at -70 LUFS and 10 LU below, loudness range from 3 s blocks, true peak by 4x polyphase oversampling
+(BS.1770-4 Annex 2); on every clip `media/make-media.sh` makes it agrees with `ffmpeg -af ebur128=peak=true` within
+0.1 LU and 0.2 dB (a test checks it). The target is `--loudness atsc` (-24 LKFS +-2, the default), `ebu` (-23 LUFS +-1)
+or `--loudness=LUFS+-LU`; the true-peak ceiling `--max-true-peak` (-6 dBTP). Black is FFmpeg `blackdetect`'s default
+(luma within 10 % of black on 98 % of the picture), a held picture `freezedetect`'s (mean difference under 0.1 % of
+full range), silence `silencedetect`'s (-60 dBFS); each is measured on a grid of at most 128 x 72 luma points, and a
+leader or trailer of 0.5 s or more is a finding. Interlace is the decoder's own flag on each frame; profile and level
+are the stream's; the H.264 level's limits are Table A-1 of the standard. `media/qa/` has a tag for each sample clip:
+`vplay lint media/qa` shows each rule fire.
+
 ## The catalogue
 """
 

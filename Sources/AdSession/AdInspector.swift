@@ -18,9 +18,12 @@ public struct AdInspector: Sendable {
         self.environment = environment ?? .live(configuration)
     }
 
-    /// - Parameter openMedia: open the chosen media file to compare its duration with the tag's (no decode).
-    public func inspect(openMedia: Bool = true) async -> AdInspection {
-        let prepared = await AdPreparation(configuration: configuration, environment: environment).prepare(.inspect(openMedia: openMedia))
+    /// - Parameters:
+    ///   - openMedia: open the chosen media file to compare its duration with the tag's (no decode).
+    ///   - creative: also decode it once through creative QA, measured against these targets (`lint`).
+    public func inspect(openMedia: Bool = true, creative: CreativeTargets? = nil) async -> AdInspection {
+        let purpose = AdPreparation.Purpose.inspect(openMedia: openMedia, creative: openMedia ? creative : nil)
+        let prepared = await AdPreparation(configuration: configuration, environment: environment).prepare(purpose)
         await environment.shutdown()
         return Self.inspection(of: prepared, tag: configuration.tag)
     }

@@ -57,6 +57,20 @@ import TestSupport
         #expect(broken.status == 2 && broken.stderr.contains("broken.toml:2: the level must be a quoted string"), "\(broken.stderr)")
     }
 
+    /// Creative QA's options as a CI job passes them: the target, the ceiling, turning the decode off.
+    @Test func creativeQA_optionsChangeWhatIsMeasured() async throws {
+        let loud = try await vplay(["lint", "media/qa/loud.xml", "--format", "ndjson", "--rule", "VPLAY-creative-loudness=error"])
+        #expect(loud.status == 1 && loud.stdout.contains("\"id\":\"VPLAY-creative-loudness\""), "\(loud.stdout)")
+        let ebu = try await vplay(["lint", "media/qa/reference.xml", "--loudness=-16+-1", "--rule", "VPLAY-creative-*=error"])
+        #expect(ebu.status == 1 && ebu.stdout.contains("-16 LUFS ±1 asks -16 ±1"), "\(ebu.stdout)")
+        let off = try await vplay(["lint", "media/qa/loud.xml", "--no-creative"])
+        #expect(off.status == 0 && !off.stdout.contains("VPLAY-creative"), "\(off.stdout)")
+        for (bad, says) in [(["--loudness", "loud"], "--loudness loud: give atsc"), (["--max-true-peak=3"], "--max-true-peak must be from -60 to 0")] {
+            let usage = try await vplay(["lint", "media/qa/loud.xml"] + bad)
+            #expect(usage.status == 2 && usage.stderr.split(separator: "\n").first?.contains(says) == true, "\(bad): \(usage.stderr)")
+        }
+    }
+
     @Test func sarif_validatesAgainstTheOfficialSchema_andPlacesEachFinding() async throws {
         let folder = try TemporaryFolder()
         let untitled = try Self.untitled(folder)

@@ -471,9 +471,9 @@ _vplay_inspect() {
 
 _vplay_lint() {
     repeating_flags=()
-    non_repeating_flags=(--no-media -q --quiet --version -h --help)
+    non_repeating_flags=(--no-media --no-creative -q --quiet --version -h --help)
     repeating_options=(--rule)
-    non_repeating_options=(--config --format --output --jobs)
+    non_repeating_options=(--config --format --output --loudness --max-true-peak --jobs)
     __vplay_offer_flags_options -1
 
     # Offer option value completions
@@ -491,6 +491,12 @@ _vplay_lint() {
         ;;
     '--output')
         __vplay_add_completions -f
+        return
+        ;;
+    '--loudness')
+        return
+        ;;
+    '--max-true-peak')
         return
         ;;
     '--jobs')

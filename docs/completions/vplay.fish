@@ -27,7 +27,7 @@ function __vplay_parse_tokens -S
         case 'inspect'
             __vplay_parse_subcommand 0 'vast=' 'map=+' 'max-wrappers=' 'tag-timeouts=' 'bandwidth=' 'screen=' 'prefer-streaming' 'media-file=' 'adcash-state=' 'deny-private-networks' 'deny-loopback' 'proxy=' 'ca-cert=' 'network=' 'network-trace=' 'startup-buffer=' 'rebuffer=' 'media-timeout=' 'stall-timeout=' 'pod=' 'break-position=' 'break-max-duration=' 'break-max-ads=' 'break-min-ad-length=' 'break-max-ad-length=' 'json' 'q/quiet' 'no-media' 'strict' 'version' 'h/help'
         case 'lint'
-            __vplay_parse_subcommand -r 1 'rule=+' 'config=' 'format=' 'output=' 'no-media' 'jobs=' 'q/quiet' 'version' 'h/help'
+            __vplay_parse_subcommand -r 1 'rule=+' 'config=' 'format=' 'output=' 'no-media' 'no-creative' 'loudness=' 'max-true-peak=' 'jobs=' 'q/quiet' 'version' 'h/help'
         case 'rules'
             __vplay_parse_subcommand 0 'json' 'version' 'h/help'
         case 'probe'
@@ -216,7 +216,10 @@ complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "v
 complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay lint" config' -l 'config' -d 'The config file ([rules] table of ID = "LEVEL"; default: .vplay-lint.toml in the working directory, when there is one).' -rF
 complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay lint" format' -l 'format' -d 'Output: text, ndjson (one finding a line), junit (one case per rule), sarif (SARIF 2.1.0).' -rfka 'text ndjson junit sarif'
 complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay lint" output' -l 'output' -d 'Write the output to FILE instead of stdout.' -rF
-complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay lint" no-media' -l 'no-media' -d 'Do not open the media (no duration or container checks).'
+complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay lint" no-media' -l 'no-media' -d 'Do not open the media (no duration, container or creative checks).'
+complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay lint" no-creative' -l 'no-creative' -d 'Open the media but do not decode it (no creative QA: loudness, leaders, scan, audio format).'
+complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay lint" loudness' -l 'loudness' -d 'Creative QA\'s loudness target: atsc (-24 LKFS +-2, ATSC A/85), ebu (-23 LUFS +-1, EBU R128) or LUFS+-LU written --loudness=-16+-1.' -rfka ''
+complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay lint" max-true-peak' -l 'max-true-peak' -d 'Creative QA\'s true-peak ceiling, dBTP (IAB ad format guidelines). (default: -6.0)' -rfka ''
 complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay lint" jobs' -l 'jobs' -d 'Tags linted at once. (default: 4)' -rfka ''
 complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay lint" q quiet' -s 'q' -l 'quiet' -d 'Print nothing but errors (on stderr) and what was asked for (--json on stdout, output files); the exit code tells the rest.'
 complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay lint" version' -l 'version' -d 'Show the version.'

@@ -13,8 +13,9 @@ struct AdPreparation {
     enum Purpose: Equatable {
         /// A session: open the media, time and save an `--adcash-state` download, warn about verifications.
         case play
-        /// `inspect`: open the media only when asked (container facts, no decode), write nothing.
-        case inspect(openMedia: Bool)
+        /// `inspect`: open the media only when asked (container facts, no decode), write nothing; `lint` also gives
+        /// `creative`: the media is then decoded once, through creative QA, and measured against these targets.
+        case inspect(openMedia: Bool, creative: CreativeTargets? = nil)
     }
 
     let configuration: SessionConfiguration
@@ -110,17 +111,22 @@ struct AdPreparation {
         do {
             ranking = try MediaFileSelector.rank(linear.mediaFiles, criteria: criteria)
         } catch {
-            if case .inspect(openMedia: false) = purpose { return AdTurn(place: place, plan: SessionPlan(steps: steps, ad: ad), media: nil) }
+            if case .inspect(openMedia: false, _) = purpose { return AdTurn(place: place, plan: SessionPlan(steps: steps, ad: ad), media: nil) }
             // Stopped (a signal): see below.
             if Task.isCancelled { return nil }
             return failed(SessionError(kind: .media, code: error.code, message: error.message), steps, errorTargets: ad.errorURLs.map(Self.errorTarget))
         }
-        if case .inspect(openMedia: false) = purpose {
+        if case .inspect(openMedia: false, _) = purpose {
             return AdTurn(place: place, plan: SessionPlan(steps: steps, ad: ad), media: .chosen(ranking.selection(at: 0)))
         }
-        let opener = MediaOpener(mappings: configuration.mappings, decoderThreads: purpose == .play ? configuration.decoderThreads : 1,
+        var opener = MediaOpener(mappings: configuration.mappings, decoderThreads: purpose == .play ? configuration.decoderThreads : 1,
                                  media: environment.media, clock: environment.networkClock, network: configuration.network,
                                  throttleSpeed: Self.realtimeSpeed(configuration))
+        if case .inspect(_, _?) = purpose {
+            // Decoded through creative QA: as many threads as a session's decode.
+            opener.decoderThreads = configuration.decoderThreads
+            opener.analyzeCreative = true
+        }
         let (opening, skipped) = await environment.onMediaExecutor {
             opener.open(ranking, criteria: criteria, inLineTagURL: inLineTagURL)
         }
@@ -172,7 +178,33 @@ struct AdPreparation {
         }
         if let warning = Self.durationWarning(declared: linear.duration, media: duration) { steps.append(.warning(Finding(.mediaDurationDeclared, warning))) }
         steps += MediaDeclarations.findings(opened.selection.file, info: media.source.info).map { .warning($0) }
+        if case let .inspect(_, creative?) = purpose {
+            steps += await creativeSteps(media.source, targets: creative, headerAtEnd: opened.delivery?.map.headerAtEnd == true)
+        }
         return (media, plan, rules, steps)
+    }
+
+    /// Creative QA (`lint`): every frame of the opened media decoded once, measured as it passes, then the findings.
+    /// Media that fails to decode to its end is a finding with its VAST code (a truncated or corrupt file).
+    private func creativeSteps(_ source: any MediaSource, targets: CreativeTargets, headerAtEnd: Bool) async -> [PreparedAd.Step] {
+        let failure = await environment.onMediaExecutor { () -> MediaError? in
+            do throws(MediaError) {
+                while try source.nextFrame() != nil { if Task.isCancelled { return nil } }
+                return nil
+            } catch {
+                return error
+            }
+        }
+        var steps: [PreparedAd.Step] = []
+        if let failure {
+            steps.append(.warning(Finding(.vastError(failure.vastCode), "decoding the media through: \(failure.description)")))
+        }
+        guard let report = source.creativeReport else { return steps }
+        if report.moovAfterMediaData, !headerAtEnd {
+            steps.append(.warning(Finding(.mediaMoovAfterMdat, "the media's MP4 header (moov) comes after its media data: downloaded progressively, nothing plays until nearly all of it has arrived (re-mux it with -movflags +faststart)")))
+        }
+        steps += CreativeQA.findings(report, info: source.info, targets: targets).map { .warning($0) }
+        return steps
     }
 
     /// The speed of a real-time session under `--network` (its media then reads through the profile's throttle); nil

@@ -23,10 +23,11 @@ public struct TagLint: Sendable {
         }
     }
 
-    /// Lints `tag`: resolved, its media chosen and (unless `openMedia` is false) opened, nothing played.
-    public static func lint(_ configuration: SessionConfiguration, openMedia: Bool, policy: RulePolicy,
+    /// Lints `tag`: resolved, its media chosen and (unless `openMedia` is false) opened, nothing played; with
+    /// `creative`, the media decoded once through creative QA against those targets.
+    public static func lint(_ configuration: SessionConfiguration, openMedia: Bool, creative: CreativeTargets? = nil, policy: RulePolicy,
                             catalogue: RuleCatalogue = .standard) async -> TagLint {
-        let inspection = await AdInspector(configuration: configuration).inspect(openMedia: openMedia)
+        let inspection = await AdInspector(configuration: configuration).inspect(openMedia: openMedia, creative: creative)
         var lint = TagLint(inspection, policy: policy, catalogue: catalogue)
         lint.place(in: configuration.tag)
         return lint

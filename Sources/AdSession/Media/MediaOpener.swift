@@ -8,7 +8,7 @@ import VAST
 /// error. A file the user forced (`--media-file`) is the only one tried.
 struct MediaOpener {
     let mappings: [URLMapping]
-    let decoderThreads: Int
+    var decoderThreads: Int
     let media: any MediaOpening
     /// The session's network clock: a real-time startup delay runs from the media request on it.
     let clock: any Clock<Duration>
@@ -17,6 +17,8 @@ struct MediaOpener {
     var network: SessionConfiguration.NetworkConditions? = nil
     /// In real time under `--network`: the opened file reads through the profile's throttle, at this speed.
     var throttleSpeed: Double? = nil
+    /// Measure the creative as it is decoded (`MediaOpenOptions.analyzeCreative`; `lint`).
+    var analyzeCreative = false
 
     struct Opened {
         var selection: MediaSelection
@@ -80,6 +82,7 @@ struct MediaOpener {
         }
         var options = MediaOpenOptions(decoderThreads: decoderThreads)
         options.mapDelivery = network != nil
+        options.analyzeCreative = analyzeCreative
         options.streaming = streaming
         if let speed = throttleSpeed, let network {
             options.throttle = MediaThrottle(profile: network.profile, speed: speed, stopwatch: { [clock] in clock.stopwatch() })

@@ -36,8 +36,18 @@ struct LintCommand: AsyncParsableCommand {
             transform: OptionValue.writableFile("--output"))
     var output: String?
 
-    @Flag(help: "Do not open the media (no duration or container checks).")
+    @Flag(help: "Do not open the media (no duration, container or creative checks).")
     var noMedia = false
+
+    @Flag(help: "Open the media but do not decode it (no creative QA: loudness, leaders, scan, audio format).")
+    var noCreative = false
+
+    @Option(help: ArgumentHelp("Creative QA's loudness target: atsc (-24 LKFS +-2, ATSC A/85), ebu (-23 LUFS +-1, EBU R128) or LUFS+-LU written --loudness=-16+-1.", valueName: "target"))
+    var loudness = "atsc"
+
+    @Option(help: .withDefault("Creative QA's true-peak ceiling, dBTP (IAB ad format guidelines).", -6.0, valueName: "dBTP"),
+            transform: OptionValue.number(in: -60...0, else: "--max-true-peak must be from -60 to 0 dBTP (write --max-true-peak=-3)"))
+    var maxTruePeak = -6.0
 
     @Option(help: .withDefault("Tags linted at once.", 4, valueName: "N"), transform: OptionValue.integer(in: 1...64, else: "--jobs must be 1 to 64"))
     var jobs = 4
@@ -47,6 +57,7 @@ struct LintCommand: AsyncParsableCommand {
     func validate() throws {
         guard !tags.isEmpty else { throw ValidationError("name at least one tag to lint (a file, an http(s) URL or a folder)") }
         _ = try policy()
+        _ = try targets()
         try OptionValue.checkNoClash(outputs: [("--output", output)], inputs: tags.map { ("tag", $0) } + [("--config", config)])
     }
 
@@ -66,12 +77,19 @@ struct LintCommand: AsyncParsableCommand {
         return policy
     }
 
+    /// Creative QA's targets, or nil when the media is not decoded.
+    func targets() throws -> CreativeTargets? {
+        guard !noMedia, !noCreative else { return nil }
+        do { return try CreativeTargets.loudness(loudness, maxTruePeak: maxTruePeak) } catch { throw ValidationError(error.description) }
+    }
+
     func run() async throws {
         quietOption.apply()
         let policy = try policy()
+        let creative = try targets()
         let started = LiveTools.wallTime()
         let clock = LiveTools.monotonicClock(), start = clock.now
-        let lints = await Self.lint(try Self.expand(tags), openMedia: !noMedia, policy: policy, jobs: jobs)
+        let lints = await Self.lint(try Self.expand(tags), openMedia: !noMedia, creative: creative, policy: policy, jobs: jobs)
         let seconds = (clock.now - start).microsecondSeconds
         let ran = RuleCatalogue.standard.rules.filter { policy.severity(of: $0) != nil }
         let text: String
@@ -108,14 +126,14 @@ struct LintCommand: AsyncParsableCommand {
     }
 
     /// Lints `tags`, `jobs` at a time; the results in the tags' order.
-    static func lint(_ tags: [String], openMedia: Bool, policy: RulePolicy, jobs: Int) async -> [TagLint] {
+    static func lint(_ tags: [String], openMedia: Bool, creative: CreativeTargets?, policy: RulePolicy, jobs: Int) async -> [TagLint] {
         await withTaskGroup(of: (Int, TagLint).self) { group in
             var results = [TagLint?](repeating: nil, count: tags.count)
             var next = 0
             func add() {
                 let index = next, tag = tags[index]
                 next += 1
-                group.addTask { (index, await TagLint.lint(SessionConfiguration(tag: tag), openMedia: openMedia, policy: policy)) }
+                group.addTask { (index, await TagLint.lint(SessionConfiguration(tag: tag), openMedia: openMedia, creative: creative, policy: policy)) }
             }
             while next < min(jobs, tags.count) { add() }
             for await (index, lint) in group {

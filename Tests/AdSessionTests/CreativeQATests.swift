@@ -1,0 +1,59 @@
+import AdSession
+import Findings
+import Foundation
+import Testing
+import TestSupport
+
+/// `lint`'s creative QA end to end in process: each sample tag of `media/qa` resolved, its clip decoded once through
+/// the meters, and exactly the creative rules that clip was made to break reported.
+@Suite struct CreativeQATests {
+    static func ids(_ tag: String, _ targets: CreativeTargets = .atsc) async -> [String] {
+        let lint = await TagLint.lint(SessionConfiguration(tag: Repo.media("qa/\(tag).xml")), openMedia: true, creative: targets, policy: RulePolicy())
+        return lint.findings.map(\.finding.rule).filter { $0.hasPrefix("VPLAY-creative") || $0.hasPrefix("VPLAY-media") || $0.hasPrefix("VPLAY-error") }
+    }
+
+    @Test func eachClipBreaksExactlyTheRulesItWasMadeToBreak() async {
+        let measured = "VPLAY-creative-loudness-measured"
+        #expect(await Self.ids("reference") == [measured])
+        #expect(await Self.ids("loud") == ["VPLAY-creative-loudness", "VPLAY-creative-true-peak", measured, "VPLAY-creative-h264-profile",
+                                          "VPLAY-creative-audio-sample-rate", "VPLAY-creative-audio-channels", "VPLAY-creative-audio-bitrate",
+                                          "VPLAY-creative-duration-standard"])
+        #expect(await Self.ids("black-silent") == [measured, "VPLAY-creative-black-start", "VPLAY-creative-black-end", "VPLAY-creative-silent-end"],
+                "5 s is within 1 s of 6")
+        #expect(await Self.ids("frozen-silent") == [measured, "VPLAY-creative-frozen-start", "VPLAY-creative-frozen-end", "VPLAY-creative-silent-start"])
+        #expect(await Self.ids("interlaced") == [measured, "VPLAY-creative-interlaced", "VPLAY-creative-duration-standard"])
+        #expect(await Self.ids("trailing-moov") == ["VPLAY-media-moov-after-mdat", measured, "VPLAY-creative-h264-level", "VPLAY-creative-duration-standard"])
+    }
+
+    @Test func theLoudnessTarget_decidesTheFinding() async throws {
+        // The reference measures -24 LUFS: inside ATSC's -24 ±2 and, 1 LU off, just inside EBU's -23 ±1. A target of
+        // -16 ±1 (a streaming platform's) puts it 8 LU under.
+        #expect(await !Self.ids("reference", .ebu).contains("VPLAY-creative-loudness"))
+        let loud = try CreativeTargets.loudness("-16+-1")
+        #expect(await Self.ids("reference", loud).contains("VPLAY-creative-loudness"))
+        let lint = await TagLint.lint(SessionConfiguration(tag: Repo.media("qa/reference.xml")), openMedia: true, creative: loud, policy: RulePolicy())
+        let finding = try #require(lint.findings.first { $0.finding.rule == "VPLAY-creative-loudness" })
+        #expect(finding.finding.message == "integrated loudness -24 LUFS; -16 LUFS ±1 asks -16 ±1", "\(finding.finding.message)")
+        // The reference peaks at -23.2 dBTP: under the default -6 ceiling, over a -30 one.
+        #expect(await !Self.ids("reference").contains("VPLAY-creative-true-peak"))
+        let strict = try CreativeTargets.loudness("atsc", maxTruePeak: -30)
+        #expect(await Self.ids("reference", strict).contains("VPLAY-creative-true-peak"))
+    }
+
+    @Test func loudnessTargets_parse() throws {
+        #expect(try CreativeTargets.loudness("atsc") == .atsc)
+        #expect(try CreativeTargets.loudness("EBU") == .ebu)
+        for text in ["-16±1", "-16+-1", "-16:1", " -16 : 1 "] {
+            let target = try CreativeTargets.loudness(text)
+            #expect(target.loudness == -16 && target.tolerance == 1, "\(text)")
+        }
+        for bad in ["", "loud", "-16", "16+-1", "-16+-30", "-16±1±2"] {
+            #expect(throws: CreativeTargetError.self, "\(bad)") { try CreativeTargets.loudness(bad) }
+        }
+    }
+
+    @Test func withoutTargetsNothingIsDecoded() async {
+        let lint = await TagLint.lint(SessionConfiguration(tag: Repo.media("qa/loud.xml")), openMedia: true, policy: RulePolicy())
+        #expect(!lint.findings.contains { $0.finding.rule.hasPrefix("VPLAY-creative") })
+    }
+}
