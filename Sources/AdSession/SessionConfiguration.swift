@@ -171,6 +171,10 @@ public struct SessionConfiguration: Sendable {
     /// Whether a replay fires the one-shot tracking again (`all`) or not (`none`).
     public enum ReplayTracking: String, Sendable, CaseIterable { case none, all }
 
+    /// Sent as `Origin` with every tag request, as a web player's browser sends its page's; nil (a session's) sends
+    /// none. `lint` sets it to check each tag's CORS answer (`VPLAY-tag-cors`).
+    public var tagOrigin: String?
+
     /// The simulated device's User-Agent, sent with beacons and tag requests and filled into `[DEVICEUA]`: one
     /// source of truth, stored as `deviceMacros["DEVICEUA"]`, so `--macro DEVICEUA=…` changes the header too.
     public var userAgent: String {

@@ -473,7 +473,7 @@ _vplay_lint() {
     repeating_flags=()
     non_repeating_flags=(--no-media --no-creative -q --quiet --version -h --help)
     repeating_options=(--rule)
-    non_repeating_options=(--config --format --output --loudness --max-true-peak --jobs)
+    non_repeating_options=(--config --format --output --loudness --max-true-peak --origin --jobs)
     __vplay_offer_flags_options -1
 
     # Offer option value completions
@@ -497,6 +497,9 @@ _vplay_lint() {
         return
         ;;
     '--max-true-peak')
+        return
+        ;;
+    '--origin')
         return
         ;;
     '--jobs')

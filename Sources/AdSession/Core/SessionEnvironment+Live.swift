@@ -21,7 +21,7 @@ extension SessionEnvironment {
         if let origin = configuration.collector.flatMap(AddressPolicy.Origin.init) { beaconPolicy.trustedOrigins.insert(origin) }
         let beaconGate = beaconPolicy == configuration.addressPolicy ? gate : URLGate(policy: beaconPolicy, resolve: AddressPolicy.systemResolve)
         let tags = HTTPTagFetcher(userAgent: configuration.userAgent, maxBytes: configuration.resolver.parserLimits.maxBytes, gate: gate,
-                                  proxy: configuration.proxy, clock: clock)
+                                  proxy: configuration.proxy, origin: configuration.tagOrigin, clock: clock)
         // Media redirects are followed with the tag fetcher's client (same gate, same fail-at-once connections).
         let redirects = MediaRedirects(client: tags.client, userAgent: configuration.userAgent)
         let full = configuration.dryRun

@@ -25,13 +25,25 @@ public struct TagLint: Sendable {
 
     /// Lints `tag`: resolved, its media chosen and (unless `openMedia` is false) opened, nothing played; with
     /// `creative`, the media decoded once through creative QA against those targets.
+    /// Each tag request carries `Origin: origin` (the configuration's `tagOrigin` when set), as a web player's would,
+    /// and each answer's CORS and Content-Type are checked; the chain's depth and time are checked from its hops.
     public static func lint(_ configuration: SessionConfiguration, openMedia: Bool, creative: CreativeTargets? = nil, policy: RulePolicy,
                             catalogue: RuleCatalogue = .standard) async -> TagLint {
-        let inspection = await AdInspector(configuration: configuration).inspect(openMedia: openMedia, creative: creative)
+        var configuration = configuration
+        let origin = configuration.tagOrigin ?? Self.defaultOrigin
+        configuration.tagOrigin = origin
+        var environment = SessionEnvironment.live(configuration)
+        let recorder = ServingRecorder(environment.tagFetcher)
+        environment.tagFetcher = recorder
+        var inspection = await AdInspector(configuration: configuration, environment: environment).inspect(openMedia: openMedia, creative: creative)
+        inspection.warnings += recorder.findings(origin: origin) + ChainChecks.findings(inspection.hops)
         var lint = TagLint(inspection, policy: policy, catalogue: catalogue)
         lint.place(in: configuration.tag)
         return lint
     }
+
+    /// The origin `lint` asks from: a web page's that is not the ad server's (`.invalid` names no real host).
+    public static let defaultOrigin = "https://player.vplay.invalid"
 
     /// Gives each finding of the tag itself (hop 0) the line and column of its element, when the tag is a local file.
     mutating func place(in tag: String) {

@@ -16,6 +16,9 @@ public final class HTTPTagFetcher: AdTagFetcher {
     let client: GatedHTTPClient
     private let userAgent: String
     private let maxBytes: Int
+    /// Sent as `Origin` with every request, as a web player's browser sends its page's (`lint`'s CORS check); nil
+    /// sends none.
+    private let origin: String?
 
     /// - Parameters:
     ///   - userAgent: sent as `User-Agent` with every request.
@@ -25,7 +28,7 @@ public final class HTTPTagFetcher: AdTagFetcher {
     ///   - proxy: the HTTP proxy, if any.
     ///   - clock: the network clock a fetch's timeout runs on (the one `TimeoutRace` times the resolution with).
     public init(userAgent: String, maxBytes: Int = ParserLimits.default.maxBytes, connectTimeout: Duration = .seconds(5),
-                gate: URLGate = .open, proxy: ProxySettings = .direct, clock: ContinuousClock) {
+                gate: URLGate = .open, proxy: ProxySettings = .direct, origin: String? = nil, clock: ContinuousClock) {
         var configuration = HTTPClient.Configuration()
         // Decoded here, under the tag's own size limit (async-http-client's decompressor has no brotli).
         configuration.decompression = .disabled
@@ -36,6 +39,7 @@ public final class HTTPTagFetcher: AdTagFetcher {
         client = GatedHTTPClient(gate: gate, configuration: configuration, proxy: proxy, clock: clock)
         self.userAgent = userAgent
         self.maxBytes = maxBytes
+        self.origin = origin
     }
 
     /// Fetches `url` with a deadline of `timeout` for the whole request, and returns the decoded body with the URL it
@@ -49,7 +53,7 @@ public final class HTTPTagFetcher: AdTagFetcher {
             answer = try await client.get(
                 url.absoluteString,
                 headers: [("User-Agent", userAgent), ("Accept", "application/xml, text/xml, */*"),
-                          ("Accept-Encoding", ContentDecoding.accepted)],
+                          ("Accept-Encoding", ContentDecoding.accepted)] + (origin.map { [("Origin", $0)] } ?? []),
                 timeout: timeout)
         } catch let refusal as GatedHTTPClient.Refusal {
             if case let .url(why) = refusal {
@@ -92,7 +96,9 @@ public final class HTTPTagFetcher: AdTagFetcher {
             throw VASTError(.xmlParse, "\(url.absoluteString): \(why)")
         }
         // After redirects the body comes from the last request's URL (relative MediaFile URLs resolve against it).
-        return FetchedTag(data: data, finalURL: answer.url)
+        return FetchedTag(data: data, finalURL: answer.url,
+                          served: .init(contentType: response.headers.first(name: "Content-Type"),
+                                        allowOrigin: response.headers.first(name: "Access-Control-Allow-Origin")))
     }
 
     /// Shuts the HTTP client down; call it once, when the session is over.

@@ -6,9 +6,26 @@ public struct FetchedTag: Sendable, Hashable {
     public var data: Data
     /// The URL the body finally came from (after HTTP redirects), when it differs from the requested one.
     public var finalURL: URL?
+    /// How an HTTP server served it (its `Content-Type` and `Access-Control-Allow-Origin`); nil for a local file.
+    public var served: Served?
 
-    public init(data: Data, finalURL: URL? = nil) {
+    /// What an HTTP answer said about the tag beside its body: what a web player's browser checks before it lets the
+    /// player read the response.
+    public struct Served: Sendable, Hashable {
+        /// The `Content-Type` header, as sent; nil when there was none.
+        public var contentType: String?
+        /// The `Access-Control-Allow-Origin` header, as sent; nil when there was none.
+        public var allowOrigin: String?
+
+        public init(contentType: String?, allowOrigin: String?) {
+            self.contentType = contentType
+            self.allowOrigin = allowOrigin
+        }
+    }
+
+    public init(data: Data, finalURL: URL? = nil, served: Served? = nil) {
         self.data = data
         self.finalURL = finalURL
+        self.served = served
     }
 }

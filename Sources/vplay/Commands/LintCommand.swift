@@ -49,6 +49,9 @@ struct LintCommand: AsyncParsableCommand {
             transform: OptionValue.number(in: -60...0, else: "--max-true-peak must be from -60 to 0 dBTP (write --max-true-peak=-3)"))
     var maxTruePeak = -6.0
 
+    @Option(help: ArgumentHelp("The web page origin each tag request carries, as a web player's browser sends it; each answer's Access-Control-Allow-Origin must allow it (default: https://player.vplay.invalid).", valueName: "origin"))
+    var origin: String?
+
     @Option(help: .withDefault("Tags linted at once.", 4, valueName: "N"), transform: OptionValue.integer(in: 1...64, else: "--jobs must be 1 to 64"))
     var jobs = 4
 
@@ -58,6 +61,9 @@ struct LintCommand: AsyncParsableCommand {
         guard !tags.isEmpty else { throw ValidationError("name at least one tag to lint (a file, an http(s) URL or a folder)") }
         _ = try policy()
         _ = try targets()
+        if let origin, !Self.isOrigin(origin) {
+            throw ValidationError("--origin \(origin): give a web origin, scheme://host[:port], such as https://player.example")
+        }
         try OptionValue.checkNoClash(outputs: [("--output", output)], inputs: tags.map { ("tag", $0) } + [("--config", config)])
     }
 
@@ -77,6 +83,14 @@ struct LintCommand: AsyncParsableCommand {
         return policy
     }
 
+    /// Whether `text` is a serialized web origin: http or https, a host, an optional port, nothing else.
+    static func isOrigin(_ text: String) -> Bool {
+        guard text.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 && $0.value < 0x7F }),
+              let url = URL(string: text), ["http", "https"].contains(url.scheme ?? ""), url.host?.isEmpty == false,
+              url.path.isEmpty, url.query == nil, url.fragment == nil, url.user == nil else { return false }
+        return true
+    }
+
     /// Creative QA's targets, or nil when the media is not decoded.
     func targets() throws -> CreativeTargets? {
         guard !noMedia, !noCreative else { return nil }
@@ -89,7 +103,7 @@ struct LintCommand: AsyncParsableCommand {
         let creative = try targets()
         let started = LiveTools.wallTime()
         let clock = LiveTools.monotonicClock(), start = clock.now
-        let lints = await Self.lint(try Self.expand(tags), openMedia: !noMedia, creative: creative, policy: policy, jobs: jobs)
+        let lints = await Self.lint(try Self.expand(tags), openMedia: !noMedia, creative: creative, origin: origin, policy: policy, jobs: jobs)
         let seconds = (clock.now - start).microsecondSeconds
         let ran = RuleCatalogue.standard.rules.filter { policy.severity(of: $0) != nil }
         let text: String
@@ -126,14 +140,16 @@ struct LintCommand: AsyncParsableCommand {
     }
 
     /// Lints `tags`, `jobs` at a time; the results in the tags' order.
-    static func lint(_ tags: [String], openMedia: Bool, creative: CreativeTargets?, policy: RulePolicy, jobs: Int) async -> [TagLint] {
+    static func lint(_ tags: [String], openMedia: Bool, creative: CreativeTargets?, origin: String?, policy: RulePolicy, jobs: Int) async -> [TagLint] {
         await withTaskGroup(of: (Int, TagLint).self) { group in
             var results = [TagLint?](repeating: nil, count: tags.count)
             var next = 0
             func add() {
                 let index = next, tag = tags[index]
                 next += 1
-                group.addTask { (index, await TagLint.lint(SessionConfiguration(tag: tag), openMedia: openMedia, creative: creative, policy: policy)) }
+                var configuration = SessionConfiguration(tag: tag)
+                configuration.tagOrigin = origin
+                group.addTask { [configuration] in (index, await TagLint.lint(configuration, openMedia: openMedia, creative: creative, policy: policy)) }
             }
             while next < min(jobs, tags.count) { add() }
             for await (index, lint) in group {
