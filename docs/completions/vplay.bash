@@ -471,7 +471,7 @@ _vplay_inspect() {
 
 _vplay_lint() {
     repeating_flags=()
-    non_repeating_flags=(--no-media --no-creative -q --quiet --version -h --help)
+    non_repeating_flags=(--no-media --no-creative --probe-beacons -q --quiet --version -h --help)
     repeating_options=(--rule)
     non_repeating_options=(--config --format --output --loudness --max-true-peak --origin --jobs)
     __vplay_offer_flags_options -1

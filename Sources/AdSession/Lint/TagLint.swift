@@ -27,8 +27,9 @@ public struct TagLint: Sendable {
     /// `creative`, the media decoded once through creative QA against those targets.
     /// Each tag request carries `Origin: origin` (the configuration's `tagOrigin` when set), as a web player's would,
     /// and each answer's CORS and Content-Type are checked; the chain's depth and time are checked from its hops.
-    public static func lint(_ configuration: SessionConfiguration, openMedia: Bool, creative: CreativeTargets? = nil, policy: RulePolicy,
-                            catalogue: RuleCatalogue = .standard) async -> TagLint {
+    /// With `probeBeacons`, each tracking URL is requested once and its answer judged (`BeaconProbe`).
+    public static func lint(_ configuration: SessionConfiguration, openMedia: Bool, creative: CreativeTargets? = nil, probeBeacons: Bool = false,
+                            policy: RulePolicy, catalogue: RuleCatalogue = .standard) async -> TagLint {
         var configuration = configuration
         let origin = configuration.tagOrigin ?? Self.defaultOrigin
         configuration.tagOrigin = origin
@@ -37,6 +38,13 @@ public struct TagLint: Sendable {
         environment.tagFetcher = recorder
         var inspection = await AdInspector(configuration: configuration, environment: environment).inspect(openMedia: openMedia, creative: creative)
         inspection.warnings += recorder.findings(origin: origin) + ChainChecks.findings(inspection.hops)
+        if probeBeacons, !inspection.tracking.isEmpty, !Task.isCancelled {
+            let beacons = SessionEnvironment.live(configuration)
+            if let transport = beacons.beaconTransport {
+                inspection.warnings += await BeaconProbe(transport: transport, now: LiveTools.wallTime()).findings(inspection.tracking)
+            }
+            await beacons.shutdown()
+        }
         var lint = TagLint(inspection, policy: policy, catalogue: catalogue)
         lint.place(in: configuration.tag)
         return lint

@@ -15,3 +15,16 @@ public extension Rule {
     /// Every rule above, in the order `vplay rules` lists them.
     static let chainRules: [Rule] = [.tagCORS, .tagContentType, .wrapperDepth, .resolutionTime]
 }
+
+/// What `vplay lint --probe-beacons` learns by requesting each tracking URL once.
+public extension Rule {
+    static let beaconStatus = Rule("VPLAY-beacon-status", .warning, spec: "VAST 4.3 §2.3.4 (tracking URIs are requested and must be answered)",
+                                   "a tracking URL must answer 2xx or 3xx (--probe-beacons)")
+    static let beaconRedirectHTTP = Rule("VPLAY-beacon-redirect-http", .warning, spec: "VAST 4.3 §3.4 (secure tracking); W3C Mixed Content",
+                                         "an https tracking URL must not redirect to plain http, which a web page blocks (--probe-beacons)")
+    static let beaconSlow = Rule("VPLAY-beacon-slow", .warning, spec: "vplay (a beacon slower than 1 s is lost when the app closes after complete)",
+                                 "a tracking URL must answer within 1 s (--probe-beacons)")
+
+    /// Every rule above, in the order `vplay rules` lists them.
+    static let beaconRules: [Rule] = [.beaconStatus, .beaconRedirectHTTP, .beaconSlow]
+}

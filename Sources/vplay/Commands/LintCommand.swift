@@ -49,6 +49,9 @@ struct LintCommand: AsyncParsableCommand {
             transform: OptionValue.number(in: -60...0, else: "--max-true-peak must be from -60 to 0 dBTP (write --max-true-peak=-3)"))
     var maxTruePeak = -6.0
 
+    @Flag(help: "Request each tracking URL once (macros filled; Error URLs left out) and report its answer: not 2xx or 3xx, an https URL redirected to http, slower than 1 s. The trackers count these requests.")
+    var probeBeacons = false
+
     @Option(help: ArgumentHelp("The web page origin each tag request carries, as a web player's browser sends it; each answer's Access-Control-Allow-Origin must allow it (default: https://player.vplay.invalid).", valueName: "origin"))
     var origin: String?
 
@@ -103,7 +106,7 @@ struct LintCommand: AsyncParsableCommand {
         let creative = try targets()
         let started = LiveTools.wallTime()
         let clock = LiveTools.monotonicClock(), start = clock.now
-        let lints = await Self.lint(try Self.expand(tags), openMedia: !noMedia, creative: creative, origin: origin, policy: policy, jobs: jobs)
+        let lints = await Self.lint(try Self.expand(tags), openMedia: !noMedia, creative: creative, origin: origin, probeBeacons: probeBeacons, policy: policy, jobs: jobs)
         let seconds = (clock.now - start).microsecondSeconds
         let ran = RuleCatalogue.standard.rules.filter { policy.severity(of: $0) != nil }
         let text: String
@@ -140,7 +143,7 @@ struct LintCommand: AsyncParsableCommand {
     }
 
     /// Lints `tags`, `jobs` at a time; the results in the tags' order.
-    static func lint(_ tags: [String], openMedia: Bool, creative: CreativeTargets?, origin: String?, policy: RulePolicy, jobs: Int) async -> [TagLint] {
+    static func lint(_ tags: [String], openMedia: Bool, creative: CreativeTargets?, origin: String?, probeBeacons: Bool, policy: RulePolicy, jobs: Int) async -> [TagLint] {
         await withTaskGroup(of: (Int, TagLint).self) { group in
             var results = [TagLint?](repeating: nil, count: tags.count)
             var next = 0
@@ -149,7 +152,7 @@ struct LintCommand: AsyncParsableCommand {
                 next += 1
                 var configuration = SessionConfiguration(tag: tag)
                 configuration.tagOrigin = origin
-                group.addTask { [configuration] in (index, await TagLint.lint(configuration, openMedia: openMedia, creative: creative, policy: policy)) }
+                group.addTask { [configuration] in (index, await TagLint.lint(configuration, openMedia: openMedia, creative: creative, probeBeacons: probeBeacons, policy: policy)) }
             }
             while next < min(jobs, tags.count) { add() }
             for await (index, lint) in group {
