@@ -57,6 +57,9 @@ leader or trailer of 0.5 s or more is a finding. Interlace is the decoder's own 
 are the stream's; the H.264 level's limits are Table A-1 of the standard. `media/qa/` has a tag for each sample clip:
 `vplay lint media/qa` shows each rule fire.
 
+**On real tags.** [What vplay lint finds in the IAB's sample tags](iab-samples.md), each error-severity finding
+explained.
+
 ## The catalogue
 """
 

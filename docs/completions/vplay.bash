@@ -472,7 +472,7 @@ _vplay_inspect() {
 _vplay_lint() {
     repeating_flags=()
     non_repeating_flags=(--no-media --no-creative --probe-beacons -q --quiet --version -h --help)
-    repeating_options=(--rule)
+    repeating_options=(--rule --map)
     non_repeating_options=(--config --format --output --loudness --max-true-peak --origin --jobs)
     __vplay_offer_flags_options -1
 
@@ -497,6 +497,9 @@ _vplay_lint() {
         return
         ;;
     '--max-true-peak')
+        return
+        ;;
+    '--map')
         return
         ;;
     '--origin')

@@ -3,6 +3,7 @@ import ArgumentParser
 import Findings
 import Foundation
 import Primitives
+import VAST
 
 /// `vplay lint TAG…`: each tag resolved, its media chosen and opened (nothing played), and every finding reported
 /// with its rule's ID under the run's severities (the config file, then `--rule`). Exit 0 when no finding is an
@@ -48,6 +49,10 @@ struct LintCommand: AsyncParsableCommand {
     @Option(help: .withDefault("Creative QA's true-peak ceiling, dBTP (IAB ad format guidelines).", -6.0, valueName: "dBTP"),
             transform: OptionValue.number(in: -60...0, else: "--max-true-peak must be from -60 to 0 dBTP (write --max-true-peak=-3)"))
     var maxTruePeak = -6.0
+
+    @Option(help: ArgumentHelp("Read URLs under PREFIX (tags and media) from the local DIR; repeatable.", valueName: "PREFIX=DIR"),
+            transform: TagOptions.mapping)
+    var map: [URLMapping] = []
 
     @Flag(help: "Request each tracking URL once (macros filled; Error URLs left out) and report its answer: not 2xx or 3xx, an https URL redirected to http, slower than 1 s. The trackers count these requests.")
     var probeBeacons = false
@@ -106,7 +111,7 @@ struct LintCommand: AsyncParsableCommand {
         let creative = try targets()
         let started = LiveTools.wallTime()
         let clock = LiveTools.monotonicClock(), start = clock.now
-        let lints = await Self.lint(try Self.expand(tags), openMedia: !noMedia, creative: creative, origin: origin, probeBeacons: probeBeacons, policy: policy, jobs: jobs)
+        let lints = await Self.lint(try Self.expand(tags), openMedia: !noMedia, creative: creative, origin: origin, map: map, probeBeacons: probeBeacons, policy: policy, jobs: jobs)
         let seconds = (clock.now - start).microsecondSeconds
         let ran = RuleCatalogue.standard.rules.filter { policy.severity(of: $0) != nil }
         let text: String
@@ -143,7 +148,7 @@ struct LintCommand: AsyncParsableCommand {
     }
 
     /// Lints `tags`, `jobs` at a time; the results in the tags' order.
-    static func lint(_ tags: [String], openMedia: Bool, creative: CreativeTargets?, origin: String?, probeBeacons: Bool, policy: RulePolicy, jobs: Int) async -> [TagLint] {
+    static func lint(_ tags: [String], openMedia: Bool, creative: CreativeTargets?, origin: String?, map: [URLMapping], probeBeacons: Bool, policy: RulePolicy, jobs: Int) async -> [TagLint] {
         await withTaskGroup(of: (Int, TagLint).self) { group in
             var results = [TagLint?](repeating: nil, count: tags.count)
             var next = 0
@@ -152,6 +157,7 @@ struct LintCommand: AsyncParsableCommand {
                 next += 1
                 var configuration = SessionConfiguration(tag: tag)
                 configuration.tagOrigin = origin
+                configuration.mappings = map
                 group.addTask { [configuration] in (index, await TagLint.lint(configuration, openMedia: openMedia, creative: creative, probeBeacons: probeBeacons, policy: policy)) }
             }
             while next < min(jobs, tags.count) { add() }
