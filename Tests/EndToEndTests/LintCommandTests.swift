@@ -71,6 +71,30 @@ import TestSupport
         }
     }
 
+    /// Ctrl-C during a lint: nothing is lost. The tags linted to their end are written (here the demo tag, first,
+    /// while the next ones wait on a server that never answers), and the exit is 130.
+    @Test(.hangLimit)
+    func sigint_writesWhatWasLinted_andExits130() async throws {
+        let server = try ScriptedHTTPServer(replies: [.stall(for: .seconds(120))])
+        defer { server.stop() }
+        let folder = try TemporaryFolder()
+        let output = folder.url.appendingPathComponent("lint.ndjson").path
+        let stalled = (1...20).map { "\(server.baseURL)/tag\($0).xml" }
+        let running = try RunningVPlay(["lint", Repo.media("demo.xml")] + stalled + ["--jobs", "1", "--format", "ndjson", "--output", output],
+                                       in: folder, killAfter: .seconds(100))
+        // Ready once the server has the first stalled request: the demo tag, linted before it, is done.
+        while server.requestsRead == 0 {
+            if running.child.hasExited { Issue.record("vplay lint exited early: \(running.errors)"); return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        running.child.signal(SIGINT)
+        let exit = await running.exit.value
+        #expect(!exit.killed && exit.status == 130, "stderr: \(running.errors)")
+        #expect(running.errors.contains("interrupted: 1 of 21 tags linted") || running.errors.contains("of 21 tags linted"), "\(running.errors)")
+        let lines = try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n")
+        #expect(!lines.isEmpty && lines.allSatisfy { $0.contains("demo.xml") }, "the demo tag's findings alone: \(lines)")
+    }
+
     @Test func sarif_validatesAgainstTheOfficialSchema_andPlacesEachFinding() async throws {
         let folder = try TemporaryFolder()
         let untitled = try Self.untitled(folder)

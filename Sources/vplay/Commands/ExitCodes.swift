@@ -32,7 +32,8 @@ extension ExitCode {
     /// `lint`'s codes (vastlint's: 0 clean, 1 errors, 2 usage).
     static let lintDocumentation = """
         Exit codes: 0 no finding is an error (under the config file's and --rule's severities); 1 a finding is an \
-        error; 2 usage error (a bad --rule or config file; an output that could not be written).
+        error; 2 usage error (a bad --rule or config file; an output that could not be written); 130, 143 interrupted \
+        (the tags linted to their end are written).
         """
 
     /// `probe`'s codes.

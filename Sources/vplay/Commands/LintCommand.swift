@@ -111,7 +111,15 @@ struct LintCommand: AsyncParsableCommand {
         let creative = try targets()
         let started = LiveTools.wallTime()
         let clock = LiveTools.monotonicClock(), start = clock.now
-        let lints = await Self.lint(try Self.expand(tags), openMedia: !noMedia, creative: creative, origin: origin, map: map, probeBeacons: probeBeacons, policy: policy, jobs: jobs)
+        let expanded = try Self.expand(tags)
+        // Ctrl-C or SIGTERM: tags not begun are left, the one under way dropped; what was linted is written.
+        let signals = SignalWatch()
+        let (origin, map, probeBeacons, noMedia, jobs) = (origin, map, probeBeacons, noMedia, jobs)
+        let linting = Task {
+            await Self.lint(expanded, openMedia: !noMedia, creative: creative, origin: origin, map: map, probeBeacons: probeBeacons, policy: policy, jobs: jobs)
+        }
+        signals.onFirst { linting.cancel() }
+        let lints = await linting.value
         let seconds = (clock.now - start).microsecondSeconds
         let ran = RuleCatalogue.standard.rules.filter { policy.severity(of: $0) != nil }
         let text: String
@@ -128,6 +136,11 @@ struct LintCommand: AsyncParsableCommand {
             StandardStreams.say(String(text.dropLast()))
         } else {
             StandardStreams.print(String(text.dropLast()))
+        }
+        if let signal = signals.received {
+            for failure in failures { StandardStreams.warn(failure) }
+            StandardStreams.fail("interrupted: \(lints.count) of \(expanded.count) tag\(expanded.count == 1 ? "" : "s") linted")
+            throw ExitCode(128 + signal)
         }
         let failed = lints.filter(\.failed).count
         try CommandOutputs.exit(failed == 0 ? 0 : ExitCode.expectationFailed.rawValue, failures: failures,
@@ -147,9 +160,10 @@ struct LintCommand: AsyncParsableCommand {
         }
     }
 
-    /// Lints `tags`, `jobs` at a time; the results in the tags' order.
+    /// Lints `tags`, `jobs` at a time; the results in the tags' order. Cancelled (a signal), no further tag is begun
+    /// and those under way are left out: the result is the tags linted to their end.
     static func lint(_ tags: [String], openMedia: Bool, creative: CreativeTargets?, origin: String?, map: [URLMapping], probeBeacons: Bool, policy: RulePolicy, jobs: Int) async -> [TagLint] {
-        await withTaskGroup(of: (Int, TagLint).self) { group in
+        await withTaskGroup(of: (Int, TagLint?).self) { group in
             var results = [TagLint?](repeating: nil, count: tags.count)
             var next = 0
             func add() {
@@ -158,14 +172,17 @@ struct LintCommand: AsyncParsableCommand {
                 var configuration = SessionConfiguration(tag: tag)
                 configuration.tagOrigin = origin
                 configuration.mappings = map
-                group.addTask { [configuration] in (index, await TagLint.lint(configuration, openMedia: openMedia, creative: creative, probeBeacons: probeBeacons, policy: policy)) }
+                group.addTask { [configuration] in
+                    let lint = await TagLint.lint(configuration, openMedia: openMedia, creative: creative, probeBeacons: probeBeacons, policy: policy)
+                    return (index, Task.isCancelled ? nil : lint)
+                }
             }
             while next < min(jobs, tags.count) { add() }
             for await (index, lint) in group {
                 results[index] = lint
-                if next < tags.count { add() }
+                if next < tags.count, !Task.isCancelled { add() }
             }
-            return results.map { $0! }
+            return results.compactMap { $0 }
         }
     }
 }
