@@ -37,9 +37,16 @@ import TestSupport
         let folder = try TemporaryFolder()
         var configuration = SessionConfiguration(tag: try folder.write("tag.xml", Self.tag(plain: plain.baseURL, secure: secure.baseURL)))
         configuration.proxy = try ProxySettings.direct.trusting(caFile: try folder.write("ca.pem", TestCertificate.certificatePEM))
+        // The product's 5 s beacon and 8 s tag timeouts are a player's; a loaded test machine took longer over loopback.
+        configuration.beaconPolicy.timeout = .seconds(60)
+        (configuration.resolver.firstRequestTimeout, configuration.resolver.resolutionTimeout) = (.seconds(60), .seconds(300))
         let lint = await TagLint.lint(configuration, openMedia: false, probeBeacons: true, policy: RulePolicy())
-        let probes = lint.findings.map(\.finding).filter { $0.rule.hasPrefix("VPLAY-beacon") }
-        #expect(probes.map(\.rule) == ["VPLAY-beacon-status", "VPLAY-beacon-redirect-http", "VPLAY-beacon-slow"], "\(probes)")
+        // Slowness is asserted only where the server made it (1.5 s before its answer ends): on a loaded machine a
+        // loopback answer may take seconds too, so the others' VPLAY-beacon-slow is left out.
+        let all = lint.findings.map(\.finding).filter { $0.rule.hasPrefix("VPLAY-beacon") }
+        #expect(all.contains { $0.rule == "VPLAY-beacon-slow" && $0.message.hasPrefix("complete \(plain.baseURL)/slow took ") }, "\(all)")
+        let probes = all.filter { $0.rule != "VPLAY-beacon-slow" }
+        #expect(probes.map(\.rule) == ["VPLAY-beacon-status", "VPLAY-beacon-redirect-http"], "\(probes)")
         #expect(probes.first?.message == "start \(plain.baseURL)/missing answered HTTP 404", "\(probes)")
         #expect(probes.dropFirst().first?.message == "firstQuartile \(secure.baseURL)/hop redirects to plain http: \(plain.baseURL)/ok", "\(probes)")
         let targets = plain.requests().map(\.target)

@@ -17,8 +17,12 @@ import VAST
     static func lintIDs(_ url: String, origin: String? = nil) async -> [Finding] {
         var configuration = SessionConfiguration(tag: url)
         configuration.tagOrigin = origin
+        // IMA's 8 s and 4 s a wrapper are the product's; a loaded test machine took longer over loopback.
+        (configuration.resolver.firstRequestTimeout, configuration.resolver.wrapperTimeout, configuration.resolver.resolutionTimeout) = (.seconds(60), .seconds(60), .seconds(300))
         let lint = await TagLint.lint(configuration, openMedia: false, policy: RulePolicy())
-        return lint.findings.map(\.finding).filter { $0.rule.hasPrefix("VPLAY-tag") || $0.rule.hasPrefix("VPLAY-wrapper") || $0.rule.hasPrefix("VPLAY-resolution") }
+        // Not VPLAY-resolution-time: how long loopback takes is the machine's (a loaded one took 5 s); that rule's
+        // verdicts are tested on given times below.
+        return lint.findings.map(\.finding).filter { $0.rule.hasPrefix("VPLAY-tag") || $0.rule.hasPrefix("VPLAY-wrapper") }
     }
 
     @Test func eachAnswer_isCheckedForCORSAndContentType_asAWebPlayerAsks() async throws {

@@ -90,9 +90,12 @@ import TestSupport
         running.child.signal(SIGINT)
         let exit = await running.exit.value
         #expect(!exit.killed && exit.status == 130, "stderr: \(running.errors)")
-        #expect(running.errors.contains("interrupted: 1 of 21 tags linted") || running.errors.contains("of 21 tags linted"), "\(running.errors)")
+        #expect(running.errors.contains("of 21 tags linted") && !running.errors.contains("21 of 21"), "\(running.errors)")
+        // The demo tag's findings; on a machine so loaded that a stalled tag's 8 s timeout ran out before the signal
+        // came, that tag's 301 too (it was linted to its end). Never a finding of a tag cut short.
         let lines = try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n")
-        #expect(!lines.isEmpty && lines.allSatisfy { $0.contains("demo.xml") }, "the demo tag's findings alone: \(lines)")
+        #expect(lines.contains { $0.contains("demo.xml") }, "\(lines)")
+        #expect(lines.allSatisfy { $0.contains("demo.xml") || $0.contains("VPLAY-error-301") }, "\(lines)")
     }
 
     @Test func sarif_validatesAgainstTheOfficialSchema_andPlacesEachFinding() async throws {

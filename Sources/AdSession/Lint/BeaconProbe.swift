@@ -10,13 +10,13 @@ import TrackingBeacons
 struct BeaconProbe {
     /// An answer slower than this is a finding.
     static let slow = Duration.seconds(1)
-    /// How long a probe waits for its answer.
-    static let timeout = Duration.seconds(5)
     /// Probes in flight at once.
     static let concurrency = 8
 
     let transport: any BeaconTransport
     let now: Date
+    /// How long a probe waits for its answer: the session's beacon timeout (`BeaconPolicy.timeout`, 5 s).
+    var timeout = Duration.seconds(5)
 
     /// The findings of probing `tracking`'s URLs, in the order the URLs first appear.
     func findings(_ tracking: [AdInspection.Tracking]) async -> [Finding] {
@@ -31,9 +31,9 @@ struct BeaconProbe {
             func add() {
                 let index = next, url = urls[index]
                 next += 1
-                group.addTask {
+                group.addTask { [timeout] in
                     guard url.hasPrefix("http://") || url.hasPrefix("https://") else { return (index, nil) }
-                    return (index, await transport.send(url, timeout: Self.timeout))
+                    return (index, await transport.send(url, timeout: timeout))
                 }
             }
             while next < min(Self.concurrency, urls.count) { add() }
