@@ -57,6 +57,20 @@ import TestSupport
         #expect(broken.status == 2 && broken.stderr.contains("broken.toml:2: the level must be a quoted string"), "\(broken.stderr)")
     }
 
+    /// `inspect --strict` is lint's verdict with every warning an error: the team's config file applies, and an
+    /// info finding (a verification not executed) does not fail it.
+    @Test func inspectStrict_isLintWithEveryWarningAnError() async throws {
+        let folder = try TemporaryFolder()
+        let untitled = try Self.untitled(folder)
+        let strict = try await vplay(["inspect", "--vast", untitled, "--strict"], in: folder.url)
+        #expect(strict.status == 1 && strict.stderr.contains("the tag draws 1 warning (--strict)"), "\(strict.stderr)")
+        let info = try await vplay(["inspect", "--vast", Repo.media("viewability.xml"), "--strict"], in: folder.url)
+        #expect(info.status == 0 && info.stdout.contains("VPLAY-verification-not-executed"), "\(info.stdout)\(info.stderr)")
+        _ = try folder.write(".vplay-lint.toml", "[rules]\n\"VAST-2.0-inline-adtitle\" = \"off\"\n")
+        let relaxed = try await vplay(["inspect", "--vast", untitled, "--strict"], in: folder.url)
+        #expect(relaxed.status == 0, "\(relaxed.stderr)")
+    }
+
     /// Creative QA's options as a CI job passes them: the target, the ceiling, turning the decode off.
     @Test func creativeQA_optionsChangeWhatIsMeasured() async throws {
         let loud = try await vplay(["lint", "media/qa/loud.xml", "--format", "ndjson", "--rule", "VPLAY-creative-loudness=error"])

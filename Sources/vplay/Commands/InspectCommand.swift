@@ -1,4 +1,5 @@
 import AdSession
+import Findings
 import ArgumentParser
 import Foundation
 
@@ -25,11 +26,12 @@ struct InspectCommand: AsyncParsableCommand {
     @Flag(help: "Do not open the chosen media file (skips the duration check).")
     var noMedia = false
 
-    @Flag(help: "Lint: exit 1 when the tag draws any warning (a playable tag with warnings exits 0 otherwise).")
+    @Flag(help: "Lint: exit 1 when the tag draws any warning (vplay lint with every warning an error, under .vplay-lint.toml when there is one).")
     var strict = false
 
     func validate() throws {
         try network.validate(bandwidth: tag.bandwidth)
+        if strict { _ = try LintCommand.policy(config: nil, rules: []) }
     }
 
     func run() async throws {
@@ -47,9 +49,13 @@ struct InspectCommand: AsyncParsableCommand {
         case .mediaError: try CommandOutputs.exit(ExitCode.mediaError.rawValue, reason: error)
         case .usageError: try CommandOutputs.exit(ExitCode.usage.rawValue, reason: error)
         case .completed, .interrupted:
-            // `--strict`: a tag that plays but draws warnings fails a CI lint step.
-            try CommandOutputs.exit(strict && !inspection.warnings.isEmpty ? ExitCode.expectationFailed.rawValue : 0,
-                                    reason: "the tag draws \(inspection.warnings.count) warnings (--strict)")
+            // `--strict`: lint's verdict with every warning an error: a tag that plays but draws a finding that is
+            // a warning (or an error) under the team's config file fails a CI lint step; rules it turns off or
+            // makes info do not.
+            let policy = strict ? try LintCommand.policy(config: nil, rules: []) : RulePolicy()
+            let failing = strict ? TagLint(inspection, policy: policy).findings.filter { $0.severity != .info }.count : 0
+            try CommandOutputs.exit(failing > 0 ? ExitCode.expectationFailed.rawValue : 0,
+                                    reason: "the tag draws \(failing) warning\(failing == 1 ? "" : "s") (--strict)")
         }
     }
 }

@@ -76,7 +76,11 @@ struct LintCommand: AsyncParsableCommand {
     }
 
     /// The run's severities: the catalogue's, then the config file's, then `--rule`'s.
-    func policy() throws -> RulePolicy {
+    func policy() throws -> RulePolicy { try Self.policy(config: config, rules: rules) }
+
+    /// The catalogue's severities, then the config file's (`config`, else `.vplay-lint.toml` in the working
+    /// directory when there is one), then `rules`'.
+    static func policy(config: String?, rules: [String]) throws -> RulePolicy {
         var policy = RulePolicy()
         let file = config ?? (FileManager.default.fileExists(atPath: RuleConfig.defaultName) ? RuleConfig.defaultName : nil)
         do {

@@ -17,7 +17,8 @@ enum LintRendering {
             }
         }
         let counts = Severity.allCases.reversed().map { severity in
-            "\(lints.reduce(0) { $0 + $1.findings.filter { $0.severity == severity }.count }) \(severity.rawValue)s"
+            let count = lints.reduce(0) { $0 + $1.findings.filter { $0.severity == severity }.count }
+            return "\(count) \(severity.rawValue)\(count == 1 ? "" : "s")"
         }
         let failed = lints.filter(\.failed).count
         lines.append("\(lints.count) tag\(lints.count == 1 ? "" : "s") linted: \(counts.joined(separator: ", ")); "
