@@ -1,4 +1,4 @@
-import AdSession
+@testable import AdSession
 import Findings
 import Foundation
 import Testing
@@ -55,5 +55,25 @@ import TestSupport
     @Test func withoutTargetsNothingIsDecoded() async {
         let lint = await TagLint.lint(SessionConfiguration(tag: Repo.media("qa/loud.xml")), openMedia: true, policy: RulePolicy())
         #expect(!lint.findings.contains { $0.finding.rule.hasPrefix("VPLAY-creative") })
+    }
+}
+
+/// A clip many tags of one call play is decoded once, and each tag still gets its findings.
+@Suite struct CreativeCacheTests {
+    @Test func aSharedClip_isMeasuredOnce_andEveryTagReportsIt() async throws {
+        var targets = CreativeTargets.atsc
+        let cache = CreativeCache()
+        targets.cache = cache
+        let first = await TagLint.lint(SessionConfiguration(tag: Repo.media("qa/loud.xml")), openMedia: true, creative: targets, policy: RulePolicy())
+        // Kept by the clip itself, however the tag wrote its path (`../qa-loud.mp4`).
+        #expect(cache.entry(for: Repo.media("qa-loud.mp4"))?.report != nil)
+        // A second tag of the same clip, written elsewhere: its clip is found through the cache, not decoded.
+        let folder = try TemporaryFolder()
+        let text = try String(contentsOfFile: Repo.media("qa/loud.xml"), encoding: .utf8).replacingOccurrences(of: "../qa-loud.mp4", with: Repo.media("qa-loud.mp4"))
+        let second = await TagLint.lint(SessionConfiguration(tag: try folder.write("again.xml", text)), openMedia: true, creative: targets, policy: RulePolicy())
+        let ids = { (lint: TagLint) in lint.findings.map(\.finding.rule).filter { $0.hasPrefix("VPLAY-creative") } }
+        #expect(!ids(first).isEmpty && ids(first) == ids(second))
+        // The cache never changes what targets are equal to.
+        #expect(targets == .atsc)
     }
 }

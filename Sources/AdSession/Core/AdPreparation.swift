@@ -179,27 +179,35 @@ struct AdPreparation {
         if let warning = Self.durationWarning(declared: linear.duration, media: duration) { steps.append(.warning(Finding(.mediaDurationDeclared, warning))) }
         steps += MediaDeclarations.findings(opened.selection.file, info: media.source.info).map { .warning($0) }
         if case let .inspect(_, creative?) = purpose {
-            steps += await creativeSteps(media.source, targets: creative, headerAtEnd: opened.delivery?.map.headerAtEnd == true)
+            steps += await creativeSteps(media.source, location: opened.location, targets: creative, headerAtEnd: opened.delivery?.map.headerAtEnd == true)
         }
         return (media, plan, rules, steps)
     }
 
     /// Creative QA (`lint`): every frame of the opened media decoded once, measured as it passes, then the findings.
     /// Media that fails to decode to its end is a finding with its VAST code (a truncated or corrupt file).
-    private func creativeSteps(_ source: any MediaSource, targets: CreativeTargets, headerAtEnd: Bool) async -> [PreparedAd.Step] {
-        let failure = await environment.onMediaExecutor { () -> MediaError? in
-            do throws(MediaError) {
-                while try source.nextFrame() != nil { if Task.isCancelled { return nil } }
-                return nil
-            } catch {
-                return error
+    /// A clip measured earlier in the same call (`CreativeTargets.cache`) is not decoded again.
+    private func creativeSteps(_ source: any MediaSource, location: String, targets: CreativeTargets, headerAtEnd: Bool) async -> [PreparedAd.Step] {
+        let entry: CreativeCache.Entry
+        if let cached = targets.cache?.entry(for: location) {
+            entry = cached
+        } else {
+            let failure = await environment.onMediaExecutor { () -> MediaError? in
+                do throws(MediaError) {
+                    while try source.nextFrame() != nil { if Task.isCancelled { return nil } }
+                    return nil
+                } catch {
+                    return error
+                }
             }
+            entry = CreativeCache.Entry(report: source.creativeReport, failure: failure)
+            if !Task.isCancelled { targets.cache?.store(entry, for: location) }
         }
         var steps: [PreparedAd.Step] = []
-        if let failure {
+        if let failure = entry.failure {
             steps.append(.warning(Finding(.vastError(failure.vastCode), "decoding the media through: \(failure.description)")))
         }
-        guard let report = source.creativeReport else { return steps }
+        guard let report = entry.report else { return steps }
         if report.moovAfterMediaData, !headerAtEnd {
             steps.append(.warning(Finding(.mediaMoovAfterMdat, "the media's MP4 header (moov) comes after its media data: downloaded progressively, nothing plays until nearly all of it has arrived (re-mux it with -movflags +faststart)")))
         }

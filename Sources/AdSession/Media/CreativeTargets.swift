@@ -9,6 +9,13 @@ public struct CreativeTargets: Sendable, Equatable {
     public var maxTruePeak: Double
     /// How the target was named (`ATSC A/85`, `EBU R128`, `-16 LUFS ±1`), for the findings.
     public var name: String
+    /// Measurements shared by the tags of one call (a clip many tags play is decoded once); nil: each decodes.
+    /// Not part of the targets' equality.
+    public var cache: CreativeCache?
+
+    public static func == (lhs: CreativeTargets, rhs: CreativeTargets) -> Bool {
+        (lhs.loudness, lhs.tolerance, lhs.maxTruePeak, lhs.name) == (rhs.loudness, rhs.tolerance, rhs.maxTruePeak, rhs.name)
+    }
 
     /// ATSC A/85 (US broadcast, the IAB guidelines' first choice): -24 LKFS ±2.
     public static let atsc = CreativeTargets(loudness: -24, tolerance: 2, maxTruePeak: -6, name: "ATSC A/85")

@@ -112,7 +112,10 @@ struct LintCommand: AsyncParsableCommand {
     func run() async throws {
         quietOption.apply()
         let policy = try policy()
-        let creative = try targets()
+        var measured = try targets()
+        // A clip many tags play is decoded once in this call.
+        measured?.cache = CreativeCache()
+        let creative = measured
         let started = LiveTools.wallTime()
         let clock = LiveTools.monotonicClock(), start = clock.now
         let expanded = try Self.expand(tags)
