@@ -78,6 +78,9 @@ import VAST
         #expect(ChainChecks.findings([hop(0, 4.5), hop(1, 4.5), hop(2, 4.5)]).isEmpty, "13.5 s within 8 + 4 + 4 s")
         let over = ChainChecks.findings((0...4).map { hop($0, 4.9) })
         #expect(over.map(\.message) == ["resolving took 24.5 s in all; IMA iOS allows 24.0 s for 5 requests"], "\(over)")
+        // A request that timed out is its own 301 error, not also a slow request.
+        let timedOut = ResolutionHop(depth: 0, url: "https://ads.example/0", outcome: .failed(VASTError(.wrapperTimeout, "timed out")), elapsed: .seconds(8), adSystems: [])
+        #expect(ChainChecks.findings([timedOut]).isEmpty)
     }
 
     @Test func servedAnswers_inEveryForm() {

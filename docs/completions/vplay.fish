@@ -208,7 +208,7 @@ complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "v
 complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay inspect" json' -l 'json' -d 'Print one JSON object instead of text.'
 complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay inspect" q quiet' -s 'q' -l 'quiet' -d 'Print nothing but errors (on stderr) and what was asked for (--json on stdout, output files); the exit code tells the rest.'
 complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay inspect" no-media' -l 'no-media' -d 'Do not open the chosen media file (skips the duration check).'
-complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay inspect" strict' -l 'strict' -d 'Lint: exit 1 when the tag draws any warning (a playable tag with warnings exits 0 otherwise).'
+complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay inspect" strict' -l 'strict' -d 'Lint: exit 1 when the tag draws any warning (vplay lint with every warning an error, under .vplay-lint.toml when there is one).'
 complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay inspect" version' -l 'version' -d 'Show the version.'
 complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay inspect" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'vplay' -n '__vplay_should_offer_completions_for_positional "vplay lint" -ge 1' -F

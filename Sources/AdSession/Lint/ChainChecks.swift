@@ -18,12 +18,14 @@ enum ChainChecks {
         if wrappers > maxWrappers {
             findings.append(Finding(.wrapperDepth, "the chain has \(wrappers) wrappers before its InLine; IMA follows \(maxWrappers) (then 302), VAST asks five at most"))
         }
-        for hop in hops where hop.elapsed > requestLimit {
+        // A request that failed (a timeout among them) is already an error of its own code.
+        let answered = hops.filter { if case .failed = $0.outcome { false } else if case .refused = $0.outcome { false } else { true } }
+        for hop in answered where hop.elapsed > requestLimit {
             findings.append(Finding(.resolutionTime, "hop \(hop.depth) (\(hop.url)) took \(seconds(hop.elapsed)) s; IMA on the web and Android gives a request 5 s"))
         }
         let total = hops.reduce(Duration.zero) { $0 + $1.elapsed }
         let budget = firstBudget + laterBudget * wrappers
-        if total > budget {
+        if total > budget, answered.count == hops.count {
             findings.append(Finding(.resolutionTime, "resolving took \(seconds(total)) s in all; IMA iOS allows \(seconds(budget)) s for \(wrappers + 1) request\(wrappers == 0 ? "" : "s")"))
         }
         return findings
