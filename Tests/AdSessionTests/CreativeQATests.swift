@@ -1,5 +1,6 @@
 @testable import AdSession
 import Findings
+@testable import PlayerEngine
 import Foundation
 import Testing
 import TestSupport
@@ -50,6 +51,17 @@ import TestSupport
         for bad in ["", "loud", "-16", "16+-1", "-16+-30", "-16±1±2"] {
             #expect(throws: CreativeTargetError.self, "\(bad)") { try CreativeTargets.loudness(bad) }
         }
+    }
+
+    /// What a hostile file can put in its headers never traps a conversion: an infinite frame rate, a non-finite
+    /// loudness.
+    @Test func nonFiniteFigures_areWordsNotTraps() {
+        #expect(CreativeTargets.number(.infinity) == "inf" && CreativeTargets.number(-.infinity) == "-inf" && CreativeTargets.number(.nan) == "nan")
+        let video = PlayerEngine.StreamInfo(index: 0, type: .video, codec: "h264", decodable: true, width: 1920, height: 1080, fps: .infinity, profile: "High", level: 40)
+        #expect(CreativeQA.h264(video).isEmpty, "a rate that is no number is not judged")
+        var report = CreativeReport()
+        report.loudness = .init(integrated: .infinity, range: nil, truePeak: .nan, samplePeak: nil)
+        #expect(CreativeQA.loudness(report, targets: .atsc).map(\.rule).contains("VPLAY-creative-loudness-measured"))
     }
 
     @Test func withoutTargetsNothingIsDecoded() async {

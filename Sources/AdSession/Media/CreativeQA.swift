@@ -83,7 +83,7 @@ enum CreativeQA {
             let name = level == 9 ? "1b" : "\(level / 10).\(level % 10)"
             if macroblocks > limits.frame {
                 findings.append(Finding(.creativeH264Level, "H.264 level \(name) allows \(limits.frame) macroblocks a picture; \(width)x\(height) has \(macroblocks)"))
-            } else if let fps = video.fps, fps > 0, Double(macroblocks) * fps > Double(limits.rate) * 1.001 {
+            } else if let fps = video.fps, fps.isFinite, fps > 0, fps < 10_000, Double(macroblocks) * fps > Double(limits.rate) * 1.001 {
                 findings.append(Finding(.creativeH264Level, "H.264 level \(name) allows \(limits.rate) macroblocks a second; \(width)x\(height) at \(CreativeTargets.number(fps)) fps needs \(Int((Double(macroblocks) * fps).rounded()))"))
             }
         }

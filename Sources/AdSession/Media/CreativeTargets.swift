@@ -50,6 +50,7 @@ public struct CreativeTargets: Sendable, Equatable {
 
     /// A figure with at most one decimal, as findings print it.
     static func number(_ value: Double) -> String {
+        guard value.isFinite, abs(value) < 1e12 else { return "\(value)" }
         let rounded = (value * 10).rounded() / 10
         return rounded == rounded.rounded() ? String(Int(rounded)) : String(format: "%.1f", rounded)
     }

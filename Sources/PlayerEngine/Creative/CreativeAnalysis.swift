@@ -13,6 +13,8 @@ struct CreativeAnalysis {
     private var picture = PictureScan(), previous = PictureScan()
     private var black = LeaderRun(), frozen = LeaderRun(), silent = LeaderRun()
     private var planes: [[Double]] = []
+    /// The sample rate and channel count the loudness meter was made for.
+    private var meterFormat: (rate: Int, channels: Int)?
 
     /// A sample this far from zero is sound: −60 dBFS (FFmpeg `silencedetect`'s default noise level).
     static let silence = 0.001
@@ -66,17 +68,21 @@ struct CreativeAnalysis {
         let raw = frame.pointee
         let channels = Int(raw.ch_layout.nb_channels), count = Int(raw.nb_samples), rate = Int(raw.sample_rate)
         guard channels > 0, count > 0, rate > 0, let read = Self.reader(AVSampleFormat(raw.format)) else { return }
-        if loudness == nil {
+        // BS.1770's filters are defined for audio rates: the shelf sits at 1.7 kHz, so under 8 kHz (and over the
+        // 768 kHz any codec uses) there is no loudness to speak of; silence is still tracked.
+        if loudness == nil, (8000...768_000).contains(rate) {
             var layout = raw.ch_layout
             let masks = (0..<channels).map { index -> UInt64 in
                 let channel = av_channel_layout_channel_from_index(&layout, UInt32(index))
                 return channel.rawValue >= 0 && channel.rawValue < 64 ? 1 << UInt64(channel.rawValue) : 0
             }
             loudness = LoudnessMeter(rate: rate, weights: LoudnessMeter.weights(masks: masks))
+            meterFormat = (rate, channels)
         }
         if planes.count != channels || planes[0].count < count { planes = Array(repeating: [Double](repeating: 0, count: count), count: channels) }
         // Samples shown: an MP4 edit list can end the last AAC frame early (`end` says where).
-        let shown = max(0, min(count, Int(((end - start) * Double(rate)).rounded())))
+        let span = (end - start) * Double(rate)
+        let shown = span.isFinite && span > 0 ? Int(min(Double(count), span).rounded()) : count
         var firstLoud: Int?, lastLoud: Int?
         for channel in 0..<channels {
             planes[channel].withUnsafeMutableBufferPointer { out in
@@ -90,7 +96,8 @@ struct CreativeAnalysis {
                 if index >= 0, lastLoud.map({ index > $0 }) ?? true { lastLoud = index }
             }
         }
-        loudness?.add(planes: planes, count: shown)
+        // A stream whose rate or layout changes midway is measured in its first format only.
+        if meterFormat.map({ $0 == (rate, channels) }) == true { loudness?.add(planes: planes, count: shown) }
         let step = 1 / Double(rate)
         silent.add(start: start, end: end,
                    holdsUntil: firstLoud.map { start + Double($0) * step } ?? end,
