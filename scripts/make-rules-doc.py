@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Writes docs/reference/rules.md from `vplay rules --json` (scripts/make-docs.sh runs it; RuleCatalogueTests checks
-that the page lists every rule).
+"""Writes docs/reference/rules.md and a page per rule family, docs/reference/rules/FAMILY.md, from `vplay rules --json`
+(scripts/make-docs.sh runs it; RuleCatalogueTests checks that every rule is on its family's page).
 
     scripts/make-rules-doc.py VPLAY_BINARY
 """
@@ -68,19 +68,55 @@ def cell(text):
     return text.replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;")
 
 
+FAMILIES = {
+    "VPLAY-audit": "What `vplay audit` finds in a device's capture (a HAR or a beacon log) judged against the tag's tracking plan.",
+    "VPLAY-beacon": "What `vplay lint --probe-beacons` learns by requesting each tracking URL once.",
+    "VPLAY-creative": "Creative QA: what `vplay lint` measures of the decoded media in its one decode pass, against the IAB's ad format guidelines and the standards they cite (how each is measured: the rules page, under Creative QA).",
+    "VPLAY-error": "One rule per VAST error code: every error vplay reports, and fires to Error URLs, is a finding of its code's rule.",
+    "VPLAY-fleet": "What a fleet's preparation says about its own predictions.",
+    "VPLAY-media": "The media file once opened: its duration and container against what the tag declares, the fallback, the Adcash ladder.",
+    "VPLAY-pod": "Ad pods: what vplay plays of them.",
+    "VPLAY-resolution": "The chain's time, as `vplay lint` measured it resolving the tag.",
+    "VPLAY-reward": "The reward the tag describes.",
+    "VPLAY-sink": "The embedded beacon sink.",
+    "VPLAY-tag": "How each tag of the chain was served, as a web player's browser would see it.",
+    "VPLAY-vast": "Checks of the VAST document that vastlint does not make.",
+    "VPLAY-verification": "Verification vendors (Open Measurement), whose scripts vplay does not run.",
+    "VPLAY-wrapper": "The wrapper chain's depth.",
+}
+
+
+def describe(family):
+    if family.startswith("VAST-"):
+        version = family[len("VAST-"):]
+        return (f"Requirements VAST {version} brought, under [vastlint](https://vastlint.org/docs/rules/)'s own IDs and default "
+                "severities, so the two tools' findings compare line for line.")
+    return FAMILIES.get(family, "vplay's own checks.")
+
+
 def main(binary):
     rules = json.loads(subprocess.check_output([binary, "rules", "--json"]))
     families = {}
     for rule in rules:
         families.setdefault(rule["family"], []).append(rule)
-    lines = [HEAD]
-    for family in sorted(families):
-        lines += [f"### {family}", "", "| ID | severity | rule | rests on |", "|---|---|---|---|"]
-        lines += [f"| `{r['id']}` | {r['severity']} | {cell(r['description'])} | {cell(r['spec_ref'])} |" for r in families[family]]
-        lines.append("")
     root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    folder = os.path.join(root, "docs", "reference", "rules")
+    os.makedirs(folder, exist_ok=True)
+    for name in os.listdir(folder):
+        if name.endswith(".md"):
+            os.remove(os.path.join(folder, name))
+    lines = [HEAD, "One page per family; each lists its rules with their default severity and the clause they rest on.", "",
+             "| family | rules | what it covers |", "|---|---|---|"]
+    for family in sorted(families):
+        lines.append(f"| [{family}](rules/{family}.md) | {len(families[family])} | {cell(describe(family))} |")
+        page = [f"# {family} rules", "", describe(family), "",
+                "Severities are the defaults; a run changes them with `.vplay-lint.toml` and `--rule` ([the rules](../rules.md)).", "",
+                "| ID | severity | rule | rests on |", "|---|---|---|---|"]
+        page += [f"| `{r['id']}` | {r['severity']} | {cell(r['description'])} | {cell(r['spec_ref'])} |" for r in families[family]]
+        with open(os.path.join(folder, f"{family}.md"), "w", encoding="utf-8") as out:
+            out.write("\n".join(page) + "\n")
     with open(os.path.join(root, "docs", "reference", "rules.md"), "w", encoding="utf-8") as out:
-        out.write("\n".join(lines))
+        out.write("\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":
