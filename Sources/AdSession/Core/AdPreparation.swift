@@ -209,7 +209,7 @@ struct AdPreparation {
         }
         guard let report = entry.report else { return steps }
         if report.moovAfterMediaData, !headerAtEnd {
-            steps.append(.warning(Finding(.mediaMoovAfterMdat, "the media's MP4 header (moov) comes after its media data: downloaded progressively, nothing plays until nearly all of it has arrived (re-mux it with -movflags +faststart)")))
+            steps.append(.warning(Finding(.mediaMoovAfterMdat, Self.trailingHeaderWarning(nil))))
         }
         steps += CreativeQA.findings(report, info: source.info, targets: targets).map { .warning($0) }
         return steps
@@ -224,8 +224,9 @@ struct AdPreparation {
 
     /// An MP4 whose `moov` comes after its media data: downloaded progressively, nothing plays until nearly all of it
     /// has arrived.
-    static func trailingHeaderWarning(_ map: DeliveryMap) -> String {
-        "the media's MP4 header (moov) comes after its media data: downloaded progressively, nothing plays until its first \(map.headerBytes) of \(map.size) bytes have arrived (re-mux it with -movflags +faststart)"
+    static func trailingHeaderWarning(_ map: DeliveryMap?) -> String {
+        let arrived = map.map { "its first \($0.headerBytes) of \($0.size) bytes have" } ?? "nearly all of it has"
+        return "the media's MP4 header (moov) comes after its media data: downloaded progressively, nothing plays until \(arrived) arrived (re-mux it with -movflags +faststart)"
     }
 
     /// Verification scripts load before playback (VAST 4.x §1.8); vplay runs no JavaScript, so each one reports

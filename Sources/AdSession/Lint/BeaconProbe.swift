@@ -15,6 +15,8 @@ struct BeaconProbe {
 
     let transport: any BeaconTransport
     let now: Date
+    /// Seeds the `[CACHEBUSTING]` values (`--seed`), as a session's.
+    var seed: UInt64 = 1
     /// How long a probe waits for its answer: the session's beacon timeout (`BeaconPolicy.timeout`, 5 s).
     var timeout = Duration.seconds(5)
 
@@ -22,9 +24,12 @@ struct BeaconProbe {
     func findings(_ tracking: [AdInspection.Tracking]) async -> [Finding] {
         var seen = Set<String>()
         let templates = tracking.filter { $0.event != "error" && seen.insert($0.url).inserted }
-        let context = MacroContext(adPlayhead: .zero, timestampMilliseconds: Int64((now.timeIntervalSince1970 * 1000).rounded()),
-                                   cacheBuster: String(Int64(now.timeIntervalSince1970 * 1000) % 100_000_000))
-        let urls = templates.map { MacroExpander().expand($0.url, context: context).url }
+        var busters = CacheBuster(seed: seed)
+        let urls = templates.map { template in
+            let context = MacroContext(adPlayhead: .zero, timestampMilliseconds: Int64((now.timeIntervalSince1970 * 1000).rounded()),
+                                       cacheBuster: busters.next())
+            return MacroExpander().expand(template.url, context: context).url
+        }
         let outcomes = await withTaskGroup(of: (Int, TransportOutcome?).self) { group in
             var results = [TransportOutcome?](repeating: nil, count: urls.count)
             var next = 0

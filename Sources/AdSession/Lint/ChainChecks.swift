@@ -1,5 +1,6 @@
 import Findings
 import Foundation
+import Primitives
 import VAST
 
 /// The wrapper chain's depth and time, as `lint` measured them resolving it (`VPLAY-wrapper-depth`,
@@ -31,5 +32,5 @@ enum ChainChecks {
         return findings
     }
 
-    static func seconds(_ duration: Duration) -> String { String(format: "%.1f", Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18) }
+    static func seconds(_ duration: Duration) -> String { String(format: "%.1f", duration.seconds) }
 }

@@ -41,7 +41,7 @@ public struct TagLint: Sendable {
         if probeBeacons, !inspection.tracking.isEmpty, !Task.isCancelled {
             let beacons = SessionEnvironment.live(configuration)
             if let transport = beacons.beaconTransport {
-                inspection.warnings += await BeaconProbe(transport: transport, now: LiveTools.wallTime(), timeout: configuration.beaconPolicy.timeout).findings(inspection.tracking)
+                inspection.warnings += await BeaconProbe(transport: transport, now: LiveTools.wallTime(), seed: configuration.seed, timeout: configuration.beaconPolicy.timeout).findings(inspection.tracking)
             }
             await beacons.shutdown()
         }

@@ -48,7 +48,6 @@ struct CreativeAnalysis {
     private mutating func addPicture(_ frame: UnsafeMutablePointer<AVFrame>, start: Double, end: Double) {
         report.videoFrames += 1
         if frame.pointee.interlaced_frame != 0 { report.interlacedFrames += 1 }
-        report.videoSeconds = max(report.videoSeconds, end)
         guard picture.scan(frame) else { return }
         if picture.isBlack {
             black.add(start: start, end: end, holdsUntil: end, holdsFrom: start)
@@ -102,7 +101,6 @@ struct CreativeAnalysis {
         silent.add(start: start, end: end,
                    holdsUntil: firstLoud.map { start + Double($0) * step } ?? end,
                    holdsFrom: lastLoud.map { start + Double($0 + 1) * step } ?? start)
-        report.audioSeconds = max(report.audioSeconds, end)
     }
 
     /// Reads channel `channel` of a frame of `channels` channels and `count` samples into `out`, as −1...1.

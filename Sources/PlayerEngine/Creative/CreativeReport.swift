@@ -18,8 +18,6 @@ public struct CreativeReport: Sendable, Equatable, Codable {
     public var videoFrames = 0, interlacedFrames = 0
     /// Whether the file is an MP4 whose `moov` comes after its media data (not written for fast start).
     public var moovAfterMediaData = false
-    /// Seconds of audio and of video seen.
-    public var audioSeconds = 0.0, videoSeconds = 0.0
 
     public init() {}
 }

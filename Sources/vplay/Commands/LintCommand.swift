@@ -2,6 +2,7 @@ import AdSession
 import ArgumentParser
 import Findings
 import Foundation
+import Networking
 import Primitives
 import VAST
 
@@ -97,10 +98,9 @@ struct LintCommand: AsyncParsableCommand {
 
     /// Whether `text` is a serialized web origin: http or https, a host, an optional port, nothing else.
     static func isOrigin(_ text: String) -> Bool {
-        guard text.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 && $0.value < 0x7F }),
-              let url = URL(string: text), ["http", "https"].contains(url.scheme ?? ""), url.host?.isEmpty == false,
-              url.path.isEmpty, url.query == nil, url.fragment == nil, url.user == nil else { return false }
-        return true
+        // The URL check every request goes through, then nothing but an origin: no path, query or credentials.
+        guard AddressPolicy.Origin(text) != nil, let url = URL(string: text) else { return false }
+        return url.path.isEmpty && url.query == nil && url.fragment == nil && url.user == nil
     }
 
     /// Creative QA's targets, or nil when the media is not decoded.
