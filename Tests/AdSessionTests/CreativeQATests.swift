@@ -78,13 +78,19 @@ import TestSupport
         targets.cache = cache
         let first = await TagLint.lint(SessionConfiguration(tag: Repo.media("qa/loud.xml")), openMedia: true, creative: targets, policy: RulePolicy())
         // Kept by the clip itself, however the tag wrote its path (`../qa-loud.mp4`).
-        #expect(cache.entry(for: Repo.media("qa-loud.mp4"))?.report != nil)
-        // A second tag of the same clip, written elsewhere: its clip is found through the cache, not decoded.
+        let kept = try #require(cache.entry(for: Repo.media("qa-loud.mp4"))?.report)
+        #expect(kept.loudness?.integrated.map { abs($0 - -3.9) < 0.1 } == true)
+        // Another tag of the same clip, written elsewhere, reads the kept measurement instead of decoding: a planted
+        // one (silent throughout) shows through.
+        var planted = kept
+        planted.silentThroughout = true
+        cache.store(.init(report: planted, failure: nil), for: Repo.media("qa-loud.mp4"))
         let folder = try TemporaryFolder()
         let text = try String(contentsOfFile: Repo.media("qa/loud.xml"), encoding: .utf8).replacingOccurrences(of: "../qa-loud.mp4", with: Repo.media("qa-loud.mp4"))
         let second = await TagLint.lint(SessionConfiguration(tag: try folder.write("again.xml", text)), openMedia: true, creative: targets, policy: RulePolicy())
-        let ids = { (lint: TagLint) in lint.findings.map(\.finding.rule).filter { $0.hasPrefix("VPLAY-creative") } }
-        #expect(!ids(first).isEmpty && ids(first) == ids(second))
+        #expect(!first.findings.contains { $0.finding.message.contains("silent throughout") })
+        #expect(second.findings.contains { $0.finding.rule == "VPLAY-creative-silent-start" && $0.finding.message.contains("silent throughout") },
+                "the second tag's clip was not decoded again")
         // The cache never changes what targets are equal to.
         #expect(targets == .atsc)
     }
