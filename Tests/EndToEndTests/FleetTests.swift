@@ -79,4 +79,18 @@ import TestSupport
         #expect(merged["shards"] as? [Int] == [0, 1, 2] && merged["missingShards"] == nil, "a complete merge has none")
         #expect(partial["missingShards"] as? [Int] == [1])
     }
+
+    /// `fleet --progress`: a JSON line per report, the last one the whole fleet, with its reach.
+    @Test func fleetProgress_endsWithTheWholeFleetAndItsReach() async throws {
+        let folder = try TemporaryFolder()
+        let path = folder.url.appendingPathComponent("progress.jsonl").path
+        let run = try await vplay(["fleet", "--vast", "media/demo.xml", "--sessions", "300", "--dry-run", "--mix", "complete:1", "--progress", path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        let lastLine = try #require(lines.last)
+        let last = try #require(try JSONSerialization.jsonObject(with: Data(lastLine.utf8)) as? [String: Any])
+        #expect(last["sessionsDone"] as? Int == 300 && last["sessions"] as? Int == 300)
+        let events = try #require(last["events"] as? [String: Int])
+        #expect(events == ["impression": 300, "start": 300, "firstQuartile": 300, "midpoint": 300, "thirdQuartile": 300, "complete": 300])
+    }
 }

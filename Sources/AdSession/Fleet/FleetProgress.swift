@@ -10,4 +10,6 @@ public struct FleetProgress: Sendable {
     public var beaconsAnswered: Int
     /// Seconds elapsed on the network clock since the fleet started.
     public var seconds: Double
+    /// Impressions, starts, quartiles and completes played so far, by event name: the live reach funnel.
+    public var reach: [String: Int] = [:]
 }

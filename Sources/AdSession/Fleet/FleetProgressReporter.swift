@@ -26,7 +26,8 @@ final class FleetProgressReporter: Sendable {
         }
         guard due else { return }
         let counts = tally.progress
+        let reach = Dictionary(uniqueKeysWithValues: zip(FleetTally.reachEvents.map(\.rawValue), tally.reach))
         onProgress(FleetProgress(sessionsDone: counts.sessionsDone, sessions: sessions, beaconsSent: counts.beaconsSent,
-                                 beaconsAnswered: counts.beaconsAnswered, seconds: now.seconds))
+                                 beaconsAnswered: counts.beaconsAnswered, seconds: now.seconds, reach: reach))
     }
 }

@@ -72,6 +72,19 @@ final class FleetTally: Sendable {
         return sum
     }
 
+    /// The events a fleet's reach is drawn from, in funnel order.
+    static let reachEvents: [PlaybackEvent.Name] = [.impression, .start, .firstQuartile, .midpoint, .thirdQuartile, .complete]
+
+    /// How many times each reach event (`reachEvents`) has played so far, over every hold (six integers from each).
+    var reach: [Int] {
+        var sum = [Int](repeating: 0, count: Self.reachEvents.count)
+        for shard in shards {
+            let counts = shard.withLock { held in Self.reachEvents.map { held.counts.events[$0] ?? 0 } }
+            for index in sum.indices { sum[index] += counts[index] }
+        }
+        return sum
+    }
+
     /// A tracking URL as the report counts it: its event, source and template, and the pod place of the ad (nil
     /// for a single ad: a wrapper's URL fired by each ad of a pod is counted per ad). Its parts, not one string
     /// joined from them: looked up once per beacon.

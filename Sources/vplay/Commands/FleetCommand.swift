@@ -79,6 +79,10 @@ struct FleetCommand: AsyncParsableCommand {
             transform: OptionValue.integer(in: 1...OptionRanges.maxPipeline, else: "--pipeline must be 1 to \(OptionRanges.maxPipeline)"))
     var pipeline = 1
 
+    @Option(help: ArgumentHelp("Write the fleet's progress to FILE as it runs, one JSON line about five times a second: sessions done, beacons sent and answered, seconds, and impressions, starts, quartiles and completes so far (the studio draws its live view from it).", valueName: "file"),
+            completion: .file(), transform: OptionValue.writableFile("--progress"))
+    var progress: String?
+
     @Option(help: ArgumentHelp("Write the fleet report (JSON) to FILE; `vplay merge` adds shard reports up.", valueName: "file"),
             completion: .file(), transform: OptionValue.writableFile("--report"))
     var report: String?
@@ -110,7 +114,7 @@ struct FleetCommand: AsyncParsableCommand {
         if tag.bandwidth == .auto {
             throw ValidationError("--bandwidth auto chooses by a simulated network's rate; fleet does not simulate networks yet (run and inspect do: --network)")
         }
-        try OptionValue.checkNoClash(outputs: [("--report", report), ("--junit", junit)] + rewardCallback.outputs + tag.outputs, inputs: tag.inputs, inputFolders: tag.inputFolders)
+        try OptionValue.checkNoClash(outputs: [("--report", report), ("--junit", junit), ("--progress", progress)] + rewardCallback.outputs + tag.outputs, inputs: tag.inputs, inputFolders: tag.inputFolders)
     }
 
     func fleetConfiguration() -> FleetConfiguration {
@@ -145,14 +149,16 @@ struct FleetCommand: AsyncParsableCommand {
         let signals = SignalWatch()
         // The media file is known once the tag is resolved: an output that would replace it stops the fleet before
         // any session plays (as `run` does).
-        let outputs = [("--report", report), ("--junit", junit)] + tag.outputs + rewardCallback.outputs
+        let outputs = [("--report", report), ("--junit", junit), ("--progress", progress)] + tag.outputs + rewardCallback.outputs
+        let progressLog = try progress.map { path in try FleetProgressLog(path: path) }
         let fleet = Task {
-            await FleetRunner(configuration: configuration).run(onProgress: { bar.draw($0) },
+            await FleetRunner(configuration: configuration).run(onProgress: { bar.draw($0); progressLog?.write($0) },
                                                                 admitMedia: { RunCommand.mediaClash($0, outputs: outputs) ?? keys.write() })
         }
         signals.onFirst { fleet.cancel() }
         let result = await fleet.value
         bar.clear()
+        progressLog?.close()
         switch result {
         case let .failure(failure) where failure.error.kind == .usage:
             // The command line asked for what cannot be: an output over the media, a --media-file the ad lacks.
