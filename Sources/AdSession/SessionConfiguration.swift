@@ -175,6 +175,14 @@ public struct SessionConfiguration: Sendable {
     /// none. `lint` sets it to check each tag's CORS answer (`VPLAY-tag-cors`).
     public var tagOrigin: String?
 
+    /// `--base DIR`: relative URLs of a tag file resolve against this folder instead of the file's own (a tag pasted
+    /// into the studio, saved away from its media); nil: the file's folder.
+    public var tagBase: String?
+    /// Keeps every tag document the session fetches, as fetched (`--bundle`).
+    public var tagRecorder: TagRecorder?
+    /// Tag documents answered from a run bundle before anything else is asked (`--replay`).
+    public var replayDocuments: [RecordedTag] = []
+
     /// The simulated device's User-Agent, sent with beacons and tag requests and filled into `[DEVICEUA]`: one
     /// source of truth, stored as `deviceMacros["DEVICEUA"]`, so `--macro DEVICEUA=…` changes the header too.
     public var userAgent: String {

@@ -35,7 +35,10 @@ struct VPlay: AsyncParsableCommand {
             Foundation.exit(ExitCode.usage.rawValue)
         }
         do {
-            var command = try parseAsRoot()
+            // `--replay BUNDLE` stands for the bundle's command line (`RunBundle`).
+            let arguments = try RunBundle.expand(Array(CommandLine.arguments.dropFirst()))
+            RunBundle.commandLine.withLock { $0 = arguments }
+            var command = try parseAsRoot(arguments)
             if var command = command as? any AsyncParsableCommand {
                 try await command.run()
             } else {

@@ -69,7 +69,7 @@ import TestSupport
 
     /// Options that read their file as the command line is parsed: a documented placeholder (`golden.json`) that does
     /// not exist fails the parse with "cannot read it", which is the only failure such a line may have.
-    static let readAtParseTime: Set = ["--expect", "--script-file", "--network-trace", "--ca-cert"]
+    static let readAtParseTime: Set = ["--expect", "--script-file", "--network-trace", "--ca-cert", "--replay"]
 
     /// Documented lines that start with `vplay` but are intentionally not complete commands, each with why.
     static let notCommands: [String: String] = [:]
@@ -91,7 +91,8 @@ import TestSupport
         var seen: Set<[String]> = []
         for command in commands where Self.notCommands[command.text] == nil && seen.insert(command.arguments).inserted {
             do {
-                _ = try VPlay.parseAsRoot(command.arguments)
+                // As `vplay` parses it: `--replay BUNDLE` stands for the bundle's command line.
+                _ = try VPlay.parseAsRoot(try RunBundle.expand(command.arguments))
             } catch {
                 if VPlay.exitCode(for: error) == .success { continue }  // --help, --version
                 let message = VPlay.fullMessage(for: error)

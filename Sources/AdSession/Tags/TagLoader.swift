@@ -14,7 +14,7 @@ struct TagLoader {
     /// are resolved later with it, on what is left of its budgets).
     func resolve() async -> (tagURL: URL, resolution: VASTResolution, resolver: VASTResolver) {
         let tagURL: URL
-        let fetcher: any AdTagFetcher
+        var fetcher: any AdTagFetcher
         let remote = URLMapFetcher(mappings: configuration.mappings, next: environment.tagFetcher)
         // Under `--network`, every tag that comes over the network (or stands for one, under `--map`) is timed by the
         // profile; the tag file the user named is read from disk.
@@ -24,9 +24,14 @@ struct TagLoader {
             fetcher = mapped
         } else {
             let path = configuration.tag.hasPrefix("file:") ? (URL(string: configuration.tag)?.path ?? configuration.tag) : configuration.tag
-            tagURL = URL(fileURLWithPath: path).standardizedFileURL
-            fetcher = FileTagFetcher(fileURL: tagURL, next: mapped, maxBytes: configuration.resolver.parserLimits.maxBytes)
+            let file = URL(fileURLWithPath: path).standardizedFileURL
+            // Under `--base`, the file stands in the base folder: its relative URLs resolve there.
+            tagURL = configuration.tagBase.map { URL(fileURLWithPath: $0, isDirectory: true).appendingPathComponent(file.lastPathComponent).standardizedFileURL } ?? file
+            fetcher = FileTagFetcher(fileURL: tagURL, readingFrom: file, next: mapped, maxBytes: configuration.resolver.parserLimits.maxBytes)
         }
+        // A bundle's documents first (`--replay`), then every document fetched is kept (`--bundle`).
+        if !configuration.replayDocuments.isEmpty { fetcher = ReplayTagFetcher(configuration.replayDocuments, next: fetcher) }
+        if let recorder = configuration.tagRecorder { fetcher = RecordingTagFetcher(fetcher, recorder: recorder) }
         let resolver = Self.resolverConfiguration(configuration, now: configuration.now ?? environment.wallClock())
         let vastResolver = VASTResolver(fetcher: fetcher, clock: environment.networkClock, configuration: resolver)
         let resolution = await vastResolver.resolve(tagURL: tagURL)

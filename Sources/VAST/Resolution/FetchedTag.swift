@@ -8,6 +8,9 @@ public struct FetchedTag: Sendable, Hashable {
     public var finalURL: URL?
     /// How an HTTP server served it (its `Content-Type` and `Access-Control-Allow-Origin`); nil for a local file.
     public var served: Served?
+    /// How long the fetch took when it was first made, for a document answered again from a run bundle
+    /// (`--replay`): the resolver reports and spends this instead of the replay's own near-zero time.
+    public var recordedElapsed: Duration?
 
     /// What an HTTP answer said about the tag beside its body: what a web player's browser checks before it lets the
     /// player read the response.
@@ -23,7 +26,8 @@ public struct FetchedTag: Sendable, Hashable {
         }
     }
 
-    public init(data: Data, finalURL: URL? = nil, served: Served? = nil) {
+    public init(data: Data, finalURL: URL? = nil, served: Served? = nil, recordedElapsed: Duration? = nil) {
+        self.recordedElapsed = recordedElapsed
         self.data = data
         self.finalURL = finalURL
         self.served = served

@@ -11,16 +11,19 @@ public struct FileTagFetcher: AdTagFetcher {
     public let next: (any AdTagFetcher)?
     /// Read cap in bytes (default: the parser's default input cap).
     public let maxBytes: Int
+    /// Where the file is read from: `fileURL` itself, or another file that stands at `fileURL` (`--base`).
+    public let source: URL
 
-    public init(fileURL: URL, next: (any AdTagFetcher)? = nil, maxBytes: Int = ParserLimits.default.maxBytes) {
+    public init(fileURL: URL, readingFrom source: URL? = nil, next: (any AdTagFetcher)? = nil, maxBytes: Int = ParserLimits.default.maxBytes) {
         self.fileURL = fileURL.standardizedFileURL
+        self.source = (source ?? fileURL).standardizedFileURL
         self.next = next
         self.maxBytes = maxBytes
     }
 
     public func fetch(_ url: URL, timeout: Duration) async throws -> FetchedTag {
         if url.isFileURL, url.standardizedFileURL.path == fileURL.path {
-            return FetchedTag(data: try LocalFileReader.read(fileURL, maxBytes: maxBytes))
+            return FetchedTag(data: try LocalFileReader.read(source, maxBytes: maxBytes))
         }
         if let next { return try await next.fetch(url, timeout: timeout) }
         throw VASTError(.wrapperTimeout, "\(url.absoluteString) is not the named tag file")

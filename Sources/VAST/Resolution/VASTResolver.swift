@@ -132,9 +132,10 @@ public struct VASTResolver: Sendable {
     /// Fetches with the timeout race, counts the request and measures its time on `clock`.
     func timedFetch(_ url: URL, timeout: Duration, state: inout State) async -> (Result<FetchedTag, VASTError>, Duration) {
         var result: Result<FetchedTag, VASTError> = .failure(VASTError(.wrapperTimeout, "not fetched"))
-        let elapsed = await clock.measure {
+        let measured = await clock.measure {
             result = await TimeoutRace.fetch(fetcher, url, timeout: timeout, clock: clock)
         }
+        let elapsed = (try? result.get())?.recordedElapsed ?? measured
         state.requests += 1
         state.spent += elapsed
         return (result, elapsed)

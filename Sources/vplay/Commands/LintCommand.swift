@@ -55,6 +55,16 @@ struct LintCommand: AsyncParsableCommand {
             transform: TagOptions.mapping)
     var map: [URLMapping] = []
 
+    @Option(help: ArgumentHelp("Relative URLs in tag files resolve against this folder instead of each file's own (a tag saved away from its media).", valueName: "dir"),
+            completion: .directory)
+    var base: String?
+
+    @Flag(help: "Refuse tags, wrappers, media and beacons whose host is or resolves to a private, link-local or unique-local address; loopback stays allowed.")
+    var denyPrivateNetworks = false
+
+    @Flag(help: "Refuse loopback hosts (127.0.0.0/8, ::1, localhost) and the unspecified address (0.0.0.0, ::).")
+    var denyLoopback = false
+
     @Flag(help: "Request each tracking URL once (macros filled; Error URLs left out) and report its answer: not 2xx or 3xx, an https URL redirected to http, slower than 1 s. The trackers count these requests.")
     var probeBeacons = false
 
@@ -123,7 +133,9 @@ struct LintCommand: AsyncParsableCommand {
         let signals = SignalWatch()
         let (origin, map, probeBeacons, noMedia, jobs) = (origin, map, probeBeacons, noMedia, jobs)
         let linting = Task {
-            await Self.lint(expanded, openMedia: !noMedia, creative: creative, origin: origin, map: map, probeBeacons: probeBeacons, policy: policy, jobs: jobs)
+            await Self.lint(expanded, openMedia: !noMedia, creative: creative, origin: origin, map: map, base: base,
+                            addressPolicy: AddressPolicy(denyPrivate: denyPrivateNetworks, denyLoopback: denyLoopback),
+                            probeBeacons: probeBeacons, policy: policy, jobs: jobs)
         }
         signals.onFirst { linting.cancel() }
         let lints = await linting.value
@@ -169,7 +181,8 @@ struct LintCommand: AsyncParsableCommand {
 
     /// Lints `tags`, `jobs` at a time; the results in the tags' order. Cancelled (a signal), no further tag is begun
     /// and those under way are left out: the result is the tags linted to their end.
-    static func lint(_ tags: [String], openMedia: Bool, creative: CreativeTargets?, origin: String?, map: [URLMapping], probeBeacons: Bool, policy: RulePolicy, jobs: Int) async -> [TagLint] {
+    static func lint(_ tags: [String], openMedia: Bool, creative: CreativeTargets?, origin: String?, map: [URLMapping], base: String? = nil,
+                     addressPolicy: AddressPolicy = .open, probeBeacons: Bool, policy: RulePolicy, jobs: Int) async -> [TagLint] {
         await withTaskGroup(of: (Int, TagLint?).self) { group in
             var results = [TagLint?](repeating: nil, count: tags.count)
             var next = 0
@@ -179,6 +192,8 @@ struct LintCommand: AsyncParsableCommand {
                 var configuration = SessionConfiguration(tag: tag)
                 configuration.tagOrigin = origin
                 configuration.mappings = map
+                configuration.tagBase = base
+                configuration.addressPolicy = addressPolicy
                 group.addTask { [configuration] in
                     let lint = await TagLint.lint(configuration, openMedia: openMedia, creative: creative, probeBeacons: probeBeacons, policy: policy)
                     return (index, Task.isCancelled ? nil : lint)

@@ -80,6 +80,14 @@ struct RunCommand: AsyncParsableCommand {
             completion: .file(), transform: OptionValue.writableFile("--omid-log"))
     var omidLog: String?
 
+    @Option(help: ArgumentHelp("Write a run bundle: the tag documents as fetched, this command line (outputs left out), the seed and --now; `vplay --replay FILE` plays the same session again without the ad server.", valueName: "file"),
+            completion: .file(), transform: OptionValue.writableFile("--bundle"))
+    var bundle: String?
+
+    @Option(help: ArgumentHelp("Replay a run bundle (--bundle, or a studio run's bundle.json): its command line and its tag documents, with the outputs given here.", valueName: "file"),
+            completion: .file())
+    var replay: String?
+
     enum ClockOption: String, ExpressibleByArgument, CaseIterable { case virtual, realtime }
 
     func validate() throws {
@@ -90,13 +98,13 @@ struct RunCommand: AsyncParsableCommand {
         try network.validate(bandwidth: tag.bandwidth)
         try OptionValue.checkNoClash(
             outputs: outputs,
-            inputs: tag.inputs + network.inputs + [("--script-file", scripting.scriptInput?.path), ("--expect", reports.expectInput?.path)],
+            inputs: tag.inputs + network.inputs + [("--replay", replay), ("--script-file", scripting.scriptInput?.path), ("--expect", reports.expectInput?.path)],
             inputFolders: tag.inputFolders)
     }
 
     /// Every output of the run, by option.
     var outputs: [(option: String, path: String?)] {
-        reports.outputs + [("--beacons", beacons), ("--har", har), ("--omid-log", omidLog)] + rewardCallback.outputs + tag.outputs
+        reports.outputs + [("--beacons", beacons), ("--har", har), ("--omid-log", omidLog), ("--bundle", bundle)] + rewardCallback.outputs + tag.outputs
     }
 
     func sessionConfiguration() -> SessionConfiguration {
@@ -116,6 +124,16 @@ struct RunCommand: AsyncParsableCommand {
         configuration.repeatTracking = repeatTracking
         sink.apply(to: &configuration)
         configuration.replayTracking = replayTracking
+        if bundle != nil { configuration.tagRecorder = TagRecorder() }
+        return configuration
+    }
+
+    /// The session's configuration, with a bundle's tag documents under `--replay`; under `--bundle`, the wall time
+    /// the run would have read once at its start is fixed now, so the bundle (and its replay) has it.
+    func replayableConfiguration() throws -> SessionConfiguration {
+        var configuration = sessionConfiguration()
+        if let replay { configuration.replayDocuments = try RunBundle.read(replay).documents }
+        if bundle != nil, configuration.now == nil { configuration.now = Int64((LiveTools.wallTime().timeIntervalSince1970 * 1000).rounded()) }
         return configuration
     }
 
@@ -123,7 +141,7 @@ struct RunCommand: AsyncParsableCommand {
         quietOption.apply()
         // When the run started and how long it took, in wall time, for the JUnit report.
         let started = LiveTools.wallTime(), wall = LiveTools.monotonicClock(), startedAt = wall.now
-        let configuration = sessionConfiguration()
+        let configuration = try replayableConfiguration()
         let keys = rewardCallback.keysOnce(seed: configuration.seed)
         // The session's id on every JSON record and beacon log line: its `[TRANSACTIONID]`.
         let sessionID = configuration.transactionID
@@ -203,6 +221,11 @@ struct RunCommand: AsyncParsableCommand {
         write("--timeline", reports.timeline) { TimelineSVG.render(transcript, summary: summary, title: "vplay: \(tag.vast)", exitCode: exitCode) }
         write("--omid-log", omidLog) {
             OMIDLog.lines(transcript, breakPosition: configuration.breakRequest.position).map { $0.text + "\n" }.joined()
+        }
+        write("--bundle", bundle) {
+            let arguments = RunBundle.kept(RunBundle.commandLine.withLock { $0 }, now: configuration.now ?? 0)
+            return try RunBundle(vplay: VPlayVersion.current, arguments: arguments, seed: configuration.seed,
+                                 now: ISO8601Time.text(milliseconds: configuration.now ?? 0), documents: configuration.tagRecorder?.documents(timedBy: summary.hops) ?? []).text()
         }
         write("--report", reports.report) {
             SessionReport.json(tag: tag.vast, transcript: transcript, summary: summary, exitCode: exitCode, expectations: results, configuration: configuration, session: sessionID).text + "\n"

@@ -13,6 +13,10 @@ struct TagOptions: ParsableArguments {
             transform: Self.mapping)
     var map: [URLMapping] = []
 
+    @Option(help: ArgumentHelp("Relative URLs in the tag file resolve against this folder instead of the file's own (a tag saved away from its media; the studio's pasted tags).", valueName: "dir"),
+            completion: .directory)
+    var base: String?
+
     @Option(parsing: .unconditional, help: .withDefault("Most wrappers followed before error 302 (VAST 4.x: players need accept only 5).", 5, valueName: "N"),
             transform: OptionValue.integer(in: 0..., else: "--max-wrappers must be 0 or more"))
     var maxWrappers = 5
@@ -97,7 +101,7 @@ struct TagOptions: ParsableArguments {
     var inputs: [(option: String, path: String?)] { [("--vast", localTag), ("--ca-cert", caCert)] }
 
     /// The folders `--map` reads tags and media from.
-    var inputFolders: [(option: String, path: String)] { map.map { ("--map", $0.directory.path) } }
+    var inputFolders: [(option: String, path: String)] { map.map { ("--map", $0.directory.path) } + (base.map { [("--base", $0)] } ?? []) }
 
     /// The Adcash state, which a run rewrites.
     var outputs: [(option: String, path: String?)] { [("--adcash-state", adcashState)] }
@@ -106,6 +110,7 @@ struct TagOptions: ParsableArguments {
     func apply(to configuration: inout SessionConfiguration) {
         configuration.tag = vast
         configuration.mappings = map
+        configuration.tagBase = base
         configuration.resolver.maxWrapperDepth = maxWrappers
         configuration.resolver.firstRequestTimeout = tagTimeouts.first
         configuration.resolver.wrapperTimeout = tagTimeouts.each
