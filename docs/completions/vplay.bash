@@ -173,13 +173,13 @@ _vplay() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    run|inspect|lint|rules|probe|fleet|merge|sink|reward-check|audit|help)
+    run|inspect|lint|rules|probe|fleet|merge|sink|reward-check|audit|studio|help)
         # Offer subcommand argument completions
         "_vplay_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'run inspect lint rules probe fleet merge sink reward-check audit help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'run inspect lint rules probe fleet merge sink reward-check audit studio help' -- "${cur}"))
         ;;
     esac
 }
@@ -188,7 +188,7 @@ _vplay_run() {
     repeating_flags=()
     non_repeating_flags=(--prefer-streaming --deny-private-networks --deny-loopback --verification-probe --json --dry-run --no-end-card-after-skip --fail-on-beacon-errors --sink --sink-all -q --quiet --version -h --help)
     repeating_options=(--map --macro --sink-fault)
-    non_repeating_options=(--vast --max-wrappers --tag-timeouts --bandwidth --screen --media-file --adcash-state --proxy --ca-cert --network --network-trace --startup-buffer --rebuffer --media-timeout --stall-timeout --pod --break-position --break-max-duration --break-max-ads --break-min-ad-length --break-max-ad-length --viewability --verification-allow --report --junit --timeline --expect --record-expectations --clock --speed --script --script-file --reward --reward-at --video-close --close-delay --reward-callback --reward-user-id --reward-custom-data --ad-unit --reward-keys --repeat-tracking --replay-tracking --seed --now --threads --beacon-timeout --beacon-drain --retries --beacon-concurrency --collector --beacons --har --omid-log)
+    non_repeating_options=(--vast --base --max-wrappers --tag-timeouts --bandwidth --screen --media-file --adcash-state --proxy --ca-cert --network --network-trace --startup-buffer --rebuffer --media-timeout --stall-timeout --pod --break-position --break-max-duration --break-max-ads --break-min-ad-length --break-max-ad-length --viewability --verification-allow --report --junit --timeline --expect --record-expectations --clock --speed --script --script-file --reward --reward-at --video-close --close-delay --reward-callback --reward-user-id --reward-custom-data --ad-unit --reward-keys --repeat-tracking --replay-tracking --seed --now --threads --beacon-timeout --beacon-drain --retries --beacon-concurrency --collector --beacons --har --omid-log --bundle --replay)
     __vplay_offer_flags_options 0
 
     # Offer option value completions
@@ -198,6 +198,10 @@ _vplay_run() {
         return
         ;;
     '--map')
+        return
+        ;;
+    '--base')
+        __vplay_add_completions -d
         return
         ;;
     '--max-wrappers')
@@ -383,6 +387,14 @@ _vplay_run() {
         __vplay_add_completions -f
         return
         ;;
+    '--bundle')
+        __vplay_add_completions -f
+        return
+        ;;
+    '--replay')
+        __vplay_add_completions -f
+        return
+        ;;
     esac
 }
 
@@ -390,7 +402,7 @@ _vplay_inspect() {
     repeating_flags=()
     non_repeating_flags=(--prefer-streaming --deny-private-networks --deny-loopback --json -q --quiet --no-media --strict --version -h --help)
     repeating_options=(--map)
-    non_repeating_options=(--vast --max-wrappers --tag-timeouts --bandwidth --screen --media-file --adcash-state --proxy --ca-cert --network --network-trace --startup-buffer --rebuffer --media-timeout --stall-timeout --pod --break-position --break-max-duration --break-max-ads --break-min-ad-length --break-max-ad-length)
+    non_repeating_options=(--vast --base --max-wrappers --tag-timeouts --bandwidth --screen --media-file --adcash-state --proxy --ca-cert --network --network-trace --startup-buffer --rebuffer --media-timeout --stall-timeout --pod --break-position --break-max-duration --break-max-ads --break-min-ad-length --break-max-ad-length)
     __vplay_offer_flags_options 0
 
     # Offer option value completions
@@ -400,6 +412,10 @@ _vplay_inspect() {
         return
         ;;
     '--map')
+        return
+        ;;
+    '--base')
+        __vplay_add_completions -d
         return
         ;;
     '--max-wrappers')
@@ -471,9 +487,9 @@ _vplay_inspect() {
 
 _vplay_lint() {
     repeating_flags=()
-    non_repeating_flags=(--no-media --no-creative --probe-beacons -q --quiet --version -h --help)
+    non_repeating_flags=(--no-media --no-creative --deny-private-networks --deny-loopback --probe-beacons -q --quiet --version -h --help)
     repeating_options=(--rule --map)
-    non_repeating_options=(--config --format --output --loudness --max-true-peak --origin --jobs)
+    non_repeating_options=(--config --format --output --loudness --max-true-peak --base --origin --jobs)
     __vplay_offer_flags_options -1
 
     # Offer option value completions
@@ -500,6 +516,10 @@ _vplay_lint() {
         return
         ;;
     '--map')
+        return
+        ;;
+    '--base')
+        __vplay_add_completions -d
         return
         ;;
     '--origin')
@@ -554,7 +574,7 @@ _vplay_fleet() {
     repeating_flags=()
     non_repeating_flags=(--prefer-streaming --deny-private-networks --deny-loopback --verification-probe --decode-each --sink --sink-all -q --quiet --dry-run --fail-on-beacon-errors --json --version -h --help)
     repeating_options=(--map --macro --sink-fault)
-    non_repeating_options=(--vast --max-wrappers --tag-timeouts --bandwidth --screen --media-file --adcash-state --proxy --ca-cert --pod --break-position --break-max-duration --break-max-ads --break-min-ad-length --break-max-ad-length --viewability --verification-allow --reward-callback --reward-user-id --reward-custom-data --ad-unit --reward-keys --sessions --concurrency --mix --network-mix --seed --now --rate --shard --collector --beacon-timeout --beacon-drain --retries --beacon-concurrency --pipeline --report --junit)
+    non_repeating_options=(--vast --base --max-wrappers --tag-timeouts --bandwidth --screen --media-file --adcash-state --proxy --ca-cert --pod --break-position --break-max-duration --break-max-ads --break-min-ad-length --break-max-ad-length --viewability --verification-allow --reward-callback --reward-user-id --reward-custom-data --ad-unit --reward-keys --sessions --concurrency --mix --network-mix --seed --now --rate --shard --collector --beacon-timeout --beacon-drain --retries --beacon-concurrency --pipeline --progress --report --junit)
     __vplay_offer_flags_options 0
 
     # Offer option value completions
@@ -564,6 +584,10 @@ _vplay_fleet() {
         return
         ;;
     '--map')
+        return
+        ;;
+    '--base')
+        __vplay_add_completions -d
         return
         ;;
     '--max-wrappers')
@@ -682,6 +706,10 @@ _vplay_fleet() {
     '--pipeline')
         return
         ;;
+    '--progress')
+        __vplay_add_completions -f
+        return
+        ;;
     '--report')
         __vplay_add_completions -f
         return
@@ -797,7 +825,7 @@ _vplay_audit() {
     repeating_flags=()
     non_repeating_flags=(--prefer-streaming --deny-private-networks --deny-loopback --json -q --quiet --version -h --help)
     repeating_options=(--map)
-    non_repeating_options=(--vast --max-wrappers --tag-timeouts --bandwidth --screen --media-file --adcash-state --proxy --ca-cert --har --log --beacons --tolerance --report --junit --timeline)
+    non_repeating_options=(--vast --base --max-wrappers --tag-timeouts --bandwidth --screen --media-file --adcash-state --proxy --ca-cert --har --log --beacons --tolerance --report --junit --timeline)
     __vplay_offer_flags_options 0
 
     # Offer option value completions
@@ -807,6 +835,10 @@ _vplay_audit() {
         return
         ;;
     '--map')
+        return
+        ;;
+    '--base')
+        __vplay_add_completions -d
         return
         ;;
     '--max-wrappers')
@@ -860,6 +892,32 @@ _vplay_audit() {
         ;;
     '--timeline')
         __vplay_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_vplay_studio() {
+    repeating_flags=()
+    non_repeating_flags=(--no-history --deny-private-networks --deny-loopback --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--host --port --data --tag-folder)
+    __vplay_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--host')
+        return
+        ;;
+    '--port')
+        return
+        ;;
+    '--data')
+        __vplay_add_completions -d
+        return
+        ;;
+    '--tag-folder')
+        __vplay_add_completions -d
         return
         ;;
     esac
