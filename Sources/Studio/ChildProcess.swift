@@ -4,6 +4,8 @@ import Foundation
 /// their own (blocking reads), so no thread of the server's event loops or of Swift's cooperative pool waits on it.
 final class ChildProcess: @unchecked Sendable {
     private let process = Process()
+    /// Signalled by each reader at the end of its pipe.
+    private let readersDone = DispatchSemaphore(value: 0)
 
     /// Starts `executable arguments` in `folder`; `onLine` gets each stdout line, `onError` each stderr line.
     init(executable: String, arguments: [String], folder: String,
@@ -19,13 +21,16 @@ final class ChildProcess: @unchecked Sendable {
         process.standardError = error
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        Self.readLines(output.fileHandleForReading, onLine)
-        Self.readLines(error.fileHandleForReading, onError)
+        Self.readLines(output.fileHandleForReading, done: readersDone, onLine)
+        Self.readLines(error.fileHandleForReading, done: readersDone, onError)
     }
 
-    /// Waits (blocking) for the child to exit: its code, or 128 + the signal that ended it.
+    /// Waits (blocking) for the child to exit and for every line it printed to be handed on: its code, or 128 + the
+    /// signal that ended it.
     func wait() -> Int {
         process.waitUntilExit()
+        readersDone.wait()
+        readersDone.wait()
         return process.terminationReason == .uncaughtSignal ? 128 + Int(process.terminationStatus) : Int(process.terminationStatus)
     }
 
@@ -33,8 +38,9 @@ final class ChildProcess: @unchecked Sendable {
         if process.isRunning { process.interrupt() }
     }
 
-    private static func readLines(_ handle: FileHandle, _ onLine: @escaping @Sendable (String) -> Void) {
+    private static func readLines(_ handle: FileHandle, done: DispatchSemaphore, _ onLine: @escaping @Sendable (String) -> Void) {
         Thread.detachNewThread {
+            defer { done.signal() }
             var pending = Data()
             while true {
                 let chunk = handle.availableData

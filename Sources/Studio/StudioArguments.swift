@@ -43,7 +43,7 @@ public struct StudioArguments: Sendable {
                           "--junit=\(path("junit.xml"))", "--timeline=\(path("timeline.svg"))", "--bundle=\(path("bundle.json"))"]
         case .fleet:
             let fleet = request.fleet ?? StudioRequest.Fleet()
-            arguments = ["fleet"] + tagArguments + ["--json"]
+            arguments = ["fleet"] + tagArguments
             arguments += try Self.integer(fleet.sessions, "sessions", in: 1...1_000_000, default: 1000)
             if let value = fleet.concurrency, !value.isEmpty { arguments += try Self.integer(value, "concurrency", in: 1...10_000, default: nil) }
             if let mix = fleet.mix, !mix.isEmpty { arguments.append("--mix=\(try Self.checked(mix, "mix", pattern: #"^[A-Za-z0-9:.,_-]{1,200}$"#))") }
@@ -56,7 +56,7 @@ public struct StudioArguments: Sendable {
             guard capture.text.utf8.count <= StudioRequest.maxCaptureBytes else { throw .init("the capture is larger than \(StudioRequest.maxCaptureBytes >> 20) MiB") }
             let (option, name) = Self.captureKind(capture)
             files[name] = capture.text
-            arguments = ["audit"] + tagArguments + ["--json", "--\(option)=\(path(name))",
+            arguments = ["audit"] + tagArguments + ["--\(option)=\(path(name))",
                                                     "--report=\(path("audit.json"))", "--junit=\(path("junit.xml"))", "--timeline=\(path("timeline.svg"))"]
         }
         return (files, arguments)

@@ -5,14 +5,21 @@ public enum StudioFiles {
     public static let run = ["report.json", "beacons.jsonl", "session.har", "junit.xml", "timeline.svg", "bundle.json", "lint.ndjson"]
     public static let fleet = ["fleet-report.json", "junit.xml", "progress.jsonl"]
     public static let audit = ["audit.json", "junit.xml", "timeline.svg"]
-    /// Every run keeps its stdout (the JSON stream) and stderr.
-    public static let always = ["stream.jsonl", "stderr.txt", "request.json"]
+    /// Every run keeps its stderr and the request that started it.
+    public static let always = ["stderr.txt", "request.json"]
+
+    /// Where a run's stdout is kept: a session's JSON stream (`--json`, what the page watches); a fleet's or an
+    /// audit's text (their reports are files: a fleet's `--json` report is some 20,000 lines, which the page would
+    /// receive as as many events).
+    public static func stdout(for kind: StudioRequest.Kind) -> String {
+        kind == .run ? "stream.jsonl" : "stdout.txt"
+    }
 
     public static func names(for kind: StudioRequest.Kind) -> [String] {
         switch kind {
-        case .run: return run + always
-        case .fleet: return fleet + always
-        case .audit: return audit + always
+        case .run: return run + [stdout(for: kind)] + always
+        case .fleet: return fleet + [stdout(for: kind)] + always
+        case .audit: return audit + [stdout(for: kind)] + always
         }
     }
 

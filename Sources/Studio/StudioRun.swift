@@ -34,15 +34,16 @@ public final class StudioRun: Sendable {
         self.folder = folder
     }
 
-    /// The events so far, and `handler` called with each later one (on the publishing thread) until the end; nil
-    /// subscriber when the run has already ended.
-    public func subscribe(_ handler: @escaping @Sendable (Event) -> Void) -> (backlog: [Event], subscriber: Int?) {
+    /// `handler` called with every event so far, then with each later one until the end, in order (on the
+    /// publishing thread, under the run's lock: it must only queue); nil when the run had already ended.
+    public func subscribe(_ handler: @escaping @Sendable (Event) -> Void) -> Int? {
         state.withLock { state in
-            guard !state.finished else { return (state.events, nil) }
+            for event in state.events { handler(event) }
+            guard !state.finished else { return nil }
             let id = state.nextSubscriber
             state.nextSubscriber += 1
             state.subscribers[id] = handler
-            return (state.events, id)
+            return id
         }
     }
 
@@ -52,16 +53,18 @@ public final class StudioRun: Sendable {
 
     public var isFinished: Bool { state.withLock { $0.finished } }
 
+    /// Keeps `event` and hands it to every subscriber, under the lock: each subscriber sees the events in the order
+    /// they were kept (a subscriber only queues them: `EventBatch`).
     func publish(_ event: Event, last: Bool = false) {
-        let handlers = state.withLock { state -> [@Sendable (Event) -> Void] in
-            guard !state.finished else { return [] }
+        state.withLock { state in
+            guard !state.finished else { return }
             state.events.append(event)
-            if last { state.finished = true }
-            let handlers = Array(state.subscribers.values)
-            if last { state.subscribers = [:] }
-            return handlers
+            for handler in state.subscribers.values { handler(event) }
+            if last {
+                state.finished = true
+                state.subscribers = [:]
+            }
         }
-        for handler in handlers { handler(event) }
     }
 
     func attach(_ child: ChildProcess?) -> Bool {

@@ -65,14 +65,14 @@ public final class StudioRuns: Sendable {
     // MARK: Playing
 
     private func play(_ run: StudioRun, arguments: [String], lint: [String]?) {
-        let stream = Appender((run.folder as NSString).appendingPathComponent("stream.jsonl"))
+        let stream = Appender((run.folder as NSString).appendingPathComponent(StudioFiles.stdout(for: run.kind)))
         let errors = Appender((run.folder as NSString).appendingPathComponent("stderr.txt"))
         let lastSummary = Locked<String>("")
         var code = -1
         do {
             let child = try ChildProcess(executable: executable, arguments: arguments, folder: run.folder, onLine: { line in
                 stream.append(line)
-                if line.hasPrefix("{\"kind\":\"summary\"") || run.kind != .run { lastSummary.withLock { $0 = line } }
+                if line.hasPrefix("{\"kind\":\"summary\"") { lastSummary.withLock { $0 = line } }
                 run.publish(.init(name: "record", data: line))
             }, onError: { line in
                 errors.append(line)
@@ -105,10 +105,30 @@ public final class StudioRuns: Sendable {
         finish(run, code: code, summary: lastSummary.withLock { $0 })
     }
 
+    /// What the history keeps of a run: the session's summary line; a fleet's or an audit's report (its headline
+    /// figures, for the comparison).
+    static func summary(of run: StudioRun, line: String) -> String {
+        let report: String
+        switch run.kind {
+        case .run: return line
+        case .fleet: report = "fleet-report.json"
+        case .audit: report = "audit.json"
+        }
+        guard let data = FileManager.default.contents(atPath: (run.folder as NSString).appendingPathComponent(report)),
+              var object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return "" }
+        // The per-URL tables are the report's, not the headline's.
+        for key in ["trackers", "unmatched", "findings"] { object[key] = nil }
+        if var population = object["population"] as? [String: Any] {
+            population["beacons"] = nil
+            object["population"] = population
+        }
+        return (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    }
+
     private func finish(_ run: StudioRun, code: Int, summary: String) {
         let state = run.wasStopped ? "stopped" : code == 0 ? "done" : "failed"
         let files = StudioFiles.names(for: run.kind).filter { FileManager.default.fileExists(atPath: (run.folder as NSString).appendingPathComponent($0)) }
-        try? history.finish(id: run.id, state: state, exitCode: code, summary: summary)
+        try? history.finish(id: run.id, state: state, exitCode: code, summary: Self.summary(of: run, line: summary))
         let end: [String: Any] = ["exitCode": code, "state": state, "files": files]
         let data = String(decoding: (try? JSONSerialization.data(withJSONObject: end, options: [.sortedKeys])) ?? Data(), as: UTF8.self)
         run.publish(.init(name: "end", data: data), last: true)

@@ -159,12 +159,12 @@ public final class StudioServer: Sendable {
             // A run of an earlier launch: its stream from the folder, then its end.
             guard let folder = runs.folder(of: id), let entry = try? runs.history.entry(id: id) else { return send(channel, .notFound, text: "no run \(id)") }
             writeStreamHead(channel)
-            let text = (try? String(contentsOfFile: (folder as NSString).appendingPathComponent("stream.jsonl"), encoding: .utf8)) ?? ""
+            let kind = StudioRequest.Kind(rawValue: entry.kind) ?? .run
+            let text = (try? String(contentsOfFile: (folder as NSString).appendingPathComponent(StudioFiles.stdout(for: kind)), encoding: .utf8)) ?? ""
             var chunk = ""
             for line in text.split(separator: "\n") where !line.isEmpty { chunk += Self.sse("record", String(line)) }
             let lint = (try? String(contentsOfFile: (folder as NSString).appendingPathComponent("lint.ndjson"), encoding: .utf8)) ?? ""
             for line in lint.split(separator: "\n") where !line.isEmpty { chunk += Self.sse("finding", String(line)) }
-            let kind = StudioRequest.Kind(rawValue: entry.kind) ?? .run
             let files = StudioFiles.names(for: kind).filter { FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent($0)) }
             let end: [String: Any] = ["exitCode": entry.exitCode ?? -1, "state": entry.state, "files": files]
             chunk += Self.sse("end", String(decoding: (try? JSONSerialization.data(withJSONObject: end, options: [.sortedKeys])) ?? Data(), as: UTF8.self))
@@ -176,8 +176,7 @@ public final class StudioServer: Sendable {
         // Events are batched per event-loop turn: a fleet's or a fast virtual run's hundreds of lines a second
         // reach the page as a few writes.
         let batch = EventBatch(channel: channel)
-        let (backlog, subscriber) = run.subscribe { event in batch.add(Self.sse(event.name, event.data), last: event.name == "end") }
-        batch.add(backlog.map { Self.sse($0.name, $0.data) }.joined(), last: subscriber == nil)
+        let subscriber = run.subscribe { event in batch.add(Self.sse(event.name, event.data), last: event.name == "end") }
         if let subscriber {
             channel.closeFuture.whenComplete { _ in run.unsubscribe(subscriber) }
         }

@@ -272,6 +272,19 @@ def main():
             page.wait_for_function(f"document.querySelectorAll('#history tbody tr').length === {rows - 1}", timeout=LIMIT_MS)
             check("a deleted run leaves the history and its folder", len(os.listdir(os.path.join(data, "runs"))) == rows - 1)
             check("the page fetched nothing from outside the studio", outside == [], outside[:3])
+
+            # 8. A new launch on the same data folder reads the history back from its database and folders.
+            studio.terminate()
+            studio.wait(timeout=60)
+            studio, base = start(["studio", "--data", data, "--tag-folder", "media"], None)
+            page.goto(base)
+            page.click("nav button[data-tab=history]")
+            page.wait_for_selector("#history tbody tr", timeout=LIMIT_MS)
+            check("the next launch lists the runs kept", page.locator("#history tbody tr").count() == rows - 1)
+            page.locator("#history tbody tr").last.locator("button", has_text="Open").click()
+            page.wait_for_function("document.querySelector('#run-status').textContent.includes('exit')", timeout=LIMIT_MS)
+            check("a run of an earlier launch reopens with its 12 beacons, matched", page.locator("#beacons tbody tr").count() == 12
+                  and page.inner_text("#beacons-matched") == "12", page.inner_text("#beacon-summary"))
             browser.close()
     finally:
         for process in (studio, sink):

@@ -57,7 +57,8 @@ struct StudioCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let folder = noHistory ? NSTemporaryDirectory() + "vplay-studio-\(getpid())" : dataFolder()
+        // Without history, a folder no one can guess (not one another user could have made first).
+        let folder = noHistory ? FileManager.default.temporaryDirectory.appendingPathComponent("vplay-studio-\(UUID().uuidString)").path : dataFolder()
         let runsFolder = folder + "/runs"
         let server: StudioServer
         do {
