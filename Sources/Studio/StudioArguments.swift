@@ -110,6 +110,13 @@ public struct StudioArguments: Sendable {
         }
         if let seed = options.seed, !seed.isEmpty { arguments.append("--seed=\(try checked(seed, "seed", pattern: #"^[0-9]{1,20}$"#))") }
         if let now = options.now, !now.isEmpty { arguments.append("--now=\(try checked(now, "now", pattern: #"^[0-9][0-9T:.+Z-]{0,40}$"#))") }
+        if let callback = options.rewardCallback, !callback.isEmpty {
+            guard let url = URL(string: callback), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil,
+                  !callback.hasPrefix("-"), !callback.contains(where: \.isWhitespace) else {
+                throw .init("the reward callback must be an http(s) URL")
+            }
+            arguments.append("--reward-callback=\(callback)")
+        }
         if let reward = options.reward, !reward.isEmpty { arguments.append("--reward=\(try checked(reward, "reward", pattern: #"^[A-Za-z0-9_]{1,32}:[0-9]{1,9}(\.[0-9]{1,6})?$"#))") }
         return arguments
     }

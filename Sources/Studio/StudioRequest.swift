@@ -32,6 +32,8 @@ public struct StudioRequest: Decodable, Sendable {
         public var seed: String?
         public var now: String?
         public var reward: String?
+        /// Where the signed reward callback goes (`--reward-callback`): an http(s) URL.
+        public var rewardCallback: String?
     }
 
     public struct Capture: Decodable, Sendable {

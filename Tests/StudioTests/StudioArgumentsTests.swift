@@ -33,6 +33,7 @@ import Testing
             #""script":"mute@1 --har=/etc/x""#, #""screen":"1x1;rm""#, #""speed":"-1""#, #""network":"--report=/x""#,
             #""delivery":"everywhere""#, #""pod":"some""#, #""now":"--bundle=/x""#, #""seed":"1 2""#, #""reward":"a:b:c""#,
             #""networkTrace":"{\"at\":0}""#, #""breakMaxAds":"0""#, #""viewability":"always""#,
+            #""rewardCallback":"file:///etc/passwd""#, #""rewardCallback":"http://x.example/a b""#,
         ]
         for option in hostile {
             let asked = try request(#"{"kind":"run","tag":{"xml":"<VAST/>"},"options":{\#(option)}}"#)

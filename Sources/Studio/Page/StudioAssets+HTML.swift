@@ -46,6 +46,7 @@ extension StudioAssets {
     <label>Most ads of a pod <input id="break-max-ads" size="4"></label>
     <label>Viewability <select id="viewability"><option value="">auto</option><option>measured</option><option>undetermined</option><option>off</option></select></label>
     <label>Reward <input id="reward" placeholder="Coins:10" size="10"></label>
+    <label>Reward callback <input id="reward-callback" placeholder="http://127.0.0.1:8089/ssv" size="26"></label>
     <label>Seed <input id="seed" placeholder="1" size="10"></label>
     <label>Now <input id="now" placeholder="2026-01-01T00:00:00Z" size="22"></label>
   </div>

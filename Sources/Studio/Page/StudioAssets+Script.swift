@@ -88,7 +88,7 @@ function playOptions() {
   return {
     clock: value("#clock"), speed: value("#speed"), network: value("#network"), networkTrace: value("#trace"),
     script: value("#script"), screen: value("#screen"), pod: value("#pod"), breakMaxAds: value("#break-max-ads"),
-    viewability: value("#viewability"), reward: value("#reward"), seed: value("#seed"), now: value("#now"),
+    viewability: value("#viewability"), reward: value("#reward"), rewardCallback: value("#reward-callback"), seed: value("#seed"), now: value("#now"),
     delivery: document.querySelector('input[name="delivery"]:checked').value,
   };
 }
@@ -248,6 +248,10 @@ function onEvent(event) {
 }
 function onBeacon(beacon) {
   if (!beacon.finalAttempt) return;
+  if (beacon.event === "rewardCallback") {
+    const answer = beacon.dryRun ? "planned (dry run)" : beacon.status !== null ? `HTTP ${beacon.status}` : (beacon.error || "failed");
+    $("#reward-state").append(el("div", { id: "reward-callback-state", class: beacon.delivered ? "done" : "bad", text: `signed callback: ${answer}` }));
+  }
   run.beacons.push(beacon);
   if (beacon.delivered) run.delivered += 1; else if (!beacon.dryRun) run.failed += 1;
   const status = beacon.dryRun ? "dry run" : beacon.status !== null ? String(beacon.status) : (beacon.error || "failed");

@@ -47,6 +47,8 @@ function fleetView(id) {
   $("#fleet-downloads").textContent = "";
   for (const chart of ["#fleet-reach", "#fleet-status-chart", "#fleet-latency"]) $(chart).replaceChildren();
   let latest = null, pending = false, updates = 0;
+  // When each update of the live view was drawn: how often it updates, measured by the page itself.
+  window.studioFleetPaints = [];
   const log = [];
   const paint = () => {
     pending = false;
@@ -56,6 +58,7 @@ function fleetView(id) {
     const rate = latest.seconds > 0 ? latest.sessionsDone / latest.seconds : 0;
     $("#fleet-counts").textContent = `${latest.sessionsDone} / ${latest.sessions} sessions · ${latest.beaconsSent} beacons sent, ${latest.beaconsAnswered} answered · ${rate.toFixed(0)} sessions/s · ${latest.seconds.toFixed(1)} s`;
     $("#fleet-counts").dataset.updates = String(updates);
+    window.studioFleetPaints.push(performance.now());
     $("#fleet-counts").dataset.done = String(latest.sessionsDone);
     if (latest.events) drawReach(latest.events, latest.sessions);
   };
