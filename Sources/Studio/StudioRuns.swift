@@ -96,8 +96,15 @@ public final class StudioRuns: Sendable {
         if let lint, !run.wasStopped, code >= 0, code != 2 {
             if let child = try? ChildProcess(executable: executable, arguments: lint, folder: run.folder, onLine: { _ in }, onError: { line in
                 errors.append(line)
-            }), run.attach(child) {
+            }) {
+                // Stopped between the run and its lint: the lint is stopped too, and its findings not shown.
+                guard run.attach(child) else {
+                    child.interrupt()
+                    _ = child.wait()
+                    return finish(run, code: code, summary: lastSummary.withLock { $0 })
+                }
                 _ = child.wait()
+                _ = run.attach(nil)
                 let text = (try? String(contentsOfFile: (run.folder as NSString).appendingPathComponent("lint.ndjson"), encoding: .utf8)) ?? ""
                 for line in text.split(separator: "\n") where !line.isEmpty { run.publish(.init(name: "finding", data: String(line))) }
             }
