@@ -61,6 +61,9 @@ function fleetView(id) {
     window.studioFleetPaints.push(performance.now());
     $("#fleet-counts").dataset.done = String(latest.sessionsDone);
     if (latest.events) drawReach(latest.events, latest.sessions);
+    // Beacons so far: sent, and answered (any status) — the final chart splits them by outcome.
+    barChart($("#fleet-status-chart"), [{ label: "sent", value: latest.beaconsSent }, { label: "answered", value: latest.beaconsAnswered }],
+             Math.max(latest.beaconsSent, 1), "beacons so far");
   };
   return {
     progress(line) {
