@@ -54,24 +54,22 @@ import Testing
     @Test(.hangLimit)
     func decode_serverTricklingAfterTheHeader_failsMidPlaybackAtTheReadLimitWith402() async throws {
         // The header and the first half of the clip arrive at once, so loading succeeds and frames decode; then one
-        // byte every 50 ms never blocks a read for long, and only the per-packet limit stops it. Without it the
-        // other 139 KB would take nearly two hours (the time limit fails the test first). Alone it fails in about a
-        // second; the bound leaves room for a parallel run on 2 cores (16.5 s seen against an earlier 15 s bound).
+        // byte every 50 ms never blocks a read for long, and only the per-packet limit stops it: the failure's kind
+        // and limit say so. Without it the other 139 KB would take nearly two hours, which the hang limit (10 min)
+        // catches. No wall-time bound of its own: alone it fails in about a second, but decoding the fast half is
+        // CPU work, and beside the studio's browser test on 2 cores it once took 60.5 s (a 60 s bound failed).
         let clip = try Data(contentsOf: URL(fileURLWithPath: Repo.media("clip-10s-360p.mp4")))
         let half = clip.count / 2
         let server = try ScriptedHTTPServer(replies: [.trickle(clip, every: .milliseconds(50), fastBytes: half)])
         defer { server.stop() }
         let options = MediaOpenOptions(decoderThreads: 1, ioTimeout: .seconds(1), loadTimeout: .seconds(8))
-        let started = ContinuousClock.now
         let (statistics, error) = try await decodeToTheEnd("http://127.0.0.1:\(server.port)/ad.mp4", options: options)
-        let elapsed = ContinuousClock.now - started
         let failure = try #require(error, "the trickling media decoded to its end")
         guard case let .readTimedOut(_, limit) = failure else { Issue.record("got \(failure)"); return }
         #expect(limit == .seconds(1))
         #expect(failure.vastCode.rawValue == 402)
         #expect(failure.kind == "read-timed-out")
         #expect(statistics.frames > 0, "the fast half decodes before the stall")
-        #expect(elapsed < .seconds(60), "took \(elapsed)")
         #expect(server.connections == 1)
     }
 
