@@ -227,10 +227,11 @@ def main():
             check("the audit shows a verdict per tracker", len(verdicts) >= 12 and "ok" in verdicts, verdicts)
             page.screenshot(path=os.path.join(OUT, "studio-audit.png"), full_page=True)
 
-            # 6. A fleet of 10,000 sessions to the sink, watched live.
+            # 6. A fleet of 10,000 sessions, watched live. A dry run: the suite runs beside this test on 2 cores, and
+            # 120,000 beacons to the sink would load them for a minute (scripts/bench-studio.sh measures that fleet).
             page.click("nav button[data-tab=fleet]")
             page.fill("#fleet-sessions", "10000")
-            page.select_option("#fleet-delivery", "sink")
+            page.select_option("#fleet-delivery", "dry-run")
             page.evaluate("window.studioLongTasks = []")
             page.click("#fleet")
             page.wait_for_selector("#fleet-status-chart g.barset[data-label=answered]", timeout=LIMIT_MS)
