@@ -68,8 +68,16 @@ import TestSupport
         let found = try await vplay(["--vast", tag, "--base", Repo.media(""), "--dry-run", "--json"])
         #expect(found.status == 0, "\(found.stderr)")
         #expect(found.lines.last?["outcome"] as? String == "completed")
-        let output = folder.url.appendingPathComponent("report.json").path
-        let clash = try await vplay(["--vast", tag, "--base", folder.url.path, "--dry-run", "--report", output])
-        #expect(clash.status == 2 && clash.stderr.contains("--base"), "an output inside the base folder is refused: \(clash.stderr)")
+        // Outputs may go inside the base folder (the studio's data folder may be under its tag folder), but never over
+        // the media the tag names there.
+        let media = folder.url.appendingPathComponent("media")
+        try FileManager.default.createDirectory(at: media, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Repo.media("clip-10s-360p.mp4"), toPath: media.appendingPathComponent("clip-10s-360p.mp4").path)
+        let beside = try await vplay(["--vast", tag, "--base", media.path, "--dry-run", "--report", media.appendingPathComponent("report.json").path])
+        #expect(beside.status == 0, "\(beside.stderr)")
+        let clip = media.appendingPathComponent("clip-10s-360p.mp4").path
+        let clash = try await vplay(["--vast", tag, "--base", media.path, "--dry-run", "--report", clip])
+        #expect(clash.status == 2 && clash.stderr.contains("that is the media file"), "\(clash.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: clip)) == Data(contentsOf: URL(fileURLWithPath: Repo.media("clip-10s-360p.mp4"))), "the clip is untouched")
     }
 }

@@ -101,7 +101,10 @@ struct TagOptions: ParsableArguments {
     var inputs: [(option: String, path: String?)] { [("--vast", localTag), ("--ca-cert", caCert)] }
 
     /// The folders `--map` reads tags and media from.
-    var inputFolders: [(option: String, path: String)] { map.map { ("--map", $0.directory.path) } + (base.map { [("--base", $0)] } ?? []) }
+    /// (`--base` is not one: only the files its tag names are read from it, and the media among them is checked
+    /// against every output once it is chosen, `RunCommand.mediaClash`; a studio whose tag folder holds its data
+    /// folder must still write its runs.)
+    var inputFolders: [(option: String, path: String)] { map.map { ("--map", $0.directory.path) } }
 
     /// The Adcash state, which a run rewrites.
     var outputs: [(option: String, path: String?)] { [("--adcash-state", adcashState)] }
