@@ -65,12 +65,21 @@ public final class StudioRuns: Sendable {
     // MARK: Playing
 
     private func play(_ run: StudioRun, arguments: [String], lint: [String]?) {
-        let stream = Appender((run.folder as NSString).appendingPathComponent(StudioFiles.stdout(for: run.kind)))
         let errors = Appender((run.folder as NSString).appendingPathComponent("stderr.txt"))
         let lastSummary = Locked<String>("")
-        var code = -1
+        let code = playChild(run, arguments: arguments, errors: errors, lastSummary: lastSummary)
+        // Findings with their rule IDs: the lint of the same tag, once the run is over (never after a stop).
+        if let lint, let code, !run.wasStopped, code != 2 { lintAfter(run, arguments: lint, errors: errors) }
+        finish(run, code: code ?? -1, summary: lastSummary.withLock { $0 })
+    }
+
+    /// The run's own child: each stdout line kept and published (the last summary line remembered), each stderr
+    /// line too, a fleet's progress file followed. Its exit code; nil when it could not start.
+    private func playChild(_ run: StudioRun, arguments: [String], errors: Appender, lastSummary: Locked<String>) -> Int? {
+        let stream = Appender((run.folder as NSString).appendingPathComponent(StudioFiles.stdout(for: run.kind)))
+        let child: ChildProcess
         do {
-            let child = try ChildProcess(executable: executable, arguments: arguments, folder: run.folder, onLine: { line in
+            child = try ChildProcess(executable: executable, arguments: arguments, folder: run.folder, onLine: { line in
                 stream.append(line)
                 if line.hasPrefix("{\"kind\":\"summary\"") { lastSummary.withLock { $0 = line } }
                 run.publish(.init(name: "record", data: line))
@@ -78,38 +87,36 @@ public final class StudioRuns: Sendable {
                 errors.append(line)
                 run.publish(.init(name: "log", data: Self.jsonString(line)))
             })
-            guard run.attach(child) else {
-                child.interrupt()
-                code = child.wait()
-                return finish(run, code: code, summary: "")
-            }
-            let progress = run.kind == .fleet ? ProgressTail((run.folder as NSString).appendingPathComponent("progress.jsonl")) { line in
-                run.publish(.init(name: "progress", data: line))
-            } : nil
-            code = child.wait()
-            progress?.stop()
-            _ = run.attach(nil)
         } catch {
             run.publish(.init(name: "log", data: Self.jsonString("vplay studio: cannot start vplay: \(error)")))
+            return nil
         }
-        // Findings with their rule IDs: the lint of the same tag, once the run is over (never after a stop).
-        if let lint, !run.wasStopped, code >= 0, code != 2 {
-            if let child = try? ChildProcess(executable: executable, arguments: lint, folder: run.folder, onLine: { _ in }, onError: { line in
-                errors.append(line)
-            }) {
-                // Stopped between the run and its lint: the lint is stopped too, and its findings not shown.
-                guard run.attach(child) else {
-                    child.interrupt()
-                    _ = child.wait()
-                    return finish(run, code: code, summary: lastSummary.withLock { $0 })
-                }
-                _ = child.wait()
-                _ = run.attach(nil)
-                let text = (try? String(contentsOfFile: (run.folder as NSString).appendingPathComponent("lint.ndjson"), encoding: .utf8)) ?? ""
-                for line in text.split(separator: "\n") where !line.isEmpty { run.publish(.init(name: "finding", data: String(line))) }
-            }
+        let progress = run.kind == .fleet ? ProgressTail((run.folder as NSString).appendingPathComponent("progress.jsonl")) { line in
+            run.publish(.init(name: "progress", data: line))
+        } : nil
+        let code = wait(for: child, of: run)
+        progress?.stop()
+        return code
+    }
+
+    /// `vplay lint` of the run's tag; its findings published once it ends (none when the run is stopped meanwhile).
+    private func lintAfter(_ run: StudioRun, arguments: [String], errors: Appender) {
+        guard let child = try? ChildProcess(executable: executable, arguments: arguments, folder: run.folder, onLine: { _ in },
+                                            onError: { line in errors.append(line) }) else { return }
+        _ = wait(for: child, of: run)
+        guard !run.wasStopped else { return }
+        let text = (try? String(contentsOfFile: (run.folder as NSString).appendingPathComponent("lint.ndjson"), encoding: .utf8)) ?? ""
+        for line in text.split(separator: "\n") where !line.isEmpty { run.publish(.init(name: "finding", data: String(line))) }
+    }
+
+    /// Waits for `child` as the child `run` stops on Stop; a run stopped before it began stops it at once.
+    private func wait(for child: ChildProcess, of run: StudioRun) -> Int {
+        guard run.attach(child) else {
+            child.interrupt()
+            return child.wait()
         }
-        finish(run, code: code, summary: lastSummary.withLock { $0 })
+        defer { _ = run.attach(nil) }
+        return child.wait()
     }
 
     /// What the history keeps of a run: the session's summary line; a fleet's or an audit's report (its headline
