@@ -30,30 +30,62 @@ public struct AdSessionRunner: Sendable {
     /// - Parameter observer: called with each record (resolution, event, beacon, warning, error) as it happens.
     /// - Returns: the session's totals and outcome.
     public func run(observer: @escaping @Sendable (SessionRecord) async -> Void) async -> SessionSummary {
-        let tally = Tally(observer: observer)
-        let wallStart = configuration.now ?? environment.wallClock()
-        let connection = await SinkHookup.connect(configuration, environment: environment)
-        let (sink, routing, transport) = (connection.sink, connection.routing, connection.transport)
-        if let warning = connection.warning { await tally.send(.warning(Finding(.sinkUnavailable, warning).description)) }
-        let dispatcher = BeaconDispatcher(transport: transport, policy: configuration.beaconPolicy, clock: environment.networkClock,
-                                          wallClock: environment.wallClock) { record in
-            await tally.beacon(record)
-        }
+        let outlet = await Outlet.open(configuration, environment: environment, observer: observer)
         var summary = SessionSummary(outcome: .completed, dryRun: configuration.dryRun)
         summary.network = configuration.network
-        await play(into: &summary, wallStart: wallStart, tally: tally, dispatcher: dispatcher)
+        await play(into: &summary, wallStart: outlet.wallStart, tally: outlet.tally, dispatcher: outlet.dispatcher)
         if Task.isCancelled { summary.outcome = .interrupted }
-
-        await dispatcher.drainAtSessionEnd(waitingAtMost: configuration.beaconDrain)
-        if let sink, let routing {
-            let reconciliation = Reconciliation(records: await tally.beacons, hits: sink.hits(), routing: routing)
-            summary.reconciliation = reconciliation
-            await tally.send(.reconciliation(reconciliation))
-            await sink.stop()
-        }
-        await environment.shutdown()
-        await tally.fill(&summary)
+        await outlet.close(&summary, configuration: configuration, environment: environment)
         return summary
+    }
+
+    /// Where a session's records and beacons go, from its start to its end: the tally, the dispatcher on the
+    /// environment's transport (through the embedded sink when one is asked for) and the wall time at the start.
+    /// A VMAP session opens one for all its breaks.
+    struct Outlet {
+        let tally: Tally
+        let dispatcher: BeaconDispatcher
+        let wallStart: Int64
+        let sink: BeaconSink?
+        let routing: SinkRouting?
+
+        static func open(_ configuration: SessionConfiguration, environment: SessionEnvironment,
+                         observer: @escaping @Sendable (SessionRecord) async -> Void) async -> Outlet {
+            let tally = Tally(observer: observer)
+            let wallStart = configuration.now ?? environment.wallClock()
+            let connection = await SinkHookup.connect(configuration, environment: environment)
+            if let warning = connection.warning { await tally.send(.warning(Finding(.sinkUnavailable, warning).description)) }
+            let dispatcher = BeaconDispatcher(transport: connection.transport, policy: configuration.beaconPolicy, clock: environment.networkClock,
+                                              wallClock: environment.wallClock) { record in
+                await tally.beacon(record)
+            }
+            return Outlet(tally: tally, dispatcher: dispatcher, wallStart: wallStart, sink: connection.sink, routing: connection.routing)
+        }
+
+        /// The end of the session: beacons drained, reconciled with the sink, the environment shut down, the counts
+        /// filled in.
+        func close(_ summary: inout SessionSummary, configuration: SessionConfiguration, environment: SessionEnvironment) async {
+            await dispatcher.drainAtSessionEnd(waitingAtMost: configuration.beaconDrain)
+            if let sink, let routing {
+                let reconciliation = Reconciliation(records: await tally.beacons, hits: sink.hits(), routing: routing)
+                summary.reconciliation = reconciliation
+                await tally.send(.reconciliation(reconciliation))
+                await sink.stop()
+            }
+            await environment.shutdown()
+            await tally.fill(&summary)
+        }
+    }
+
+    /// The prepared break with each turn's opened media as a session plays it: a replay reopens the file, its
+    /// timeline known from the first open.
+    static func playable(_ prepared: PreparedAd, media: any MediaOpening, threads: Int) -> AdBreak<MediaHandle> {
+        prepared.adBreak.withMedia { turnMedia in
+            turnMedia.opened.map { opened in
+                MediaHandle(source: opened.source, duration: opened.duration,
+                            reopen: media.reopener(opened.location, timeline: opened.source.info.timeline, streaming: nil, threads: threads))
+            }
+        }
     }
 
     private func play(into summary: inout SessionSummary, wallStart: Int64, tally: Tally, dispatcher: BeaconDispatcher) async {
@@ -63,14 +95,7 @@ public struct AdSessionRunner: Sendable {
         summary.mediaURL = prepared.media?.selection.file.url
         summary.duration = prepared.media?.duration
         var step = BeaconStep(configuration: configuration, seed: configuration.seed, wallStart: wallStart)
-        let media = environment.media, threads = configuration.decoderThreads
-        // A replay reopens the file; its timeline is known from the first open.
-        let adBreak = prepared.adBreak.withMedia { turnMedia in
-            turnMedia.opened.map { opened in
-                MediaHandle(source: opened.source, duration: opened.duration,
-                            reopen: media.reopener(opened.location, timeline: opened.source.info.timeline, streaming: nil, threads: threads))
-            }
-        }
+        let adBreak = Self.playable(prepared, media: environment.media, threads: configuration.decoderThreads)
         let outputs = SessionCore.Outputs(report: { await tally.send($0) }, submit: { beacon in
             await tally.planned()
             await dispatcher.submit(beacon)

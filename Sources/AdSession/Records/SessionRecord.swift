@@ -20,5 +20,7 @@ public enum SessionRecord: Sendable {
     case reconciliation(Reconciliation)
     /// In an ad pod: one ad's turn is over (played, failed, cut), or the pod ended before it.
     case ad(PodAdReport)
+    /// In a VMAP session: one break is over (played, failed, skipped, withheld…), with where it fell and what it did.
+    case adBreak(VMAPBreakReport)
 }
 

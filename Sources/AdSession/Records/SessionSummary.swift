@@ -41,4 +41,6 @@ public struct SessionSummary: Sendable {
     public var network: SessionConfiguration.NetworkConditions?
     /// An ad pod's ads, in the order tried; empty for a single ad.
     public var ads: [PodAdReport] = []
+    /// A VMAP session's schedule, content and breaks; nil for a VAST session.
+    public var vmap: VMAPRunReport?
 }

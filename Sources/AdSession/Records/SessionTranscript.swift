@@ -19,6 +19,8 @@ public struct SessionTranscript: Sendable {
     public var errors: [SessionError] = []
     /// With a sink: fired against received; nil without one.
     public var reconciliation: Reconciliation?
+    /// In a VMAP session: each break as it ended, in order.
+    public var breaks: [VMAPBreakReport] = []
 
     /// An empty transcript.
     public init() {}
@@ -35,6 +37,7 @@ public struct SessionTranscript: Sendable {
         case let .warning(message): warnings.append(message)
         case let .error(error): errors.append(error)
         case let .reconciliation(result): reconciliation = result
+        case let .adBreak(report): breaks.append(report)
         }
     }
 

@@ -13,6 +13,16 @@ struct TagLoader {
     /// The tag's URL (a `file:` URL for a local path), the resolved chain, and the resolver (a pod's substitutes
     /// are resolved later with it, on what is left of its budgets).
     func resolve() async -> (tagURL: URL, resolution: VASTResolution, resolver: VASTResolver) {
+        let (tagURL, fetcher) = source()
+        let resolver = Self.resolverConfiguration(configuration, now: configuration.now ?? environment.wallClock())
+        let vastResolver = VASTResolver(fetcher: fetcher, clock: environment.networkClock, configuration: resolver)
+        let resolution = await vastResolver.resolve(tagURL: tagURL)
+        return (tagURL, resolution, vastResolver)
+    }
+
+    /// The tag's URL (a `file:` URL for a local path) and the fetcher every document of the session comes through:
+    /// the named file, `--map` rules, the simulated network, a bundle's documents first, the bundle's recorder.
+    func source() -> (tagURL: URL, fetcher: any AdTagFetcher) {
         let tagURL: URL
         var fetcher: any AdTagFetcher
         let remote = URLMapFetcher(mappings: configuration.mappings, next: environment.tagFetcher)
@@ -32,10 +42,7 @@ struct TagLoader {
         // A bundle's documents first (`--replay`), then every document fetched is kept (`--bundle`).
         if !configuration.replayDocuments.isEmpty { fetcher = ReplayTagFetcher(configuration.replayDocuments, next: fetcher) }
         if let recorder = configuration.tagRecorder { fetcher = RecordingTagFetcher(fetcher, recorder: recorder) }
-        let resolver = Self.resolverConfiguration(configuration, now: configuration.now ?? environment.wallClock())
-        let vastResolver = VASTResolver(fetcher: fetcher, clock: environment.networkClock, configuration: resolver)
-        let resolution = await vastResolver.resolve(tagURL: tagURL)
-        return (tagURL, resolution, vastResolver)
+        return (tagURL, fetcher)
     }
 
     /// The session's resolver settings, completed from the rest of the session: playability is judged with the

@@ -24,7 +24,7 @@ struct ShownIcon: Sendable {
         func depth(_ source: TrackingSource) -> Int {
             switch source {
             case let .wrapper(depth, _, _), let .response(depth, _): depth
-            case .inline: Int.max
+            case .inline, .vmapBreak: Int.max
             }
         }
         func program(_ icon: Icon) -> String? {

@@ -155,7 +155,7 @@ extension TrackingPlan {
             switch source {
             case let .wrapper(depth, _, _): depth
             case .response(let depth, _): depth
-            case .inline: Int.max
+            case .inline, .vmapBreak: Int.max
             }
         }
         return targets.enumerated().sorted { (rank($0.element.source), $0.offset) < (rank($1.element.source), $1.offset) }.map(\.element)

@@ -152,6 +152,8 @@ public struct PlaybackEvent: Sendable, Equatable {
     /// The ad of the break the event belongs to (its place in the pod, id and sequence). The engine plays one ad at a
     /// time: the session layer fills it in.
     public var ad: BreakAd?
+    /// In a VMAP session: the 1-based place, in play order, of the ad break it happened in.
+    public var adBreak: Int?
 
     /// An event of the first play unless `play` says otherwise; `icon` and `ad` start nil.
     public init(name: Name, playhead: Duration, clock: Duration, offset: Duration? = nil, detail: Detail? = nil, play: Int = 1, reward: Reward? = nil,

@@ -39,6 +39,7 @@ extension BeaconRecord {
         if let requestedURL, requestedURL != url { fields.append(("requestedURL", .string(requestedURL))) }
         if !redirects.isEmpty { fields.append(("redirects", .strings(redirects))) }
         if let ad = planned.ad { fields.append(("ad", .int(ad))) }
+        if let adBreak = planned.adBreak { fields.append(("break", .int(adBreak))) }
         if !unknownMacros.isEmpty { fields.append(("unknownMacros", .strings(unknownMacros))) }
         return fields
     }

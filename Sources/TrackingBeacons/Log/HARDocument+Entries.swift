@@ -23,7 +23,7 @@ extension HARDocument {
                                  headersSize: hop.requested && hop.connect == nil && hop.requestHeadersSize > 0 ? hop.requestHeadersSize : -1),
                 response: Response(hop, startedAt: started, error: isLast ? error : nil),
                 timings: timings,
-                comment: "\(record.event) from \(record.source) at playhead \(MacroFormat.playhead(record.playhead))\(place)",
+                comment: "\(record.event) from \(record.source)\(record.planned.adBreak.map { " in break \($0)" } ?? "") at playhead \(MacroFormat.playhead(record.playhead))\(place)",
                 _vplay: VPlayFields(event: record.event, source: record.source, template: record.template,
                                     playhead: BeaconRecord.seconds(record.playhead), clock: BeaconRecord.seconds(record.clock),
                                     attempt: record.attempt, beaconURL: beaconURL, hop: index))

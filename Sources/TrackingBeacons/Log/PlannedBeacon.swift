@@ -20,6 +20,8 @@ public struct PlannedBeacon: Sendable, Equatable {
     public var ad: Int?
     /// A progress beacon's offset (playhead time it is due at); nil for every other event.
     public var offset: Duration?
+    /// In a VMAP session: the 1-based place, in play order, of the ad break the beacon belongs to.
+    public var adBreak: Int?
 
     /// A planned beacon; `ad` and `offset` start nil.
     public init(event: String, source: String, template: String, url: String, playhead: Duration, clock: Duration,

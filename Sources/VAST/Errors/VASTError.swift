@@ -11,6 +11,11 @@ public struct VASTError: Error, Sendable, Hashable, Encodable, CustomStringConve
     public var message: String
     /// `<Error>` URLs to fire with `code`, each with where it came from. May be empty.
     public var errorURLs: [SourcedURL]
+    /// How long the failed fetch took, when it was measured before the resolver asked (a session that fetched its
+    /// tag once to tell VMAP from VAST): the hop's time. Not encoded.
+    public var recordedElapsed: Duration?
+
+    private enum CodingKeys: String, CodingKey { case code, message, errorURLs }
 
     public init(_ code: VASTErrorCode, _ message: String, errorURLs: [SourcedURL] = []) {
         self.code = code

@@ -11,6 +11,9 @@ public enum TrackingSource: Sendable, Hashable, Codable, CustomStringConvertible
     /// The root `<VAST><Error>` of a response (only used for no-ad responses). `depth` is 0 for the response the
     /// player requested, n for the response a depth-n wrapper pointed to.
     case response(depth: Int, tagURL: String?)
+    /// A VMAP `AdBreak`'s own `TrackingEvents` (breakStart, breakEnd, error); `index` is its 1-based place in the
+    /// VMAP document.
+    case vmapBreak(index: Int)
 
     public var description: String {
         switch self {
@@ -19,6 +22,8 @@ public enum TrackingSource: Sendable, Hashable, Codable, CustomStringConvertible
             return adSystem.map { "wrapper \(depth) (\($0))" } ?? "wrapper \(depth)"
         case .response(let depth, _):
             return depth == 0 ? "root response" : "response of wrapper \(depth)"
+        case .vmapBreak(let index):
+            return "vmap break \(index)"
         }
     }
 }

@@ -135,7 +135,10 @@ public struct VASTResolver: Sendable {
         let measured = await clock.measure {
             result = await TimeoutRace.fetch(fetcher, url, timeout: timeout, clock: clock)
         }
-        let elapsed = (try? result.get())?.recordedElapsed ?? measured
+        let elapsed = switch result {
+        case let .success(tag): tag.recordedElapsed ?? measured
+        case let .failure(error): error.recordedElapsed ?? measured
+        }
         state.requests += 1
         state.spent += elapsed
         return (result, elapsed)
@@ -316,7 +319,7 @@ public struct VASTResolver: Sendable {
         copy.errorURLs = error.errorURLs.compactMap { url in
             let document: String? = switch url.source {
             case let .wrapper(_, _, tagURL), let .response(_, tagURL): tagURL
-            case .inline: nil
+            case .inline, .vmapBreak: nil
             }
             guard case let .request(form) = URLTemplate.dispatchForm(url.url, documentURL: document) else { return nil }
             return SourcedURL(url: form, id: url.id, source: url.source)

@@ -65,7 +65,7 @@ public struct EndCardChoice: Sendable, Hashable {
     private static func depth(_ source: TrackingSource) -> Int {
         switch source {
         case let .wrapper(depth, _, _), let .response(depth, _): depth
-        case .inline: Int.max
+        case .inline, .vmapBreak: Int.max
         }
     }
 }

@@ -53,6 +53,7 @@ struct AuditCommand: AsyncParsableCommand {
     var timeline: String?
 
     func validate() throws {
+        try tag.requireVAST("audit")
         let given = [har, log, beacons].compactMap { $0 }
         guard given.count == 1 else { throw ValidationError("give exactly one capture: --har, --log or --beacons") }
         try OptionValue.checkNoClash(outputs: [("--report", report), ("--junit", junit), ("--timeline", timeline)],

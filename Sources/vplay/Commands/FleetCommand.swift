@@ -110,6 +110,7 @@ struct FleetCommand: AsyncParsableCommand {
     }
 
     func validate() throws {
+        try tag.requireVAST("fleet")
         try sink.validate(dryRun: dryRun)
         if tag.bandwidth == .auto {
             throw ValidationError("--bandwidth auto chooses by a simulated network's rate; fleet does not simulate networks yet (run and inspect do: --network)")

@@ -30,6 +30,7 @@ struct InspectCommand: AsyncParsableCommand {
     var strict = false
 
     func validate() throws {
+        try tag.requireVAST("inspect")
         try network.validate(bandwidth: tag.bandwidth)
         if strict { _ = try LintCommand.policy(config: nil, rules: []) }
     }

@@ -15,7 +15,8 @@ struct RunCommand: AsyncParsableCommand {
         discussion: """
             Events fire at their exact playhead times: quartiles at 25/50/75/100 % of the media's duration, progress \
             offsets exactly. With --json each line on stdout is one JSON object: kind = resolved | event | beacon | \
-            warning | error | ad (a pod's ad) | reconciliation | expectations | summary (docs/reference/json.md).
+            warning | error | ad (a pod's ad) | break (a VMAP \
+            break) | reconciliation | expectations | summary (docs/reference/json.md).
 
             \(ExitCode.documentation)
             """
@@ -23,6 +24,8 @@ struct RunCommand: AsyncParsableCommand {
 
 
     @OptionGroup var tag: TagOptions
+
+    @OptionGroup(title: "VMAP") var vmap: VMAPOptions
 
     @OptionGroup var network: NetworkOptions
 
@@ -156,8 +159,9 @@ struct RunCommand: AsyncParsableCommand {
         // before playback, and nothing is written.
         let clash = Locked<String?>(nil)
         let paths = self.outputs
+        let vmap = self.vmap.playback, mode: VMAPSessionRunner.Mode = tag.vmap != nil ? .vmap : .detect
         let session = Task {
-            await AdSessionRunner(configuration: configuration).run { record in
+            await VMAPSessionRunner(configuration: configuration, playback: vmap, mode: mode).run { record in
                 if case let .resolved(info) = record, let message = Self.mediaClash(info.media.location, outputs: paths) ?? keys.write() {
                     clash.withLock { $0 = message }
                     withUnsafeCurrentTask { $0?.cancel() }
@@ -188,7 +192,13 @@ struct RunCommand: AsyncParsableCommand {
         failures += writeReports(transcript: transcript, summary: summary, results: results, exitCode: code, interrupted: interrupted,
                                  configuration: configuration, session: sessionID, started: started, seconds: startedAt.duration(to: wall.now).seconds)
         await console.finish(summary, exitCode: code, expectations: results)
-        if let error = summary.error { StandardStreams.fail("VAST \(error.code): \(error.message)") }
+        if let error = summary.error {
+            StandardStreams.fail("VAST \(error.code): \(error.message)")
+        } else if let error = summary.vmap?.documentError {
+            StandardStreams.fail("VMAP \(error.code.rawValue): \(error.message)")
+        } else if let failed = summary.vmap?.breaks.first(where: { $0.outcome == .failed }) {
+            StandardStreams.fail("VMAP break \(failed.number) (\(failed.offsetText)) played no ad" + (failed.errors.first.map { ": \($0.code) \($0.message)" } ?? ""))
+        }
         try CommandOutputs.exit(code, failures: failures, signalled: signals.received != nil,
                                 reason: Self.reason(code, summary: summary, results: results))
     }

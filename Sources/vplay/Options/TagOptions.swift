@@ -6,8 +6,15 @@ import VAST
 
 /// The options that say which ad to load and how: shared by `run`, `inspect` and `fleet`.
 struct TagOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The VAST tag: a file path or an http(s) URL.", valueName: "path|url"), completion: .file())
-    var vast: String
+    @Option(name: .customLong("vast"), help: ArgumentHelp("The VAST tag: a file path or an http(s) URL (run plays a VMAP document given here as VMAP).", valueName: "path|url"), completion: .file())
+    var vastOption: String?
+
+    @Option(help: ArgumentHelp("run only: a VMAP document (file or http(s) URL); its ad breaks play as pods on a simulated content clock (docs/guides/vmap.md).", valueName: "path|url"),
+            completion: .file())
+    var vmap: String?
+
+    /// The document named: `--vast`, or `--vmap`.
+    var vast: String { vastOption ?? vmap ?? "" }
 
     @Option(help: ArgumentHelp("Read URLs under PREFIX (tags and media) from the local DIR, for offline replay; repeatable.", valueName: "PREFIX=DIR"),
             transform: Self.mapping)
@@ -80,6 +87,16 @@ struct TagOptions: ParsableArguments {
 
     func validate() throws {
         _ = try proxySettings()
+        switch (vastOption, vmap) {
+        case (nil, nil): throw ValidationError("Missing expected argument '--vast <path|url>'")
+        case (.some, .some): throw ValidationError("--vast and --vmap exclude each other (run plays a VMAP document given to --vast as VMAP)")
+        default: break
+        }
+    }
+
+    /// For the commands that take VAST only: `--vmap` is a usage error there.
+    func requireVAST(_ command: String) throws {
+        if vmap != nil { throw ValidationError("--vmap: vplay \(command) takes a VAST tag; a VMAP document plays with vplay run") }
     }
 
     /// `PREFIX=DIR`, a relative DIR taken from the current directory.
@@ -98,7 +115,7 @@ struct TagOptions: ParsableArguments {
     }
 
     /// The files these options read (the Adcash state is read too, and checked as an output: it is rewritten).
-    var inputs: [(option: String, path: String?)] { [("--vast", localTag), ("--ca-cert", caCert)] }
+    var inputs: [(option: String, path: String?)] { [(vmap != nil ? "--vmap" : "--vast", localTag), ("--ca-cert", caCert)] }
 
     /// The folders `--map` reads tags and media from.
     /// (`--base` is not one: only the files its tag names are read from it, and the media among them is checked

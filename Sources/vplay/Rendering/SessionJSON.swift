@@ -70,6 +70,7 @@ enum SessionJSON {
             if let icon = event.icon { pairs.append(("icon", .int(icon + 1))) }
             if let url = event.clickThroughURL { pairs.append(("clickThrough", .string(url))) }
             if let ad = event.ad { pairs.append(("ad", breakAd(ad))) }
+            if let adBreak = event.adBreak { pairs.append(("break", .int(adBreak))) }
             return .object(pairs)
         case let .beacon(beacon):
             return .object([("kind", .string("beacon"))] + beaconRecord(beacon, session: session))
@@ -85,6 +86,8 @@ enum SessionJSON {
             ])
         case let .ad(report):
             return .object([("kind", .string("ad"))] + podAd(report))
+        case let .adBreak(report):
+            return .object([("kind", .string("break"))] + VMAPRendering.breakPairs(report))
         case let .error(error):
             var pairs: [(String, JSON)] = [
                 ("kind", .string("error")), ("code", .int(error.code.rawValue)), ("message", .string(error.message)), ("type", .string(error.kind.rawValue)),
@@ -169,6 +172,7 @@ enum SessionJSON {
             pairs.append(("expectations", .object([("passed", .int(expectations.filter(\.passed).count)), ("failed", .int(expectations.filter { !$0.passed }.count))])))
         }
         if !summary.ads.isEmpty { pairs.append(("ads", .array(summary.ads.map { .object(podAd($0)) }))) }
+        if let vmap = summary.vmap { pairs.append(("vmap", VMAPRendering.summary(vmap))) }
         pairs.append(("warnings", .int(summary.warnings.count)))
         return .object(pairs)
     }

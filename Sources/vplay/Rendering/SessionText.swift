@@ -56,6 +56,9 @@ enum SessionText {
         case let .ad(report):
             let line = "── " + podAdText(report)
             return report.error == nil && report.outcome != .notPlayed ? style.bold(line) : style.yellow(line)
+        case let .adBreak(report):
+            let line = VMAPRendering.text(report)
+            return report.outcome == .played && report.errors.isEmpty ? style.bold(line) : style.yellow(line)
         }
     }
 
@@ -116,6 +119,7 @@ enum SessionText {
             }
         }
         if let error = summary.error { rows.append(("error", "\(error.code): \(error.message)")) }
+        if let vmap = summary.vmap { rows += VMAPRendering.rows(vmap) }
         if !summary.ads.isEmpty {
             let places = Set(summary.ads.map(\.ad.index)).count
             rows.append(("pod", "\(summary.ads.filter { $0.error == nil && $0.outcome != .notPlayed }.count) of \(places) place(s) played"))

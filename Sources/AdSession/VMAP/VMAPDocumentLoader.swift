@@ -1,0 +1,55 @@
+import Foundation
+import VAST
+import XMLReading
+
+/// Fetches the document a session was given once, through the session's own fetcher (the named file, `--map`, the
+/// simulated network, a bundle's documents), and tells a VMAP document from a VAST one by its root element.
+struct VMAPDocumentLoader {
+    let configuration: SessionConfiguration
+    let environment: SessionEnvironment
+
+    enum Loaded {
+        /// A VMAP document, read.
+        case vmap(VMAPDocument, url: URL)
+        /// Not VMAP: what was fetched (or why it was not), for the VAST path to resolve without asking again.
+        case vast(url: URL, fetched: Result<FetchedTag, VASTError>, elapsed: Duration)
+        /// Given as VMAP and not playable as such.
+        case failed(VMAPError, url: URL)
+    }
+
+    /// - Parameter requireVMAP: `--vmap`: anything but a VMAP document is an error; otherwise a VAST document (or a
+    ///   failed fetch) goes back to the VAST path.
+    func load(requireVMAP: Bool) async -> Loaded {
+        let (url, fetcher) = TagLoader(configuration: configuration, environment: environment).source()
+        let timeout = min(configuration.resolver.firstRequestTimeout, configuration.resolver.resolutionTimeout)
+        var fetched: Result<FetchedTag, VASTError> = .failure(VASTError(.wrapperTimeout, "not fetched"))
+        let measured = await environment.networkClock.measure {
+            fetched = await TimeoutRace.fetch(fetcher, url, timeout: timeout, clock: environment.networkClock)
+        }
+        let elapsed = (try? fetched.get())?.recordedElapsed ?? measured
+        let tag: FetchedTag
+        switch fetched {
+        case let .failure(error):
+            guard requireVMAP else { return .vast(url: url, fetched: fetched, elapsed: elapsed) }
+            return .failed(Self.retrievalError(error), url: url)
+        case let .success(value): tag = value
+        }
+        let limits = configuration.resolver.parserLimits
+        guard case let .success(read) = SafeXMLReader.read(tag.data, limits: limits, document: "VMAP"), read.root.name == "VMAP" else {
+            guard requireVMAP else { return .vast(url: url, fetched: fetched, elapsed: elapsed) }
+            if case let .failure(failure) = SafeXMLReader.read(tag.data, limits: limits, document: "VMAP") {
+                return .failed(VMAPError(.parsing, failure.message), url: url)
+            }
+            return .failed(VMAPError(.schema, "the document is not VMAP (its root is not <VMAP>); a VAST tag plays with --vast"), url: url)
+        }
+        switch VMAPParser.parse(tag.data, limits: limits) {
+        case let .success(document): return .vmap(document, url: tag.finalURL ?? url)
+        case let .failure(error): return .failed(error, url: url)
+        }
+    }
+
+    /// A fetch's failure in VMAP's words: 1007 when no answer came in time, 1008 otherwise.
+    static func retrievalError(_ error: VASTError) -> VMAPError {
+        error.message.contains("no response within") ? VMAPError(.retrievalTimeout, error.message) : VMAPError(.retrieval, error.message)
+    }
+}

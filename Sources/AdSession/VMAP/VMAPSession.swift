@@ -1,0 +1,119 @@
+import Findings
+import Foundation
+import Primitives
+import VAST
+
+/// A VMAP session's content clock and its breaks, in the order a player meets them. The content is not decoded: it
+/// is time on the session's playback clock (virtual or real, like an ad's), moved from break to break. Each break's
+/// ads are asked for `--break-prefetch` before its time; at its time the content stops, the break plays as a pod
+/// from that session time, and the content goes on. The content script seeks (a forward seek past breaks plays the
+/// last one passed, as IMA does; the others are `passed`), puts the app in the background (the content waits, the
+/// session clock goes on), and signals `contentComplete` (at the content's end by default): post-rolls play after it,
+/// and without it they are requested and `withheld`.
+struct VMAPSession {
+    let configuration: SessionConfiguration
+    let playback: VMAPPlayback
+    let environment: SessionEnvironment
+    let document: VMAPDocument
+    let documentURL: URL
+
+    /// Where the content and the session are.
+    struct Position {
+        var content: Duration = .zero
+        var session: Duration = .zero
+    }
+
+    /// Plays the schedule; each break's report goes to the tally as it ends.
+    func run(outlet: AdSessionRunner.Outlet) async -> VMAPRunReport {
+        let duration = playback.contentDuration ?? VMAPSchedule.defaultContentDuration(document)
+        let schedule = VMAPSchedule(document, contentDuration: duration)
+        var run = VMAPRunReport(version: document.version, namespace: document.namespace, contentDuration: duration,
+                                contentDurationGiven: playback.contentDuration != nil, breakPrefetch: playback.breakPrefetch)
+        for finding in VMAPNotes.findings(document, schedule: schedule, playback: playback, contentDuration: duration) {
+            run.notes.append(finding.description)
+            await outlet.tally.send(.warning(finding.description))
+        }
+        var timeline = VMAPTimeline(slots: schedule.slots, script: playback.contentScript, contentDuration: duration,
+                                    clock: environment.playbackClock(configuration.clock))
+        let player = VMAPBreakPlayer(configuration: configuration, environment: environment, document: document, documentURL: documentURL)
+        func finish(_ report: VMAPBreakReport) async {
+            run.breaks.append(report)
+            await outlet.tally.send(.adBreak(report))
+            if let finding = VMAPNotes.finding(for: report) { await outlet.tally.send(.warning(finding.description)) }
+        }
+        while !Task.isCancelled {
+            guard let (index, due) = timeline.next() else {
+                // Nothing left before the end: the content plays to it.
+                guard !timeline.reachedEnd else { break }
+                if let seek = await timeline.advance(to: timeline.end) {
+                    for passed in timeline.seeked(seek) { await finish(passedReport(passed, player: player, timeline: &timeline)) }
+                    continue
+                }
+                timeline.markEnd()
+                continue
+            }
+            let slot = schedule.slots[index]
+            timeline.number += 1
+            let number = timeline.number
+            var report = player.report(slot, number: number)
+            if let seek = await timeline.advance(to: max(timeline.now.content, due - playback.breakPrefetch)) {
+                timeline.number -= 1
+                for passed in timeline.seeked(seek) { await finish(passedReport(passed, player: player, timeline: &timeline)) }
+                continue
+            }
+            report.requestedAt = timeline.now.content
+            let request = Task { Handover(prepared: await player.prepare(slot, number: number)) }
+            if let seek = await timeline.advance(to: due) {
+                // Its ads were asked for; the seek decides whether it plays (the last break passed does).
+                _ = await request.value
+                timeline.number -= 1
+                for passed in timeline.seeked(seek) {
+                    var passedReport = passedReport(passed, player: player, timeline: &timeline)
+                    if passed == index { passedReport.requestedAt = report.requestedAt }
+                    await finish(passedReport)
+                }
+                continue
+            }
+            // A post-roll is due at the content's end.
+            if slot.position == 3, !timeline.reachedEnd { timeline.markEnd() }
+            let prepared = await request.value.prepared
+            timeline.handled.insert(index)
+            if slot.position == 3, !timeline.contentCompleted {
+                report.outcome = .withheld
+                report.start = timeline.now.session
+                report.end = timeline.now.session
+                await finish(report)
+                continue
+            }
+            timeline.closeSpan()
+            let played = await player.play(prepared, report: report, slot: slot, at: timeline.now.session, clock: timeline.clock, outlet: outlet)
+            timeline.resume(after: played.end ?? timeline.now.session)
+            await finish(played)
+        }
+        if !Task.isCancelled {
+            for index in timeline.unreached() {
+                timeline.number += 1
+                var report = player.report(schedule.slots[index], number: timeline.number)
+                report.outcome = .notReached
+                await finish(report)
+            }
+        }
+        timeline.closeSpan()
+        run.content = timeline.spans
+        run.contentComplete = timeline.contentCompleteAt
+        return run
+    }
+
+    /// A break's preparation handed from the task that asked for its ads while the content played (its media
+    /// sources are not `Sendable`) to the session. The task returns it and never touches it again.
+    private struct Handover: @unchecked Sendable {
+        let prepared: VMAPBreakPlayer.Prepared
+    }
+
+    private func passedReport(_ index: Int, player: VMAPBreakPlayer, timeline: inout VMAPTimeline) -> VMAPBreakReport {
+        timeline.number += 1
+        var report = player.report(timeline.slots[index], number: timeline.number)
+        report.outcome = .passed
+        return report
+    }
+}

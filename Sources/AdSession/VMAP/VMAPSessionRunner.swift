@@ -1,0 +1,71 @@
+import Foundation
+import Primitives
+import VAST
+
+/// Plays a VMAP document (`vplay --vmap DOC`), or whatever document a tag turns out to be (`--vast`: a VMAP document
+/// is played as VMAP, anything else as VAST by `AdSessionRunner`, without asking the server twice). Everything outside
+/// the session comes from its `SessionEnvironment`, as for one ad.
+public struct VMAPSessionRunner: Sendable {
+    /// Whether the document must be VMAP (`--vmap`) or is told by its root element (`--vast`).
+    public enum Mode: Sendable { case vmap, detect }
+
+    public let configuration: SessionConfiguration
+    public let playback: VMAPPlayback
+    public let mode: Mode
+    public let environment: SessionEnvironment
+
+    /// - Parameter environment: what the session reaches outside itself; `.live(configuration)` when nil.
+    public init(configuration: SessionConfiguration, playback: VMAPPlayback = VMAPPlayback(), mode: Mode, environment: SessionEnvironment? = nil) {
+        self.configuration = configuration
+        self.playback = playback
+        self.mode = mode
+        self.environment = environment ?? .live(configuration)
+    }
+
+    /// Runs the session to its end, as `AdSessionRunner.run` does; the summary's `vmap` is set when it played VMAP.
+    public func run(observer: @escaping @Sendable (SessionRecord) async -> Void) async -> SessionSummary {
+        let loaded = await VMAPDocumentLoader(configuration: configuration, environment: environment).load(requireVMAP: mode == .vmap)
+        switch loaded {
+        case let .vast(url, fetched, elapsed):
+            var environment = environment
+            if let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
+                let answer = fetched.map { tag in
+                    var tag = tag
+                    tag.recordedElapsed = tag.recordedElapsed ?? elapsed
+                    return tag
+                }.mapError { error in
+                    var error = error
+                    error.recordedElapsed = elapsed
+                    return error
+                }
+                environment.tagFetcher = PrefetchedTagFetcher(url: url, answer: answer, next: environment.tagFetcher)
+            }
+            return await AdSessionRunner(configuration: configuration, environment: environment).run(observer: observer)
+        case let .failed(error, _):
+            let outlet = await AdSessionRunner.Outlet.open(configuration, environment: environment, observer: observer)
+            var summary = SessionSummary(outcome: Task.isCancelled ? .interrupted : .adError, dryRun: configuration.dryRun)
+            var report = VMAPRunReport(version: "", namespace: .none, contentDuration: .zero, contentDurationGiven: playback.contentDuration != nil,
+                                       breakPrefetch: playback.breakPrefetch)
+            report.documentError = error
+            summary.vmap = report
+            await outlet.close(&summary, configuration: configuration, environment: environment)
+            return summary
+        case let .vmap(document, url):
+            let outlet = await AdSessionRunner.Outlet.open(configuration, environment: environment, observer: observer)
+            var summary = SessionSummary(outcome: .completed, dryRun: configuration.dryRun)
+            summary.network = configuration.network
+            let report = await VMAPSession(configuration: configuration, playback: playback, environment: environment, document: document,
+                                           documentURL: url).run(outlet: outlet)
+            summary.vmap = report
+            summary.clock = report.breaks.compactMap(\.end).max().map { max($0, report.content.last?.end ?? .zero) } ?? (report.content.last?.end ?? .zero)
+            summary.ads = []
+            if Task.isCancelled {
+                summary.outcome = .interrupted
+            } else if report.breaks.contains(where: { $0.outcome == .failed }) {
+                summary.outcome = .adError
+            }
+            await outlet.close(&summary, configuration: configuration, environment: environment)
+            return summary
+        }
+    }
+}
