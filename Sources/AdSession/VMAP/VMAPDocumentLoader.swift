@@ -49,7 +49,9 @@ struct VMAPDocumentLoader {
     }
 
     /// A fetch's failure in VMAP's words: 1007 when no answer came in time, 1008 otherwise.
+    /// (The resolver's own deadline says "no response within"; the HTTP client's, "timed out".)
     static func retrievalError(_ error: VASTError) -> VMAPError {
-        error.message.contains("no response within") ? VMAPError(.retrievalTimeout, error.message) : VMAPError(.retrieval, error.message)
+        let timedOut = error.message.contains("no response within") || error.message.contains("timed out")
+        return timedOut ? VMAPError(.retrievalTimeout, error.message) : VMAPError(.retrieval, error.message)
     }
 }

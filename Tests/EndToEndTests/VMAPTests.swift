@@ -1,0 +1,114 @@
+import Foundation
+import Synchronization
+import Testing
+import TestSupport
+
+/// Issue 41 end to end: the built binary plays a VMAP document served over loopback by a real HTTP server — an inline
+/// pre-roll, a mid-roll from a relative `AdTagURI` (its macros expanded), a scheme-relative one that never answers
+/// (1007), a post-roll — fires every break's and ad's tracking over HTTP to that server, and reports each break.
+@Suite(.hangLimit) struct VMAPTests {
+    static func ad(_ id: String, base: String) -> String {
+        """
+        <VAST version="4.1"><Ad id="\(id)"><InLine><AdSystem>s</AdSystem><AdTitle>\(id)</AdTitle>
+        <Impression><![CDATA[\(base)/\(id)/impression?bp=[BREAKPOSITION]]]></Impression>
+        <Creatives><Creative><Linear><Duration>00:00:05</Duration>
+        <TrackingEvents><Tracking event="complete"><![CDATA[\(base)/\(id)/complete]]></Tracking></TrackingEvents>
+        <MediaFiles><MediaFile delivery="progressive" type="video/mp4" width="320" height="180"><![CDATA[\(base)/clip.mp4]]></MediaFile>
+        </MediaFiles></Linear></Creative></Creatives></InLine></Ad></VAST>
+        """
+    }
+
+    static func adBreak(_ offset: String, _ name: String, _ source: String, base: String) -> String {
+        """
+        <vmap:AdBreak timeOffset="\(offset)" breakType="linear" breakId="\(name)"><vmap:AdSource>\(source)</vmap:AdSource>
+        <vmap:TrackingEvents>
+        <vmap:Tracking event="breakStart"><![CDATA[\(base)/\(name)/breakStart?bp=[BREAKPOSITION]]]></vmap:Tracking>
+        <vmap:Tracking event="breakEnd"><![CDATA[\(base)/\(name)/breakEnd]]></vmap:Tracking>
+        <vmap:Tracking event="error"><![CDATA[\(base)/\(name)/error?code=[ERROR_CODE]]]></vmap:Tracking>
+        </vmap:TrackingEvents></vmap:AdBreak>
+        """
+    }
+
+    @Test func aVMAPOverLoopback_playsEachBreakOnTheContentClock_andFiresEveryURL() async throws {
+        let clip = Repo.media("clip-5s-video-only.mp4")
+        let documents = Mutex([String: String]())
+        let server = try ScriptedHTTPServer { target in
+            let path = String(target.split(separator: "?", maxSplits: 1)[0])
+            if path == "/clip.mp4" { return .file(clip) }
+            if path == "/slow.xml" { return .stall(for: .seconds(60)) }
+            if let body = documents.withLock({ $0[path] }) { return .body(Data(body.utf8), contentType: "application/xml") }
+            return .status(204)
+        }
+        defer { server.stop() }
+        let base = server.baseURL, authority = base.replacingOccurrences(of: "http:", with: "")
+        documents.withLock {
+            $0["/mid.xml"] = Self.ad("mid", base: base)
+            $0["/vmap.xml"] = """
+                <vmap:VMAP xmlns:vmap="http://www.iab.net/vmap-1.0" version="1.0">
+                \(Self.adBreak("start", "pre", "<vmap:VASTAdData>\(Self.ad("pre", base: base))</vmap:VASTAdData>", base: base))
+                \(Self.adBreak("00:00:10.000", "mid", "<vmap:AdTagURI templateType=\"vast4\"><![CDATA[mid.xml?bp=[BREAKPOSITION]]]></vmap:AdTagURI>", base: base))
+                \(Self.adBreak("50%", "slow", "<vmap:AdTagURI templateType=\"vast3\"><![CDATA[\(authority)/slow.xml]]></vmap:AdTagURI>", base: base))
+                \(Self.adBreak("end", "post", "<vmap:VASTData>\(Self.ad("post", base: base))</vmap:VASTData>", base: base))
+                </vmap:VMAP>
+                """
+        }
+        let folder = try TemporaryFolder()
+        let beaconLog = folder.url.appendingPathComponent("beacons.jsonl").path
+        let run = try await vplay(["--vmap", "\(base)/vmap.xml", "--json", "--content-duration", "30", "--tag-timeouts", "1,1",
+                                   "--now", "2026-01-01T00:00:00Z", "--beacons", beaconLog])
+        // The slow break played no ad: exit 3, one line on stderr, after the whole schedule.
+        #expect(run.status == 3, "\(run.stderr)")
+        #expect(run.stderr.contains("VMAP break 3 (50%) played no ad: 1007"), "\(run.stderr)")
+        let breaks = run.lines.filter { $0["kind"] as? String == "break" }
+        #expect(breaks.map { $0["outcome"] as? String } == ["played", "played", "failed", "played"], "\(breaks)")
+        // Content 0–10, 10–15 (the slow break fails at once), 15–30 between 5 s ads; the slow break's request waits
+        // for the mid-roll before it to end (content 10), later than its prefetch lead (15 − 8).
+        #expect(breaks.map { $0["startClock"] as? Double } == [0, 15, 25, 40])
+        #expect(breaks.map { $0["requestedAt"] as? Double } == [0, 2, 10, 22])
+        #expect(breaks[1]["tagURL"] as? String == "\(base)/mid.xml?bp=2")
+        let impressions = run.lines.filter { $0["kind"] as? String == "event" && $0["name"] as? String == "impression" }
+        #expect(impressions.map { $0["clock"] as? Double } == [0, 15, 40] && impressions.map { $0["break"] as? Int } == [1, 2, 4])
+        // Every URL reached the server: each break's edges, the slow break's 1007, the ads' beacons with their position.
+        let targets = Set(server.requests().map(\.target))
+        #expect(targets.isSuperset(of: ["/vmap.xml", "/mid.xml?bp=2", "/slow.xml", "/pre/breakStart?bp=1", "/pre/breakEnd", "/pre/impression?bp=1",
+                                        "/pre/complete", "/mid/breakStart?bp=2", "/mid/impression?bp=2", "/mid/breakEnd", "/slow/error?code=1007",
+                                        "/post/breakStart?bp=3", "/post/impression?bp=3", "/post/complete", "/post/breakEnd"]), "\(targets.sorted())")
+        #expect(!targets.contains { $0.hasPrefix("/slow/breakStart") })
+        let summary = try #require(run.lines.last)
+        let vmap = try #require(summary["vmap"] as? [String: Any])
+        #expect(vmap["namespace"] as? String == "http://www.iab.net/vmap-1.0" && vmap["contentComplete"] as? Double == 40)
+        #expect((summary["beacons"] as? [String: Any])?["failed"] as? Int == 0)
+        let errors = try await JSONSchemaCheck.validate([.init(beaconLog, schema: "beacon-record.schema.json", form: .jsonLines)])
+        #expect(errors.isEmpty, "\(errors)")
+    }
+
+    @Test func aVMAPGivenToVast_isPlayedAsVMAP_andAWithheldContentCompleteKeepsThePostRoll() async throws {
+        let clip = Repo.media("clip-5s-video-only.mp4")
+        let documents = Mutex([String: String]())
+        let server = try ScriptedHTTPServer { target in
+            let path = String(target.split(separator: "?", maxSplits: 1)[0])
+            if path == "/clip.mp4" { return .file(clip) }
+            if let body = documents.withLock({ $0[path] }) { return .body(Data(body.utf8), contentType: "application/xml") }
+            return .status(204)
+        }
+        defer { server.stop() }
+        let base = server.baseURL
+        documents.withLock {
+            $0["/post.xml"] = Self.ad("post", base: base)
+            $0["/vmap.xml"] = """
+                <VMAP xmlns="http://www.iab.net/videosuite/vmap" version="1.0.1">
+                <AdBreak timeOffset="end" breakType="linear"><AdSource><AdTagURI templateType="vast3"><![CDATA[\(base)/post.xml]]></AdTagURI></AdSource></AdBreak>
+                </VMAP>
+                """
+        }
+        let run = try await vplay(["--vast", "\(base)/vmap.xml", "--json", "--content-duration", "20", "--content-script", "contentComplete@never"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let breaks = run.lines.filter { $0["kind"] as? String == "break" }
+        #expect(breaks.map { $0["outcome"] as? String } == ["withheld"] && breaks.first?["requestedAt"] as? Double == 12)
+        let targets = server.requests().map(\.target)
+        // The document once (told VMAP by its root), the post-roll's tag asked for, its ad never shown.
+        #expect(targets.filter { $0 == "/vmap.xml" }.count == 1 && targets.contains("/post.xml"), "\(targets)")
+        #expect(!targets.contains { $0.hasPrefix("/post/impression") })
+        #expect(run.lines.contains { ($0["message"] as? String)?.contains("VPLAY-vmap-postroll-withheld") == true })
+    }
+}
