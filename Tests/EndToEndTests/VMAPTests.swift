@@ -112,3 +112,35 @@ import TestSupport
         #expect(run.lines.contains { ($0["message"] as? String)?.contains("VPLAY-vmap-postroll-withheld") == true })
     }
 }
+
+/// `vplay inspect` of a VMAP document: the schedule, each break's own tracking and its ads' every URL, valid against
+/// the published schema; a break whose ads would not play exits 3.
+@Suite(.hangLimit) struct VMAPInspectTests {
+    @Test func inspectingTheDemo_listsEachBreak_itsTracking_andItsAds() async throws {
+        let run = try await vplay(["inspect", "--vmap", "media/vmap/demo.xml", "--json", "--no-media"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let folder = try TemporaryFolder()
+        let path = try folder.write("inspect.json", run.stdout)
+        let errors = try await JSONSchemaCheck.validate([.init(path, schema: "inspect-vmap.schema.json")])
+        #expect(errors.isEmpty, "\(errors)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let breaks = try #require((document["vmap"] as? [String: Any])?["breaks"] as? [[String: Any]])
+        #expect(breaks.map { $0["timeOffset"] as? String } == ["start", "00:00:20.000", "end"])
+        #expect(breaks.map { $0["contentTime"] as? Double } == [0, 20, 50])
+        #expect(breaks.allSatisfy { ($0["tracking"] as? [[String: Any]])?.map { $0["event"] as? String } == ["breakStart", "breakEnd", "error"] })
+        let adTracking = breaks.compactMap { (($0["ads"] as? [String: Any])?["tracking"] as? [[String: Any]])?.compactMap { $0["url"] as? String } }
+        #expect(adTracking.count == 3 && adTracking.allSatisfy { $0.contains { $0.contains("/impression?ad=vmap-demo-") } })
+    }
+
+    @Test func aBreakThatWouldNotPlay_exits3_andSaysWhich() async throws {
+        let folder = try TemporaryFolder()
+        let path = try folder.write("vmap.xml", """
+            <vmap:VMAP xmlns:vmap="http://www.iab.net/vmap-1.0" version="1.0">
+            <vmap:AdBreak timeOffset="start" breakType="linear"><vmap:AdSource><vmap:VASTAdData><VAST version="4.1"/></vmap:VASTAdData></vmap:AdSource></vmap:AdBreak>
+            </vmap:VMAP>
+            """)
+        let run = try await vplay(["inspect", "--vast", path, "--no-media"])
+        #expect(run.status == 3 && run.stderr.contains("VMAP break 1 (start) would play no ad: 303"), "\(run.stderr)")
+        #expect(run.stdout.contains("break 1 (AdBreak 1, start"), "\(run.stdout)")
+    }
+}

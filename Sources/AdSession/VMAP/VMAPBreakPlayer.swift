@@ -45,8 +45,8 @@ struct VMAPBreakPlayer {
         return mix.next()
     }
 
-    /// Asks for the break's ads and opens their media.
-    func prepare(_ slot: VMAPSchedule.Slot, number: Int) async -> Prepared {
+    /// Asks for the break's ads and opens their media (`inspect`: as `purpose` says).
+    func prepare(_ slot: VMAPSchedule.Slot, number: Int, purpose: AdPreparation.Purpose = .play) async -> Prepared {
         let adBreak = document.breaks[slot.breakIndex]
         guard adBreak.isLinear else {
             return .notRequested(.skipped, VMAPError(.breakType, "breakType \"\(adBreak.breakTypes.joined(separator: ","))\": vplay plays linear breaks (a linear, rewarded player shows no nonlinear or display ads); not requested"))
@@ -75,7 +75,7 @@ struct VMAPBreakPlayer {
             let key = TagLoader(configuration: breakConfiguration, environment: environment).source().tagURL
             breakConfiguration.replayDocuments.insert(RecordedTag(url: key, tag: FetchedTag(data: data)), at: 0)
         }
-        let prepared = await AdPreparation(configuration: breakConfiguration, environment: environment).prepare(.play)
+        let prepared = await AdPreparation(configuration: breakConfiguration, environment: environment).prepare(purpose)
         return .requested(prepared, breakConfiguration, tagURL: tagURL, failure: Self.responseFailure(prepared.resolution))
     }
 

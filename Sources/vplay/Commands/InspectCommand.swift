@@ -18,6 +18,8 @@ struct InspectCommand: AsyncParsableCommand {
 
     @OptionGroup var pods: PodOptions
 
+    @OptionGroup(title: "VMAP") var vmap: VMAPOptions
+
     @Flag(help: "Print one JSON object instead of text.")
     var json = false
 
@@ -30,7 +32,6 @@ struct InspectCommand: AsyncParsableCommand {
     var strict = false
 
     func validate() throws {
-        try tag.requireVAST("inspect")
         try network.validate(bandwidth: tag.bandwidth)
         if strict { _ = try LintCommand.policy(config: nil, rules: []) }
     }
@@ -41,6 +42,11 @@ struct InspectCommand: AsyncParsableCommand {
         network.apply(to: &configuration)
         tag.apply(to: &configuration)
         pods.apply(to: &configuration)
+        let mode: VMAPSessionRunner.Mode = tag.vmap != nil ? .vmap : .detect
+        if let inspection = await VMAPInspector(configuration: configuration, playback: vmap.playback, mode: mode).inspect(openMedia: !noMedia) {
+            try finish(inspection)
+            return
+        }
         let inspection = await AdInspector(configuration: configuration).inspect(openMedia: !noMedia)
         if json { StandardStreams.print(InspectRendering.json(inspection).text) } else { StandardStreams.say(InspectRendering.text(inspection)) }
         // Errors are told on stderr too (the report on stdout may be JSON for a machine, or silenced).
@@ -58,5 +64,22 @@ struct InspectCommand: AsyncParsableCommand {
             try CommandOutputs.exit(failing > 0 ? ExitCode.expectationFailed.rawValue : 0,
                                     reason: "the tag draws \(failing) warning\(failing == 1 ? "" : "s") (--strict)")
         }
+    }
+
+    /// A VMAP document's inspection: exit 3 when it cannot play or a break's ads would not play (one line on stderr).
+    func finish(_ inspection: VMAPInspection) throws {
+        if json { StandardStreams.print(VMAPInspectRendering.json(inspection, tag: tag.vast).text) } else { StandardStreams.say(VMAPInspectRendering.text(inspection)) }
+        if let error = inspection.document.documentError {
+            try CommandOutputs.exit(ExitCode.adError.rawValue, reason: "VMAP \(error.code.rawValue): \(error.message)")
+        }
+        if let failed = inspection.breaks.first(where: { $0.report.outcome == .failed }) {
+            let why = failed.report.errors.first.map { ": \($0.code) \($0.message)" } ?? ""
+            try CommandOutputs.exit(ExitCode.adError.rawValue, reason: "VMAP break \(failed.report.number) (\(failed.report.offsetText)) would play no ad\(why)")
+        }
+        // `--strict`: as for a VAST tag, each break's ads under lint's verdict.
+        let policy = strict ? try LintCommand.policy(config: nil, rules: []) : RulePolicy()
+        let failing = strict ? inspection.breaks.compactMap(\.ads).map { TagLint($0, policy: policy).findings.filter { $0.severity != .info }.count }.reduce(0, +) : 0
+        try CommandOutputs.exit(failing > 0 ? ExitCode.expectationFailed.rawValue : 0,
+                                reason: "the breaks' ads draw \(failing) warning\(failing == 1 ? "" : "s") (--strict)")
     }
 }
