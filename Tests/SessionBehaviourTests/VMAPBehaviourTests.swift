@@ -183,4 +183,28 @@ import VAST
         #expect(run.events(.impression).map(\.clock) == [.seconds(40)])
         #expect(run.summary.vmap?.content.first.map { ($0.from, $0.to, $0.start, $0.end) } ?? (.zero, .zero, .zero, .zero) == (.zero, .seconds(4), .zero, .seconds(4)))
     }
+
+    @Test func expectationsByBreak_speakOfThatBreakOnly_andAGoldenFileOfAVMAPRunHoldsForIt() async throws {
+        let vmap = D.vmap(D.adBreak("start", "pre", source: D.inline(D.vast(D.ad("same")))),
+                          D.adBreak("end", "post", source: D.inline(D.vast(D.ad("same")))))
+        let run = try await run([Self.vmapURL: vmap])
+        var transcript = SessionTranscript()
+        for record in run.records { transcript.add(record) }
+        // The same ad in both breaks: told apart only by break.
+        let byBreak = SessionExpectations(events: [.init(name: "impression", clock: 0, count: 1, adBreak: 1), .init(name: "impression", clock: 45, adBreak: 2)],
+                                          beacons: [.init(event: "impression", count: 1, adBreak: 2), .init(event: "breakEnd", count: 1, adBreak: 1)])
+        let results = byBreak.check(transcript, summary: run.summary)
+        #expect(results.allSatisfy { $0.passed }, "\(results.filter { !$0.passed })")
+        let wrong = SessionExpectations(events: [.init(name: "impression", clock: 0, adBreak: 2)])
+        let failed = try #require(wrong.check(transcript, summary: run.summary).first)
+        #expect(!failed.passed && failed.name.contains("in break 2") && failed.detail?.contains("45.000") == true)
+        // A golden file recorded from the run holds for it, keeps each break apart, and reads back as written.
+        let golden = SessionExpectations(recording: transcript, summary: run.summary)
+        let goldenResults = golden.check(transcript, summary: run.summary)
+        #expect(goldenResults.allSatisfy { $0.passed }, "\(goldenResults.filter { !$0.passed })")
+        #expect(golden.beacons?.filter { $0.event == "impression" }.map(\.adBreak) == [1, 2])
+        let data = try JSONEncoder().encode(golden)
+        #expect(String(decoding: data, as: UTF8.self).contains("\"break\":2"))
+        #expect(try JSONDecoder().decode(SessionExpectations.self, from: data) == golden)
+    }
 }

@@ -39,8 +39,10 @@ extension SessionExpectations {
         for expected in events ?? [] {
             let seen = transcript.events.filter {
                 $0.name.rawValue == expected.name && (expected.detail == nil || $0.detailText == expected.detail) && (expected.ad == nil || $0.ad?.index == expected.ad)
+                    && (expected.adBreak == nil || $0.adBreak == expected.adBreak)
             }
             let label = (expected.detail.map { "\(expected.name) (\($0))" } ?? expected.name) + (expected.ad.map { " in ad \($0)" } ?? "")
+                + (expected.adBreak.map { " in break \($0)" } ?? "")
             if let count = expected.count {
                 results.append(.init(name: "\(label) happens \(Self.times(count))", passed: seen.count == count,
                                      detail: seen.count == count ? nil : "happened \(Self.times(seen.count))", check: "event \(label) count"))
@@ -86,6 +88,7 @@ extension SessionExpectations {
             if let template = expected.template { what.append("with template \(template)") }
             if let source = expected.source { what.append("from \(source)") }
             if let ad = expected.ad { what.append("in ad \(ad)") }
+            if let adBreak = expected.adBreak { what.append("in break \(adBreak)") }
             let name = what.joined(separator: " ") + " fires \(Self.times(count))"
             let beacon = ([expected.event.map { "beacon \($0)" } ?? "beacon"] + what.dropFirst()).joined(separator: " ")
             results.append(.init(name: name, passed: matching.count == count, detail: matching.count == count ? nil : "fired \(Self.times(matching.count))",
@@ -150,6 +153,7 @@ extension SessionExpectations.Beacon {
             && (template.map { $0 == beacon.template } ?? true)
             && (source.map { $0 == beacon.source } ?? true)
             && (ad.map { $0 == beacon.planned.ad } ?? true)
+            && (adBreak.map { $0 == beacon.planned.adBreak } ?? true)
     }
 }
 

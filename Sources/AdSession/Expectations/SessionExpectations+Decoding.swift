@@ -18,7 +18,7 @@ extension SessionExpectations {
 }
 
 extension SessionExpectations.Event {
-    private enum Keys: String, CodingKey, CaseIterable { case name, occurrence, playhead, clock, tolerance, count, detail, ad }
+    private enum Keys: String, CodingKey, CaseIterable { case name, occurrence, playhead, clock, tolerance, count, detail, ad, adBreak = "break" }
 
     public init(from decoder: any Decoder) throws {
         try KnownKeys.check(decoder, allowed: Keys.allCases.map(\.rawValue))
@@ -31,12 +31,13 @@ extension SessionExpectations.Event {
             tolerance: try container.decodeSecondsIfPresent(forKey: .tolerance),
             count: try container.decodeIfPresent(Int.self, forKey: .count),
             detail: try container.decodeIfPresent(String.self, forKey: .detail),
-            ad: try container.decodeIfPresent(Int.self, forKey: .ad))
+            ad: try container.decodeIfPresent(Int.self, forKey: .ad),
+            adBreak: try container.decodeIfPresent(Int.self, forKey: .adBreak))
     }
 }
 
 extension SessionExpectations.Beacon {
-    private enum Keys: String, CodingKey, CaseIterable { case event, url, template, source, count, delivered, ad }
+    private enum Keys: String, CodingKey, CaseIterable { case event, url, template, source, count, delivered, ad, adBreak = "break" }
 
     public init(from decoder: any Decoder) throws {
         try KnownKeys.check(decoder, allowed: Keys.allCases.map(\.rawValue))
@@ -48,7 +49,8 @@ extension SessionExpectations.Beacon {
             source: try container.decodeIfPresent(String.self, forKey: .source),
             count: try container.decodeIfPresent(Int.self, forKey: .count),
             delivered: try container.decodeIfPresent(Bool.self, forKey: .delivered),
-            ad: try container.decodeIfPresent(Int.self, forKey: .ad))
+            ad: try container.decodeIfPresent(Int.self, forKey: .ad),
+            adBreak: try container.decodeIfPresent(Int.self, forKey: .adBreak))
     }
 }
 

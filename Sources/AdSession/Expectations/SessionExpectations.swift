@@ -10,7 +10,7 @@ import Foundation
 ///   "tolerance": 0.001,
 ///   "events": [{"name": "midpoint", "playhead": 5.0, "clock": 15.0}, {"name": "complete", "count": 1}],
 ///   "beacons": [{"event": "midpoint", "url": "*pos=00%3A00%3A05.000*", "count": 1}, {"url": "*/error*", "count": 0}],
-///   "…": "in an ad pod, an event or beacon with \"ad\": 2 speaks of the pod's second ad only",
+///   "…": "in an ad pod, an event or beacon with \"ad\": 2 speaks of the pod's second ad only; in a VMAP session, \"break\": 2 of the second break",
 ///   "reward": true,
 ///   "errorCode": null,
 ///   "ending": "completed"
@@ -35,11 +35,16 @@ public struct SessionExpectations: Codable, Sendable, Equatable {
         public var detail: String?
         /// In an ad pod: only the events of the ad at this 1-based place count (`occurrence`, `count` within it).
         public var ad: Int?
+        /// In a VMAP session (`break`): only the events of the break at this 1-based place in play order count.
+        public var adBreak: Int?
+
+        enum CodingKeys: String, CodingKey { case name, occurrence, playhead, clock, tolerance, count, detail, ad, adBreak = "break" }
 
         /// An expectation of the event `name`; every other field nil (its default).
         public init(name: String, occurrence: Int? = nil, playhead: Double? = nil, clock: Double? = nil, tolerance: Double? = nil, count: Int? = nil, detail: String? = nil,
-                    ad: Int? = nil) {
+                    ad: Int? = nil, adBreak: Int? = nil) {
             self.ad = ad
+            self.adBreak = adBreak
             self.name = name
             self.occurrence = occurrence
             self.playhead = playhead
@@ -66,11 +71,16 @@ public struct SessionExpectations: Codable, Sendable, Equatable {
         public var delivered: Bool?
         /// In an ad pod: only the beacons of the ad at this 1-based place count.
         public var ad: Int?
+        /// In a VMAP session (`break`): only the beacons of the break at this 1-based place in play order count.
+        public var adBreak: Int?
+
+        enum CodingKeys: String, CodingKey { case event, url, template, source, count, delivered, ad, adBreak = "break" }
 
         /// An expectation of beacons matching every field given; nil fields match anything (`count` defaults to 1).
         public init(event: String? = nil, url: String? = nil, template: String? = nil, source: String? = nil, count: Int? = nil, delivered: Bool? = nil,
-                    ad: Int? = nil) {
+                    ad: Int? = nil, adBreak: Int? = nil) {
             self.ad = ad
+            self.adBreak = adBreak
             self.event = event
             self.url = url
             self.template = template
