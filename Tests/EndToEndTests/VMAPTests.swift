@@ -143,4 +143,15 @@ import TestSupport
         #expect(run.status == 3 && run.stderr.contains("VMAP break 1 (start) would play no ad: 303"), "\(run.stderr)")
         #expect(run.stdout.contains("break 1 (AdBreak 1, start"), "\(run.stdout)")
     }
+
+    @Test func theTimeline_drawsTheContentBetweenBreaks_andOnePlayheadLineABreak() async throws {
+        let folder = try TemporaryFolder()
+        let svg = folder.url.appendingPathComponent("timeline.svg").path
+        let run = try await vplay(["--vmap", "media/vmap/demo.xml", "--dry-run", "--timeline", svg, "--quiet"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let text = try String(contentsOfFile: svg, encoding: .utf8)
+        #expect(text.contains("content 0–20 s") && text.contains("content 20–50 s"))
+        #expect(text.contains("break 1 (start)") && text.contains("break 2 (00:00:20.000)") && text.contains("break 3 (end)"))
+        #expect(text.components(separatedBy: "<polyline").count - 1 == 3)
+    }
 }

@@ -116,9 +116,16 @@ extension TimelineSVG {
 
     /// The playhead line and a marker for each event that matters, labelled where a label fits.
     mutating func drawEvents(_ events: [PlaybackEvent]) {
-        // The playhead line through every event (events are its corners: flat between pause and resume).
-        let points = events.map { "\(f(x($0.clock.seconds))),\(f(y($0.playhead.seconds)))" }
-        if !points.isEmpty {
+        // The playhead line through every event (events are its corners: flat between pause and resume); in a VMAP
+        // session one line per break, the content between them left blank.
+        var lines: [[String]] = []
+        var current: Int?? = .none
+        for event in events {
+            if current == nil || current! != event.adBreak { lines.append([]) }
+            current = .some(event.adBreak)
+            lines[lines.count - 1].append("\(f(x(event.clock.seconds))),\(f(y(event.playhead.seconds)))")
+        }
+        for points in lines where !points.isEmpty {
             svg.append(##"<polyline points="\##(points.joined(separator: " "))" fill="none" stroke="#1f6feb" stroke-width="2"/>"##)
         }
         let marked: Set<PlaybackEvent.Name> = [.impression, .start, .firstQuartile, .midpoint, .thirdQuartile, .complete, .progress, .skippable,

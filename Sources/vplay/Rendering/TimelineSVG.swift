@@ -37,6 +37,7 @@ enum TimelineSVG {
         if let error = summary.error { headline += " · error \(error.code)" }
         let bad = summary.error != nil || failed > 0
         plot.svg.append(##"<text x="\##(left)" y="40" font-size="12" fill="\##(bad ? "#d1242f" : "#1a7f37")">\##(escape(headline))</text>"##)
+        plot.drawVMAP(summary.vmap)
         plot.drawSpans(events)
         plot.drawStates(events)
         plot.drawPodTurns(transcript.ads)
