@@ -155,3 +155,32 @@ import TestSupport
         #expect(text.components(separatedBy: "<polyline").count - 1 == 3)
     }
 }
+
+/// `vplay fleet --vmap`: each break's reach by the watch mix, each break's fleet to the embedded sink with every
+/// beacon received as sent, the report valid against its schema.
+@Suite(.hangLimit) struct VMAPFleetTests {
+    @Test func aVMAPFleetToTheSink_reachesEachBreakByTheWatchMix_andReceivesWhatItSends() async throws {
+        let folder = try TemporaryFolder()
+        let report = folder.url.appendingPathComponent("fleet.json").path
+        let junit = folder.url.appendingPathComponent("fleet.xml").path
+        let run = try await vplay(["fleet", "--vmap", "media/vmap/demo.xml", "--sessions", "30", "--watch-mix", "end:2,15:1", "--sink",
+                                   "--seed", "3", "--report", report, "--junit", junit, "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let xml = try Data(contentsOf: URL(fileURLWithPath: junit))
+        let complaints = try await ExternalValidators.xmlSchema(xml, xsd: "junit.xsd")
+        #expect(complaints.isEmpty, "\(complaints)")
+        #expect(String(decoding: xml, as: UTF8.self).contains("break 2 (00:00:20.000) plays"))
+        let errors = try await JSONSchemaCheck.validate([.init(report, schema: "fleet-vmap.schema.json")])
+        #expect(errors.isEmpty, "\(errors)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
+        let breaks = try #require(document["breaks"] as? [[String: Any]])
+        let reach = breaks.compactMap { $0["reach"] as? Int }
+        // Everyone sees the pre-roll; the mid-roll (content 20 s) and the post-roll only those who watch to the end.
+        #expect(reach.count == 3 && reach[0] == 30 && reach[1] == reach[2] && reach[1] > 0 && reach[1] < 30, "\(reach)")
+        for item in breaks {
+            let rows = try #require(((item["report"] as? [String: Any])?["population"] as? [String: Any])?["beacons"] as? [[String: Any]])
+            #expect(rows.allSatisfy { $0["sent"] as? Int == $0["expected"] as? Int && $0["received"] as? Int == $0["sent"] as? Int }, "\(rows)")
+            #expect(rows.filter { $0["event"] as? String == "breakStart" }.map { $0["sent"] as? Int } == [item["reach"] as? Int])
+        }
+    }
+}

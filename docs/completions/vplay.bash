@@ -600,7 +600,7 @@ _vplay_fleet() {
     repeating_flags=()
     non_repeating_flags=(--prefer-streaming --deny-private-networks --deny-loopback --verification-probe --decode-each --sink --sink-all -q --quiet --dry-run --fail-on-beacon-errors --json --version -h --help)
     repeating_options=(--map --macro --sink-fault)
-    non_repeating_options=(--vast --vmap --base --max-wrappers --tag-timeouts --bandwidth --screen --media-file --adcash-state --proxy --ca-cert --pod --break-position --break-max-duration --break-max-ads --break-min-ad-length --break-max-ad-length --viewability --verification-allow --reward-callback --reward-user-id --reward-custom-data --ad-unit --reward-keys --sessions --concurrency --mix --network-mix --seed --now --rate --shard --collector --beacon-timeout --beacon-drain --retries --beacon-concurrency --pipeline --progress --report --junit)
+    non_repeating_options=(--vast --vmap --base --max-wrappers --tag-timeouts --bandwidth --screen --media-file --adcash-state --proxy --ca-cert --pod --break-position --break-max-duration --break-max-ads --break-min-ad-length --break-max-ad-length --content-duration --break-prefetch --content-script --watch-mix --viewability --verification-allow --reward-callback --reward-user-id --reward-custom-data --ad-unit --reward-keys --sessions --concurrency --mix --network-mix --seed --now --rate --shard --collector --beacon-timeout --beacon-drain --retries --beacon-concurrency --pipeline --progress --report --junit)
     __vplay_offer_flags_options 0
 
     # Offer option value completions
@@ -663,6 +663,18 @@ _vplay_fleet() {
         return
         ;;
     '--break-max-ad-length')
+        return
+        ;;
+    '--content-duration')
+        return
+        ;;
+    '--break-prefetch')
+        return
+        ;;
+    '--content-script')
+        return
+        ;;
+    '--watch-mix')
         return
         ;;
     '--viewability')

@@ -18,6 +18,8 @@ extension FleetRunner {
         var pod: [AdTurn<FleetMedia>] = []
         /// How an HLS playlist is opened again (`--decode-each`): the variant the verified decode played.
         var streaming: StreamingOptions? = nil
+        /// In a VMAP fleet: the break's `breakEnd` URLs, fired by every session when its ads are over.
+        var breakEnd: [TrackingPlan.Target] = []
         var warnings: [String] { (plan.steps.warnings + pod.flatMap { $0.plan.steps.warnings }).map(\.description) }
         /// Where each media file a session plays was opened from.
         var locations: [String] { pod.isEmpty ? [location] : pod.compactMap { $0.media?.location } }

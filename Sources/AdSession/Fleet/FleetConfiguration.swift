@@ -20,6 +20,15 @@ public struct FleetConfiguration: Sendable {
     /// Viewers on simulated networks (`--network-mix`): each session's profile is drawn from it, with the thresholds
     /// of `session.network` (or the defaults). nil: every session's media arrives as fast as it is read.
     public var networkMix: NetworkMix?
+    /// In a VMAP fleet, the break each session plays: its `breakStart` URLs fire before the break's ads, its
+    /// `breakEnd` URLs after them (`VMAPFleetRunner`); nil for a fleet of one tag.
+    var breakTracking: BreakTracking?
+
+    /// A VMAP break's own tracking, as a fleet session fires it.
+    struct BreakTracking: Sendable {
+        var start: [TrackingPlan.Target]
+        var end: [TrackingPlan.Target]
+    }
 
     /// This shard's part of `rate`: the fleet's rate divided by the shard count, so N shards together send `rate`.
     public var shardRate: Double? { rate.map { $0 / Double(shard.count) } }

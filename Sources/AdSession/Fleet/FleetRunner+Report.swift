@@ -55,6 +55,12 @@ extension FleetRunner {
                 }
             }
         }
+        // A VMAP break's end: once a session, after its ads.
+        for target in prepared.breakEnd {
+            if let index = keys.firstIndex(of: FleetTally.key(event: target.event, source: target.source.description, template: target.url)) {
+                expected[index] += sessions
+            }
+        }
         // A session whose media is not ready in time fires the ad's Error URLs (402) instead.
         if failedToLoad > 0 {
             for target in prepared.plan.ad?.errorURLs.map(AdPreparation.errorTarget) ?? [] {
@@ -145,6 +151,7 @@ extension FleetRunner {
         for beacons in prepared.plan.steps.preludeBeacons {
             for target in beacons.targets { add(target, ad: nil, sessions) }
         }
+        for target in prepared.breakEnd { add(target, ad: nil, sessions) }
         let offsets = targets.map { item -> Double? in
             guard item.target.event == "progress", let part = prepared.pod.first(where: { $0.place.index == item.ad && $0.plays }), let plan = part.plan.playback?.plan else { return nil }
             return plan.progress.first { $0.targets.contains { $0.url == item.target.url } }?.at.seconds

@@ -27,6 +27,11 @@ extension FleetRunner {
         }
         let result = await SessionCore(environment: sessionEnvironment).run(adBreak, script: scenario.script, clock: sessionEnvironment.playbackClock(.virtual),
                                                                             step: &step, outputs: outputs)
+        if !prepared.breakEnd.isEmpty {
+            // A VMAP break's end, when its ads are over.
+            let end = max(result.playback?.clock ?? .zero, result.ads.compactMap(\.end).max() ?? .zero)
+            await SessionCore(environment: sessionEnvironment).submit(step.fire(prepared.breakEnd, errorCode: nil, reason: nil, playhead: nil, clock: end), outputs)
+        }
         tally.finished(scenario, network: network.map { configuration.networkMix!.shares[$0].profile.name }, report: result.playback, hold: room.hold)
     }
 

@@ -5,7 +5,8 @@ extension FleetRunner {
     /// A fleet's tracking URLs, each with the pod place of the ad it belongs to (nil for a single ad and for what
     /// fires before a pod): a pod's are its prelude's, then each ad's in play order.
     static func targets(of ad: FleetAd, withErrors: Bool = false) -> [(target: TrackingPlan.Target, ad: Int?)] {
-        guard !ad.pod.isEmpty else { return targets(of: ad.plan, withErrors: withErrors).map { ($0, nil) } }
+        let breakEnd = ad.breakEnd.map { (target: $0, ad: Int?.none) }
+        guard !ad.pod.isEmpty else { return targets(of: ad.plan, withErrors: withErrors).map { ($0, nil) } + breakEnd }
         var seen: Set<FleetTally.Key> = []
         var all = targets(of: ad.plan).map { (target: $0, ad: Int?.none) }
         for part in ad.pod {
@@ -13,7 +14,7 @@ extension FleetRunner {
                 all.append((target, part.place.index))
             }
         }
-        return all
+        return all + breakEnd
     }
 
     /// The report row of the reward callback (`--reward-callback`): sent by the ad that grants the reward (a pod's

@@ -23,6 +23,9 @@ public struct FleetRunner: Sendable {
         self.environment = environment ?? .live(configuration.session, pooledBeacons: true)
     }
 
+    /// Whether `run` shuts the environment down at its end (a VMAP fleet runs one fleet a break on one environment).
+    var shutsDownEnvironment = true
+
     /// Runs the fleet. Returns the report, or the error that kept any session from playing (no ad, no playable
     /// media), with the warnings met on the way. Either way every session fires what a single session of the tag
     /// fires (a failed ad's Error URLs included).
@@ -47,7 +50,7 @@ public struct FleetRunner: Sendable {
                 result = .failure(FleetFailure(error: SessionError(kind: .media, code: .mediaFileDisplay, message: "the media did not play"), warnings: ad.warnings))
             }
         }
-        await environment.shutdown()
+        if shutsDownEnvironment { await environment.shutdown() }
         return result
     }
 
@@ -57,6 +60,18 @@ public struct FleetRunner: Sendable {
     }
 
     private func prepare() async -> Result<FleetAd, PreparationFailure> {
+        // A VMAP break's own tracking: breakStart before its ads (what fires before them, once a session), breakEnd
+        // after them; a break whose ads cannot play fires neither.
+        await prepareAd().map { ad in
+            guard let tracking = configuration.breakTracking else { return ad }
+            var ad = ad
+            ad.plan.steps.insert(.fire(tracking.start, errorCode: nil, reason: nil, facts: nil), at: 0)
+            ad.breakEnd = tracking.end
+            return ad
+        }
+    }
+
+    private func prepareAd() async -> Result<FleetAd, PreparationFailure> {
         let prepared = await AdPreparation(configuration: configuration.session, environment: environment).prepare(.play)
         if !prepared.pod.isEmpty { return await preparePod(prepared) }
         var plan = prepared.adBreak.turns.first?.plan ?? SessionPlan(steps: [])

@@ -45,15 +45,21 @@ struct VMAPBreakPlayer {
         return mix.next()
     }
 
-    /// Asks for the break's ads and opens their media (`inspect`: as `purpose` says).
-    func prepare(_ slot: VMAPSchedule.Slot, number: Int, purpose: AdPreparation.Purpose = .play) async -> Prepared {
+    /// What asking for a break's ads means: not asking (this player does not play it, or it names nothing to ask),
+    /// or a session of the break's configuration (its tag the `AdTagURI`, or the VMAP's own URL answered with the
+    /// inline VAST).
+    enum Request {
+        case notRequested(VMAPBreakReport.Outcome, VMAPError)
+        case request(SessionConfiguration, tagURL: String?)
+    }
+
+    func request(_ slot: VMAPSchedule.Slot, number: Int) -> Request {
         let adBreak = document.breaks[slot.breakIndex]
         guard adBreak.isLinear else {
             return .notRequested(.skipped, VMAPError(.breakType, "breakType \"\(adBreak.breakTypes.joined(separator: ","))\": vplay plays linear breaks (a linear, rewarded player shows no nonlinear or display ads); not requested"))
         }
         guard let source = adBreak.source else { return .notRequested(.failed, VMAPError(.adResponse, "the break has no usable AdSource")) }
         var breakConfiguration = configuration(for: slot, number: number)
-        var tagURL: String?
         switch source.content {
         case let .custom(_, templateType):
             return .notRequested(.skipped, VMAPError(.templateType, "CustomAdData (templateType \"\(templateType)\") is reported, not played"))
@@ -69,14 +75,30 @@ struct VMAPBreakPlayer {
                 return .notRequested(.failed, VMAPError(.retrieval, "AdTagURI \"\(written)\" is not an http(s) URL; not requested"))
             }
             breakConfiguration.tag = url.absoluteString
-            tagURL = breakConfiguration.tag
+            return .request(breakConfiguration, tagURL: breakConfiguration.tag)
         case let .inlineVAST(data, _):
             // The inline document answers for the VMAP's own URL: its relative URLs resolve where the VMAP's do.
             let key = TagLoader(configuration: breakConfiguration, environment: environment).source().tagURL
             breakConfiguration.replayDocuments.insert(RecordedTag(url: key, tag: FetchedTag(data: data)), at: 0)
+            return .request(breakConfiguration, tagURL: nil)
         }
-        let prepared = await AdPreparation(configuration: breakConfiguration, environment: environment).prepare(purpose)
-        return .requested(prepared, breakConfiguration, tagURL: tagURL, failure: Self.responseFailure(prepared.resolution))
+    }
+
+    /// Asks for the break's ads and opens their media (`inspect`: as `purpose` says).
+    func prepare(_ slot: VMAPSchedule.Slot, number: Int, purpose: AdPreparation.Purpose = .play) async -> Prepared {
+        switch request(slot, number: number) {
+        case let .notRequested(outcome, error): return .notRequested(outcome, error)
+        case let .request(breakConfiguration, tagURL):
+            let prepared = await AdPreparation(configuration: breakConfiguration, environment: environment).prepare(purpose)
+            return .requested(prepared, breakConfiguration, tagURL: tagURL, failure: Self.responseFailure(prepared.resolution))
+        }
+    }
+
+    /// The break's own tracking of `event` (breakStart, breakEnd) as targets.
+    func targets(_ event: String, of slot: VMAPSchedule.Slot) -> [TrackingPlan.Target] {
+        document.breaks[slot.breakIndex].tracking.filter { $0.event == event }.map {
+            TrackingPlan.Target(event: event, url: $0.url.trimmingCharacters(in: .whitespacesAndNewlines), source: .vmapBreak(index: slot.breakIndex + 1))
+        }
     }
 
     /// `templateType` values that name VAST (VMAP 1.0.1: vast1, vast2, vast3; VAST 4 by extension); empty is taken as

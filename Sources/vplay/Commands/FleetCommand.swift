@@ -18,7 +18,9 @@ struct FleetCommand: AsyncParsableCommand {
             pause at 5-95 % for 0.5-10 s; click at 5-95 % with the click-through open 1-10 s; skip between the skip \
             offset and the end (refused on a non-skippable ad); close at 2-98 %. Session i's scenario and seeds \
             depend only on --seed and i, so --shard K/N runs exactly the sessions an unsharded run gives those \
-            indices, and `vplay merge` adds shard reports up to the unsharded one.
+            indices, and `vplay merge` adds shard reports up to the unsharded one. A VMAP document (--vmap, or \
+            given to --vast) runs one fleet a break, of the viewers --watch-mix says reach it, each session firing \
+            the break's breakStart and breakEnd (docs/guides/vmap.md).
 
             Exit codes: 0 every beacon sent as the scenarios imply (and, with a sink, received as sent); 1 a count \
             differs; 2 usage error; 3 ad error; 4 media error; 5 beacon delivery failures (with \
@@ -29,6 +31,16 @@ struct FleetCommand: AsyncParsableCommand {
     @OptionGroup var tag: TagOptions
 
     @OptionGroup var pods: PodOptions
+
+    @OptionGroup(title: "VMAP") var content: VMAPOptions
+
+    @Option(help: ArgumentHelp("VMAP: how far the viewers watch the content, as weights: end (to contentComplete, post-roll included), N% of it, or N seconds (default end:1, everyone to the end).", valueName: "POINT:WEIGHT,..."),
+            transform: Self.watchMix)
+    var watchMix: WatchMix?
+
+    @Sendable static func watchMix(_ text: String) throws -> WatchMix {
+        do { return try WatchMix(parsing: text) } catch { throw ValidationError(error.description) }
+    }
 
     @OptionGroup var verification: VerificationOptions
 
@@ -110,7 +122,8 @@ struct FleetCommand: AsyncParsableCommand {
     }
 
     func validate() throws {
-        try tag.requireVAST("fleet")
+        if content.contentScript != nil { throw ValidationError("--content-script: a fleet's viewers watch the content as --watch-mix says") }
+        if tag.vmap != nil, shard != nil { throw ValidationError("--shard: a VMAP fleet runs whole (vplay merge adds up fleet reports of one tag)") }
         try sink.validate(dryRun: dryRun)
         if tag.bandwidth == .auto {
             throw ValidationError("--bandwidth auto chooses by a simulated network's rate; fleet does not simulate networks yet (run and inspect do: --network)")
@@ -152,14 +165,23 @@ struct FleetCommand: AsyncParsableCommand {
         // any session plays (as `run` does).
         let outputs = [("--report", report), ("--junit", junit), ("--progress", progress)] + tag.outputs + rewardCallback.outputs
         let progressLog = try progress.map { path in try FleetProgressLog(path: path) }
+        let mode: VMAPSessionRunner.Mode = tag.vmap != nil ? .vmap : .detect
+        let playback = content.playback, watchMix = self.watchMix ?? .toTheEnd
         let fleet = Task {
-            await FleetRunner(configuration: configuration).run(onProgress: { bar.draw($0); progressLog?.write($0) },
-                                                                admitMedia: { RunCommand.mediaClash($0, outputs: outputs) ?? keys.write() })
+            await VMAPFleetRunner(configuration: configuration, playback: playback, watchMix: watchMix, mode: mode)
+                .run(onProgress: { bar.draw($0); progressLog?.write($0) }, admitMedia: { RunCommand.mediaClash($0, outputs: outputs) ?? keys.write() })
         }
         signals.onFirst { fleet.cancel() }
-        let result = await fleet.value
+        let outcome = await fleet.value
         bar.clear()
         progressLog?.close()
+        let result: Result<FleetReport, FleetFailure>
+        switch outcome {
+        case let .vmap(report):
+            try finish(report, keys: keys, signal: signals.received, started: started, seconds: startedAt.duration(to: wall.now).seconds)
+            return
+        case let .vast(value): result = value
+        }
         switch result {
         case let .failure(failure) where failure.error.kind == .usage:
             // The command line asked for what cannot be: an output over the media, a --media-file the ad lacks.

@@ -9,7 +9,7 @@ struct TagOptions: ParsableArguments {
     @Option(name: .customLong("vast"), help: ArgumentHelp("The VAST tag: a file path or an http(s) URL (run plays a VMAP document given here as VMAP).", valueName: "path|url"), completion: .file())
     var vastOption: String?
 
-    @Option(help: ArgumentHelp("run and inspect: a VMAP document (file or http(s) URL); its ad breaks play as pods on a simulated content clock (docs/guides/vmap.md).", valueName: "path|url"),
+    @Option(help: ArgumentHelp("run, inspect and fleet: a VMAP document (file or http(s) URL); its ad breaks play as pods on a simulated content clock (docs/guides/vmap.md).", valueName: "path|url"),
             completion: .file())
     var vmap: String?
 

@@ -25,3 +25,13 @@ extension SessionRun {
     /// The planned beacons of break `number` (its ads' and its own), in order.
     public func beacons(inBreak number: Int) -> [PlannedBeacon] { planned.filter { $0.adBreak == number } }
 }
+
+extension SessionKit {
+    /// A VMAP fleet in process, on the kit's doubles.
+    public func vmapFleet(_ configuration: FleetConfiguration, playback: VMAPPlayback = VMAPPlayback(), watchMix: WatchMix = .toTheEnd,
+                          mode: VMAPSessionRunner.Mode = .vmap) async -> (VMAPFleetRunner.Outcome, sent: [String]) {
+        let (environment, transport) = environment(configuration.session)
+        let outcome = await VMAPFleetRunner(configuration: configuration, playback: playback, watchMix: watchMix, mode: mode, environment: environment).run()
+        return (outcome, transport.urls)
+    }
+}

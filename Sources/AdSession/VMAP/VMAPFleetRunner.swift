@@ -1,0 +1,113 @@
+import Foundation
+import Primitives
+import VAST
+
+/// A fleet over a VMAP document (`vplay fleet --vmap DOC`): each viewer watches the content to a point drawn from
+/// `--watch-mix`, so each break is reached by the viewers who watch that far; each break then runs as a fleet of its
+/// viewers through the same `FleetRunner` (its ads resolved and decoded once, every session on the session core,
+/// the oracle's expected counts, the sink's reconciliation), each session firing the break's `breakStart` before its
+/// ads and `breakEnd` after them. A VAST document given to `--vast` runs as the one-tag fleet it is.
+public struct VMAPFleetRunner: Sendable {
+    public let configuration: FleetConfiguration
+    public let playback: VMAPPlayback
+    public let watchMix: WatchMix
+    public let mode: VMAPSessionRunner.Mode
+    public let environment: SessionEnvironment
+
+    public init(configuration: FleetConfiguration, playback: VMAPPlayback = VMAPPlayback(), watchMix: WatchMix = .toTheEnd, mode: VMAPSessionRunner.Mode,
+                environment: SessionEnvironment? = nil) {
+        self.configuration = configuration
+        self.playback = playback
+        self.watchMix = watchMix
+        self.mode = mode
+        self.environment = environment ?? .live(configuration.session, pooledBeacons: true)
+    }
+
+    /// A VAST tag's fleet, or a VMAP document's.
+    public enum Outcome: Sendable {
+        case vast(Result<FleetReport, FleetFailure>)
+        case vmap(VMAPFleetReport)
+    }
+
+    public func run(onProgress: @escaping @Sendable (FleetProgress) -> Void = { _ in },
+                    admitMedia: @escaping @Sendable (String) -> String? = { _ in nil }) async -> Outcome {
+        let loaded = await VMAPDocumentLoader(configuration: configuration.session, environment: environment).load(requireVMAP: mode == .vmap)
+        switch loaded {
+        case let .vast(url, fetched, elapsed):
+            var environment = environment
+            if let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
+                let answer = fetched.map { tag in
+                    var tag = tag
+                    tag.recordedElapsed = tag.recordedElapsed ?? elapsed
+                    return tag
+                }.mapError { error in
+                    var error = error
+                    error.recordedElapsed = elapsed
+                    return error
+                }
+                environment.tagFetcher = PrefetchedTagFetcher(url: url, answer: answer, next: environment.tagFetcher)
+            }
+            return .vast(await FleetRunner(configuration: configuration, environment: environment).run(onProgress: onProgress, admitMedia: admitMedia))
+        case let .failed(error, _):
+            var report = emptyReport(contentDuration: .zero)
+            report.error = VMAPFleetReport.Failure(code: error.code.rawValue, message: error.message)
+            await environment.shutdown()
+            return .vmap(report)
+        case let .vmap(document, url):
+            let stopwatch = environment.networkClock.stopwatch()
+            var report = await play(document, url: url, onProgress: onProgress, admitMedia: admitMedia)
+            report.seconds = stopwatch().seconds
+            await environment.shutdown()
+            return .vmap(report)
+        }
+    }
+
+    private func emptyReport(contentDuration: Duration) -> VMAPFleetReport {
+        VMAPFleetReport(tag: configuration.session.tag, sessions: configuration.sessions, seed: configuration.session.seed, mix: configuration.mix.description,
+                        watchMix: watchMix.description, contentDuration: contentDuration.seconds, contentDurationGiven: playback.contentDuration != nil)
+    }
+
+    private func play(_ document: VMAPDocument, url: URL, onProgress: @escaping @Sendable (FleetProgress) -> Void,
+                      admitMedia: @escaping @Sendable (String) -> String?) async -> VMAPFleetReport {
+        let duration = playback.contentDuration ?? VMAPSchedule.defaultContentDuration(document)
+        let schedule = VMAPSchedule(document, contentDuration: duration)
+        var report = emptyReport(contentDuration: duration)
+        report.notes = VMAPNotes.findings(document, schedule: schedule, playback: playback, contentDuration: duration).map(\.description)
+        let seed = configuration.session.seed
+        let points = configuration.shard.indices(of: configuration.sessions).map { watchMix.draw(index: $0, seed: seed) }
+        let player = VMAPBreakPlayer(configuration: configuration.session, environment: environment, document: document, documentURL: url)
+        for (offset, slot) in schedule.slots.enumerated() where !Task.isCancelled {
+            let number = offset + 1
+            let reach = points.filter { watchMix.reaches(share: $0, slot: slot, contentDuration: duration) }.count
+            var entry = VMAPFleetReport.Break(number: number, adBreak: slot.breakIndex + 1, occurrence: slot.occurrence,
+                                              timeOffset: document.breaks[slot.breakIndex].timeOffsetText, contentTime: slot.time.seconds,
+                                              position: slot.position, reach: reach, outcome: "notReached")
+            switch player.request(slot, number: number) {
+            case let .notRequested(outcome, error):
+                entry.outcome = outcome.rawValue
+                entry.error = VMAPFleetReport.Failure(code: error.code.rawValue, message: error.message)
+            case let .request(breakConfiguration, _) where reach > 0:
+                var fleet = configuration
+                fleet.session = breakConfiguration
+                fleet.sessions = reach
+                fleet.shard = .whole
+                fleet.breakTracking = .init(start: player.targets("breakStart", of: slot), end: player.targets("breakEnd", of: slot))
+                var runner = FleetRunner(configuration: fleet, environment: environment)
+                runner.shutsDownEnvironment = false
+                switch await runner.run(onProgress: onProgress, admitMedia: admitMedia) {
+                case let .success(breakReport):
+                    entry.outcome = "played"
+                    entry.report = breakReport
+                case let .failure(failure):
+                    entry.outcome = "failed"
+                    entry.error = VMAPFleetReport.Failure(code: failure.error.code.rawValue, message: failure.error.message)
+                    entry.report = failure.report
+                }
+            case .request:
+                break
+            }
+            report.breaks.append(entry)
+        }
+        return report
+    }
+}

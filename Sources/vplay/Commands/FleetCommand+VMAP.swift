@@ -1,0 +1,43 @@
+import AdSession
+import ArgumentParser
+import Foundation
+import Primitives
+
+extension FleetCommand {
+    /// A VMAP fleet's end: the report written (`--report`, `--junit`), the summary or the JSON printed, and the exit
+    /// code — 3 when the document cannot play or a break's ads could not be had, 1 when a break's counts differ from
+    /// its oracle's (or the sink's), 5 with `--fail-on-beacon-errors` when beacons failed.
+    func finish(_ result: VMAPFleetReport, keys: RewardCallbackOptions.KeysOnce, signal: Int32?, started: Date, seconds: Double) throws {
+        let data = try result.json()
+        var failures = FleetReport.write(data, to: report)
+        if let junit {
+            let suite = JUnitReport.Suite(
+                name: "fleet \(tag.vast)", command: "fleet", subject: tag.vast, cases: JUnitReport.vmapFleetCases(result), started: started,
+                hostname: ProcessInfo.processInfo.hostName, seconds: seconds,
+                properties: [("vmap", tag.vast), ("sessions", "\(result.sessions)"), ("seed", "\(result.seed)"), ("mix", result.mix),
+                             ("watchMix", result.watchMix), ("vplay", VPlayVersion.current)])
+            do { try OutputFile.write(JUnitReport.xml(suite), to: junit, option: "--junit") } catch { failures.append("\(error)") }
+        }
+        if let keyFailure = keys.write() { failures.append(keyFailure) }
+        if json { StandardStreams.print(String(decoding: data, as: UTF8.self)) } else { StandardStreams.say(VMAPFleetText.summary(result)) }
+        var code: Int32 = 0
+        var reason: String?
+        let failed = result.breaks.first { $0.outcome == "failed" }
+        if let signal {
+            code = 128 + signal
+        } else if let error = result.error {
+            code = ExitCode.adError.rawValue
+            reason = "VMAP \(error.code): \(error.message)"
+        } else if let failed {
+            code = ExitCode.adError.rawValue
+            reason = "VMAP break \(failed.number) (\(failed.timeOffset)) cannot play" + (failed.error.map { ": \($0.code) \($0.message)" } ?? "")
+        } else if !result.checksPass {
+            code = ExitCode.expectationFailed.rawValue
+            reason = "a break's fleet did not send the beacons its oracle expected, or the sink did not receive them"
+        } else if beacon.failOnBeaconErrors, result.breaks.contains(where: { !($0.report?.population.failures.isEmpty ?? true) }) {
+            code = ExitCode.beaconFailures.rawValue
+            reason = "beacons failed (--fail-on-beacon-errors)"
+        }
+        try CommandOutputs.exit(code, failures: failures, signalled: signal != nil, reason: reason)
+    }
+}

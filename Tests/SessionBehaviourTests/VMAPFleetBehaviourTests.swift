@@ -1,0 +1,63 @@
+import AdSession
+import Foundation
+import Testing
+import TestSupport
+
+/// VMAP fleets (issue 41, item 5) in process: each viewer watches to a point drawn from the watch mix, each break is
+/// reached by those who watch that far, and each break's fleet sends what its oracle expects — its ads' beacons and
+/// the break's own breakStart and breakEnd, once a viewer.
+@Suite struct VMAPFleetBehaviourTests {
+    typealias D = VMAPDocuments
+    static let vmapURL = "https://ads.example/vmap.xml"
+
+    @Test func eachBreak_isReachedByTheViewersWhoWatchThatFar_andSendsWhatItsOracleExpects() async throws {
+        var kit = SessionKit()
+        kit.tag(Self.vmapURL, D.vmap(D.adBreak("start", "pre", source: D.inline(D.vast(D.ad("a-pre")))),
+                                     D.adBreak("00:00:10", "mid", source: D.inline(D.vast(D.ad("a-mid")))),
+                                     D.adBreak("end", "post", source: D.inline(D.vast(D.ad("a-post"))))))
+        try kit.media(D.clip, clip: "clip-5s-video-only.mp4")
+        let watchMix = try WatchMix(parsing: "end:1,5:1,50%:1")
+        var fleet = FleetConfiguration(session: kit.configuration(Self.vmapURL), sessions: 60, mix: try FleetMix(parsing: "complete:3,skip:1,close:1"))
+        fleet.concurrency = 4
+        let (outcome, sent) = await kit.vmapFleet(fleet, playback: VMAPPlayback(contentDuration: .seconds(30)), watchMix: watchMix)
+        guard case let .vmap(report) = outcome else { Issue.record("not a VMAP fleet: \(outcome)"); return }
+        // Who watches how far, viewer by viewer: to the end, 5 s (the pre-roll only), 15 s (half: the mid-roll too).
+        let points = (0..<60).map { watchMix.draw(index: $0, seed: 1) }
+        let toTheEnd = points.filter { $0 == 0 }.count, pastTen = points.filter { $0 != 1 }.count
+        #expect(toTheEnd > 0 && toTheEnd < pastTen && pastTen < 60)
+        #expect(report.breaks.map(\.reach) == [60, pastTen, toTheEnd])
+        #expect(report.breaks.map(\.outcome) == ["played", "played", "played"])
+        for item in report.breaks {
+            let breakReport = try #require(item.report)
+            #expect(breakReport.population.scenarios.values.reduce(0, +) == item.reach)
+            for row in breakReport.population.beacons {
+                #expect(row.sent == row.expected, "break \(item.number) \(row.event) \(row.template): sent \(row.sent), expected \(row.expected)")
+            }
+            let edges = breakReport.population.beacons.filter { $0.event == "breakStart" || $0.event == "breakEnd" }
+            #expect(edges.map(\.event) == ["breakStart", "breakEnd"] && edges.allSatisfy { $0.expected == item.reach })
+        }
+        #expect(report.checksPass)
+        // Every break's own tracking went out once a viewer who reached it, with its position.
+        #expect(sent.filter { $0.hasPrefix("https://t.example/mid/breakStart?bp=2&") }.count == pastTen)
+        #expect(sent.filter { $0.hasPrefix("https://t.example/post/breakEnd?") }.count == toTheEnd)
+        #expect(sent.filter { $0.hasPrefix("https://t.example/a-post/impression?bp=3&cp=00%3A00%3A30.000") }.count == toTheEnd)
+    }
+
+    @Test func aVASTTagGivenToTheDetectingFleet_runsAsTheOneTagFleetItIs() async throws {
+        var kit = SessionKit()
+        kit.tag(Self.vmapURL, D.vast(D.ad("plain")))
+        try kit.media(D.clip, clip: "clip-5s-video-only.mp4")
+        let fleet = FleetConfiguration(session: kit.configuration(Self.vmapURL, dryRun: true), sessions: 5, mix: try FleetMix(parsing: "complete:1"))
+        let (outcome, _) = await kit.vmapFleet(fleet, mode: .detect)
+        guard case let .vast(.success(report)) = outcome else { Issue.record("not a VAST fleet: \(outcome)"); return }
+        #expect(report.checks.sentAsExpected && report.fleet.sessions == 5)
+        #expect(kit.tagRequests.withLock { $0 } == [Self.vmapURL])
+    }
+
+    @Test func watchMixes_parseEveryPointForm_andRefuseOthers() throws {
+        #expect(try WatchMix(parsing: "end:60,50%:25,30:15").description == "end:60,50%:25,30:15")
+        for bad in ["end", "101%:1", "-3:1", "x:1", "end:1,end:2", "end:0"] {
+            #expect(throws: WatchMix.ParseError.self, "\(bad)") { try WatchMix(parsing: bad) }
+        }
+    }
+}
