@@ -48,6 +48,27 @@ import TestSupport
         #expect((summary["sink"] as? [String: Any])?["matched"] as? Int == beacons.count)
     }
 
+    /// A VMAP run stopped during the content between breaks (real time; the app in the background from content 1 s for
+    /// 3,000 s, so the signal surely comes before the mid-roll on any machine): the break that played
+    /// is reported and reconciled, no later break starts, and the summary says interrupted with the schedule so far.
+    @Test(.hangLimit)
+    func sigint_duringTheContentOfAVMAPRun_keepsTheBreakThatPlayed_andExits130() async throws {
+        let running = try RunningVPlay(["--vmap", Repo.media("vmap/demo.xml"), "--sink", "--json", "--clock", "realtime", "--speed", "10",
+                                        "--content-script", "background@1=3000"], in: try TemporaryFolder(), killAfter: .seconds(100))
+        try await running.waitForOutput(containing: #""kind":"break""#)
+        running.child.signal(SIGINT)
+        let exit = await running.exit.value
+        #expect(!exit.killed && exit.status == 130, "stderr: \(running.errors)")
+        let lines = try jsonLines(running.stdout.path)
+        #expect(lines.filter { $0["kind"] as? String == "break" }.map { $0["outcome"] as? String } == ["played"])
+        let beacons = lines.filter { $0["kind"] as? String == "beacon" }
+        let reconciliation = try #require(lines.first { $0["kind"] as? String == "reconciliation" })
+        #expect(reconciliation["matched"] as? Int == beacons.count && beacons.count >= 8, "\(reconciliation)")
+        let summary = try #require(lines.last)
+        #expect(summary["outcome"] as? String == "interrupted" && summary["exitCode"] as? Int == 130)
+        #expect(((summary["vmap"] as? [String: Any])?["breaks"] as? [Any])?.count == 1)
+    }
+
     /// The first signal starts an orderly stop that cannot finish (stdout is a pipe nobody reads, already full, so
     /// writing the summary blocks); a second signal after the 1 s echo grace (`SignalWatch.grace`) exits at once
     /// with 128 + its number. The test signals again every 250 ms until the exit: those within the grace are taken

@@ -91,7 +91,8 @@ extension VMAPBreakPlayer {
             for (error, at) in errors { await fail(VMAPBreakReport.Failure(code: error.code.rawValue, message: error.message), at: start + at) }
         }
         if plays { await submit(tracking.fire("breakEnd", at: end)) }
-        report.outcome = report.adsPlayed > 0 ? .played : .failed
+        // A signal before any ad of it played: the break was not reached, it did not fail.
+        report.outcome = report.adsPlayed > 0 ? .played : Task.isCancelled ? .notReached : .failed
         report.beacons = beacons
         return report
     }

@@ -65,7 +65,7 @@ struct VMAPSession {
             let request = Task { Handover(prepared: await player.prepare(slot, number: number)) }
             if let seek = await timeline.advance(to: due) {
                 // Its ads were asked for; the seek decides whether it plays (the last break passed does).
-                _ = await request.value
+                _ = await withTaskCancellationHandler { await request.value } onCancel: { request.cancel() }
                 timeline.number -= 1
                 for passed in timeline.seeked(seek) {
                     var passedReport = passedReport(passed, player: player, timeline: &timeline)
@@ -76,7 +76,8 @@ struct VMAPSession {
             }
             // A post-roll is due at the content's end.
             if slot.position == 3, !timeline.reachedEnd { timeline.markEnd() }
-            let prepared = await request.value.prepared
+            // A signal while the ads load stops their loading too (the request is a task of its own).
+            let prepared = await withTaskCancellationHandler { await request.value.prepared } onCancel: { request.cancel() }
             timeline.handled.insert(index)
             if slot.position == 3, !timeline.contentCompleted {
                 report.outcome = .withheld
