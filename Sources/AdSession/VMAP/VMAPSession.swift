@@ -29,10 +29,8 @@ struct VMAPSession {
         let schedule = VMAPSchedule(document, contentDuration: duration)
         var run = VMAPRunReport(version: document.version, namespace: document.namespace, contentDuration: duration,
                                 contentDurationGiven: playback.contentDuration != nil, breakPrefetch: playback.breakPrefetch)
-        for finding in VMAPNotes.findings(document, schedule: schedule, playback: playback, contentDuration: duration) {
-            run.notes.append(finding.description)
-            await outlet.tally.send(.warning(finding.description))
-        }
+        run.notes = VMAPNotes.findings(document, schedule: schedule, playback: playback, contentDuration: duration).map(\.description)
+        for note in run.notes { await outlet.tally.send(.warning(note)) }
         var timeline = VMAPTimeline(slots: schedule.slots, script: playback.contentScript, contentDuration: duration,
                                     clock: environment.playbackClock(configuration.clock))
         let player = VMAPBreakPlayer(configuration: configuration, environment: environment, document: document, documentURL: documentURL)
@@ -49,6 +47,7 @@ struct VMAPSession {
                     for passed in timeline.seeked(seek) { await finish(passedReport(passed, player: player, timeline: &timeline)) }
                     continue
                 }
+                if Task.isCancelled { break }
                 timeline.markEnd()
                 continue
             }
@@ -61,6 +60,8 @@ struct VMAPSession {
                 for passed in timeline.seeked(seek) { await finish(passedReport(passed, player: player, timeline: &timeline)) }
                 continue
             }
+            // A signal while the content played: nothing more is asked for.
+            if Task.isCancelled { break }
             report.requestedAt = timeline.now.content
             let request = Task { Handover(prepared: await player.prepare(slot, number: number)) }
             if let seek = await timeline.advance(to: due) {
@@ -73,6 +74,10 @@ struct VMAPSession {
                     await finish(passedReport)
                 }
                 continue
+            }
+            if Task.isCancelled {
+                request.cancel()
+                break
             }
             // A post-roll is due at the content's end.
             if slot.position == 3, !timeline.reachedEnd { timeline.markEnd() }
@@ -92,17 +97,22 @@ struct VMAPSession {
             await finish(played)
         }
         if !Task.isCancelled {
-            for index in timeline.unreached() {
-                timeline.number += 1
-                var report = player.report(schedule.slots[index], number: timeline.number)
-                report.outcome = .notReached
-                await finish(report)
-            }
+            for report in unreached(&timeline, player: player) { await finish(report) }
         }
         timeline.closeSpan()
         run.content = timeline.spans
         run.contentComplete = timeline.contentCompleteAt
         return run
+    }
+
+    /// The breaks never met (mid-rolls past an early `contentComplete`), numbered after the rest.
+    private func unreached(_ timeline: inout VMAPTimeline, player: VMAPBreakPlayer) -> [VMAPBreakReport] {
+        timeline.unreached().map { index in
+            timeline.number += 1
+            var report = player.report(timeline.slots[index], number: timeline.number)
+            report.outcome = .notReached
+            return report
+        }
     }
 
     /// A break's preparation handed from the task that asked for its ads while the content played (its media
