@@ -184,3 +184,59 @@ import TestSupport
         }
     }
 }
+
+/// `vplay audit --vmap`: a capture of a VMAP session judged break by break, split by each break's own tracking.
+@Suite(.hangLimit) struct VMAPAuditTests {
+    /// The HAR a perfect player of the demo VMAP would capture: every beacon of a dry run, sent at its session time.
+    static func perfectCapture(dropping drop: (String) -> Bool = { _ in false }) async throws -> (TemporaryFolder, String) {
+        let run = try await vplay(["--vmap", "media/vmap/demo.xml", "--dry-run", "--json", "--now", "2026-01-01T00:00:00Z"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let start = 1_767_225_600_000.0
+        let entries: [[String: Any]] = run.lines.filter { $0["kind"] as? String == "beacon" }.compactMap { beacon in
+            guard let url = beacon["url"] as? String, let clock = beacon["clock"] as? Double, !drop(url) else { return nil }
+            let date = Date(timeIntervalSince1970: (start + clock * 1000) / 1000)
+            return ["startedDateTime": ISO8601DateFormatter.withFractions.string(from: date), "time": 1,
+                    "request": ["method": "GET", "url": url, "httpVersion": "HTTP/1.1", "headers": [Any](), "queryString": [Any](), "cookies": [Any](), "headersSize": -1, "bodySize": 0],
+                    "response": ["status": 204, "statusText": "No Content", "httpVersion": "HTTP/1.1", "headers": [Any](), "cookies": [Any](),
+                                 "content": ["size": 0, "mimeType": "image/gif"], "redirectURL": "", "headersSize": -1, "bodySize": 0],
+                    "cache": [String: Any](), "timings": ["send": 0, "wait": 1, "receive": 0]]
+        }
+        let folder = try TemporaryFolder()
+        let data = try JSONSerialization.data(withJSONObject: ["log": ["version": "1.2", "creator": ["name": "test", "version": "1"], "entries": entries]])
+        return (folder, try folder.write("capture.har", data))
+    }
+
+    @Test func aPerfectCapture_passesEveryBreak_andALostMidpointFailsOnlyItsBreak() async throws {
+        let (folder, har) = try await Self.perfectCapture()
+        let report = folder.url.appendingPathComponent("audit.json").path
+        let good = try await vplay(["audit", "--vmap", "media/vmap/demo.xml", "--har", har, "--report", report])
+        #expect(good.status == 0, "\(good.stdout)\n\(good.stderr)")
+        #expect(good.stdout.contains("3 of 3 breaks reached"), "\(good.stdout)")
+        let errors = try await JSONSchemaCheck.validate([.init(report, schema: "audit-vmap.schema.json")])
+        #expect(errors.isEmpty, "\(errors)")
+
+        let (lossyFolder, lossy) = try await Self.perfectCapture { $0.contains("/midpoint?ad=vmap-demo-mid") }
+        let bad = try await vplay(["audit", "--vast", "media/vmap/demo.xml", "--har", lossy, "--json"])
+        withExtendedLifetime(lossyFolder) {}
+        #expect(bad.status == 1 && bad.stderr.contains("audit checks failed in break 2"), "\(bad.stderr)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(bad.stdout.utf8)) as? [String: Any])
+        let breaks = try #require(document["breaks"] as? [[String: Any]])
+        #expect(breaks.map { $0["passed"] as? Bool } == [true, false, true])
+    }
+
+    @Test func aViewerWhoLeftAfterThePreRoll_isNotFailedForTheBreaksNeverReached() async throws {
+        let (folder, har) = try await Self.perfectCapture { $0.contains("vmap-demo-mid") || $0.contains("vmap-demo-post") || $0.contains("break=midroll") || $0.contains("break=postroll") }
+        let run = try await vplay(["audit", "--vmap", "media/vmap/demo.xml", "--har", har])
+        withExtendedLifetime(folder) {}
+        #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
+        #expect(run.stdout.contains("1 of 3 breaks reached") && run.stdout.contains("not reached by the capture"), "\(run.stdout)")
+    }
+}
+
+private extension ISO8601DateFormatter {
+    static var withFractions: ISO8601DateFormatter {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter
+    }
+}

@@ -207,4 +207,22 @@ import VAST
         #expect(String(decoding: data, as: UTF8.self).contains("\"break\":2"))
         #expect(try JSONDecoder().decode(SessionExpectations.self, from: data) == golden)
     }
+
+    @Test func anAuditOfAPlayerThatFiresNoBreakTracking_splitsTheCaptureByEachBreaksAds_andFailsOnlyTheEdges() async throws {
+        let vmap = D.vmap(D.adBreak("start", "pre", source: D.inline(D.vast(D.ad("a-pre")))),
+                          D.adBreak("00:00:10", "mid", source: D.inline(D.vast(D.ad("a-mid")))))
+        let kit = try kit([Self.vmapURL: vmap])
+        let configuration = kit.configuration(Self.vmapURL, dryRun: true)
+        let run = await kit.runVMAP(configuration, playback: VMAPPlayback(contentDuration: .seconds(30)))
+        // What such a player sends: every beacon of the session but the breaks' own, at its session time.
+        let requests = run.planned.filter { !$0.event.hasPrefix("break") }.enumerated().map { offset, beacon in
+            CapturedRequest(url: beacon.url, sentAt: kit.wallStart + beacon.clock.wholeMilliseconds, index: offset + 1)
+        }
+        let inspection = try #require(await VMAPInspector(configuration: configuration, playback: VMAPPlayback(contentDuration: .seconds(30)), mode: .vmap,
+                                                          environment: kit.environment(configuration).0).inspect())
+        let audit = VMAPAudit(inspection: inspection, requests: requests)
+        #expect(audit.breaks.map(\.requests.count) == [2, 2] && audit.unassigned.isEmpty)
+        #expect(audit.breaks.map { $0.audit?.passed } == [true, true])
+        #expect(audit.breaks.map(\.breakStarts) == [0, 0] && audit.breaks.allSatisfy { !$0.edgesHold } && !audit.passed)
+    }
 }

@@ -81,10 +81,17 @@ public struct BeaconAudit: Sendable {
     /// One-shot events of a full play and their share of the duration.
     static let milestones: [(event: String, share: Double)] = [("start", 0), ("firstQuartile", 0.25), ("midpoint", 0.5), ("thirdQuartile", 0.75), ("complete", 1)]
 
+    /// In a VMAP break: the content time it fell at. `[CONTENTPLAYHEAD]` and `[MEDIAPLAYHEAD]` are then the content's
+    /// playhead, checked against it, not the ad's.
+    public var contentTime: Duration?
+
     /// Audits `requests` against the tracking of `inspection`.
-    /// - Parameter tolerance: seconds of slack for timing and playhead checks; 1 by default.
-    public init(inspection: AdInspection, requests: [CapturedRequest], tolerance: Double = 1) {
+    /// - Parameters:
+    ///   - tolerance: seconds of slack for timing and playhead checks; 1 by default.
+    ///   - contentTime: in a VMAP break, the content time the break fell at (`contentTime`).
+    public init(inspection: AdInspection, requests: [CapturedRequest], tolerance: Double = 1, contentTime: Duration? = nil) {
         self.tolerance = tolerance
+        self.contentTime = contentTime
         duration = inspection.media?.exactDuration ?? inspection.ad?.linear?.duration
         let rows = inspection.tracking.filter { $0.event != "clickThrough" }
         let seen = match(requests, to: rows)
@@ -201,7 +208,12 @@ public struct BeaconAudit: Sendable {
         default: expected = nil
         }
         for hit in hits {
-            guard let value = Self.playhead(hit.macros) else { continue }
+            if let contentTime, let written = hit.macros["CONTENTPLAYHEAD"] ?? hit.macros["MEDIAPLAYHEAD"], let value = VASTTime.parseDuration(written) {
+                let ok = abs(value.seconds - contentTime.seconds) <= tolerance
+                findings.append(Finding(check: "playhead.content.\(row.event)", passed: ok,
+                                        detail: "\(row.event) (request \(hit.request.index)) says content playhead \(Self.seconds(value.seconds)) s; the break is at content \(Self.seconds(contentTime.seconds)) s"))
+            }
+            guard let value = Self.playhead(hit.macros, adOnly: contentTime != nil) else { continue }
             if let expected {
                 let ok = abs(value - expected) <= tolerance
                 findings.append(Finding(check: "playhead.\(row.event)", passed: ok,
@@ -234,9 +246,10 @@ public struct BeaconAudit: Sendable {
         }
     }
 
-    /// The playhead a request's macros carry (`[ADPLAYHEAD]`, else `[CONTENTPLAYHEAD]`, `[MEDIAPLAYHEAD]`), seconds.
-    static func playhead(_ macros: [String: String]) -> Double? {
-        for name in ["ADPLAYHEAD", "CONTENTPLAYHEAD", "MEDIAPLAYHEAD"] {
+    /// The playhead a request's macros carry (`[ADPLAYHEAD]`, else `[CONTENTPLAYHEAD]`, `[MEDIAPLAYHEAD]`: around a
+    /// rewarded ad there is no content; `adOnly` in a VMAP break, where there is), seconds.
+    static func playhead(_ macros: [String: String], adOnly: Bool = false) -> Double? {
+        for name in adOnly ? ["ADPLAYHEAD"] : ["ADPLAYHEAD", "CONTENTPLAYHEAD", "MEDIAPLAYHEAD"] {
             if let value = macros[name], let duration = VASTTime.parseDuration(value) { return duration.seconds }
         }
         return nil

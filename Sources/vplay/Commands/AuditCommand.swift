@@ -16,7 +16,9 @@ struct AuditCommand: AsyncParsableCommand {
             time, verdict. Checks: order; quartile timing against the time from start to complete and the media's \
             duration, each quartile's lateness reported, a play whose beacons are bunched failed (when the capture has \
             times and no pause); playhead macros against their event, one before its moment flagged; [ERRORCODE] on \
-            errors. Requests that look like tracking but match nothing are listed (the first 100 in text), not failed.
+            errors. Requests that look like tracking but match nothing are listed (the first 100 in text), not failed. \
+            A VMAP document (--vmap, or given to --vast) is audited break by break, the capture split by each break's \
+            breakStart and breakEnd (docs/guides/vmap.md).
 
             Exit codes: 0 every check holds; 1 a check failed; 2 usage error (or a capture that cannot be read); \
             3 the tag has no ad; 4 its media cannot be opened (the VAST <Duration> is used for timing then).
@@ -53,7 +55,7 @@ struct AuditCommand: AsyncParsableCommand {
     var timeline: String?
 
     func validate() throws {
-        try tag.requireVAST("audit")
+        if tag.vmap != nil, timeline != nil { throw ValidationError("--timeline: an audit of a VMAP session draws no picture yet (each break's is in --report)") }
         let given = [har, log, beacons].compactMap { $0 }
         guard given.count == 1 else { throw ValidationError("give exactly one capture: --har, --log or --beacons") }
         try OptionValue.checkNoClash(outputs: [("--report", report), ("--junit", junit), ("--timeline", timeline)],
@@ -74,6 +76,11 @@ struct AuditCommand: AsyncParsableCommand {
         }
         var configuration = SessionConfiguration(tag: tag.vast)
         tag.apply(to: &configuration)
+        let mode: VMAPSessionRunner.Mode = tag.vmap != nil ? .vmap : .detect
+        if let vmap = await VMAPInspector(configuration: configuration, mode: mode).inspect(openMedia: true) {
+            try finish(vmap, requests: requests, started: started, seconds: startedAt.duration(to: wall.now).seconds)
+            return
+        }
         let inspection = await AdInspector(configuration: configuration).inspect(openMedia: true)
         guard inspection.ad != nil else {
             StandardStreams.fail("audit: the tag has no ad: \(inspection.errors.map { "VAST \($0.code): \($0.message)" }.joined(separator: "; "))")

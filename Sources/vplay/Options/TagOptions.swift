@@ -9,7 +9,7 @@ struct TagOptions: ParsableArguments {
     @Option(name: .customLong("vast"), help: ArgumentHelp("The VAST tag: a file path or an http(s) URL (run plays a VMAP document given here as VMAP).", valueName: "path|url"), completion: .file())
     var vastOption: String?
 
-    @Option(help: ArgumentHelp("run, inspect and fleet: a VMAP document (file or http(s) URL); its ad breaks play as pods on a simulated content clock (docs/guides/vmap.md).", valueName: "path|url"),
+    @Option(help: ArgumentHelp("A VMAP document (file or http(s) URL); its ad breaks play as pods on a simulated content clock (docs/guides/vmap.md).", valueName: "path|url"),
             completion: .file())
     var vmap: String?
 
@@ -92,11 +92,6 @@ struct TagOptions: ParsableArguments {
         case (.some, .some): throw ValidationError("--vast and --vmap exclude each other (run plays a VMAP document given to --vast as VMAP)")
         default: break
         }
-    }
-
-    /// For the commands that take VAST only: `--vmap` is a usage error there.
-    func requireVAST(_ command: String) throws {
-        if vmap != nil { throw ValidationError("--vmap: vplay \(command) takes a VAST tag; a VMAP document plays with vplay run") }
     }
 
     /// `PREFIX=DIR`, a relative DIR taken from the current directory.
