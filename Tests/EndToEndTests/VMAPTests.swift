@@ -54,8 +54,9 @@ import TestSupport
         }
         let folder = try TemporaryFolder()
         let beaconLog = folder.url.appendingPathComponent("beacons.jsonl").path
+        let junit = folder.url.appendingPathComponent("run.xml").path
         let run = try await vplay(["--vmap", "\(base)/vmap.xml", "--json", "--content-duration", "30", "--tag-timeouts", "1,1",
-                                   "--now", "2026-01-01T00:00:00Z", "--beacons", beaconLog])
+                                   "--now", "2026-01-01T00:00:00Z", "--beacons", beaconLog, "--junit", junit])
         // The slow break played no ad: exit 3, one line on stderr, after the whole schedule.
         #expect(run.status == 3, "\(run.stderr)")
         #expect(run.stderr.contains("VMAP break 3 (50%) played no ad: 1007"), "\(run.stderr)")
@@ -80,6 +81,13 @@ import TestSupport
         #expect((summary["beacons"] as? [String: Any])?["failed"] as? Int == 0)
         let errors = try await JSONSchemaCheck.validate([.init(beaconLog, schema: "beacon-record.schema.json", form: .jsonLines)])
         #expect(errors.isEmpty, "\(errors)")
+        // JUnit: a case a break, the slow one failed with its code; valid against the schema CI tools read.
+        let xml = try Data(contentsOf: URL(fileURLWithPath: junit))
+        let complaints = try await ExternalValidators.xmlSchema(xml, xsd: "junit.xsd")
+        #expect(complaints.isEmpty, "\(complaints)")
+        let text = String(decoding: xml, as: UTF8.self)
+        #expect(text.contains("break 1 (start) plays") && text.contains("break 4 (end) plays"))
+        #expect(text.contains("none did: 1007"), "\(text)")
     }
 
     @Test func aVMAPGivenToVast_isPlayedAsVMAP_andAWithheldContentCompleteKeepsThePostRoll() async throws {
