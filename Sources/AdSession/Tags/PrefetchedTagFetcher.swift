@@ -23,3 +23,24 @@ struct PrefetchedTagFetcher: AdTagFetcher {
         return try await next.fetch(url, timeout: timeout)
     }
 }
+
+extension SessionEnvironment {
+    /// This environment with `fetched` (a document already fetched from `url`, or why it was not, in `elapsed`)
+    /// answering the resolver's first request for `url`, its time the hop's. Only for http(s): a file tag is read
+    /// again, which asks no server.
+    func answering(_ url: URL, with fetched: Result<FetchedTag, VASTError>, elapsed: Duration) -> SessionEnvironment {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return self }
+        let answer = fetched.map { tag in
+            var tag = tag
+            tag.recordedElapsed = tag.recordedElapsed ?? elapsed
+            return tag
+        }.mapError { error in
+            var error = error
+            error.recordedElapsed = elapsed
+            return error
+        }
+        var environment = self
+        environment.tagFetcher = PrefetchedTagFetcher(url: url, answer: answer, next: tagFetcher)
+        return environment
+    }
+}

@@ -34,19 +34,7 @@ public struct VMAPFleetRunner: Sendable {
         let loaded = await VMAPDocumentLoader(configuration: configuration.session, environment: environment).load(requireVMAP: mode == .vmap)
         switch loaded {
         case let .vast(url, fetched, elapsed):
-            var environment = environment
-            if let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
-                let answer = fetched.map { tag in
-                    var tag = tag
-                    tag.recordedElapsed = tag.recordedElapsed ?? elapsed
-                    return tag
-                }.mapError { error in
-                    var error = error
-                    error.recordedElapsed = elapsed
-                    return error
-                }
-                environment.tagFetcher = PrefetchedTagFetcher(url: url, answer: answer, next: environment.tagFetcher)
-            }
+            let environment = environment.answering(url, with: fetched, elapsed: elapsed)
             return .vast(await FleetRunner(configuration: configuration, environment: environment).run(onProgress: onProgress, admitMedia: admitMedia))
         case let .failed(error, _):
             var report = emptyReport(contentDuration: .zero)

@@ -27,19 +27,7 @@ public struct VMAPSessionRunner: Sendable {
         let loaded = await VMAPDocumentLoader(configuration: configuration, environment: environment).load(requireVMAP: mode == .vmap)
         switch loaded {
         case let .vast(url, fetched, elapsed):
-            var environment = environment
-            if let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
-                let answer = fetched.map { tag in
-                    var tag = tag
-                    tag.recordedElapsed = tag.recordedElapsed ?? elapsed
-                    return tag
-                }.mapError { error in
-                    var error = error
-                    error.recordedElapsed = elapsed
-                    return error
-                }
-                environment.tagFetcher = PrefetchedTagFetcher(url: url, answer: answer, next: environment.tagFetcher)
-            }
+            let environment = environment.answering(url, with: fetched, elapsed: elapsed)
             return await AdSessionRunner(configuration: configuration, environment: environment).run(observer: observer)
         case let .failed(error, _):
             let outlet = await AdSessionRunner.Outlet.open(configuration, environment: environment, observer: observer)
