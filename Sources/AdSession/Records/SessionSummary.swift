@@ -43,4 +43,6 @@ public struct SessionSummary: Sendable {
     public var ads: [PodAdReport] = []
     /// A VMAP session's schedule, content and breaks; nil for a VAST session.
     public var vmap: VMAPRunReport?
+    /// A stream played by its client-side tracking document (`--tracking-doc`): avails, ads and each event's fate.
+    public var tracking: TrackedStreamReport?
 }

@@ -62,8 +62,8 @@ struct VMAPTimeline {
     }
 
     /// Moves the content to `target` (never past its end), running the script's steps on the way; stops at a seek
-    /// and returns it.
-    mutating func advance(to target: Duration) async -> Seek? {
+    /// and returns it. `background` hears each background step, before (`true`) and after (`false`) it.
+    mutating func advance(to target: Duration, background: ((_ position: VMAPSession.Position, _ entering: Bool) async -> Void)? = nil) async -> Seek? {
         let target = min(target, end)
         while let step = steps.first, step.at <= target {
             steps.removeFirst()
@@ -71,9 +71,11 @@ struct VMAPTimeline {
             switch step.action {
             case let .background(length):
                 closeSpan()
+                await background?(now, true)
                 try? await clock.sleep(for: length)
                 now.session += length
                 spanFrom = now
+                await background?(now, false)
             case let .seek(to):
                 closeSpan()
                 let seek = Seek(from: now.content, to: min(to, end))
