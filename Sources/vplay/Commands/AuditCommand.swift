@@ -55,6 +55,7 @@ struct AuditCommand: AsyncParsableCommand {
     var timeline: String?
 
     func validate() throws {
+        try tag.refuseTrackingDocument("audit")
         if tag.vmap != nil, timeline != nil { throw ValidationError("--timeline: an audit of a VMAP session draws no picture yet (each break's is in --report)") }
         let given = [har, log, beacons].compactMap { $0 }
         guard given.count == 1 else { throw ValidationError("give exactly one capture: --har, --log or --beacons") }

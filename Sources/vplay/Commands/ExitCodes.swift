@@ -18,7 +18,7 @@ extension ExitCode {
     static let documentation = """
         Exit codes: 0 played and everything held; 1 an expectation failed; 2 usage error (or an output file could \
         not be written); \
-        3 ad error (no ad, XML, wrapper; a VMAP document that cannot be played, or a VMAP break that played no ad); \
+        3 ad error (no ad, XML, wrapper; a VMAP document or tracking document that cannot be played, or a VMAP break that played no ad); \
         4 media error (not found, unsupported, truncated, corrupt); 5 beacon delivery failures (with --fail-on-beacon-errors); 130/143 interrupted.
         """
 

@@ -122,6 +122,7 @@ struct FleetCommand: AsyncParsableCommand {
     }
 
     func validate() throws {
+        try tag.refuseTrackingDocument("fleet")
         if content.contentScript != nil { throw ValidationError("--content-script: a fleet's viewers watch the content as --watch-mix says") }
         if tag.vmap != nil, shard != nil { throw ValidationError("--shard: a VMAP fleet runs whole (vplay merge adds up fleet reports of one tag)") }
         try sink.validate(dryRun: dryRun)

@@ -32,6 +32,7 @@ struct InspectCommand: AsyncParsableCommand {
     var strict = false
 
     func validate() throws {
+        try tag.refuseTrackingDocument("inspect")
         try network.validate(bandwidth: tag.bandwidth)
         if strict { _ = try LintCommand.policy(config: nil, rules: []) }
     }

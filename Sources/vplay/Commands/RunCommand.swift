@@ -18,6 +18,9 @@ struct RunCommand: AsyncParsableCommand {
             warning | error | ad (a pod's ad) | break (a VMAP \
             break) | reconciliation | expectations | summary (docs/reference/json.md).
 
+            With --tracking-doc, a stitcher's client-side tracking document (MediaTailor's JSON) is played instead: \
+            no media, a simulated stream clock, each beacon at its document time (docs/guides/ssai.md).
+
             \(ExitCode.documentation)
             """
     )
@@ -26,6 +29,8 @@ struct RunCommand: AsyncParsableCommand {
     @OptionGroup var tag: TagOptions
 
     @OptionGroup(title: "VMAP") var vmap: VMAPOptions
+
+    @OptionGroup(title: "Tracking documents") var stream: TrackedStreamOptions
 
     @OptionGroup var network: NetworkOptions
 
@@ -160,8 +165,9 @@ struct RunCommand: AsyncParsableCommand {
         let clash = Locked<String?>(nil)
         let paths = self.outputs
         let vmap = self.vmap.playback, mode: VMAPSessionRunner.Mode = tag.vmap != nil ? .vmap : .detect
+        let stream = tag.trackingDoc != nil ? self.stream.playback(self.vmap) : nil
         let session = Task {
-            await VMAPSessionRunner(configuration: configuration, playback: vmap, mode: mode).run { record in
+            let observer: @Sendable (SessionRecord) async -> Void = { record in
                 if case let .resolved(info) = record, let message = Self.mediaClash(info.media.location, outputs: paths) ?? keys.write() {
                     clash.withLock { $0 = message }
                     withUnsafeCurrentTask { $0?.cancel() }
@@ -171,6 +177,8 @@ struct RunCommand: AsyncParsableCommand {
                 outputs.record(record)
                 await console.show(record)
             }
+            if let stream { return await TrackedStreamRunner(configuration: configuration, playback: stream).run(observer: observer) }
+            return await VMAPSessionRunner(configuration: configuration, playback: vmap, mode: mode).run(observer: observer)
         }
         signals.onFirst {
             session.cancel()
@@ -194,6 +202,8 @@ struct RunCommand: AsyncParsableCommand {
         await console.finish(summary, exitCode: code, expectations: results)
         if let error = summary.error {
             StandardStreams.fail("VAST \(error.code): \(error.message)")
+        } else if let error = summary.tracking?.documentError {
+            StandardStreams.fail("tracking document: \(error.message)")
         } else if let error = summary.vmap?.documentError {
             StandardStreams.fail("VMAP \(error.code.rawValue): \(error.message)")
         } else if let failed = summary.vmap?.breaks.first(where: { $0.outcome == .failed }) {

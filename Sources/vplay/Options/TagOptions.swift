@@ -13,8 +13,15 @@ struct TagOptions: ParsableArguments {
             completion: .file())
     var vmap: String?
 
-    /// The document named: `--vast`, or `--vmap`.
-    var vast: String { vastOption ?? vmap ?? "" }
+    @Option(help: ArgumentHelp("run: a stitcher's client-side tracking document (MediaTailor's JSON; file or http(s) URL); its beacons fire on a simulated stream clock (docs/guides/ssai.md).", valueName: "path|url"),
+            completion: .file())
+    var trackingDoc: String?
+
+    /// The document named: `--vast`, `--vmap` or `--tracking-doc`.
+    var vast: String { vastOption ?? vmap ?? trackingDoc ?? "" }
+
+    /// The option that named the document.
+    var documentOption: String { vmap != nil ? "--vmap" : (trackingDoc != nil ? "--tracking-doc" : "--vast") }
 
     @Option(help: ArgumentHelp("Read URLs under PREFIX (tags and media) from the local DIR, for offline replay; repeatable.", valueName: "PREFIX=DIR"),
             transform: Self.mapping)
@@ -87,10 +94,10 @@ struct TagOptions: ParsableArguments {
 
     func validate() throws {
         _ = try proxySettings()
-        switch (vastOption, vmap) {
-        case (nil, nil): throw ValidationError("Missing expected argument '--vast <path|url>'")
-        case (.some, .some): throw ValidationError("--vast and --vmap exclude each other (run plays a VMAP document given to --vast as VMAP)")
-        default: break
+        switch [vastOption, vmap, trackingDoc].compactMap({ $0 }).count {
+        case 0: throw ValidationError("Missing expected argument '--vast <path|url>'")
+        case 1: break
+        default: throw ValidationError("--vast, --vmap and --tracking-doc exclude each other (run plays a VMAP document given to --vast as VMAP)")
         }
     }
 
@@ -110,7 +117,12 @@ struct TagOptions: ParsableArguments {
     }
 
     /// The files these options read (the Adcash state is read too, and checked as an output: it is rewritten).
-    var inputs: [(option: String, path: String?)] { [(vmap != nil ? "--vmap" : "--vast", localTag), ("--ca-cert", caCert)] }
+    var inputs: [(option: String, path: String?)] { [(documentOption, localTag), ("--ca-cert", caCert)] }
+
+    /// A command that plays no tracking document refuses one.
+    func refuseTrackingDocument(_ command: String) throws {
+        if trackingDoc != nil { throw ValidationError("--tracking-doc: \(command) does not take a tracking document yet (vplay run plays one)") }
+    }
 
     /// The folders `--map` reads tags and media from.
     /// (`--base` is not one: only the files its tag names are read from it, and the media among them is checked

@@ -3,7 +3,7 @@ import ArgumentParser
 
 /// How a VMAP session's content runs (`vplay --vmap DOC`, or a VMAP document given to `--vast`).
 struct VMAPOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("VMAP: how long the simulated content lasts, in seconds (default: the document's latest clock offset plus 30 s, else 300 s).", valueName: "seconds"),
+    @Option(help: ArgumentHelp("VMAP (and run --tracking-doc): how long the simulated content (or stream) lasts, in seconds (default: the VMAP document's latest clock offset plus 30 s, else 300 s; a tracking document's last avail plus 30 s).", valueName: "seconds"),
             transform: OptionValue.seconds(positive: true, else: "--content-duration must be a number of seconds above 0"))
     var contentDuration: Duration?
 
@@ -11,7 +11,7 @@ struct VMAPOptions: ParsableArguments {
             transform: OptionValue.seconds(else: "--break-prefetch must be a number of seconds, 0 or more"))
     var breakPrefetch: Duration?
 
-    @Option(help: ArgumentHelp("VMAP: what happens to the content, at content seconds: seek@30=120, background@60=10 (for 10 s), contentComplete@95 or contentComplete@never (the post-roll is requested and never plays).", valueName: "steps"),
+    @Option(help: ArgumentHelp("VMAP (and run --tracking-doc): what happens to the content, at content seconds: seek@30=120, background@60=10 (for 10 s), contentComplete@95 or contentComplete@never (the post-roll is requested and never plays).", valueName: "steps"),
             transform: Self.script)
     var contentScript: ContentScript?
 

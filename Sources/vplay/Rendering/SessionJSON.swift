@@ -173,6 +173,7 @@ enum SessionJSON {
         }
         if !summary.ads.isEmpty { pairs.append(("ads", .array(summary.ads.map { .object(podAd($0)) }))) }
         if let vmap = summary.vmap { pairs.append(("vmap", VMAPRendering.summary(vmap))) }
+        if let tracking = summary.tracking { pairs.append(("tracking", TrackedStreamRendering.summary(tracking))) }
         pairs.append(("warnings", .int(summary.warnings.count)))
         return .object(pairs)
     }

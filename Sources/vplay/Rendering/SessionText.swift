@@ -120,6 +120,7 @@ enum SessionText {
         }
         if let error = summary.error { rows.append(("error", "\(error.code): \(error.message)")) }
         if let vmap = summary.vmap { rows += VMAPRendering.rows(vmap) }
+        if let tracking = summary.tracking { rows += TrackedStreamRendering.rows(tracking) }
         if !summary.ads.isEmpty {
             let places = Set(summary.ads.map(\.ad.index)).count
             rows.append(("pod", "\(summary.ads.filter { $0.error == nil && $0.outcome != .notPlayed }.count) of \(places) place(s) played"))

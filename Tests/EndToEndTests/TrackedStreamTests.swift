@@ -1,0 +1,78 @@
+import Foundation
+import Synchronization
+import Testing
+import TestSupport
+
+/// Issue 42, item 2 end to end: the built binary plays a stream by a stitcher's client-side tracking document served
+/// over loopback by a real HTTP server (polled, MediaTailor's `nextToken` sent back), fires every timed beacon to
+/// that server at the document's times, and reports each avail; the bundled demo to the embedded sink.
+@Suite(.hangLimit) struct TrackedStreamTests {
+    static func avail(_ id: String, start: Double, duration: Double, base: String) -> String {
+        let events = [("impression", 0.0), ("start", 0.0), ("firstQuartile", 0.25), ("midpoint", 0.5), ("thirdQuartile", 0.75), ("complete", 1.0)].map { type, share in
+            """
+            {"eventId": "\(id)-\(type)", "eventType": "\(type)", "startTimeInSeconds": \(start + duration * share), "durationInSeconds": 0,
+             "beaconUrls": ["\(base)/\(id)/\(type)?ap=[ADPLAYHEAD]&cp=[CONTENTPLAYHEAD]"]}
+            """
+        }
+        return """
+            {"availId": "\(id)", "startTimeInSeconds": \(start), "durationInSeconds": \(duration),
+             "adBreakTrackingEvents": [{"eventType": "breakStart", "startTimeInSeconds": \(start), "beaconUrls": ["\(base)/\(id)/breakStart?bp=[BREAKPOSITION]"]}],
+             "ads": [{"adId": "\(id)", "startTimeInSeconds": \(start), "durationInSeconds": \(duration), "trackingEvents": [\(events.joined(separator: ","))]}]}
+            """
+    }
+
+    @Test func aPolledDocumentOverLoopback_firesEveryTimedBeaconAtItsTime_andReportsEachAvail() async throws {
+        let documents = Mutex([String: String]())
+        let server = try ScriptedHTTPServer { target in
+            if let body = documents.withLock({ $0[target] }) { return .body(Data(body.utf8), contentType: "application/json") }
+            return .status(204)
+        }
+        defer { server.stop() }
+        let base = server.baseURL
+        documents.withLock {
+            $0["/tracking"] = "{\"avails\": [\(Self.avail("pre", start: 0, duration: 8, base: base))], \"nextToken\": \"n1\"}"
+            $0["/tracking?nextToken=n1"] = "{\"avails\": [\(Self.avail("pre", start: 0, duration: 8, base: base)), \(Self.avail("mid", start: 30, duration: 4, base: base))]}"
+        }
+        let folder = try TemporaryFolder()
+        let lines = folder.url.appendingPathComponent("run.jsonl").path
+        let run = try await vplay(["--tracking-doc", "\(base)/tracking", "--poll-interval", "10", "--content-duration", "40", "--json",
+                                   "--now", "2026-01-01T00:00:00Z"])
+        #expect(run.status == 0, "\(run.stderr)")
+        try run.stdout.write(toFile: lines, atomically: true, encoding: .utf8)
+        let errors = try await JSONSchemaCheck.validate([.init(lines, schema: "events.schema.json", form: .jsonLines)])
+        #expect(errors.isEmpty, "\(errors)")
+        let beacons = run.lines.filter { $0["kind"] as? String == "beacon" }
+        #expect(Set(beacons.map { $0["status"] as? Int }) == [204], "\(beacons.prefix(2))")
+        let fired = beacons.compactMap { line -> String? in
+            guard let event = line["event"] as? String, let clock = line["clock"] as? Double else { return nil }
+            return "\(event)@\(clock)"
+        }
+        #expect(fired.sorted() == ["breakStart@0.0", "breakStart@30.0", "complete@34.0", "complete@8.0", "firstQuartile@2.0", "firstQuartile@31.0",
+                                   "impression@0.0", "impression@30.0", "midpoint@32.0", "midpoint@4.0", "start@0.0", "start@30.0",
+                                   "thirdQuartile@33.0", "thirdQuartile@6.0"], "\(fired)")
+        let targets = Set(server.requests().map(\.target))
+        #expect(targets.isSuperset(of: ["/tracking", "/tracking?nextToken=n1", "/pre/breakStart?bp=1", "/mid/breakStart?bp=2",
+                                        "/mid/midpoint?ap=00%3A00%3A02.000&cp=00%3A00%3A32.000"]), "\(targets.sorted())")
+        let summary = try #require(run.lines.last)
+        let tracking = try #require(summary["tracking"] as? [String: Any])
+        #expect(tracking["polls"] as? Int == 4, "\(tracking)")
+        #expect((tracking["avails"] as? [[String: Any]])?.map { $0["availId"] as? String } == ["pre", "mid"])
+    }
+
+    @Test func theDemoToTheSink_receivesEveryBeaconItSends() async throws {
+        let run = try await vplay(["--tracking-doc", "media/ssai/tracking.json", "--sink", "--content-script", "background@63=2"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("sink: 24 received, 24 of 24 sent matched"), "\(run.stdout)")
+        #expect(run.stdout.contains("avail 2   60.000–80.000 s, 2 ad(s), events: 16 fired, 4 interaction"), "\(run.stdout)")
+    }
+
+    @Test func aDocumentThatIsNotOne_exits3_withOneLineOnStderr() async throws {
+        let folder = try TemporaryFolder()
+        let path = try folder.write("doc.json", "{\"avails\": [{\"startTimeInSeconds\": -4, \"ads\": []}]}")
+        let run = try await vplay(["--tracking-doc", path, "--dry-run"])
+        #expect(run.status == 3, "\(run.stderr)")
+        #expect(run.stderr == "vplay: error: tracking document: avail 1: -4.0 s is not a time in a stream (0 to 86400 s)\n", "\(run.stderr)")
+        let other = try await vplay(["inspect", "--tracking-doc", path])
+        #expect(other.status == 2 && other.stderr.contains("inspect does not take a tracking document yet"), "\(other.stderr)")
+    }
+}
