@@ -379,7 +379,14 @@ final class SinkConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
             target: head.uri,
             userAgent: head.headers.first(name: "user-agent"),
             host: head.headers.first(name: "host"),
-            range: head.headers.first(name: "range")
+            range: head.headers.first(name: "range"),
+            device: Self.device(head.headers)
         )
+    }
+
+    /// A server's fields for the device it beacons for, when it sent any.
+    private static func device(_ headers: HTTPHeaders) -> SinkHit.DeviceHeaders? {
+        let ip = headers.first(name: "x-device-ip"), agent = headers.first(name: "x-device-user-agent"), forwarded = headers.first(name: "x-forwarded-for")
+        return ip == nil && agent == nil && forwarded == nil ? nil : SinkHit.DeviceHeaders(ip: ip, userAgent: agent, forwardedFor: forwarded)
     }
 }

@@ -26,6 +26,18 @@ extension SinkHit {
     func appendJSON(to out: inout [UInt8]) {
         out.append(contentsOf: #"{"connection":"#.utf8)
         out.append(contentsOf: String(connection).utf8)
+        out.append(contentsOf: #","device":"#.utf8)
+        if let device {
+            out.append(contentsOf: #"{"forwardedFor":"#.utf8)
+            Self.append(string: device.forwardedFor, to: &out)
+            out.append(contentsOf: #","ip":"#.utf8)
+            Self.append(string: device.ip, to: &out)
+            out.append(contentsOf: #","userAgent":"#.utf8)
+            Self.append(string: device.userAgent, to: &out)
+            out.append(UInt8(ascii: "}"))
+        } else {
+            out.append(contentsOf: "null".utf8)
+        }
         out.append(contentsOf: #","fault":"#.utf8)
         Self.append(string: fault, to: &out)
         out.append(contentsOf: #","host":"#.utf8)

@@ -19,6 +19,23 @@ public struct SinkHit: Sendable, Equatable, Codable {
     public var userAgent: String?
     /// The `Host` header, if sent.
     public var host: String?
+    /// The `X-Device-*` header fields a server beaconing for a device sends (VAST 4.3 §1.1.3), with
+    /// `X-Forwarded-For`; nil when the request had none of them.
+    public var device: DeviceHeaders?
+
+    /// What a request said of the device it was sent for.
+    public struct DeviceHeaders: Sendable, Equatable, Codable {
+        /// `X-Device-IP`.
+        public var ip: String?
+        /// `X-Device-User-Agent`.
+        public var userAgent: String?
+        /// `X-Forwarded-For`.
+        public var forwardedFor: String?
+
+        public init(ip: String?, userAgent: String?, forwardedFor: String?) {
+            (self.ip, self.userAgent, self.forwardedFor) = (ip, userAgent, forwardedFor)
+        }
+    }
     /// When the request was complete, in milliseconds since 1970-01-01 UTC, from the sink's `now` function.
     public var receivedAtMilliseconds: Int64
     /// The status the sink answers with, or nil when it does not answer (a ``SinkFault/Kind/reset`` or
@@ -45,7 +62,8 @@ public struct SinkHit: Sendable, Equatable, Codable {
         receivedAtMilliseconds: Int64,
         status: Int?,
         fault: String?,
-        range: String? = nil
+        range: String? = nil,
+        device: DeviceHeaders? = nil
     ) {
         self.sequence = sequence
         self.connection = connection
@@ -59,5 +77,6 @@ public struct SinkHit: Sendable, Equatable, Codable {
         self.status = status
         self.fault = fault
         self.range = range
+        self.device = device
     }
 }

@@ -81,7 +81,8 @@ final class SinkRecorder: Sendable {
                 receivedAtMilliseconds: now(),
                 status: decision.0.status,
                 fault: applied.isEmpty ? nil : applied.sorted().map { faultSpecs[$0] }.joined(separator: " "),
-                range: request.range
+                range: request.range,
+                device: request.device
             )
             state.hits.append(hit)
             if !state.waiters.isEmpty {

@@ -7,6 +7,8 @@ struct SinkRequest: Sendable {
     var host: String?
     /// The `Range` header, if sent.
     var range: String? = nil
+    /// The `X-Device-*` fields and `X-Forwarded-For`, when any was sent.
+    var device: SinkHit.DeviceHeaders? = nil
 
     /// ``target`` split at its first `?` into path and query (nil when there is no `?`), not decoded.
     var pathAndQuery: (path: String, query: String?) {

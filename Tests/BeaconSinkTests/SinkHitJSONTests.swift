@@ -21,8 +21,18 @@ import Foundation
     @Test func hitJSON_isOneLineWithSortedKeysAndExplicitNulls() {
         let text = String(decoding: awkward.jsonBytes, as: UTF8.self)
         #expect(!text.contains("\n"))
-        #expect(text.hasPrefix(#"{"connection":3,"fault":"reset@*","host":"127.0.0.1:8080","method":"GET","path":"/p","#))
+        #expect(text.hasPrefix(#"{"connection":3,"device":null,"fault":"reset@*","host":"127.0.0.1:8080","method":"GET","path":"/p","#))
         #expect(text.hasSuffix(#""sequence":42,"status":null,"target":"/p?a=\"b\"&c=\\d\u0001\t\n\u007fé😀/","userAgent":null}"#))
+    }
+
+    /// Issue 42: a server beaconing for a device says which (X-Device-IP, X-Device-User-Agent, X-Forwarded-For), and
+    /// the hit keeps it, sorted like every other key.
+    @Test func hitJSON_keepsTheDevicesFields() throws {
+        var hit = awkward
+        hit.device = SinkHit.DeviceHeaders(ip: "203.0.113.7", userAgent: "Roku/\"12\"", forwardedFor: nil)
+        let text = String(decoding: hit.jsonBytes, as: UTF8.self)
+        #expect(text.hasPrefix(#"{"connection":3,"device":{"forwardedFor":null,"ip":"203.0.113.7","userAgent":"Roku/\"12\""},"fault":"#), "\(text)")
+        #expect(try JSONDecoder().decode(SinkHit.self, from: Data(hit.jsonBytes)) == hit)
     }
 
     /// Issue 37, item 18: the instant in ISO 8601 UTC with milliseconds, as every other vplay output writes one,
