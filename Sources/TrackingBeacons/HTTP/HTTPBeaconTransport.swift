@@ -23,6 +23,8 @@ import Synchronization
 public final class HTTPBeaconTransport: BeaconTransport {
     private let client: GatedHTTPClient
     private let userAgent: String
+    /// Sent after the User-Agent with every request (server-side mode's `X-Device-*`).
+    private let extraHeaders: [(String, String)]
     /// Measures each attempt's latency and bounds its body's read (the machine's monotonic clock: real I/O).
     private let clock: ContinuousClock
     /// Bodies past this many bytes are not read further (a tracking pixel is ~43 bytes; 64 KiB is generous).
@@ -35,8 +37,10 @@ public final class HTTPBeaconTransport: BeaconTransport {
     ///     or head anyway.
     ///   - clock: the monotonic clock latencies and body deadlines are measured on.
     ///   - followsRedirects: false: a redirect is the answer, its target never requested.
+    ///   - extraHeaders: further header fields on every request: a stitcher's `X-Device-IP`, `X-Device-User-Agent`
+    ///     and the like when vplay beacons on a device's behalf (VAST 4.3 §1.1.3).
     @_spi(LiveParts) public init(userAgent: String, connectTimeout: Duration = .seconds(5), clock: ContinuousClock, gate: URLGate = .open,
-                proxy: ProxySettings = .direct, followsRedirects: Bool = true) {
+                proxy: ProxySettings = .direct, followsRedirects: Bool = true, extraHeaders: [(String, String)] = []) {
         var configuration = HTTPClient.Configuration()
         configuration.decompression = .disabled
         configuration.connectionPool = .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 16)
@@ -46,6 +50,7 @@ public final class HTTPBeaconTransport: BeaconTransport {
         configuration.timeout.read = .nanoseconds(max(1, connectTimeout.nanoseconds))
         client = GatedHTTPClient(gate: gate, configuration: configuration, proxy: proxy, followsRedirects: followsRedirects, clock: clock)
         self.userAgent = userAgent
+        self.extraHeaders = extraHeaders
         self.clock = clock
     }
 
@@ -57,7 +62,7 @@ public final class HTTPBeaconTransport: BeaconTransport {
         let answer: GatedHTTPClient.Answer
         var hops: [BeaconHop] = []
         do {
-            answer = try await client.get(url, headers: [("User-Agent", userAgent)], until: deadline, hops: &hops)
+            answer = try await client.get(url, headers: [("User-Agent", userAgent)] + extraHeaders, until: deadline, hops: &hops)
         } catch {
             let failure = Self.classify(error)
             // A connection that failed never got to wait for an answer: its time was spent connecting (HAR 1.2).
