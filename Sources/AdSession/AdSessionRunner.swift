@@ -67,7 +67,10 @@ public struct AdSessionRunner: Sendable {
         func close(_ summary: inout SessionSummary, configuration: SessionConfiguration, environment: SessionEnvironment) async {
             await dispatcher.drainAtSessionEnd(waitingAtMost: configuration.beaconDrain)
             if let sink, let routing {
-                let reconciliation = Reconciliation(records: await tally.beacons, hits: sink.hits(), routing: routing)
+                let device = configuration.serverSide.map {
+                    SinkHit.DeviceHeaders(ip: $0.deviceIP, userAgent: configuration.userAgent, forwardedFor: $0.forwardedFor ? $0.deviceIP : nil)
+                }
+                let reconciliation = Reconciliation(records: await tally.beacons, hits: sink.hits(), routing: routing, device: device)
                 summary.reconciliation = reconciliation
                 await tally.send(.reconciliation(reconciliation))
                 await sink.stop()
@@ -102,6 +105,7 @@ public struct AdSessionRunner: Sendable {
         })
         let result = await SessionCore(environment: environment).run(
             adBreak, script: configuration.script, clock: environment.playbackClock(configuration.clock), step: &step, outputs: outputs)
+        summary.serverSide = step.serverSide
         if adBreak.kind == .pod {
             summary.ads = result.ads
             summary.duration = result.playback?.duration

@@ -102,8 +102,19 @@ public struct SessionConfiguration: Sendable {
 
     /// The request's macro values: the break's (`breakRequest.macros`) and the device's, a `--macro` winning.
     public var requestMacros: [String: String] {
-        breakRequest.macros.merging(deviceMacros) { _, device in device }
+        var macros = breakRequest.macros.merging(deviceMacros) { _, device in device }
+        if let serverSide {
+            // The stitcher asks and beacons on the device's behalf (the IAB macros: SERVERSIDE 1).
+            macros["SERVERSIDE"] = "1"
+            macros["DEVICEIP"] = deviceMacros["DEVICEIP"] ?? serverSide.deviceIP
+            macros["SERVERUA"] = deviceMacros["SERVERUA"] ?? serverSide.serverUserAgent
+        }
+        return macros
     }
+
+    /// Server-side mode (`--ssai server`): vplay is the stitcher, its timed beacons fired at segment requests with
+    /// the device's `X-Device-*` headers; nil: the player fires its own (client-side).
+    public var serverSide: ServerSideInsertion?
 
     /// Whether a session plays every ad of a pod (`all`) or only the first that can play (`first`).
     public enum PodPlayback: String, Sendable, CaseIterable { case all, first }

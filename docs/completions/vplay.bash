@@ -186,9 +186,9 @@ _vplay() {
 
 _vplay_run() {
     repeating_flags=()
-    non_repeating_flags=(--prefer-streaming --deny-private-networks --deny-loopback --verification-probe --json --dry-run --no-end-card-after-skip --fail-on-beacon-errors --sink --sink-all -q --quiet --version -h --help)
+    non_repeating_flags=(--prefer-streaming --deny-private-networks --deny-loopback --forwarded-for --verification-probe --json --dry-run --no-end-card-after-skip --fail-on-beacon-errors --sink --sink-all -q --quiet --version -h --help)
     repeating_options=(--map --macro --sink-fault)
-    non_repeating_options=(--vast --vmap --tracking-doc --base --max-wrappers --tag-timeouts --bandwidth --screen --media-file --adcash-state --proxy --ca-cert --content-duration --break-prefetch --content-script --reporting --poll-interval --network --network-trace --startup-buffer --rebuffer --media-timeout --stall-timeout --pod --break-position --break-max-duration --break-max-ads --break-min-ad-length --break-max-ad-length --viewability --verification-allow --report --junit --timeline --expect --record-expectations --clock --speed --script --script-file --reward --reward-at --video-close --close-delay --reward-callback --reward-user-id --reward-custom-data --ad-unit --reward-keys --repeat-tracking --replay-tracking --seed --now --threads --beacon-timeout --beacon-drain --retries --beacon-concurrency --collector --beacons --har --omid-log --bundle --replay)
+    non_repeating_options=(--vast --vmap --tracking-doc --base --max-wrappers --tag-timeouts --bandwidth --screen --media-file --adcash-state --proxy --ca-cert --content-duration --break-prefetch --content-script --reporting --poll-interval --ssai --segment --prefetch --device-ip --network --network-trace --startup-buffer --rebuffer --media-timeout --stall-timeout --pod --break-position --break-max-duration --break-max-ads --break-min-ad-length --break-max-ad-length --viewability --verification-allow --report --junit --timeline --expect --record-expectations --clock --speed --script --script-file --reward --reward-at --video-close --close-delay --reward-callback --reward-user-id --reward-custom-data --ad-unit --reward-keys --repeat-tracking --replay-tracking --seed --now --threads --beacon-timeout --beacon-drain --retries --beacon-concurrency --collector --beacons --har --omid-log --bundle --replay)
     __vplay_offer_flags_options 0
 
     # Offer option value completions
@@ -252,6 +252,19 @@ _vplay_run() {
         return
         ;;
     '--poll-interval')
+        return
+        ;;
+    '--ssai')
+        __vplay_add_completions -W 'server'
+        return
+        ;;
+    '--segment')
+        return
+        ;;
+    '--prefetch')
+        return
+        ;;
+    '--device-ip')
         return
         ;;
     '--network')

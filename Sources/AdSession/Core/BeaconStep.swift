@@ -20,6 +20,8 @@ struct BeaconStep {
     private let rewardCallback: (callback: RewardCallback, signer: RewardSigner)?
     private let repeatTracking: SessionConfiguration.RepeatTracking
     private let replayTracking: SessionConfiguration.ReplayTracking
+    /// Server-side mode: the stitcher fires the timed events at segment requests, the client nothing of its own.
+    private var stitching: ServerSideStitching?
 
     /// - Parameters:
     ///   - seed: this session's seed (`[CACHEBUSTING]`, `[TRANSACTIONID]`).
@@ -31,6 +33,12 @@ struct BeaconStep {
         gate = TrackingGate(repeatTracking: configuration.repeatTracking, replayTracking: configuration.replayTracking)
         (repeatTracking, replayTracking) = (configuration.repeatTracking, configuration.replayTracking)
         rewardCallback = configuration.rewardCallback.map { ($0, RewardSigner.current(seed: configuration.seed)) }
+        stitching = configuration.serverSide.map(ServerSideStitching.init)
+    }
+
+    /// In server-side mode, what the stitcher fired and when, against the client's moments.
+    var serverSide: ServerSideReport? {
+        stitching.map { ServerSideReport(insertion: $0.insertion, timings: $0.timings) }
     }
 
     /// A pod's next ad (at `place`): its beacons carry the place and `adCount` as `[ADCOUNT]` (the InLine ads
@@ -60,6 +68,7 @@ struct BeaconStep {
     mutating func play(_ plan: TrackingPlan, facts: AdMacroFacts?) {
         planner.take(facts)
         self.plan = plan
+        stitching?.begin(plan)
     }
 
     /// The beacons `event` fires: its tracking URLs by the repeat and replay policies, with `[PLAYERSTATE]` as the
@@ -67,10 +76,34 @@ struct BeaconStep {
     mutating func beacons(for event: PlaybackEvent) -> [Planned] {
         if event.name == .mute { planner.muted = true }
         if event.name == .unmute { planner.muted = false }
-        guard let plan, gate.fires(event) else { return [] }
+        guard let plan else { return [] }
+        if stitching != nil { return stitched(event, plan: plan) }
+        guard gate.fires(event) else { return [] }
         var planned = fire(plan.targets(for: event), errorCode: nil, reason: nil, playhead: event.playhead, clock: event.clock)
         if event.name == .rewarded, let reward = event.reward, let (callback, signer) = rewardCallback {
             // The ad network's signed server-to-server callback: once, when the reward is granted.
+            planned.append(Planned(beacon: planner.rewardCallback(callback, reward: reward, signer: signer, playhead: event.playhead, clock: event.clock),
+                                   newUnknownMacros: []))
+        }
+        return planned
+    }
+
+    /// Server-side mode: the stitcher's beacons for the segments requested by `event`, stamped with their requests'
+    /// times; the client's own events fire nothing (the stitcher cannot see a pause, a mute or a click). The ad
+    /// network's reward callback is server to server either way.
+    private mutating func stitched(_ event: PlaybackEvent, plan: TrackingPlan) -> [Planned] {
+        guard var stitching else { return [] }
+        defer { self.stitching = stitching }
+        var planned: [Planned] = []
+        for (pending, clock) in stitching.due(at: event) {
+            var probe = PlaybackEvent(name: pending.name, playhead: pending.request, clock: clock, offset: pending.offset)
+            probe.play = 1
+            let fired = fire(plan.targets(for: probe), errorCode: nil, reason: nil, playhead: pending.request, clock: clock)
+            stitching.counted(fired.count, for: pending.name, offset: pending.offset)
+            planned += fired
+        }
+        stitching.observe(event)
+        if event.name == .rewarded, let reward = event.reward, let (callback, signer) = rewardCallback {
             planned.append(Planned(beacon: planner.rewardCallback(callback, reward: reward, signer: signer, playhead: event.playhead, clock: event.clock),
                                    newUnknownMacros: []))
         }

@@ -24,11 +24,14 @@ extension SessionEnvironment {
                                   proxy: configuration.proxy, origin: configuration.tagOrigin, clock: clock)
         // Media redirects are followed with the tag fetcher's client (same gate, same fail-at-once connections).
         let redirects = MediaRedirects(client: tags.client, userAgent: configuration.userAgent)
+        // Server-side mode: every beacon from the stitcher, for the device (its own User-Agent, the device's X-Device-*).
+        let beaconAgent = configuration.serverSide?.serverUserAgent ?? configuration.userAgent
         let full = configuration.dryRun
-            ? nil : HTTPBeaconTransport(userAgent: configuration.userAgent, connectTimeout: configuration.beaconPolicy.timeout,
-                                        clock: clock, gate: beaconGate, proxy: configuration.proxy)
+            ? nil : HTTPBeaconTransport(userAgent: beaconAgent, connectTimeout: configuration.beaconPolicy.timeout,
+                                        clock: clock, gate: beaconGate, proxy: configuration.proxy,
+                                        extraHeaders: configuration.serverSide?.headers(deviceUserAgent: configuration.userAgent) ?? [])
         let pooled = full.flatMap { full in
-            !pooledBeacons ? nil : PooledBeaconTransport(userAgent: configuration.userAgent, connectTimeout: configuration.beaconPolicy.timeout, clock: clock,
+            !pooledBeacons || configuration.serverSide != nil ? nil : PooledBeaconTransport(userAgent: configuration.userAgent, connectTimeout: configuration.beaconPolicy.timeout, clock: clock,
                                          gate: beaconGate, proxy: configuration.proxy, maxConnectionsPerHost: configuration.beaconPolicy.maxConcurrent,
                                          pipelineDepth: configuration.beaconPolicy.pipelineDepth, keepsHeaders: false, fallback: full)
         }

@@ -45,4 +45,6 @@ public struct SessionSummary: Sendable {
     public var vmap: VMAPRunReport?
     /// A stream played by its client-side tracking document (`--tracking-doc`): avails, ads and each event's fate.
     public var tracking: TrackedStreamReport?
+    /// Server-side mode (`--ssai server`): each timed event as the stitcher fired it, against the client's moment.
+    public var serverSide: ServerSideReport?
 }

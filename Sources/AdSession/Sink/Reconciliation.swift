@@ -31,12 +31,27 @@ public struct Reconciliation: Sendable, Equatable {
     /// beacons in the summary.
     public var notSent: [Missing] = []
 
-    /// True when every attempt sent was received and the sink recorded nothing else.
-    public var isComplete: Bool { missing.isEmpty && unexpected.isEmpty }
+    /// Server-side mode: every hit checked for the device's `X-Device-*` fields (and `X-Forwarded-For` when asked).
+    public struct DeviceCheck: Sendable, Equatable {
+        /// What each hit should say.
+        public var expected: SinkHit.DeviceHeaders
+        /// Hits checked.
+        public var checked: Int
+        /// Hits that said something else or nothing, by target.
+        public var wrong: [String]
+    }
+
+    /// Server-side mode's header check; nil for a client-side session.
+    public var device: DeviceCheck?
+
+    /// True when every attempt sent was received, the sink recorded nothing else, and (server-side) every hit
+    /// carried the device's fields.
+    public var isComplete: Bool { missing.isEmpty && unexpected.isEmpty && (device?.wrong.isEmpty ?? true) }
 
     /// Matches `records` that were sent to a URL `routing` sends to the sink against the sink's `hits` by request
     /// target, each hit used once.
-    public init(records: [BeaconRecord], hits: [SinkHit], routing: SinkRouting) {
+    /// - Parameter device: server-side mode: what every hit's `X-Device-*` fields must say.
+    public init(records: [BeaconRecord], hits: [SinkHit], routing: SinkRouting, device: SinkHit.DeviceHeaders? = nil) {
         var pool: [String: Int] = [:]
         for hit in hits { pool[hit.target, default: 0] += 1 }
         let routed = records.filter { $0.wasSent && routing.routes($0.url) }
@@ -58,5 +73,8 @@ public struct Reconciliation: Sendable, Equatable {
         self.matched = matched
         self.missing = missing
         unexpected = pool.filter { $0.value > 0 }.flatMap { Array(repeating: $0.key, count: $0.value) }.sorted()
+        if let device {
+            self.device = DeviceCheck(expected: device, checked: hits.count, wrong: hits.filter { $0.device != device }.map(\.target))
+        }
     }
 }

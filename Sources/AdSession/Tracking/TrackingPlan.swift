@@ -42,7 +42,11 @@ final class TrackingPlan: Sendable {
     private let byName: [[Target]]
     private let byIcon: [(shown: [Target], click: [Target])]
 
+    /// The duration quartiles are computed on.
+    let duration: Duration
+
     init(ad: ResolvedAd, duration: Duration) {
+        self.duration = duration
         var byOffset: [Duration: [Target]] = [:]
         for tracking in ad.tracking(for: .progress) {
             guard let offset = tracking.offset else { continue }

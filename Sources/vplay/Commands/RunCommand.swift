@@ -30,7 +30,7 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "VMAP") var vmap: VMAPOptions
 
-    @OptionGroup(title: "Tracking documents") var stream: TrackedStreamOptions
+    @OptionGroup(title: "Server-side ad insertion") var stream: SSAIOptions
 
     @OptionGroup var network: NetworkOptions
 
@@ -104,6 +104,10 @@ struct RunCommand: AsyncParsableCommand {
         }
         try sink.validate(dryRun: dryRun)
         try network.validate(bandwidth: tag.bandwidth)
+        if stream.ssai != nil {
+            if tag.vmap != nil || tag.trackingDoc != nil { throw ValidationError("--ssai server: plays a VAST tag (--vast), not --vmap or --tracking-doc, yet") }
+            if speed != nil || clock == .realtime { throw ValidationError("--ssai server: runs on the virtual clock (the stitcher's beacons are stamped with their segment requests' times)") }
+        }
         try OptionValue.checkNoClash(
             outputs: outputs,
             inputs: tag.inputs + network.inputs + [("--replay", replay), ("--script-file", scripting.scriptInput?.path), ("--expect", reports.expectInput?.path)],
@@ -133,6 +137,7 @@ struct RunCommand: AsyncParsableCommand {
         sink.apply(to: &configuration)
         configuration.replayTracking = replayTracking
         if bundle != nil { configuration.tagRecorder = TagRecorder() }
+        configuration.serverSide = stream.serverSide
         return configuration
     }
 

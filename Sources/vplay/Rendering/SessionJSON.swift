@@ -83,7 +83,12 @@ enum SessionJSON {
                 ("missing", .array(result.missing.map { .object([("event", .string($0.event)), ("source", .string($0.source)), ("url", .string($0.url)), ("error", .optional($0.error))]) })),
                 ("unexpected", .array(result.unexpected.map(JSON.string))),
                 ("notSent", .array(result.notSent.map { .object([("event", .string($0.event)), ("source", .string($0.source)), ("url", .string($0.url))]) })),
-            ])
+            ] + (result.device.map { check in
+                [("device", .object([
+                    ("ip", .optional(check.expected.ip)), ("userAgent", .optional(check.expected.userAgent)), ("forwardedFor", .optional(check.expected.forwardedFor)),
+                    ("checked", .int(check.checked)), ("wrong", .array(check.wrong.map(JSON.string))),
+                ]))]
+            } ?? []))
         case let .ad(report):
             return .object([("kind", .string("ad"))] + podAd(report))
         case let .adBreak(report):
@@ -174,6 +179,7 @@ enum SessionJSON {
         if !summary.ads.isEmpty { pairs.append(("ads", .array(summary.ads.map { .object(podAd($0)) }))) }
         if let vmap = summary.vmap { pairs.append(("vmap", VMAPRendering.summary(vmap))) }
         if let tracking = summary.tracking { pairs.append(("tracking", TrackedStreamRendering.summary(tracking))) }
+        if let serverSide = summary.serverSide { pairs.append(("serverSide", ServerSideRendering.summary(serverSide))) }
         pairs.append(("warnings", .int(summary.warnings.count)))
         return .object(pairs)
     }

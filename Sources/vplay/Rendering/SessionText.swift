@@ -50,6 +50,10 @@ enum SessionText {
             lines += result.missing.map { "  missing: \($0.event) [\($0.source)] \($0.url)\($0.error.map { " (\($0))" } ?? "")" }
             lines += result.unexpected.map { "  unexpected: \($0)" }
             lines += result.notSent.map { "  not sent (the session ended first): \($0.event) [\($0.source)] \($0.url)" }
+            if let check = result.device {
+                lines.append("  X-Device-IP \(check.expected.ip ?? "-") and X-Device-User-Agent on \(check.checked - check.wrong.count) of \(check.checked) hit(s)")
+                lines += check.wrong.map { "  without the device's fields: \($0)" }
+            }
             return lines.joined(separator: "\n")
         case let .error(error):
             return style.red("error \(error.code): ") + error.message
@@ -121,6 +125,7 @@ enum SessionText {
         if let error = summary.error { rows.append(("error", "\(error.code): \(error.message)")) }
         if let vmap = summary.vmap { rows += VMAPRendering.rows(vmap) }
         if let tracking = summary.tracking { rows += TrackedStreamRendering.rows(tracking) }
+        if let serverSide = summary.serverSide { rows += ServerSideRendering.rows(serverSide) }
         if !summary.ads.isEmpty {
             let places = Set(summary.ads.map(\.ad.index)).count
             rows.append(("pod", "\(summary.ads.filter { $0.error == nil && $0.outcome != .notPlayed }.count) of \(places) place(s) played"))
