@@ -76,3 +76,55 @@ import TestSupport
         #expect(other.status == 2 && other.stderr.contains("inspect does not take a tracking document yet"), "\(other.stderr)")
     }
 }
+
+/// Issue 42, item 5 end to end: `vplay audit --tracking-doc` judges a HAR of a player against the bundled demo
+/// document: a perfect one passes, one that lost a quartile and fired another late fails, as JSON valid against its
+/// schema and as JUnit valid against the schema CI tools read.
+@Suite(.hangLimit) struct TrackedStreamAuditTests {
+    /// A HAR of every beacon of `media/ssai/tracking.json` at its document time from 2026-01-01, macros filled.
+    static func har(_ folder: TemporaryFolder, drop: String? = nil, late: String? = nil) throws -> String {
+        let data = try Data(contentsOf: URL(fileURLWithPath: Repo.media("ssai/tracking.json")))
+        let document = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        var entries: [[String: Any]] = []
+        for avail in document["avails"] as? [[String: Any]] ?? [] {
+            let events = (avail["adBreakTrackingEvents"] as? [[String: Any]] ?? []) + (avail["ads"] as? [[String: Any]] ?? []).flatMap { $0["trackingEvents"] as? [[String: Any]] ?? [] }
+            for event in events {
+                let type = event["eventType"] as? String ?? ""
+                guard ["impression", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete", "breakStart", "breakEnd"].contains(type),
+                      (event["eventId"] as? String).map({ "\($0)" }) != drop else { continue }
+                let seconds = (event["startTimeInSeconds"] as? Double ?? 0) + ((event["eventId"] as? String) == late ? 2 : 0)
+                let at = Date(timeIntervalSince1970: 1_767_225_600 + seconds)
+                for url in event["beaconUrls"] as? [String] ?? [] {
+                    let filled = url.replacingOccurrences(of: "[ADPLAYHEAD]", with: "00%3A00%3A01.000").replacingOccurrences(of: "[CONTENTPLAYHEAD]", with: "00%3A00%3A17.817")
+                        .replacingOccurrences(of: "[CACHEBUSTING]", with: "12345678").replacingOccurrences(of: "[BREAKPOSITION]", with: "2")
+                    entries.append(["startedDateTime": Self.iso(at), "request": ["method": "GET", "url": filled]])
+                }
+            }
+        }
+        let har = try JSONSerialization.data(withJSONObject: ["log": ["version": "1.2", "creator": ["name": "test", "version": "1"], "entries": entries]])
+        return try folder.write("capture.har", String(decoding: har, as: UTF8.self))
+    }
+
+    static func iso(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
+    }
+
+    @Test func aPerfectCapture_passes_andALossyLateOneFails() async throws {
+        let folder = try TemporaryFolder()
+        let perfect = try await vplay(["audit", "--tracking-doc", "media/ssai/tracking.json", "--har", try Self.har(folder)])
+        #expect(perfect.status == 0, "\(perfect.stdout)\(perfect.stderr)")
+        #expect(perfect.stdout.contains("audit: every check holds (exit 0)"), "\(perfect.stdout)")
+        let report = folder.url.appendingPathComponent("audit.json").path, junit = folder.url.appendingPathComponent("audit.xml").path
+        let lossy = try await vplay(["audit", "--tracking-doc", "media/ssai/tracking.json", "--har", try Self.har(folder, drop: "ssai-demo-2-midpoint", late: "ssai-demo-3-firstQuartile"),
+                                     "--report", report, "--junit", junit])
+        #expect(lossy.status == 1, "\(lossy.stdout)\(lossy.stderr)")
+        #expect(lossy.stdout.contains("MISSING  avail 2 ad 1  midpoint"), "\(lossy.stdout)")
+        #expect(lossy.stdout.contains("FAIL timing.firstQuartile [VPLAY-audit-timing]: avail 2 ad 2: firstQuartile came +2.000 s"), "\(lossy.stdout)")
+        let errors = try await JSONSchemaCheck.validate([.init(report, schema: "audit-ssai.schema.json")])
+        #expect(errors.isEmpty, "\(errors)")
+        let complaints = try await ExternalValidators.xmlSchema(try Data(contentsOf: URL(fileURLWithPath: junit)), xsd: "junit.xsd")
+        #expect(complaints.isEmpty, "\(complaints)")
+    }
+}

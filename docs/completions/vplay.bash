@@ -899,7 +899,7 @@ _vplay_audit() {
     repeating_flags=()
     non_repeating_flags=(--prefer-streaming --deny-private-networks --deny-loopback --json -q --quiet --version -h --help)
     repeating_options=(--map)
-    non_repeating_options=(--vast --vmap --tracking-doc --base --max-wrappers --tag-timeouts --bandwidth --screen --media-file --adcash-state --proxy --ca-cert --har --log --beacons --tolerance --report --junit --timeline)
+    non_repeating_options=(--vast --vmap --tracking-doc --base --max-wrappers --tag-timeouts --bandwidth --screen --media-file --adcash-state --proxy --ca-cert --har --log --beacons --tolerance --reporting --report --junit --timeline)
     __vplay_offer_flags_options 0
 
     # Offer option value completions
@@ -962,6 +962,10 @@ _vplay_audit() {
         return
         ;;
     '--tolerance')
+        return
+        ;;
+    '--reporting')
+        __vplay_add_completions -W 'client'$'\n''hybrid'
         return
         ;;
     '--report')

@@ -17,6 +17,15 @@ public struct TrackedStreamRunner: Sendable {
         self.environment = environment ?? .live(configuration)
     }
 
+    /// The document alone, fetched and read as the run would (for `vplay audit --tracking-doc`).
+    public func document() async -> Result<TrackingDocument, TrackingDocumentError> {
+        let loader = TrackingDocumentLoader(configuration: configuration, environment: environment)
+        let (url, fetcher) = loader.source
+        let loaded = await loader.load(url, fetcher: fetcher)
+        await environment.shutdown()
+        return loaded
+    }
+
     /// Runs the stream to its end (or the viewer's); an unplayable document ends it with `adError` and the report's
     /// `documentError`.
     public func run(observer: @escaping @Sendable (SessionRecord) async -> Void) async -> SessionSummary {

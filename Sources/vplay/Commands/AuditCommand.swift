@@ -18,10 +18,12 @@ struct AuditCommand: AsyncParsableCommand {
             times and no pause); playhead macros against their event, one before its moment flagged; [ERRORCODE] on \
             errors. Requests that look like tracking but match nothing are listed (the first 100 in text), not failed. \
             A VMAP document (--vmap, or given to --vast) is audited break by break, the capture split by each break's \
-            breakStart and breakEnd (docs/guides/vmap.md).
+            breakStart and breakEnd (docs/guides/vmap.md). A stitcher's client-side tracking document \
+            (--tracking-doc) is audited beacon URL by beacon URL, the capture put on the stream's timeline by its \
+            first timed beacon (docs/guides/ssai.md).
 
             Exit codes: 0 every check holds; 1 a check failed; 2 usage error (or a capture that cannot be read); \
-            3 the tag has no ad; 4 its media cannot be opened (the VAST <Duration> is used for timing then).
+            3 the tag has no ad (or the tracking document cannot be read); 4 its media cannot be opened (the VAST <Duration> is used for timing then).
             """
     )
 
@@ -40,6 +42,9 @@ struct AuditCommand: AsyncParsableCommand {
             transform: OptionValue.seconds(positive: true, else: "--tolerance must be a positive number of seconds"))
     var tolerance: Duration = .seconds(1)
 
+    @Option(help: ArgumentHelp("--tracking-doc: client (the player fires every timed beacon) or hybrid (the server fires impression, start, quartiles, complete, breakStart and breakEnd: a player that fires them too is failed).", valueName: "client|hybrid"))
+    var reporting: TrackedStreamPlayback.Reporting = .client
+
     @Flag(help: "Print the audit as one JSON object instead of text.")
     var json = false
 
@@ -55,7 +60,7 @@ struct AuditCommand: AsyncParsableCommand {
     var timeline: String?
 
     func validate() throws {
-        try tag.refuseTrackingDocument("audit")
+        if tag.trackingDoc != nil, timeline != nil { throw ValidationError("--timeline: an audit against a tracking document draws no picture yet") }
         if tag.vmap != nil, timeline != nil { throw ValidationError("--timeline: an audit of a VMAP session draws no picture yet (each break's is in --report)") }
         let given = [har, log, beacons].compactMap { $0 }
         guard given.count == 1 else { throw ValidationError("give exactly one capture: --har, --log or --beacons") }
@@ -77,6 +82,10 @@ struct AuditCommand: AsyncParsableCommand {
         }
         var configuration = SessionConfiguration(tag: tag.vast)
         tag.apply(to: &configuration)
+        if tag.trackingDoc != nil {
+            try await finishTracking(configuration, requests: requests, started: started, seconds: { startedAt.duration(to: wall.now).seconds })
+            return
+        }
         let mode: VMAPSessionRunner.Mode = tag.vmap != nil ? .vmap : .detect
         if let vmap = await VMAPInspector(configuration: configuration, mode: mode).inspect(openMedia: true) {
             try finish(vmap, requests: requests, started: started, seconds: startedAt.duration(to: wall.now).seconds)
