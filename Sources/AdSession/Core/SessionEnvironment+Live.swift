@@ -26,14 +26,14 @@ extension SessionEnvironment {
         let redirects = MediaRedirects(client: tags.client, userAgent: configuration.userAgent)
         // Server-side mode: every beacon from the stitcher, for the device (its own User-Agent, the device's X-Device-*).
         let beaconAgent = configuration.serverSide?.serverUserAgent ?? configuration.userAgent
+        let deviceHeaders = configuration.serverSide?.headers(deviceUserAgent: configuration.userAgent) ?? []
         let full = configuration.dryRun
             ? nil : HTTPBeaconTransport(userAgent: beaconAgent, connectTimeout: configuration.beaconPolicy.timeout,
-                                        clock: clock, gate: beaconGate, proxy: configuration.proxy,
-                                        extraHeaders: configuration.serverSide?.headers(deviceUserAgent: configuration.userAgent) ?? [])
+                                        clock: clock, gate: beaconGate, proxy: configuration.proxy, extraHeaders: deviceHeaders)
         let pooled = full.flatMap { full in
-            !pooledBeacons || configuration.serverSide != nil ? nil : PooledBeaconTransport(userAgent: configuration.userAgent, connectTimeout: configuration.beaconPolicy.timeout, clock: clock,
+            !pooledBeacons ? nil : PooledBeaconTransport(userAgent: beaconAgent, connectTimeout: configuration.beaconPolicy.timeout, clock: clock,
                                          gate: beaconGate, proxy: configuration.proxy, maxConnectionsPerHost: configuration.beaconPolicy.maxConcurrent,
-                                         pipelineDepth: configuration.beaconPolicy.pipelineDepth, keepsHeaders: false, fallback: full)
+                                         pipelineDepth: configuration.beaconPolicy.pipelineDepth, keepsHeaders: false, extraHeaders: deviceHeaders, fallback: full)
         }
         let beacons: (any BeaconTransport)? = pooled ?? full
         var environment = SessionEnvironment(

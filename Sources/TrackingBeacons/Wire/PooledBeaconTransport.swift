@@ -32,6 +32,8 @@ public final class PooledBeaconTransport: BeaconTransport, AffineTransport {
     /// Whether the User-Agent is plain text (visible ASCII, spaces and tabs): then requests go out as bytes from
     /// here. The other fields are vplay's (`Host` from a checked URL) and the request target passed `URLGate`.
     private let plainUserAgent: Bool
+    /// Written after the User-Agent on every request (server-side mode's `X-Device-*`), already as header lines.
+    private let extraHeaderLines: String
     /// Whether outcomes carry the answers' header fields (`false`: a fleet, which only counts them).
     private let keepsHeaders: Bool
 
@@ -51,7 +53,7 @@ public final class PooledBeaconTransport: BeaconTransport, AffineTransport {
     ///   - fallback: the full transport for https, proxied URLs and their redirects (the same gate and proxy).
     @_spi(LiveParts) public init(userAgent: String, connectTimeout: Duration = .seconds(5), clock: ContinuousClock, gate: URLGate = .open,
                 proxy: ProxySettings = .direct, maxConnectionsPerHost: Int = 64, pipelineDepth: Int = 1, keepsHeaders: Bool = true,
-                fallback: HTTPBeaconTransport) {
+                extraHeaders: [(String, String)] = [], fallback: HTTPBeaconTransport) {
         self.userAgent = userAgent
         self.gate = gate
         self.proxy = proxy
@@ -60,7 +62,11 @@ public final class PooledBeaconTransport: BeaconTransport, AffineTransport {
         self.maxConnectionsPerHost = max(1, maxConnectionsPerHost)
         self.pipelineDepth = max(1, pipelineDepth)
         self.fallback = fallback
-        plainUserAgent = userAgent.utf8.allSatisfy { $0 == 0x09 || (0x20...0x7E).contains($0) }
+        // Plain text only (visible ASCII, spaces and tabs) is written from here; anything else goes through the full
+        // transport, whose HTTP library checks it.
+        let plain = { (text: String) in text.utf8.allSatisfy { $0 == 0x09 || (0x20...0x7E).contains($0) } }
+        plainUserAgent = plain(userAgent) && extraHeaders.allSatisfy { plain($0.0) && plain($0.1) && !$0.0.contains(":") }
+        extraHeaderLines = extraHeaders.map { "\($0.0): \($0.1)\r\n" }.joined()
         self.keepsHeaders = keepsHeaders
     }
 
@@ -267,7 +273,7 @@ public final class PooledBeaconTransport: BeaconTransport, AffineTransport {
 
     /// What follows a request's target for a host: the version, `Host` and `User-Agent`, and the empty line.
     private func requestTail(for key: HostKey) -> [UInt8] {
-        Array(" HTTP/1.1\r\nHost: \(key.port == 80 ? key.host : "\(key.host):\(key.port)")\r\nUser-Agent: \(userAgent)\r\n\r\n".utf8)
+        Array(" HTTP/1.1\r\nHost: \(key.port == 80 ? key.host : "\(key.host):\(key.port)")\r\nUser-Agent: \(userAgent)\r\n\(extraHeaderLines)\r\n".utf8)
     }
 
     /// One GET of `url` on a connection of its host's pool.
