@@ -69,7 +69,9 @@ extension FleetReport {
                 sessionsPerSecond: seconds > 0 ? Double(sessions) / seconds : 0, beaconsPerSecond: seconds > 0 ? Double(sent) / seconds : 0,
                 latency: latency(of: histogram), peakRSSMiB: max(merged.performance.peakRSSMiB, report.performance.peakRSSMiB))
         }
+        let deviceFields = reports.compactMap(\.checks.deviceFields)
         merged.checks = checks(of: merged.population)
+        merged.checks.deviceFields = deviceFields.isEmpty ? nil : deviceFields.allSatisfy { $0 }
         let missing = Set(0..<merged.fleet.shardCount).subtracting(merged.fleet.shards).sorted()
         merged.fleet.missingShards = missing.isEmpty ? nil : missing
         return merged
@@ -94,10 +96,18 @@ extension FleetReport {
                 return sum
             }
         }
+        var stitched: [String: FleetStitched]?
+        if a.serverSide != nil || b.serverSide != nil {
+            stitched = (a.serverSide ?? [:]).merging(b.serverSide ?? [:]) { x, y in
+                var sum = x
+                sum.add(y)
+                return sum
+            }
+        }
         return Population(scenarios: add(a.scenarios, b.scenarios), endings: add(a.endings, b.endings),
                           rewardsGranted: a.rewardsGranted + b.rewardsGranted, rewardsForfeited: a.rewardsForfeited + b.rewardsForfeited,
                           events: add(a.events, b.events), beacons: beacons, failures: add(a.failures, b.failures), unexpected: unexpected,
-                          networks: networks, viewability: FleetReport.Viewability.of(events: add(a.events, b.events)))
+                          networks: networks, viewability: FleetReport.Viewability.of(events: add(a.events, b.events)), serverSide: stitched)
     }
 }
 

@@ -80,6 +80,9 @@ public struct FleetReport: Sendable, Equatable, Codable {
         /// When the ad's viewability is decided (`<ViewableImpression>`): how many ad plays were viewable, not
         /// viewable, undetermined, and the viewable rate (viewable over viewable and not viewable).
         public var viewability: Viewability? = nil
+        /// Server-side mode (`--ssai server`): per stitched event, how often the stitcher fired it, how often no one
+        /// saw it, and how far it ran ahead of the viewer.
+        public var serverSide: [String: FleetStitched]? = nil
     }
 
     /// How many ad plays ended `viewable`, `notViewable` or `viewUndetermined`, and the viewable rate.
@@ -261,6 +264,9 @@ public struct FleetReport: Sendable, Equatable, Codable {
         public var sentAsExpected: Bool
         /// With a sink: every beacon received as often as sent and no unexpected hit; nil without a sink.
         public var receivedAsSent: Bool?
+        /// Server-side mode with a sink: every hit carried the device's X-Device-IP and X-Device-User-Agent (and
+        /// X-Forwarded-For when asked); nil otherwise.
+        public var deviceFields: Bool? = nil
     }
 
     /// The report's kind in its JSON: always `fleet`.

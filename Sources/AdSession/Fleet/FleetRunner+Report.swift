@@ -30,10 +30,13 @@ extension FleetRunner {
             let scenario = FleetScenario.draw(index: index, seed: configuration.session.seed, mix: configuration.mix, facts: scenarioFacts)
             let network = configuration.networkMix.map { networks[$0.draw(index: index, seed: configuration.session.seed)] }
             if network?.loads == false { failedToLoad += 1 }
-            let events = oracle.events(of: scenario, network: network)
+            let viewer = oracle.events(of: scenario, network: network)
+            // Server-side mode: the stitcher's beacons, by the segments the player asked for.
+            let events = configuration.session.serverSide.map { oracle.serverEvents(of: scenario, network: network, insertion: $0) } ?? viewer
             for (event, count) in events { expectedEvents[event, default: 0] += count }
-            // Granted at complete (a fleet's threshold): a skip or close before it forfeits the reward.
-            if events[FleetOracle.Event(.complete)] != nil { rewards += 1 }
+            // Granted at complete (a fleet's threshold): a skip or close before it forfeits the reward. (The viewer's
+            // complete, whoever fires the beacons.)
+            if viewer[FleetOracle.Event(.complete)] != nil { rewards += 1 }
         }
         var expected = Array(repeating: 0, count: targets.count)
         let keys = targets.map { FleetTally.key(event: $0.event, source: $0.source.description, template: $0.url) }
@@ -121,9 +124,11 @@ extension FleetRunner {
         var rewards = 0
         for index in configuration.shard.indices(of: configuration.sessions) {
             let scenario = FleetScenario.draw(index: index, seed: configuration.session.seed, mix: configuration.mix, pod: scenarioFacts)
-            let perAd = FleetOracle.events(of: scenario, pod: oracleFacts)
+            let viewer = FleetOracle.events(of: scenario, pod: oracleFacts)
+            // Server-side mode: the stitcher's beacons, by the segments the player asked for of each ad.
+            let perAd = configuration.session.serverSide.map { FleetOracle.serverEvents(of: scenario, pod: oracleFacts, insertion: $0) } ?? viewer
             // The pod's reward: granted when its last ad completes, unless a skip or close forfeited it before.
-            if perAd.allSatisfy({ $0?[FleetOracle.Event(.complete)] != nil }) { rewards += 1 }
+            if viewer.allSatisfy({ $0?[FleetOracle.Event(.complete)] != nil }) { rewards += 1 }
             var position = 0
             var ended = false
             for (part, ad) in prepared.pod.enumerated() {
@@ -187,7 +192,8 @@ extension FleetRunner {
             rewardsForfeited: counts.rewardsForfeited, events: counts.eventsByName, beacons: beacons,
             failures: counts.failures, unexpected: received?.unexpected,
             networks: configuration.networkMix == nil ? nil : counts.networks,
-            viewability: FleetReport.Viewability.of(events: counts.eventsByName))
+            viewability: FleetReport.Viewability.of(events: counts.eventsByName),
+            serverSide: configuration.session.serverSide == nil ? nil : counts.stitched)
         let latency = FleetReport.latency(of: counts.latency)
         let performance = FleetReport.Performance(
             seconds: seconds, decodeSeconds: prepared.decodeSeconds,

@@ -33,6 +33,7 @@ extension FleetRunner {
             await SessionCore(environment: sessionEnvironment).submit(step.fire(prepared.breakEnd, errorCode: nil, reason: nil, playhead: nil, clock: end), outputs)
         }
         tally.finished(scenario, network: network.map { configuration.networkMix!.shares[$0].profile.name }, report: result.playback, hold: room.hold)
+        if let stitched = step.serverSide { tally.stitched(stitched, hold: room.hold) }
     }
 
     /// One session's break replaying each verified decode (no file is opened: nothing waits).

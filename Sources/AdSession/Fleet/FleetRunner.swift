@@ -243,18 +243,29 @@ public struct FleetRunner: Sendable {
         progress.report(tally, final: true)
         let seconds = elapsed().seconds
 
-        let hits = sink?.hits().map(\.target)
+        let received = sink?.hits()
+        let hits = received?.map(\.target)
         await sink?.stop()
+        var report: FleetReport?
         if !prepared.pod.isEmpty {
-            return await podReport(prepared, targets: targets, tally: tally, hits: hits, seconds: seconds, warnings: warnings)
-        }
-        guard let timeline = prepared.timeline, let rules = prepared.plan.playback?.rules, let plan = prepared.plan.playback?.plan else {
+            report = await podReport(prepared, targets: targets, tally: tally, hits: hits, seconds: seconds, warnings: warnings)
+        } else if let timeline = prepared.timeline, let rules = prepared.plan.playback?.rules, let plan = prepared.plan.playback?.plan {
+            report = await self.report(prepared, timeline: timeline, rules: rules, plan: plan, targets: targets.map(\.target), tally: tally, hits: hits,
+                                       seconds: seconds, warnings: warnings)
+        } else if prepared.plan.failure != nil {
             // The ad cannot play: every session fired what comes before playback (the ad's error to its Error URLs).
-            return prepared.plan.failure == nil ? nil
-                : await failureReport(prepared, targets: targets.map(\.target), tally: tally, hits: hits, seconds: seconds, warnings: warnings)
+            report = await failureReport(prepared, targets: targets.map(\.target), tally: tally, hits: hits, seconds: seconds, warnings: warnings)
         }
-        return await report(prepared, timeline: timeline, rules: rules, plan: plan, targets: targets.map(\.target), tally: tally, hits: hits,
-                            seconds: seconds, warnings: warnings)
+        report?.checks.deviceFields = Self.deviceFields(received, session: session)
+        return report
+    }
+
+    /// Server-side mode with a sink: whether every hit carried the device's X-Device-* fields (VAST 4.3 §1.1.3);
+    /// nil otherwise.
+    static func deviceFields(_ received: [SinkHit]?, session: SessionConfiguration) -> Bool? {
+        guard let insertion = session.serverSide, let received else { return nil }
+        let expected = SinkHit.DeviceHeaders(ip: insertion.deviceIP, userAgent: session.userAgent, forwardedFor: insertion.forwardedFor ? insertion.deviceIP : nil)
+        return received.allSatisfy { $0.device == expected }
     }
 
     /// The fleet's tracking URLs (with the reward callback, counted like one, after them), its tally, and one

@@ -23,6 +23,8 @@ extension FleetTally {
         var beaconsSent = 0
         /// Per simulated network (`--network-mix`): how its viewers did.
         var networks: [String: FleetReport.NetworkPopulation] = [:]
+        /// Server-side mode: each stitched event, fired, unseen and its lead.
+        var stitched: [String: FleetStitched] = [:]
 
         /// No counts yet, for `rows` tracking URLs.
         init(rows: Int) {
@@ -108,6 +110,11 @@ extension FleetTally.Counts {
         beaconsAnswered += other.beaconsAnswered
         beaconsSent += other.beaconsSent
         networks.merge(other.networks) { mine, theirs in
+            var sum = mine
+            sum.add(theirs)
+            return sum
+        }
+        stitched.merge(other.stitched) { mine, theirs in
             var sum = mine
             sum.add(theirs)
             return sum

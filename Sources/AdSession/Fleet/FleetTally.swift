@@ -209,6 +209,13 @@ final class FleetTally: Sendable {
         shards[hold].withLock { $0.counts.count(scenario, network: network, report: report) }
     }
 
+    /// Server-side mode: a session's stitched events, as its stitcher fired them.
+    func stitched(_ report: ServerSideReport, hold: Int = 0) {
+        shards[hold].withLock { shard in
+            for timing in report.timings { shard.counts.stitched[FleetStitched.name(timing), default: FleetStitched()].add(timing) }
+        }
+    }
+
     /// Matches the sink's hits to the requests sent (over every hold: `snapshot`): per tracking URL how many arrived,
     /// and how many hits nothing accounts for.
     func received(hits: [String]) -> (perKey: [Int], unexpected: Int) {

@@ -1,3 +1,4 @@
+import PlayerEngine
 import Primitives
 
 /// Server-side mode (`--ssai server`): vplay is the stitcher. The ad is stitched into the stream in segments, and the
@@ -37,6 +38,15 @@ public struct ServerSideInsertion: Sendable, Equatable, Hashable {
         var fields = [("X-Device-IP", deviceIP), ("X-Device-User-Agent", deviceUserAgent)]
         if forwardedFor { fields.append(("X-Forwarded-For", deviceIP)) }
         return fields
+    }
+
+    /// The events a stitcher times for an ad of `duration` with `progressOffsets`, each with the media time it stands
+    /// for: impression, creativeView and start at 0, the quartiles at 25/50/75 %, complete at the end, each progress
+    /// offset at its time.
+    static func points(duration: Duration, progressOffsets: [Duration]) -> [(name: PlaybackEvent.Name, offset: Duration?, point: Duration)] {
+        [(.impression, nil, .zero), (.creativeView, nil, .zero), (.start, nil, .zero), (.firstQuartile, nil, duration / 4),
+         (.midpoint, nil, duration / 2), (.thirdQuartile, nil, duration * 3 / 4), (.complete, nil, duration)]
+            + Set(progressOffsets).filter { $0 >= .zero && $0 <= duration }.sorted().map { (.progress, $0, $0) }
     }
 
     /// The segment holding media time `point` of an ad `duration` long (its end is in the last segment).

@@ -21,6 +21,12 @@ public struct ServerSideReport: Sendable, Equatable {
         /// Beacons fired for it.
         public var beacons = 0
 
+        public init(ad: Int, event: String, offset: Duration?, point: Duration, segment: Int, requestPlayhead: Duration, serverClock: Duration,
+                    clientClock: Duration? = nil, beacons: Int = 0) {
+            (self.ad, self.event, self.offset, self.point, self.segment) = (ad, event, offset, point, segment)
+            (self.requestPlayhead, self.serverClock, self.clientClock, self.beacons) = (requestPlayhead, serverClock, clientClock, beacons)
+        }
+
         /// How far the server ran ahead of the client (client − server); nil when the client never got there.
         public var lead: Duration? { clientClock.map { $0 - serverClock } }
     }

@@ -19,8 +19,6 @@ struct ServerSideStitching {
 
     private var pending: [Pending] = []
     private var ad = 0
-    /// The ad's playback is over (complete, skipped, closed, failed): no segment is requested any more.
-    private var ended = false
     private(set) var timings: [ServerSideReport.Timing] = []
 
     init(_ insertion: ServerSideInsertion) { self.insertion = insertion }
@@ -28,43 +26,45 @@ struct ServerSideStitching {
     /// An ad's playback is about to start with `plan`: its timed events, placed.
     mutating func begin(_ plan: TrackingPlan) {
         ad += 1
-        ended = false
+        clientMoments = [:]
         let duration = plan.duration
-        let points: [(PlaybackEvent.Name, Duration?, Duration)] = [
-            (.impression, nil, .zero), (.creativeView, nil, .zero), (.start, nil, .zero), (.firstQuartile, nil, duration / 4),
-            (.midpoint, nil, duration / 2), (.thirdQuartile, nil, duration * 3 / 4), (.complete, nil, duration),
-        ] + plan.progressOffsets.filter { $0 <= duration }.map { (.progress, $0, $0) }
+        let points = ServerSideInsertion.points(duration: duration, progressOffsets: plan.progressOffsets)
         pending = points.map { name, offset, point in
             let segment = insertion.segment(holding: point, duration: duration)
             return Pending(name: name, offset: offset, point: point, segment: segment, request: insertion.requestPlayhead(of: segment))
         }.sorted { ($0.request, $0.point) < ($1.request, $1.point) }
     }
 
-    /// The client reached `event` (its first play): its moment, for the skew of what the server fired for it (which
-    /// `due` has fired by then: a segment is requested no later than its first frame plays).
+    /// When the client reached each stitched event of the ad being played (its first play).
+    private var clientMoments: [String: Duration] = [:]
+
+    private func key(_ name: PlaybackEvent.Name, _ offset: Duration?) -> String { "\(name.rawValue)@\(offset?.wholeMilliseconds ?? -1)" }
+
+    /// The client reached `event` (its first play): its moment, for the skew of what the server fired (or will fire:
+    /// the first segment's request counts only once something has played) for it.
     mutating func observe(_ event: PlaybackEvent) {
-        guard event.play == 1, Self.stitched.contains(event.name),
-              let index = timings.lastIndex(where: { $0.ad == ad && $0.event == event.name.rawValue && $0.offset == event.offset }),
-              timings[index].clientClock == nil else { return }
-        timings[index].clientClock = event.clock
+        guard event.play == 1, Self.stitched.contains(event.name) else { return }
+        let key = key(event.name, event.offset)
+        guard clientMoments[key] == nil else { return }
+        clientMoments[key] = event.clock
+        if let index = timings.lastIndex(where: { $0.ad == ad && $0.event == event.name.rawValue && $0.offset == event.offset }) {
+            timings[index].clientClock = event.clock
+        }
     }
 
-    /// The events whose segments the player has requested by `event` (at its playhead), each with the session time
-    /// of its request: the playback between the request and `event` was continuous (every pause and stall is an
-    /// event of its own).
+    /// The events whose segments the player has requested by `event`: a segment counts once the playhead has moved
+    /// past the point of its request (the first at the first frame: once anything has played), so a viewer who stops
+    /// at a request point has not made it. Each is stamped with the session time of its request: the playback
+    /// between the request and `event` was continuous (every pause and stall is an event of its own).
     mutating func due(at event: PlaybackEvent) -> [(pending: Pending, clock: Duration)] {
-        guard event.play == 1, !ended else { return [] }
-        // Playback that stops here requests nothing more at this playhead (nor after: the ad's stream is left);
-        // playback that goes on has requested it.
-        let stops = [PlaybackEvent.Name.skip, .closeLinear, .close, .error, .abandoned].contains(event.name)
-        if stops || event.name == .complete { ended = true }
+        guard event.play == 1 else { return [] }
         var due: [(Pending, Duration)] = []
-        while let next = pending.first, next.request < event.playhead || (next.request == event.playhead && !stops) {
+        while let next = pending.first, next.request < event.playhead {
             pending.removeFirst()
             let clock = event.clock - (event.playhead - next.request)
             due.append((next, clock))
             timings.append(ServerSideReport.Timing(ad: ad, event: next.name.rawValue, offset: next.offset, point: next.point, segment: next.segment,
-                                                   requestPlayhead: next.request, serverClock: clock))
+                                                   requestPlayhead: next.request, serverClock: clock, clientClock: clientMoments[key(next.name, next.offset)]))
         }
         return due
     }

@@ -49,6 +49,7 @@ enum FleetText {
         if let unexpected = population.unexpected { lines.append("unexpected \(unexpected) hits at the sink no beacon accounts for") }
         var checks = "sent as the scenarios imply: \(report.checks.sentAsExpected ? "yes" : "NO")"
         if let received = report.checks.receivedAsSent { checks += "; received as sent: \(received ? "yes" : "NO")" }
+        if let device = report.checks.deviceFields { checks += "; X-Device-* on every hit: \(device ? "yes" : "NO")" }
         lines.append("checks     " + checks)
         lines.append(String(format: "cost       %.2f s (decode %.2f s): %.0f sessions/s, %.0f beacons/s; latency p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms; peak RSS %.1f MiB",
                             performance.seconds, performance.decodeSeconds, performance.sessionsPerSecond, performance.beaconsPerSecond,
