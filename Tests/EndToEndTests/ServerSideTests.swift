@@ -52,6 +52,26 @@ import TestSupport
         #expect(device["checked"] as? Int == reconciliation["received"] as? Int && (device["checked"] as? Int ?? 0) > 0, "\(reconciliation)")
     }
 
+    @Test func aFleetComparedBothWays_agreesWithItsOraclesAtTheSink_andReportsTheLeads() async throws {
+        let folder = try TemporaryFolder()
+        let report = folder.url.appendingPathComponent("compare.json").path, junit = folder.url.appendingPathComponent("compare.xml").path
+        let run = try await vplay(["fleet", "--vast", "media/demo.xml", "--sessions", "300", "--seed", "4", "--ssai", "compare", "--segment", "2",
+                                   "--prefetch", "2", "--sink", "--report", report, "--junit", junit])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("client: sent what its oracle expected, the sink received every beacon sent"), "\(run.stdout)")
+        #expect(run.stdout.contains("server: sent what its oracle expected, the sink received every beacon sent, every hit with the device's X-Device-* fields"), "\(run.stdout)")
+        let errors = try await JSONSchemaCheck.validate([.init(report, schema: "fleet-ssai.schema.json")])
+        #expect(errors.isEmpty, "\(errors)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
+        let events = try #require(document["events"] as? [[String: Any]])
+        let complete = try #require(events.first { $0["event"] as? String == "complete" })
+        // Every complete the stitcher counted beyond the player's was a view no one saw; each came ahead of the viewer.
+        #expect((complete["serverSent"] as? Int ?? 0) - (complete["clientSent"] as? Int ?? 0) == complete["unseen"] as? Int, "\(complete)")
+        #expect(complete["serverReceived"] as? Int == complete["serverSent"] as? Int && (complete["meanLead"] as? Double ?? 0) > 0, "\(complete)")
+        let complaints = try await ExternalValidators.xmlSchema(try Data(contentsOf: URL(fileURLWithPath: junit)), xsd: "junit.xsd")
+        #expect(complaints.isEmpty, "\(complaints)")
+    }
+
     @Test func serverSideMode_refusesWhatItCannotTimeYet() async throws {
         let realtime = try await vplay(["--vast", "media/demo.xml", "--ssai", "server", "--clock", "realtime"])
         #expect(realtime.status == 2 && realtime.stderr.contains("--ssai server: runs on the virtual clock"), "\(realtime.stderr)")

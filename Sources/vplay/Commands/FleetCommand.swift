@@ -34,6 +34,8 @@ struct FleetCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "VMAP") var content: VMAPOptions
 
+    @OptionGroup(title: "Server-side ad insertion") var serverSide: ServerSideOptions
+
     @Option(help: ArgumentHelp("VMAP: how far the viewers watch the content, as weights: end (to contentComplete, post-roll included), N% of it, or N seconds (default end:1, everyone to the end).", valueName: "POINT:WEIGHT,..."),
             transform: Self.watchMix)
     var watchMix: WatchMix?
@@ -124,6 +126,7 @@ struct FleetCommand: AsyncParsableCommand {
     func validate() throws {
         try tag.refuseTrackingDocument("fleet")
         if content.contentScript != nil { throw ValidationError("--content-script: a fleet's viewers watch the content as --watch-mix says") }
+        if serverSide.ssai != nil, tag.vmap != nil { throw ValidationError("--ssai: a fleet plays a VAST tag server-side (--vast), not --vmap, yet") }
         if tag.vmap != nil, shard != nil { throw ValidationError("--shard: a VMAP fleet runs whole (vplay merge adds up fleet reports of one tag)") }
         try sink.validate(dryRun: dryRun)
         if tag.bandwidth == .auto {
@@ -151,11 +154,16 @@ struct FleetCommand: AsyncParsableCommand {
         configuration.shard = shard ?? .whole
         configuration.decodeEach = decodeEach
         configuration.networkMix = networkMix
+        if serverSide.ssai == .server { configuration.session.serverSide = serverSide.insertion }
         return configuration
     }
 
     func run() async throws {
         quietOption.apply()
+        if serverSide.ssai == .compare {
+            try await runComparison()
+            return
+        }
         // When the fleet started and how long it took, in wall time, for the JUnit report.
         let started = LiveTools.wallTime(), wall = LiveTools.monotonicClock(), startedAt = wall.now
         let configuration = fleetConfiguration()
@@ -206,10 +214,13 @@ struct FleetCommand: AsyncParsableCommand {
             if json { StandardStreams.print(String(decoding: data, as: UTF8.self)) } else { StandardStreams.say(FleetText.summary(result)) }
             var code: Int32 = 0
             if let signal = signals.received { code = 128 + signal }
-            else if !result.checks.sentAsExpected || result.checks.receivedAsSent == false { code = ExitCode.expectationFailed.rawValue }
+            else if !result.checks.sentAsExpected || result.checks.receivedAsSent == false || result.checks.deviceFields == false {
+                code = ExitCode.expectationFailed.rawValue
+            }
             else if beacon.failOnBeaconErrors && !result.population.failures.isEmpty { code = ExitCode.beaconFailures.rawValue }
             let reason = code == ExitCode.expectationFailed.rawValue
-                ? (!result.checks.sentAsExpected ? "the fleet did not send the beacons its oracle expected" : "the sink did not receive every beacon sent")
+                ? (!result.checks.sentAsExpected ? "the fleet did not send the beacons its oracle expected"
+                   : result.checks.deviceFields == false ? "a hit at the sink lacked the device's X-Device-* fields" : "the sink did not receive every beacon sent")
                 : "\(result.population.failures.count) kinds of beacon failure (--fail-on-beacon-errors)"
             try CommandOutputs.exit(code, failures: failures, signalled: signals.received != nil, reason: reason)
         }

@@ -30,7 +30,9 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "VMAP") var vmap: VMAPOptions
 
-    @OptionGroup(title: "Server-side ad insertion") var stream: SSAIOptions
+    @OptionGroup(title: "Server-side ad insertion") var stream: TrackedStreamOptions
+
+    @OptionGroup(title: "Server-side ad insertion") var serverSide: ServerSideOptions
 
     @OptionGroup var network: NetworkOptions
 
@@ -104,7 +106,8 @@ struct RunCommand: AsyncParsableCommand {
         }
         try sink.validate(dryRun: dryRun)
         try network.validate(bandwidth: tag.bandwidth)
-        if stream.ssai != nil {
+        if serverSide.ssai == .compare { throw ValidationError("--ssai compare: plays a fleet both ways (vplay fleet); run takes --ssai server") }
+        if serverSide.ssai != nil {
             if tag.vmap != nil || tag.trackingDoc != nil { throw ValidationError("--ssai server: plays a VAST tag (--vast), not --vmap or --tracking-doc, yet") }
             if speed != nil || clock == .realtime { throw ValidationError("--ssai server: runs on the virtual clock (the stitcher's beacons are stamped with their segment requests' times)") }
         }
@@ -137,7 +140,7 @@ struct RunCommand: AsyncParsableCommand {
         sink.apply(to: &configuration)
         configuration.replayTracking = replayTracking
         if bundle != nil { configuration.tagRecorder = TagRecorder() }
-        configuration.serverSide = stream.serverSide
+        configuration.serverSide = serverSide.insertion
         return configuration
     }
 

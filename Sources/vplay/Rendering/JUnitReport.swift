@@ -157,3 +157,12 @@ enum JUnitReport {
 
     static func format(_ seconds: Double) -> String { String(format: "%.3f", max(0, seconds)) }
 }
+
+extension JUnitReport.Case {
+    /// The case with its name prefixed (one suite holding two fleets' cases).
+    func prefixed(_ prefix: String) -> Self {
+        var copy = self
+        copy.name = prefix + name
+        return copy
+    }
+}
