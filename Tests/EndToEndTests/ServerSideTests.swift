@@ -21,8 +21,9 @@ import TestSupport
             <MediaFile delivery="progressive" type="video/mp4" width="640" height="360"><![CDATA[\(Repo.media("clip-10s-360p.mp4"))]]></MediaFile>
             </MediaFiles></Linear></Creative></Creatives></InLine></Ad></VAST>
             """)
+        let har = folder.url.appendingPathComponent("run.har").path
         let run = try await vplay(["--vast", tag, "--ssai", "server", "--segment", "2", "--forwarded-for", "--macro", "DEVICEUA=Roku/DVP-12.0 (12.0.0.4182)",
-                                   "--script", "background@3,foreground@4", "--json"])
+                                   "--script", "background@3,foreground@4", "--json", "--har", har])
         #expect(run.status == 0, "\(run.stderr)")
         let requests = server.requests()
         #expect(Set(requests.map(\.target)) == ["/imp?ss=1", "/q1", "/complete"], "\(requests.map(\.target))")
@@ -37,6 +38,13 @@ import TestSupport
         let events = try #require(serverSide["events"] as? [[String: Any]])
         #expect(events.first { $0["event"] as? String == "firstQuartile" }?["serverClock"] as? Double == 2.0, "\(events)")
         #expect(events.first { $0["event"] as? String == "complete" }?["lead"] as? Double == 2.0, "\(events)")
+        // The HAR (valid against HAR 1.2) shows what the stitcher sent: its User-Agent and the device's fields.
+        let entries = try await HARValidation.validate(try Data(contentsOf: URL(fileURLWithPath: har)))
+        #expect(entries.count == 3)
+        for entry in entries {
+            let headers = ((entry["request"] as? [String: Any])?["headers"] as? [[String: Any]] ?? []).map { "\($0["name"] ?? ""): \($0["value"] ?? "")" }
+            #expect(headers.contains("X-Device-IP: 203.0.113.7") && headers.contains("X-Device-User-Agent: Roku/DVP-12.0 (12.0.0.4182)"), "\(headers)")
+        }
         let lines = folder.url.appendingPathComponent("run.jsonl").path
         try run.stdout.write(toFile: lines, atomically: true, encoding: .utf8)
         let errors = try await JSONSchemaCheck.validate([.init(lines, schema: "events.schema.json", form: .jsonLines)])

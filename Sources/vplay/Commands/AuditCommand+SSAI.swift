@@ -73,17 +73,7 @@ extension AuditCommand {
         }
         let widths = (0..<7).map { column in table.map { $0[column].count }.max() ?? 0 }
         lines += table.map { row in (0..<7).map { row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  ") }
-        if !audit.findings.isEmpty { lines.append("") }
-        for finding in audit.findings {
-            let rule = finding.passed ? "" : " [\(finding.rule)]"
-            lines.append("\(finding.warning ? "warn" : finding.passed ? "ok  " : "FAIL") \(finding.check)\(rule): \(finding.detail)")
-        }
-        if !audit.unmatched.isEmpty {
-            lines.append("")
-            lines += audit.unmatched.prefix(maxUnmatchedLines).map { "unmatched (request \($0.index)): \($0.url.prefix(500))\($0.url.count > 500 ? "…" : "")" }
-        }
-        lines.append("")
-        lines.append("audit: " + (audit.passed ? "every check holds" : "checks failed") + " (exit \(audit.passed ? 0 : 1))")
+        lines += tail(findings: audit.findings, unmatched: audit.unmatched, passed: audit.passed)
         return lines.joined(separator: "\n")
     }
 }

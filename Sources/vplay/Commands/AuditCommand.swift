@@ -137,23 +137,30 @@ struct AuditCommand: AsyncParsableCommand {
         }
         let widths = (0..<5).map { column in table.map { $0[column].count }.max() ?? 0 }
         lines += table.map { row in (0..<5).map { row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  ") + "  " + row[5] }
-        if !audit.findings.isEmpty { lines.append("") }
-        for finding in audit.findings {
+        lines += tail(findings: audit.findings, unmatched: audit.unmatched, passed: audit.passed)
+        return lines.joined(separator: "\n")
+    }
+
+    /// The end of an audit's text: each check's line, the unmatched requests, the verdict.
+    static func tail(findings: [BeaconAudit.Finding], unmatched: [CapturedRequest], passed: Bool) -> [String] {
+        var lines: [String] = []
+        if !findings.isEmpty { lines.append("") }
+        for finding in findings {
             // A finding that fails or warns names its rule (docs/reference/rules.md), as every command's findings do.
             let rule = finding.passed ? "" : " [\(finding.rule)]"
             lines.append("\(finding.warning ? "warn" : finding.passed ? "ok  " : "FAIL") \(finding.check)\(rule): \(finding.detail)")
         }
-        if !audit.unmatched.isEmpty {
+        if !unmatched.isEmpty {
             lines.append("")
             // The first `maxUnmatchedLines` on a terminal (a million-entry capture printed 195 MB); all in `--report`.
-            lines += audit.unmatched.prefix(Self.maxUnmatchedLines).map { "unmatched (request \($0.index)): \($0.url.prefix(500))\($0.url.count > 500 ? "…" : "")" }
-            if audit.unmatched.count > Self.maxUnmatchedLines {
-                lines.append("… and \(audit.unmatched.count - Self.maxUnmatchedLines) more unmatched requests (all of them in --report)")
+            lines += unmatched.prefix(Self.maxUnmatchedLines).map { "unmatched (request \($0.index)): \($0.url.prefix(500))\($0.url.count > 500 ? "…" : "")" }
+            if unmatched.count > Self.maxUnmatchedLines {
+                lines.append("… and \(unmatched.count - Self.maxUnmatchedLines) more unmatched requests (all of them in --report)")
             }
         }
         lines.append("")
-        lines.append("audit: " + (audit.passed ? "every check holds" : "checks failed") + " (exit \(audit.passed ? 0 : 1))")
-        return lines.joined(separator: "\n")
+        lines.append("audit: " + (passed ? "every check holds" : "checks failed") + " (exit \(passed ? 0 : 1))")
+        return lines
     }
 
     static func json(_ audit: BeaconAudit, tag: String, requests: Int) -> JSON {
