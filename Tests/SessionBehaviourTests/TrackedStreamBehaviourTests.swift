@@ -93,6 +93,10 @@ import TrackingBeacons
         #expect(report.polls == 3 && report.avails.map(\.availID) == ["a1", "a2"])
         // The third answer (T2) was not canned: the failed poll is a finding, the avails known played on.
         #expect(report.findings.contains { $0.contains("the poll at 40.0 s of the stream failed") })
+        // Said when found: before the second avail's complete (at 48 s), not when the stream ends.
+        let said = run.records.firstIndex { if case let .warning(text) = $0 { text.contains("the poll at 40.0 s") } else { false } }
+        let complete = run.records.firstIndex { if case let .beacon(record) = $0 { record.url.hasPrefix("http://t.example/a2/complete") } else { false } }
+        #expect(try #require(said) < (try #require(complete)))
     }
 
     @Test func anEventTheStreamNeverReaches_isNotFired_andSaysSo() async throws {

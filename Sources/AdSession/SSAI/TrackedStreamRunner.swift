@@ -45,7 +45,6 @@ public struct TrackedStreamRunner: Sendable {
         case let .success(document):
             let session = TrackedStreamSession(configuration: configuration, playback: playback, environment: environment, loader: loader)
             let report = await session.run(document, url: url, outlet: outlet)
-            for finding in report.findings { await outlet.tally.send(.warning("tracking document: \(finding)")) }
             summary.tracking = report
             summary.clock = report.content.last?.end ?? .zero
             if Task.isCancelled { summary.outcome = .interrupted }

@@ -42,6 +42,13 @@ struct TrackedStreamSession {
         var beacons = TrackedStreamBeacons(configuration: configuration, wallStart: outlet.wallStart)
         var nextPoll = playback.pollInterval
         var token = first.nextToken
+        // Findings are said as they are found: at the start, then after each poll that adds any.
+        var said = 0
+        func say() async {
+            for finding in state.report.findings.dropFirst(said) { await outlet.tally.send(.warning("tracking document: \(finding)")) }
+            said = state.report.findings.count
+        }
+        await say()
         while !Task.isCancelled {
             let due = state.nextDue(after: timeline.now.content)
             let target = [due, nextPoll, timeline.end].compactMap { $0 }.min() ?? timeline.end
@@ -66,6 +73,7 @@ struct TrackedStreamSession {
                     case let .failure(error):
                         state.report.findings.append(Finding(.ssaiPollFailed, "the poll at \(now.content.seconds) s of the stream failed: \(error.message); the avails known play on").description)
                     }
+                    await say()
                 }
             }
             if now.content >= timeline.end { break }
