@@ -23,7 +23,8 @@ import TestSupport
             """)
         let har = folder.url.appendingPathComponent("run.har").path
         let run = try await vplay(["--vast", tag, "--ssai", "server", "--segment", "2", "--forwarded-for", "--macro", "DEVICEUA=Roku/DVP-12.0 (12.0.0.4182)",
-                                   "--script", "background@3,foreground@4", "--json", "--har", har])
+                                   "--script", "background@3,foreground@4", "--json", "--har", har,
+                                   "--device-header", "Accept-Language=en-US", "--device-header", "Referer=https://app.example/"])
         #expect(run.status == 0, "\(run.stderr)")
         let requests = server.requests()
         #expect(Set(requests.map(\.target)) == ["/imp?ss=1", "/q1", "/complete"], "\(requests.map(\.target))")
@@ -32,6 +33,7 @@ import TestSupport
             #expect(field("User-Agent")?.hasPrefix("vplay-stitcher/") == true, "\(request.headers)")
             #expect(field("X-Device-IP") == "203.0.113.7" && field("X-Forwarded-For") == "203.0.113.7", "\(request.headers)")
             #expect(field("X-Device-User-Agent") == "Roku/DVP-12.0 (12.0.0.4182)", "\(request.headers)")
+            #expect(field("X-Device-Accept-Language") == "en-US" && field("X-Device-Referer") == "https://app.example/", "\(request.headers)")
         }
         let summary = try #require(run.lines.last)
         let serverSide = try #require(summary["serverSide"] as? [String: Any])
@@ -85,5 +87,9 @@ import TestSupport
         #expect(realtime.status == 2 && realtime.stderr.contains("--ssai server: runs on the virtual clock"), "\(realtime.stderr)")
         let vmap = try await vplay(["--vmap", "media/vmap/demo.xml", "--ssai", "server"])
         #expect(vmap.status == 2 && vmap.stderr.contains("not --vmap or --tracking-doc"), "\(vmap.stderr)")
+        let header = try await vplay(["--vast", "media/demo.xml", "--ssai", "server", "--device-header", "X-Device-IP=10.0.0.1"])
+        #expect(header.status == 2 && header.stderr.contains("--device-header X-Device-IP=10.0.0.1: expected NAME=VALUE"), "\(header.stderr)")
+        let compare = try await vplay(["--vast", "media/demo.xml", "--ssai", "compare"])
+        #expect(compare.status == 2 && compare.stderr.contains("run takes --ssai server"), "\(compare.stderr)")
     }
 }

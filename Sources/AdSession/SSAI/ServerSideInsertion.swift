@@ -20,22 +20,34 @@ public struct ServerSideInsertion: Sendable, Equatable, Hashable {
     public var forwardedFor: Bool
     /// The stitcher's User-Agent and `[SERVERUA]` (`{service}/{version} ({URL})`, the IAB macro's form).
     public var serverUserAgent: String
+    /// The optional `X-Device-*` fields VAST 4.3 §1.1.3 says a server "should" send (`Referer`, `Accept-Language`,
+    /// `Requested-With`) or may forward (any other), by the name after `X-Device-`, in order.
+    public var deviceFields: [DeviceField]
+
+    /// One optional `X-Device-NAME: value` field.
+    public struct DeviceField: Sendable, Equatable, Hashable {
+        public var name: String
+        public var value: String
+        public init(name: String, value: String) { (self.name, self.value) = (name, value) }
+    }
 
     public static let defaultDeviceIP = "203.0.113.7"
     public static let defaultServerUserAgent = "vplay-stitcher/\(VPlayVersion.current) (vplay --ssai server)"
 
     public init(segment: Duration = .seconds(2), prefetch: Int = 0, deviceIP: String = Self.defaultDeviceIP, forwardedFor: Bool = false,
-                serverUserAgent: String = Self.defaultServerUserAgent) {
+                serverUserAgent: String = Self.defaultServerUserAgent, deviceFields: [DeviceField] = []) {
         self.segment = segment
         self.prefetch = max(0, prefetch)
         self.deviceIP = deviceIP
         self.forwardedFor = forwardedFor
         self.serverUserAgent = serverUserAgent
+        self.deviceFields = deviceFields
     }
 
     /// The header fields every beacon carries besides the stitcher's User-Agent.
     public func headers(deviceUserAgent: String) -> [(String, String)] {
         var fields = [("X-Device-IP", deviceIP), ("X-Device-User-Agent", deviceUserAgent)]
+        fields += deviceFields.map { ("X-Device-\($0.name)", $0.value) }
         if forwardedFor { fields.append(("X-Forwarded-For", deviceIP)) }
         return fields
     }

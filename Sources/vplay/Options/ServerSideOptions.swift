@@ -24,8 +24,23 @@ struct ServerSideOptions: ParsableArguments {
     @Flag(help: "--ssai server: send the device's address as X-Forwarded-For too (deprecated by VAST 4.x, still required by some vendors).")
     var forwardedFor = false
 
+    @Option(help: ArgumentHelp("--ssai server: an optional device field, sent as X-Device-NAME: VALUE on every beacon (VAST 4.3: Referer, Accept-Language and Requested-With should be sent); repeatable.", valueName: "NAME=VALUE"),
+            transform: Self.deviceField)
+    var deviceHeader: [ServerSideInsertion.DeviceField] = []
+
+    /// `NAME=VALUE`, NAME a header token without its `X-Device-` prefix, VALUE visible text.
+    @Sendable static func deviceField(_ text: String) throws -> ServerSideInsertion.DeviceField {
+        let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+        let token = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+        guard parts.count == 2, !parts[0].isEmpty, parts[0].allSatisfy(token.contains), !parts[0].lowercased().hasPrefix("x-device-"),
+              parts[1].unicodeScalars.allSatisfy({ $0 == "\t" || (0x20...0x7E).contains($0.value) }) else {
+            throw ValidationError("--device-header \(text): expected NAME=VALUE, NAME a header name without X-Device- (Accept-Language=en-US), VALUE plain text")
+        }
+        return ServerSideInsertion.DeviceField(name: parts[0], value: parts[1])
+    }
+
     /// Server-side mode's settings, when `--ssai` is given.
     var insertion: ServerSideInsertion? {
-        ssai.map { _ in ServerSideInsertion(segment: segment, prefetch: prefetch, deviceIP: deviceIP, forwardedFor: forwardedFor) }
+        ssai.map { _ in ServerSideInsertion(segment: segment, prefetch: prefetch, deviceIP: deviceIP, forwardedFor: forwardedFor, deviceFields: deviceHeader) }
     }
 }
