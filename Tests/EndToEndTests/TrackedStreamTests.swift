@@ -72,8 +72,30 @@ import TestSupport
         let run = try await vplay(["--tracking-doc", path, "--dry-run"])
         #expect(run.status == 3, "\(run.stderr)")
         #expect(run.stderr == "vplay: error: tracking document: avail 1: -4.0 s is not a time in a stream (0 to 86400 s)\n", "\(run.stderr)")
-        let other = try await vplay(["inspect", "--tracking-doc", path])
-        #expect(other.status == 2 && other.stderr.contains("inspect does not take a tracking document yet"), "\(other.stderr)")
+        let inspected = try await vplay(["inspect", "--tracking-doc", path])
+        #expect(inspected.status == 3 && inspected.stderr.contains("tracking document: avail 1: -4.0 s is not a time in a stream"), "\(inspected.stderr)")
+        let other = try await vplay(["fleet", "--tracking-doc", path])
+        #expect(other.status == 2 && other.stderr.contains("fleet does not take a tracking document yet"), "\(other.stderr)")
+    }
+
+    @Test func inspectingADocument_listsEveryEventAndWhoFiresIt_andStrictFailsOnAWarning() async throws {
+        let folder = try TemporaryFolder()
+        let report = folder.url.appendingPathComponent("inspect.json").path
+        let run = try await vplay(["inspect", "--tracking-doc", "media/ssai/tracking.json", "--reporting", "hybrid", "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        try run.stdout.write(toFile: report, atomically: true, encoding: .utf8)
+        let errors = try await JSONSchemaCheck.validate([.init(report, schema: "inspect-ssai.schema.json")])
+        #expect(errors.isEmpty, "\(errors)")
+        let avails = try #require(run.lines.first?["avails"] as? [[String: Any]])
+        let events = try #require((avails[0]["ads"] as? [[String: Any]])?.first?["events"] as? [[String: Any]])
+        #expect(events.map { "\($0["type"] ?? ""):\($0["firedBy"] ?? "")" }.prefix(3) == ["impression:server", "start:server", "firstQuartile:server"])
+        #expect(events.contains { $0["type"] as? String == "pause" && $0["firedBy"] as? String == "viewer" })
+        // A quartile off its ad's span is a warning: --strict fails on it.
+        let off = try folder.write("off.json", String(decoding: try Data(contentsOf: URL(fileURLWithPath: Repo.media("ssai/tracking.json"))), as: UTF8.self)
+            .replacingOccurrences(of: "\"startTimeInSeconds\": 21.592", with: "\"startTimeInSeconds\": 23.0"))
+        let strict = try await vplay(["inspect", "--tracking-doc", off, "--strict"])
+        #expect(strict.status == 1, "\(strict.stdout)\(strict.stderr)")
+        #expect(strict.stdout.contains("finding: VPLAY-ssai-event-time: avail 1 ad 1: firstQuartile is due at 23.0 s by the document, 21.592 s"), "\(strict.stdout)")
     }
 }
 

@@ -25,7 +25,8 @@ extension ExitCode {
     /// `inspect`'s codes: only those it can return.
     static let inspectDocumentation = """
         Exit codes: 0 the tag would play (with --strict: and draws no warning); 1 with --strict, the tag draws a \
-        warning; 2 usage error (or stdout could not be written); 3 ad error (no ad, XML, wrapper); 4 media error \
+        warning; 2 usage error (or stdout could not be written); 3 ad error (no ad, XML, wrapper; a tracking \
+        document that cannot be read); 4 media error \
         (not found, unsupported, truncated, corrupt).
         """
 

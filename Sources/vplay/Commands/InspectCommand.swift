@@ -20,6 +20,9 @@ struct InspectCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "VMAP") var vmap: VMAPOptions
 
+    @Option(help: ArgumentHelp("--tracking-doc: client (the player fires every timed event) or hybrid (the server fires impression, start, quartiles, complete, breakStart and breakEnd).", valueName: "client|hybrid"))
+    var reporting: TrackedStreamPlayback.Reporting = .client
+
     @Flag(help: "Print one JSON object instead of text.")
     var json = false
 
@@ -32,7 +35,6 @@ struct InspectCommand: AsyncParsableCommand {
     var strict = false
 
     func validate() throws {
-        try tag.refuseTrackingDocument("inspect")
         try network.validate(bandwidth: tag.bandwidth)
         if strict { _ = try LintCommand.policy(config: nil, rules: []) }
     }
@@ -43,6 +45,10 @@ struct InspectCommand: AsyncParsableCommand {
         network.apply(to: &configuration)
         tag.apply(to: &configuration)
         pods.apply(to: &configuration)
+        if tag.trackingDoc != nil {
+            try await inspectTracking(configuration)
+            return
+        }
         let mode: VMAPSessionRunner.Mode = tag.vmap != nil ? .vmap : .detect
         if let inspection = await VMAPInspector(configuration: configuration, playback: vmap.playback, mode: mode).inspect(openMedia: !noMedia) {
             try finish(inspection)
