@@ -442,7 +442,7 @@ _vplay_inspect() {
     repeating_flags=()
     non_repeating_flags=(--prefer-streaming --deny-private-networks --deny-loopback --json -q --quiet --no-media --strict --version -h --help)
     repeating_options=(--map)
-    non_repeating_options=(--vast --vmap --tracking-doc --base --max-wrappers --tag-timeouts --bandwidth --screen --media-file --adcash-state --proxy --ca-cert --network --network-trace --startup-buffer --rebuffer --media-timeout --stall-timeout --pod --break-position --break-max-duration --break-max-ads --break-min-ad-length --break-max-ad-length --content-duration --break-prefetch --content-script)
+    non_repeating_options=(--vast --vmap --tracking-doc --base --max-wrappers --tag-timeouts --bandwidth --screen --media-file --adcash-state --proxy --ca-cert --network --network-trace --startup-buffer --rebuffer --media-timeout --stall-timeout --pod --break-position --break-max-duration --break-max-ads --break-min-ad-length --break-max-ad-length --content-duration --break-prefetch --content-script --reporting)
     __vplay_offer_flags_options 0
 
     # Offer option value completions
@@ -537,6 +537,10 @@ _vplay_inspect() {
         return
         ;;
     '--content-script')
+        return
+        ;;
+    '--reporting')
+        __vplay_add_completions -W 'client'$'\n''hybrid'
         return
         ;;
     esac
