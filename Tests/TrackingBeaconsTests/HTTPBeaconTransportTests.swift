@@ -140,9 +140,11 @@ extension PooledBeaconTransport: ShutdownTransport {}
     /// One beacon with a timeout of an hour; the session end waits at most 8 minutes (under the 10-minute hang limit),
     /// so an attempt that runs into its timeout shows as unanswered. Both are readiness waits, not assertions: on a
     /// busy machine (the suite's other tests on the same two cores) a refused attempt's answer once took longer than
-    /// the 90 s drain this had, and the third attempt was cut as unanswered.
+    /// the 90 s drain this had, and the third attempt was cut as unanswered. The transport's connect and read
+    /// deadline is 10 minutes for the same reason: with 5 s, a fresh clone's whole-suite run saw the server's reset
+    /// only after the read deadline, and the attempt was `timed out`, not `connection reset`.
     func dispatch(_ url: String, retries: Int, _ kind: TransportKind) async -> [BeaconRecord] {
-        let transport = kind.make(userAgent: "vplay-test")
+        let transport = kind.make(userAgent: "vplay-test", connectTimeout: .seconds(600))
         let collected = Collected()
         let dispatcher = BeaconDispatcher(transport: transport, policy: BeaconPolicy(timeout: .seconds(3600), retries: retries, backoff: .milliseconds(1)),
                                           clock: ContinuousClock(), wallClock: { 1_767_225_600_000 }) { await collected.add($0) }
