@@ -7,11 +7,15 @@ import Testing
 /// The real transports: the full one (async-http-client; a single session's), the pooled one (a fleet's), and the
 /// pooled one pipelining up to 4 requests a connection (`fleet --pipeline 4`). Every test of the transport runs on
 /// each.
+/// The transports under test. Their deadlines are readiness waits far past what a test needs (300 s to connect and
+/// between body reads, 480 s a request): a whole-suite run on a fresh clone starved one of these tests for two
+/// minutes, and a 120 s request deadline read a redirect chain's last body as timed out. Only the stall test sets a
+/// short one, which is what it is about.
 enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case full, pooled, pipelined
     var testDescription: String { rawValue }
 
-    func make(userAgent: String, connectTimeout: Duration = .seconds(5)) -> any ShutdownTransport {
+    func make(userAgent: String, connectTimeout: Duration = .seconds(300)) -> any ShutdownTransport {
         let full = HTTPBeaconTransport(userAgent: userAgent, connectTimeout: connectTimeout, clock: ContinuousClock())
         switch self {
         case .full: return full
@@ -58,10 +62,10 @@ extension PooledBeaconTransport: ShutdownTransport {}
     @Test(arguments: TransportKind.allCases) func refusedConnection_failsAtOnceWithConnectionRefused_notAtTheTimeout(_ kind: TransportKind) async throws {
         let transport = kind.make(userAgent: Self.userAgent)
         defer { Task { await transport.shutdown() } }
-        let outcome = await transport.send("http://127.0.0.1:\(ScriptedHTTPServer.closedPort())/impression", timeout: .seconds(120))
+        let outcome = await transport.send("http://127.0.0.1:\(ScriptedHTTPServer.closedPort())/impression", timeout: .seconds(480))
         #expect(outcome.error == .connectionRefused)
         #expect(outcome.status == nil && outcome.failedBeforeSending)
-        #expect(outcome.latency < .seconds(60), "refused in \(outcome.latency), not at the 120 s timeout")
+        #expect(outcome.latency < .seconds(60), "refused in \(outcome.latency), not at the 480 s timeout")
         await transport.shutdown()
     }
 
@@ -71,7 +75,7 @@ extension PooledBeaconTransport: ShutdownTransport {}
     @Test(arguments: TransportKind.allCases) func bodyThatStallsAfterTheHead_endsAtTheTimeout_withTheStatusThatArrived(_ kind: TransportKind) async throws {
         let server = try Self.server()
         defer { server.stop() }
-        let transport = kind.make(userAgent: Self.userAgent)
+        let transport = kind.make(userAgent: Self.userAgent, connectTimeout: .seconds(5))
         // 5 s: long enough for the head to arrive on a loaded machine, far under the server's close at 120 s.
         let outcome = await transport.send(server.baseURL + "/stall", timeout: .seconds(5))
         await transport.shutdown()
@@ -87,7 +91,7 @@ extension PooledBeaconTransport: ShutdownTransport {}
         let server = try Self.server()
         defer { server.stop() }
         let transport = kind.make(userAgent: Self.userAgent)
-        let outcome = await transport.send(server.baseURL + "/ok?cb=1", timeout: .seconds(120))
+        let outcome = await transport.send(server.baseURL + "/ok?cb=1", timeout: .seconds(480))
         await transport.shutdown()
         #expect(outcome.status == 200 && outcome.error == nil && outcome.bytes == 6)
         #expect(outcome.requestedURL == server.baseURL + "/ok?cb=1")
@@ -101,8 +105,8 @@ extension PooledBeaconTransport: ShutdownTransport {}
     @Test(arguments: TransportKind.allCases) func redirects_fiveAreFollowed_withTheUserAgentOnEveryHop(_ kind: TransportKind) async throws {
         let server = try Self.server()
         defer { server.stop() }
-        let transport = kind.make(userAgent: Self.userAgent, connectTimeout: .seconds(60))
-        let outcome = await transport.send(server.baseURL + "/chain/5", timeout: .seconds(120))
+        let transport = kind.make(userAgent: Self.userAgent, connectTimeout: .seconds(300))
+        let outcome = await transport.send(server.baseURL + "/chain/5", timeout: .seconds(480))
         await transport.shutdown()
         #expect(outcome.status == 200 && outcome.error == nil, "\(outcome)")
         #expect(outcome.redirects == (0...4).reversed().map { server.baseURL + "/chain/\($0)" })
@@ -115,9 +119,9 @@ extension PooledBeaconTransport: ShutdownTransport {}
     @Test(arguments: TransportKind.allCases) func redirects_aSixth_isTooManyRedirects_andACycleIsARedirectCycle(_ kind: TransportKind) async throws {
         let server = try Self.server()
         defer { server.stop() }
-        let transport = kind.make(userAgent: Self.userAgent, connectTimeout: .seconds(60))
-        let six = await transport.send(server.baseURL + "/chain/6", timeout: .seconds(120))
-        let loop = await transport.send(server.baseURL + "/loop", timeout: .seconds(120))
+        let transport = kind.make(userAgent: Self.userAgent, connectTimeout: .seconds(300))
+        let six = await transport.send(server.baseURL + "/chain/6", timeout: .seconds(480))
+        let loop = await transport.send(server.baseURL + "/loop", timeout: .seconds(480))
         await transport.shutdown()
         #expect(six.status == nil && six.error == .tooManyRedirects && !six.failedBeforeSending)
         #expect(loop.status == nil && loop.error == .redirectCycle && !loop.failedBeforeSending)
@@ -128,7 +132,7 @@ extension PooledBeaconTransport: ShutdownTransport {}
         let server = try Self.server()
         defer { server.stop() }
         let transport = kind.make(userAgent: Self.userAgent)
-        let outcome = await transport.send(server.baseURL + "/reset", timeout: .seconds(120))
+        let outcome = await transport.send(server.baseURL + "/reset", timeout: .seconds(480))
         await transport.shutdown()
         #expect(outcome.status == nil && outcome.error == .connectionReset)
         #expect(!outcome.failedBeforeSending)
@@ -204,7 +208,7 @@ extension PooledBeaconTransport: ShutdownTransport {}
         defer { server.stop() }
         let transport = TransportKind.pooled.make(userAgent: "vplay-test")
         for index in 0..<50 {
-            let outcome = await transport.send(server.baseURL + "/ok?n=\(index)", timeout: .seconds(120))
+            let outcome = await transport.send(server.baseURL + "/ok?n=\(index)", timeout: .seconds(480))
             #expect(outcome.status == 200 && outcome.error == nil && outcome.bytes == 6)
         }
         await transport.shutdown()
@@ -218,7 +222,7 @@ extension PooledBeaconTransport: ShutdownTransport {}
         let full = HTTPBeaconTransport(userAgent: "vplay-test", clock: ContinuousClock())
         let transport = PooledBeaconTransport(userAgent: "vplay-test", clock: ContinuousClock(), maxConnectionsPerHost: 4, fallback: full)
         let outcomes = await withTaskGroup(of: TransportOutcome.self) { group in
-            for index in 0..<64 { group.addTask { await transport.send(server.baseURL + "/ok?n=\(index)", timeout: .seconds(120)) } }
+            for index in 0..<64 { group.addTask { await transport.send(server.baseURL + "/ok?n=\(index)", timeout: .seconds(480)) } }
             return await group.reduce(into: []) { $0.append($1) }
         }
         await transport.shutdown()
@@ -234,10 +238,10 @@ extension PooledBeaconTransport: ShutdownTransport {}
         }
         defer { server.stop() }
         let transport = TransportKind.pooled.make(userAgent: "vplay-test")
-        let outcome = await transport.send(server.baseURL + "/huge", timeout: .seconds(120))
+        let outcome = await transport.send(server.baseURL + "/huge", timeout: .seconds(480))
         #expect(outcome.status == 200 && outcome.error == nil)
         #expect(outcome.bytes >= HTTPBeaconTransport.maxBodyBytes && outcome.bytes < huge.count, "\(outcome.bytes) bytes read of \(huge.count)")
-        let next = await transport.send(server.baseURL + "/next", timeout: .seconds(120))
+        let next = await transport.send(server.baseURL + "/next", timeout: .seconds(480))
         await transport.shutdown()
         #expect(next.status == 204)
         #expect(server.connections == 2, "the cut connection was closed, the next beacon opened another")
@@ -247,7 +251,7 @@ extension PooledBeaconTransport: ShutdownTransport {}
         let server = try ScriptedHTTPServer(replies: [.status(204)], tls: true)
         defer { server.stop() }
         let transport = TransportKind.pooled.make(userAgent: "vplay-test")
-        let outcome = await transport.send(server.baseURL + "/impression", timeout: .seconds(120))
+        let outcome = await transport.send(server.baseURL + "/impression", timeout: .seconds(480))
         await transport.shutdown()
         #expect(outcome.status == nil && outcome.failedBeforeSending)
         if case .tlsHandshakeFailed = outcome.error {} else { Issue.record("expected a TLS handshake failure: \(String(describing: outcome.error))") }
@@ -255,7 +259,7 @@ extension PooledBeaconTransport: ShutdownTransport {}
 
     @Test func aURLThatCannotBeRequested_isRefusedUnsent() async throws {
         let transport = TransportKind.pooled.make(userAgent: "vplay-test")
-        let outcome = await transport.send("http://127.0.0.1:99999/impression", timeout: .seconds(120))
+        let outcome = await transport.send("http://127.0.0.1:99999/impression", timeout: .seconds(480))
         await transport.shutdown()
         if case .refused = outcome.error {} else { Issue.record("expected a refusal: \(String(describing: outcome.error))") }
         #expect(outcome.status == nil && !outcome.failedBeforeSending)
