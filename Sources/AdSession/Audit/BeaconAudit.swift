@@ -112,36 +112,15 @@ public struct BeaconAudit: Sendable {
     }
 
     /// The requests matched to each row (the first row whose template matches), in capture order; `matched` and
-    /// `unmatched` filled on the way. Times outside 1970…9999 are no time (`CapturedRequest.time`), however the
-    /// requests were made: every difference taken later then fits.
+    /// `unmatched` filled on the way.
     private mutating func match(_ requests: [CapturedRequest], to rows: [AdInspection.Tracking]) -> [[Hit]] {
-        let matchers = rows.map { TemplateMatcher($0.url) }
-        var seen = Array(repeating: [Hit](), count: rows.count)
-        let planHosts = Set(rows.compactMap { URLComponents(string: $0.url)?.host?.lowercased() })
-        for var request in requests {
-            request.sentAt = CapturedRequest.time(request.sentAt)
-            // Read once, matched against every row.
-            guard let capture = TemplateMatcher.Capture(request.url) else {
-                // Over `TemplateMatcher.maxURLLength`: never matched, always listed (a hostile capture's).
-                if request.url.utf8.count > TemplateMatcher.maxURLLength { unmatched.append(request) }
-                continue
-            }
-            var hit: (Int, [String: String])?
-            for (index, matcher) in matchers.enumerated() {
-                if let macros = matcher?.match(capture) { hit = (index, macros); break }
-            }
-            if let (index, macros) = hit {
-                seen[index].append((request, macros))
-                matched.append((request, index))
-            } else if Self.looksLikeTracking(capture, planHosts: planHosts) {
-                unmatched.append(request)
-            }
-        }
-        return seen
+        let assignment = CaptureAssignment(requests, to: rows.map(\.url))
+        (matched, unmatched) = (assignment.matched, assignment.unmatched)
+        return assignment.seen
     }
 
     /// A request matched to a row, with the values its macros had.
-    typealias Hit = (request: CapturedRequest, macros: [String: String])
+    typealias Hit = CaptureAssignment.Hit
 
     /// Each row's tracker: how many requests the capture must hold for it — for a full play, or for the early end the
     /// capture shows — and its verdict.

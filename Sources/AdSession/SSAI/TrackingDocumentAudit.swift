@@ -49,7 +49,9 @@ public struct TrackingDocumentAudit: Sendable {
                 for event in ad.events { entries += event.beaconURLs.map { (availIndex + 1, adIndex + 1, event, $0) } }
             }
         }
-        let seen = match(requests, to: entries.map(\.url))
+        let assignment = CaptureAssignment(requests, to: entries.map(\.url))
+        let seen = assignment.seen.map { $0.map(\.request) }
+        (matched, unmatched) = (assignment.matched.count, assignment.unmatched)
         // The capture on the stream's timeline: its first timed beacon is at that beacon's document time.
         let timed = entries.indices.filter { TrackingDocument.timedTypes.contains(entries[$0].event.type) }
         let anchor = timed.compactMap { index in seen[index].compactMap(\.sentAt).min().map { ($0, entries[index].event.start) } }.min { $0.0 < $1.0 }
@@ -97,26 +99,5 @@ public struct TrackingDocumentAudit: Sendable {
         }
         let worst = judged.map { abs($0.lateness!) }.max() ?? 0
         return [BeaconAudit.Finding(check: "timing", passed: true, detail: "\(judged.count) timed beacons within \(tolerance) s of their document times (worst \(String(format: "%.3f", worst)) s)")]
-    }
-
-    /// The requests matched to each beacon URL (the first that matches), in capture order; `unmatched` filled.
-    private mutating func match(_ requests: [CapturedRequest], to urls: [String]) -> [[CapturedRequest]] {
-        let matchers = urls.map { TemplateMatcher($0) }
-        var seen = Array(repeating: [CapturedRequest](), count: urls.count)
-        let hosts = Set(urls.compactMap { URLComponents(string: $0)?.host?.lowercased() })
-        for var request in requests {
-            request.sentAt = CapturedRequest.time(request.sentAt)
-            guard let capture = TemplateMatcher.Capture(request.url) else {
-                if request.url.utf8.count > TemplateMatcher.maxURLLength { unmatched.append(request) }
-                continue
-            }
-            if let index = matchers.indices.first(where: { matchers[$0]?.match(capture) != nil }) {
-                seen[index].append(request)
-                matched += 1
-            } else if BeaconAudit.looksLikeTracking(capture, planHosts: hosts) {
-                unmatched.append(request)
-            }
-        }
-        return seen
     }
 }
