@@ -1,3 +1,4 @@
+import BeaconSink
 import PlayerEngine
 import Primitives
 
@@ -59,6 +60,12 @@ public struct ServerSideInsertion: Sendable, Equatable, Hashable {
         [(.impression, nil, .zero), (.creativeView, nil, .zero), (.start, nil, .zero), (.firstQuartile, nil, duration / 4),
          (.midpoint, nil, duration / 2), (.thirdQuartile, nil, duration * 3 / 4), (.complete, nil, duration)]
             + Set(progressOffsets).filter { $0 >= .zero && $0 <= duration }.sorted().map { (.progress, $0, $0) }
+    }
+
+    /// What every hit at the sink must say of the device (`SinkHit.device`): its address, its User-Agent, and the
+    /// address again as `X-Forwarded-For` when asked.
+    public func expectedAtSink(deviceUserAgent: String) -> SinkHit.DeviceHeaders {
+        SinkHit.DeviceHeaders(ip: deviceIP, userAgent: deviceUserAgent, forwardedFor: forwardedFor ? deviceIP : nil)
     }
 
     /// The segment holding media time `point` of an ad `duration` long (its end is in the last segment).

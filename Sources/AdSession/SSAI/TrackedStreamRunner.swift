@@ -28,14 +28,9 @@ public struct TrackedStreamRunner: Sendable {
 
     /// The stream's schedule without playing it (`vplay inspect --tracking-doc`): every avail, ad and event with the
     /// document's time and vplay's rule, whose each is (the player's, the server's in hybrid reporting, the viewer's),
-    /// and the findings; nothing fired, so the player's events are `notReached`.
+    /// and the findings (an assumed length among them); nothing fired, so the player's events are `notReached`.
     public static func schedule(_ document: TrackingDocument, url: String, playback: TrackedStreamPlayback = TrackedStreamPlayback()) -> TrackedStreamReport {
-        let end = playback.streamDuration ?? TrackedStreamPlayback.defaultDuration(document)
-        var state = TrackedStreamState(playback: playback, streamDuration: end)
-        state.report = TrackedStreamReport(documentURL: url, reporting: playback.reporting, streamDuration: end, streamDurationGiven: playback.streamDuration != nil)
-        state.report.polls = 1
-        state.merge(document)
-        return state.report
+        TrackedStreamState(document: document, url: url, playback: playback).report
     }
 
     /// Runs the stream to its end (or the viewer's); an unplayable document ends it with `adError` and the report's

@@ -29,15 +29,8 @@ struct TrackedStreamSession {
     }
 
     func run(_ first: TrackingDocument, url: URL, outlet: AdSessionRunner.Outlet) async -> TrackedStreamReport {
-        let end = playback.streamDuration ?? TrackedStreamPlayback.defaultDuration(first)
-        var state = TrackedStreamState(playback: playback, streamDuration: end)
-        state.report = TrackedStreamReport(documentURL: url.absoluteString, reporting: playback.reporting, streamDuration: end,
-                                           streamDurationGiven: playback.streamDuration != nil)
-        state.report.polls = 1
-        state.merge(first)
-        if playback.streamDuration == nil {
-            state.report.findings.append(Finding(.ssaiStreamDuration, "the stream's length is assumed: \(end.seconds) s (the last avail's end plus 30 s; --content-duration sets it)").description)
-        }
+        var state = TrackedStreamState(document: first, url: url.absoluteString, playback: playback)
+        let end = state.streamDuration
         var timeline = VMAPTimeline(slots: [], script: playback.contentScript, contentDuration: end, clock: environment.playbackClock(configuration.clock))
         var beacons = TrackedStreamBeacons(configuration: configuration, wallStart: outlet.wallStart)
         var nextPoll = playback.pollInterval
@@ -64,17 +57,15 @@ struct TrackedStreamSession {
             await state.fire(at: now, beacons: &beacons, outlet: outlet)
             if let poll = nextPoll, poll <= now.content, now.content < timeline.end, let interval = playback.pollInterval {
                 nextPoll = poll + interval
-                if let polled = await loader.poll(url, token: token) {
-                    state.report.polls += 1
-                    switch polled {
-                    case let .success(document):
-                        token = document.nextToken ?? token
-                        state.merge(document)
-                    case let .failure(error):
-                        state.report.findings.append(Finding(.ssaiPollFailed, "the poll at \(now.content.seconds) s of the stream failed: \(error.message); the avails known play on").description)
-                    }
-                    await say()
+                state.report.polls += 1
+                switch await loader.poll(url, token: token) {
+                case let .success(document):
+                    token = document.nextToken ?? token
+                    state.merge(document)
+                case let .failure(error):
+                    state.report.findings.append(Finding(.ssaiPollFailed, "the poll at \(now.content.seconds) s of the stream failed: \(error.message); the avails known play on").description)
                 }
+                await say()
             }
             if now.content >= timeline.end { break }
         }

@@ -9,16 +9,25 @@ struct TrackedStreamState {
     typealias Key = TrackedStreamSession.Key
     let playback: TrackedStreamPlayback
     let streamDuration: Duration
-    var report = TrackedStreamReport(documentURL: "", reporting: .client, streamDuration: .zero, streamDurationGiven: false)
+    var report: TrackedStreamReport
     private(set) var avails: [TrackingDocument.Avail] = []
     /// The avails' identities (`availId`, else start time), for polls.
     private var known = Set<String>()
     /// Timed events still to fire, by time, then break starts before ads before break ends, then document order.
     private var pending: [(time: Duration, rank: Int, key: Key)] = []
 
-    init(playback: TrackedStreamPlayback, streamDuration: Duration) {
+    /// The schedule of `document` (at `url`) for a stream played by `playback`: its avails merged, its findings made,
+    /// an assumed length said; nothing fired yet.
+    init(document: TrackingDocument, url: String, playback: TrackedStreamPlayback) {
         self.playback = playback
-        self.streamDuration = streamDuration
+        streamDuration = playback.streamDuration ?? TrackedStreamPlayback.defaultDuration(document)
+        report = TrackedStreamReport(documentURL: url, reporting: playback.reporting, streamDuration: streamDuration,
+                                     streamDurationGiven: playback.streamDuration != nil)
+        report.polls = 1
+        merge(document)
+        if playback.streamDuration == nil {
+            report.findings.append(Finding(.ssaiStreamDuration, "the stream's length is assumed: \(streamDuration.seconds) s (the last avail's end plus 30 s; --content-duration sets it)").description)
+        }
     }
 
     func event(_ key: Key) -> TrackingDocument.Event {

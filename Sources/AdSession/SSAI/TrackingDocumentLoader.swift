@@ -28,7 +28,7 @@ struct TrackingDocumentLoader {
     }
 
     /// A poll: the document asked for again, with MediaTailor's `nextToken` when the last answer had one.
-    func poll(_ url: URL, token: String?) async -> Result<TrackingDocument, TrackingDocumentError>? {
+    func poll(_ url: URL, token: String?) async -> Result<TrackingDocument, TrackingDocumentError> {
         var target = url
         if let token, url.scheme == "http" || url.scheme == "https", var components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
             components.queryItems = (components.queryItems ?? []).filter { $0.name != "nextToken" } + [URLQueryItem(name: "nextToken", value: token)]

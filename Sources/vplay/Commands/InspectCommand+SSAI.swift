@@ -43,14 +43,7 @@ extension InspectCommand {
         return .object([
             ("kind", .string("inspectTracking")), ("document", .string(schedule.documentURL)), ("reporting", .string(schedule.reporting.rawValue)),
             ("streamDuration", .seconds(schedule.streamDuration)), ("streamDurationGiven", .bool(schedule.streamDurationGiven)),
-            ("avails", .array(schedule.avails.map { avail in
-                .object([("number", .int(avail.number)), ("availId", .optional(avail.availID)), ("start", .seconds(avail.start)), ("duration", .seconds(avail.duration)),
-                         ("events", .array(avail.breakEvents.map(event))),
-                         ("ads", .array(avail.ads.map { ad in
-                             .object([("number", .int(ad.number)), ("adId", .optional(ad.adID)), ("start", .seconds(ad.start)), ("duration", .seconds(ad.duration)),
-                                      ("events", .array(ad.events.map(event)))])
-                         }))])
-            })),
+            ("avails", TrackedStreamRendering.avails(schedule, event: event)),
             ("findings", .array(schedule.findings.map(JSON.string))),
         ])
     }

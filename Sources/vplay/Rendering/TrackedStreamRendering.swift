@@ -17,20 +17,26 @@ enum TrackedStreamRendering {
             ("document", .string(report.documentURL)), ("reporting", .string(report.reporting.rawValue)),
             ("streamDuration", .seconds(report.streamDuration)), ("streamDurationGiven", .bool(report.streamDurationGiven)), ("polls", .int(report.polls)),
             ("content", .array(report.content.map { .object([("from", .seconds($0.from)), ("to", .seconds($0.to)), ("startClock", .seconds($0.start)), ("endClock", .seconds($0.end))]) })),
-            ("avails", .array(report.avails.map { avail in
-                .object([
-                    ("number", .int(avail.number)), ("availId", .optional(avail.availID)), ("start", .seconds(avail.start)), ("duration", .seconds(avail.duration)),
-                    ("events", .array(avail.breakEvents.map(event))),
-                    ("ads", .array(avail.ads.map { ad in
-                        .object([("number", .int(ad.number)), ("adId", .optional(ad.adID)), ("start", .seconds(ad.start)), ("duration", .seconds(ad.duration)),
-                                 ("events", .array(ad.events.map(event)))])
-                    })),
-                ])
-            })),
+            ("avails", avails(report, event: event)),
             ("findings", .array(report.findings.map(JSON.string))),
         ]
         if let error = report.documentError { pairs.append(("error", .object([("message", .string(error.message))]))) }
         return .object(pairs)
+    }
+
+    /// Each avail with its own events and its ads', each event as `event` writes it (the run's fate, or inspect's
+    /// who fires it).
+    static func avails(_ report: TrackedStreamReport, event: (TrackedStreamReport.EventReport) -> JSON) -> JSON {
+        .array(report.avails.map { avail in
+            .object([
+                ("number", .int(avail.number)), ("availId", .optional(avail.availID)), ("start", .seconds(avail.start)), ("duration", .seconds(avail.duration)),
+                ("events", .array(avail.breakEvents.map(event))),
+                ("ads", .array(avail.ads.map { ad in
+                    .object([("number", .int(ad.number)), ("adId", .optional(ad.adID)), ("start", .seconds(ad.start)), ("duration", .seconds(ad.duration)),
+                             ("events", .array(ad.events.map(event)))])
+                })),
+            ])
+        })
     }
 
     /// The console summary's rows: the document, then one row an avail.
