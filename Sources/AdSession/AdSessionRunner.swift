@@ -67,9 +67,7 @@ public struct AdSessionRunner: Sendable {
         func close(_ summary: inout SessionSummary, configuration: SessionConfiguration, environment: SessionEnvironment) async {
             await dispatcher.drainAtSessionEnd(waitingAtMost: configuration.beaconDrain)
             if let sink, let routing {
-                let device = configuration.serverSide.map {
-                    SinkHit.DeviceHeaders(ip: $0.deviceIP, userAgent: configuration.userAgent, forwardedFor: $0.forwardedFor ? $0.deviceIP : nil)
-                }
+                let device = configuration.serverSide?.expectedAtSink(deviceUserAgent: configuration.userAgent)
                 let reconciliation = Reconciliation(records: await tally.beacons, hits: sink.hits(), routing: routing, device: device)
                 summary.reconciliation = reconciliation
                 await tally.send(.reconciliation(reconciliation))

@@ -264,7 +264,7 @@ public struct FleetRunner: Sendable {
     /// nil otherwise.
     static func deviceFields(_ received: [SinkHit]?, session: SessionConfiguration) -> Bool? {
         guard let insertion = session.serverSide, let received else { return nil }
-        let expected = SinkHit.DeviceHeaders(ip: insertion.deviceIP, userAgent: session.userAgent, forwardedFor: insertion.forwardedFor ? insertion.deviceIP : nil)
+        let expected = insertion.expectedAtSink(deviceUserAgent: session.userAgent)
         return received.allSatisfy { $0.device == expected }
     }
 
