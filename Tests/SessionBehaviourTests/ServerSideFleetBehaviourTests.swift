@@ -35,8 +35,8 @@ import TestSupport
             #expect(Self.sent(server, event) - Self.sent(client, event) == stitched[event]?.unseen, "\(event): \(stitched[event].map { "\($0)" } ?? "-")")
         }
         #expect(stitched["impression"]?.unseen == 0 && stitched["impression"]?.fired == 400)
-        // Ahead by at least the time from the request to the point, never behind.
-        #expect((stitched["complete"]?.meanLead ?? 0) >= 2.0 - 1e-9 && stitched.values.allSatisfy { $0.maxLead >= 0 })
+        // Ahead by at least the time from the request to the point, never behind on average, the largest lead above the mean.
+        #expect((stitched["complete"]?.meanLead ?? 0) >= 2.0 - 1e-9 && stitched.values.allSatisfy { $0.meanLead >= 0 && $0.maxLead >= $0.meanLead })
     }
 
     @Test func aPodFleet_isPredictedAdByAd() async throws {

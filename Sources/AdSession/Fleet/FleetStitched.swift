@@ -9,10 +9,29 @@ public struct FleetStitched: Sendable, Equatable, Codable {
     public var leadTotal = 0.0
     /// The largest lead, seconds.
     public var maxLead = 0.0
-    /// leadTotal over the times the viewer got there (0 when it never did).
-    public var meanLead = 0.0
+    /// leadTotal over the times the viewer got there (0 when it never did); derived, written in the JSON beside them.
+    public var meanLead: Double { fired > unseen ? leadTotal / Double(fired - unseen) : 0 }
 
     public init() {}
+
+    private enum CodingKeys: String, CodingKey { case fired, unseen, leadTotal, maxLead, meanLead }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        fired = try container.decode(Int.self, forKey: .fired)
+        unseen = try container.decode(Int.self, forKey: .unseen)
+        leadTotal = try container.decode(Double.self, forKey: .leadTotal)
+        maxLead = try container.decode(Double.self, forKey: .maxLead)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(fired, forKey: .fired)
+        try container.encode(unseen, forKey: .unseen)
+        try container.encode(leadTotal, forKey: .leadTotal)
+        try container.encode(maxLead, forKey: .maxLead)
+        try container.encode(meanLead, forKey: .meanLead)
+    }
 
     /// Adds one session's timing of the event.
     mutating func add(_ timing: ServerSideReport.Timing) {
@@ -23,7 +42,6 @@ public struct FleetStitched: Sendable, Equatable, Codable {
         }
         leadTotal += lead.seconds
         maxLead = max(maxLead, lead.seconds)
-        meanLead = leadTotal / Double(fired - unseen)
     }
 
     /// Adds another count of the same event (another shard's, another hold's).
@@ -32,7 +50,6 @@ public struct FleetStitched: Sendable, Equatable, Codable {
         unseen += other.unseen
         leadTotal += other.leadTotal
         maxLead = max(maxLead, other.maxLead)
-        meanLead = fired > unseen ? leadTotal / Double(fired - unseen) : 0
     }
 
     /// The name a stitched event is reported under: its name, a progress event's with its offset (`progress@2.000`).
