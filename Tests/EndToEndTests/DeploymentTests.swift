@@ -131,9 +131,11 @@ import TestSupport
         var (arguments, _) = try jobArguments(index: 1)
         func set(_ option: String, _ value: String) { if let i = arguments.firstIndex(of: option) { arguments[i + 1] = value } }
         set("--vast", Repo.media("demo.xml"))
-        set("--sessions", "8000")  // at the Job's rate, minutes: the signal comes long before the end
+        // The Job's own 80,000: its shard sends for about 8 minutes at the Job's rate, so the signal comes long before
+        // the end even when this test's task waits a minute for a thread (8,000 once ended first, exit 0).
+        set("--sessions", "80000")
         set("--collector", collector.baseURL)
-        let running = try RunningVPlay(arguments, in: folder, killAfter: .seconds(300))
+        let running = try RunningVPlay(arguments, in: folder, killAfter: .seconds(540))
         while collector.requests().count < 40 {
             #expect(!running.child.hasExited, "the shard ended before it was stopped: \(running.errors)")
             if running.child.hasExited { return }
