@@ -12,6 +12,15 @@ public struct VMAPDocument: Sendable, Hashable {
     /// What was wrong but did not stop the document: a break left out (its code says why), a default assumed.
     public var problems: [Problem]
 
+    /// A document built rather than read (an HLS interstitial stream's breaks).
+    public init(version: String, namespace: Namespace, breaks: [AdBreak], extensions: [String] = [], problems: [Problem] = []) {
+        self.version = version
+        self.namespace = namespace
+        self.breaks = breaks
+        self.extensions = extensions
+        self.problems = problems
+    }
+
     public struct Problem: Sendable, Hashable {
         /// The break (0-based, in document order) it concerns; nil for the document.
         public var breakIndex: Int?
@@ -50,6 +59,18 @@ public struct VMAPDocument: Sendable, Hashable {
 
         /// A rewarded or linear player plays linear breaks only.
         public var isLinear: Bool { breakTypes.contains("linear") }
+
+        public init(timeOffset: VMAPTimeOffset, timeOffsetText: String, breakTypes: [String], breakID: String?, repeatAfter: Duration? = nil,
+                    source: AdSource?, tracking: [Tracking], extensions: [String] = []) {
+            self.timeOffset = timeOffset
+            self.timeOffsetText = timeOffsetText
+            self.breakTypes = breakTypes
+            self.breakID = breakID
+            self.repeatAfter = repeatAfter
+            self.source = source
+            self.tracking = tracking
+            self.extensions = extensions
+        }
     }
 
     /// An `AdSource`: where the break's ads come from.
@@ -60,6 +81,13 @@ public struct VMAPDocument: Sendable, Hashable {
         /// `followRedirects`: whether wrappers are followed (default true).
         public var followRedirects: Bool
         public var content: Content
+
+        public init(id: String?, allowMultipleAds: Bool, followRedirects: Bool, content: Content) {
+            self.id = id
+            self.allowMultipleAds = allowMultipleAds
+            self.followRedirects = followRedirects
+            self.content = content
+        }
 
         public enum Content: Sendable, Hashable {
             /// `VASTAdData` (or the unprefixed `VASTData` real documents use): the VAST document inline, as bytes.
@@ -75,5 +103,10 @@ public struct VMAPDocument: Sendable, Hashable {
         /// breakStart, breakEnd or error.
         public var event: String
         public var url: String
+
+        public init(event: String, url: String) {
+            self.event = event
+            self.url = url
+        }
     }
 }

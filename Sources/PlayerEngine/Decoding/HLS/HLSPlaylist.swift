@@ -3,27 +3,27 @@ import Foundation
 /// What vplay reads of an HLS playlist itself, before FFmpeg's `hls` demuxer sees it: whether it is a master
 /// playlist and its variants, whether it ends (`#EXT-X-ENDLIST`), and every URI it names, so that each can be checked
 /// before anything is requested. A small reader of RFC 8216's line format, not a second demuxer.
-enum HLSPlaylist {
+public enum HLSPlaylist {
     /// The largest playlist read: 1 MiB is about 10 000 segments with long URLs, hours of media for an ad of seconds.
-    static let maxBytes = 1 << 20
+    public static let maxBytes = 1 << 20
     /// The most segments a media playlist may list (an ad is seconds to minutes; 10 000 segments of 1 s are hours).
     static let maxSegments = 10_000
     /// The most variants a master playlist may list (real ladders have 3 to 10).
     static let maxVariants = 64
 
     /// Whether `text` starts as an HLS playlist must (`#EXTM3U`, after an optional byte-order mark).
-    static func isPlaylist(_ text: String) -> Bool {
+    public static func isPlaylist(_ text: String) -> Bool {
         text.drop(while: { $0 == "\u{FEFF}" }).hasPrefix("#EXTM3U")
     }
 
-    static func lines(_ text: String) -> [Substring] {
+    public static func lines(_ text: String) -> [Substring] {
         text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
             .map { $0.drop(while: { $0 == " " || $0 == "\t" }) }
             .filter { !$0.isEmpty }
     }
 
     /// Whether `text` is a master playlist (it lists variants).
-    static func isMaster(_ text: String) -> Bool { text.contains("#EXT-X-STREAM-INF:") }
+    public static func isMaster(_ text: String) -> Bool { text.contains("#EXT-X-STREAM-INF:") }
 
     /// Whether a media playlist says it is complete (VOD or event ended); without it a player keeps reloading it.
     static func isEnded(_ text: String) -> Bool {
@@ -75,7 +75,7 @@ enum HLSPlaylist {
     }
 
     /// The variants of a master playlist, each URI resolved against `base` (the playlist's own URL or path).
-    static func variants(_ text: String, base: String) -> [StreamVariant] {
+    public static func variants(_ text: String, base: String) -> [StreamVariant] {
         var result: [StreamVariant] = []
         var pending: [String: String]?
         for line in lines(text) {
@@ -110,7 +110,7 @@ enum HLSPlaylist {
     }
 
     /// `NAME=value,NAME="quoted, value"` after the tag's colon.
-    static func attributes(_ line: Substring) -> [String: String] {
+    public static func attributes(_ line: Substring) -> [String: String] {
         guard let colon = line.firstIndex(of: ":") else { return [:] }
         var result: [String: String] = [:]
         var name = ""
@@ -139,7 +139,7 @@ enum HLSPlaylist {
 
     /// `uri` resolved as FFmpeg resolves it against a playlist at `base` (an http(s) URL or a local path): an
     /// absolute URI (with a scheme) stays as it is, anything else is relative to the playlist's folder.
-    static func resolve(_ uri: String, against base: String) -> String {
+    public static func resolve(_ uri: String, against base: String) -> String {
         let uri = uri.trimmingCharacters(in: .whitespaces)
         if let colon = uri.firstIndex(of: ":"), uri.distance(from: uri.startIndex, to: colon) > 1,
            uri[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." }) {
