@@ -78,9 +78,12 @@ FAMILIES = {
     "VPLAY-pod": "Ad pods: what vplay plays of them.",
     "VPLAY-resolution": "The chain's time, as `vplay lint` measured it resolving the tag.",
     "VPLAY-reward": "The reward the tag describes.",
+    "VPLAY-sgai": "HLS interstitial streams (`--interstitials`): their date ranges, asset lists and SVTA2053 signalling, and where common players differ from vplay's choices.",
     "VPLAY-sink": "The embedded beacon sink.",
+    "VPLAY-ssai": "Stitchers' client-side tracking documents (`--tracking-doc`, MediaTailor's JSON).",
     "VPLAY-tag": "How each tag of the chain was served, as a web player's browser would see it.",
     "VPLAY-vast": "Checks of the VAST document that vastlint does not make.",
+    "VPLAY-vmap": "VMAP documents and the sessions that play them on a content clock.",
     "VPLAY-verification": "Verification vendors (Open Measurement), whose scripts vplay does not run.",
     "VPLAY-wrapper": "The wrapper chain's depth.",
 }

@@ -52,5 +52,5 @@ public extension Rule {
 
 public extension RuleCatalogue {
     /// Every rule vplay checks: the VAST document's, one per VAST error code, the player's and the audit's.
-    static let standard = RuleCatalogue(Rule.vastDocumentRules + Rule.vastErrorRules + Rule.playerRules + Rule.chainRules + Rule.beaconRules + Rule.creativeRules + Rule.auditRules + Rule.vmapRules + Rule.ssaiRules)
+    static let standard = RuleCatalogue(Rule.vastDocumentRules + Rule.vastErrorRules + Rule.playerRules + Rule.chainRules + Rule.beaconRules + Rule.creativeRules + Rule.auditRules + Rule.vmapRules + Rule.ssaiRules + Rule.sgaiRules)
 }

@@ -9,6 +9,8 @@ extension VMAPBreakPlayer {
     func report(_ slot: VMAPSchedule.Slot, number: Int) -> VMAPBreakReport {
         let adBreak = document.breaks[slot.breakIndex]
         let source: String = switch adBreak.source?.content {
+        case .inlineVAST? where interstitials != nil: "assetURI"
+        case .adTagURI? where interstitials != nil: "assetList"
         case .inlineVAST?: "inline"
         case .adTagURI?: "adTagURI"
         case .custom?: "custom"
@@ -20,9 +22,9 @@ extension VMAPBreakPlayer {
     }
 
     /// The break's own tracking, macros as the break's configuration gives them.
-    func tracking(_ slot: VMAPSchedule.Slot, number: Int, wallStart: Int64) -> VMAPBreakTracking {
+    func tracking(_ slot: VMAPSchedule.Slot, number: Int, wallStart: Int64, adding more: [VMAPDocument.Tracking] = []) -> VMAPBreakTracking {
         let breakConfiguration = configuration(for: slot, number: number)
-        return VMAPBreakTracking(tracking: document.breaks[slot.breakIndex].tracking, number: number, documentIndex: slot.breakIndex + 1,
+        return VMAPBreakTracking(tracking: document.breaks[slot.breakIndex].tracking + more, number: number, documentIndex: slot.breakIndex + 1,
                                  macros: BeaconPlanner.macros(for: breakConfiguration), wallStart: wallStart,
                                  timeZoneOffsetMinutes: configuration.timeZoneOffsetMinutes,
                                  cacheBuster: CacheBuster(seed: breakConfiguration.seed ^ 0x766D_6170))  // "vmap"
@@ -36,7 +38,8 @@ extension VMAPBreakPlayer {
         var report = report
         report.start = start
         report.end = start
-        var tracking = tracking(slot, number: report.number, wallStart: outlet.wallStart)
+        let written: InterstitialVAST.Written? = if case let .requested(_, _, _, _, written) = prepared { written } else { nil }
+        var tracking = tracking(slot, number: report.number, wallStart: outlet.wallStart, adding: written?.tracking ?? [])
         let number = report.number
         var beacons = 0
         func submit(_ planned: [PlannedBeacon]) async {
@@ -50,7 +53,7 @@ extension VMAPBreakPlayer {
             report.errors.append(failure)
             await submit(tracking.fire("error", at: clock, error: failure))
         }
-        guard case let .requested(preparedAd, breakConfiguration, tagURL, responseFailure) = prepared else {
+        guard case let .requested(preparedAd, breakConfiguration, tagURL, responseFailure, _) = prepared else {
             if case let .notRequested(outcome, error) = prepared {
                 report.outcome = outcome
                 await outlet.tally.send(.warning("break \(number) (\(report.offsetText)): \(error)"))
@@ -60,6 +63,7 @@ extension VMAPBreakPlayer {
             return report
         }
         report.tagURL = tagURL
+        for note in written?.notes ?? [] { await outlet.tally.send(.warning(note.description)) }
         let adBreak = AdSessionRunner.playable(preparedAd, media: environment.media, threads: configuration.decoderThreads)
         report.adsTried = adBreak.turns.count
         let plays = adBreak.turns.contains(where: \.plays)

@@ -1,3 +1,4 @@
+import Findings
 import Foundation
 import Primitives
 import TrackingBeacons
@@ -13,14 +14,17 @@ struct VMAPBreakPlayer {
     let document: VMAPDocument
     /// Where the VMAP document came from: relative and scheme-relative `AdTagURI`s resolve against it.
     let documentURL: URL
+    /// The stream's interstitials, when the breaks are an HLS stream's (`--interstitials`).
+    var interstitials: InterstitialBreaks?
 
     /// A break's ads, asked for or not.
     enum Prepared {
         /// Not asked for: this player does not play the break (1003, 1005) or it names nothing to ask (1004, 1008).
         case notRequested(VMAPBreakReport.Outcome, VMAPError)
         /// Asked for: what preparation gave, under the break's configuration; `failure` when the response itself
-        /// failed (1004, 1006, 1007, 1008).
-        case requested(PreparedAd, SessionConfiguration, tagURL: String?, failure: VMAPError?)
+        /// failed (1004, 1006, 1007, 1008); `written`, an interstitial's asset list as written (its findings, its
+        /// pod tracking).
+        case requested(PreparedAd, SessionConfiguration, tagURL: String?, failure: VMAPError?, written: InterstitialVAST.Written?)
     }
 
     /// The break's configuration: `[BREAKPOSITION]` and `[CONTENTPLAYHEAD]` its own, `allowMultipleAds` and
@@ -51,6 +55,8 @@ struct VMAPBreakPlayer {
     enum Request {
         case notRequested(VMAPBreakReport.Outcome, VMAPError)
         case request(SessionConfiguration, tagURL: String?)
+        /// An HLS interstitial's asset list, fetched and written as the break's pod.
+        case assetList(SessionConfiguration, url: URL)
     }
 
     func request(_ slot: VMAPSchedule.Slot, number: Int) -> Request {
@@ -64,7 +70,7 @@ struct VMAPBreakPlayer {
         case let .custom(_, templateType):
             return .notRequested(.skipped, VMAPError(.templateType, "CustomAdData (templateType \"\(templateType)\") is reported, not played"))
         case let .adTagURI(uri, templateType):
-            guard Self.playsTemplate(templateType) else {
+            guard Self.playsTemplate(templateType) || (interstitials != nil && templateType == InterstitialBreaks.assetListTemplate) else {
                 return .notRequested(.skipped, VMAPError(.templateType, "AdTagURI templateType \"\(templateType)\" is not a VAST version vplay plays (vast1 to vast4)"))
             }
             let written = uri.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -75,6 +81,7 @@ struct VMAPBreakPlayer {
                 return .notRequested(.failed, VMAPError(.retrieval, "AdTagURI \"\(written)\" is not an http(s) URL; not requested"))
             }
             breakConfiguration.tag = url.absoluteString
+            if templateType == InterstitialBreaks.assetListTemplate { return .assetList(breakConfiguration, url: url) }
             return .request(breakConfiguration, tagURL: breakConfiguration.tag)
         case let .inlineVAST(data, _):
             // The inline document answers for the VMAP's own URL: its relative URLs resolve where the VMAP's do.
@@ -90,7 +97,35 @@ struct VMAPBreakPlayer {
         case let .notRequested(outcome, error): return .notRequested(outcome, error)
         case let .request(breakConfiguration, tagURL):
             let prepared = await AdPreparation(configuration: breakConfiguration, environment: environment).prepare(purpose)
-            return .requested(prepared, breakConfiguration, tagURL: tagURL, failure: Self.responseFailure(prepared.resolution))
+            return .requested(prepared, breakConfiguration, tagURL: tagURL, failure: Self.responseFailure(prepared.resolution), written: nil)
+        case let .assetList(breakConfiguration, url):
+            guard let interstitials else { return .notRequested(.failed, VMAPError(.templateType, "an asset list outside an interstitial stream")) }
+            var listConfiguration = breakConfiguration
+            let written: InterstitialVAST.Written
+            switch await fetchAssets(url, configuration: breakConfiguration) {
+            case let .failure(error): return .notRequested(.failed, error)
+            case let .success(assets): written = InterstitialVAST.build(interstitials.interstitial(slot.breakIndex), assets: assets)
+            }
+            // The list's pod answers for the list's URL: the session resolves it like an inline VAST.
+            let key = TagLoader(configuration: listConfiguration, environment: environment).source().tagURL
+            listConfiguration.replayDocuments.insert(RecordedTag(url: key, tag: FetchedTag(data: written.data)), at: 0)
+            let prepared = await AdPreparation(configuration: listConfiguration, environment: environment).prepare(purpose)
+            return .requested(prepared, listConfiguration, tagURL: url.absoluteString, failure: Self.responseFailure(prepared.resolution), written: written)
+        }
+    }
+
+    /// An interstitial's `X-ASSET-LIST`, fetched through the session's own stack (policy, `--map`, the simulated
+    /// network) with the first tag request's timeout, and read.
+    private func fetchAssets(_ url: URL, configuration: SessionConfiguration) async -> Result<InterstitialAssets, VMAPError> {
+        let fetcher = TagLoader(configuration: configuration, environment: environment).source().fetcher
+        let timeout = min(configuration.resolver.firstRequestTimeout, configuration.resolver.resolutionTimeout)
+        switch await TimeoutRace.fetch(fetcher, url, timeout: timeout, clock: environment.networkClock) {
+        case let .failure(error): return .failure(VMAPDocumentLoader.retrievalError(error))
+        case let .success(fetched):
+            guard fetched.data.count <= configuration.resolver.parserLimits.maxBytes else {
+                return .failure(VMAPError(.extraction, "the asset list is larger than \(configuration.resolver.parserLimits.maxBytes) bytes"))
+            }
+            return InterstitialAssets.read(fetched.data, base: (fetched.finalURL ?? url).absoluteString).mapError { VMAPError(.extraction, $0.message) }
         }
     }
 

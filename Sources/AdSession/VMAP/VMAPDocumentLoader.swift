@@ -15,6 +15,24 @@ struct VMAPDocumentLoader {
         case vast(url: URL, fetched: Result<FetchedTag, VASTError>, elapsed: Duration)
         /// Given as VMAP and not playable as such.
         case failed(VMAPError, url: URL)
+        /// An HLS content playlist's interstitials, as breaks.
+        case interstitials(InterstitialBreaks, url: URL)
+    }
+
+    /// Fetches the content playlist (`--interstitials`) and reads its interstitials: 1008 or 1007 when it cannot be
+    /// fetched, 1002 when it cannot be read as a media playlist with interstitials.
+    func loadInterstitials() async -> Loaded {
+        let (url, fetcher) = TagLoader(configuration: configuration, environment: environment).source()
+        let timeout = min(configuration.resolver.firstRequestTimeout, configuration.resolver.resolutionTimeout)
+        switch await TimeoutRace.fetch(fetcher, url, timeout: timeout, clock: environment.networkClock) {
+        case let .failure(error): return .failed(Self.retrievalError(error), url: url)
+        case let .success(fetched):
+            let base = fetched.finalURL ?? url
+            switch HLSInterstitialReader.read(fetched.data, base: base.isFileURL ? base.path : base.absoluteString) {
+            case let .failure(error): return .failed(VMAPError(.parsing, "the content playlist: \(error.message)"), url: url)
+            case let .success(stream): return .interstitials(InterstitialBreaks(stream), url: base)
+            }
+        }
     }
 
     /// - Parameter requireVMAP: `--vmap`: anything but a VMAP document is an error; otherwise a VAST document (or a

@@ -36,6 +36,10 @@ public struct VMAPFleetRunner: Sendable {
         case let .vast(url, fetched, elapsed):
             let environment = environment.answering(url, with: fetched, elapsed: elapsed)
             return .vast(await FleetRunner(configuration: configuration, environment: environment).run(onProgress: onProgress, admitMedia: admitMedia))
+        case .interstitials:
+            // Not asked for: a fleet is refused an interstitial stream before it starts.
+            await environment.shutdown()
+            return .vmap(emptyReport(contentDuration: .zero))
         case let .failed(error, _):
             var report = emptyReport(contentDuration: .zero)
             report.error = VMAPFleetReport.Failure(code: error.code.rawValue, message: error.message)
@@ -91,7 +95,7 @@ public struct VMAPFleetRunner: Sendable {
                     entry.error = VMAPFleetReport.Failure(code: failure.error.code.rawValue, message: failure.error.message)
                     entry.report = failure.report
                 }
-            case .request:
+            case .request, .assetList:
                 break
             }
             report.breaks.append(entry)

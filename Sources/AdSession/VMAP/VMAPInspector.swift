@@ -1,3 +1,4 @@
+import Findings
 import Foundation
 import VAST
 
@@ -19,7 +20,8 @@ public struct VMAPInspector: Sendable {
 
     /// The document's inspection, or nil when it is not VMAP (`.detect`: the caller inspects it as VAST).
     public func inspect(openMedia: Bool = true) async -> VMAPInspection? {
-        let loaded = await VMAPDocumentLoader(configuration: configuration, environment: environment).load(requireVMAP: mode == .vmap)
+        let loader = VMAPDocumentLoader(configuration: configuration, environment: environment)
+        let loaded = mode == .interstitials ? await loader.loadInterstitials() : await loader.load(requireVMAP: mode == .vmap)
         switch loaded {
         case .vast:
             await environment.shutdown()
@@ -33,17 +35,22 @@ public struct VMAPInspector: Sendable {
             let inspection = await inspect(vmap, url: url, openMedia: openMedia)
             await environment.shutdown()
             return inspection
+        case let .interstitials(breaks, url):
+            let inspection = await inspect(breaks.document, url: url, openMedia: openMedia, interstitials: breaks)
+            await environment.shutdown()
+            return inspection
         }
     }
 
-    private func inspect(_ vmap: VMAPDocument, url: URL, openMedia: Bool) async -> VMAPInspection {
-        let duration = playback.contentDuration ?? VMAPSchedule.defaultContentDuration(vmap)
+    private func inspect(_ vmap: VMAPDocument, url: URL, openMedia: Bool, interstitials: InterstitialBreaks? = nil) async -> VMAPInspection {
+        let duration = playback.contentDuration ?? interstitials?.stream.contentDuration ?? VMAPSchedule.defaultContentDuration(vmap)
         let schedule = VMAPSchedule(vmap, contentDuration: duration)
         var document = VMAPRunReport(version: vmap.version, namespace: vmap.namespace, contentDuration: duration,
                                      contentDurationGiven: playback.contentDuration != nil, breakPrefetch: playback.breakPrefetch)
-        document.notes = VMAPNotes.findings(vmap, schedule: schedule, playback: playback, contentDuration: duration).map(\.description)
+        document.notes = (interstitials.map { $0.notes + schedule.notes.map { Finding(.vmapSchedule, $0) } }
+            ?? VMAPNotes.findings(vmap, schedule: schedule, playback: playback, contentDuration: duration)).map(\.description)
         var inspection = VMAPInspection(document: document)
-        let player = VMAPBreakPlayer(configuration: configuration, environment: environment, document: vmap, documentURL: url)
+        let player = VMAPBreakPlayer(configuration: configuration, environment: environment, document: vmap, documentURL: url, interstitials: interstitials)
         for (offset, slot) in schedule.slots.enumerated() {
             var report = player.report(slot, number: offset + 1)
             var ads: AdInspection?
@@ -51,8 +58,9 @@ public struct VMAPInspector: Sendable {
             case let .notRequested(outcome, error):
                 report.outcome = outcome
                 report.errors = [VMAPBreakReport.Failure(code: error.code.rawValue, message: error.message)]
-            case let .requested(prepared, breakConfiguration, tagURL, failure):
+            case let .requested(prepared, breakConfiguration, tagURL, failure, written):
                 report.tagURL = tagURL
+                inspection.document.notes += (written?.notes ?? []).map(\.description)
                 let inspected = AdInspector.inspection(of: prepared, tag: tagURL ?? breakConfiguration.tag)
                 ads = inspected
                 report.adsTried = max(prepared.pod.count, prepared.ad == nil ? 0 : 1)

@@ -16,6 +16,9 @@ struct VMAPSession {
     let environment: SessionEnvironment
     let document: VMAPDocument
     let documentURL: URL
+    /// The stream's interstitials, when the breaks are an HLS stream's: its findings, its asset lists, where the
+    /// content resumes after each.
+    var interstitials: InterstitialBreaks?
 
     /// Where the content and the session are.
     struct Position {
@@ -29,11 +32,13 @@ struct VMAPSession {
         let schedule = VMAPSchedule(document, contentDuration: duration)
         var run = VMAPRunReport(version: document.version, namespace: document.namespace, contentDuration: duration,
                                 contentDurationGiven: playback.contentDuration != nil, breakPrefetch: playback.breakPrefetch)
-        run.notes = VMAPNotes.findings(document, schedule: schedule, playback: playback, contentDuration: duration).map(\.description)
+        run.notes = (interstitials.map { $0.notes + schedule.notes.map { Finding(.vmapSchedule, $0) } }
+            ?? VMAPNotes.findings(document, schedule: schedule, playback: playback, contentDuration: duration)).map(\.description)
         for note in run.notes { await outlet.tally.send(.warning(note)) }
         var timeline = VMAPTimeline(slots: schedule.slots, script: playback.contentScript, contentDuration: duration,
                                     clock: environment.playbackClock(configuration.clock))
-        let player = VMAPBreakPlayer(configuration: configuration, environment: environment, document: document, documentURL: documentURL)
+        let player = VMAPBreakPlayer(configuration: configuration, environment: environment, document: document, documentURL: documentURL,
+                                     interstitials: interstitials)
         func finish(_ report: VMAPBreakReport) async {
             run.breaks.append(report)
             await outlet.tally.send(.adBreak(report))
@@ -85,16 +90,14 @@ struct VMAPSession {
             let prepared = await withTaskCancellationHandler { await request.value.prepared } onCancel: { request.cancel() }
             timeline.handled.insert(index)
             if slot.position == 3, !timeline.contentCompleted {
-                report.outcome = .withheld
-                report.start = timeline.now.session
-                report.end = timeline.now.session
-                await finish(report)
+                await finish(Self.withheld(report, at: timeline.now.session))
                 continue
             }
             timeline.closeSpan()
             let played = await player.play(prepared, report: report, slot: slot, at: timeline.now.session, clock: timeline.clock, outlet: outlet)
             timeline.resume(after: played.end ?? timeline.now.session)
             await finish(played)
+            for passed in resumeAfterInterstitial(played, slot: slot, timeline: &timeline, player: player) { await finish(passed) }
         }
         if !Task.isCancelled {
             for report in unreached(&timeline, player: player) { await finish(report) }
@@ -103,6 +106,23 @@ struct VMAPSession {
         run.content = timeline.spans
         run.contentComplete = timeline.contentCompleteAt
         return run
+    }
+
+    /// A post-roll whose ads were asked for and never played: `contentComplete` was never signalled.
+    private static func withheld(_ report: VMAPBreakReport, at session: Duration) -> VMAPBreakReport {
+        var report = report
+        report.outcome = .withheld
+        report.start = session
+        report.end = session
+        return report
+    }
+
+    /// After an interstitial, the content goes on from its resume offset: the breaks that skips are passed.
+    private func resumeAfterInterstitial(_ played: VMAPBreakReport, slot: VMAPSchedule.Slot, timeline: inout VMAPTimeline,
+                                         player: VMAPBreakPlayer) -> [VMAPBreakReport] {
+        guard let interstitials, slot.position != 3 else { return [] }
+        let offset = interstitials.resumeOffset(slot.breakIndex, played: (played.end ?? played.start ?? .zero) - (played.start ?? .zero))
+        return timeline.jump(by: offset).map { passedReport($0, player: player, timeline: &timeline) }
     }
 
     /// The breaks never met (mid-rolls past an early `contentComplete`), numbered after the rest.

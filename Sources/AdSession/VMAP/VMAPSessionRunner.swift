@@ -6,8 +6,9 @@ import VAST
 /// is played as VMAP, anything else as VAST by `AdSessionRunner`, without asking the server twice). Everything outside
 /// the session comes from its `SessionEnvironment`, as for one ad.
 public struct VMAPSessionRunner: Sendable {
-    /// Whether the document must be VMAP (`--vmap`) or is told by its root element (`--vast`).
-    public enum Mode: Sendable { case vmap, detect }
+    /// Whether the document must be VMAP (`--vmap`), is told by its root element (`--vast`), or is an HLS content
+    /// playlist whose interstitials are the breaks (`--interstitials`).
+    public enum Mode: Sendable { case vmap, detect, interstitials }
 
     public let configuration: SessionConfiguration
     public let playback: VMAPPlayback
@@ -24,7 +25,8 @@ public struct VMAPSessionRunner: Sendable {
 
     /// Runs the session to its end, as `AdSessionRunner.run` does; the summary's `vmap` is set when it played VMAP.
     public func run(observer: @escaping @Sendable (SessionRecord) async -> Void) async -> SessionSummary {
-        let loaded = await VMAPDocumentLoader(configuration: configuration, environment: environment).load(requireVMAP: mode == .vmap)
+        let loader = VMAPDocumentLoader(configuration: configuration, environment: environment)
+        let loaded = mode == .interstitials ? await loader.loadInterstitials() : await loader.load(requireVMAP: mode == .vmap)
         switch loaded {
         case let .vast(url, fetched, elapsed):
             let environment = environment.answering(url, with: fetched, elapsed: elapsed)
@@ -38,22 +40,33 @@ public struct VMAPSessionRunner: Sendable {
             summary.vmap = report
             await outlet.close(&summary, configuration: configuration, environment: environment)
             return summary
+        case let .interstitials(breaks, url):
+            // The content lasts what its segments add up to, unless --content-duration says otherwise.
+            var streamPlayback = playback
+            streamPlayback.contentDuration = playback.contentDuration ?? breaks.stream.contentDuration
+            return await play(breaks.document, url: url, playback: streamPlayback, interstitials: breaks, observer: observer)
         case let .vmap(document, url):
-            let outlet = await AdSessionRunner.Outlet.open(configuration, environment: environment, observer: observer)
-            var summary = SessionSummary(outcome: .completed, dryRun: configuration.dryRun)
-            summary.network = configuration.network
-            let report = await VMAPSession(configuration: configuration, playback: playback, environment: environment, document: document,
-                                           documentURL: url).run(outlet: outlet)
-            summary.vmap = report
-            summary.clock = report.breaks.compactMap(\.end).max().map { max($0, report.content.last?.end ?? .zero) } ?? (report.content.last?.end ?? .zero)
-            summary.ads = []
-            if Task.isCancelled {
-                summary.outcome = .interrupted
-            } else if report.breaks.contains(where: { $0.outcome == .failed }) {
-                summary.outcome = .adError
-            }
-            await outlet.close(&summary, configuration: configuration, environment: environment)
-            return summary
+            return await play(document, url: url, playback: playback, interstitials: nil, observer: observer)
         }
+    }
+
+    private func play(_ document: VMAPDocument, url: URL, playback: VMAPPlayback, interstitials: InterstitialBreaks?,
+                      observer: @escaping @Sendable (SessionRecord) async -> Void) async -> SessionSummary {
+        let outlet = await AdSessionRunner.Outlet.open(configuration, environment: environment, observer: observer)
+        var summary = SessionSummary(outcome: .completed, dryRun: configuration.dryRun)
+        summary.network = configuration.network
+        var session = VMAPSession(configuration: configuration, playback: playback, environment: environment, document: document, documentURL: url)
+        session.interstitials = interstitials
+        let report = await session.run(outlet: outlet)
+        summary.vmap = report
+        summary.clock = report.breaks.compactMap(\.end).max().map { max($0, report.content.last?.end ?? .zero) } ?? (report.content.last?.end ?? .zero)
+        summary.ads = []
+        if Task.isCancelled {
+            summary.outcome = .interrupted
+        } else if report.breaks.contains(where: { $0.outcome == .failed }) {
+            summary.outcome = .adError
+        }
+        await outlet.close(&summary, configuration: configuration, environment: environment)
+        return summary
     }
 }

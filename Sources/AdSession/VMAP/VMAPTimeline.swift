@@ -130,6 +130,18 @@ struct VMAPTimeline {
         spanFrom = now
     }
 
+    /// The content jumps `offset` ahead without playing (an interstitial's resume offset): the breaks it leaves
+    /// behind are done, and returned.
+    mutating func jump(by offset: Duration) -> [Int] {
+        guard offset > .zero else { return [] }
+        let from = now.content
+        now.content = min(end, now.content + offset)
+        spanFrom = now
+        let passed = slots.indices.filter { !handled.contains($0) && slots[$0].position != 3 && slots[$0].time > from && slots[$0].time < now.content }
+        handled.formUnion(passed)
+        return passed
+    }
+
     /// Breaks never met: mid-rolls past an early `contentComplete`, or anything a signal left.
     func unreached() -> [Int] {
         slots.indices.filter { !handled.contains($0) }

@@ -60,6 +60,7 @@ struct AuditCommand: AsyncParsableCommand {
     var timeline: String?
 
     func validate() throws {
+        if tag.interstitials != nil { throw ValidationError("--interstitials: audit does not take an interstitial stream yet (vplay run and inspect play one)") }
         if tag.trackingDoc != nil, timeline != nil { throw ValidationError("--timeline: an audit against a tracking document draws no picture yet") }
         if tag.vmap != nil, timeline != nil { throw ValidationError("--timeline: an audit of a VMAP session draws no picture yet (each break's is in --report)") }
         let given = [har, log, beacons].compactMap { $0 }

@@ -49,7 +49,7 @@ struct InspectCommand: AsyncParsableCommand {
             try await inspectTracking(configuration)
             return
         }
-        let mode: VMAPSessionRunner.Mode = tag.vmap != nil ? .vmap : .detect
+        let mode = tag.sessionMode
         if let inspection = await VMAPInspector(configuration: configuration, playback: vmap.playback, mode: mode).inspect(openMedia: !noMedia) {
             try finish(inspection)
             return

@@ -21,6 +21,8 @@ struct RunCommand: AsyncParsableCommand {
             With --tracking-doc, a stitcher's client-side tracking document (MediaTailor's JSON) is played instead: \
             no media, a simulated stream clock, each beacon at its document time (docs/guides/ssai.md).
 
+            With --interstitials, an HLS content playlist's interstitials are played as breaks on its content clock             (read, not decoded), each asset an ad through the HLS path, its SVTA2053 signalling as the ads' tracking             (docs/guides/ssai.md).
+
             \(ExitCode.documentation)
             """
     )
@@ -108,7 +110,9 @@ struct RunCommand: AsyncParsableCommand {
         try network.validate(bandwidth: tag.bandwidth)
         if serverSide.ssai == .compare { throw ValidationError("--ssai compare: plays a fleet both ways (vplay fleet); run takes --ssai server") }
         if serverSide.ssai != nil {
-            if tag.vmap != nil || tag.trackingDoc != nil { throw ValidationError("--ssai server: plays a VAST tag (--vast), not --vmap or --tracking-doc, yet") }
+            if tag.vmap != nil || tag.trackingDoc != nil || tag.interstitials != nil {
+                throw ValidationError("--ssai server: plays a VAST tag (--vast), not --vmap, --tracking-doc or --interstitials, yet")
+            }
             if speed != nil || clock == .realtime { throw ValidationError("--ssai server: runs on the virtual clock (the stitcher's beacons are stamped with their segment requests' times)") }
         }
         try OptionValue.checkNoClash(
@@ -172,7 +176,7 @@ struct RunCommand: AsyncParsableCommand {
         // before playback, and nothing is written.
         let clash = Locked<String?>(nil)
         let paths = self.outputs
-        let vmap = self.vmap.playback, mode: VMAPSessionRunner.Mode = tag.vmap != nil ? .vmap : .detect
+        let vmap = self.vmap.playback, mode = tag.sessionMode
         let stream = tag.trackingDoc != nil ? self.stream.playback(self.vmap) : nil
         let session = Task {
             let observer: @Sendable (SessionRecord) async -> Void = { record in

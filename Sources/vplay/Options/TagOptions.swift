@@ -17,11 +17,21 @@ struct TagOptions: ParsableArguments {
             completion: .file())
     var trackingDoc: String?
 
-    /// The document named: `--vast`, `--vmap` or `--tracking-doc`.
-    var vast: String { vastOption ?? vmap ?? trackingDoc ?? "" }
+    @Option(help: ArgumentHelp("run, inspect: an HLS content media playlist with interstitials (EXT-X-DATERANGE CLASS=\"com.apple.hls.interstitial\"; file or http(s) URL): each interstitial plays as a break on the content's clock, its assets as ads, its SVTA2053 signalling as their tracking (docs/guides/ssai.md).", valueName: "path|url"),
+            completion: .file())
+    var interstitials: String?
+
+    /// The document named: `--vast`, `--vmap`, `--tracking-doc` or `--interstitials`.
+    var vast: String { vastOption ?? vmap ?? trackingDoc ?? interstitials ?? "" }
+
+    /// How a session reads the document: as VMAP (`--vmap`), as a content playlist's interstitials
+    /// (`--interstitials`), or by its root element (`--vast`).
+    var sessionMode: VMAPSessionRunner.Mode { interstitials != nil ? .interstitials : vmap != nil ? .vmap : .detect }
 
     /// The option that named the document.
-    var documentOption: String { vmap != nil ? "--vmap" : (trackingDoc != nil ? "--tracking-doc" : "--vast") }
+    var documentOption: String {
+        vmap != nil ? "--vmap" : trackingDoc != nil ? "--tracking-doc" : interstitials != nil ? "--interstitials" : "--vast"
+    }
 
     @Option(help: ArgumentHelp("Read URLs under PREFIX (tags and media) from the local DIR, for offline replay; repeatable.", valueName: "PREFIX=DIR"),
             transform: Self.mapping)
@@ -94,10 +104,10 @@ struct TagOptions: ParsableArguments {
 
     func validate() throws {
         _ = try proxySettings()
-        switch [vastOption, vmap, trackingDoc].compactMap({ $0 }).count {
+        switch [vastOption, vmap, trackingDoc, interstitials].compactMap({ $0 }).count {
         case 0: throw ValidationError("Missing expected argument '--vast <path|url>'")
         case 1: break
-        default: throw ValidationError("--vast, --vmap and --tracking-doc exclude each other (run plays a VMAP document given to --vast as VMAP)")
+        default: throw ValidationError("--vast, --vmap, --tracking-doc and --interstitials exclude each other (run plays a VMAP document given to --vast as VMAP)")
         }
     }
 
@@ -119,9 +129,10 @@ struct TagOptions: ParsableArguments {
     /// The files these options read (the Adcash state is read too, and checked as an output: it is rewritten).
     var inputs: [(option: String, path: String?)] { [(documentOption, localTag), ("--ca-cert", caCert)] }
 
-    /// A command that plays no tracking document refuses one.
+    /// A command that plays no tracking document or interstitial stream refuses one.
     func refuseTrackingDocument(_ command: String) throws {
         if trackingDoc != nil { throw ValidationError("--tracking-doc: \(command) does not take a tracking document yet (vplay run plays one)") }
+        if interstitials != nil { throw ValidationError("--interstitials: \(command) does not take an interstitial stream yet (vplay run and inspect play one)") }
     }
 
     /// The folders `--map` reads tags and media from.

@@ -1,0 +1,12 @@
+import Foundation
+
+/// A content playlist with interstitials, read: the content's length (the sum of its segments; not decoded), its
+/// segment boundaries (for `X-SNAP`), its interstitials in time order, and what the reading found.
+public struct InterstitialStream: Sendable, Equatable {
+    public var contentDuration: Duration
+    /// Where each segment starts on the content's timeline, and the content's end.
+    public var boundaries: [Duration]
+    public var interstitials: [HLSInterstitial]
+    /// Findings in words (`VPLAY-sgai-*`), said as the session starts.
+    public var notes: [String]
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Synchronization
+import Testing
+import TestSupport
+
+/// Issue 42, item 3 end to end: the built binary plays an HLS content playlist whose interstitials are served over
+/// loopback with their asset list — a pre-roll `X-ASSET-URI`, a mid-roll `X-ASSET-LIST` of two assets of which one
+/// 404s — each asset a real HLS stream (made by ffmpeg at test time) demuxed and decoded by FFmpeg, and their SVTA2053
+/// tracking fired over HTTP with its macros expanded.
+@Suite(.hangLimit) struct InterstitialTests {
+    static func slot(_ name: String, base: String) -> String {
+        let tracking = ["impression", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete"].map {
+            #"{"type":"\#($0)","urls":["\#(base)/\#(name)/\#($0)?ap=[ADPLAYHEAD]&cp=[CONTENTPLAYHEAD]&bp=[BREAKPOSITION]"]}"#
+        }
+        return #"{"type":"linear","start":0,"duration":10,"tracking":[\#(tracking.joined(separator: ","))]}"#
+    }
+
+    @Test func aStreamOverLoopback_playsItsInterstitialsAsBreaks_andFiresTheirSignalling() async throws {
+        let hls = try ScriptedHTTPServer(files: try await HLSFixture.root())
+        defer { hls.stop() }
+        let documents = Mutex([String: String]())
+        let server = try ScriptedHTTPServer { target in
+            let path = String(target.split(separator: "?", maxSplits: 1)[0])
+            if let body = documents.withLock({ $0[path] }) { return .body(Data(body.utf8), contentType: path.hasSuffix(".json") ? "application/json" : "application/vnd.apple.mpegurl") }
+            return .status(204)
+        }
+        defer { server.stop() }
+        let base = server.baseURL
+        let pre = Data(#"{"payload":[\#(Self.slot("pre", base: base))]}"#.utf8).base64EncodedString()
+        let pod = #"{"version":1,"type":"pod","payload":[{"duration":20,"tracking":[{"type":"podStart","urls":["\#(base)/mid/podStart?bp=[BREAKPOSITION]"]}],"slots":[\#(Self.slot("gone", base: base)),\#(Self.slot("lo", base: base))]}]}"#
+        documents.withLock {
+            $0["/list.json"] = #"{"ASSETS":[{"URI":"\#(hls.baseURL)/gone/index.m3u8","DURATION":10},{"URI":"\#(hls.baseURL)/lo/index.m3u8","DURATION":10}],"X-AD-CREATIVE-SIGNALING":\#(pod)}"#
+            $0["/content.m3u8"] = ([
+                "#EXTM3U", "#EXT-X-TARGETDURATION:6", "#EXT-X-PLAYLIST-TYPE:VOD", "#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00Z",
+                #"#EXT-X-DATERANGE:ID="pre",CLASS="com.apple.hls.interstitial",START-DATE="2026-01-01T00:00:00Z",CUE="PRE",X-ASSET-URI="\#(hls.baseURL)/hi/index.m3u8",X-RESUME-OFFSET=0,X-AD-CREATIVE-SIGNALING="\#(pre)""#,
+                #"#EXT-X-DATERANGE:ID="mid",CLASS="com.apple.hls.interstitial",START-DATE="2026-01-01T00:00:12Z",X-ASSET-LIST="list.json",X-RESUME-OFFSET=0"#,
+            ] + (0..<5).flatMap { ["#EXTINF:6.0,", "c\($0).ts"] } + ["#EXT-X-ENDLIST", ""]).joined(separator: "\n")
+        }
+        let run = try await vplay(["--interstitials", "\(base)/content.m3u8", "--json", "--now", "2026-01-01T00:00:00Z"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let folder = try TemporaryFolder()
+        let lines = folder.url.appendingPathComponent("run.jsonl").path
+        try run.stdout.write(toFile: lines, atomically: true, encoding: .utf8)
+        let errors = try await JSONSchemaCheck.validate([.init(lines, schema: "events.schema.json", form: .jsonLines)])
+        #expect(errors.isEmpty, "\(errors)")
+        let beacons = run.lines.filter { $0["kind"] as? String == "beacon" }
+        #expect(Set(beacons.map { $0["status"] as? Int }) == [204], "\(beacons.prefix(2))")
+        let targets = server.requests().map(\.target)
+        // Each asset's quartiles on its own playhead, the content's time and the break's position in every URL.
+        #expect(targets.contains("/pre/firstQuartile?ap=00%3A00%3A02.500&cp=00%3A00%3A00.000&bp=1"), "\(targets)")
+        #expect(targets.contains("/lo/midpoint?ap=00%3A00%3A05.000&cp=00%3A00%3A12.000&bp=2"), "\(targets)")
+        #expect(targets.contains("/mid/podStart?bp=2"), "\(targets)")
+        #expect(!targets.contains { $0.hasPrefix("/gone/") }, "the asset that 404s fires none of its slot's tracking")
+        #expect(targets.filter { $0.hasSuffix("/complete?ap=00%3A00%3A10.000&cp=00%3A00%3A00.000&bp=1") || $0.contains("/lo/complete") }.count == 2, "\(targets)")
+        #expect(hls.requests().map(\.target).contains("/gone/index.m3u8"), "the failing asset was asked for")
+        let summary = try #require(run.lines.last)
+        let breaks = try #require((summary["vmap"] as? [String: Any])?["breaks"] as? [[String: Any]])
+        #expect(breaks.map { $0["outcome"] as? String } == ["played", "played"], "\(breaks)")
+        #expect(breaks.map { $0["source"] as? String } == ["assetURI", "assetList"] && breaks.map { $0["breakId"] as? String } == ["pre", "mid"])
+        #expect(breaks.map { $0["startClock"] as? Double } == [0, 22], "\(breaks)")
+        #expect(breaks.map { $0["endClock"] as? Double } == [10, 32], "\(breaks)")
+        // inspect resolves the same breaks, the list fetched, nothing played.
+        let inspected = try await vplay(["inspect", "--interstitials", "\(base)/content.m3u8"])
+        #expect(inspected.status == 0 || inspected.status == 3, "\(inspected.stderr)")
+        #expect(inspected.stdout.contains("/lo/index.m3u8") && inspected.stdout.contains("list.json"), "\(inspected.stdout)")
+    }
+
+    @Test func aPlaylistThatIsNotOne_exits3_withOneLineOnStderr() async throws {
+        let folder = try TemporaryFolder()
+        let path = try folder.write("content.m3u8", "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nv.m3u8\n")
+        let run = try await vplay(["--interstitials", path, "--dry-run"])
+        #expect(run.status == 3, "\(run.stderr)")
+        #expect(run.stderr.hasPrefix("vplay: error: VMAP 1002: the content playlist: a multivariant playlist") && run.stderr.filter { $0 == "\n" }.count == 1, "\(run.stderr)")
+        let fleet = try await vplay(["fleet", "--interstitials", path])
+        #expect(fleet.status == 2 && fleet.stderr.contains("fleet does not take an interstitial stream yet"), "\(fleet.stderr)")
+    }
+}
