@@ -74,4 +74,31 @@ import TestSupport
         let fleet = try await vplay(["fleet", "--interstitials", path])
         #expect(fleet.status == 2 && fleet.stderr.contains("fleet does not take an interstitial stream yet"), "\(fleet.stderr)")
     }
+
+    /// The DASH form: a manifest over loopback whose EventStream signals a pod stitched into the stream; its
+    /// tracking fires to the server at the signalled times.
+    @Test func aDASHManifestsSignalling_overLoopback_firesAtTheSignalledTimes() async throws {
+        let manifest = Mutex("")
+        let server = try ScriptedHTTPServer { target in
+            target == "/manifest.mpd" ? .body(Data(manifest.withLock { $0 }.utf8), contentType: "application/dash+xml") : .status(204)
+        }
+        defer { server.stop() }
+        let base = server.baseURL
+        let pod = #"{"version":1,"type":"pod","payload":[{"duration":10,"tracking":[{"type":"podStart","urls":["\#(base)/pod/start"]}],"slots":[\#(Self.slot("a", base: base))]}]}"#
+        manifest.withLock {
+            $0 = """
+                <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" mediaPresentationDuration="PT30S">
+                <Period start="PT0S"><EventStream schemeIdUri="urn:svta:advertising-wg:ad-creative-signaling" timescale="1">
+                <Event presentationTime="6" duration="10" id="mid"><![CDATA[\(pod)]]></Event></EventStream></Period></MPD>
+                """
+        }
+        let run = try await vplay(["--tracking-doc", "\(base)/manifest.mpd", "--json", "--now", "2026-01-01T00:00:00Z"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let fired = run.lines.filter { $0["kind"] as? String == "beacon" }.compactMap { line -> String? in
+            guard let event = line["event"] as? String, let clock = line["clock"] as? Double, line["status"] as? Int == 204 else { return nil }
+            return "\(event)@\(clock)"
+        }
+        #expect(fired.sorted() == ["breakStart@6.0", "complete@16.0", "firstQuartile@8.5", "impression@6.0", "midpoint@11.0", "start@6.0", "thirdQuartile@13.5"], "\(fired)")
+        #expect(server.requests().map(\.target).contains("/a/midpoint?ap=00%3A00%3A05.000&cp=00%3A00%3A11.000&bp=2"))
+    }
 }

@@ -20,10 +20,20 @@ public struct AdCreativeSignaling: Sendable, Equatable {
         public var clickThrough: String?
     }
 
+    /// A pod: its start from the signal's anchor, its length, its own tracking, and which of `slots` are its.
+    public struct Pod: Sendable, Equatable {
+        public var start: Duration?
+        public var duration: Duration?
+        public var tracking: [Tracking]
+        public var slots: Range<Int>
+    }
+
     /// The slots, in order (a pod's slots inline).
     public var slots: [Slot]
     /// The pods' own tracking (`podStart`, `podEnd`).
     public var podTracking: [Tracking]
+    /// The pods, when the envelope carries pods (`type` `pod`, or items with `slots`).
+    public var pods: [Pod] = []
 
     /// The most slots, and tracking URLs in all, one envelope may carry.
     static let maxSlots = 1000
@@ -49,7 +59,7 @@ public struct AdCreativeSignaling: Sendable, Equatable {
     }
 
     static func build(_ raw: RawEnvelope) -> Result<AdCreativeSignaling, InterstitialError> {
-        var slots: [Slot] = [], pods: [Tracking] = [], urls = 0
+        var slots: [Slot] = [], pods: [Tracking] = [], podList: [Pod] = [], urls = 0
         func tracking(_ entries: [RawTracking]?) throws(InterstitialError) -> [Tracking] {
             try (entries ?? []).map { entry throws(InterstitialError) in
                 urls += entry.urls?.count ?? 0
@@ -65,8 +75,12 @@ public struct AdCreativeSignaling: Sendable, Equatable {
             let podEnvelope = raw.type == "pod"
             for item in raw.payload {
                 if podEnvelope || item.slots != nil {
-                    pods += try tracking(item.tracking)
+                    let own = try tracking(item.tracking)
+                    pods += own
+                    let first = slots.count
                     for inner in item.slots ?? [] { slots.append(try slot(inner)) }
+                    podList.append(Pod(start: try seconds(item.start, "a pod's start"), duration: try seconds(item.duration, "a pod's duration"),
+                                       tracking: own, slots: first..<slots.count))
                 } else {
                     slots.append(try slot(item))
                 }
@@ -75,7 +89,7 @@ public struct AdCreativeSignaling: Sendable, Equatable {
         } catch {
             return .failure(error)
         }
-        return .success(AdCreativeSignaling(slots: slots, podTracking: pods))
+        return .success(AdCreativeSignaling(slots: slots, podTracking: pods, pods: podList))
     }
 
     /// Seconds as a duration: finite, 0 to a day.

@@ -14,6 +14,9 @@ public enum HLSInterstitialReader {
     /// The playlist `data` read from `base` (its URL, for relative URIs).
     public static func read(_ data: Data, base: String) -> Result<InterstitialStream, InterstitialError> {
         guard data.count <= HLSPlaylist.maxBytes else { return .failure(InterstitialError("the playlist is larger than \(HLSPlaylist.maxBytes) bytes")) }
+        if DASHSignaling.isManifest(data) {
+            return .failure(InterstitialError("a DASH manifest: its SVTA2053 signalling describes ads stitched into the stream; play it with --tracking-doc"))
+        }
         guard let text = String(data: data, encoding: .utf8), HLSPlaylist.isPlaylist(text) else {
             return .failure(InterstitialError("not an HLS playlist (it does not begin with #EXTM3U)"))
         }

@@ -20,12 +20,13 @@ struct TrackedStreamState {
     /// an assumed length said; nothing fired yet.
     init(document: TrackingDocument, url: String, playback: TrackedStreamPlayback) {
         self.playback = playback
-        streamDuration = playback.streamDuration ?? TrackedStreamPlayback.defaultDuration(document)
+        let given = playback.streamDuration ?? document.streamDuration
+        streamDuration = given ?? TrackedStreamPlayback.defaultDuration(document)
         report = TrackedStreamReport(documentURL: url, reporting: playback.reporting, streamDuration: streamDuration,
-                                     streamDurationGiven: playback.streamDuration != nil)
+                                     streamDurationGiven: given != nil)
         report.polls = 1
         merge(document)
-        if playback.streamDuration == nil {
+        if given == nil {
             report.findings.append(Finding(.ssaiStreamDuration, "the stream's length is assumed: \(streamDuration.seconds) s (the last avail's end plus 30 s; --content-duration sets it)").description)
         }
     }

@@ -69,11 +69,15 @@ public struct TrackingDocument: Sendable, Equatable {
     public var nextToken: String?
     /// Non-linear avails and ads listed (`nonLinearAvails`, `nonLinearAdsList`): not played by a video stream.
     public var nonLinearCount: Int
+    /// The stream's length when the document says it (a DASH manifest's `mediaPresentationDuration`); MediaTailor's
+    /// JSON does not.
+    public var streamDuration: Duration?
 
-    public init(avails: [Avail], nextToken: String? = nil, nonLinearCount: Int = 0) {
+    public init(avails: [Avail], nextToken: String? = nil, nonLinearCount: Int = 0, streamDuration: Duration? = nil) {
         self.avails = avails
         self.nextToken = nextToken
         self.nonLinearCount = nonLinearCount
+        self.streamDuration = streamDuration
     }
 
     /// The event types a player fires by the stream's time (at their `startTimeInSeconds`); every other type

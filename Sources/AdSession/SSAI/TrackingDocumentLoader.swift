@@ -23,6 +23,10 @@ struct TrackingDocumentLoader {
             guard fetched.data.count <= configuration.resolver.parserLimits.maxBytes else {
                 return .failure(TrackingDocumentError("the tracking document is larger than \(configuration.resolver.parserLimits.maxBytes) bytes"))
             }
+            // A DASH manifest carries its SVTA2053 signalling in an EventStream: the ads stitched into it, as a document.
+            if DASHSignaling.isManifest(fetched.data) {
+                return DASHSignaling.read(fetched.data, limits: configuration.resolver.parserLimits)
+            }
             return TrackingDocument.read(fetched.data)
         }
     }

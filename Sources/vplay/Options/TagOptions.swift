@@ -13,7 +13,7 @@ struct TagOptions: ParsableArguments {
             completion: .file())
     var vmap: String?
 
-    @Option(help: ArgumentHelp("run, inspect, audit: a stitcher's client-side tracking document (MediaTailor's JSON; file or http(s) URL): run fires its beacons on a simulated stream clock, inspect lists them, audit judges a capture against them (docs/guides/ssai.md).", valueName: "path|url"),
+    @Option(help: ArgumentHelp("run, inspect, audit: a stitcher's client-side tracking document (MediaTailor's JSON, or a DASH manifest with SVTA2053 signalling; file or http(s) URL): run fires its beacons on a simulated stream clock, inspect lists them, audit judges a capture against them (docs/guides/ssai.md).", valueName: "path|url"),
             completion: .file())
     var trackingDoc: String?
 
