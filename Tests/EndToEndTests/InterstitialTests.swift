@@ -36,9 +36,10 @@ import TestSupport
                 #"#EXT-X-DATERANGE:ID="mid",CLASS="com.apple.hls.interstitial",START-DATE="2026-01-01T00:00:12Z",X-ASSET-LIST="list.json",X-RESUME-OFFSET=0"#,
             ] + (0..<5).flatMap { ["#EXTINF:6.0,", "c\($0).ts"] } + ["#EXT-X-ENDLIST", ""]).joined(separator: "\n")
         }
-        let run = try await vplay(["--interstitials", "\(base)/content.m3u8", "--json", "--now", "2026-01-01T00:00:00Z"])
-        #expect(run.status == 0, "\(run.stderr)")
         let folder = try TemporaryFolder()
+        let log = folder.url.appendingPathComponent("beacons.jsonl").path
+        let run = try await vplay(["--interstitials", "\(base)/content.m3u8", "--json", "--now", "2026-01-01T00:00:00Z", "--beacons", log])
+        #expect(run.status == 0, "\(run.stderr)")
         let lines = folder.url.appendingPathComponent("run.jsonl").path
         try run.stdout.write(toFile: lines, atomically: true, encoding: .utf8)
         let errors = try await JSONSchemaCheck.validate([.init(lines, schema: "events.schema.json", form: .jsonLines)])
@@ -59,6 +60,14 @@ import TestSupport
         #expect(breaks.map { $0["source"] as? String } == ["assetURI", "assetList"] && breaks.map { $0["breakId"] as? String } == ["pre", "mid"])
         #expect(breaks.map { $0["startClock"] as? Double } == [0, 22], "\(breaks)")
         #expect(breaks.map { $0["endClock"] as? Double } == [10, 32], "\(breaks)")
+        // The run's own beacon log, audited against the stream: each interstitial judged as a break, every URL seen
+        // as often as expected. The virtual clock sent each ad's beacons at once, so (rightly) only their timing fails.
+        let audit = try await vplay(["audit", "--interstitials", "\(base)/content.m3u8", "--beacons", log])
+        #expect(audit.status == 1, "\(audit.stdout)")
+        #expect(audit.stdout.contains("2 of 2 breaks reached") && audit.stdout.contains("breakStart seen 1"), "\(audit.stdout)")
+        let failures = audit.stdout.split(separator: "\n").filter { $0.trimmingCharacters(in: .whitespaces).hasPrefix("FAIL") }
+        #expect(failures.count == 4 && failures.allSatisfy { $0.contains("timing.duration") || $0.contains("timing.bunched") }, "\(failures)")
+        #expect(!audit.stdout.split(separator: "\n").contains { $0.trimmingCharacters(in: .whitespaces).hasPrefix("missing") }, "\(audit.stdout)")
         // inspect resolves the same breaks, the list fetched, nothing played.
         let inspected = try await vplay(["inspect", "--interstitials", "\(base)/content.m3u8"])
         #expect(inspected.status == 0 || inspected.status == 3, "\(inspected.stderr)")

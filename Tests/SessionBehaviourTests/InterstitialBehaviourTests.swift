@@ -144,4 +144,27 @@ import VAST
         #expect(kit.tagRequests.withLock { $0 } == [Self.playlistURL])
         #expect(kit.media.opened.withLock { $0 }.isEmpty, "a remote stream's asset never opens a local file")
     }
+
+    /// `audit --interstitials`: a capture of the stream judged break by break, as a VMAP session's is; a device that
+    /// never fired its list pod's podEnd fails that break's edge, and only it.
+    @Test func anAuditOfTheStream_judgesEachInterstitialAsABreak_includingItsListsPodTracking() async throws {
+        let pod = Self.envelope(#"{"duration":5,"tracking":[{"type":"podStart","urls":["https://t.example/mid/podStart"]},{"type":"podEnd","urls":["https://t.example/mid/podEnd"]}],"slots":[\#(Self.slot("m"))]}"#, type: "pod")
+        let text = Self.playlist([
+            Self.interstitial("pre", at: 0, #"CUE="PRE",X-ASSET-URI="https://cdn.example/pre.m3u8",DURATION=5,X-RESUME-OFFSET=0,X-AD-CREATIVE-SIGNALING="\#(Self.base64(Self.envelope(Self.slot("pre"), type: nil)))""#),
+            Self.interstitial("mid", at: 12, #"X-ASSET-LIST="https://ads.example/mid.json",X-RESUME-OFFSET=0"#),
+        ])
+        let list = #"{"ASSETS":[{"URI":"https://cdn.example/m.m3u8","DURATION":5}],"X-AD-CREATIVE-SIGNALING":\#(pod)}"#
+        let kit = try kit([Self.playlistURL: text, "https://ads.example/mid.json": list], media: ["https://cdn.example/pre.m3u8", "https://cdn.example/m.m3u8"])
+        let configuration = kit.configuration(Self.playlistURL, dryRun: true)
+        let run = await kit.runVMAP(configuration, mode: .interstitials)
+        let inspection = try #require(await VMAPInspector(configuration: configuration, mode: .interstitials, environment: kit.environment(configuration).0).inspect())
+        func capture(_ beacons: [PlannedBeacon]) -> [CapturedRequest] {
+            beacons.enumerated().map { CapturedRequest(url: $0.element.url, sentAt: kit.wallStart + $0.element.clock.wholeMilliseconds, index: $0.offset + 1) }
+        }
+        let whole = VMAPAudit(inspection: inspection, requests: capture(run.planned))
+        #expect(whole.passed && whole.unassigned.isEmpty, "\(whole.breaks.map { ($0.breakStarts, $0.breakEnds, $0.audit?.passed) })")
+        #expect(whole.breaks.map(\.breakEnds) == [nil, 1])
+        let partial = VMAPAudit(inspection: inspection, requests: capture(run.planned.filter { !$0.url.hasSuffix("/podEnd") }))
+        #expect(!partial.passed && partial.breaks.map(\.edgesHold) == [true, false])
+    }
 }

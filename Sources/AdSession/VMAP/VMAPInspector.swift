@@ -54,6 +54,7 @@ public struct VMAPInspector: Sendable {
         for (offset, slot) in schedule.slots.enumerated() {
             var report = player.report(slot, number: offset + 1)
             var ads: AdInspection?
+            var tracking = vmap.breaks[slot.breakIndex].tracking
             switch await player.prepare(slot, number: offset + 1, purpose: .inspect(openMedia: openMedia)) {
             case let .notRequested(outcome, error):
                 report.outcome = outcome
@@ -61,6 +62,7 @@ public struct VMAPInspector: Sendable {
             case let .requested(prepared, breakConfiguration, tagURL, failure, written):
                 report.tagURL = tagURL
                 inspection.document.notes += (written?.notes ?? []).map(\.description)
+                tracking += written?.tracking ?? []
                 let inspected = AdInspector.inspection(of: prepared, tag: tagURL ?? breakConfiguration.tag)
                 ads = inspected
                 report.adsTried = max(prepared.pod.count, prepared.ad == nil ? 0 : 1)
@@ -71,7 +73,7 @@ public struct VMAPInspector: Sendable {
                 }
                 report.outcome = failure == nil && inspected.outcome == .completed ? .played : .failed
             }
-            inspection.breaks.append(VMAPInspection.Break(report: report, tracking: vmap.breaks[slot.breakIndex].tracking, ads: ads))
+            inspection.breaks.append(VMAPInspection.Break(report: report, tracking: tracking, ads: ads))
         }
         return inspection
     }

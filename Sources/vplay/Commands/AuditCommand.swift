@@ -20,7 +20,8 @@ struct AuditCommand: AsyncParsableCommand {
             A VMAP document (--vmap, or given to --vast) is audited break by break, the capture split by each break's \
             breakStart and breakEnd (docs/guides/vmap.md). A stitcher's client-side tracking document \
             (--tracking-doc) is audited beacon URL by beacon URL, the capture put on the stream's timeline by its \
-            first timed beacon (docs/guides/ssai.md).
+            first timed beacon (docs/guides/ssai.md). An HLS stream's interstitials (--interstitials) are audited as \
+            a VMAP document's breaks are.
 
             Exit codes: 0 every check holds; 1 a check failed; 2 usage error (or a capture that cannot be read); \
             3 the tag has no ad (or the tracking document cannot be read); 4 its media cannot be opened (the VAST <Duration> is used for timing then).
@@ -60,7 +61,7 @@ struct AuditCommand: AsyncParsableCommand {
     var timeline: String?
 
     func validate() throws {
-        if tag.interstitials != nil { throw ValidationError("--interstitials: audit does not take an interstitial stream yet (vplay run and inspect play one)") }
+        if tag.interstitials != nil, timeline != nil { throw ValidationError("--timeline: an audit of an interstitial stream draws no picture yet (each break's is in --report)") }
         if tag.trackingDoc != nil, timeline != nil { throw ValidationError("--timeline: an audit against a tracking document draws no picture yet") }
         if tag.vmap != nil, timeline != nil { throw ValidationError("--timeline: an audit of a VMAP session draws no picture yet (each break's is in --report)") }
         let given = [har, log, beacons].compactMap { $0 }
@@ -87,8 +88,7 @@ struct AuditCommand: AsyncParsableCommand {
             try await finishTracking(configuration, requests: requests, started: started, seconds: { startedAt.duration(to: wall.now).seconds })
             return
         }
-        let mode: VMAPSessionRunner.Mode = tag.vmap != nil ? .vmap : .detect
-        if let vmap = await VMAPInspector(configuration: configuration, mode: mode).inspect(openMedia: true) {
+        if let vmap = await VMAPInspector(configuration: configuration, mode: tag.sessionMode).inspect(openMedia: true) {
             try finish(vmap, requests: requests, started: started, seconds: startedAt.duration(to: wall.now).seconds)
             return
         }

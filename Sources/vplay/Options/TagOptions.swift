@@ -17,7 +17,7 @@ struct TagOptions: ParsableArguments {
             completion: .file())
     var trackingDoc: String?
 
-    @Option(help: ArgumentHelp("run, inspect: an HLS content media playlist with interstitials (EXT-X-DATERANGE CLASS=\"com.apple.hls.interstitial\"; file or http(s) URL): each interstitial plays as a break on the content's clock, its assets as ads, its SVTA2053 signalling as their tracking (docs/guides/ssai.md).", valueName: "path|url"),
+    @Option(help: ArgumentHelp("run, inspect, audit: an HLS content media playlist with interstitials (EXT-X-DATERANGE CLASS=\"com.apple.hls.interstitial\"; file or http(s) URL): each interstitial plays as a break on the content's clock, its assets as ads, its SVTA2053 signalling as their tracking (docs/guides/ssai.md).", valueName: "path|url"),
             completion: .file())
     var interstitials: String?
 
