@@ -167,4 +167,26 @@ import VAST
         let partial = VMAPAudit(inspection: inspection, requests: capture(run.planned.filter { !$0.url.hasSuffix("/podEnd") }))
         #expect(!partial.passed && partial.breaks.map(\.edgesHold) == [true, false])
     }
+
+    /// X-PLAYOUT-LIMIT inside an asset: the player stops it there — its quartiles up to the limit, no complete, no
+    /// closeLinear — and the content resumes as far on as the interstitial played.
+    @Test func aPlayoutLimitInsideAnAsset_stopsItThere_withoutItsLaterQuartilesOrComplete() async throws {
+        let list = #"{"ASSETS":[{"URI":"https://cdn.example/a.m3u8","DURATION":5},{"URI":"https://cdn.example/b.m3u8","DURATION":5}],"X-AD-CREATIVE-SIGNALING":\#(Self.envelope([Self.slot("a"), Self.slot("b")].joined(separator: ",")))}"#
+        let text = Self.playlist([Self.interstitial("one", at: 6, #"X-ASSET-LIST="https://ads.example/one.json",X-PLAYOUT-LIMIT=7"#)])
+        let kit = try kit([Self.playlistURL: text, "https://ads.example/one.json": list], media: ["https://cdn.example/a.m3u8", "https://cdn.example/b.m3u8"])
+        let run = await kit.runVMAP(kit.configuration(Self.playlistURL, dryRun: true), mode: .interstitials)
+        // a 6–11 whole; b 11–13 (2 s of it): its firstQuartile (1.25 s) fires, its midpoint (2.5 s) never does.
+        #expect(run.beacons("complete").map(\.url).map { $0.contains("/a/") } == [true])
+        #expect(run.beacons("firstQuartile").map(\.clock) == [.milliseconds(7250), .milliseconds(12_250)])
+        #expect(run.beacons("midpoint").map(\.clock) == [.milliseconds(8500)])
+        #expect(run.events(.closeLinear).isEmpty && !run.events(.close).isEmpty)
+        let only = try #require(run.breaks.first)
+        #expect(only.start == .seconds(6) && only.end == .seconds(13) && only.outcome == .played)
+        #expect(run.ads.map(\.outcome) == [.completed, .stopped], "\(run.ads.map(\.outcome))")
+        // Nothing of the script was lost: the limit is the player's.
+        #expect(run.events(.rejected).isEmpty)
+        // Without X-RESUME-OFFSET the content goes on 7 s (what played) after 6: at 13.
+        #expect(run.summary.vmap?.content.map { "\($0.from.wholeMilliseconds)-\($0.to.wholeMilliseconds)@\($0.start.wholeMilliseconds)" } == ["0-6000@0", "13000-30000@13000"])
+        #expect(run.warnings.contains { $0.contains("stops asset 2 (5.0 to 10.0 s) 2.0 s in") }, "\(run.warnings)")
+    }
 }

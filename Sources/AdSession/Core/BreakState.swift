@@ -131,6 +131,7 @@ struct BreakState {
         case .skipped: outcome = .skipped
         case .closedEarly: outcome = .closed; ended = true
         case .abandoned: outcome = .abandoned; ended = true
+        case .stopped: outcome = .stopped; ended = true
         case .failed: outcome = .failed
         case nil: outcome = report.interrupted ? .interrupted : .completed
         }
@@ -143,7 +144,9 @@ struct BreakState {
         guard kind == .pod else { return [] }
         var events: [PlaybackEvent] = []
         if !remainingReported {
-            events += remaining.map { PlaybackEvent(name: .rejected, playhead: .zero, clock: offset, detail: .refused(step: $0.text, .adAlreadyClosed)) }
+            // A playout limit the break never reached is the player's, not a step the script lost.
+            events += remaining.filter { $0.inputs != [.playoutLimit] }
+                .map { PlaybackEvent(name: .rejected, playhead: .zero, clock: offset, detail: .refused(step: $0.text, .adAlreadyClosed)) }
         }
         for (place, steps) in own.sorted(by: { $0.key < $1.key }) {
             events += steps.map { PlaybackEvent(name: .rejected, playhead: .zero, clock: offset, detail: .refused(step: $0.text, .adNotPlayed(place))) }

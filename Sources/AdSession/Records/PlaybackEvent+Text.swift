@@ -31,6 +31,7 @@ extension PlaybackEvent.CloseCause {
         case .skipped: "skipped"
         case .error: "error"
         case .endOfScript: "auto: end of script"
+        case .playoutLimit: "playout limit"
         }
     }
 }
@@ -42,6 +43,7 @@ extension PlaybackEvent.Forfeit {
         case .closedEarly: "closed early"
         case .mediaError: "media error"
         case .abandoned: "abandoned"
+        case .stopped: "stopped at the playout limit"
         }
     }
 }

@@ -14,6 +14,8 @@ public struct PodAdReport: Sendable, Equatable {
         case failed
         /// The break's limits left it out (206).
         case cut
+        /// The player stopped it where it was: its break's playout limit (an HLS interstitial's `X-PLAYOUT-LIMIT`).
+        case stopped
         /// The pod ended (a close, an abandoned ad, a signal) before its turn.
         case notPlayed
     }

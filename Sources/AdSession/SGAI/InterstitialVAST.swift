@@ -31,7 +31,8 @@ enum InterstitialVAST {
         }
     }
 
-    /// The pod as written. Assets that start at or after `X-PLAYOUT-LIMIT` are left out.
+    /// The pod as written. Assets that start at or after `X-PLAYOUT-LIMIT` are left out (never requested); the one it
+    /// falls in is stopped there by the session (the break's script gets the limit).
     static func build(_ interstitial: HLSInterstitial, assets list: InterstitialAssets) -> Written {
         let name = "interstitial \"\(interstitial.id.prefix(64))\""
         var notes: [Finding] = []
@@ -49,7 +50,7 @@ enum InterstitialVAST {
             let slot = asset.signaling?.slots.first ?? shared.flatMap { index < $0.slots.count ? $0.slots[index] : nil }
             let duration = asset.duration ?? slot?.duration ?? (list.assets.count == 1 ? interstitial.duration ?? interstitial.plannedDuration : nil)
             if let limit = interstitial.playoutLimit, let duration, start + duration > limit {
-                notes.append(Finding(.sgaiPlayoutLimit, "\(name): X-PLAYOUT-LIMIT=\(limit.seconds) cuts asset \(index + 1) (\(start.seconds) to \((start + duration).seconds) s); vplay plays it to its end"))
+                notes.append(Finding(.sgaiPlayoutLimit, "\(name): X-PLAYOUT-LIMIT=\(limit.seconds) stops asset \(index + 1) (\(start.seconds) to \((start + duration).seconds) s) \((limit - start).seconds) s in: no complete"))
             }
             if let slot, let declared = slot.duration, let duration, declared != duration {
                 notes.append(Finding(.sgaiSignaling, "\(name): asset \(index + 1) lasts \(duration.seconds) s, its slot says \(declared.seconds) s"))

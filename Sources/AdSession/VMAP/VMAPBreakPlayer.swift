@@ -1,5 +1,6 @@
 import Findings
 import Foundation
+import PlayerEngine
 import Primitives
 import TrackingBeacons
 import VAST
@@ -37,6 +38,11 @@ struct VMAPBreakPlayer {
             breakConfiguration.deviceMacros["CONTENTPLAYHEAD"] = MacroFormat.playhead(slot.time)
         }
         breakConfiguration.seed = Self.seed(configuration.seed, number: number)
+        // An interstitial's X-PLAYOUT-LIMIT: the player stops its pod there, counted from its first frame.
+        if let limit = interstitials?.interstitial(slot.breakIndex).playoutLimit {
+            let step = SessionScript.Step(at: limit, inputs: [.playoutLimit], text: "playoutLimit@\(limit.millisecondText)")
+            breakConfiguration.script = SessionScript(steps: breakConfiguration.script.steps + [step])
+        }
         if let source = document.breaks[slot.breakIndex].source {
             if !source.allowMultipleAds { breakConfiguration.pod = .first }
             if !source.followRedirects { breakConfiguration.resolver.maxWrapperDepth = 0 }

@@ -75,6 +75,23 @@ extension AdPlayback {
         return events
     }
 
+    /// The player stops the ad where it is (a playout limit): during its video, no closeLinear (the viewer did not
+    /// close it) and no complete; on its end card or replay screen, the screen goes. Nothing once it has closed.
+    mutating func stop(at clock: Duration) -> [PlaybackEvent] {
+        guard phase != .closed else { return [] }
+        var events: [PlaybackEvent] = []
+        if inVideo {
+            (basePlayhead, baseClock) = (playhead(at: clock), clock)
+            ending = .stopped
+            buffering = false
+            events += decideViewability(at: clock)
+            events += forfeit(at: clock, .stopped)
+        }
+        phase = .closed
+        events.append(event(.close, at: clock, detail: .ended(.playoutLimit)))
+        return events
+    }
+
     /// A replay from the replay screen: a new play from the start.
     mutating func replay(at clock: Duration) -> [PlaybackEvent] {
         play += 1

@@ -278,7 +278,8 @@ struct PlayLoop {
     nonisolated(nonsending) mutating func finished(onEvent: Emit) async -> PlaybackReport {
         report.stepsHandled = step
         while !configuration.rules.handsOver, step < script.steps.count {
-            await emit([machine.ignored(script.steps[step].text, at: now)], to: onEvent)
+            // A playout limit the ad never reached is the player's, not a step the script lost.
+            if script.steps[step].inputs != [.playoutLimit] { await emit([machine.ignored(script.steps[step].text, at: now)], to: onEvent) }
             step += 1
         }
         report.statistics = feed.statistics

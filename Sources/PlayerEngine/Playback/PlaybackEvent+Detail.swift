@@ -37,12 +37,15 @@ extension PlaybackEvent {
         case skipped, error
         /// The script had nothing left; the simulated user closed the screen once its close control showed.
         case endOfScript
+        /// The player stopped the ad at its break's playout limit (an HLS interstitial's `X-PLAYOUT-LIMIT`).
+        case playoutLimit
     }
 
     /// Why the reward was forfeited.
     public enum Forfeit: String, Sendable, Equatable {
-        /// The video was skipped, closed before the reward threshold, failed, or the session was abandoned.
-        case skipped, closedEarly, mediaError, abandoned
+        /// The video was skipped, closed before the reward threshold, failed, the session was abandoned, or the player
+        /// stopped it at a playout limit.
+        case skipped, closedEarly, mediaError, abandoned, stopped
     }
 
     /// Why a session ended with nothing left to end it.

@@ -9,6 +9,9 @@ public enum SessionInput: Sendable, Equatable {
     /// The share of the ad's pixels in view from now on, 0–100 (`viewport=30`): the page or app scrolled or covered
     /// part of it.
     case viewport(Double)
+    /// The player stops the ad where it is (an HLS interstitial's `X-PLAYOUT-LIMIT`): nothing more of it plays or
+    /// fires, and it ends `stopped`. Not a script word: the session adds it.
+    case playoutLimit
 
     /// Parses a script word: an action, a lifecycle name, an Android alias (onPause → willResignActive, onStop →
     /// didEnterBackground, onStart → willEnterForeground, onResume → didBecomeActive) or a shorthand
@@ -38,6 +41,7 @@ public enum SessionInput: Sendable, Equatable {
         case let .action(action): action.rawValue
         case let .lifecycle(event): event.rawValue
         case let .viewport(percent): "viewport=\(Self.percentText(percent))"
+        case .playoutLimit: "playoutLimit"
         }
     }
 
