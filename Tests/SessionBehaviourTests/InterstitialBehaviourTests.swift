@@ -189,4 +189,30 @@ import VAST
         #expect(run.summary.vmap?.content.map { "\($0.from.wholeMilliseconds)-\($0.to.wholeMilliseconds)@\($0.start.wholeMilliseconds)" } == ["0-6000@0", "13000-30000@13000"])
         #expect(run.warnings.contains { $0.contains("stops asset 2 (5.0 to 10.0 s) 2.0 s in") }, "\(run.warnings)")
     }
+
+    /// X-SNAP: OUT leaves the content at the segment boundary closest to the date (7 s → 6 s), IN resumes it at the
+    /// boundary closest to the resumption point (6 + 5 = 11 s → 12 s).
+    @Test func xSnap_movesTheBreakAndTheResumptionToTheNearestSegmentBoundaries() async throws {
+        let text = Self.playlist([Self.interstitial("snap", at: 7, #"X-ASSET-URI="https://cdn.example/a.m3u8",DURATION=5,X-SNAP="OUT,IN""#)])
+        let kit = try kit([Self.playlistURL: text], media: ["https://cdn.example/a.m3u8"])
+        let run = await kit.runVMAP(kit.configuration(Self.playlistURL, dryRun: true), mode: .interstitials)
+        #expect(run.breaks.map(\.contentTime) == [.seconds(6)] && run.breaks.map(\.start) == [.seconds(6)])
+        #expect(run.summary.vmap?.content.map { "\($0.from.wholeMilliseconds)-\($0.to.wholeMilliseconds)@\($0.start.wholeMilliseconds)" } == ["0-6000@0", "12000-30000@11000"])
+    }
+
+    /// X-RESTRICT=JUMP: a forward seek past it plays it at the seek's target, before the last break passed (which a
+    /// seek always plays); an unrestricted one between them is passed.
+    @Test func aSeekPastAJumpRestrictedInterstitial_playsIt_andTheLastOnePassed() async throws {
+        let text = Self.playlist([
+            Self.interstitial("locked", at: 6, #"X-ASSET-URI="https://cdn.example/a.m3u8",DURATION=5,X-RESUME-OFFSET=0,X-RESTRICT="JUMP""#),
+            Self.interstitial("free", at: 12, #"X-ASSET-URI="https://cdn.example/a.m3u8",DURATION=5,X-RESUME-OFFSET=0"#),
+            Self.interstitial("last", at: 15, #"X-ASSET-URI="https://cdn.example/a.m3u8",DURATION=5,X-RESUME-OFFSET=0"#),
+        ])
+        let kit = try kit([Self.playlistURL: text], media: ["https://cdn.example/a.m3u8"])
+        let playback = VMAPPlayback(contentScript: try ContentScript(parsing: "seek@2=20"))
+        let run = await kit.runVMAP(kit.configuration(Self.playlistURL, dryRun: true), playback: playback, mode: .interstitials)
+        #expect(run.breaks.map { "\($0.breakID ?? "")=\($0.outcome)" } == ["free=passed", "locked=played", "last=played"], "\(run.breaks.map(\.breakID))")
+        // Both play at content 20, one after the other: session 2–7 and 7–12.
+        #expect(run.breaks.filter { $0.outcome == .played }.map(\.start) == [.seconds(2), .seconds(7)])
+    }
 }

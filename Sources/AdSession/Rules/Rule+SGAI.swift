@@ -11,7 +11,7 @@ public extension Rule {
                                    "a tracking entry is not fired as written: a type VAST does not define, or an offset that disagrees with the time its type has")
     static let sgaiSignaling = Rule("VPLAY-sgai-signaling", .warning, spec: "SVTA2053 ad-creative signalling (slots, pods)",
                                     "the signalling does not match the assets: more or fewer slots than assets, or a slot's duration that differs from its asset's")
-    static let sgaiAttributes = Rule("VPLAY-sgai-attributes", .info, spec: "RFC 8216bis appendix D.2 (CUE, X-RESTRICT, X-SNAP, X-TIMELINE-OCCUPIES)",
+    static let sgaiAttributes = Rule("VPLAY-sgai-attributes", .info, spec: "RFC 8216bis appendix D.2 (CUE, X-TIMELINE-OCCUPIES)",
                                      "an interstitial attribute vplay applies in part: what it does with it is said")
     static let sgaiPlayers = Rule("VPLAY-sgai-players", .info, spec: "hls.js#6983, shaka-player#7661, livesim2#333",
                                   "common players would play this stream differently: the difference is said")

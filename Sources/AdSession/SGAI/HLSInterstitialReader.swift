@@ -96,6 +96,11 @@ public enum HLSInterstitialReader {
             guard let time = timeline.time(of: start) else { throw InterstitialError("\(name): the playlist has no EXT-X-PROGRAM-DATE-TIME to place its START-DATE on") }
             guard time >= .zero, time <= timeline.end else { throw InterstitialError("\(name) starts at content \(time.seconds) s, outside the content (0 to \(timeline.end.seconds) s)") }
             contentTime = time
+            // X-SNAP=OUT: the player leaves the content at the segment boundary closest to the date.
+            if (attributes["X-SNAP"] ?? "").uppercased().contains("OUT") {
+                contentTime = InterstitialStream(contentDuration: timeline.end, boundaries: timeline.boundaries + [timeline.end], interstitials: [], notes: [])
+                    .nearestBoundary(to: time)
+            }
         }
         func seconds(_ key: String) throws(InterstitialError) -> Duration? {
             guard let text = attributes[key] else { return nil }

@@ -55,11 +55,18 @@ public struct InterstitialBreaks: Sendable, Equatable {
     /// The interstitial of break `index`.
     public func interstitial(_ index: Int) -> HLSInterstitial { stream.interstitials[index] }
 
-    /// Where the content resumes after break `index` played from session time `start` to `end`: `X-RESUME-OFFSET`
-    /// from the interstitial's place, else how long it played (at most `X-PLAYOUT-LIMIT`), as AVFoundation does.
+    /// Where the content resumes after break `index` played for `played`: `X-RESUME-OFFSET` from the interstitial's
+    /// place, else how long it played (at most `X-PLAYOUT-LIMIT`), as AVFoundation does; with `X-SNAP=IN`, moved to
+    /// the content's segment boundary closest to that point.
     public func resumeOffset(_ index: Int, played: Duration) -> Duration {
         let interstitial = stream.interstitials[index]
-        if let offset = interstitial.resumeOffset { return offset }
-        return min(played, interstitial.playoutLimit ?? played)
+        let offset = interstitial.resumeOffset ?? min(played, interstitial.playoutLimit ?? played)
+        guard interstitial.snap.contains("IN") else { return offset }
+        return max(.zero, stream.nearestBoundary(to: interstitial.contentTime + offset) - interstitial.contentTime)
+    }
+
+    /// The slots a forward seek may not pass without playing them: `X-RESTRICT=JUMP`.
+    func jumpRestricted(_ slots: [VMAPSchedule.Slot]) -> Set<Int> {
+        Set(slots.indices.filter { stream.interstitials[slots[$0].breakIndex].restrict.contains("JUMP") })
     }
 }

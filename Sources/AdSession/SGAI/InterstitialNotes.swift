@@ -2,12 +2,7 @@
 enum InterstitialNotes {
     static func attributes(_ interstitial: HLSInterstitial, name: String) -> [String] {
         var notes: [String] = []
-        if interstitial.restrict.contains("JUMP") {
-            notes.append("\(name): X-RESTRICT=JUMP: a seek past it plays it only if it is the last break passed (vplay's forward-seek rule)")
-        }
-        if !interstitial.snap.isEmpty {
-            notes.append("\(name): X-SNAP=\(interstitial.snap.sorted().joined(separator: ",")) is not applied: it plays at its START-DATE's content time")
-        }
+
         if interstitial.occupiesRange {
             notes.append("\(name): X-TIMELINE-OCCUPIES=RANGE: the content's timeline is not changed; its resume offset decides where the content goes on")
         }

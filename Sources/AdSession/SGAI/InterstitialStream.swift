@@ -9,4 +9,9 @@ public struct InterstitialStream: Sendable, Equatable {
     public var interstitials: [HLSInterstitial]
     /// Findings in words (`VPLAY-sgai-*`), said as the session starts.
     public var notes: [String]
+
+    /// The segment boundary (or the content's end) closest to `time`; the earlier of two as close.
+    public func nearestBoundary(to time: Duration) -> Duration {
+        boundaries.min { abs(($0 - time).wholeMilliseconds) < abs(($1 - time).wholeMilliseconds) } ?? time
+    }
 }

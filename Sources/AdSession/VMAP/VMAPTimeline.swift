@@ -19,8 +19,10 @@ struct VMAPTimeline {
     private(set) var spans: [VMAPRunReport.ContentSpan] = []
     /// Slots done (played, failed, skipped, passed, withheld).
     var handled = Set<Int>()
-    /// The break a forward seek passed last: it plays at the seek's target.
-    private var snapback: Int?
+    /// The breaks a forward seek passed that play at its target: the last one passed, and every one in `mustPlay`.
+    private var snapbacks: [Int] = []
+    /// Breaks a forward seek may not pass without playing them (an HLS interstitial's `X-RESTRICT=JUMP`).
+    var mustPlay: Set<Int> = []
     /// Breaks numbered so far (play order).
     var number = 0
     private(set) var reachedEnd = false
@@ -48,10 +50,7 @@ struct VMAPTimeline {
     /// The next break and when it is due: a break a seek passed last (due now), else the earliest mid- or pre-roll
     /// not done that the content still reaches, else a post-roll (due at the content's end).
     mutating func next() -> (index: Int, due: Duration)? {
-        if let index = snapback {
-            snapback = nil
-            return (index, now.content)
-        }
+        if !snapbacks.isEmpty { return (snapbacks.removeFirst(), now.content) }
         if let index = slots.indices.first(where: { !handled.contains($0) && slots[$0].position != 3 && slots[$0].time >= now.content && slots[$0].time < end && !reachedEnd }) {
             return (index, slots[index].time)
         }
@@ -97,14 +96,14 @@ struct VMAPTimeline {
     }
 
     /// After a seek: forward, the breaks passed over are done, the last of them kept to play at the target (IMA
-    /// plays the last cue point a seek passes); backward, nothing is passed (a break plays once). Returns the
-    /// breaks passed that will not play.
+    /// plays the last cue point a seek passes), and every one in `mustPlay` before it; backward, nothing is passed
+    /// (a break plays once). Returns the breaks passed that will not play.
     mutating func seeked(_ seek: Seek) -> [Int] {
         guard seek.to > seek.from else { return [] }
         let passed = slots.indices.filter { !handled.contains($0) && slots[$0].position != 3 && slots[$0].time >= seek.from && slots[$0].time < seek.to }
         guard let last = passed.last else { return [] }
-        snapback = last
-        let others = Array(passed.dropLast())
+        snapbacks = passed.filter { $0 == last || mustPlay.contains($0) }
+        let others = passed.filter { !snapbacks.contains($0) }
         handled.formUnion(others)
         return others
     }
