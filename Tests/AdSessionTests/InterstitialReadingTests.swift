@@ -31,7 +31,6 @@ import Testing
         // Segment 5 starts at content 20 s and is dated 01:00:00: 01:00:06.5 is content 26.5 s.
         #expect(b.contentTime == .milliseconds(26_500) && b.assetList == "https://s.example/lists/b.json")
         #expect(b.duration == .seconds(15) && b.once && b.restrict == ["SKIP", "JUMP"])
-        #expect(stream.notes.contains { $0.contains("X-RESTRICT=JUMP") })
     }
 
     @Test func preAndPostCues_placeAtTheEnds_whateverTheirDates() throws {

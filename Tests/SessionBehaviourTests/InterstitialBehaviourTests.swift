@@ -106,7 +106,7 @@ import VAST
             (Self.playlist([Self.interstitial("x", at: 3, "DURATION=5")]), "exactly one of X-ASSET-URI and X-ASSET-LIST"),
             (Self.playlist([Self.interstitial("x", at: 3, #"X-ASSET-URI="a.m3u8",X-AD-CREATIVE-SIGNALING="\#(Self.base64(String(repeating: "[", count: 5000)))""#)]), "deeper than 32"),
             (Self.playlist([Self.interstitial("x", at: 3, #"X-ASSET-URI="a.m3u8",X-RESUME-OFFSET=-1"#)]), "X-RESUME-OFFSET=-1 is not a time"),
-            ("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nv.m3u8\n", "multivariant"),
+            ("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nhttps://stream.example/content/index.m3u8\n", "multivariant playlist (vplay follows one"),
             ("<VAST/>", "not an HLS playlist"),
         ]
         for (text, words) in cases {
@@ -115,7 +115,8 @@ import VAST
             let error = try #require(run.summary.vmap?.documentError, "\(words)")
             #expect(error.code == .parsing && error.message.contains(words), "\(error)")
             #expect(run.summary.outcome == .adError && run.planned.isEmpty)
-            #expect(kit.tagRequests.withLock { $0 } == [Self.playlistURL])
+            // Nothing but the playlist is asked for (a multivariant one naming itself, twice: it is followed once).
+            #expect(kit.tagRequests.withLock { $0 }.allSatisfy { $0 == Self.playlistURL })
         }
     }
 
@@ -214,5 +215,16 @@ import VAST
         #expect(run.breaks.map { "\($0.breakID ?? "")=\($0.outcome)" } == ["free=passed", "locked=played", "last=played"], "\(run.breaks.map(\.breakID))")
         // Both play at content 20, one after the other: session 2–7 and 7–12.
         #expect(run.breaks.filter { $0.outcome == .played }.map(\.start) == [.seconds(2), .seconds(7)])
+    }
+
+    /// A multivariant playlist (MediaTailor's guided sessions start from one) is followed to its first variant.
+    @Test func aMultivariantPlaylist_isFollowedToItsFirstVariant_once() async throws {
+        let master = "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=2000000\nhi/index.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=500000\nlo/index.m3u8\n"
+        let media = Self.playlist([Self.interstitial("mid", at: 6, #"X-ASSET-URI="../ads/a.m3u8",DURATION=5,X-RESUME-OFFSET=0"#)])
+        let kit = try kit([Self.playlistURL: master, "https://stream.example/content/hi/index.m3u8": media], media: ["https://stream.example/content/ads/a.m3u8"])
+        let run = await kit.runVMAP(kit.configuration(Self.playlistURL, dryRun: true), mode: .interstitials)
+        #expect(run.breaks.map(\.outcome) == [.played] && run.breaks.first?.start == .seconds(6))
+        #expect(kit.tagRequests.withLock { $0 } == [Self.playlistURL, "https://stream.example/content/hi/index.m3u8"])
+        #expect(run.summary.vmap?.notes.first?.contains("its first variant, https://stream.example/content/hi/index.m3u8, is read") == true, "\(run.summary.vmap?.notes ?? [])")
     }
 }

@@ -21,7 +21,7 @@ public enum HLSInterstitialReader {
             return .failure(InterstitialError("not an HLS playlist (it does not begin with #EXTM3U)"))
         }
         guard !HLSPlaylist.isMaster(text) else {
-            return .failure(InterstitialError("a multivariant playlist: give one of its media playlists, where interstitials are signalled"))
+            return .failure(InterstitialError("a multivariant playlist (vplay follows one to its first variant, once): give a media playlist, where interstitials are signalled"))
         }
         do throws(InterstitialError) {
             var timeline = Timeline()

@@ -1,4 +1,5 @@
 import Foundation
+import PlayerEngine
 import VAST
 import XMLReading
 
@@ -20,19 +21,44 @@ struct VMAPDocumentLoader {
     }
 
     /// Fetches the content playlist (`--interstitials`) and reads its interstitials: 1008 or 1007 when it cannot be
-    /// fetched, 1002 when it cannot be read as a media playlist with interstitials.
+    /// fetched, 1002 when it cannot be read as a media playlist with interstitials. A multivariant playlist is
+    /// followed to its first variant (interstitials are signalled alike in every media playlist), once.
     func loadInterstitials() async -> Loaded {
         let (url, fetcher) = TagLoader(configuration: configuration, environment: environment).source()
         let timeout = min(configuration.resolver.firstRequestTimeout, configuration.resolver.resolutionTimeout)
-        switch await TimeoutRace.fetch(fetcher, url, timeout: timeout, clock: environment.networkClock) {
-        case let .failure(error): return .failed(Self.retrievalError(error), url: url)
-        case let .success(fetched):
-            let base = fetched.finalURL ?? url
-            switch HLSInterstitialReader.read(fetched.data, base: base.isFileURL ? base.path : base.absoluteString) {
+        var target = url, note: String?
+        for hop in 0..<2 {
+            let fetched: FetchedTag
+            switch await TimeoutRace.fetch(fetcher, target, timeout: timeout, clock: environment.networkClock) {
+            case let .failure(error): return .failed(Self.retrievalError(error), url: url)
+            case let .success(value): fetched = value
+            }
+            let base = fetched.finalURL ?? target
+            let baseText = base.isFileURL ? base.path : base.absoluteString
+            if hop == 0, let text = String(data: fetched.data.prefix(HLSPlaylist.maxBytes), encoding: .utf8), HLSPlaylist.isPlaylist(text), HLSPlaylist.isMaster(text),
+               let variant = HLSPlaylist.variants(text, base: baseText).first {
+                guard let next = Self.variantURL(variant.url, base: base) else {
+                    return .failed(VMAPError(.parsing, "the content playlist: its first variant \(variant.url.prefix(200)) is not an http(s) URL or a file of a local playlist"), url: url)
+                }
+                target = next
+                note = "a multivariant playlist: its first variant, \(variant.url.prefix(200)), is read (interstitials are signalled alike in every media playlist)"
+                continue
+            }
+            switch HLSInterstitialReader.read(fetched.data, base: baseText) {
             case let .failure(error): return .failed(VMAPError(.parsing, "the content playlist: \(error.message)"), url: url)
-            case let .success(stream): return .interstitials(InterstitialBreaks(stream), url: base)
+            case var .success(stream):
+                if let note { stream.notes.insert(note, at: 0) }
+                return .interstitials(InterstitialBreaks(stream), url: base)
             }
         }
+        return .failed(VMAPError(.parsing, "the content playlist: unreachable"), url: url)
+    }
+
+    /// A variant's URL: http(s) from any playlist, a path only from a local one.
+    static func variantURL(_ text: String, base: URL) -> URL? {
+        if base.isFileURL, !text.contains("://") { return URL(fileURLWithPath: text) }
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return nil }
+        return url
     }
 
     /// - Parameter requireVMAP: `--vmap`: anything but a VMAP document is an error; otherwise a VAST document (or a
