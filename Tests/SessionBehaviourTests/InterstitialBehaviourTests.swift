@@ -93,7 +93,9 @@ import VAST
         // on, at 11, which leaves "two" (at 9) behind: passed, never played.
         #expect(run.breaks.map(\.breakID) == ["one", "two"])
         #expect(run.breaks.map(\.outcome) == [.played, .passed])
-        #expect(run.breaks.first?.adsTried == 1 && run.breaks.first?.start == .seconds(6) && run.breaks.first?.end == .seconds(11))
+        #expect(run.breaks.first?.adsPlayed == 1 && run.breaks.first?.start == .seconds(6) && run.breaks.first?.end == .seconds(11))
+        #expect(run.ads.map(\.outcome) == [.completed, .notPlayed], "\(run.ads.map(\.outcome))")
+        #expect(run.events(.impression).count == 1 && run.events(.rejected).isEmpty)
         let report = try #require(run.summary.vmap)
         #expect(report.content.map { "\($0.from.wholeMilliseconds)-\($0.to.wholeMilliseconds)@\($0.start.wholeMilliseconds)" } == ["0-6000@0", "11000-30000@11000"])
         #expect(run.warnings.contains { $0.contains("VPLAY-sgai-playout-limit") && $0.contains("asset 2 would start at 5") }, "\(run.warnings)")

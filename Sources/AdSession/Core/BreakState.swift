@@ -33,6 +33,8 @@ struct BreakState {
     /// The steps still waiting were handed to the last ad (which reports those it ignores).
     private var remainingReported = false
     private let script: SessionScript
+    /// The pod's playout limit, from its first frame: the session-time `playoutLimit` step.
+    private let playoutLimit: Duration?
     /// Indices of the turns that play, in order.
     let playing: [Int]
     /// Each turn's media duration (zero when it does not play).
@@ -45,6 +47,7 @@ struct BreakState {
     init(kind: BreakKind, turns: [(plays: Bool, duration: Duration?, rules: PlaybackRules?)], script: SessionScript) {
         self.kind = kind
         self.script = script
+        playoutLimit = script.steps.first { $0.ad == nil && $0.inputs == [.playoutLimit] }?.at
         // A single ad takes the whole script as it is.
         remaining = kind == .pod ? script.steps.filter { $0.ad == nil } : []
         own = kind == .pod ? Dictionary(grouping: script.steps.filter { $0.ad != nil }, by: { $0.ad ?? 0 }) : [:]
@@ -63,8 +66,13 @@ struct BreakState {
     /// The pod's duration: the media of every turn that plays.
     var podDuration: Duration { playing.reduce(Duration.zero) { $0 + durations[$1] } }
 
-    /// Whether the next turn is skipped without being tried: the break ended before it, or (in a pod) a signal came.
-    var skips: Bool { ended || (kind == .pod && Task.isCancelled) }
+    /// Whether the next turn is skipped without being tried: the break ended before it, its playout limit has come,
+    /// or (in a pod) a signal came.
+    var skips: Bool { ended || limitReached || (kind == .pod && Task.isCancelled) }
+
+    /// Whether a pod's playout limit (an HLS interstitial's `X-PLAYOUT-LIMIT`, a session-time step) has come by the
+    /// next turn's start: the player plays nothing more of the pod.
+    var limitReached: Bool { kind == .pod && playoutLimit.map { offset >= $0 } == true }
 
     /// `[ADCOUNT]` of turn `index`: the ads played before it, and itself when it plays.
     func adCount(turn index: Int) -> Int { playing.contains(index) ? adsPlayed + 1 : adsPlayed }

@@ -4,7 +4,7 @@ import Findings
 /// appendix D; SVTA2053 ad-creative signalling), and where the common players differ from vplay's choices.
 public extension Rule {
     static let sgaiPlayoutLimit = Rule("VPLAY-sgai-playout-limit", .warning, spec: "RFC 8216bis appendix D.2 (X-PLAYOUT-LIMIT)",
-                                       "X-PLAYOUT-LIMIT ends an interstitial: its assets that start at or after it are not played (nor requested); the asset it falls in stops there (no complete, no closeLinear)")
+                                       "X-PLAYOUT-LIMIT ends an interstitial where it falls in what played: the asset playing stops there (no complete, no closeLinear), the assets after it are not played")
     static let sgaiAssetFailed = Rule("VPLAY-sgai-asset-failed", .warning, spec: "RFC 8216bis appendix D.2 (X-ASSET-LIST); hls.js#7180",
                                       "an asset of an interstitial failed: the assets after it play on, as AVFoundation does (hls.js once failed the whole list)")
     static let sgaiTracking = Rule("VPLAY-sgai-tracking", .warning, spec: "SVTA2053 ad-creative signalling (tracking)",

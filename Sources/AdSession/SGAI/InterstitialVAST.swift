@@ -31,8 +31,8 @@ enum InterstitialVAST {
         }
     }
 
-    /// The pod as written. Assets that start at or after `X-PLAYOUT-LIMIT` are left out (never requested); the one it
-    /// falls in is stopped there by the session (the break's script gets the limit).
+    /// The pod as written, every asset in it: the session stops the pod at `X-PLAYOUT-LIMIT` (the break's script gets
+    /// the limit), counted in what played, so an asset that fails moves the later ones earlier.
     static func build(_ interstitial: HLSInterstitial, assets list: InterstitialAssets) -> Written {
         let name = "interstitial \"\(interstitial.id.prefix(64))\""
         var notes: [Finding] = []
@@ -43,13 +43,13 @@ enum InterstitialVAST {
         var ads: [String] = []
         var start: Duration = .zero
         for (index, asset) in list.assets.enumerated() {
+            // What the limit will do if every asset before this one plays (one that fails takes no time).
             if let limit = interstitial.playoutLimit, start >= limit {
-                notes.append(Finding(.sgaiPlayoutLimit, "\(name): asset \(index + 1) would start at \(start.seconds) s, at or after X-PLAYOUT-LIMIT=\(limit.seconds): not played"))
-                break
+                notes.append(Finding(.sgaiPlayoutLimit, "\(name): asset \(index + 1) would start at \(start.seconds) s, at or after X-PLAYOUT-LIMIT=\(limit.seconds): not played unless an asset before it fails"))
             }
             let slot = asset.signaling?.slots.first ?? shared.flatMap { index < $0.slots.count ? $0.slots[index] : nil }
             let duration = asset.duration ?? slot?.duration ?? (list.assets.count == 1 ? interstitial.duration ?? interstitial.plannedDuration : nil)
-            if let limit = interstitial.playoutLimit, let duration, start + duration > limit {
+            if let limit = interstitial.playoutLimit, let duration, start < limit, start + duration > limit {
                 notes.append(Finding(.sgaiPlayoutLimit, "\(name): X-PLAYOUT-LIMIT=\(limit.seconds) stops asset \(index + 1) (\(start.seconds) to \((start + duration).seconds) s) \((limit - start).seconds) s in: no complete"))
             }
             if let slot, let declared = slot.duration, let duration, declared != duration {
