@@ -86,7 +86,7 @@ import TestSupport
         let realtime = try await vplay(["--vast", "media/demo.xml", "--ssai", "server", "--clock", "realtime"])
         #expect(realtime.status == 2 && realtime.stderr.contains("--ssai server: runs on the virtual clock"), "\(realtime.stderr)")
         let vmap = try await vplay(["--vmap", "media/vmap/demo.xml", "--ssai", "server"])
-        #expect(vmap.status == 2 && vmap.stderr.contains("not --vmap or --tracking-doc"), "\(vmap.stderr)")
+        #expect(vmap.status == 2 && vmap.stderr.contains("not --vmap, --tracking-doc or --interstitials"), "\(vmap.stderr)")
         let header = try await vplay(["--vast", "media/demo.xml", "--ssai", "server", "--device-header", "X-Device-IP=10.0.0.1"])
         #expect(header.status == 2 && header.stderr.contains("--device-header X-Device-IP=10.0.0.1: expected NAME=VALUE"), "\(header.stderr)")
         let compare = try await vplay(["--vast", "media/demo.xml", "--ssai", "compare"])

@@ -36,8 +36,7 @@ struct VMAPSession {
             ?? VMAPNotes.findings(document, schedule: schedule, playback: playback, contentDuration: duration)).map(\.description)
         for note in run.notes { await outlet.tally.send(.warning(note)) }
         var timeline = VMAPTimeline(slots: schedule.slots, script: playback.contentScript, contentDuration: duration,
-                                    clock: environment.playbackClock(configuration.clock))
-        timeline.mustPlay = interstitials?.jumpRestricted(schedule.slots) ?? []
+                                    clock: environment.playbackClock(configuration.clock), mustPlay: interstitials?.jumpRestricted(schedule.slots) ?? [])
         let player = VMAPBreakPlayer(configuration: configuration, environment: environment, document: document, documentURL: documentURL,
                                      interstitials: interstitials)
         func finish(_ report: VMAPBreakReport) async {

@@ -22,7 +22,7 @@ struct VMAPTimeline {
     /// The breaks a forward seek passed that play at its target: the last one passed, and every one in `mustPlay`.
     private var snapbacks: [Int] = []
     /// Breaks a forward seek may not pass without playing them (an HLS interstitial's `X-RESTRICT=JUMP`).
-    var mustPlay: Set<Int> = []
+    let mustPlay: Set<Int>
     /// Breaks numbered so far (play order).
     var number = 0
     private(set) var reachedEnd = false
@@ -36,8 +36,9 @@ struct VMAPTimeline {
         var to: Duration
     }
 
-    init(slots: [VMAPSchedule.Slot], script: ContentScript, contentDuration: Duration, clock: any Clock<Duration>) {
+    init(slots: [VMAPSchedule.Slot], script: ContentScript, contentDuration: Duration, clock: any Clock<Duration>, mustPlay: Set<Int> = []) {
         self.slots = slots
+        self.mustPlay = mustPlay
         self.clock = clock
         switch script.contentComplete {
         case .atEnd: (end, completes) = (contentDuration, true)
