@@ -31,6 +31,12 @@ ffmpeg -v error -y \
   -f lavfi -i sine=frequency=660:sample_rate=48000:duration=6 \
   "${x264[@]}" -crf 40 -g 50 -c:a aac -b:a 32k -ac 1 "${exact[@]}" "$out/clip-audio-outlasts-video.mp4"
 
+# The server-guided insertion demo's ad (media/sgai/content.m3u8): the 5 s clip above as an HLS stream of 2 s
+# MPEG-TS segments (~85 KB), remuxed, not re-encoded.
+mkdir -p "$out/sgai/ad"
+ffmpeg -v error -y -i "$out/clip-5s-video-only.mp4" -c copy -fflags +bitexact -map_metadata -1 \
+  -f hls -hls_time 2 -hls_playlist_type vod -hls_segment_filename "$out/sgai/ad/seg%d.ts" "$out/sgai/ad/index.m3u8"
+
 # Creative QA clips (`vplay lint`'s VPLAY-creative-* rules), each made to break chosen rules and keep the others:
 # a 1 kHz stereo tone at amplitude 0.0631 (-24 dBFS a channel) measures -24 LUFS (ATSC A/85's target); 48 kHz AAC-LC.
 tone='0.0631*sin(2*PI*1000*t)'

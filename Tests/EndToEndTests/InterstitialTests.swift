@@ -80,12 +80,29 @@ import TestSupport
         #expect(inspected.stdout.contains("/lo/index.m3u8") && inspected.stdout.contains("list.json"), "\(inspected.stdout)")
     }
 
+    /// The bundled demo (media/sgai): two interstitials of the 5 s clip as a local HLS stream, decoded by FFmpeg, their
+    /// SVTA2053 tracking to the embedded sink, the mid-roll stopped 3 s in by its playout limit.
+    @Test func theDemoToTheSink_receivesEveryBeaconItSends() async throws {
+        let run = try await vplay(["--interstitials", "media/sgai/content.m3u8", "--sink"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("sink: 12 received, 12 of 12 sent matched"), "\(run.stdout)")
+        #expect(run.stdout.contains("close (playout limit)") && run.stdout.contains("complete  at clock 68.000 s"), "\(run.stdout)")
+        #expect(!run.stdout.contains("/sgai/mid/thirdQuartile"), "stopped before its third quartile")
+    }
+
     @Test func aPlaylistThatIsNotOne_exits3_withOneLineOnStderr() async throws {
+        let server = try ScriptedHTTPServer { _ in .body(Data(#"{"ASSETS":[]}"#.utf8), contentType: "application/json") }
+        defer { server.stop() }
         let folder = try TemporaryFolder()
         let path = try folder.write("content.m3u8", "#EXTM3U\n#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00Z\n#EXT-X-DATERANGE:ID=\"x\",CLASS=\"com.apple.hls.interstitial\",START-DATE=\"2026-01-01T00:00:03Z\"\n#EXTINF:6,\nc.ts\n")
         let run = try await vplay(["--interstitials", path, "--dry-run"])
         #expect(run.status == 3, "\(run.stderr)")
         #expect(run.stderr == "vplay: error: VMAP 1002: the content playlist: interstitial \"x\" must have exactly one of X-ASSET-URI and X-ASSET-LIST\n", "\(run.stderr)")
+        // An asset list on a host the policy refuses is never asked for: its break fails with 1008, the content plays.
+        let listed = try folder.write("listed.m3u8", "#EXTM3U\n#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00Z\n#EXT-X-DATERANGE:ID=\"x\",CLASS=\"com.apple.hls.interstitial\",START-DATE=\"2026-01-01T00:00:03Z\",X-ASSET-LIST=\"\(server.baseURL)/list.json\"\n#EXTINF:6,\nc.ts\n")
+        let refused = try await vplay(["--interstitials", listed, "--deny-loopback", "--json"])
+        #expect(refused.status == 3 && refused.stderr.contains("VMAP break 1 (00:00:03.000) played no ad: 1008"), "\(refused.stderr)")
+        #expect(server.requests().isEmpty, "\(server.requests().map(\.target))")
         let fleet = try await vplay(["fleet", "--interstitials", path])
         #expect(fleet.status == 2 && fleet.stderr.contains("fleet does not take an interstitial stream yet"), "\(fleet.stderr)")
     }

@@ -12,7 +12,14 @@ public struct AdCreativeSignaling: Sendable, Equatable {
         public var urls: [String]
     }
 
+    /// An ad identifier (`scheme`, e.g. `ad-id.org`, and `value`): the ad's UniversalAdId.
+    public struct Identifier: Sendable, Equatable {
+        public var scheme: String
+        public var value: String
+    }
+
     public struct Slot: Sendable, Equatable {
+        public var identifiers: [Identifier] = []
         public var start: Duration?
         public var duration: Duration?
         public var tracking: [Tracking]
@@ -68,7 +75,8 @@ public struct AdCreativeSignaling: Sendable, Equatable {
             }
         }
         func slot(_ raw: RawItem) throws(InterstitialError) -> Slot {
-            Slot(start: try seconds(raw.start, "a slot's start"), duration: try seconds(raw.duration, "a slot's duration"),
+            Slot(identifiers: (raw.identifiers ?? []).prefix(16).map { Identifier(scheme: $0.scheme ?? "unknown", value: $0.value ?? "unknown") },
+                 start: try seconds(raw.start, "a slot's start"), duration: try seconds(raw.duration, "a slot's duration"),
                  tracking: try tracking(raw.tracking), skipOffset: try seconds(raw.skipOffset, "a slot's skipOffset"), clickThrough: raw.clickThrough)
         }
         do throws(InterstitialError) {
@@ -112,6 +120,12 @@ public struct AdCreativeSignaling: Sendable, Equatable {
         var skipOffset: Double?
         var clickThrough: String?
         var slots: [RawItem]?
+        var identifiers: [RawIdentifier]?
+    }
+
+    struct RawIdentifier: Decodable {
+        var scheme: String?
+        var value: String?
     }
 
     struct RawTracking: Decodable {

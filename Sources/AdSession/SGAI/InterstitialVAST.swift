@@ -98,9 +98,14 @@ enum InterstitialVAST {
                 + clicks.map { "<ClickTracking>\($0)</ClickTracking>" }.joined() + "</VideoClicks>"
         }
         let id = escape("\(interstitial.id)-\(index + 1)")
+        // The slot's identifiers are the creative's UniversalAdIds ("unknown" without one, as VAST 4.1 says).
+        let identifiers = slot?.identifiers ?? []
+        let universal = (identifiers.isEmpty ? [AdCreativeSignaling.Identifier(scheme: "unknown", value: "unknown")] : identifiers)
+            .map { "<UniversalAdId idRegistry=\"\(escape($0.scheme))\">\(escape($0.value))</UniversalAdId>" }.joined()
         return "<Ad id=\"\(id)\" sequence=\"\(index + 1)\"><InLine><AdSystem>HLS interstitial</AdSystem><AdTitle>\(id)</AdTitle>"
+            + "<AdServingId>\(id)</AdServingId>"
             + impressions.map { "<Impression>\($0)</Impression>" }.joined() + errors.map { "<Error>\($0)</Error>" }.joined()
-            + "<Creatives><Creative id=\"\(id)\"><Linear\(skip)><Duration>\((duration ?? .zero).clockText)</Duration>"
+            + "<Creatives><Creative id=\"\(id)\">\(universal)<Linear\(skip)><Duration>\((duration ?? .zero).clockText)</Duration>"
             + "<TrackingEvents>" + tracking.joined() + "</TrackingEvents>" + clicksXML
             + "<MediaFiles><MediaFile delivery=\"streaming\" type=\"application/x-mpegURL\" width=\"640\" height=\"360\">\(escape(asset.uri))</MediaFile></MediaFiles>"
             + "</Linear></Creative></Creatives></InLine></Ad>\n"
