@@ -285,6 +285,19 @@ public struct FleetReport: Sendable, Equatable, Codable {
     /// Why no session could play, when none could (no ad, no playable media): the error every session met and
     /// fired to the ad's Error URLs (their counts are the population's beacons). Absent when the ad played.
     public var error: Failure? = nil
+    /// Each `--threshold` as judged on this report, in the order given; absent without one.
+    public var thresholds: [Threshold]? = nil
+
+    /// A `--threshold`'s verdict: its text, whether it held, the figure it judged (nil: nothing in its scope), in words.
+    public struct Threshold: Sendable, Equatable, Codable {
+        public var threshold: String
+        public var passed: Bool
+        public var actual: Double?
+        public var message: String
+        public init(_ verdict: FleetThreshold.Verdict) {
+            (threshold, passed, actual, message) = (verdict.threshold.text, verdict.passed, verdict.actual, verdict.message)
+        }
+    }
 
     /// The error of a fleet whose ad cannot play, as a single session reports it.
     public struct Failure: Sendable, Equatable, Codable {

@@ -13,6 +13,8 @@ extension ExitCode {
     static let mediaError = ExitCode(4)
     /// Some beacons could not be delivered (only with `--fail-on-beacon-errors`).
     static let beaconFailures = ExitCode(5)
+    /// A `fleet --threshold` failed (k6's code for a failed threshold).
+    static let thresholdFailed = ExitCode(99)
 
     /// `run`'s codes (and vplay's without a subcommand).
     static let documentation = """

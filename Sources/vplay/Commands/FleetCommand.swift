@@ -22,9 +22,9 @@ struct FleetCommand: AsyncParsableCommand {
             given to --vast) runs one fleet a break, of the viewers --watch-mix says reach it, each session firing \
             the break's breakStart and breakEnd (docs/guides/vmap.md).
 
-            Exit codes: 0 every beacon sent as the scenarios imply (and, with a sink, received as sent); 1 a count \
-            differs; 2 usage error; 3 ad error; 4 media error; 5 beacon delivery failures (with \
-            --fail-on-beacon-errors).
+            Exit codes: 0 every beacon sent as the scenarios imply (and, with a sink, received as sent; with \
+            --threshold, every threshold held instead); 1 a count differs; 2 usage error; 3 ad error; 4 media error; \
+            5 beacon delivery failures (with --fail-on-beacon-errors); 99 a --threshold failed (k6's code).
             """
     )
 
@@ -107,6 +107,14 @@ struct FleetCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Write JUnit XML: a test case per tracking URL (sent as expected; received as sent) and per fleet check.", valueName: "file"),
             completion: .file(), transform: OptionValue.writableFile("--junit"))
     var junit: String?
+
+    @Option(name: .customLong("threshold"), help: ArgumentHelp("Fail the run (exit 99) unless this holds on the report: [SCOPE:]METRIC OP VALUE, e.g. 'received/sent>=0.999', 'event=firstQuartile:received/expected>=0.99', 'url=/midpoint:delivered/sent==1', 'network=3g:complete/sessions>=0.8', 'ad=2:sent/expected==1', 'latency.p99<250ms'; repeatable, each a JUnit case (docs/guides/fleets.md).", valueName: "expr"),
+            transform: Self.threshold)
+    var thresholds: [FleetThreshold] = []
+
+    @Sendable static func threshold(_ text: String) throws -> FleetThreshold {
+        do { return try FleetThreshold(parsing: text) } catch { throw ValidationError("--threshold \(error.message)") }
+    }
 
     /// What the viewers do when `--mix` is not given: most watch to the end; some send the app to the background,
     /// skip or close.
@@ -207,27 +215,39 @@ struct FleetCommand: AsyncParsableCommand {
             for failure in failures { StandardStreams.warn(failure) }
             StandardStreams.fail("the fleet cannot play: VAST \(failure.error.code): \(failure.error.message)")
             try CommandOutputs.exit(failure.error.kind == .ad ? ExitCode.adError.rawValue : ExitCode.mediaError.rawValue)
-        case let .success(result):
+        case var .success(result):
+            if !thresholds.isEmpty { result.thresholds = thresholds.map { FleetReport.Threshold($0.evaluate(result)) } }
             let data = try result.json()
             var failures = try writeOutputs(result, started: started, seconds: startedAt.duration(to: wall.now).seconds)
             if let keyFailure = keys.write() { failures.append(keyFailure) }
             if json { StandardStreams.print(String(decoding: data, as: UTF8.self)) } else { StandardStreams.say(FleetText.summary(result)) }
-            var code: Int32 = 0
-            if let signal = signals.received { code = 128 + signal }
-            else if !result.checks.sentAsExpected || result.checks.receivedAsSent == false || result.checks.deviceFields == false {
-                code = ExitCode.expectationFailed.rawValue
-            }
-            else if beacon.failOnBeaconErrors && !result.population.failures.isEmpty { code = ExitCode.beaconFailures.rawValue }
-            let reason = code == ExitCode.expectationFailed.rawValue
-                ? (!result.checks.sentAsExpected ? "the fleet did not send the beacons its oracle expected"
-                   : result.checks.deviceFields == false ? "a hit at the sink lacked the device's X-Device-* fields" : "the sink did not receive every beacon sent")
-                : "\(result.population.failures.count) kinds of beacon failure (--fail-on-beacon-errors)"
+            let (code, reason) = Self.exitCode(result, signal: signals.received, failOnBeaconErrors: beacon.failOnBeaconErrors)
             try CommandOutputs.exit(code, failures: failures, signalled: signals.received != nil, reason: reason)
         }
     }
 }
 
 extension FleetCommand {
+    /// The run's exit code and why: a signal's; 1 when the oracle's prediction or the device fields failed, or the sink
+    /// missed a beacon (unless thresholds judge the arrivals instead); 99 when a threshold failed; 5 for beacon
+    /// failures with `--fail-on-beacon-errors`.
+    static func exitCode(_ result: FleetReport, signal: Int32?, failOnBeaconErrors: Bool) -> (Int32, String) {
+        if let signal { return (128 + signal, "") }
+        let checks = result.checks
+        if !checks.sentAsExpected { return (ExitCode.expectationFailed.rawValue, "the fleet did not send the beacons its oracle expected") }
+        if checks.deviceFields == false { return (ExitCode.expectationFailed.rawValue, "a hit at the sink lacked the device's X-Device-* fields") }
+        if let thresholds = result.thresholds {
+            let failed = thresholds.filter { !$0.passed }
+            if !failed.isEmpty { return (ExitCode.thresholdFailed.rawValue, "threshold failed: " + failed.map(\.message).joined(separator: "; ")) }
+        } else if checks.receivedAsSent == false {
+            return (ExitCode.expectationFailed.rawValue, "the sink did not receive every beacon sent")
+        }
+        if failOnBeaconErrors, !result.population.failures.isEmpty {
+            return (ExitCode.beaconFailures.rawValue, "\(result.population.failures.count) kinds of beacon failure (--fail-on-beacon-errors)")
+        }
+        return (0, "")
+    }
+
     /// Writes `result` to `--report` and `--junit` (when given); returns what could not be written.
     func writeOutputs(_ result: FleetReport, started: Date, seconds: Double) throws -> [String] {
         var failures = FleetReport.write(try result.json(), to: report)

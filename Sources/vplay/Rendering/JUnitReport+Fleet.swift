@@ -26,6 +26,9 @@ extension JUnitReport {
                 message: "expected \(beacon.sent) received (as many as sent), but \(received) were received (\(signed(received - beacon.sent)))",
                 details: "\(what)\nsent: \(beacon.sent)\nreceived: \(received)")))
         }
+        for threshold in report.thresholds ?? [] {
+            cases.append(Case(name: "threshold \(threshold.threshold)", outcome: threshold.passed ? .passed : .failed(message: threshold.message, details: threshold.message)))
+        }
         if report.fleet.dryRun {
             cases.append(Case(name: "beacons delivered", outcome: .skipped("--dry-run: nothing was sent")))
         } else if population.failures.isEmpty {
