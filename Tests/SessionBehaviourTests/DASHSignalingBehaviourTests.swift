@@ -90,4 +90,13 @@ import TrackingBeacons
         let run = await kit.runVMAP(kit.configuration(Self.url), mode: .interstitials)
         #expect(run.summary.vmap?.documentError?.message.contains("play it with --tracking-doc") == true)
     }
+
+    /// A manifest is told by its first character and its root, not by "<MPD" anywhere: a MediaTailor document whose
+    /// URL holds the text stays JSON.
+    @Test func aManifestIsXMLWithAnMPDRoot_notJSONThatMentionsOne() {
+        #expect(DASHSignaling.isManifest(Data("\u{FEFF}\n  <?xml version=\"1.0\"?><MPD/>".utf8)))
+        #expect(!DASHSignaling.isManifest(Data(#"{"avails":[],"note":"<MPD type=static>"}"#.utf8)))
+        #expect(!DASHSignaling.isManifest(Data("<VAST version=\"4.1\"/>".utf8)))
+    }
 }
+

@@ -14,9 +14,11 @@ public enum DASHSignaling {
     static let maxEvents = 1000
     static let shares: [String: Double] = ["start": 0, "firstQuartile": 0.25, "midpoint": 0.5, "thirdQuartile": 0.75, "complete": 1]
 
-    /// Whether `data` is a DASH manifest (its root element `MPD`, within its first 4 KiB).
+    /// Whether `data` is a DASH manifest: XML (its first character, after a byte-order mark and white space, `<`)
+    /// whose root element `MPD` opens within its first 4 KiB.
     public static func isManifest(_ data: Data) -> Bool {
-        String(decoding: data.prefix(4096), as: UTF8.self).contains("<MPD")
+        let head = String(decoding: data.prefix(4096), as: UTF8.self)
+        return head.drop(while: { $0 == "\u{FEFF}" || $0.isWhitespace }).first == "<" && head.contains("<MPD")
     }
 
     public static func read(_ data: Data, limits: ParserLimits) -> Result<TrackingDocument, TrackingDocumentError> {
