@@ -227,6 +227,7 @@ import VAST
         let run = await kit.runVMAP(kit.configuration(Self.playlistURL, dryRun: true), mode: .interstitials)
         #expect(run.breaks.map(\.outcome) == [.played] && run.breaks.first?.start == .seconds(6))
         #expect(kit.tagRequests.withLock { $0 } == [Self.playlistURL, "https://stream.example/content/hi/index.m3u8"])
-        #expect(run.summary.vmap?.notes.first?.contains("its first variant, https://stream.example/content/hi/index.m3u8, is read") == true, "\(run.summary.vmap?.notes ?? [])")
+        #expect(run.summary.vmap?.notes.first == "VPLAY-sgai-variant: a multivariant playlist: its first variant, https://stream.example/content/hi/index.m3u8, is read",
+                "\(run.summary.vmap?.notes ?? [])")
     }
 }

@@ -13,9 +13,11 @@ public extension Rule {
                                     "the signalling does not match the assets: more or fewer slots than assets, or a slot's duration that differs from its asset's")
     static let sgaiAttributes = Rule("VPLAY-sgai-attributes", .info, spec: "RFC 8216bis appendix D.2 (CUE, X-TIMELINE-OCCUPIES)",
                                      "an interstitial attribute vplay applies in part: what it does with it is said")
+    static let sgaiVariant = Rule("VPLAY-sgai-variant", .info, spec: "RFC 8216bis appendix D (interstitials are in media playlists); MediaTailor guided sessions",
+                                  "a multivariant playlist was given: its first variant is read, once (interstitials are signalled alike in every media playlist)")
     static let sgaiPlayers = Rule("VPLAY-sgai-players", .info, spec: "hls.js#6983, shaka-player#7661, livesim2#333",
                                   "common players would play this stream differently: the difference is said")
 
     /// Every interstitial rule, in the order `vplay rules` lists them.
-    static let sgaiRules: [Rule] = [.sgaiPlayoutLimit, .sgaiAssetFailed, .sgaiTracking, .sgaiSignaling, .sgaiAttributes, .sgaiPlayers]
+    static let sgaiRules: [Rule] = [.sgaiPlayoutLimit, .sgaiAssetFailed, .sgaiTracking, .sgaiSignaling, .sgaiAttributes, .sgaiVariant, .sgaiPlayers]
 }

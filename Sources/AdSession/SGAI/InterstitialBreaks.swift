@@ -18,9 +18,11 @@ public struct InterstitialBreaks: Sendable, Equatable {
     /// What placing them found.
     public let notes: [Finding]
 
-    public init(_ stream: InterstitialStream) {
+    /// - Parameter variant: the variant read, when the playlist given was multivariant.
+    public init(_ stream: InterstitialStream, variant: String? = nil) {
         self.stream = stream
-        var notes = stream.notes.map { Finding(.sgaiAttributes, $0) }
+        var notes = variant.map { [Finding(.sgaiVariant, "a multivariant playlist: its first variant, \($0.prefix(200)), is read")] } ?? []
+        notes += stream.notes.map { Finding(.sgaiAttributes, $0) }
         var breaks: [VMAPDocument.AdBreak] = []
         for interstitial in stream.interstitials {
             let (offset, text): (VMAPTimeOffset, String) = switch interstitial.cue {

@@ -26,7 +26,7 @@ struct VMAPDocumentLoader {
     func loadInterstitials() async -> Loaded {
         let (url, fetcher) = TagLoader(configuration: configuration, environment: environment).source()
         let timeout = min(configuration.resolver.firstRequestTimeout, configuration.resolver.resolutionTimeout)
-        var target = url, note: String?
+        var target = url, followed: String?
         for hop in 0..<2 {
             let fetched: FetchedTag
             switch await TimeoutRace.fetch(fetcher, target, timeout: timeout, clock: environment.networkClock) {
@@ -41,14 +41,12 @@ struct VMAPDocumentLoader {
                     return .failed(VMAPError(.parsing, "the content playlist: its first variant \(variant.url.prefix(200)) is not an http(s) URL or a file of a local playlist"), url: url)
                 }
                 target = next
-                note = "a multivariant playlist: its first variant, \(variant.url.prefix(200)), is read (interstitials are signalled alike in every media playlist)"
+                followed = next.absoluteString
                 continue
             }
             switch HLSInterstitialReader.read(fetched.data, base: baseText) {
             case let .failure(error): return .failed(VMAPError(.parsing, "the content playlist: \(error.message)"), url: url)
-            case var .success(stream):
-                if let note { stream.notes.insert(note, at: 0) }
-                return .interstitials(InterstitialBreaks(stream), url: base)
+            case let .success(stream): return .interstitials(InterstitialBreaks(stream, variant: followed), url: base)
             }
         }
         return .failed(VMAPError(.parsing, "the content playlist: unreachable"), url: url)
