@@ -103,3 +103,8 @@ extension Clock where Duration == Swift.Duration {
         return { origin.duration(to: self.now) }
     }
 }
+
+extension Duration {
+    /// `seconds` to the nearest millisecond (the resolution vplay keeps times in).
+    public static func milliseconds(roundingSeconds seconds: Double) -> Duration { .milliseconds(Int64((seconds * 1000).rounded())) }
+}

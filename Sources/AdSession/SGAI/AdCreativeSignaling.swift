@@ -37,10 +37,10 @@ public struct AdCreativeSignaling: Sendable, Equatable {
 
     /// The slots, in order (a pod's slots inline).
     public var slots: [Slot]
-    /// The pods' own tracking (`podStart`, `podEnd`).
-    public var podTracking: [Tracking]
     /// The pods, when the envelope carries pods (`type` `pod`, or items with `slots`).
     public var pods: [Pod] = []
+    /// The pods' own tracking (`podStart`, `podEnd`).
+    public var podTracking: [Tracking] { pods.flatMap(\.tracking) }
 
     /// The most slots, and tracking URLs in all, one envelope may carry.
     static let maxSlots = 1000
@@ -66,7 +66,7 @@ public struct AdCreativeSignaling: Sendable, Equatable {
     }
 
     static func build(_ raw: RawEnvelope) -> Result<AdCreativeSignaling, InterstitialError> {
-        var slots: [Slot] = [], pods: [Tracking] = [], podList: [Pod] = [], urls = 0
+        var slots: [Slot] = [], pods: [Pod] = [], urls = 0
         func tracking(_ entries: [RawTracking]?) throws(InterstitialError) -> [Tracking] {
             try (entries ?? []).map { entry throws(InterstitialError) in
                 urls += entry.urls?.count ?? 0
@@ -84,10 +84,9 @@ public struct AdCreativeSignaling: Sendable, Equatable {
             for item in raw.payload {
                 if podEnvelope || item.slots != nil {
                     let own = try tracking(item.tracking)
-                    pods += own
                     let first = slots.count
                     for inner in item.slots ?? [] { slots.append(try slot(inner)) }
-                    podList.append(Pod(start: try seconds(item.start, "a pod's start"), duration: try seconds(item.duration, "a pod's duration"),
+                    pods.append(Pod(start: try seconds(item.start, "a pod's start"), duration: try seconds(item.duration, "a pod's duration"),
                                        tracking: own, slots: first..<slots.count))
                 } else {
                     slots.append(try slot(item))
@@ -97,14 +96,14 @@ public struct AdCreativeSignaling: Sendable, Equatable {
         } catch {
             return .failure(error)
         }
-        return .success(AdCreativeSignaling(slots: slots, podTracking: pods, pods: podList))
+        return .success(AdCreativeSignaling(slots: slots, pods: pods))
     }
 
     /// Seconds as a duration: finite, 0 to a day.
     static func seconds(_ value: Double?, _ what: String) throws(InterstitialError) -> Duration? {
         guard let value else { return nil }
         guard value.isFinite, value >= 0, value <= 86_400 else { throw InterstitialError("X-AD-CREATIVE-SIGNALING: \(what) of \(value) s is not a time within a day") }
-        return .milliseconds(Int64((value * 1000).rounded()))
+        return .milliseconds(roundingSeconds: value)
     }
 
     struct RawEnvelope: Decodable {

@@ -12,7 +12,6 @@ import XMLReading
 public enum DASHSignaling {
     public static let scheme = "urn:svta:advertising-wg:ad-creative-signaling"
     static let maxEvents = 1000
-    static let shares: [String: Double] = ["start": 0, "firstQuartile": 0.25, "midpoint": 0.5, "thirdQuartile": 0.75, "complete": 1]
 
     /// Whether `data` is a DASH manifest: XML (its first character, after a byte-order mark and white space, `<`)
     /// whose root element `MPD` opens within its first 4 KiB.
@@ -80,7 +79,7 @@ public enum DASHSignaling {
                 let adStart = slot.start.map { start + $0 } ?? next
                 next = adStart + duration
                 return TrackingDocument.Ad(adID: "\(id)-\(number + 1)-\(rank + 1)", start: adStart, duration: duration,
-                                           events: slot.tracking.flatMap { events($0, adStart: adStart, duration: duration) })
+                                           events: slot.tracking.map { event($0, adStart: adStart, duration: duration) })
             }
             let end = pod.duration.map { start + $0 } ?? max(next, start)
             let breakEvents = pod.tracking.flatMap { entry -> [TrackingDocument.Event] in
@@ -94,11 +93,11 @@ public enum DASHSignaling {
         }
     }
 
-    /// A tracking entry as a document event: at its offset in the ad, else where its type falls (the quartiles at
-    /// their share of the ad, the rest at its start).
-    private static func events(_ entry: AdCreativeSignaling.Tracking, adStart: Duration, duration: Duration) -> [TrackingDocument.Event] {
-        let at = entry.offset ?? shares[entry.type].map { Duration.milliseconds(Int64((Double(duration.wholeMilliseconds) * $0).rounded())) } ?? .zero
-        return [TrackingDocument.Event(type: entry.type, beaconURLs: entry.urls, start: adStart + at)]
+    /// A tracking entry as a document event: at its offset in the ad, else where the tracked stream's rule puts its
+    /// type (`TrackedStreamRules.due`), else at the ad's start.
+    private static func event(_ entry: AdCreativeSignaling.Tracking, adStart: Duration, duration: Duration) -> TrackingDocument.Event {
+        let at = entry.offset.map { adStart + $0 } ?? TrackedStreamRules.due(entry.type, start: adStart, duration: duration) ?? adStart
+        return TrackingDocument.Event(type: entry.type, beaconURLs: entry.urls, start: at)
     }
 
     private static func seconds(_ value: Double?, _ what: String) throws(TrackingDocumentError) -> Double {
@@ -106,5 +105,5 @@ public enum DASHSignaling {
         return value
     }
 
-    private static func duration(_ seconds: Double) -> Duration { .milliseconds(Int64((seconds * 1000).rounded())) }
+    private static func duration(_ seconds: Double) -> Duration { .milliseconds(roundingSeconds: seconds) }
 }

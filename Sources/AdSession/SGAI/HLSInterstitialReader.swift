@@ -69,7 +69,7 @@ public enum HLSInterstitialReader {
             guard let seconds = Double(value), seconds.isFinite, seconds > 0 else { throw InterstitialError("#EXTINF:\(value.prefix(40)) is not a duration in seconds") }
             guard boundaries.count < 10_000 else { throw InterstitialError("the playlist lists more than 10000 segments") }
             boundaries.append(end)
-            end += .milliseconds(Int64((seconds * 1000).rounded()))
+            end += .milliseconds(roundingSeconds: seconds)
             guard end <= HLSInterstitialReader.maxContent else { throw InterstitialError("the content is longer than a day") }
         }
 
@@ -78,7 +78,7 @@ public enum HLSInterstitialReader {
             guard let anchor = anchors.last(where: { $0.date <= date }) ?? anchors.first else { return nil }
             let seconds = date.timeIntervalSince(anchor.date)
             guard seconds.isFinite, abs(seconds) <= 86_400 else { return nil }
-            return anchor.time + .milliseconds(Int64((seconds * 1000).rounded()))
+            return anchor.time + .milliseconds(roundingSeconds: seconds)
         }
     }
 
@@ -98,18 +98,17 @@ public enum HLSInterstitialReader {
             contentTime = time
             // X-SNAP=OUT: the player leaves the content at the segment boundary closest to the date.
             if (attributes["X-SNAP"] ?? "").uppercased().contains("OUT") {
-                contentTime = InterstitialStream(contentDuration: timeline.end, boundaries: timeline.boundaries + [timeline.end], interstitials: [], notes: [])
-                    .nearestBoundary(to: time)
+                contentTime = InterstitialStream.nearest(to: time, in: timeline.boundaries + [timeline.end])
             }
         }
         func seconds(_ key: String) throws(InterstitialError) -> Duration? {
             guard let text = attributes[key] else { return nil }
             guard let value = Double(text), value.isFinite, value >= 0, value <= 86_400 else { throw InterstitialError("\(name): \(key)=\(text.prefix(40)) is not a time in seconds within a day") }
-            return .milliseconds(Int64((value * 1000).rounded()))
+            return .milliseconds(roundingSeconds: value)
         }
         var duration = try seconds("DURATION")
         if duration == nil, let endText = attributes["END-DATE"], let end = date(endText), end >= start {
-            duration = .milliseconds(Int64((end.timeIntervalSince(start) * 1000).rounded()))
+            duration = .milliseconds(roundingSeconds: end.timeIntervalSince(start))
         }
         let assetURI = attributes["X-ASSET-URI"].map { HLSPlaylist.resolve($0, against: base) }
         let assetList = attributes["X-ASSET-LIST"].map { HLSPlaylist.resolve($0, against: base) }

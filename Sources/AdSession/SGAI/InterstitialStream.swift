@@ -11,7 +11,9 @@ public struct InterstitialStream: Sendable, Equatable {
     public var notes: [String]
 
     /// The segment boundary (or the content's end) closest to `time`; the earlier of two as close.
-    public func nearestBoundary(to time: Duration) -> Duration {
+    public func nearestBoundary(to time: Duration) -> Duration { Self.nearest(to: time, in: boundaries) }
+
+    static func nearest(to time: Duration, in boundaries: [Duration]) -> Duration {
         boundaries.min { abs(($0 - time).wholeMilliseconds) < abs(($1 - time).wholeMilliseconds) } ?? time
     }
 }

@@ -2,6 +2,7 @@ import Findings
 import Foundation
 import Primitives
 import VAST
+import XMLReading
 
 /// An interstitial's assets as the VAST pod vplay plays: one inline ad per asset, in order, its media the asset's
 /// HLS URI (played through vplay's HLS path), its tracking the SVTA2053 slot that goes with it (the asset's own
@@ -12,8 +13,6 @@ enum InterstitialVAST {
     static let linearEvents: Set<String> = ["creativeView", "loaded", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete",
                                             "mute", "unmute", "pause", "resume", "rewind", "skip", "progress", "closeLinear",
                                             "fullscreen", "exitFullscreen", "playerExpand", "playerCollapse", "otherAdInteraction"]
-    /// Where each quartile event falls in its ad, as a share.
-    static let shares: [String: Double] = ["start": 0, "firstQuartile": 0.25, "midpoint": 0.5, "thirdQuartile": 0.75, "complete": 1]
 
     /// A pod as written: its VAST text, what writing it found, and the pod's own tracking as the break's
     /// (`podStart` → breakStart, `podEnd` → breakEnd, `error`).
@@ -79,8 +78,7 @@ enum InterstitialVAST {
                 }
                 tracking += urls.map { "<Tracking event=\"progress\" offset=\"\(offset.clockText)\">\($0)</Tracking>" }
             case let type where linearEvents.contains(type):
-                if let offset = entry.offset, let share = shares[type], let duration {
-                    let expected = Duration.milliseconds(Int64((Double(duration.wholeMilliseconds) * share).rounded()))
+                if let offset = entry.offset, let duration, let expected = TrackedStreamRules.due(type, start: .zero, duration: duration) {
                     if abs((offset - expected).wholeMilliseconds) > 50 {
                         notes.append(Finding(.sgaiTracking, "\(name): asset \(index + 1)'s \(type) says offset \(offset.seconds) s; VAST's \(type) of a \(duration.seconds) s ad is at \(expected.seconds) s, where it fires"))
                     }
@@ -111,8 +109,5 @@ enum InterstitialVAST {
             + "</Linear></Creative></Creatives></InLine></Ad>\n"
     }
 
-    static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
+    static func escape(_ text: String) -> String { XMLNode.escape(text, quote: true) }
 }

@@ -18,6 +18,12 @@ struct TrackedStreamRules {
             default: return nil
             }
         }
+        return Self.due(type, start: ad.start, duration: ad.duration)
+    }
+
+    /// When an event of `type` is due in an ad of `duration` that starts at `start`: its first four types at the
+    /// start, the quartiles at 25, 50 and 75 %, `complete` at the end; nil for the types no time rules.
+    static func due(_ type: String, start: Duration, duration: Duration) -> Duration? {
         let quarter: Int64? = switch type {
         case "impression", "start", "creativeView", "loaded": 0
         case "firstQuartile": 1
@@ -27,8 +33,7 @@ struct TrackedStreamRules {
         default: nil
         }
         guard let quarter else { return nil }
-        let length = ad.duration.wholeMilliseconds
-        return ad.start + .milliseconds((length * quarter + 2) / 4)
+        return start + .milliseconds((duration.wholeMilliseconds * quarter + 2) / 4)
     }
 
     /// Ads outside their avail, events of an ad outside its span.

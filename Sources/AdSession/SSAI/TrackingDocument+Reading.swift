@@ -83,7 +83,7 @@ extension TrackingDocument {
             guard seconds.isFinite, seconds >= 0, seconds <= limits.maxTime.seconds else {
                 throw TrackingDocumentError("\(what()): \(seconds) s is not a time in a stream (0 to \(Int(limits.maxTime.seconds)) s)")
             }
-            return .milliseconds(Int64((seconds * 1000).rounded()))
+            return .milliseconds(roundingSeconds: seconds)
         }
     }
 }

@@ -1,4 +1,3 @@
-import Findings
 import Foundation
 import VAST
 
@@ -47,8 +46,8 @@ public struct VMAPInspector: Sendable {
         let schedule = VMAPSchedule(vmap, contentDuration: duration)
         var document = VMAPRunReport(version: vmap.version, namespace: vmap.namespace, contentDuration: duration,
                                      contentDurationGiven: playback.contentDuration != nil, breakPrefetch: playback.breakPrefetch)
-        document.notes = (interstitials.map { $0.notes + schedule.notes.map { Finding(.vmapSchedule, $0) } }
-            ?? VMAPNotes.findings(vmap, schedule: schedule, playback: playback, contentDuration: duration)).map(\.description)
+        document.notes = VMAPNotes.findings(vmap, schedule: schedule, playback: playback, contentDuration: duration, interstitials: interstitials)
+            .map(\.description)
         var inspection = VMAPInspection(document: document)
         let player = VMAPBreakPlayer(configuration: configuration, environment: environment, document: vmap, documentURL: url, interstitials: interstitials)
         for (offset, slot) in schedule.slots.enumerated() {

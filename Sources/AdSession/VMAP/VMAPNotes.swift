@@ -5,6 +5,13 @@ import VAST
 /// What a VMAP session says about its document and schedule before the first break, and about each break after it,
 /// as findings of the VMAP rules.
 enum VMAPNotes {
+    /// An interstitial stream's notes are its own (its document is vplay's writing) and the schedule's.
+    static func findings(_ document: VMAPDocument, schedule: VMAPSchedule, playback: VMAPPlayback, contentDuration: Duration,
+                         interstitials: InterstitialBreaks?) -> [Finding] {
+        if let interstitials { return interstitials.notes + schedule.notes.map { Finding(.vmapSchedule, $0) } }
+        return findings(document, schedule: schedule, playback: playback, contentDuration: contentDuration)
+    }
+
     static func findings(_ document: VMAPDocument, schedule: VMAPSchedule, playback: VMAPPlayback, contentDuration: Duration) -> [Finding] {
         var findings: [Finding] = []
         let namespace: String = switch document.namespace {

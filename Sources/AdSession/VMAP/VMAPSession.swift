@@ -32,8 +32,8 @@ struct VMAPSession {
         let schedule = VMAPSchedule(document, contentDuration: duration)
         var run = VMAPRunReport(version: document.version, namespace: document.namespace, contentDuration: duration,
                                 contentDurationGiven: playback.contentDuration != nil, breakPrefetch: playback.breakPrefetch)
-        run.notes = (interstitials.map { $0.notes + schedule.notes.map { Finding(.vmapSchedule, $0) } }
-            ?? VMAPNotes.findings(document, schedule: schedule, playback: playback, contentDuration: duration)).map(\.description)
+        run.notes = VMAPNotes.findings(document, schedule: schedule, playback: playback, contentDuration: duration, interstitials: interstitials)
+            .map(\.description)
         for note in run.notes { await outlet.tally.send(.warning(note)) }
         var timeline = VMAPTimeline(slots: schedule.slots, script: playback.contentScript, contentDuration: duration,
                                     clock: environment.playbackClock(configuration.clock), mustPlay: interstitials?.jumpRestricted(schedule.slots) ?? [])

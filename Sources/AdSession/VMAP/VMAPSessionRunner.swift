@@ -55,9 +55,8 @@ public struct VMAPSessionRunner: Sendable {
         let outlet = await AdSessionRunner.Outlet.open(configuration, environment: environment, observer: observer)
         var summary = SessionSummary(outcome: .completed, dryRun: configuration.dryRun)
         summary.network = configuration.network
-        var session = VMAPSession(configuration: configuration, playback: playback, environment: environment, document: document, documentURL: url)
-        session.interstitials = interstitials
-        let report = await session.run(outlet: outlet)
+        let report = await VMAPSession(configuration: configuration, playback: playback, environment: environment, document: document, documentURL: url,
+                                       interstitials: interstitials).run(outlet: outlet)
         summary.vmap = report
         summary.clock = report.breaks.compactMap(\.end).max().map { max($0, report.content.last?.end ?? .zero) } ?? (report.content.last?.end ?? .zero)
         summary.ads = []
