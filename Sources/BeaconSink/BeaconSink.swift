@@ -21,7 +21,8 @@ import Synchronization
 /// byte ranges, under the same faults (a `rate`, `ttfb` or timed `stall` fault shapes their bodies).
 /// Oversized or malformed requests are refused (see ``SinkLimits``) without stopping the sink.
 ///
-/// This is a test tool: it binds to loopback unless told otherwise and keeps every hit in memory.
+/// This is a test tool: it binds to loopback unless told otherwise and keeps every hit in memory (unless told not to:
+/// ``SinkConfiguration/keepsHits``, for fleets that reconcile hits as they arrive through ``SinkConfiguration/onHit``).
 ///
 /// ```swift
 /// let sink = BeaconSink(configuration: SinkConfiguration(faults: [try SinkFault(spec: "500x1@/complete")]))
@@ -64,7 +65,7 @@ public final class BeaconSink: Sendable {
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) {
         self.configuration = configuration
-        self.recorder = SinkRecorder(faults: configuration.faults, now: now)
+        self.recorder = SinkRecorder(faults: configuration.faults, keepsHits: configuration.keepsHits, onHit: configuration.onHit, now: now)
         self.group = eventLoopGroup
     }
 
@@ -146,7 +147,8 @@ public final class BeaconSink: Sendable {
         return "http://\(host):\(port)"
     }
 
-    /// A snapshot of every hit recorded so far, in arrival (``SinkHit/sequence``) order.
+    /// A snapshot of every hit recorded so far, in arrival (``SinkHit/sequence``) order; empty when the sink does not
+    /// keep them (``SinkConfiguration/keepsHits``).
     public func hits() -> [SinkHit] {
         recorder.hits()
     }

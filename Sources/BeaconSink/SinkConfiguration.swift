@@ -25,6 +25,14 @@ public struct SinkConfiguration: Sendable {
     /// Fixed documents the sink serves at their paths (GET and HEAD, 200, not recorded as hits): e.g. the reward
     /// verifier keys at `/__vplay/ssv/verifier-keys.json`. Empty by default.
     public var documents: [String: SinkDocument] = [:]
+    /// Whether the sink keeps every hit in memory for ``BeaconSink/hits()`` and `/__vplay/hits` (the default). A
+    /// fleet of millions of beacons turns it off: it reconciles each hit as it arrives (``onHit``) and keeps only
+    /// what is unmatched, the hit log (``logPath``) streams every hit to a file, and ``BeaconSink/hitCount`` still
+    /// counts them. Off, ``BeaconSink/hits()`` and `/__vplay/hits` are empty.
+    public var keepsHits = true
+    /// Called with every hit as it is recorded, before its answer is sent (so a client that has its answer knows its
+    /// hit was seen), on the connection's event loop: keep it short. nil (the default) calls nothing.
+    public var onHit: (@Sendable (SinkHit) -> Void)?
 
     /// A configuration; every parameter defaults to the documented default of its property.
     public init(

@@ -1,9 +1,9 @@
 import Primitives
 import NIOCore
 
-/// The sink's memory: every hit in arrival order, how often each fault has been used, and who is waiting
-/// for a number of hits. One lock guards it all, taken once per request, so sequence numbers, fault
-/// budgets and the hit list always agree.
+/// The sink's memory: every hit in arrival order (unless it keeps none: then only their count), how often each fault
+/// has been used, and who is waiting for a number of hits. One lock guards it all, taken once per request, so
+/// sequence numbers, fault budgets and the hit list always agree.
 final class SinkRecorder: Sendable {
     private struct Waiter {
         var count: Int
@@ -12,6 +12,7 @@ final class SinkRecorder: Sendable {
 
     private struct State {
         var hits: [SinkHit] = []
+        var count = 0
         var faultUses: [Int]
         var waiters: [Int: Waiter] = [:]
         var nextWaiter = 0
@@ -23,10 +24,14 @@ final class SinkRecorder: Sendable {
     private let patterns: [SinkPathPattern]
     private let faultSpecs: [String]
     private let now: @Sendable () -> Int64
+    private let keepsHits: Bool
+    private let onHit: (@Sendable (SinkHit) -> Void)?
     private let state: Locked<State>
 
-    init(faults: [SinkFault], now: @escaping @Sendable () -> Int64) {
+    init(faults: [SinkFault], keepsHits: Bool = true, onHit: (@Sendable (SinkHit) -> Void)? = nil, now: @escaping @Sendable () -> Int64) {
         self.faults = faults
+        self.keepsHits = keepsHits
+        self.onHit = onHit
         patterns = faults.map { SinkPathPattern($0.pattern) }
         faultSpecs = faults.map(\.spec)
         self.now = now
@@ -70,7 +75,7 @@ final class SinkRecorder: Sendable {
                 }
             }
             let hit = SinkHit(
-                sequence: state.hits.count + 1,
+                sequence: state.count + 1,
                 connection: request.connection,
                 method: request.method,
                 target: request.target,
@@ -84,15 +89,17 @@ final class SinkRecorder: Sendable {
                 range: request.range,
                 device: request.device
             )
-            state.hits.append(hit)
+            state.count += 1
+            if keepsHits { state.hits.append(hit) }
             if !state.waiters.isEmpty {
-                for (id, waiter) in state.waiters where waiter.count <= state.hits.count {
+                for (id, waiter) in state.waiters where waiter.count <= state.count {
                     state.waiters[id] = nil
                     resumed.append((waiter.continuation, true))
                 }
             }
             return (hit, decision.0, decision.1, shaping, state.log)
         }
+        onHit?(hit)
         for (continuation, value) in resumed { continuation.resume(returning: value) }
         log?.append(hit)
         return (hit, answer, delay, shaping)
@@ -100,10 +107,10 @@ final class SinkRecorder: Sendable {
 
     /// How many hits so far, without copying them.
     var count: Int {
-        state.withLock { $0.hits.count }
+        state.withLock { $0.count }
     }
 
-    /// A copy of every hit so far, in sequence order.
+    /// A copy of every hit so far, in sequence order (none when it keeps none).
     func hits() -> [SinkHit] {
         state.withLock { $0.hits }
     }
@@ -118,7 +125,7 @@ final class SinkRecorder: Sendable {
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
                 let immediate: Bool? = state.withLock { state in
-                    if state.hits.count >= count { return true }
+                    if state.count >= count { return true }
                     if state.isFinished || Task.isCancelled { return false }
                     state.waiters[id] = Waiter(count: count, continuation: continuation)
                     return nil
@@ -144,7 +151,7 @@ final class SinkRecorder: Sendable {
             state.waiters = [:]
             let log = state.log
             state.log = nil
-            return (waiters, log, state.hits.count)
+            return (waiters, log, state.count)
         }
         for waiter in waiters.values { waiter.continuation.resume(returning: waiter.count <= count) }
         log?.finish()

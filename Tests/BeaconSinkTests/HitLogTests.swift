@@ -1,4 +1,5 @@
 import BeaconSink
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -66,4 +67,35 @@ import Foundation
             try await sink.start()
         }
     }
+
+    /// A sink told to keep no hit (a fleet's) still counts them, hands each to `onHit` before its answer is sent, and
+    /// streams them to the log; `hits()` is empty.
+    @Test func aSinkKeepingNoHit_handsEachToItsObserverBeforeAnswering_andStillLogsAndCountsThem() async throws {
+        let path = temporaryLogPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let seen = SeenHits()
+        var configuration = SinkConfiguration(logPath: path)
+        configuration.keepsHits = false
+        configuration.onHit = { seen.add($0) }
+        let sink = BeaconSink(configuration: configuration, now: { fixedNow })
+        let port = try await sink.start()
+        let client = try RawConnection(port: port)
+        for index in 0..<50 {
+            try client.send(RawConnection.request("/hit?i=\(index)"))
+            _ = try client.readResponse()
+            #expect(seen.targets.count == index + 1, "seen before its answer")
+        }
+        #expect(sink.hitCount == 50 && sink.hits().isEmpty)
+        await sink.stop()
+        #expect(seen.targets == (0..<50).map { "/hit?i=\($0)" })
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        #expect(try lines.map { try JSONDecoder().decode(SinkHit.self, from: Data($0.utf8)).sequence } == Array(1...50))
+    }
+}
+
+/// The hits an observer was handed, in order.
+private final class SeenHits: Sendable {
+    private let list = Mutex<[String]>([])
+    func add(_ hit: SinkHit) { list.withLock { $0.append(hit.target) } }
+    var targets: [String] { list.withLock { $0 } }
 }
