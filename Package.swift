@@ -83,6 +83,17 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
+        /// Live metrics: metric families written in Prometheus's text format, and the `/metrics` endpoint that serves
+        /// them (NIO), for a fleet's `--metrics`.
+        .target(
+            name: "Metrics",
+            dependencies: [
+                "Primitives",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         /// SQLite 3: the studio's run history.
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         /// `vplay studio`: the web server (NIO), its page (HTML, CSS and JavaScript in the binary), the runs it starts
@@ -100,7 +111,7 @@ let package = Package(
         .target(
             name: "AdSession",
             dependencies: [
-                "Primitives", "XMLReading", "Networking", "Findings", "VAST", "PlayerEngine", "TrackingBeacons", "BeaconSink", "CCompression",
+                "Primitives", "XMLReading", "Networking", "Findings", "VAST", "PlayerEngine", "TrackingBeacons", "BeaconSink", "CCompression", "Metrics",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
@@ -110,7 +121,7 @@ let package = Package(
         .executableTarget(
             name: "vplay",
             dependencies: [
-                "Primitives", "Networking", "Findings", "AdSession", "BeaconSink", "PlayerEngine", "TrackingBeacons", "VAST", "Studio",
+                "Primitives", "Networking", "Findings", "AdSession", "BeaconSink", "PlayerEngine", "TrackingBeacons", "VAST", "Studio", "Metrics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ]
@@ -132,6 +143,7 @@ let package = Package(
         ),
         .testTarget(name: "PrimitivesTests", dependencies: ["Primitives", "TestSupport"]),
         .testTarget(name: "FindingsTests", dependencies: ["Findings"]),
+        .testTarget(name: "MetricsTests", dependencies: ["Metrics"]),
         .testTarget(name: "StudioTests", dependencies: ["Studio"]),
         .testTarget(name: "NetworkingTests", dependencies: ["Networking", "Primitives", "TestSupport"]),
         .testTarget(name: "VASTTests", dependencies: ["VAST", "XMLReading", "Primitives", "TestSupport"]),

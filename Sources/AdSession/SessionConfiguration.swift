@@ -55,6 +55,9 @@ public struct SessionConfiguration: Sendable {
     public var sink: SinkRouting.Scope?
     /// Faults the sink plays for matching paths (`500@/midpoint`, `delay=2s@/start`, `reset@*`, `500x1@/complete`).
     public var sinkFaults: [SinkFault] = []
+    /// A fleet's `--sink-log FILE`: every hit at the embedded sink streamed to a JSON Lines file as it arrives (the
+    /// fleet's sink keeps none in memory). nil: none written.
+    public var sinkLog: String?
     /// `--collector URL`: send every tracking URL to this running collector (a `vplay sink` Service, the user's
     /// own) instead of its host, path and query kept, as `--sink-all` does to the embedded sink. Its host is given
     /// by the operator, so the address policy does not apply to it. No reconciliation: vplay cannot see its hits.

@@ -9,7 +9,7 @@ struct FleetCountsTests {
     /// Something counted: a beacon sent, one of its attempts' records, an event, a session's end.
     enum Input {
         case sent(row: Int?)
-        case record(BeaconRecord, row: Int?, target: String?)
+        case record(BeaconRecord, row: Int?)
         case event(PlaybackEvent.Name)
         case finished(FleetScenario, network: String?, report: PlaybackReport?)
     }
@@ -17,7 +17,7 @@ struct FleetCountsTests {
     static func count(_ input: Input, in counts: inout FleetTally.Counts) {
         switch input {
         case let .sent(row): counts.countSent(row: row)
-        case let .record(record, row, target): counts.count(record, row: row, target: target)
+        case let .record(record, row): counts.count(record, row: row)
         case let .event(name): counts.events[name, default: 0] += 1
         case let .finished(scenario, network, report): counts.count(scenario, network: network, report: report)
         }
@@ -41,7 +41,7 @@ struct FleetCountsTests {
         default: record.status = 200
         }
         let row = n % 4 == 3 ? nil : n % 4
-        return .record(record, row: row, target: n % 3 == 0 ? nil : "/t/\(n % 4)")
+        return .record(record, row: row)
     }
 
     /// Session `n`'s end: on one of two networks (or none), stalled or not, reaching some milestones; every seventh
@@ -75,7 +75,7 @@ struct FleetCountsTests {
             #expect(perHold.dropFirst().reduce(perHold[0]) { $0.merged(with: $1) } == shared)
         }
         #expect(shared.beaconsSent == 120 && shared.sessionsDone == 30 && shared.latency.totalCount > 0, "the inputs count something")
-        #expect(shared.networks.count == 2 && !shared.failures.isEmpty && !shared.requestsByTarget.isEmpty)
+        #expect(shared.networks.count == 2 && !shared.failures.isEmpty)
     }
 
     /// Two holds' counts, added field by field.
@@ -83,7 +83,6 @@ struct FleetCountsTests {
         var a = FleetTally.Counts(rows: 2), b = FleetTally.Counts(rows: 2)
         (a.sent, a.delivered, b.sent, b.delivered) = ([3, 1], [2, 1], [4, 0], [4, 0])
         (a.failures, b.failures) = (["timeout": 1], ["timeout": 2, "HTTP 500": 1])
-        (a.requestsByTarget, b.requestsByTarget) = (["/a": [0: 2], "/b": [1: 1]], ["/a": [0: 1, 1: 3]])
         (a.scenarios, b.scenarios, a.endings, b.endings) = (["complete": 2], ["skip": 1, "complete": 1], ["completed": 2], ["skipped": 1])
         (a.events, b.events) = ([.start: 2, .complete: 2], [.start: 2])
         (a.rewardsGranted, b.rewardsGranted, a.rewardsForfeited, b.rewardsForfeited) = (1, 2, 0, 1)
@@ -99,7 +98,6 @@ struct FleetCountsTests {
         let sum = a.merged(with: b)
         #expect(sum.sent == [7, 1] && sum.delivered == [6, 1])
         #expect(sum.failures == ["timeout": 3, "HTTP 500": 1])
-        #expect(sum.requestsByTarget == ["/a": [0: 3, 1: 3], "/b": [1: 1]])
         #expect(sum.scenarios == ["complete": 3, "skip": 1] && sum.endings == ["completed": 2, "skipped": 1])
         #expect(sum.events == [.start: 4, .complete: 2])
         #expect((sum.rewardsGranted, sum.rewardsForfeited, sum.sessionsDone, sum.beaconsAnswered, sum.beaconsSent) == (3, 1, 4, 11, 11))

@@ -117,7 +117,8 @@ struct FleetTallyTests {
     /// waiting and outstanding add them up.
     @Test func eachHoldCountsItsOwn_andTheSnapshotMergesThem() async {
         let keys = (0..<3).map { FleetTally.key(event: "impression", source: "inline", template: "http://t/\($0)") }
-        let tally = FleetTally(keys: keys, limit: 64, holds: 3) { url in url.hasSuffix("/2") ? nil : String(url.dropFirst("http://t".count)) }
+        let reconciler = FleetReconciler()
+        let tally = FleetTally(keys: keys, limit: 64, holds: 3, reconciler: reconciler) { url in url.hasSuffix("/2") ? nil : String(url.dropFirst("http://t".count)) }
         for hold in 0..<3 {
             let room = await tally.admitSession(hold: hold)
             for n in 0...hold {
@@ -130,12 +131,13 @@ struct FleetTallyTests {
         }
         let counts = tally.snapshot
         #expect(counts.sent == [3, 2, 1] && counts.delivered == [3, 2, 0])
-        #expect(counts.requestsByTarget == ["/0": [0: 3], "/1": [1: 2]])
+        #expect(reconciler.unmatched == (requests: 5, hits: 0), "3 requests to /0 and 2 to /1 went to the sink, none seen yet")
         #expect(counts.latency.totalCount == 5)
         #expect(counts.events == [.start: 3] && counts.scenarios == ["complete": 2, "skip": 1] && counts.networks["3g"]?.sessions == 3)
         #expect(tally.progress == (sessionsDone: 3, beaconsSent: 6, beaconsAnswered: 5))
         #expect(tally.outstanding == 1, "hold 2's third beacon, unanswered")
-        #expect(tally.received(hits: ["/0", "/1", "/1", "/9"]) == (perKey: [1, 2, 0], unexpected: 1))
+        for target in ["/0", "/1", "/1", "/9"] { reconciler.hit(FleetReconcilerTests.hit(target)) }
+        #expect(reconciler.received(rows: 3) == (perKey: [1, 2, 0], unexpected: 1))
     }
 
     /// A signal stops every hold's waits: a beacon waiting in one hold and a session waiting in another both go.

@@ -86,6 +86,9 @@ import TestSupport
         try set("--vast", "media/demo.xml")
         try set("--sessions", "24")
         try set("--collector", collector)
+        // The Job's metrics port, here a free one on loopback (tests run side by side), and no scraper to wait for.
+        try set("--metrics", "127.0.0.1:0")
+        try set("--metrics-linger", "0")
         for flag in ["--fail-on-beacon-errors", "--json", "--quiet", "--deny-private-networks"] {
             #expect(local.contains(flag), "the Job passes \(flag)")
         }
@@ -135,6 +138,8 @@ import TestSupport
         // the end even when this test's task waits a minute for a thread (8,000 once ended first, exit 0).
         set("--sessions", "80000")
         set("--collector", collector.baseURL)
+        set("--metrics", "127.0.0.1:0")
+        set("--metrics-linger", "0")
         let running = try RunningVPlay(arguments, in: folder, killAfter: .seconds(540))
         while collector.requests().count < 40 {
             #expect(!running.child.hasExited, "the shard ended before it was stopped: \(running.errors)")

@@ -93,4 +93,28 @@ import TestSupport
         let events = try #require(last["events"] as? [String: Int])
         #expect(events == ["impression": 300, "start": 300, "firstQuartile": 300, "midpoint": 300, "thirdQuartile": 300, "complete": 300])
     }
+
+    /// Issue 43, item 1: the fleet's sink keeps no hit; `--sink-log` streams each as it arrives, and the fleet still
+    /// reconciles every beacon (matched as they arrive). The log is an output: it may not be the report.
+    @Test func fleetSinkLog_streamsEveryHit_andTheFleetStillReconcilesThemAll() async throws {
+        let folder = try TemporaryFolder()
+        let log = folder.url.appendingPathComponent("hits.jsonl").path, report = folder.url.appendingPathComponent("fleet.json").path
+        let run = try await vplay(["fleet", "--vast", "media/demo.xml", "--sessions", "200", "--seed", "4", "--sink-all", "--sink-log", log,
+                                   "--report", report] + Self.patient)
+        #expect(run.status == 0, "\(run.stderr)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
+        let population = try #require(document["population"] as? [String: Any])
+        let rows = try #require(population["beacons"] as? [[String: Any]])
+        let sent = rows.reduce(0) { $0 + ($1["sent"] as? Int ?? 0) }
+        #expect(sent > 2000 && rows.allSatisfy { $0["received"] as? Int == $0["sent"] as? Int } && population["unexpected"] as? Int == 0)
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == sent, "one line a hit")
+        let first = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        #expect(first["sequence"] as? Int == 1 && (first["target"] as? String)?.hasPrefix("/") == true)
+
+        let clash = try await vplay(["fleet", "--vast", "media/demo.xml", "--sessions", "1", "--sink-all", "--sink-log", report, "--report", report])
+        #expect(clash.status == 2 && clash.stderr.contains("--sink-log"), "\(clash.stderr)")
+        let noSink = try await vplay(["fleet", "--vast", "media/demo.xml", "--sessions", "1", "--sink-log", log])
+        #expect(noSink.status == 2 && noSink.stderr.contains("--sink-log logs the embedded sink's hits"), "\(noSink.stderr)")
+    }
 }

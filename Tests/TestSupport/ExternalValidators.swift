@@ -68,7 +68,7 @@ public enum ExternalValidators {
         return (process.terminationStatus, try String(contentsOf: output, encoding: .utf8), try String(contentsOf: errors, encoding: .utf8))
     }
 
-    static func which(_ tool: String) -> String? {
+    public static func which(_ tool: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
         return path.split(separator: ":").map { "\($0)/\(tool)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }

@@ -20,6 +20,8 @@ public struct FleetConfiguration: Sendable {
     /// Viewers on simulated networks (`--network-mix`): each session's profile is drawn from it, with the thresholds
     /// of `session.network` (or the defaults). nil: every session's media arrives as fast as it is read.
     public var networkMix: NetworkMix?
+    /// `--metrics`: where the fleet shows its live figures (each fleet played attaches its tally); nil for none.
+    public var metrics: FleetMetricsBoard?
     /// In a VMAP fleet, the break each session plays: its `breakStart` URLs fire before the break's ads, its
     /// `breakEnd` URLs after them (`VMAPFleetRunner`); nil for a fleet of one tag.
     var breakTracking: BreakTracking?

@@ -8,7 +8,7 @@ extension FleetRunner {
     /// The fleet's report: expected (from the oracle, independent of the engine) against sent, delivered and
     /// received for each tracking URL, the population, checks and performance.
     func report(_ prepared: FleetAd, timeline: MediaTimeline, rules: PlaybackRules, plan: TrackingPlan,
-                        targets: [TrackingPlan.Target], tally: FleetTally, hits: [String]?, seconds: Double,
+                        targets: [TrackingPlan.Target], tally: FleetTally, seconds: Double,
                         warnings: [String]) async -> FleetReport {
         let configuration = self.configuration
         let facts = FleetOracle.Facts(duration: timeline.info.exactDuration, progressOffsets: rules.progressOffsets,
@@ -73,13 +73,13 @@ extension FleetRunner {
             }
         }
         let offsets = targets.map { target in target.event == "progress" ? plan.progress.first { $0.targets.contains { $0.url == target.url } }?.at.seconds : nil }
-        return await finish(prepared, targets: targets.map { ($0, nil) }, offsets: offsets, expected: expected, rewards: rewards, tally: tally, hits: hits,
+        return await finish(prepared, targets: targets.map { ($0, nil) }, offsets: offsets, expected: expected, rewards: rewards, tally: tally, 
                             seconds: seconds, duration: timeline.info.exactDuration, warnings: warnings)
     }
 
     /// The report of a fleet whose ad cannot play: every session fires what comes before playback once (failed
     /// chains' and the ad's own Error URLs, verificationNotExecuted), and nothing plays.
-    func failureReport(_ prepared: FleetAd, targets: [TrackingPlan.Target], tally: FleetTally, hits: [String]?, seconds: Double,
+    func failureReport(_ prepared: FleetAd, targets: [TrackingPlan.Target], tally: FleetTally, seconds: Double,
                        warnings: [String]) async -> FleetReport {
         let keys = targets.map { FleetTally.key(event: $0.event, source: $0.source.description, template: $0.url) }
         var expected = Array(repeating: 0, count: targets.count)
@@ -92,13 +92,13 @@ extension FleetRunner {
             }
         }
         return await finish(prepared, targets: targets.map { ($0, nil) }, offsets: targets.map { _ in nil }, expected: expected, rewards: 0,
-                            tally: tally, hits: hits, seconds: seconds, duration: .zero, warnings: warnings)
+                            tally: tally, seconds: seconds, duration: .zero, warnings: warnings)
     }
 
     /// An ad pod's report: each ad's expected counts from the oracle (`FleetOracle.events(of:pod:)`): the scenario
     /// acts on one ad, the others play to their end, a close ends the pod; an ad that cannot play fires its error when
     /// its turn comes, if the pod gets there; what fires before the pod, once per session.
-    func podReport(_ prepared: FleetAd, targets: [(target: TrackingPlan.Target, ad: Int?)], tally: FleetTally, hits: [String]?,
+    func podReport(_ prepared: FleetAd, targets: [(target: TrackingPlan.Target, ad: Int?)], tally: FleetTally, 
                    seconds: Double, warnings: [String]) async -> FleetReport {
         let configuration = self.configuration
         let keys = targets.map { FleetTally.key(event: $0.target.event, source: $0.target.source.description, template: $0.target.url, ad: $0.ad) }
@@ -162,19 +162,19 @@ extension FleetRunner {
             return plan.progress.first { $0.targets.contains { $0.url == item.target.url } }?.at.seconds
         }
         let duration = playing.reduce(Duration.zero) { $0 + ($1.media?.timeline.info.exactDuration ?? .zero) }
-        return await finish(prepared, targets: targets, offsets: offsets, expected: expected, rewards: rewards, tally: tally, hits: hits, seconds: seconds,
+        return await finish(prepared, targets: targets, offsets: offsets, expected: expected, rewards: rewards, tally: tally, seconds: seconds,
                             duration: duration, warnings: warnings)
     }
 
     /// The report's counts and measures, once the expected counts are known.
     /// `rewards`: the sessions the oracle says grant the reward (each sends the reward callback, when configured).
     private func finish(_ prepared: FleetAd, targets: [(target: TrackingPlan.Target, ad: Int?)], offsets: [Double?], expected: [Int], rewards: Int,
-                        tally: FleetTally, hits: [String]?, seconds: Double, duration: Duration, warnings: [String]) async -> FleetReport {
+                        tally: FleetTally, seconds: Double, duration: Duration, warnings: [String]) async -> FleetReport {
         let configuration = self.configuration
         let sessions = configuration.shard.indices(of: configuration.sessions).underestimatedCount
         let counts = tally.snapshot
         let sent = counts.sent, delivered = counts.delivered
-        let received = hits.map { tally.received(hits: $0) }
+        let received = tally.reconciler?.received(rows: sent.count)
         var beacons: [FleetReport.Beacon] = []
         for (index, item) in targets.enumerated() {
             let target = item.target

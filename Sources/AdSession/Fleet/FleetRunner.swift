@@ -185,8 +185,10 @@ public struct FleetRunner: Sendable {
         let session = configuration.session
         let elapsed = environment.networkClock.stopwatch()
 
-        // The embedded sink, and the transport to it (or to the tag's own URLs).
-        let connection = await SinkHookup.connect(session, environment: environment)
+        // The embedded sink, and the transport to it (or to the tag's own URLs). The sink keeps no hit: each is matched
+        // to its request as it arrives, and only what is unmatched is kept (`FleetReconciler`).
+        let reconciler = FleetReconciler(checkDevice: Self.deviceCheck(session))
+        let connection = await SinkHookup.connect(session, environment: environment, reconciling: reconciler)
         let (sink, routing) = (connection.sink, connection.routing)
         var transport = connection.transport
         var warnings = prepared.warnings
@@ -195,7 +197,7 @@ public struct FleetRunner: Sendable {
             transport = RateLimitedTransport(base: base, perSecond: rate, clock: environment.networkClock)
         }
 
-        let (targets, tally, dispatchers) = dispatching(prepared, transport: transport, routing: routing)
+        let (targets, tally, dispatchers) = dispatching(prepared, transport: transport, routing: routing, reconciler: sink == nil ? nil : reconciler)
         let executors = environment.sessionExecutors
         let wallStart = session.now ?? environment.wallClock()
         let facts = Self.scenarioFacts(of: prepared)
@@ -220,6 +222,7 @@ public struct FleetRunner: Sendable {
                         let room = await tally.admitSession(hold: hold)
                         defer { tally.endSession(room) }
                         guard !Task.isCancelled, let index = taken.withLock({ $0.next() }) else { break }
+                        tally.started(hold: hold)
                         let scenario = FleetScenario.draw(index: index, seed: session.seed, mix: configuration.mix, pod: facts)
                         let network = configuration.networkMix?.draw(index: index, seed: session.seed)
                         await Self.playOne(scenario, network: network, prepared: prepared, configuration: configuration, environment: environment,
@@ -243,43 +246,45 @@ public struct FleetRunner: Sendable {
         progress.report(tally, final: true)
         let seconds = elapsed().seconds
 
-        let received = sink?.hits()
-        let hits = received?.map(\.target)
         await sink?.stop()
         var report: FleetReport?
         if !prepared.pod.isEmpty {
-            report = await podReport(prepared, targets: targets, tally: tally, hits: hits, seconds: seconds, warnings: warnings)
+            report = await podReport(prepared, targets: targets, tally: tally, seconds: seconds, warnings: warnings)
         } else if let timeline = prepared.timeline, let rules = prepared.plan.playback?.rules, let plan = prepared.plan.playback?.plan {
-            report = await self.report(prepared, timeline: timeline, rules: rules, plan: plan, targets: targets.map(\.target), tally: tally, hits: hits,
+            report = await self.report(prepared, timeline: timeline, rules: rules, plan: plan, targets: targets.map(\.target), tally: tally, 
                                        seconds: seconds, warnings: warnings)
         } else if prepared.plan.failure != nil {
             // The ad cannot play: every session fired what comes before playback (the ad's error to its Error URLs).
-            report = await failureReport(prepared, targets: targets.map(\.target), tally: tally, hits: hits, seconds: seconds, warnings: warnings)
+            report = await failureReport(prepared, targets: targets.map(\.target), tally: tally, seconds: seconds, warnings: warnings)
         }
-        report?.checks.deviceFields = Self.deviceFields(received, session: session)
+        report?.checks.deviceFields = sink == nil ? nil : reconciler.deviceFields
         return report
     }
 
-    /// Server-side mode with a sink: whether every hit carried the device's X-Device-* fields (VAST 4.3 §1.1.3);
-    /// nil otherwise.
-    static func deviceFields(_ received: [SinkHit]?, session: SessionConfiguration) -> Bool? {
-        guard let insertion = session.serverSide, let received else { return nil }
+    /// Server-side mode: whether a hit at the sink carried the device's X-Device-* fields (VAST 4.3 §1.1.3); nil
+    /// otherwise.
+    static func deviceCheck(_ session: SessionConfiguration) -> (@Sendable (SinkHit) -> Bool)? {
+        guard let insertion = session.serverSide else { return nil }
         let expected = insertion.expectedAtSink(deviceUserAgent: session.userAgent)
-        return received.allSatisfy { $0.device == expected }
+        return { $0.device == expected }
     }
 
-    /// The fleet's tracking URLs (with the reward callback, counted like one, after them), its tally, and one
-    /// dispatcher per session executor (event loop), each with its share of the requests in flight: the sessions of a
-    /// loop and the answers on it never wait on another thread's lock. The tally holds each one's sessions back on
-    /// its own share of 4 x the requests in flight.
-    private func dispatching(_ prepared: FleetAd, transport: (any BeaconTransport)?, routing: SinkRouting?)
+    /// The fleet's tracking URLs (with the reward callback, counted like one, after them), its tally (shown on the live
+    /// metrics, when asked for), and one dispatcher per session executor (event loop), each with its share of the
+    /// requests in flight: the sessions of a loop and the answers on it never wait on another thread's lock. The tally
+    /// holds each one's sessions back on its own share of 4 x the requests in flight.
+    private func dispatching(_ prepared: FleetAd, transport: (any BeaconTransport)?, routing: SinkRouting?, reconciler: FleetReconciler?)
         -> (targets: [(target: TrackingPlan.Target, ad: Int?)], tally: FleetTally, dispatchers: [BeaconDispatcher]) {
         let session = configuration.session, environment = self.environment
         let targets = Self.targets(of: prepared, withErrors: configuration.networkMix != nil)
         let keys = targets.map { FleetTally.key(event: $0.target.event, source: $0.target.source.description, template: $0.target.url, ad: $0.ad) }
             + (Self.rewardCallbackRow(of: prepared, session: session).map { [FleetTally.key(event: $0.event, source: $0.source, template: $0.template, ad: $0.ad)] } ?? [])
         let shares = Self.shares(of: session.beaconPolicy.maxConcurrent, among: max(1, environment.sessionExecutors.count))
-        let tally = FleetTally(keys: keys, limit: 4 * session.beaconPolicy.maxConcurrent, holds: shares.count) { url in routing?.routedTarget(of: url) }
+        let tally = FleetTally(keys: keys, limit: 4 * session.beaconPolicy.maxConcurrent, holds: shares.count, reconciler: reconciler) { url in
+            routing?.routedTarget(of: url)
+        }
+        configuration.metrics?.attach(FleetMetricsBoard.Fleet(tally: tally, rows: Self.rowLabels(of: prepared, targets: targets, session: session),
+                                                              sessions: configuration.shard.indices(of: configuration.sessions).underestimatedCount))
         let dispatchers = shares.enumerated().map { hold, share in
             var policy = session.beaconPolicy
             policy.maxConcurrent = share
@@ -287,6 +292,13 @@ public struct FleetRunner: Sendable {
                                     recordingNow: { tally.record($0, countedAt: $1, hold: hold) })
         }
         return (targets, tally, dispatchers)
+    }
+
+    /// Each row of the tally's labels on live metrics: its tracking URL's event and source (the reward callback's last).
+    static func rowLabels(of prepared: FleetAd, targets: [(target: TrackingPlan.Target, ad: Int?)], session: SessionConfiguration)
+        -> [(event: String, source: String)] {
+        targets.map { ($0.target.event, $0.target.source.description) }
+            + (rewardCallbackRow(of: prepared, session: session).map { [($0.event, $0.source)] } ?? [])
     }
 
     /// `total` requests in flight split among `count` dispatchers as evenly as they go, each at least one: exactly

@@ -10,8 +10,6 @@ extension FleetTally {
         var sent: [Int]
         var delivered: [Int]
         var failures: [String: Int] = [:]
-        /// Requests put on the wire, by request target (path and query as the sink will see it), per tracking URL.
-        var requestsByTarget: [String: [Int: Int]] = [:]
         var latency = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: .three)
         var scenarios: [String: Int] = [:]
         var endings: [String: Int] = [:]
@@ -19,6 +17,8 @@ extension FleetTally {
         var rewardsGranted = 0
         var rewardsForfeited = 0
         var sessionsDone = 0
+        /// Sessions that took an index and began (live metrics: started less done are playing).
+        var sessionsStarted = 0
         var beaconsAnswered = 0
         var beaconsSent = 0
         /// Per simulated network (`--network-mix`): how its viewers did.
@@ -44,12 +44,9 @@ extension FleetTally.Counts {
         if let index { sent[index] += 1 }
     }
 
-    /// One attempt's record, at `row` (nil: a URL not listed); `target`: its request target at the sink, when it
-    /// went on the wire there.
-    mutating func count(_ record: BeaconRecord, row index: Int?, target: String?) {
-        if let index, let target {
-            requestsByTarget[target, default: [:]][index, default: 0] += 1
-        }
+    /// One attempt's record, at `row` (nil: a URL not listed). (Its request at the sink is matched by the fleet's
+    /// `FleetReconciler`, not kept here.)
+    mutating func count(_ record: BeaconRecord, row index: Int?) {
         guard record.isFinalAttempt else { return }
         beaconsAnswered += 1
         if record.dryRun {
@@ -99,7 +96,6 @@ extension FleetTally.Counts {
         for row in sent.indices { sent[row] += other.sent[row] }
         for row in delivered.indices { delivered[row] += other.delivered[row] }
         failures.merge(other.failures, uniquingKeysWith: +)
-        requestsByTarget.merge(other.requestsByTarget) { $0.merging($1, uniquingKeysWith: +) }
         latency.add(other.latency)
         scenarios.merge(other.scenarios, uniquingKeysWith: +)
         endings.merge(other.endings, uniquingKeysWith: +)
@@ -107,6 +103,7 @@ extension FleetTally.Counts {
         rewardsGranted += other.rewardsGranted
         rewardsForfeited += other.rewardsForfeited
         sessionsDone += other.sessionsDone
+        sessionsStarted += other.sessionsStarted
         beaconsAnswered += other.beaconsAnswered
         beaconsSent += other.beaconsSent
         networks.merge(other.networks) { mine, theirs in

@@ -37,6 +37,8 @@ final class FleetTally: Sendable {
     /// One per hold, each behind its own lock.
     private let shards: [Locked<Shard>]
     private let targetOf: @Sendable (String) -> String?
+    /// Where requests to the sink meet its hits (nil without an embedded sink).
+    let reconciler: FleetReconciler?
 
     /// - Parameters:
     ///   - keys: the tracking URLs, in report order (`key(event:source:template:ad:)`).
@@ -45,17 +47,20 @@ final class FleetTally: Sendable {
     ///   - holds: the dispatchers, each counted and held back on its own (`hold:` in what they and their sessions
     ///     report).
     ///   - targetOf: the request target a URL's request shows at the sink, or nil when it does not go to the sink.
-    init(keys: [Key], limit: Int, holds: Int = 1, targetOf: @escaping @Sendable (String) -> String?) {
+    ///   - reconciler: where each request to the sink is matched with its hit as they arrive.
+    init(keys: [Key], limit: Int, holds: Int = 1, reconciler: FleetReconciler? = nil, targetOf: @escaping @Sendable (String) -> String?) {
         var index: [Key: Int] = [:]
         for (position, key) in keys.enumerated() where index[key] == nil { index[key] = position }
         self.keys = index
         let share = Admission.share(of: limit, among: holds)
         shards = (0..<max(1, holds)).map { _ in Locked(Shard(counts: Counts(rows: keys.count), admission: Admission(limit: share))) }
         self.targetOf = targetOf
+        self.reconciler = reconciler
     }
 
-    /// The holds' counts so far, merged, for the report once the sessions are done. (Taken while they run, it would
-    /// make the next beacon's count copy every dictionary: progress reads `progress`.)
+    /// The holds' counts so far, merged: for the report once the sessions are done, and at each scrape of live
+    /// metrics (the next count after it copies the latency histogram, ~190 KB, and a few small dictionaries, once;
+    /// progress, five times a second, reads `progress` instead).
     var snapshot: Counts {
         var counts = shards[0].withLock { $0.counts }
         for shard in shards.dropFirst() { counts.merge(shard.withLock { $0.counts }) }
@@ -190,12 +195,17 @@ final class FleetTally: Sendable {
     /// from `admit`.
     func record(_ record: BeaconRecord, countedAt: Int? = nil, hold: Int = 0) {
         let index = countedAt ?? row(of: record.planned)
-        let target = record.wasSent && index != nil ? targetOf(record.url) : nil
+        if let reconciler, record.wasSent, let index, let target = targetOf(record.url) { reconciler.sent(target: target, row: index) }
         let actions = shards[hold].withLock { shard -> [Admission.Action] in
-            shard.counts.count(record, row: index, target: target)
+            shard.counts.count(record, row: index)
             return record.isFinalAttempt ? shard.admission.answered() : []
         }
         Self.resume(actions)
+    }
+
+    /// A session of hold `hold` began.
+    func started(hold: Int = 0) {
+        shards[hold].withLock { $0.counts.sessionsStarted += 1 }
     }
 
     /// An event a session of hold `hold` reported, counted in that hold.
@@ -214,24 +224,5 @@ final class FleetTally: Sendable {
         shards[hold].withLock { shard in
             for timing in report.timings { shard.counts.stitched[FleetStitched.name(timing), default: FleetStitched()].add(timing) }
         }
-    }
-
-    /// Matches the sink's hits to the requests sent (over every hold: `snapshot`): per tracking URL how many arrived,
-    /// and how many hits nothing accounts for.
-    func received(hits: [String]) -> (perKey: [Int], unexpected: Int) {
-        let counts = snapshot
-        var left = counts.requestsByTarget
-        var perKey = Array(repeating: 0, count: counts.sent.count)
-        var unexpected = 0
-        for target in hits {
-            guard var counts = left[target], let (index, count) = counts.min(by: { $0.key < $1.key }) else {
-                unexpected += 1
-                continue
-            }
-            perKey[index] += 1
-            counts[index] = count - 1 == 0 ? nil : count - 1
-            left[target] = counts.isEmpty ? nil : counts
-        }
-        return (perKey, unexpected)
     }
 }

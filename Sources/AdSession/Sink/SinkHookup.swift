@@ -11,9 +11,16 @@ struct SinkHookup {
     /// Starts a sink with `faults` (through the environment's `startSink`) and routes the beacons in `scope` from
     /// `base` to it. With `rewardKeysSeed` (a reward callback is configured) it serves the reward verifier keys of
     /// that seed at `RewardSigner.keysPath`.
+    /// With `reconciling`, the sink keeps no hit but hands each to it as it arrives, and streams them to `log` when
+    /// given.
     static func start(scope: SinkRouting.Scope, faults: [SinkFault], base: any BeaconTransport, rewardKeysSeed: UInt64? = nil,
+                      reconciling reconciler: FleetReconciler? = nil, log: String? = nil,
                       startSink: @Sendable (SinkConfiguration) async throws -> (sink: BeaconSink, port: Int)) async throws -> SinkHookup {
-        var configuration = SinkConfiguration(faults: faults)
+        var configuration = SinkConfiguration(faults: faults, logPath: log)
+        if let reconciler {
+            configuration.keepsHits = false
+            configuration.onHit = { reconciler.hit($0) }
+        }
         if let seed = rewardKeysSeed { configuration.documents[RewardSigner.keysPath] = RewardSigner.keysDocument(seed: seed) }
         let (sink, port) = try await startSink(configuration)
         let routing = SinkRouting(scope: scope, base: "http://127.0.0.1:\(port)")
@@ -30,7 +37,9 @@ struct SinkHookup {
         var warning: String?
     }
 
-    static func connect(_ configuration: SessionConfiguration, environment: SessionEnvironment) async -> Connection {
+    /// `reconciling`: a fleet's, which matches each hit as it arrives (the sink keeps none).
+    static func connect(_ configuration: SessionConfiguration, environment: SessionEnvironment,
+                        reconciling reconciler: FleetReconciler? = nil) async -> Connection {
         let base = environment.beaconTransport
         guard let http = base else { return Connection(transport: nil) }
         if let collector = configuration.collector {
@@ -40,7 +49,8 @@ struct SinkHookup {
         guard let scope = configuration.sink else { return Connection(transport: http) }
         do {
             let hookup = try await start(scope: scope, faults: configuration.sinkFaults, base: http,
-                                         rewardKeysSeed: configuration.rewardCallback.map { _ in configuration.seed }, startSink: environment.startSink)
+                                         rewardKeysSeed: configuration.rewardCallback.map { _ in configuration.seed },
+                                         reconciling: reconciler, log: reconciler == nil ? nil : configuration.sinkLog, startSink: environment.startSink)
             return Connection(sink: hookup.sink, routing: hookup.routing, transport: hookup.transport)
         } catch {
             return Connection(transport: withoutSink(scope: scope, base: http), warning: unavailable(error))

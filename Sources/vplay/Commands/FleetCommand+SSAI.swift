@@ -14,7 +14,7 @@ extension FleetCommand {
         var server = client
         server.session.serverSide = serverSide.insertion
         let keys = rewardCallback.keysOnce(seed: client.session.seed)
-        let outputs = [("--report", report), ("--junit", junit), ("--progress", progress)] + tag.outputs + rewardCallback.outputs
+        let outputs = fleetOutputs + tag.outputs + rewardCallback.outputs
         let bar = FleetProgressBar()
         let signals = SignalWatch()
         let fleets = Task { () -> [Result<FleetReport, FleetFailure>] in

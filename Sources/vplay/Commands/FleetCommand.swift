@@ -82,6 +82,8 @@ struct FleetCommand: AsyncParsableCommand {
 
     @OptionGroup var sink: SinkOptions
 
+    @OptionGroup(title: "Live metrics") var liveMetrics: MetricsOptions
+
     @OptionGroup var quietOption: QuietOption
 
     @Flag(help: "Plan and count every beacon; send nothing.")
@@ -96,6 +98,10 @@ struct FleetCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Write the fleet's progress to FILE as it runs, one JSON line about five times a second: sessions done, beacons sent and answered, seconds, and impressions, starts, quartiles and completes so far (the studio draws its live view from it).", valueName: "file"),
             completion: .file(), transform: OptionValue.writableFile("--progress"))
     var progress: String?
+
+    @Option(help: ArgumentHelp("With --sink or --sink-all: stream every hit at the sink to FILE as it arrives, one JSON line each (appended; the fleet's sink keeps no hit in memory, it reconciles each as it arrives).", valueName: "file"),
+            completion: .file(), transform: OptionValue.writableFile("--sink-log"))
+    var sinkLog: String?
 
     @Option(help: ArgumentHelp("Write the fleet report (JSON) to FILE; `vplay merge` adds shard reports up.", valueName: "file"),
             completion: .file(), transform: OptionValue.writableFile("--report"))
@@ -131,16 +137,23 @@ struct FleetCommand: AsyncParsableCommand {
         return shard
     }
 
+    /// The files this command writes, with their options (checked against every input before anything is written).
+    var fleetOutputs: [(String, String?)] {
+        [("--report", report), ("--junit", junit), ("--progress", progress), ("--sink-log", sinkLog)]
+    }
+
     func validate() throws {
         try tag.refuseTrackingDocument("fleet")
+        if sinkLog != nil, sink.scope == nil { throw ValidationError("--sink-log logs the embedded sink's hits: add --sink or --sink-all") }
         if content.contentScript != nil { throw ValidationError("--content-script: a fleet's viewers watch the content as --watch-mix says") }
+        if serverSide.ssai == .compare, liveMetrics.metrics != nil { throw ValidationError("--metrics: --ssai compare runs two fleets; give it to a fleet of one mode") }
         if serverSide.ssai != nil, tag.vmap != nil { throw ValidationError("--ssai: a fleet plays a VAST tag server-side (--vast), not --vmap, yet") }
         if tag.vmap != nil, shard != nil { throw ValidationError("--shard: a VMAP fleet runs whole (vplay merge adds up fleet reports of one tag)") }
         try sink.validate(dryRun: dryRun)
         if tag.bandwidth == .auto {
             throw ValidationError("--bandwidth auto chooses by a simulated network's rate; fleet does not simulate networks yet (run and inspect do: --network)")
         }
-        try OptionValue.checkNoClash(outputs: [("--report", report), ("--junit", junit), ("--progress", progress)] + rewardCallback.outputs + tag.outputs, inputs: tag.inputs, inputFolders: tag.inputFolders)
+        try OptionValue.checkNoClash(outputs: fleetOutputs + rewardCallback.outputs + tag.outputs, inputs: tag.inputs, inputFolders: tag.inputFolders)
     }
 
     func fleetConfiguration() -> FleetConfiguration {
@@ -154,6 +167,7 @@ struct FleetCommand: AsyncParsableCommand {
         beacon.apply(to: &session)
         session.beaconPolicy.pipelineDepth = pipeline
         sink.apply(to: &session)
+        session.sinkLog = sinkLog
         // One decoder thread: a fleet decodes once, and --decode-each runs many decodes side by side.
         session.decoderThreads = 1
         var configuration = FleetConfiguration(session: session, sessions: sessions, mix: mix)
@@ -174,13 +188,16 @@ struct FleetCommand: AsyncParsableCommand {
         }
         // When the fleet started and how long it took, in wall time, for the JUnit report.
         let started = LiveTools.wallTime(), wall = LiveTools.monotonicClock(), startedAt = wall.now
-        let configuration = fleetConfiguration()
+        var configuration = fleetConfiguration()
+        let board = liveMetrics.metrics.map { _ in FleetMetricsBoard(version: VPlayVersion.current, shard: shard.map(\.description)) }
+        configuration.metrics = board
+        let metricsServer = try await liveMetrics.start(board)
         let keys = rewardCallback.keysOnce(seed: configuration.session.seed)
         let bar = FleetProgressBar()
         let signals = SignalWatch()
         // The media file is known once the tag is resolved: an output that would replace it stops the fleet before
         // any session plays (as `run` does).
-        let outputs = [("--report", report), ("--junit", junit), ("--progress", progress)] + tag.outputs + rewardCallback.outputs
+        let outputs = fleetOutputs + tag.outputs + rewardCallback.outputs
         let progressLog = try progress.map { path in try FleetProgressLog(path: path) }
         let mode: VMAPSessionRunner.Mode = tag.vmap != nil ? .vmap : .detect
         let playback = content.playback, watchMix = self.watchMix ?? .toTheEnd
@@ -192,6 +209,7 @@ struct FleetCommand: AsyncParsableCommand {
         let outcome = await fleet.value
         bar.clear()
         progressLog?.close()
+        if let board { await liveMetrics.finish(board, server: metricsServer, signalled: signals.received != nil) }
         let result: Result<FleetReport, FleetFailure>
         switch outcome {
         case let .vmap(report):
