@@ -251,7 +251,7 @@ public struct FleetRunner: Sendable {
         if !prepared.pod.isEmpty {
             report = await podReport(prepared, targets: targets, tally: tally, seconds: seconds, warnings: warnings)
         } else if let timeline = prepared.timeline, let rules = prepared.plan.playback?.rules, let plan = prepared.plan.playback?.plan {
-            report = await self.report(prepared, timeline: timeline, rules: rules, plan: plan, targets: targets.map(\.target), tally: tally, 
+            report = await self.report(prepared, timeline: timeline, rules: rules, plan: plan, targets: targets.map(\.target), tally: tally,
                                        seconds: seconds, warnings: warnings)
         } else if prepared.plan.failure != nil {
             // The ad cannot play: every session fired what comes before playback (the ad's error to its Error URLs).
