@@ -42,24 +42,18 @@ public enum PrometheusText {
         return String(value)
     }
 
-    static func escapeLabel(_ value: String) -> String {
-        var escaped = ""
-        for character in value {
-            switch character {
-            case "\\": escaped += "\\\\"
-            case "\"": escaped += "\\\""
-            case "\n": escaped += "\\n"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
-    }
+    /// A label value escaped: `\`, `"` and newlines.
+    static func escapeLabel(_ value: String) -> String { escape(value, quotes: true) }
 
-    static func escapeHelp(_ value: String) -> String {
+    /// Help text escaped: `\` and newlines (quotes stay).
+    static func escapeHelp(_ value: String) -> String { escape(value, quotes: false) }
+
+    private static func escape(_ value: String, quotes: Bool) -> String {
         var escaped = ""
         for character in value {
             switch character {
             case "\\": escaped += "\\\\"
+            case "\"" where quotes: escaped += "\\\""
             case "\n": escaped += "\\n"
             default: escaped.append(character)
             }

@@ -36,6 +36,7 @@ import TestSupport
         #expect(value("sent") == Double(sent), "sum(vplay_fleet_beacons_sent_total) against the report's \(sent)")
         #expect(value("received") == Double(received), "sum(vplay_fleet_beacons_received_total) against the report's \(received)")
         #expect(value("delivered") == Double(beacons.reduce(0) { $0 + ($1["delivered"] as? Int ?? 0) }))
+        #expect(value("unmatched") == 0, "every request met its hit: reconciliation holds nothing at the end")
         #expect(value("sessionsDone") == 1000 && value("impressions") == Double(impressions))
         #expect(value("leastFinished") == 0, "a scrape while the fleet ran")
         #expect((value("leastImpressions") ?? .infinity) < Double(impressions), "impressions grew between scrapes: \(queries)")

@@ -72,6 +72,7 @@ try:
                              ("delivered", "sum(vplay_fleet_beacons_delivered_total)"),
                              ("sessionsDone", "sum(vplay_fleet_sessions{state=\"done\"})"),
                              ("impressions", "sum(vplay_fleet_beacons_sent_total{event=\"impression\"})"),
+                             ("unmatched", "sum(vplay_fleet_sink_unmatched)"),
                              ("leastFinished", "min_over_time(vplay_fleet_finished[1h])"),
                              ("leastImpressions", "min(min_over_time(vplay_fleet_beacons_sent_total{event=\"impression\"}[1h]))")]:
         result = query(expression)

@@ -11,6 +11,7 @@ struct FleetMetricsFigures {
     var planned = 0, started = 0, done = 0, waiting = 0, inFlight = 0
     var sent: [Labels: Int] = [:], delivered: [Labels: Int] = [:], received: [Labels: Int] = [:]
     var hits: Int?
+    var unmatched = (requests: 0, hits: 0)
     var failures: [String: Int] = [:]
     var latency: Histogram<UInt64>?
     var events: [String: Int] = [:], endings: [String: Int] = [:]
@@ -31,18 +32,18 @@ struct FleetMetricsFigures {
             delivered[key, default: 0] += counts.delivered[row]
             if let matched { received[key, default: 0] += matched.perKey[row] }
         }
-        if let reconciler = fleet.tally.reconciler { hits = (hits ?? 0) + reconciler.hitsSeen }
+        if let reconciler = fleet.tally.reconciler {
+            hits = (hits ?? 0) + reconciler.hitsSeen
+            let waiting = reconciler.unmatched
+            unmatched = (unmatched.requests + waiting.requests, unmatched.hits + waiting.hits)
+        }
         failures.merge(counts.failures, uniquingKeysWith: +)
         if latency == nil { latency = counts.latency } else { latency?.add(counts.latency) }
         events.merge(counts.eventsByName, uniquingKeysWith: +)
         endings.merge(counts.endings, uniquingKeysWith: +)
         granted += counts.rewardsGranted
         forfeited += counts.rewardsForfeited
-        networks.merge(counts.networks) { mine, theirs in
-            var sum = mine
-            sum.add(theirs)
-            return sum
-        }
+        networks.merge(counts.networks, uniquingKeysWith: +)
     }
 
     func families(maxReasons: Int, latencyBuckets: [Double]) -> [MetricFamily] {
@@ -67,6 +68,10 @@ struct FleetMetricsFigures {
         if let hits {
             families.append(Self.beacons("vplay_fleet_beacons_received_total", "Beacons received at the embedded sink, matched to their request, by tracking event and source.", received))
             families.append(MetricFamily("vplay_fleet_sink_hits_total", .counter, help: "Requests the embedded sink received.", samples: [.init([], .number(Double(hits)))]))
+            families.append(MetricFamily("vplay_fleet_sink_unmatched", .gauge,
+                                         help: "Requests to the sink not seen there yet, and hits whose request is not recorded yet (what reconciliation holds).",
+                                         samples: [.init([.init("side", "requests")], .number(Double(unmatched.requests))),
+                                                   .init([.init("side", "hits")], .number(Double(unmatched.hits)))]))
         }
         if let latency { families.append(Self.latencyFamily(latency, buckets: latencyBuckets)) }
         if !networks.isEmpty { families += networkFamilies() }

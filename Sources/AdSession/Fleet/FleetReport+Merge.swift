@@ -90,11 +90,7 @@ extension FleetReport {
         let unexpected: Int? = (a.unexpected == nil && b.unexpected == nil) ? nil : (a.unexpected ?? 0) + (b.unexpected ?? 0)
         var networks: [String: NetworkPopulation]?
         if a.networks != nil || b.networks != nil {
-            networks = (a.networks ?? [:]).merging(b.networks ?? [:]) { x, y in
-                var sum = x
-                sum.add(y)
-                return sum
-            }
+            networks = (a.networks ?? [:]).merging(b.networks ?? [:], uniquingKeysWith: +)
         }
         var stitched: [String: FleetStitched]?
         if a.serverSide != nil || b.serverSide != nil {
@@ -121,5 +117,12 @@ extension FleetReport.NetworkPopulation {
         rebuffers += other.rebuffers
         stalledSeconds += other.stalledSeconds
         reached.merge(other.reached, uniquingKeysWith: +)
+    }
+
+    /// Two counts of the same network's viewers added (`add`): how the report, the holds and live metrics merge them.
+    static func + (lhs: Self, rhs: Self) -> Self {
+        var sum = lhs
+        sum.add(rhs)
+        return sum
     }
 }

@@ -106,11 +106,7 @@ extension FleetTally.Counts {
         sessionsStarted += other.sessionsStarted
         beaconsAnswered += other.beaconsAnswered
         beaconsSent += other.beaconsSent
-        networks.merge(other.networks) { mine, theirs in
-            var sum = mine
-            sum.add(theirs)
-            return sum
-        }
+        networks.merge(other.networks, uniquingKeysWith: +)
         stitched.merge(other.stitched) { mine, theirs in
             var sum = mine
             sum.add(theirs)

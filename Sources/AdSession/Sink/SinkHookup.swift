@@ -10,9 +10,8 @@ struct SinkHookup {
 
     /// Starts a sink with `faults` (through the environment's `startSink`) and routes the beacons in `scope` from
     /// `base` to it. With `rewardKeysSeed` (a reward callback is configured) it serves the reward verifier keys of
-    /// that seed at `RewardSigner.keysPath`.
-    /// With `reconciling`, the sink keeps no hit but hands each to it as it arrives, and streams them to `log` when
-    /// given.
+    /// that seed at `RewardSigner.keysPath`. With `reconciling`, the sink keeps no hit but hands each to it as it
+    /// arrives; with `log`, it streams every hit to that file.
     static func start(scope: SinkRouting.Scope, faults: [SinkFault], base: any BeaconTransport, rewardKeysSeed: UInt64? = nil,
                       reconciling reconciler: FleetReconciler? = nil, log: String? = nil,
                       startSink: @Sendable (SinkConfiguration) async throws -> (sink: BeaconSink, port: Int)) async throws -> SinkHookup {
@@ -50,7 +49,7 @@ struct SinkHookup {
         do {
             let hookup = try await start(scope: scope, faults: configuration.sinkFaults, base: http,
                                          rewardKeysSeed: configuration.rewardCallback.map { _ in configuration.seed },
-                                         reconciling: reconciler, log: reconciler == nil ? nil : configuration.sinkLog, startSink: environment.startSink)
+                                         reconciling: reconciler, log: configuration.sinkLog, startSink: environment.startSink)
             return Connection(sink: hookup.sink, routing: hookup.routing, transport: hookup.transport)
         } catch {
             return Connection(transport: withoutSink(scope: scope, base: http), warning: unavailable(error))
