@@ -3,7 +3,8 @@ import Testing
 import TestSupport
 
 /// `fleet --metrics` scraped by a real Prometheus (issue 43, item 3): Debian's `prometheus`, started on loopback with
-/// a scrape interval of 1 s by `Tests/Tools/prometheus-scrape.py`, scrapes a running fleet; PromQL over what it stored
+/// a scrape interval of 1 s by `Tests/Tools/prometheus-scrape.py`, scrapes a running fleet (its port the system picks:
+/// another test cannot take it first); PromQL over what it stored
 /// gives the fleet report's sent and received beacons; `promtool check metrics` passes on the exposition taken while
 /// the fleet ran. The fleet is held to 1,000 beacons a second (`--rate`), so it runs for about 12 s however fast the
 /// machine (slower only makes it longer): Prometheus scrapes it while it runs. Every wait in the script is a bounded
@@ -19,9 +20,10 @@ import TestSupport
         let script = Repo.root.appendingPathComponent("Tests/Tools/prometheus-scrape.py").path, work = folder.url.path
         let output = try await offThePool {
             try run("python3", [script, work, Repo.vplayBinary, "--vast", "media/demo.xml", "--sessions", "1000", "--seed", "3",
-                                "--rate", "1000", "--sink-all", "--report", report, "--quiet"])
+                                "--rate", "1000", "--sink-all", "--report", report])
         }
         let seen = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any], "\(output)")
+        #expect(seen["error"] == nil, "\(seen)")
         #expect(seen["fleetExit"] as? Int == 0, "\(seen)")
         #expect(seen["promtool"] as? Int == 0, "promtool check metrics: \(seen["promtoolOutput"] ?? "")")
         let queries = try #require(seen["queries"] as? [String: Any])
