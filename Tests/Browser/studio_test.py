@@ -240,7 +240,10 @@ def main():
             page.wait_for_function("document.querySelector('#fleet-status').textContent.includes('exit')", timeout=LIMIT_MS)
             status = page.inner_text("#fleet-status")
             check("the fleet of 10,000 ends (exit 0)", "exit 0" in status, status + page.inner_text("#fleet-counts"))
-            page.wait_for_selector("#fleet-reach g.barset", timeout=LIMIT_MS)
+            # The final charts are drawn from the report once it is fetched: wait for the page to say so.
+            page.wait_for_selector("#fleet-view[data-final]", timeout=LIMIT_MS)
+            final = page.get_attribute("#fleet-view", "data-final")
+            check("the final charts are drawn from the fleet's report", final == "drawn", final)
             reach = page.eval_on_selector_all("#fleet-reach g.barset", "gs => gs.map(g => [g.dataset.label, +g.dataset.value])")
             check("the reach chart counts 10,000 impressions", dict(reach).get("impr.") == 10000, reach)
             check("the status and latency charts are drawn", page.locator("#fleet-status-chart g.barset").count() == 4 and page.locator("#fleet-latency g.barset").count() == 4)

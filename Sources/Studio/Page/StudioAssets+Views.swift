@@ -46,13 +46,15 @@ function fleetView(id) {
   $("#fleet-counts").textContent = "starting…";
   $("#fleet-downloads").textContent = "";
   for (const chart of ["#fleet-reach", "#fleet-status-chart", "#fleet-latency"]) $(chart).replaceChildren();
-  let latest = null, pending = false, updates = 0;
+  // `ended`: once the run has ended, a live update still waiting for its frame must not draw over the final charts.
+  let latest = null, pending = false, updates = 0, ended = false;
+  delete $("#fleet-view").dataset.final;
   // When each update of the live view was drawn: how often it updates, measured by the page itself.
   window.studioFleetPaints = [];
   const log = [];
   const paint = () => {
     pending = false;
-    if (!latest) return;
+    if (!latest || ended) return;
     updates += 1;
     $("#fleet-progress").value = latest.sessions ? latest.sessionsDone / latest.sessions : 0;
     const rate = latest.seconds > 0 ? latest.sessionsDone / latest.seconds : 0;
@@ -73,16 +75,22 @@ function fleetView(id) {
     log(data) { log.push(JSON.parse(data)); },
     async end(end) {
       paint();
+      ended = true;
       $("#fleet-stop").disabled = true;
       $("#fleet-status").textContent = statusText(end);
       $("#fleet-status").className = "status " + (end.exitCode === 0 ? "done" : "failed");
       downloads($("#fleet-downloads"), id, end.files);
-      if (!end.files.includes("fleet-report.json")) { $("#fleet-counts").textContent = log.join("\n"); return; }
+      if (!end.files.includes("fleet-report.json")) {
+        $("#fleet-counts").textContent = log.join("\n");
+        $("#fleet-view").dataset.final = "no-report";
+        return;
+      }
       const report = await (await fetch(`/api/runs/${id}/files/fleet-report.json?inline`)).json();
       $("#fleet-progress").value = 1;
       drawReach(report.population.events, report.fleet.sessions);
       drawStatus(report.population);
       drawLatency(report.performance.beaconLatency);
+      $("#fleet-view").dataset.final = "drawn";
     },
   };
 }
