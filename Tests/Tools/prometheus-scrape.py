@@ -101,15 +101,18 @@ try:
     with open(os.path.join(work, "exposition.txt"), "w") as saved:
         saved.write(exposition)
     check = subprocess.run(["promtool", "check", "metrics"], input=exposition, capture_output=True, text=True)
-    # The final scrape is in once Prometheus has a sample of vplay_fleet_finished == 1.
-    wait_for("the final scrape in Prometheus", lambda: any(r["value"][1] == "1" for r in query("vplay_fleet_finished")))
+    # The final scrape is in once Prometheus has a sample of vplay_fleet_finished == 1. The fleet has exited by now,
+    # so its next scrape fails and Prometheus marks its series stale: an instant query then finds none of them (a
+    # query that came later than a scrape interval after the exit, on a busy machine, found nothing, for good). Each
+    # query reads the last sample of the last hour instead (range vectors skip staleness markers).
+    wait_for("the final scrape in Prometheus", lambda: any(r["value"][1] == "1" for r in query("max_over_time(vplay_fleet_finished[1h])")))
     results = {}
-    for name, expression in [("sent", "sum(vplay_fleet_beacons_sent_total)"),
-                             ("received", "sum(vplay_fleet_beacons_received_total)"),
-                             ("delivered", "sum(vplay_fleet_beacons_delivered_total)"),
-                             ("sessionsDone", "sum(vplay_fleet_sessions{state=\"done\"})"),
-                             ("impressions", "sum(vplay_fleet_beacons_sent_total{event=\"impression\"})"),
-                             ("unmatched", "sum(vplay_fleet_sink_unmatched)"),
+    for name, expression in [("sent", "sum(last_over_time(vplay_fleet_beacons_sent_total[1h]))"),
+                             ("received", "sum(last_over_time(vplay_fleet_beacons_received_total[1h]))"),
+                             ("delivered", "sum(last_over_time(vplay_fleet_beacons_delivered_total[1h]))"),
+                             ("sessionsDone", "sum(last_over_time(vplay_fleet_sessions{state=\"done\"}[1h]))"),
+                             ("impressions", "sum(last_over_time(vplay_fleet_beacons_sent_total{event=\"impression\"}[1h]))"),
+                             ("unmatched", "sum(last_over_time(vplay_fleet_sink_unmatched[1h]))"),
                              ("leastFinished", "min_over_time(vplay_fleet_finished[1h])"),
                              ("leastImpressions", "min(min_over_time(vplay_fleet_beacons_sent_total{event=\"impression\"}[1h]))")]:
         result = query(expression)
