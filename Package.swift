@@ -154,7 +154,7 @@ let package = Package(
         /// Runs a command and reports its own peak RSS, which a child spawned from the test process cannot
         /// (Tests/PeakRSS/main.swift says why): the end-to-end tests run `vplay` through it.
         .executableTarget(name: "peak-rss", path: "Tests/PeakRSS"),
-        .testTarget(name: "EndToEndTests", dependencies: ["vplay", "peak-rss", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .testTarget(name: "EndToEndTests", dependencies: ["vplay", "peak-rss", "Primitives", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         /// What a session does, in process on the session test kit (`Tests/TestSupport/Session`): command lines parsed
         /// as `vplay` parses them, played on virtual and manual clocks with exact times.
         .testTarget(name: "SessionBehaviourTests", dependencies: ["vplay", "AdSession", "BeaconSink", "PlayerEngine", "TrackingBeacons", "VAST", "Primitives", "Networking", "TestSupport"]),

@@ -1,4 +1,5 @@
 import Foundation
+import Primitives
 
 /// A `vplay` child: its stdout read line by line, its stderr kept, its exit status awaited, all on threads of
 /// their own (blocking reads), so no thread of the server's event loops or of Swift's cooperative pool waits on it.
@@ -20,7 +21,7 @@ final class ChildProcess: @unchecked Sendable {
         process.standardOutput = output
         process.standardError = error
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try process.runAlone()
         Self.readLines(output.fileHandleForReading, done: readersDone, onLine)
         Self.readLines(error.fileHandleForReading, done: readersDone, onError)
     }

@@ -23,7 +23,7 @@ import TestSupport
         let banner = Pipe()
         sink.standardError = banner
         sink.standardOutput = FileHandle.nullDevice
-        try sink.run()
+        try sink.runAlone()
         defer { kill(sink.processIdentifier, SIGKILL) }
         // A blocking read, off Swift's cooperative pool (2 threads here): the other suites keep running meanwhile.
         let reader = banner.fileHandleForReading

@@ -1,4 +1,5 @@
 import Foundation
+import Primitives
 import Testing
 import TestSupport
 @testable import vplay
@@ -34,7 +35,7 @@ func runProcess(_ executable: String, _ arguments: [String], in directory: URL =
     process.standardError = try FileHandle(forWritingTo: errURL)
     let status: Int32 = try await withCheckedThrowingContinuation { continuation in
         process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-        do { try process.run() } catch { process.terminationHandler = nil; continuation.resume(throwing: error) }
+        do { try process.runAlone() } catch { process.terminationHandler = nil; continuation.resume(throwing: error) }
     }
     return Invocation(status: status, stdout: try String(contentsOf: outURL, encoding: .utf8), stderr: try String(contentsOf: errURL, encoding: .utf8))
 }
@@ -216,7 +217,7 @@ struct TerminalConsoleTests {
         process.standardError = FileHandle.nullDevice
         let status: Int32 = try await withCheckedThrowingContinuation { continuation in
             process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch { process.terminationHandler = nil; continuation.resume(throwing: error) }
+            do { try process.runAlone() } catch { process.terminationHandler = nil; continuation.resume(throwing: error) }
         }
         #expect(status == 0)
         return try String(contentsOf: outURL, encoding: .utf8)

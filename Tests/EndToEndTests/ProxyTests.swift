@@ -130,7 +130,7 @@ final class LoopbackProxy: @unchecked Sendable {
         let errors = folder.url.appendingPathComponent("proxy.stderr")
         _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: errors)
-        try process.run()
+        try process.runAlone()
     }
 
     /// Every request line it logged, in order.

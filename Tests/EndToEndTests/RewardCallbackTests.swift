@@ -1,4 +1,5 @@
 import Foundation
+import Primitives
 import Testing
 import TestSupport
 
@@ -51,7 +52,7 @@ import TestSupport
         process.standardOutput = output
         // Not the test runner's own stderr: a server left running would hold it open.
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try process.runAlone()
         // A blocking read, off Swift's cooperative pool.
         let reader = output.fileHandleForReading
         let line = String(decoding: try await offThePool { reader.availableData }, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)

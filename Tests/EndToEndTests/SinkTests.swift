@@ -1,4 +1,5 @@
 import Foundation
+import Primitives
 import Testing
 import TestSupport
 
@@ -71,7 +72,7 @@ import TestSupport
         process.standardError = try FileHandle(forWritingTo: errURL)
         let exited = AsyncStream<Int32>.makeStream()
         process.terminationHandler = { exited.continuation.yield($0.terminationStatus) }
-        try process.run()
+        try process.runAlone()
         while true {
             let text = try String(contentsOf: errURL, encoding: .utf8)
             if let range = text.range(of: #"127\.0\.0\.1:(\d+)"#, options: .regularExpression), let port = Int(text[range].split(separator: ":")[1]) {

@@ -113,7 +113,7 @@ final class TinyProxy {
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: output)
         process.standardError = try FileHandle(forWritingTo: output)
-        try process.run()
+        try process.runAlone()
         let proxy = TinyProxy(endpoint: ProxySettings.Endpoint("http://127.0.0.1:\(port)")!, process: process, folder: folder, log: log)
         // Ready once it accepts a connection *and logs it*: the port was free a moment before, and in a suite full of
         // servers another one may have taken it meanwhile (tinyproxy then exits, and the probe would reach that

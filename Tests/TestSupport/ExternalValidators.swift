@@ -1,4 +1,5 @@
 import Foundation
+import Primitives
 
 /// Third-party validators, run as subprocesses, for files vplay writes: Python's `jsonschema` against a JSON Schema
 /// in `schemas/`, and `xmllint --schema` against an XSD there. Each returns the validator's complaints (empty when
@@ -63,7 +64,7 @@ public enum ExternalValidators {
         process.arguments = arguments + [input.path]
         process.standardOutput = try FileHandle(forWritingTo: output)
         process.standardError = try FileHandle(forWritingTo: errors)
-        try process.run()
+        try process.runAlone()
         process.waitUntilExit()
         return (process.terminationStatus, try String(contentsOf: output, encoding: .utf8), try String(contentsOf: errors, encoding: .utf8))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Primitives
 
 /// Validates vplay's JSON outputs against the published schemas in `schemas/` (JSON Schema draft 2020-12) with
 /// Python's `jsonschema`, an implementation independent of vplay (`scripts/setup.sh` installs python3-jsonschema).
@@ -56,7 +57,7 @@ public enum JSONSchemaCheck {
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
-        do { try process.run() } catch {
+        do { try process.runAlone() } catch {
             throw Failure(description: "python3 cannot run (\(error)): run scripts/setup.sh to install python3 and python3-jsonschema")
         }
         // Read both before waiting, so a long error list cannot fill a pipe and stall the validator.
