@@ -34,8 +34,10 @@ final class FleetTally: Sendable {
 
     /// Index of each tracking URL (`event`, `source`, `template`) in the report's list.
     private let keys: [Key: Int]
+    /// The tracking URLs, in report order (as given: a key given twice is counted at its first row).
+    let rowKeys: [Key]
     /// One per hold, each behind its own lock.
-    private let shards: [Locked<Shard>]
+    let shards: [Locked<Shard>]
     private let targetOf: @Sendable (String) -> String?
     /// Where requests to the sink meet its hits (nil without an embedded sink).
     let reconciler: FleetReconciler?
@@ -52,6 +54,7 @@ final class FleetTally: Sendable {
         var index: [Key: Int] = [:]
         for (position, key) in keys.enumerated() where index[key] == nil { index[key] = position }
         self.keys = index
+        rowKeys = keys
         let share = Admission.share(of: limit, among: holds)
         shards = (0..<max(1, holds)).map { _ in Locked(Shard(counts: Counts(rows: keys.count), admission: Admission(limit: share))) }
         self.targetOf = targetOf

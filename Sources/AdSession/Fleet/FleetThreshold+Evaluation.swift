@@ -4,6 +4,11 @@ extension FleetThreshold {
     /// The threshold judged on `report`: a scope with nothing in it (no such event, URL, network or ad) fails, saying so,
     /// and so does a ratio over zero.
     public func evaluate(_ report: FleetReport) -> Verdict {
+        evaluate(Figures(report))
+    }
+
+    /// The threshold judged on `figures` (a report's, or a running fleet's so far).
+    func evaluate(_ figures: Figures) -> Verdict {
         func verdict(_ actual: Double?, _ why: String? = nil) -> Verdict {
             guard let actual else { return Verdict(threshold: self, passed: false, actual: nil, message: "\(text): \(why ?? "nothing to judge")") }
             let passed = comparison.holds(actual, value)
@@ -12,20 +17,14 @@ extension FleetThreshold {
         }
         switch metric {
         case let .latency(percentile):
-            let latency = report.performance.latency
-            guard latency.count > 0 else { return verdict(nil, "no beacon latency was recorded") }
-            let seconds: Double = switch percentile {
-            case "p50": latency.p50
-            case "p90": latency.p90
-            case "p99": latency.p99
-            default: latency.max
-            }
+            guard let seconds = figures.latency[percentile] else { return verdict(nil, "no beacon latency was recorded") }
             return verdict(seconds)
         case let .count(name):
-            return verdict(count(name, in: report).value, count(name, in: report).why)
+            let (value, why) = count(name, in: figures)
+            return verdict(value, why)
         case let .ratio(top, bottom):
-            let (numerator, why) = count(top, in: report)
-            let (denominator, whyNot) = count(bottom, in: report)
+            let (numerator, why) = count(top, in: figures)
+            let (denominator, whyNot) = count(bottom, in: figures)
             guard let numerator, let denominator else { return verdict(nil, why ?? whyNot) }
             guard denominator > 0 else { return verdict(nil, "\(bottom) is 0 in its scope") }
             return verdict(numerator / denominator)
@@ -38,10 +37,9 @@ extension FleetThreshold {
     }
 
     /// A count in the scope, or why there is none.
-    private func count(_ name: String, in report: FleetReport) -> (value: Double?, why: String?) {
-        let population = report.population
+    private func count(_ name: String, in figures: Figures) -> (value: Double?, why: String?) {
         if case let .network(profile) = scope {
-            guard let network = population.networks?[profile] else { return (nil, "no session ran on network \(profile)") }
+            guard let network = figures.networks?[profile] else { return (nil, "no session ran on network \(profile)") }
             let value: Int = switch name {
             case "sessions": network.sessions
             case "failedToLoad": network.failedToLoad
@@ -51,8 +49,8 @@ extension FleetThreshold {
             }
             return (Double(value), nil)
         }
-        if name == "failures" { return (Double(population.failures.values.reduce(0, +)), nil) }
-        let rows = population.beacons.filter { row in
+        if name == "failures" { return (Double(figures.failures), nil) }
+        let rows = figures.beacons.filter { row in
             switch scope {
             case .fleet, .network: true
             case let .event(event): row.event == event
