@@ -29,4 +29,27 @@ import TestSupport
         let failedXML = try String(contentsOfFile: junit, encoding: .utf8)
         #expect(failedXML.contains("failures=\"1\"") || failedXML.contains("<failure"), "\(failedXML.prefix(2000))")
     }
+
+    /// `--abort-on-fail`: a count breached for good stops a fleet of 20,000 early, exit 99 with one line on stderr; the
+    /// report (its schema) says where it stopped, and JUnit has a failed case for it.
+    @Test func abortOnFail_stopsTheFleetAtTheBreach_andExits99() async throws {
+        let folder = try TemporaryFolder()
+        let report = folder.url.appendingPathComponent("fleet.json").path, junit = folder.url.appendingPathComponent("fleet.xml").path
+        let run = try await vplay(["fleet", "--vast", "media/demo.xml", "--sessions", "20000", "--seed", "5", "--sink", "--report", report, "--junit", junit,
+                                   "--threshold", "event=midpoint:sent<=50", "--threshold", "received/sent>=0.999", "--abort-on-fail"]
+                                  + FleetEndToEndTests.patient)
+        #expect(run.status == 99, "\(run.stdout)\(run.stderr)")
+        #expect(run.stderr.hasPrefix("vplay: error: threshold failed, run aborted at ") && run.stderr.contains("event=midpoint:sent<=50: ")
+                && run.stderr.filter { $0 == "\n" }.count == 1, "\(run.stderr)")
+        #expect(run.stdout.contains("aborted    at "), "\(run.stdout)")
+        #expect(try await JSONSchemaCheck.validate([.init(report, schema: "fleet-report.schema.json")]).isEmpty)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
+        let aborted = try #require(document["aborted"] as? [String: Any])
+        #expect(aborted["threshold"] as? String == "event=midpoint:sent<=50")
+        let played = ((document["population"] as? [String: Any])?["scenarios"] as? [String: Int])?.values.reduce(0, +) ?? -1
+        #expect(played > 50 && played < 20000, "\(played) sessions played")
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains("the run goes to its end (--abort-on-fail)"), "\(xml.prefix(2000))")
+        #expect(try await ExternalValidators.xmlSchema(Data(xml.utf8), xsd: "junit.xsd").isEmpty)
+    }
 }

@@ -20,6 +20,9 @@ public struct FleetConfiguration: Sendable {
     /// Viewers on simulated networks (`--network-mix`): each session's profile is drawn from it, with the thresholds
     /// of `session.network` (or the defaults). nil: every session's media arrives as fast as it is read.
     public var networkMix: NetworkMix?
+    /// `--threshold`s given with `--abort-on-fail`: the first of them breached for good while the fleet runs
+    /// (`FleetThreshold.judgedWhileRunning`) stops it (`FleetAbortWatch`); empty: the fleet runs to its end.
+    public var abortOn: [FleetThreshold] = []
     /// `--metrics`: where the fleet shows its live figures (each fleet played attaches its tally); nil for none.
     public var metrics: FleetMetricsBoard?
     /// In a VMAP fleet, the break each session plays: its `breakStart` URLs fire before the break's ads, its

@@ -61,7 +61,9 @@ extension FleetReport {
             merged.population = merge(merged.population, report.population)
             var histogram = histogram(of: merged.performance.latency)
             histogram.add(Self.histogram(of: report.performance.latency))
-            let sessions = merged.fleet.shards.reduce(0) { $0 + FleetShard(index: $1, count: merged.fleet.shardCount).indices(of: merged.fleet.sessions).underestimatedCount }
+            // Sessions played (all of them, unless a shard was stopped).
+            let sessions = merged.population.scenarios.values.reduce(0, +)
+            merged.aborted = merged.aborted ?? report.aborted
             let seconds = max(merged.performance.seconds, report.performance.seconds)
             let sent = merged.population.beacons.reduce(0) { $0 + $1.sent }
             merged.performance = Performance(

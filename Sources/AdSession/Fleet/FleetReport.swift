@@ -287,6 +287,22 @@ public struct FleetReport: Sendable, Equatable, Codable {
     public var error: Failure? = nil
     /// Each `--threshold` as judged on this report, in the order given; absent without one.
     public var thresholds: [Threshold]? = nil
+    /// With `--abort-on-fail`: the threshold breached for good that stopped the run early (its counts are then those of
+    /// the sessions played until then); absent when the run went to its end.
+    public var aborted: Abort? = nil
+
+    /// Why and when `--abort-on-fail` stopped the run.
+    public struct Abort: Sendable, Equatable, Codable {
+        /// The threshold, as given.
+        public var threshold: String
+        /// Its verdict on the figures when the breach was seen.
+        public var message: String
+        /// When, in seconds since the fleet's sessions began (the network clock).
+        public var seconds: Double
+        public init(threshold: String, message: String, seconds: Double) {
+            (self.threshold, self.message, self.seconds) = (threshold, message, seconds)
+        }
+    }
 
     /// A `--threshold`'s verdict: its text, whether it held, the figure it judged (nil: nothing in its scope), in words.
     public struct Threshold: Sendable, Equatable, Codable {

@@ -171,7 +171,6 @@ extension FleetRunner {
     private func finish(_ prepared: FleetAd, targets: [(target: TrackingPlan.Target, ad: Int?)], offsets: [Double?], expected: [Int], rewards: Int,
                         tally: FleetTally, seconds: Double, duration: Duration, warnings: [String]) async -> FleetReport {
         let configuration = self.configuration
-        let sessions = configuration.shard.indices(of: configuration.sessions).underestimatedCount
         let counts = tally.snapshot
         let sent = counts.sent, delivered = counts.delivered
         let received = tally.reconciler?.received(rows: sent.count)
@@ -197,7 +196,7 @@ extension FleetRunner {
         let latency = FleetReport.latency(of: counts.latency)
         let performance = FleetReport.Performance(
             seconds: seconds, decodeSeconds: prepared.decodeSeconds,
-            sessionsPerSecond: seconds > 0 ? Double(sessions) / seconds : 0,
+            sessionsPerSecond: seconds > 0 ? Double(counts.sessionsDone) / seconds : 0,
             beaconsPerSecond: seconds > 0 ? Double(sent.reduce(0, +)) / seconds : 0,
             latency: latency, peakRSSMiB: FleetReport.peakRSSMiB())
         let fleet = FleetReport.Fleet(

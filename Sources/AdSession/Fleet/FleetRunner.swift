@@ -197,50 +197,17 @@ public struct FleetRunner: Sendable {
             transport = RateLimitedTransport(base: base, perSecond: rate, clock: environment.networkClock)
         }
 
-        let (targets, tally, dispatchers) = dispatching(prepared, transport: transport, routing: routing, reconciler: sink == nil ? nil : reconciler)
-        let executors = environment.sessionExecutors
-        let wallStart = session.now ?? environment.wallClock()
-        let facts = Self.scenarioFacts(of: prepared)
-        let macros = BeaconPlanner.macros(for: session), identity = session.identity
-        let indices = configuration.shard.indices(of: configuration.sessions)
-        let sessions = indices.underestimatedCount
+        let watch = configuration.abortOn.isEmpty ? nil : FleetAbortWatch(thresholds: configuration.abortOn, clock: environment.networkClock)
+        let (targets, tally, dispatchers) = dispatching(prepared, transport: transport, routing: routing, reconciler: sink == nil ? nil : reconciler,
+                                                        watch: watch)
+        let sessions = configuration.shard.indices(of: configuration.sessions).underestimatedCount
         let progress = FleetProgressReporter(sessions: sessions, clock: environment.networkClock, onProgress: onProgress)
-
-        // `concurrency` workers, each playing one session after another, the next index not yet taken (in index
-        // order, as slots free): no task per session, and no session's end waking a parent on another thread. Worker
-        // w runs on executor w mod n and sends through dispatcher w mod d (the same loop's, unless there are fewer
-        // dispatchers than loops: fewer requests in flight than loops).
-        let taken = Locked(indices.makeIterator())
-        await withTaskCancellationHandler { await withTaskGroup(of: Void.self) { group in
-            for worker in 0..<min(configuration.concurrency, sessions) {
-                let hold = worker % dispatchers.count, dispatcher = dispatchers[hold]
-                group.addTask(executorPreference: executors.isEmpty ? nil : executors[worker % executors.count]) {
-                    // Interrupted: no new session starts (those under way end with the cancellation). A session
-                    // starts once its room fits in its dispatcher's share (`FleetTally.admitSession`), and gives back
-                    // what its beacons did not take when it ends.
-                    while !Task.isCancelled {
-                        let room = await tally.admitSession(hold: hold)
-                        defer { tally.endSession(room) }
-                        guard !Task.isCancelled, let index = taken.withLock({ $0.next() }) else { break }
-                        tally.started(hold: hold)
-                        let scenario = FleetScenario.draw(index: index, seed: session.seed, mix: configuration.mix, pod: facts)
-                        let network = configuration.networkMix?.draw(index: index, seed: session.seed)
-                        await Self.playOne(scenario, network: network, prepared: prepared, configuration: configuration, environment: environment,
-                                           wallStart: wallStart, macros: macros, identity: identity, tally: tally, room: room, dispatcher: dispatcher)
-                        progress.report(tally)
-                        // A replayed session never waits: without this the worker would play one session after
-                        // another in one go, and its event loop would read no answer (and time beacons out) meanwhile.
-                        await Task.yield()
-                    }
-                }
-            }
-        } } onCancel: {
-            // A signal: workers waiting for room to start a session (or a beacon past the ceiling) stop waiting.
-            tally.stop()
-        }
+        await playSessions(prepared, tally: tally, dispatchers: dispatchers, progress: progress, watch: watch)
+        // Aborted: the beacons in flight get a short while, not the whole drain.
+        let drain = watch?.breach == nil ? session.beaconDrain : min(session.beaconDrain, Self.abortDrain)
         await withTaskGroup(of: Void.self) { group in
             for dispatcher in dispatchers {
-                group.addTask { await dispatcher.drainAtSessionEnd(waitingAtMost: session.beaconDrain) }
+                group.addTask { await dispatcher.drainAtSessionEnd(waitingAtMost: drain) }
             }
         }
         progress.report(tally, final: true)
@@ -258,6 +225,7 @@ public struct FleetRunner: Sendable {
             report = await failureReport(prepared, targets: targets.map(\.target), tally: tally, seconds: seconds, warnings: warnings)
         }
         report?.checks.deviceFields = sink == nil ? nil : reconciler.deviceFields
+        report?.aborted = watch?.breach.map { FleetReport.Abort(threshold: $0.verdict.threshold.text, message: $0.verdict.message, seconds: $0.seconds) }
         return report
     }
 
@@ -273,7 +241,8 @@ public struct FleetRunner: Sendable {
     /// metrics, when asked for), and one dispatcher per session executor (event loop), each with its share of the
     /// requests in flight: the sessions of a loop and the answers on it never wait on another thread's lock. The tally
     /// holds each one's sessions back on its own share of 4 x the requests in flight.
-    private func dispatching(_ prepared: FleetAd, transport: (any BeaconTransport)?, routing: SinkRouting?, reconciler: FleetReconciler?)
+    private func dispatching(_ prepared: FleetAd, transport: (any BeaconTransport)?, routing: SinkRouting?, reconciler: FleetReconciler?,
+                             watch: FleetAbortWatch?)
         -> (targets: [(target: TrackingPlan.Target, ad: Int?)], tally: FleetTally, dispatchers: [BeaconDispatcher]) {
         let session = configuration.session, environment = self.environment
         let targets = Self.targets(of: prepared, withErrors: configuration.networkMix != nil)
@@ -289,7 +258,10 @@ public struct FleetRunner: Sendable {
             var policy = session.beaconPolicy
             policy.maxConcurrent = share
             return BeaconDispatcher(transport: transport, policy: policy, clock: environment.networkClock, wallClock: environment.wallClock,
-                                    recordingNow: { tally.record($0, countedAt: $1, hold: hold) })
+                                    recordingNow: { record, countedAt in
+                                        tally.record(record, countedAt: countedAt, hold: hold)
+                                        watch?.beaconAnswered(tally)
+                                    })
         }
         return (targets, tally, dispatchers)
     }

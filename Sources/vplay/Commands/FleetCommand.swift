@@ -24,7 +24,8 @@ struct FleetCommand: AsyncParsableCommand {
 
             Exit codes: 0 every beacon sent as the scenarios imply (and, with a sink, received as sent; with \
             --threshold, every threshold held instead); 1 a count differs; 2 usage error; 3 ad error; 4 media error; \
-            5 beacon delivery failures (with --fail-on-beacon-errors); 99 a --threshold failed (k6's code).
+            5 beacon delivery failures (with --fail-on-beacon-errors); 99 a --threshold failed, or --abort-on-fail \
+            stopped the run at one (k6's code).
             """
     )
 
@@ -118,6 +119,9 @@ struct FleetCommand: AsyncParsableCommand {
             transform: Self.threshold)
     var thresholds: [FleetThreshold] = []
 
+    @Flag(help: "Stop the run at the first --threshold breached for good (a count or latency.max over its bound; ratios and percentiles are judged at the end), within a second; exit 99.")
+    var abortOnFail = false
+
     @Sendable static func threshold(_ text: String) throws -> FleetThreshold {
         do { return try FleetThreshold(parsing: text) } catch { throw ValidationError("--threshold \(error.message)") }
     }
@@ -147,6 +151,8 @@ struct FleetCommand: AsyncParsableCommand {
         if sinkLog != nil, sink.scope == nil { throw ValidationError("--sink-log logs the embedded sink's hits: add --sink or --sink-all") }
         if content.contentScript != nil { throw ValidationError("--content-script: a fleet's viewers watch the content as --watch-mix says") }
         if serverSide.ssai == .compare, liveMetrics.metrics != nil { throw ValidationError("--metrics: --ssai compare runs two fleets; give it to a fleet of one mode") }
+        if serverSide.ssai == .compare, !thresholds.isEmpty { throw ValidationError("--threshold: --ssai compare judges the two modes against each other; give it to a fleet of one mode") }
+        try validateAbortOnFail()
         if serverSide.ssai != nil, tag.vmap != nil { throw ValidationError("--ssai: a fleet plays a VAST tag server-side (--vast), not --vmap, yet") }
         if tag.vmap != nil, shard != nil { throw ValidationError("--shard: a VMAP fleet runs whole (vplay merge adds up fleet reports of one tag)") }
         try sink.validate(dryRun: dryRun)
@@ -176,6 +182,7 @@ struct FleetCommand: AsyncParsableCommand {
         configuration.shard = shard ?? .whole
         configuration.decodeEach = decodeEach
         configuration.networkMix = networkMix
+        if abortOnFail { configuration.abortOn = thresholds }
         if serverSide.ssai == .server { configuration.session.serverSide = serverSide.insertion }
         return configuration
     }
@@ -246,11 +253,23 @@ struct FleetCommand: AsyncParsableCommand {
 }
 
 extension FleetCommand {
+    /// `--abort-on-fail` needs a threshold it can judge while the fleet runs.
+    func validateAbortOnFail() throws {
+        guard abortOnFail else { return }
+        guard !thresholds.isEmpty else { throw ValidationError("--abort-on-fail stops the run at a --threshold's breach: give one") }
+        guard thresholds.contains(where: \.judgedWhileRunning) else {
+            throw ValidationError("--abort-on-fail: no --threshold can be breached for good before the end (a count or latency.max under a bound can, as 'failures<10' or 'event=error:sent==0'; ratios and percentiles are judged at the end)")
+        }
+    }
+
     /// The run's exit code and why: a signal's; 1 when the oracle's prediction or the device fields failed, or the sink
     /// missed a beacon (unless thresholds judge the arrivals instead); 99 when a threshold failed; 5 for beacon
     /// failures with `--fail-on-beacon-errors`.
     static func exitCode(_ result: FleetReport, signal: Int32?, failOnBeaconErrors: Bool) -> (Int32, String) {
         if let signal { return (128 + signal, "") }
+        if let aborted = result.aborted {
+            return (ExitCode.thresholdFailed.rawValue, "threshold failed, run aborted at \(String(format: "%.1f", aborted.seconds)) s: \(aborted.message)")
+        }
         let checks = result.checks
         if !checks.sentAsExpected { return (ExitCode.expectationFailed.rawValue, "the fleet did not send the beacons its oracle expected") }
         if checks.deviceFields == false { return (ExitCode.expectationFailed.rawValue, "a hit at the sink lacked the device's X-Device-* fields") }

@@ -47,11 +47,14 @@ enum FleetText {
         lines.append("failures   " + (population.failures.isEmpty ? "none" : counts(population.failures)))
         for warning in report.warnings { lines.append("warning    " + warning) }
         if let unexpected = population.unexpected { lines.append("unexpected \(unexpected) hits at the sink no beacon accounts for") }
-        var checks = "sent as the scenarios imply: \(report.checks.sentAsExpected ? "yes" : "NO")"
+        var checks = "sent as the scenarios imply: " + (report.aborted != nil ? "not judged (aborted)" : report.checks.sentAsExpected ? "yes" : "NO")
         if let received = report.checks.receivedAsSent { checks += "; received as sent: \(received ? "yes" : "NO")" }
         if let device = report.checks.deviceFields { checks += "; X-Device-* on every hit: \(device ? "yes" : "NO")" }
         lines.append("checks     " + checks)
         for threshold in report.thresholds ?? [] { lines.append("threshold  \(threshold.passed ? "ok  " : "FAIL") \(threshold.message)") }
+        if let aborted = report.aborted {
+            lines.append(String(format: "aborted    at %.1f s (--abort-on-fail): ", aborted.seconds) + aborted.message + "; the counts are the sessions played until then")
+        }
         lines.append(String(format: "cost       %.2f s (decode %.2f s): %.0f sessions/s, %.0f beacons/s; latency p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms; peak RSS %.1f MiB",
                             performance.seconds, performance.decodeSeconds, performance.sessionsPerSecond, performance.beaconsPerSecond,
                             performance.latency.p50 * 1000, performance.latency.p90 * 1000, performance.latency.p99 * 1000, performance.latency.max * 1000,

@@ -31,6 +31,8 @@ public final class RecordingTransport: BeaconTransport {
 
     /// Every URL requested, in order.
     public let sent = Mutex<[String]>([])
+    /// Every request with the network clock's time when it was made, in order.
+    public let timed = Mutex<[(url: String, at: Duration)]>([])
     /// Requests in flight now, and the most ever at once.
     public let concurrency = Mutex<(now: Int, most: Int)>((0, 0))
     /// Answers in turn; the last one repeats.
@@ -70,6 +72,7 @@ public final class RecordingTransport: BeaconTransport {
 
     public func send(_ url: String, timeout: Duration) async -> TransportOutcome {
         let index = sent.withLock { $0.append(url); return $0.count - 1 }
+        timed.withLock { $0.append((url, clock.now.offset)) }
         concurrency.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
         defer { concurrency.withLock { $0.now -= 1 } }
         let answer = byURL.first { url.contains($0.contains) }?.answer ?? answers[min(index, answers.count - 1)]

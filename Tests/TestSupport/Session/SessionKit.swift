@@ -30,6 +30,8 @@ public struct SessionKit: Sendable {
     public let networkClock = ManualClock()
     /// Every tag URL the sessions of this kit (and its copies) asked for, in order.
     public let tagRequests = Locked<[String]>([])
+    /// The transport of each environment made so far (a test driving the clock watches the requests go out).
+    public let transports = Locked<[RecordingTransport]>([])
     /// Milliseconds since 1970 at the network clock's zero: `[TIMESTAMP]`, `sentAt` (2026-01-01T00:00:00Z).
     public var wallStart: Int64 = 1_767_225_600_000
     /// Use FFmpeg on the real files instead of replayed timelines (a simulated network needs the bytes' map).
@@ -59,6 +61,7 @@ public struct SessionKit: Sendable {
     /// The environment a session of `configuration` runs in, with the transport it sends through.
     public func environment(_ configuration: SessionConfiguration) -> (SessionEnvironment, RecordingTransport) {
         let transport = RecordingTransport(answers: answers, byURL: answersByURL, clock: networkClock)
+        transports.withLock { $0.append(transport) }
         let clock = networkClock, start = wallStart
         // Real media: FFmpeg behind the live opener (built as for a dry run: no beacon transport; its tag client, which
         // follows media redirects, is shut down with the session).
@@ -109,9 +112,15 @@ public struct SessionKit: Sendable {
 
     /// A fleet of `configuration` in process, on the kit's doubles.
     public func fleet(_ configuration: FleetConfiguration) async -> (Result<FleetReport, FleetFailure>, sent: [String]) {
+        let (result, timed) = await timedFleet(configuration)
+        return (result, timed.map(\.url))
+    }
+
+    /// A fleet of `configuration` in process, with each request's time on the network clock.
+    public func timedFleet(_ configuration: FleetConfiguration) async -> (Result<FleetReport, FleetFailure>, sent: [(url: String, at: Duration)]) {
         let (environment, transport) = environment(configuration.session)
         let result = await FleetRunner(configuration: configuration, environment: environment).run()
-        return (result, transport.urls)
+        return (result, transport.timed.withLock { $0 })
     }
 }
 
