@@ -96,4 +96,41 @@ import TestSupport
             #expect(VPlay.message(for: error).contains("--threshold: --ssai compare"), "\(VPlay.message(for: error))")
         }
     }
+
+    /// A VMAP fleet runs a fleet a break: the thresholds judge each break's, and a breach in the pre-roll's ends the run
+    /// there, the later breaks marked aborted.
+    @Test func aVMAPFleet_judgesEachBreak_andABreachEndsTheRunAtItsBreak() async throws {
+        typealias D = VMAPDocuments
+        var kit = SessionKit()
+        let url = "https://ads.example/vmap.xml"
+        kit.tag(url, D.vmap(D.adBreak("start", "pre", source: D.inline(D.vast(D.ad("a-pre")))),
+                            D.adBreak("00:00:10", "mid", source: D.inline(D.vast(D.ad("a-mid")))),
+                            D.adBreak("end", "post", source: D.inline(D.vast(D.ad("a-post"))))))
+        try kit.media(D.clip, clip: "clip-5s-video-only.mp4")
+        kit.answersByURL = [("/a-pre/", .status(500))]
+        let threshold = try FleetThreshold(parsing: "failures==0")
+        var fleet = FleetConfiguration(session: kit.configuration(url), sessions: 400, mix: try FleetMix(parsing: "complete:1"))
+        fleet.concurrency = 4
+        let playback = VMAPPlayback(contentDuration: .seconds(30))
+
+        // Judged at the end: every break plays, the pre-roll's fails the threshold, exit 99 naming it.
+        let (whole, _) = await kit.vmapFleet(fleet, playback: playback)
+        guard case let .vmap(played) = whole else { Issue.record("not a VMAP fleet: \(whole)"); return }
+        let judged = FleetCommand.judged(played, by: [threshold])
+        #expect(judged.breaks.map(\.outcome) == ["played", "played", "played"])
+        #expect(judged.breaks.map { $0.report?.thresholds?.first?.passed } == [false, true, true])
+        let (first, why) = try #require(FleetCommand.thresholdFailure(judged))
+        #expect(first.number == 1 && why.hasPrefix("threshold failed: failures==0: "), "\(why)")
+
+        // With --abort-on-fail: the pre-roll's fleet stops at the breach, and the breaks after it are not played.
+        fleet.abortOn = [threshold]
+        let (stopped, _) = await kit.vmapFleet(fleet, playback: playback)
+        guard case let .vmap(aborted) = stopped else { Issue.record("not a VMAP fleet: \(stopped)"); return }
+        #expect(aborted.breaks.map(\.outcome) == ["played", "aborted", "aborted"])
+        let preRoll = try #require(aborted.breaks.first?.report)
+        #expect(preRoll.aborted?.threshold == "failures==0")
+        #expect(preRoll.population.scenarios.values.reduce(0, +) < 400, "the pre-roll's fleet went on after the breach")
+        let (breach, reason) = try #require(FleetCommand.thresholdFailure(FleetCommand.judged(aborted, by: [threshold])))
+        #expect(breach.number == 1 && reason.hasPrefix("threshold failed, run aborted at "), "\(reason)")
+    }
 }

@@ -39,7 +39,8 @@ public struct VMAPFleetReport: Sendable, Equatable, Codable {
         /// Viewers who watched far enough to reach it.
         public var reach: Int
         /// `played` (its fleet ran), `failed` (its ads could not be had: every viewer reaching it fired what a failed
-        /// session fires), `skipped` (1003, 1005: not requested), `notReached` (no viewer got there).
+        /// session fires), `skipped` (1003, 1005: not requested), `notReached` (no viewer got there), `aborted` (an
+        /// earlier break's `--abort-on-fail` breach ended the run first).
         public var outcome: String
         /// Why it failed or was skipped: a VMAP code (1003–1008) or a VAST code.
         public var error: Failure?

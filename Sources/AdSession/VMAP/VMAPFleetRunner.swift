@@ -68,12 +68,19 @@ public struct VMAPFleetRunner: Sendable {
         let seed = configuration.session.seed
         let points = configuration.shard.indices(of: configuration.sessions).map { watchMix.draw(index: $0, seed: seed) }
         let player = VMAPBreakPlayer(configuration: configuration.session, environment: environment, document: document, documentURL: url)
+        // `--abort-on-fail`: a break that stopped at a breach ends the run; the breaks after it are not reached.
+        var aborted = false
         for (offset, slot) in schedule.slots.enumerated() where !Task.isCancelled {
             let number = offset + 1
             let reach = points.filter { watchMix.reaches(share: $0, slot: slot, contentDuration: duration) }.count
             var entry = VMAPFleetReport.Break(number: number, adBreak: slot.breakIndex + 1, occurrence: slot.occurrence,
                                               timeOffset: document.breaks[slot.breakIndex].timeOffsetText, contentTime: slot.time.seconds,
                                               position: slot.position, reach: reach, outcome: "notReached")
+            if aborted {
+                entry.outcome = "aborted"
+                report.breaks.append(entry)
+                continue
+            }
             switch player.request(slot, number: number) {
             case let .notRequested(outcome, error):
                 entry.outcome = outcome.rawValue
@@ -90,6 +97,7 @@ public struct VMAPFleetRunner: Sendable {
                 case let .success(breakReport):
                     entry.outcome = "played"
                     entry.report = breakReport
+                    aborted = breakReport.aborted != nil
                 case let .failure(failure):
                     entry.outcome = "failed"
                     entry.error = VMAPFleetReport.Failure(code: failure.error.code.rawValue, message: failure.error.message)

@@ -5,9 +5,11 @@ import Primitives
 
 extension FleetCommand {
     /// A VMAP fleet's end: the report written (`--report`, `--junit`), the summary or the JSON printed, and the exit
-    /// code — 3 when the document cannot play or a break's ads could not be had, 1 when a break's counts differ from
-    /// its oracle's (or the sink's), 5 with `--fail-on-beacon-errors` when beacons failed.
+    /// code — 3 when the document cannot play or a break's ads could not be had, 99 when a break's fleet failed a
+    /// `--threshold` (or was aborted at one), 1 when a break's counts differ from its oracle's (or the sink's), 5 with
+    /// `--fail-on-beacon-errors` when beacons failed.
     func finish(_ result: VMAPFleetReport, keys: RewardCallbackOptions.KeysOnce, signal: Int32?, started: Date, seconds: Double) throws {
+        let result = Self.judged(result, by: thresholds)
         let data = try result.json()
         var failures = FleetReport.write(data, to: report)
         if let junit {
@@ -31,6 +33,9 @@ extension FleetCommand {
         } else if let failed {
             code = ExitCode.adError.rawValue
             reason = "VMAP break \(failed.number) (\(failed.timeOffset)) cannot play" + (failed.error.map { ": \($0.code) \($0.message)" } ?? "")
+        } else if let (item, why) = Self.thresholdFailure(result) {
+            code = ExitCode.thresholdFailed.rawValue
+            reason = "VMAP break \(item.number) (\(item.timeOffset)): \(why)"
         } else if !result.checksPass {
             code = ExitCode.expectationFailed.rawValue
             reason = "a break's fleet did not send the beacons its oracle expected, or the sink did not receive them"
@@ -39,5 +44,29 @@ extension FleetCommand {
             reason = "beacons failed (--fail-on-beacon-errors)"
         }
         try CommandOutputs.exit(code, failures: failures, signalled: signal != nil, reason: reason)
+    }
+
+    /// `result` with each `--threshold` judged on each break's fleet (its viewers' beacons): a JUnit case of that break.
+    static func judged(_ result: VMAPFleetReport, by thresholds: [FleetThreshold]) -> VMAPFleetReport {
+        guard !thresholds.isEmpty else { return result }
+        var result = result
+        for index in result.breaks.indices {
+            guard let report = result.breaks[index].report else { continue }
+            result.breaks[index].report?.thresholds = thresholds.map { FleetReport.Threshold($0.evaluate(report)) }
+        }
+        return result
+    }
+
+    /// The first break whose fleet was aborted at a breach or failed a threshold, and why.
+    static func thresholdFailure(_ result: VMAPFleetReport) -> (VMAPFleetReport.Break, String)? {
+        for item in result.breaks {
+            guard let report = item.report else { continue }
+            if let aborted = report.aborted {
+                return (item, "threshold failed, run aborted at \(String(format: "%.1f", aborted.seconds)) s: \(aborted.message)")
+            }
+            let failed = (report.thresholds ?? []).filter { !$0.passed }
+            if !failed.isEmpty { return (item, "threshold failed: " + failed.map(\.message).joined(separator: "; ")) }
+        }
+        return nil
     }
 }

@@ -19,6 +19,8 @@ extension JUnitReport {
                 cases.append(Case(name: "\(name) plays", outcome: .skipped(item.error.map { "\($0.code): \($0.message)" } ?? "not played")))
             case "notReached":
                 cases.append(Case(name: "\(name) plays", outcome: .skipped("no viewer watched that far")))
+            case "aborted":
+                cases.append(Case(name: "\(name) plays", outcome: .skipped("--abort-on-fail ended the run at an earlier break's breach")))
             default:
                 cases.append(Case(name: "\(name) plays", outcome: .passed))
             }
