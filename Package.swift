@@ -96,13 +96,15 @@ let package = Package(
         ),
         /// SQLite 3: the studio's run history.
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        /// A connection to an SQLite file over the system's libsqlite3: the studio's history and a fleet's results.
+        .target(name: "SQLite", dependencies: ["CSQLite"]),
         /// `vplay studio`: the web server (NIO), its page (HTML, CSS and JavaScript in the binary), the runs it starts
         /// as `vplay` child processes and their history (SQLite). It depends on no other vplay target: a run is the
         /// CLI's own.
         .target(
             name: "Studio",
             dependencies: [
-                "Primitives", "CSQLite",
+                "Primitives", "SQLite",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -111,7 +113,7 @@ let package = Package(
         .target(
             name: "AdSession",
             dependencies: [
-                "Primitives", "XMLReading", "Networking", "Findings", "VAST", "PlayerEngine", "TrackingBeacons", "BeaconSink", "CCompression", "Metrics",
+                "Primitives", "XMLReading", "Networking", "Findings", "VAST", "PlayerEngine", "TrackingBeacons", "BeaconSink", "CCompression", "Metrics", "SQLite",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
