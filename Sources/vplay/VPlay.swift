@@ -46,6 +46,12 @@ struct VPlay: AsyncParsableCommand {
             }
             Foundation.exit(0)
         } catch {
+            if let refusal = error as? ValidationError {
+                // Thrown by a command's run (an input found bad once read): its words alone, in one line, not the
+                // root command's usage after them.
+                StandardStreams.error(StandardStreams.usageError(refusal.message) + "\n")
+                Foundation.exit(ExitCode.usage.rawValue)
+            }
             if let message = usageMessage(for: error) {
                 StandardStreams.error(StandardStreams.usageError(message) + "\n")
                 Foundation.exit(ExitCode.usage.rawValue)
