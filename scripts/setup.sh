@@ -5,14 +5,15 @@
 # with it, an implementation independent of vplay's) and python3-jsonschema (the tests validate every JSON output
 # against its schema in schemas/), and tinyproxy (a stock forward proxy the proxy tests run as a child process; the
 # service Debian's package starts is stopped again), and zsh and fish (the completion scripts are tested in each shell
-# that has one), libsqlite3-dev (the studio's run history), and Chromium (the studio's browser tests drive it through
+# that has one), libsqlite3-dev (the studio's run history, a fleet's --results) and sqlite3 (the tests ask a fleet's
+# --results database their questions in SQL, as its users do), and Chromium (the studio's browser tests drive it through
 # Playwright for Python, which is installed from PyPI into .build-tools/playwright below), and Prometheus with promtool
 # (a fleet's live /metrics is scraped by a real server in the tests, which start their own; the service is stopped
 # again). Uses sudo when not root.
 # The Swift toolchain itself (6.0 or newer) is expected on PATH.
 set -euo pipefail
 
-packages=(libavformat-dev libavcodec-dev libavutil-dev zlib1g-dev libbrotli-dev libsqlite3-dev ffmpeg pkg-config python3 python3-cryptography python3-jsonschema libxml2-utils tinyproxy zsh fish chromium prometheus)
+packages=(libavformat-dev libavcodec-dev libavutil-dev zlib1g-dev libbrotli-dev libsqlite3-dev sqlite3 ffmpeg pkg-config python3 python3-cryptography python3-jsonschema libxml2-utils tinyproxy zsh fish chromium prometheus)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

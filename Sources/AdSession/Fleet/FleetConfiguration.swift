@@ -23,6 +23,8 @@ public struct FleetConfiguration: Sendable {
     /// `--threshold`s given with `--abort-on-fail`: the first of them breached for good while the fleet runs
     /// (`FleetThreshold.judgedWhileRunning`) stops it (`FleetAbortWatch`); empty: the fleet runs to its end.
     public var abortOn: [FleetThreshold] = []
+    /// `--results`: where every session, event and beacon attempt is written as the fleet runs; nil for none.
+    public var results: FleetResults?
     /// `--metrics`: where the fleet shows its live figures (each fleet played attaches its tally); nil for none.
     public var metrics: FleetMetricsBoard?
     /// In a VMAP fleet, the break each session plays: its `breakStart` URLs fire before the break's ads, its

@@ -29,11 +29,16 @@ final class FleetReconciler: Sendable {
     private let stripes: [Locked<Stripe>]
     /// Server-side mode: whether a hit carried the device's fields as the stitcher sends them.
     private let checkDevice: (@Sendable (SinkHit) -> Bool)?
+    /// Each hit matched to a request, with its row (`--results`).
+    private let onReceived: (@Sendable (Int) -> Void)?
 
-    /// - Parameter checkDevice: when the hits must carry the device's `X-Device-*` fields, whether a hit does.
-    init(checkDevice: (@Sendable (SinkHit) -> Bool)? = nil) {
+    /// - Parameters:
+    ///   - checkDevice: when the hits must carry the device's `X-Device-*` fields, whether a hit does.
+    ///   - onReceived: told each match's row, under the stripe's lock (it must only queue it).
+    init(checkDevice: (@Sendable (SinkHit) -> Bool)? = nil, onReceived: (@Sendable (Int) -> Void)? = nil) {
         stripes = (0..<Self.stripeCount).map { _ in Locked(Stripe()) }
         self.checkDevice = checkDevice
+        self.onReceived = onReceived
     }
 
     private func stripe(of target: String) -> Locked<Stripe> {
@@ -46,6 +51,7 @@ final class FleetReconciler: Sendable {
             if let waiting = stripe.hits[target] {
                 stripe.hits[target] = waiting == 1 ? nil : waiting - 1
                 stripe.received[row, default: 0] += 1
+                onReceived?(row)
             } else {
                 stripe.requests[target, default: [:]][row, default: 0] += 1
             }
@@ -66,6 +72,7 @@ final class FleetReconciler: Sendable {
             rows[row] = count == 1 ? nil : count - 1
             stripe.requests[target] = rows.isEmpty ? nil : rows
             stripe.received[row, default: 0] += 1
+            onReceived?(row)
         }
     }
 

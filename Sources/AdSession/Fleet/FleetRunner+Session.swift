@@ -13,7 +13,7 @@ extension FleetRunner {
         let seed = session.seed ^ (UInt64(truncatingIfNeeded: scenario.index) &* 0x9E37_79B9_7F4A_7C15)
         var step = BeaconStep(configuration: session, seed: seed, wallStart: wallStart, macros: macros, identity: identity)
         let outputs = SessionCore.Outputs(
-            report: { record in if case let .event(event) = record { tally.event(event, hold: room.hold) } },
+            report: { record in if case let .event(event) = record { tally.event(event, session: scenario.index, hold: room.hold) } },
             submit: { beacon in await dispatcher.submit(beacon, countedAt: await tally.admit(beacon, in: room)) })
         // A replayed timeline never blocks: only a session that decodes for real needs the media executor's threads.
         var sessionEnvironment = environment

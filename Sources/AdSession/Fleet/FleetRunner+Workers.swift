@@ -37,6 +37,7 @@ extension FleetRunner {
                             defer { tally.endSession(room) }
                             guard !Task.isCancelled, let index = taken.withLock({ $0.next() }) else { break }
                             tally.started(hold: hold)
+                            room.session = index
                             let scenario = FleetScenario.draw(index: index, seed: session.seed, mix: configuration.mix, pod: facts)
                             let network = configuration.networkMix?.draw(index: index, seed: session.seed)
                             await Self.playOne(scenario, network: network, prepared: prepared, configuration: configuration, environment: environment,

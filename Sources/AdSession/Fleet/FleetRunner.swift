@@ -187,7 +187,9 @@ public struct FleetRunner: Sendable {
 
         // The embedded sink, and the transport to it (or to the tag's own URLs). The sink keeps no hit: each is matched
         // to its request as it arrives, and only what is unmatched is kept (`FleetReconciler`).
-        let reconciler = FleetReconciler(checkDevice: Self.deviceCheck(session))
+        var onReceived: (@Sendable (Int) -> Void)?
+        if let results = configuration.results { onReceived = { results.append(.received(row: $0)) } }
+        let reconciler = FleetReconciler(checkDevice: Self.deviceCheck(session), onReceived: onReceived)
         let connection = await SinkHookup.connect(session, environment: environment, reconciling: reconciler)
         let (sink, routing) = (connection.sink, connection.routing)
         var transport = connection.transport
@@ -249,7 +251,8 @@ public struct FleetRunner: Sendable {
         let keys = targets.map { FleetTally.key(event: $0.target.event, source: $0.target.source.description, template: $0.target.url, ad: $0.ad) }
             + (Self.rewardCallbackRow(of: prepared, session: session).map { [FleetTally.key(event: $0.event, source: $0.source, template: $0.template, ad: $0.ad)] } ?? [])
         let shares = Self.shares(of: session.beaconPolicy.maxConcurrent, among: max(1, environment.sessionExecutors.count))
-        let tally = FleetTally(keys: keys, limit: 4 * session.beaconPolicy.maxConcurrent, holds: shares.count, reconciler: reconciler) { url in
+        let tally = FleetTally(keys: keys, limit: 4 * session.beaconPolicy.maxConcurrent, holds: shares.count, reconciler: reconciler,
+                               results: configuration.results) { url in
             routing?.routedTarget(of: url)
         }
         configuration.metrics?.attach(FleetMetricsBoard.Fleet(tally: tally, rows: Self.rowLabels(of: prepared, targets: targets, session: session),

@@ -29,6 +29,8 @@ final class FleetTally: Sendable {
     final class Room {
         let hold: Int
         fileprivate(set) var left: Int
+        /// The session's index in the fleet, once it has one (its beacons' rows in `--results` name it).
+        var session: Int?
         init(hold: Int, left: Int) { (self.hold, self.left) = (hold, left) }
     }
 
@@ -41,6 +43,8 @@ final class FleetTally: Sendable {
     private let targetOf: @Sendable (String) -> String?
     /// Where requests to the sink meet its hits (nil without an embedded sink).
     let reconciler: FleetReconciler?
+    /// `--results`: where every session, event and beacon attempt is written (nil: not asked for).
+    let results: FleetResults?
 
     /// - Parameters:
     ///   - keys: the tracking URLs, in report order (`key(event:source:template:ad:)`).
@@ -50,7 +54,8 @@ final class FleetTally: Sendable {
     ///     report).
     ///   - targetOf: the request target a URL's request shows at the sink, or nil when it does not go to the sink.
     ///   - reconciler: where each request to the sink is matched with its hit as they arrive.
-    init(keys: [Key], limit: Int, holds: Int = 1, reconciler: FleetReconciler? = nil, targetOf: @escaping @Sendable (String) -> String?) {
+    init(keys: [Key], limit: Int, holds: Int = 1, reconciler: FleetReconciler? = nil, results: FleetResults? = nil,
+         targetOf: @escaping @Sendable (String) -> String?) {
         var index: [Key: Int] = [:]
         for (position, key) in keys.enumerated() where index[key] == nil { index[key] = position }
         self.keys = index
@@ -59,6 +64,7 @@ final class FleetTally: Sendable {
         shards = (0..<max(1, holds)).map { _ in Locked(Shard(counts: Counts(rows: keys.count), admission: Admission(limit: share))) }
         self.targetOf = targetOf
         self.reconciler = reconciler
+        self.results = results
     }
 
     /// The holds' counts so far, merged: for the report once the sessions are done, and at each scrape of live
@@ -174,6 +180,8 @@ final class FleetTally: Sendable {
                 if let now = shard.withLock({ $0.admission.wait(beacon: continuation) }) { Self.resume([now]) }
             }
         }
+        // With --results, the session rides along with the row (`Counted`).
+        if results != nil, let session = room?.session { return Counted(row: index, session: session).packed }
         return index
     }
 
@@ -197,7 +205,12 @@ final class FleetTally: Sendable {
     /// One attempt's record from the dispatcher of hold `hold`, counted in that hold; `countedAt`: its beacon's row,
     /// from `admit`.
     func record(_ record: BeaconRecord, countedAt: Int? = nil, hold: Int = 0) {
-        let index = countedAt ?? row(of: record.planned)
+        var index = countedAt ?? row(of: record.planned)
+        if let results {
+            let counted = countedAt.map(Counted.init(packed:))
+            index = counted.map { $0.row } ?? index
+            results.append(.beacon(FleetResultsBeacon(record, session: counted?.session, row: index)))
+        }
         if let reconciler, record.wasSent, let index, let target = targetOf(record.url) { reconciler.sent(target: target, row: index) }
         let actions = shards[hold].withLock { shard -> [Admission.Action] in
             shard.counts.count(record, row: index)
@@ -212,14 +225,16 @@ final class FleetTally: Sendable {
     }
 
     /// An event a session of hold `hold` reported, counted in that hold.
-    func event(_ event: PlaybackEvent, hold: Int = 0) {
+    func event(_ event: PlaybackEvent, session: Int? = nil, hold: Int = 0) {
         shards[hold].withLock { $0.counts.events[event.name, default: 0] += 1 }
+        if let results, let session { results.append(.event(session: session, name: event.name.rawValue, playhead: event.playhead.seconds)) }
     }
 
     /// A session of hold `hold` ended, counted in that hold: its scenario, its network's name (`--network-mix`), and
     /// its report (nil: it never played).
     func finished(_ scenario: FleetScenario, network: String? = nil, report: PlaybackReport?, hold: Int = 0) {
         shards[hold].withLock { $0.counts.count(scenario, network: network, report: report) }
+        results?.append(.session(FleetResultsSession(scenario, network: network, report: report)))
     }
 
     /// Server-side mode: a session's stitched events, as its stitcher fired them.

@@ -90,6 +90,8 @@ public struct VMAPFleetRunner: Sendable {
                 fleet.session = breakConfiguration
                 fleet.sessions = reach
                 fleet.shard = .whole
+                // --results is a fleet of one tag's (the CLI says a VMAP fleet writes none).
+                fleet.results = nil
                 fleet.breakTracking = .init(start: player.targets("breakStart", of: slot), end: player.targets("breakEnd", of: slot))
                 var runner = FleetRunner(configuration: fleet, environment: environment)
                 runner.shutsDownEnvironment = false

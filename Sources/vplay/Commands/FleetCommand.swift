@@ -108,6 +108,10 @@ struct FleetCommand: AsyncParsableCommand {
             completion: .file(), transform: OptionValue.writableFile("--report"))
     var report: String?
 
+    @Option(help: ArgumentHelp("Write every session, playback event, beacon attempt and hit at the sink to an SQLite database at FILE as the fleet runs (docs/reference/results.md); `vplay merge` merges shards' files and regenerates the report from them.", valueName: "file"),
+            completion: .file(), transform: OptionValue.writableFile("--results"))
+    var results: String?
+
     @Flag(help: "Print the report as JSON on stdout instead of the text summary.")
     var json = false
 
@@ -143,7 +147,7 @@ struct FleetCommand: AsyncParsableCommand {
 
     /// The files this command writes, with their options (checked against every input before anything is written).
     var fleetOutputs: [(String, String?)] {
-        [("--report", report), ("--junit", junit), ("--progress", progress), ("--sink-log", sinkLog)]
+        [("--report", report), ("--junit", junit), ("--progress", progress), ("--sink-log", sinkLog), ("--results", results)]
     }
 
     func validate() throws {
@@ -151,6 +155,9 @@ struct FleetCommand: AsyncParsableCommand {
         if sinkLog != nil, sink.scope == nil { throw ValidationError("--sink-log logs the embedded sink's hits: add --sink or --sink-all") }
         if content.contentScript != nil { throw ValidationError("--content-script: a fleet's viewers watch the content as --watch-mix says") }
         if serverSide.ssai == .compare, liveMetrics.metrics != nil { throw ValidationError("--metrics: --ssai compare runs two fleets; give it to a fleet of one mode") }
+        if results != nil, serverSide.ssai == .compare || tag.vmap != nil {
+            throw ValidationError("--results: a fleet of one VAST tag writes its results (not --vmap, not --ssai compare, yet)")
+        }
         if serverSide.ssai == .compare, !thresholds.isEmpty { throw ValidationError("--threshold: --ssai compare judges the two modes against each other; give it to a fleet of one mode") }
         try validateAbortOnFail()
         if serverSide.ssai != nil, tag.vmap != nil { throw ValidationError("--ssai: a fleet plays a VAST tag server-side (--vast), not --vmap, yet") }
@@ -199,6 +206,7 @@ struct FleetCommand: AsyncParsableCommand {
         let board = liveMetrics.metrics.map { _ in FleetMetricsBoard(version: VPlayVersion.current, shard: shard.map(\.description)) }
         configuration.metrics = board
         let metricsServer = try await liveMetrics.start(board)
+        do { configuration.results = try results.map { try FleetResults(path: $0) } } catch { throw ValidationError("--results \(error)") }
         let keys = rewardCallback.keysOnce(seed: configuration.session.seed)
         let bar = FleetProgressBar()
         let signals = SignalWatch()
@@ -217,9 +225,15 @@ struct FleetCommand: AsyncParsableCommand {
         bar.clear()
         progressLog?.close()
         if let board { await liveMetrics.finish(board, server: metricsServer, signalled: signals.received != nil) }
+        let results = configuration.results
         let result: Result<FleetReport, FleetFailure>
         switch outcome {
         case let .vmap(report):
+            // A VAST-or-VMAP tag that was VMAP: its break fleets wrote no results.
+            if let results {
+                results.discard()
+                StandardStreams.warn("--results: \(tag.vast) is a VMAP document; a VMAP fleet writes no results yet")
+            }
             try finish(report, keys: keys, signal: signals.received, started: started, seconds: startedAt.duration(to: wall.now).seconds)
             return
         case let .vast(value): result = value
@@ -227,23 +241,25 @@ struct FleetCommand: AsyncParsableCommand {
         switch result {
         case let .failure(failure) where failure.error.kind == .usage:
             // The command line asked for what cannot be: an output over the media, a --media-file the ad lacks.
+            results?.discard()
             throw ValidationError(failure.error.message)
         case let .failure(failure) where signals.received != nil:
             // Stopped while the ad was being prepared: what the sessions did, if any ran, is still written.
-            if let result = failure.report { _ = try writeOutputs(result, started: started, seconds: startedAt.duration(to: wall.now).seconds) }
+            if let result = failure.report { _ = try writeOutputs(result, results: results, started: started, seconds: startedAt.duration(to: wall.now).seconds) } else { results?.discard() }
             throw ExitCode(128 + signals.received!)
         case let .failure(failure):
             for warning in failure.warnings { StandardStreams.warn(warning) }
             if let keyFailure = keys.write() { StandardStreams.warn(keyFailure) }
             // Every session fired the ad's Error URLs all the same: the report and JUnit say so, with the error.
-            let failures = try failure.report.map { try writeOutputs($0, started: started, seconds: startedAt.duration(to: wall.now).seconds) } ?? []
+            if failure.report == nil { results?.discard() }
+            let failures = try failure.report.map { try writeOutputs($0, results: results, started: started, seconds: startedAt.duration(to: wall.now).seconds) } ?? []
             for failure in failures { StandardStreams.warn(failure) }
             StandardStreams.fail("the fleet cannot play: VAST \(failure.error.code): \(failure.error.message)")
             try CommandOutputs.exit(failure.error.kind == .ad ? ExitCode.adError.rawValue : ExitCode.mediaError.rawValue)
         case var .success(result):
             if !thresholds.isEmpty { result.thresholds = thresholds.map { FleetReport.Threshold($0.evaluate(result)) } }
             let data = try result.json()
-            var failures = try writeOutputs(result, started: started, seconds: startedAt.duration(to: wall.now).seconds)
+            var failures = try writeOutputs(result, results: results, started: started, seconds: startedAt.duration(to: wall.now).seconds)
             if let keyFailure = keys.write() { failures.append(keyFailure) }
             if json { StandardStreams.print(String(decoding: data, as: UTF8.self)) } else { StandardStreams.say(FleetText.summary(result)) }
             let (code, reason) = Self.exitCode(result, signal: signals.received, failOnBeaconErrors: beacon.failOnBeaconErrors)
@@ -285,9 +301,10 @@ extension FleetCommand {
         return (0, "")
     }
 
-    /// Writes `result` to `--report` and `--junit` (when given); returns what could not be written.
-    func writeOutputs(_ result: FleetReport, started: Date, seconds: Double) throws -> [String] {
+    /// Writes `result` to `--report`, `--junit` and `--results` (when given); returns what could not be written.
+    func writeOutputs(_ result: FleetReport, results: FleetResults?, started: Date, seconds: Double) throws -> [String] {
         var failures = FleetReport.write(try result.json(), to: report)
+        if let failure = results?.finish(result) { failures.append(failure) }
         if let junit {
             let suite = JUnitReport.Suite(
                 name: "fleet \(tag.vast)", command: "fleet", subject: tag.vast, cases: JUnitReport.fleetCases(result), started: started,
