@@ -69,7 +69,8 @@ extension FleetReport {
             merged.performance = Performance(
                 seconds: seconds, decodeSeconds: max(merged.performance.decodeSeconds, report.performance.decodeSeconds),
                 sessionsPerSecond: seconds > 0 ? Double(sessions) / seconds : 0, beaconsPerSecond: seconds > 0 ? Double(sent) / seconds : 0,
-                latency: latency(of: histogram), peakRSSMiB: max(merged.performance.peakRSSMiB, report.performance.peakRSSMiB))
+                latency: latency(of: histogram), peakRSSMiB: max(merged.performance.peakRSSMiB, report.performance.peakRSSMiB),
+                latencyBySecond: FleetLatencyTimeline.sum(merged.performance.latencyBySecond, report.performance.latencyBySecond))
         }
         let deviceFields = reports.compactMap(\.checks.deviceFields)
         merged.checks = checks(of: merged.population)

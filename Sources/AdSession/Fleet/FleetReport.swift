@@ -224,25 +224,30 @@ public struct FleetReport: Sendable, Equatable, Codable {
         public var latency: Latency
         /// Peak resident memory of the process (merged: the largest shard's), MiB.
         public var peakRSSMiB: Double
+        /// Beacon latency second by second of the run (answers counted in log buckets), for its percentiles over time;
+        /// absent in a report written before it was kept.
+        public var latencyBySecond: FleetLatencyTimeline?
 
         /// Times are written without a unit (seconds): `seconds` as `wallTime`, `decodeSeconds` as `decodeTime`, and
         /// `latency` (an object, where every other `latency` is one time) as `beaconLatency`; a report written before
         /// those renames still reads.
         enum CodingKeys: String, CodingKey {
-            case sessionsPerSecond, beaconsPerSecond, peakRSSMiB
+            case sessionsPerSecond, beaconsPerSecond, peakRSSMiB, latencyBySecond
             case seconds = "wallTime", decodeSeconds = "decodeTime", latency = "beaconLatency"
         }
 
         enum LegacyKeys: String, CodingKey { case seconds, decodeSeconds, latency }
 
         /// Performance figures as measured; times in seconds, memory in MiB.
-        public init(seconds: Double, decodeSeconds: Double, sessionsPerSecond: Double, beaconsPerSecond: Double, latency: Latency, peakRSSMiB: Double) {
+        public init(seconds: Double, decodeSeconds: Double, sessionsPerSecond: Double, beaconsPerSecond: Double, latency: Latency, peakRSSMiB: Double,
+                    latencyBySecond: FleetLatencyTimeline? = nil) {
             self.seconds = seconds
             self.decodeSeconds = decodeSeconds
             self.sessionsPerSecond = sessionsPerSecond
             self.beaconsPerSecond = beaconsPerSecond
             self.latency = latency
             self.peakRSSMiB = peakRSSMiB
+            self.latencyBySecond = latencyBySecond
         }
 
         public init(from decoder: any Decoder) throws {
@@ -254,6 +259,7 @@ public struct FleetReport: Sendable, Equatable, Codable {
             beaconsPerSecond = try c.decode(Double.self, forKey: .beaconsPerSecond)
             latency = try c.decodeIfPresent(Latency.self, forKey: .latency) ?? old.decode(Latency.self, forKey: .latency)
             peakRSSMiB = try c.decode(Double.self, forKey: .peakRSSMiB)
+            latencyBySecond = try c.decodeIfPresent(FleetLatencyTimeline.self, forKey: .latencyBySecond)
         }
     }
 

@@ -198,7 +198,7 @@ extension FleetRunner {
             seconds: seconds, decodeSeconds: prepared.decodeSeconds,
             sessionsPerSecond: seconds > 0 ? Double(counts.sessionsDone) / seconds : 0,
             beaconsPerSecond: seconds > 0 ? Double(sent.reduce(0, +)) / seconds : 0,
-            latency: latency, peakRSSMiB: FleetReport.peakRSSMiB())
+            latency: latency, peakRSSMiB: FleetReport.peakRSSMiB(), latencyBySecond: counts.latencyBySecond.timeline)
         let fleet = FleetReport.Fleet(
             tag: configuration.session.tag, sessions: configuration.sessions, seed: configuration.session.seed,
             mix: configuration.mix.description, shardCount: configuration.shard.count, shards: [configuration.shard.index],

@@ -11,6 +11,8 @@ extension FleetTally {
         var delivered: [Int]
         var failures: [String: Int] = [:]
         var latency = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: .three)
+        /// The same latencies by the second of the run they were answered in.
+        var latencyBySecond = FleetLatencyTimeline.Seconds()
         var scenarios: [String: Int] = [:]
         var endings: [String: Int] = [:]
         var events: [PlaybackEvent.Name: Int] = [:]
@@ -46,7 +48,8 @@ extension FleetTally.Counts {
 
     /// One attempt's record, at `row` (nil: a URL not listed). (Its request at the sink is matched by the fleet's
     /// `FleetReconciler`, not kept here.)
-    mutating func count(_ record: BeaconRecord, row index: Int?) {
+    /// `second`: of the run, when the answer came (nil: not kept by second).
+    mutating func count(_ record: BeaconRecord, row index: Int?, second: Int? = nil) {
         guard record.isFinalAttempt else { return }
         beaconsAnswered += 1
         if record.dryRun {
@@ -58,7 +61,9 @@ extension FleetTally.Counts {
         }
         if let latency = record.latency, record.wasSent {
             let (seconds, attoseconds) = latency.components
-            _ = self.latency.record(UInt64(max(1, seconds * 1_000_000 + attoseconds / 1_000_000_000_000)))
+            let microseconds = UInt64(max(1, seconds * 1_000_000 + attoseconds / 1_000_000_000_000))
+            _ = self.latency.record(microseconds)
+            if let second { latencyBySecond.record(second: second, microseconds: microseconds) }
         }
     }
 
@@ -97,6 +102,7 @@ extension FleetTally.Counts {
         for row in delivered.indices { delivered[row] += other.delivered[row] }
         failures.merge(other.failures, uniquingKeysWith: +)
         latency.add(other.latency)
+        latencyBySecond.merge(other.latencyBySecond)
         scenarios.merge(other.scenarios, uniquingKeysWith: +)
         endings.merge(other.endings, uniquingKeysWith: +)
         events.merge(other.events, uniquingKeysWith: +)

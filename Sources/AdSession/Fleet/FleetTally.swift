@@ -45,6 +45,8 @@ final class FleetTally: Sendable {
     let reconciler: FleetReconciler?
     /// `--results`: where every session, event and beacon attempt is written (nil: not asked for).
     let results: FleetResults?
+    /// Time since the fleet began, for latency by second (nil: not kept).
+    private let elapsed: (@Sendable () -> Duration)?
 
     /// - Parameters:
     ///   - keys: the tracking URLs, in report order (`key(event:source:template:ad:)`).
@@ -55,7 +57,7 @@ final class FleetTally: Sendable {
     ///   - targetOf: the request target a URL's request shows at the sink, or nil when it does not go to the sink.
     ///   - reconciler: where each request to the sink is matched with its hit as they arrive.
     init(keys: [Key], limit: Int, holds: Int = 1, reconciler: FleetReconciler? = nil, results: FleetResults? = nil,
-         targetOf: @escaping @Sendable (String) -> String?) {
+         elapsed: (@Sendable () -> Duration)? = nil, targetOf: @escaping @Sendable (String) -> String?) {
         var index: [Key: Int] = [:]
         for (position, key) in keys.enumerated() where index[key] == nil { index[key] = position }
         self.keys = index
@@ -65,6 +67,7 @@ final class FleetTally: Sendable {
         self.targetOf = targetOf
         self.reconciler = reconciler
         self.results = results
+        self.elapsed = elapsed
     }
 
     /// The holds' counts so far, merged: for the report once the sessions are done, and at each scrape of live
@@ -212,8 +215,9 @@ final class FleetTally: Sendable {
             results.append(.beacon(FleetResultsBeacon(record, session: counted?.session, row: index)))
         }
         if let reconciler, record.wasSent, let index, let target = targetOf(record.url) { reconciler.sent(target: target, row: index) }
+        let second = record.isFinalAttempt && record.latency != nil ? elapsed.map { Int($0().seconds) } : nil
         let actions = shards[hold].withLock { shard -> [Admission.Action] in
-            shard.counts.count(record, row: index)
+            shard.counts.count(record, row: index, second: second)
             return record.isFinalAttempt ? shard.admission.answered() : []
         }
         Self.resume(actions)
