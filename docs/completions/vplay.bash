@@ -643,7 +643,7 @@ _vplay_fleet() {
     repeating_flags=()
     non_repeating_flags=(--prefer-streaming --deny-private-networks --deny-loopback --forwarded-for --verification-probe --decode-each --sink --sink-all -q --quiet --dry-run --fail-on-beacon-errors --json --abort-on-fail --version -h --help)
     repeating_options=(--map --device-header --macro --sink-fault --threshold)
-    non_repeating_options=(--vast --vmap --tracking-doc --interstitials --base --max-wrappers --tag-timeouts --bandwidth --screen --media-file --adcash-state --proxy --ca-cert --pod --break-position --break-max-duration --break-max-ads --break-min-ad-length --break-max-ad-length --content-duration --break-prefetch --content-script --ssai --segment --prefetch --device-ip --watch-mix --viewability --verification-allow --reward-callback --reward-user-id --reward-custom-data --ad-unit --reward-keys --sessions --concurrency --mix --network-mix --seed --now --rate --shard --collector --metrics --metrics-linger --beacon-timeout --beacon-drain --retries --beacon-concurrency --pipeline --progress --sink-log --report --results --junit)
+    non_repeating_options=(--vast --vmap --tracking-doc --interstitials --base --max-wrappers --tag-timeouts --bandwidth --screen --media-file --adcash-state --proxy --ca-cert --pod --break-position --break-max-duration --break-max-ads --break-min-ad-length --break-max-ad-length --content-duration --break-prefetch --content-script --ssai --segment --prefetch --device-ip --watch-mix --viewability --verification-allow --reward-callback --reward-user-id --reward-custom-data --ad-unit --reward-keys --sessions --concurrency --mix --network-mix --seed --now --rate --shard --collector --metrics --metrics-linger --beacon-timeout --beacon-drain --retries --beacon-concurrency --pipeline --progress --sink-log --report --html --results --junit)
     __vplay_offer_flags_options 0
 
     # Offer option value completions
@@ -833,6 +833,10 @@ _vplay_fleet() {
         __vplay_add_completions -f
         return
         ;;
+    '--html')
+        __vplay_add_completions -f
+        return
+        ;;
     '--results')
         __vplay_add_completions -f
         return
@@ -851,7 +855,7 @@ _vplay_merge() {
     repeating_flags=()
     non_repeating_flags=(--json --allow-partial -q --quiet --version -h --help)
     repeating_options=()
-    non_repeating_options=(--results --report)
+    non_repeating_options=(--results --report --html)
     __vplay_offer_flags_options -1
 
     # Offer option value completions
@@ -861,6 +865,10 @@ _vplay_merge() {
         return
         ;;
     '--report')
+        __vplay_add_completions -f
+        return
+        ;;
+    '--html')
         __vplay_add_completions -f
         return
         ;;

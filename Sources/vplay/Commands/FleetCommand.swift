@@ -108,6 +108,10 @@ struct FleetCommand: AsyncParsableCommand {
             completion: .file(), transform: OptionValue.writableFile("--report"))
     var report: String?
 
+    @Option(help: ArgumentHelp("Write the fleet report as one self-contained HTML page to FILE (reach by quartile, beacons by status, latency over the run, thresholds; readable offline).", valueName: "file"),
+            completion: .file(), transform: OptionValue.writableFile("--html"))
+    var html: String?
+
     @Option(help: ArgumentHelp("Write every session, playback event, beacon attempt and hit at the sink to an SQLite database at FILE as the fleet runs (docs/reference/results.md); `vplay merge` merges shards' files and regenerates the report from them.", valueName: "file"),
             completion: .file(), transform: OptionValue.writableFile("--results"))
     var results: String?
@@ -147,7 +151,7 @@ struct FleetCommand: AsyncParsableCommand {
 
     /// The files this command writes, with their options (checked against every input before anything is written).
     var fleetOutputs: [(String, String?)] {
-        [("--report", report), ("--junit", junit), ("--progress", progress), ("--sink-log", sinkLog), ("--results", results)]
+        [("--report", report), ("--junit", junit), ("--progress", progress), ("--sink-log", sinkLog), ("--results", results), ("--html", html)]
     }
 
     func validate() throws {
@@ -305,6 +309,7 @@ extension FleetCommand {
     func writeOutputs(_ result: FleetReport, results: FleetResults?, started: Date, seconds: Double) throws -> [String] {
         var failures = FleetReport.write(try result.json(), to: report)
         if let failure = results?.finish(result) { failures.append(failure) }
+        if let html { do { try OutputFile.write(FleetHTML.page(result), to: html, option: "--html") } catch { failures.append("\(error)") } }
         if let junit {
             let suite = JUnitReport.Suite(
                 name: "fleet \(tag.vast)", command: "fleet", subject: tag.vast, cases: JUnitReport.fleetCases(result), started: started,

@@ -27,6 +27,10 @@ struct MergeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write the merged report to FILE.", valueName: "file"), completion: .file(), transform: OptionValue.writableFile("--report"))
     var report: String?
 
+    @Option(help: ArgumentHelp("Write the merged report as one self-contained HTML page to FILE.", valueName: "file"), completion: .file(),
+            transform: OptionValue.writableFile("--html"))
+    var html: String?
+
     @Flag(help: "Print the merged report as JSON on stdout instead of the text summary.")
     var json = false
 
@@ -41,14 +45,15 @@ struct MergeCommand: ParsableCommand {
             throw ValidationError("give shard reports (JSON) or --results databases (.sqlite), not both")
         }
         if results != nil, !databases { throw ValidationError("--results merges --results databases: give those (.sqlite)") }
-        try OptionValue.checkNoClash(outputs: [("--report", report), ("--results", results)], inputs: reports.map { ("shard report", $0) })
+        try OptionValue.checkNoClash(outputs: [("--report", report), ("--results", results), ("--html", html)], inputs: reports.map { ("shard report", $0) })
     }
 
     func run() throws {
         quietOption.apply()
         let merged = try databases ? mergeDatabases() : mergeReports()
         let data = try merged.json()
-        let failures = FleetReport.write(data, to: report)
+        var failures = FleetReport.write(data, to: report)
+        if let html { do { try OutputFile.write(FleetHTML.page(merged), to: html, option: "--html") } catch { failures.append("\(error)") } }
         if json { StandardStreams.print(String(decoding: data, as: UTF8.self)) } else { StandardStreams.say(FleetText.summary(merged)) }
         var complete = true
         if let missing = merged.fleet.missingShards {
