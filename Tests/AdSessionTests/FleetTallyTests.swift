@@ -157,4 +157,33 @@ struct FleetTallyTests {
         tally.endSession(second)
         tally.endSession(first)
     }
+
+    /// On a network mix, each beacon is counted on its session's network too, through the row, network and session
+    /// packed with it (`Counted`), and `/metrics` shows them by network and outcome.
+    @Test func eachBeacon_isCountedOnItsSessionsNetwork_andShownByNetworkInMetrics() async throws {
+        let tally = FleetTally(keys: [], limit: 8, networkNames: ["wifi", "3g"]) { _ in nil }
+        #expect(FleetTally.Counted(packed: FleetTally.Counted(row: 5, network: 1, session: 70_000).packed) == .init(row: 5, network: 1, session: 70_000))
+        #expect(FleetTally.Counted(packed: FleetTally.Counted(row: nil, network: nil, session: nil).packed) == .init(row: nil, session: nil))
+        var sent: [Sent] = []
+        for (n, network) in [0, 1, 1].enumerated() {
+            let room = await tally.admitSession()
+            (room.session, room.network) = (n, network)
+            sent.append(await Self.admitted(tally, Self.beacon(n), in: room))
+            sent.append(await Self.admitted(tally, Self.beacon(10 + n), in: room))
+            tally.endSession(room)
+        }
+        for one in sent.dropLast() { Self.answer(tally, one) }
+        var failed = Self.answered(sent.last!.beacon)
+        failed.status = 500
+        tally.record(failed, countedAt: sent.last!.row)
+        let networks = tally.snapshot.networks
+        #expect(networks["wifi"].map { [$0.beaconsSent, $0.beaconsDelivered, $0.beaconsFailed] } == [2, 2, 0])
+        #expect(networks["3g"].map { [$0.beaconsSent, $0.beaconsDelivered, $0.beaconsFailed] } == [4, 3, 1])
+
+        let families = FleetMetricsBoard(version: "test").families(of: [.init(tally: tally, rows: [], sessions: 3)], finished: true)
+        let family = try #require(families.first { $0.name == "vplay_fleet_network_beacons_total" })
+        let samples = family.samples.map { sample in (sample.labels.map(\.value).joined(separator: " "), sample.value) }
+        #expect(samples.map(\.0) == ["3g sent", "3g delivered", "3g failed", "wifi sent", "wifi delivered", "wifi failed"])
+        #expect(samples.map(\.1) == [4, 3, 1, 2, 2, 0].map { .number(Double($0)) })
+    }
 }

@@ -81,6 +81,27 @@ import TestSupport
         #expect(try await JSONSchemaCheck.validate([.init(path("merged.json"), schema: "fleet-report.schema.json")]).isEmpty)
     }
 
+    /// On `--network-mix`, each network's viewers and their beacons are in the rows too: the report regenerated from
+    /// them says per network what the run's did, beacons by network included.
+    @Test func networksAndTheirBeacons_regenerateFromTheRows() async throws {
+        let folder = try TemporaryFolder()
+        func path(_ name: String) -> String { folder.url.appendingPathComponent(name).path }
+        let run = try await vplay(["fleet", "--vast", "media/demo.xml", "--seed", "4", "--sink", "--sessions", "200", "--quiet",
+                                   "--network-mix", "wifi:50,offline:50", "--results", path("n.sqlite"), "--report", path("n.json")]
+                                  + FleetEndToEndTests.patient)
+        #expect(run.status == 0, "\(run.stderr)")
+        let again = try await vplay(["merge", path("n.sqlite"), "--report", path("again.json"), "--quiet"])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try population(path("again.json")) == population(path("n.json")))
+        let networks = try #require((try json(path("n.json"))["population"] as? [String: Any])?["networks"] as? [String: [String: Any]])
+        let sent = networks.values.map { $0["beaconsSent"] as? Int ?? -1 }
+        #expect(sent.count == 2 && sent.allSatisfy { $0 > 0 }, "\(networks)")
+        let bySQL = try await sql(path("n.sqlite"), """
+            SELECT s.network, count(*) FROM beacons b JOIN sessions s ON s.session = b.session WHERE b.final = 1 GROUP BY s.network ORDER BY s.network;
+            """)
+        #expect(bySQL == networks.keys.sorted().map { [$0, "\(networks[$0]?["beaconsSent"] as? Int ?? -1)"] })
+    }
+
     @Test func whatCannotBeMerged_isRefusedInOneLine() async throws {
         let folder = try TemporaryFolder()
         let notResults = folder.url.appendingPathComponent("empty.sqlite").path

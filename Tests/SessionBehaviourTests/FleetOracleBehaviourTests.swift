@@ -177,6 +177,10 @@ import TestSupport
         #expect(offline.failedToLoad == offline.sessions && offline.sessions > 0)
         #expect(slow.sessionsThatStalled > 0 && wifi.sessionsThatStalled == 0)
         #expect(networks.values.map(\.sessions).reduce(0, +) == 300)
+        // Every beacon is counted on its viewer's network too: the networks' add up to the fleet's.
+        #expect(networks.values.map(\.beaconsSent).reduce(0, +) == report.population.beacons.map(\.sent).reduce(0, +))
+        #expect(networks.values.map(\.beaconsDelivered).reduce(0, +) == report.population.beacons.map(\.delivered).reduce(0, +))
+        #expect(offline.beaconsSent == offline.sessions && offline.beaconsFailed == 0 && wifi.beaconsDelivered == wifi.beaconsSent)
         let errors = try #require(report.population.beacons.first { $0.event == "error" })
         #expect(errors.expected == offline.sessions && errors.sent == offline.sessions, "each offline viewer fires the ad's Error URL with 402: \(errors)")
         #expect(sent.filter { $0.contains("/error?code=402&") }.count == offline.sessions)

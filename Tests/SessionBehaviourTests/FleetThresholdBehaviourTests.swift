@@ -45,6 +45,11 @@ import TestSupport
         #expect(offline.sessions > 0 && offline.failedToLoad == offline.sessions)
         #expect(try judge(["network=offline:failedToLoad/sessions==1", "network=wifi:complete/sessions==1", "network=offline:complete/sessions>=0.5",
                            "network=5g:sessions>=1"], networks) == [true, true, false, false])
+        // A network's own beacons: the offline viewers' are their Error URLs only, and the kit answers them all.
+        let wifi = try #require(networks.population.networks?["wifi"])
+        #expect(offline.beaconsSent == offline.sessions && wifi.beaconsSent > wifi.sessions)
+        #expect(try judge(["network=wifi:delivered/sent==1", "network=offline:sent==\(offline.sessions)", "network=wifi:failures>0"],
+                          networks) == [true, true, false])
     }
 
     @Test func latency_isTheFleetsWithItsUnit() async throws {
@@ -61,7 +66,7 @@ import TestSupport
             ("received/sent", "no comparison"),
             ("bogus>=1", "bogus is not a count here"),
             ("event=complete:sessions>=1", "sessions is not a count here"),
-            ("network=wifi:sent>=1", "sent is not a count here"),
+            ("network=wifi:expected>=1", "expected is not a count here"),
             ("latency.p95<1ms", "is not latency.p50, .p90, .p99 or .max"),
             ("latency.p99<250", "a latency is a time with its unit"),
             ("event=complete:latency.p99<1s", "latency is the whole fleet's"),

@@ -87,6 +87,13 @@ struct FleetMetricsFigures {
             MetricFamily("vplay_fleet_network_sessions_total", .counter, help: "Sessions ended, by simulated network.", samples: samples { Double($0.sessions) }),
             MetricFamily("vplay_fleet_stalls_total", .counter, help: "Rebuffering stalls, by simulated network.", samples: samples { Double($0.rebuffers) }),
             MetricFamily("vplay_fleet_stall_seconds_total", .counter, help: "Seconds spent stalled, by simulated network.", samples: samples { $0.stalledSeconds }),
+            MetricFamily("vplay_fleet_network_beacons_total", .counter, help: "Beacons sent by the sessions on each simulated network, by outcome.",
+                         samples: names.flatMap { name -> [MetricFamily.Sample] in
+                             let network = networks[name]!
+                             return [("sent", network.beaconsSent), ("delivered", network.beaconsDelivered), ("failed", network.beaconsFailed)].map { outcome, count in
+                                 .init([.init("network", name), .init("outcome", outcome)], .number(Double(count)))
+                             }
+                         }),
         ]
     }
 

@@ -120,6 +120,8 @@ extension FleetReport.NetworkPopulation {
         rebuffers += other.rebuffers
         stalledSeconds += other.stalledSeconds
         reached.merge(other.reached, uniquingKeysWith: +)
+        (beaconsSent, beaconsDelivered, beaconsFailed) = (beaconsSent + other.beaconsSent, beaconsDelivered + other.beaconsDelivered,
+                                                          beaconsFailed + other.beaconsFailed)
     }
 
     /// Two counts of the same network's viewers added (`add`): how the report, the holds and live metrics merge them.

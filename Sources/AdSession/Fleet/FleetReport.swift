@@ -127,6 +127,8 @@ public struct FleetReport: Sendable, Equatable, Codable {
         public var stalledSeconds = 0.0
         /// Sessions that reached `start`, `firstQuartile`, `midpoint`, `thirdQuartile`, `complete`.
         public var reached: [String: Int] = [:]
+        /// Beacons its sessions sent, and of those delivered and failed (final attempts).
+        public var beaconsSent = 0, beaconsDelivered = 0, beaconsFailed = 0
 
         static let milestones: [PlaybackEvent.Name] = [.start, .firstQuartile, .midpoint, .thirdQuartile, .complete]
 
@@ -136,7 +138,7 @@ public struct FleetReport: Sendable, Equatable, Codable {
         /// `stalledSeconds` is written `stallTime` (seconds, like every time in vplay's JSON); a report written
         /// before that rename still reads.
         enum CodingKeys: String, CodingKey {
-            case sessions, failedToLoad, sessionsThatStalled, rebuffers, reached
+            case sessions, failedToLoad, sessionsThatStalled, rebuffers, reached, beaconsSent, beaconsDelivered, beaconsFailed
             case stalledSeconds = "stallTime"
         }
 
@@ -149,6 +151,9 @@ public struct FleetReport: Sendable, Equatable, Codable {
             sessionsThatStalled = try c.decode(Int.self, forKey: .sessionsThatStalled)
             rebuffers = try c.decode(Int.self, forKey: .rebuffers)
             reached = try c.decode([String: Int].self, forKey: .reached)
+            beaconsSent = try c.decodeIfPresent(Int.self, forKey: .beaconsSent) ?? 0
+            beaconsDelivered = try c.decodeIfPresent(Int.self, forKey: .beaconsDelivered) ?? 0
+            beaconsFailed = try c.decodeIfPresent(Int.self, forKey: .beaconsFailed) ?? 0
             stalledSeconds = try c.decodeIfPresent(Double.self, forKey: .stalledSeconds)
                 ?? decoder.container(keyedBy: LegacyKeys.self).decode(Double.self, forKey: .stalledSeconds)
         }

@@ -37,9 +37,9 @@ extension FleetRunner {
                             defer { tally.endSession(room) }
                             guard !Task.isCancelled, let index = taken.withLock({ $0.next() }) else { break }
                             tally.started(hold: hold)
-                            room.session = index
                             let scenario = FleetScenario.draw(index: index, seed: session.seed, mix: configuration.mix, pod: facts)
                             let network = configuration.networkMix?.draw(index: index, seed: session.seed)
+                            (room.session, room.network) = (index, network)
                             await Self.playOne(scenario, network: network, prepared: prepared, configuration: configuration, environment: environment,
                                                wallStart: wallStart, macros: macros, identity: identity, tally: tally, room: room, dispatcher: dispatcher)
                             progress.report(tally)

@@ -252,7 +252,8 @@ public struct FleetRunner: Sendable {
             + (Self.rewardCallbackRow(of: prepared, session: session).map { [FleetTally.key(event: $0.event, source: $0.source, template: $0.template, ad: $0.ad)] } ?? [])
         let shares = Self.shares(of: session.beaconPolicy.maxConcurrent, among: max(1, environment.sessionExecutors.count))
         let tally = FleetTally(keys: keys, limit: 4 * session.beaconPolicy.maxConcurrent, holds: shares.count, reconciler: reconciler,
-                               results: configuration.results, elapsed: environment.networkClock.stopwatch()) { url in
+                               results: configuration.results, elapsed: environment.networkClock.stopwatch(),
+                               networkNames: configuration.networkMix?.shares.map(\.profile.name) ?? []) { url in
             routing?.routedTarget(of: url)
         }
         configuration.metrics?.attach(FleetMetricsBoard.Fleet(tally: tally, rows: Self.rowLabels(of: prepared, targets: targets, session: session),

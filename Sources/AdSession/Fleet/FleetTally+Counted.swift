@@ -1,20 +1,23 @@
 extension FleetTally {
-    /// With `--results`, what a beacon's records are counted at: its row (none: a URL not listed) and its session,
-    /// packed in the one `Int` the dispatcher hands back (`BeaconDispatcher.submit(_:countedAt:)`): the row in the low
-    /// 24 bits, the session above them (nothing above them: a beacon of no session's room, as a bare row).
+    /// With `--results` or `--network-mix`, what a beacon's records are counted at: its row (none: a URL not listed),
+    /// its session's network (an index of the tally's `networkNames`) and its session, packed in the one `Int` the
+    /// dispatcher hands back (`BeaconDispatcher.submit(_:countedAt:)`): the row in the low 24 bits, the network + 1 in
+    /// the next 8 (0: none), the session + 1 above them (0: a beacon of no session's room).
     struct Counted: Equatable {
         static let noRow = 0xFF_FFFF
         var row: Int?
+        var network: Int?
         var session: Int?
 
-        init(row: Int?, session: Int?) { (self.row, self.session) = (row, session) }
+        init(row: Int?, network: Int? = nil, session: Int?) { (self.row, self.network, self.session) = (row, network, session) }
 
         init(packed: Int) {
-            let low = packed & Self.noRow
+            let low = packed & Self.noRow, network = (packed >> 24) & 0xFF, session = packed >> 32
             row = low == Self.noRow ? nil : low
-            session = packed >> 24 == 0 ? nil : (packed >> 24) - 1
+            self.network = network == 0 ? nil : network - 1
+            self.session = session == 0 ? nil : session - 1
         }
 
-        var packed: Int { ((session ?? -1) + 1) << 24 | (row ?? Self.noRow) }
+        var packed: Int { ((session ?? -1) + 1) << 32 | ((network ?? -1) + 1) << 24 | (row ?? Self.noRow) }
     }
 }

@@ -41,22 +41,25 @@ extension FleetTally {
 
 extension FleetTally.Counts {
     /// A beacon sent, at `row` (nil: a URL not listed).
-    mutating func countSent(row index: Int?) {
+    mutating func countSent(row index: Int?, network: String? = nil) {
         beaconsSent += 1
         if let index { sent[index] += 1 }
+        if let network { networks[network, default: FleetReport.NetworkPopulation()].beaconsSent += 1 }
     }
 
     /// One attempt's record, at `row` (nil: a URL not listed). (Its request at the sink is matched by the fleet's
     /// `FleetReconciler`, not kept here.)
     /// `second`: of the run, when the answer came (nil: not kept by second).
-    mutating func count(_ record: BeaconRecord, row index: Int?, second: Int? = nil) {
+    mutating func count(_ record: BeaconRecord, row index: Int?, second: Int? = nil, network: String? = nil) {
         guard record.isFinalAttempt else { return }
         beaconsAnswered += 1
         if record.dryRun {
             // Nothing was sent: nothing to wait for.
         } else if record.delivered {
             if let index { delivered[index] += 1 }
+            if let network { networks[network, default: FleetReport.NetworkPopulation()].beaconsDelivered += 1 }
         } else {
+            if let network { networks[network, default: FleetReport.NetworkPopulation()].beaconsFailed += 1 }
             failures[(record.failure ?? record.status.map { .httpStatus($0) } ?? .other("failed")).description, default: 0] += 1
         }
         if let latency = record.latency, record.wasSent {

@@ -31,6 +31,8 @@ final class FleetTally: Sendable {
         fileprivate(set) var left: Int
         /// The session's index in the fleet, once it has one (its beacons' rows in `--results` name it).
         var session: Int?
+        /// Its network's place in `networkNames` (`--network-mix`), once drawn.
+        var network: Int?
         init(hold: Int, left: Int) { (self.hold, self.left) = (hold, left) }
     }
 
@@ -47,6 +49,10 @@ final class FleetTally: Sendable {
     let results: FleetResults?
     /// Time since the fleet began, for latency by second (nil: not kept).
     private let elapsed: (@Sendable () -> Duration)?
+    /// `--network-mix`'s profiles, by place: each beacon is also counted on its session's network.
+    let networkNames: [String]
+    /// Whether `admit` packs the session and network with the row (`Counted`).
+    private var packs: Bool { results != nil || !networkNames.isEmpty }
 
     /// - Parameters:
     ///   - keys: the tracking URLs, in report order (`key(event:source:template:ad:)`).
@@ -57,7 +63,7 @@ final class FleetTally: Sendable {
     ///   - targetOf: the request target a URL's request shows at the sink, or nil when it does not go to the sink.
     ///   - reconciler: where each request to the sink is matched with its hit as they arrive.
     init(keys: [Key], limit: Int, holds: Int = 1, reconciler: FleetReconciler? = nil, results: FleetResults? = nil,
-         elapsed: (@Sendable () -> Duration)? = nil, targetOf: @escaping @Sendable (String) -> String?) {
+         elapsed: (@Sendable () -> Duration)? = nil, networkNames: [String] = [], targetOf: @escaping @Sendable (String) -> String?) {
         var index: [Key: Int] = [:]
         for (position, key) in keys.enumerated() where index[key] == nil { index[key] = position }
         self.keys = index
@@ -68,6 +74,7 @@ final class FleetTally: Sendable {
         self.reconciler = reconciler
         self.results = results
         self.elapsed = elapsed
+        self.networkNames = networkNames
     }
 
     /// The holds' counts so far, merged: for the report once the sessions are done, and at each scrape of live
@@ -172,9 +179,10 @@ final class FleetTally: Sendable {
         let shard = shards[room?.hold ?? 0]
         let roomy = (room?.left ?? 0) > 0
         if roomy { room!.left -= 1 }
+        let network = room?.network.map { networkNames[$0] }
         func take(_ shard: inout Shard) -> Bool {
             guard shard.admission.sendBeacon(roomy: roomy) else { return false }
-            shard.counts.countSent(row: index)
+            shard.counts.countSent(row: index, network: network)
             return true
         }
         while !shard.withLock(take) {
@@ -183,8 +191,8 @@ final class FleetTally: Sendable {
                 if let now = shard.withLock({ $0.admission.wait(beacon: continuation) }) { Self.resume([now]) }
             }
         }
-        // With --results, the session rides along with the row (`Counted`).
-        if results != nil, let session = room?.session { return Counted(row: index, session: session).packed }
+        // With --results or a network mix, the session and its network ride along with the row (`Counted`).
+        if packs, let room { return Counted(row: index, network: room.network, session: room.session).packed }
         return index
     }
 
@@ -209,15 +217,18 @@ final class FleetTally: Sendable {
     /// from `admit`.
     func record(_ record: BeaconRecord, countedAt: Int? = nil, hold: Int = 0) {
         var index = countedAt ?? row(of: record.planned)
-        if let results {
-            let counted = countedAt.map(Counted.init(packed:))
-            index = counted.map { $0.row } ?? index
-            results.append(.beacon(FleetResultsBeacon(record, session: counted?.session, row: index)))
+        var network: String?
+        if packs, let countedAt {
+            let counted = Counted(packed: countedAt)
+            (index, network) = (counted.row, counted.network.map { networkNames[$0] })
+            results?.append(.beacon(FleetResultsBeacon(record, session: counted.session, row: index)))
+        } else {
+            results?.append(.beacon(FleetResultsBeacon(record, session: nil, row: index)))
         }
         if let reconciler, record.wasSent, let index, let target = targetOf(record.url) { reconciler.sent(target: target, row: index) }
         let second = record.isFinalAttempt && record.latency != nil ? elapsed.map { Int($0().seconds) } : nil
         let actions = shards[hold].withLock { shard -> [Admission.Action] in
-            shard.counts.count(record, row: index, second: second)
+            shard.counts.count(record, row: index, second: second, network: network)
             return record.isFinalAttempt ? shard.admission.answered() : []
         }
         Self.resume(actions)

@@ -45,6 +45,9 @@ extension FleetThreshold {
             case "failedToLoad": network.failedToLoad
             case "stalled": network.sessionsThatStalled
             case "rebuffers": network.rebuffers
+            case "sent": network.beaconsSent
+            case "delivered": network.beaconsDelivered
+            case "failures": network.beaconsFailed
             default: network.reached[name] ?? 0
             }
             return (Double(value), nil)

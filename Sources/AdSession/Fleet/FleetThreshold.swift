@@ -8,8 +8,9 @@ import Foundation
 ///   whole fleet.
 /// - METRIC: a count or a ratio of two. Beacon counts (`expected`, `sent`, `delivered`, `received`) add up the
 ///   tracking URLs in scope; in a network's scope the counts are its sessions' (`sessions`, `failedToLoad`,
-///   `stalled`, `rebuffers`, and the milestones reached: `start`, `firstQuartile`, `midpoint`, `thirdQuartile`,
-///   `complete`); the whole fleet also has `failures` (beacon attempts that failed). `latency.p50`, `.p90`, `.p99`,
+///   `stalled`, `rebuffers`, the milestones reached: `start`, `firstQuartile`, `midpoint`, `thirdQuartile`,
+///   `complete`, and their beacons `sent`, `delivered` and `failures`); the whole fleet also has `failures` (beacons
+///   whose last attempt failed). `latency.p50`, `.p90`, `.p99`,
 ///   `.max`: the fleet's beacon latency, its VALUE with a unit (`250ms`, `0.25s`).
 /// - OP: `<`, `<=`, `>`, `>=`, `==`.
 public struct FleetThreshold: Sendable, Equatable, CustomStringConvertible {
@@ -59,7 +60,7 @@ public struct FleetThreshold: Sendable, Equatable, CustomStringConvertible {
     public var description: String { text }
 
     static let beaconCounts: Set<String> = ["expected", "sent", "delivered", "received"]
-    static let networkCounts: Set<String> = ["sessions", "failedToLoad", "stalled", "rebuffers", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete"]
+    static let networkCounts: Set<String> = ["sessions", "failedToLoad", "stalled", "rebuffers", "sent", "delivered", "failures", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete"]
     static let percentiles: Set<String> = ["p50", "p90", "p99", "max"]
 
     public init(parsing text: String) throws(FleetThresholdError) {

@@ -112,9 +112,11 @@ extension FleetHTML {
             let network = networks[name]!
             return "<tr><td>\(e(name))</td><td class=\"n\">\(number(network.sessions))</td><td class=\"n\">\(number(network.failedToLoad))</td>"
                 + "<td class=\"n\">\(number(network.sessionsThatStalled))</td><td class=\"n\">\(String(format: "%.1f", network.stalledSeconds))</td>"
-                + "<td class=\"n\">\(number(network.reached["complete"] ?? 0))</td></tr>"
+                + "<td class=\"n\">\(number(network.reached["complete"] ?? 0))</td><td class=\"n\">\(number(network.beaconsSent))</td>"
+                + "<td class=\"n\">\(number(network.beaconsDelivered))</td><td class=\"n\">\(number(network.beaconsFailed))</td></tr>"
         }.joined()
         return "<h2>Networks</h2><section><table id=\"networks\"><tr><th>network</th><th class=\"n\">sessions</th><th class=\"n\">failed to load</th>"
-            + "<th class=\"n\">stalled</th><th class=\"n\">stalled s</th><th class=\"n\">complete</th></tr>\(rows)</table></section>"
+            + "<th class=\"n\">stalled</th><th class=\"n\">stalled s</th><th class=\"n\">complete</th>"
+            + "<th class=\"n\">beacons sent</th><th class=\"n\">delivered</th><th class=\"n\">failed</th></tr>\(rows)</table></section>"
     }
 }

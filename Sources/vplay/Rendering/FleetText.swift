@@ -21,13 +21,14 @@ enum FleetText {
         }
         if let networks = population.networks, !networks.isEmpty {
             lines.append("")
-            var table = [["network", "sessions", "402", "stalled", "rebuffers", "stall s", "start", "25%", "50%", "75%", "100%"]]
+            var table = [["network", "sessions", "402", "stalled", "rebuffers", "stall s", "start", "25%", "50%", "75%", "100%", "beacons", "failed"]]
             for (name, network) in networks.sorted(by: { $0.key < $1.key }) {
                 let reached = ["start", "firstQuartile", "midpoint", "thirdQuartile", "complete"].map { "\(network.reached[$0] ?? 0)" }
                 table.append([name, "\(network.sessions)", "\(network.failedToLoad)", "\(network.sessionsThatStalled)", "\(network.rebuffers)",
-                              String(format: "%.1f", network.stalledSeconds)] + reached + [""])
+                              String(format: "%.1f", network.stalledSeconds)] + reached
+                             + ["\(network.beaconsDelivered)/\(network.beaconsSent)", "\(network.beaconsFailed)", ""])
             }
-            lines += aligned(table.map { $0.count == 11 ? $0 + [""] : $0 })
+            lines += aligned(table.map { $0.count == 13 ? $0 + [""] : $0 })
         }
         lines.append("")
         let hasSink = population.beacons.contains { $0.received != nil }

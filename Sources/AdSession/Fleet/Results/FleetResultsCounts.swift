@@ -60,6 +60,17 @@ struct FleetResultsCounts {
             (network.rebuffers, network.stalledSeconds) = (row[4].int ?? 0, row[5].double ?? 0)
             networks[name] = (networks[name] ?? FleetReport.NetworkPopulation()) + network
         }
+        let beacons = """
+            SELECT s.network, count(*), sum(b.delivered), count(b.failure)
+            FROM beacons b JOIN sessions s ON s.session = b.session
+            WHERE s.network IS NOT NULL AND b.final = 1 GROUP BY s.network
+            """
+        for row in try file.query(beacons) {
+            guard let name = row[0].string else { continue }
+            networks[name, default: FleetReport.NetworkPopulation()].beaconsSent += row[1].int ?? 0
+            networks[name, default: FleetReport.NetworkPopulation()].beaconsDelivered += row[2].int ?? 0
+            networks[name, default: FleetReport.NetworkPopulation()].beaconsFailed += row[3].int ?? 0
+        }
         let milestones = FleetReport.NetworkPopulation.milestones.map { "'\($0.rawValue)'" }.joined(separator: ",")
         let reached = """
             SELECT s.network, e.event, count(DISTINCT e.session) FROM events e JOIN sessions s ON s.session = e.session
