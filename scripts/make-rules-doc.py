@@ -74,6 +74,7 @@ FAMILIES = {
     "VPLAY-creative": "Creative QA: what `vplay lint` measures of the decoded media in its one decode pass, against the IAB's ad format guidelines and the standards they cite (how each is measured: the rules page, under Creative QA).",
     "VPLAY-error": "One rule per VAST error code: every error vplay reports, and fires to Error URLs, is a finding of its code's rule.",
     "VPLAY-fleet": "What a fleet's preparation says about its own predictions.",
+    "VPLAY-interactive": "Interactive creatives (SIMID, VPAID in an InteractiveCreativeFile), which vplay does not run: 409 and the MediaFile (VAST 4.3 §3.9.3), `variableDuration` by `--variable-duration` (SIMID 1.2 §5).",
     "VPLAY-media": "The media file once opened: its duration and container against what the tag declares, the fallback, the Adcash ladder.",
     "VPLAY-pod": "Ad pods: what vplay plays of them.",
     "VPLAY-resolution": "The chain's time, as `vplay lint` measured it resolving the tag.",

@@ -230,6 +230,8 @@ public struct SessionConfiguration: Sendable {
         parts += ["\(repeatTracking)", "\(replayTracking)", "\(pod)", "\(viewability)"]
         parts += [(verificationAllow ?? ["-"]).joined(separator: ","), "\(verificationProbe)"]
         parts += requestMacros.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        // Added only when not the default, so every id made before the option stays as it was.
+        if resolver.variableDuration != .refuse { parts.append("variableDuration=\(resolver.variableDuration.rawValue)") }
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for part in parts {
             for byte in part.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }

@@ -56,12 +56,14 @@ struct PlayabilityTests {
         #expect(error.errorURLs.map(\.source) == [.wrapper(depth: 1, adSystem: "w1", tagURL: nil), .inline])
     }
 
-    @Test func linearWithOnlyAnInteractiveCreativeFile_is403SayingWhy() async throws {
+    /// VAST 4.3 §3.9.3: an interactive unit the player cannot execute is 409; with no MediaFile there is nothing else
+    /// to play (issue 44, item 1; 403 before).
+    @Test func linearWithOnlyAnInteractiveCreativeFile_is409SayingWhy() async throws {
         let media = #"<InteractiveCreativeFile type="text/html" apiFramework="SIMID">https://c/simid.html</InteractiveCreativeFile>"#
         let resolution = await resolve(Fixture.inLine(mediaFiles: media))
         let error = try #require(resolution.noAdError)
-        #expect(error.code == .noSupportedMediaFile)
-        #expect(error.message.contains("InteractiveCreativeFile"))
+        #expect(error.code == .interactiveCreativeNotExecuted)
+        #expect(error.message.contains("only an InteractiveCreativeFile (SIMID)"))
         #expect(error.errorURLs.map(\.url) == ["https://inline.example/err"])
     }
 

@@ -6,6 +6,9 @@
                           (play it with --map http://pods.vplay.test/=media)
   pod-failing.xml         pod.xml with ad 2's only media file missing (401), the buffet ad can replace it
   pod-failing-alone.xml   the same without the buffet ad: the pod moves on to ad 3
+  pod-simid.xml           a 3-ad pod with SIMID creatives (an InteractiveCreativeFile beside the MediaFile, as the
+                          IAB's SIMID examples serve them): ad 1's plays its MediaFile after 409, ad 2's has
+                          variableDuration="true" and is refused with 409 by default (SIMID 1.2 §5), ad 3 plays
 
 Each ad's tracking goes to 127.0.0.1:8089 (vplay's sink) under /pod/<ad>/<event>, with [PODSEQUENCE], [ADCOUNT],
 [BREAKPOSITION] and [ADPLAYHEAD] in the query. Run: python3 media/pods/make-pods.py
@@ -18,13 +21,17 @@ EVENTS = ["creativeView", "start", "firstQuartile", "midpoint", "thirdQuartile",
           "mute", "unmute", "closeLinear"]
 
 
-def inline(ad_id, sequence, media, skipoffset=None):
+def inline(ad_id, sequence, media, skipoffset=None, simid=None):
     q = "seq=[PODSEQUENCE]&count=[ADCOUNT]&bp=[BREAKPOSITION]&pos=[ADPLAYHEAD]"
     seq = f' sequence="{sequence}"' if sequence is not None else ""
     skip = f' skipoffset="{skipoffset}"' if skipoffset else ""
     tracking = "\n".join(
         f'              <Tracking event="{e}"><![CDATA[{SINK}/pod/{ad_id}/{e}?{q}]]></Tracking>' for e in EVENTS)
     tracking += f'\n              <Tracking event="progress" offset="00:00:02"><![CDATA[{SINK}/pod/{ad_id}/progress-2s?{q}]]></Tracking>'
+    # A SIMID creative (simid: its variableDuration) beside the MediaFile; vplay never requests it.
+    interactive = "" if simid is None else (
+        f'\n              <InteractiveCreativeFile type="text/html" apiFramework="SIMID" variableDuration="{simid}">'
+        f'<![CDATA[https://creatives.vplay.test/simid/{ad_id}/index.html]]></InteractiveCreativeFile>')
     return f"""  <Ad id="{ad_id}"{seq}>
     <InLine>
       <AdSystem version="1">vplay pod sample</AdSystem>
@@ -40,7 +47,7 @@ def inline(ad_id, sequence, media, skipoffset=None):
 {tracking}
             </TrackingEvents>
             <MediaFiles>
-              <MediaFile delivery="progressive" type="video/mp4" width="320" height="180"><![CDATA[{media}]]></MediaFile>
+              <MediaFile delivery="progressive" type="video/mp4" width="320" height="180"><![CDATA[{media}]]></MediaFile>{interactive}
             </MediaFiles>
           </Linear>
         </Creative>
@@ -77,6 +84,9 @@ files = {
                                 "A 3-ad pod whose ad 2 has no media (401), and a stand-alone ad to replace it."),
     "pod-failing-alone.xml": document(pod(ad2_media="missing-media.mp4", buffet=False),
                                       "A 3-ad pod whose ad 2 has no media (401), and nothing to replace it."),
+    "pod-simid.xml": document([inline("pod-ad-1", 1, CLIP, simid="false"), inline("pod-ad-2", 2, CLIP, simid="true"),
+                               inline("pod-ad-3", 3, CLIP)],
+                              "A 3-ad pod of SIMID creatives: ad 1 plays its MediaFile after 409, ad 2 (variableDuration) is refused with 409 by default."),
     "pod-wrapper.xml": f"""<?xml version="1.0" encoding="UTF-8"?>
 <!-- A wrapper that leads to a 3-ad pod (pod.xml, served at http://pods.vplay.test/pods/): its impression and tracking
      fire once for each ad of the pod. Play it mapping http://pods.vplay.test/ to media. Written by make-pods.py. -->

@@ -104,6 +104,7 @@ struct AdPreparation {
         // Inspect reports them too (its warnings name each vendor, as a run's do; `inspect --strict` fails on them
         // as a run warns); only a session fires their verificationNotExecuted URLs.
         steps += await verificationSteps(ad)
+        steps += interactiveSteps(ad, linear: linear)
 
         let inLineTagURL = ad.inLineResponseURL ?? tagURL.absoluteString
         // The files in the order they are tried, chosen once: the opener walks them, the report renders them.
@@ -227,6 +228,17 @@ struct AdPreparation {
     static func trailingHeaderWarning(_ map: DeliveryMap?) -> String {
         let arrived = map.map { "its first \($0.headerBytes) of \($0.size) bytes have" } ?? "nearly all of it has"
         return "the media's MP4 header (moov) comes after its media data: downloaded progressively, nothing plays until \(arrived) arrived (re-mux it with -movflags +faststart)"
+    }
+
+    /// An `InteractiveCreativeFile` vplay does not run (VAST 4.3 §3.9.3): 409 to the chain's Error URLs, said, and the
+    /// MediaFile plays (an ad with no MediaFile, or refused for `variableDuration`, failed its playability with 409).
+    func interactiveSteps(_ ad: ResolvedAd, linear: Linear) -> [PreparedAd.Step] {
+        guard let interactive = linear.interactiveCreativeFiles.first else { return [] }
+        let framework = interactive.apiFramework ?? "no apiFramework"
+        let variable = interactive.variableDuration == true ? " with variableDuration=\"true\" (played under --variable-duration play-media)" : ""
+        let message = "the InteractiveCreativeFile (\(framework))\(variable) is not executed: 409 to the chain's Error URLs, then its MediaFile plays"
+        return [.warning(Finding(.interactiveNotExecuted, message)),
+                .fire(ad.errorURLs.map(Self.errorTarget), errorCode: .interactiveCreativeNotExecuted, reason: nil, facts: AdMacroFacts(ad: ad))]
     }
 
     /// Verification scripts load before playback (VAST 4.x §1.8); vplay runs no JavaScript, so each one reports

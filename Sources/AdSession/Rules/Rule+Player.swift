@@ -34,6 +34,8 @@ public extension Rule {
                                 "the pod has more ads than vplay plays; the rest are cut")
     static let verificationNotExecuted = Rule("VPLAY-verification-not-executed", .info, spec: "VAST 4.3 §3.17.1 (verificationNotExecuted)",
                                               "a verification vendor's script is not executed; its verificationNotExecuted URLs fire")
+    static let interactiveNotExecuted = Rule("VPLAY-interactive-not-executed", .info, spec: "VAST 4.3 §3.9.3 (InteractiveCreativeFile; error 409)",
+                                             "an InteractiveCreativeFile is not executed: 409 fires to the chain's Error URLs, then the MediaFile plays")
 
     // MARK: The session around it
 
@@ -46,7 +48,7 @@ public extension Rule {
     static let playerRules: [Rule] = [
         .mediaFallback, .mediaDurationDeclared, .mediaDurationContainer, .mediaMoovAfterMdat, .mediaSizeDeclared, .mediaBitrateDeclared,
         .mediaCodecDeclared, .mediaTypeDeclared, .mediaAdcashQuality,
-        .rewardExtensionOff, .podFirstOnly, .podAdsCut, .verificationNotExecuted, .sinkUnavailable, .fleetViewabilityUnpredicted,
+        .rewardExtensionOff, .podFirstOnly, .podAdsCut, .verificationNotExecuted, .interactiveNotExecuted, .sinkUnavailable, .fleetViewabilityUnpredicted,
     ]
 }
 

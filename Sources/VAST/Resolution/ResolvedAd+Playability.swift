@@ -8,10 +8,13 @@ extension ResolvedAd {
     ///   linear video only;
     /// - **200** (trafficking: unexpected ad type): neither a Linear nor a NonLinear creative (e.g. companions only);
     /// - **403** (no supported MediaFile): a Linear whose MediaFiles are all unplayable, or that has none at all
-    ///   (a missing `<MediaFiles>`, only an `InteractiveCreativeFile` or only a `Mezzanine`). 403 rather than 101:
+    ///   (a missing `<MediaFiles>` or only a `Mezzanine`). 403 rather than 101:
     ///   from the player's side nothing playable was found, which is what 403 reports and what IMA reports too
     ///   (LINEAR_ASSET_MISMATCH); 101 stays for documents the parser cannot use at all.
-    public func playabilityError(criteria: MediaSelectionCriteria = .init()) -> VASTError? {
+    /// - **409** (interactive unit not executed): a Linear whose only creative file is an `InteractiveCreativeFile`
+    ///   (VAST 4.3 §3.9.3: the player that cannot run it errors with 409; with no MediaFile there is nothing else), or
+    ///   whose `InteractiveCreativeFile` has `variableDuration="true"` under the `refuse` policy (SIMID 1.2 §5).
+    public func playabilityError(criteria: MediaSelectionCriteria = .init(), variableDuration: VariableDurationPolicy = .refuse) -> VASTError? {
         let label = "ad \(ad.id.map { "\"\($0)\"" } ?? "(no id)")"
         guard let linear else {
             if inLine.creatives.contains(where: { $0.nonLinearAds != nil }) {
@@ -20,17 +23,24 @@ extension ResolvedAd {
             }
             return VASTError(.trafficking, "\(label) has no Linear creative", errorURLs: errorURLs)
         }
+        if variableDuration == .refuse, let simid = linear.interactiveCreativeFiles.first(where: { $0.variableDuration == true }) {
+            return VASTError(.interactiveCreativeNotExecuted,
+                             "\(label): its InteractiveCreativeFile (\(simid.apiFramework ?? "no apiFramework")) has variableDuration=\"true\"; "
+                                 + "a player that does not run it must not render the ad (SIMID 1.2 §5; --variable-duration play-media plays its MediaFile)",
+                             errorURLs: errorURLs)
+        }
+        if linear.mediaFiles.isEmpty, let interactive = linear.interactiveCreativeFiles.first {
+            return VASTError(.interactiveCreativeNotExecuted,
+                             "\(label) has only an InteractiveCreativeFile (\(interactive.apiFramework ?? "no apiFramework")), which vplay does not run, and no MediaFile to play instead",
+                             errorURLs: errorURLs)
+        }
         do {
             try MediaFileSelector.checkPlayable(linear.mediaFiles, criteria: criteria)
             return nil
         } catch {
             var message = "\(label): \(error.message)"
-            if linear.mediaFiles.isEmpty {
-                if !linear.interactiveCreativeFiles.isEmpty {
-                    message += " (only an InteractiveCreativeFile, which vplay does not run)"
-                } else if !linear.mezzanines.isEmpty {
-                    message += " (only a Mezzanine, which is never played)"
-                }
+            if linear.mediaFiles.isEmpty, !linear.mezzanines.isEmpty {
+                message += " (only a Mezzanine, which is never played)"
             }
             return VASTError(error.code, message, errorURLs: errorURLs)
         }

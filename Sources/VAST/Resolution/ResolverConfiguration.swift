@@ -25,6 +25,9 @@ public struct ResolverConfiguration: Sendable {
     /// its Linear's MediaFiles with these criteria (only `forcedFile` changes the answer). The default ad is the
     /// first playable one; unplayable ads before it are reported as failures (see `VASTResolver`).
     public var mediaCriteria: MediaSelectionCriteria
+    /// A Linear whose `InteractiveCreativeFile` has `variableDuration="true"`: unplayable (409) or played from its
+    /// MediaFile. Default `refuse` (SIMID 1.2 §5).
+    public var variableDuration: VariableDurationPolicy = .refuse
     /// Applied to every `VASTAdTagURI` before it is requested, e.g. to expand `[CACHEBUSTING]` (vast-client-js
     /// requests the literal macro unless the integrator adds a filter). Loop detection compares URIs *before*
     /// this transform, so fresh cache-busters cannot hide a loop. Default: unchanged.

@@ -23,7 +23,7 @@ import Foundation
 ///   that would exceed it is not followed.
 /// - **303** the chain ends in a no-ad response (the response's root `<Error>` URLs are fired too), or
 ///   `allowMultipleAds="false"` leaves no usable ad.
-/// - **201/200/403** an ad that resolved but cannot be played (`ResolvedAd.playabilityError`) and was skipped on
+/// - **201/200/403/409** an ad that resolved but cannot be played (`ResolvedAd.playabilityError`) and was skipped on
 ///   the way to the default ad.
 ///
 /// `allowMultipleAds="false"` (the default): only the first stand-alone ad of the wrapper's target is used; if the
@@ -225,7 +225,7 @@ public struct VASTResolver: Sendable {
     /// already) and kept with the place; the first playable one becomes the default ad.
     private func podSlot(_ index: Int, state: inout State, recorded: Bool = false) -> PodSlot {
         let ad = state.ads[index]
-        guard let error = ad.playabilityError(criteria: configuration.mediaCriteria) else {
+        guard let error = ad.playabilityError(criteria: configuration.mediaCriteria, variableDuration: configuration.variableDuration) else {
             if state.chosen == nil { state.chosen = index }
             return PodSlot(sequence: ad.sequence, adIndex: index, failure: nil)
         }
@@ -249,7 +249,7 @@ public struct VASTResolver: Sendable {
                           visited: next.tagURL.map { [$0] } ?? [], topLevel: (nil, false), state: &state)
             for index in firstAd..<state.ads.count where found == nil {
                 let ad = state.ads[index]
-                if let error = ad.playabilityError(criteria: configuration.mediaCriteria) {
+                if let error = ad.playabilityError(criteria: configuration.mediaCriteria, variableDuration: configuration.variableDuration) {
                     state.failures.append(ResolutionFailure(error: error, chain: ad.wrappers, sequence: nil, fallbackOnNoAd: nil))
                 } else {
                     found = index
@@ -271,7 +271,7 @@ public struct VASTResolver: Sendable {
     private func judge(_ range: Range<Int>, state: inout State) {
         for index in range where state.chosen == nil {
             let ad = state.ads[index]
-            if let error = ad.playabilityError(criteria: configuration.mediaCriteria) {
+            if let error = ad.playabilityError(criteria: configuration.mediaCriteria, variableDuration: configuration.variableDuration) {
                 state.failures.append(ResolutionFailure(error: error, chain: ad.wrappers,
                                                         sequence: ad.isPodAd ? ad.sequence : nil, fallbackOnNoAd: nil))
             } else {

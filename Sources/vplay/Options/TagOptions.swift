@@ -71,6 +71,9 @@ struct TagOptions: ParsableArguments {
     @Flag(help: "With both progressive files and streaming manifests (HLS, DASH) in the tag, choose among the manifests (default: the progressive files; HLS and DASH are the fallback).")
     var preferStreaming = false
 
+    @Option(help: "An ad whose InteractiveCreativeFile has variableDuration=\"true\": refuse it with 409 (SIMID 1.2 section 5: a pod plays its next ad) or fire 409 and play its MediaFile.")
+    var variableDuration: VariableDurationPolicy = .refuse
+
     @Option(help: ArgumentHelp("Force a media file by its id attribute or 1-based position.", valueName: "id"))
     var mediaFile: String?
 
@@ -165,8 +168,11 @@ struct TagOptions: ParsableArguments {
         }
         configuration.mediaCriteria.forcedFile = mediaFile
         configuration.mediaCriteria.preferStreaming = preferStreaming ? true : nil
+        configuration.resolver.variableDuration = variableDuration
         configuration.adcashStatePath = adcashState
         configuration.addressPolicy = AddressPolicy(denyPrivate: denyPrivateNetworks, denyLoopback: denyLoopback)
         configuration.proxy = (try? proxySettings()) ?? .direct  // refused in validate() when invalid
     }
 }
+
+extension VariableDurationPolicy: ExpressibleByArgument {}
