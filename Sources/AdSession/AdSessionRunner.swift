@@ -14,6 +14,9 @@ public struct AdSessionRunner: Sendable {
     public let configuration: SessionConfiguration
     /// What the session reaches outside itself: tag fetching, beacon transport, media opening, clocks.
     public let environment: SessionEnvironment
+    /// Network time the ad request took before this runner began (a first document fetched to tell VMAP from VAST):
+    /// part of the wait `--display-deadline` limits.
+    var loadedBefore: Duration = .zero
 
     /// - Parameter environment: what the session reaches outside itself; `.live(configuration)` when nil.
     public init(configuration: SessionConfiguration, environment: SessionEnvironment? = nil) {
@@ -90,7 +93,15 @@ public struct AdSessionRunner: Sendable {
     }
 
     private func play(into summary: inout SessionSummary, wallStart: Int64, tally: Tally, dispatcher: BeaconDispatcher) async {
-        let prepared = await AdPreparation(configuration: configuration, environment: environment).prepare(.play)
+        let preparation = AdPreparation(configuration: configuration, environment: environment)
+        let prepared: PreparedAd
+        if let limit = configuration.displayDeadline {
+            let deadline = DisplayDeadline(limit: limit, spent: loadedBefore), since = environment.networkClock.stopwatch()
+            let (ready, passed) = await deadline.prepare(preparation, clock: environment.networkClock)
+            prepared = deadline.judge(ready, elapsed: since(), passed: passed)
+        } else {
+            prepared = await preparation.prepare(.play)
+        }
         summary.hops = prepared.resolution.hops
         summary.adID = prepared.ad?.ad.id
         summary.mediaURL = prepared.media?.selection.file.url

@@ -44,6 +44,9 @@ public struct SessionConfiguration: Sendable {
     public var beaconPolicy = BeaconPolicy()
     /// How long the end of a session waits for beacons still in flight.
     public var beaconDrain: Duration = .seconds(10)
+    /// `--display-deadline`: the most time from the ad request to its first frame shown, else 304 (`DisplayDeadline`);
+    /// nil: none (the default: IMA and Media3 set no such limit of their own; an app sets one).
+    public var displayDeadline: Duration?
     /// Values for device and app macros (`DEVICEUA`, `APPBUNDLE`, `IFA`, `LIMITADTRACKING`, `PLAYERSIZE`, …), raw;
     /// list macros (`PLAYERSIZE`, `PLAYERCAPABILITIES`) are written comma-separated and encoded element by element.
     /// `DEVICEUA` is the User-Agent (`userAgent`).
@@ -231,6 +234,7 @@ public struct SessionConfiguration: Sendable {
         parts += [(verificationAllow ?? ["-"]).joined(separator: ","), "\(verificationProbe)"]
         parts += requestMacros.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         // Added only when not the default, so every id made before the option stays as it was.
+        if let displayDeadline { parts.append("displayDeadline=\(displayDeadline.components)") }
         if resolver.variableDuration != .refuse { parts.append("variableDuration=\(resolver.variableDuration.rawValue)") }
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for part in parts {

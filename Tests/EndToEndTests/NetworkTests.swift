@@ -38,6 +38,22 @@ import TestSupport
         #expect(complete >= 5 - 0.05, "the session clock counts from the first frame: \(complete) s")
     }
 
+    /// `--display-deadline` end to end (issue 44, item 4): the demo on 100 kbps shows its first frame about 2.5 s after
+    /// the request (the model's startup delay, which a slow machine only lengthens); a 1 s deadline fails it with 304,
+    /// exit 3 (an ad error) and one line on stderr, and the 304 reaches the embedded sink over loopback; a 60 s one plays it.
+    @Test func aDisplayDeadline_missed_is304AtTheSink_andMet_playsTheAd() async throws {
+        let arguments = ["--vast", "media/demo.xml", "--network", "kbps=100,rtt=100", "--sink", "--json"]
+        let late = try await vplay(arguments + ["--display-deadline", "1"])
+        #expect(late.status == 3 && late.stderr.contains("VAST 304: no ad displayed"), "\(late.stderr)")
+        let hits = late.lines.filter { $0["kind"] as? String == "beacon" }.compactMap { $0["url"] as? String }
+        #expect(hits.map { $0.components(separatedBy: "&")[0] } == ["http://127.0.0.1:8089/error?code=304"], "\(hits)")
+        let sink = try #require(late.lines.last?["sink"] as? [String: Any], "\(late.stdout.suffix(600))")
+        #expect(sink["matched"] as? Int == 1, "\(sink)")
+        let inTime = try await vplay(arguments + ["--display-deadline", "60"])
+        #expect(inTime.status == 0, "\(inTime.stderr)")
+        #expect((inTime.lines.last?["sink"] as? [String: Any])?["matched"] as? Int == 12)
+    }
+
     func events(_ run: Invocation, _ name: String) -> [[String: Any]] {
         run.lines.filter { $0["kind"] as? String == "event" && $0["name"] as? String == name }
     }

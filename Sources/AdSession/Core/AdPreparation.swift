@@ -8,7 +8,7 @@ import VAST
 
 /// Prepares the ad a session plays — resolve the tag, keep the resolver's choice, open its media (falling back to
 /// the next file), plan its tracking and its rules — once, for `run`, `fleet` and `inspect` alike.
-struct AdPreparation {
+struct AdPreparation: Sendable {
     /// What to do beyond resolving.
     enum Purpose: Equatable {
         /// A session: open the media, time and save an `--adcash-state` download, warn about verifications.

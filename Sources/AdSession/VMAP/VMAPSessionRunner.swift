@@ -30,7 +30,9 @@ public struct VMAPSessionRunner: Sendable {
         switch loaded {
         case let .vast(url, fetched, elapsed):
             let environment = environment.answering(url, with: fetched, elapsed: elapsed)
-            return await AdSessionRunner(configuration: configuration, environment: environment).run(observer: observer)
+            var runner = AdSessionRunner(configuration: configuration, environment: environment)
+            runner.loadedBefore = elapsed
+            return await runner.run(observer: observer)
         case let .failed(error, _):
             let outlet = await AdSessionRunner.Outlet.open(configuration, environment: environment, observer: observer)
             var summary = SessionSummary(outcome: Task.isCancelled ? .interrupted : .adError, dryRun: configuration.dryRun)

@@ -74,6 +74,10 @@ struct RunCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: .withDefault("Decoder threads per stream; 0 = one per core.", 0, valueName: "threads"), transform: OptionValue.threads)
     var threads = 0
 
+    @Option(help: ArgumentHelp("Fail the ad with VAST error 304 when its first frame does not show within this many seconds of the ad request (default: no limit).", valueName: "seconds"),
+            transform: OptionValue.seconds(positive: true, else: "--display-deadline must be a positive number of seconds"))
+    var displayDeadline: Duration?
+
     @OptionGroup var beacon: BeaconOptions<RunCommand>
 
     @OptionGroup var sink: SinkOptions
@@ -115,6 +119,9 @@ struct RunCommand: AsyncParsableCommand {
             }
             if speed != nil || clock == .realtime { throw ValidationError("--ssai server: runs on the virtual clock (the stitcher's beacons are stamped with their segment requests' times)") }
         }
+        if displayDeadline != nil, tag.vmap != nil || tag.trackingDoc != nil || tag.interstitials != nil {
+            throw ValidationError("--display-deadline: limits a VAST tag's ad (--vast), not --vmap, --tracking-doc or --interstitials, yet")
+        }
         try OptionValue.checkNoClash(
             outputs: outputs,
             inputs: tag.inputs + network.inputs + [("--replay", replay), ("--script-file", scripting.scriptInput?.path), ("--expect", reports.expectInput?.path)],
@@ -143,6 +150,7 @@ struct RunCommand: AsyncParsableCommand {
         configuration.repeatTracking = repeatTracking
         sink.apply(to: &configuration)
         configuration.replayTracking = replayTracking
+        configuration.displayDeadline = displayDeadline
         if bundle != nil { configuration.tagRecorder = TagRecorder() }
         configuration.serverSide = serverSide.insertion
         return configuration
