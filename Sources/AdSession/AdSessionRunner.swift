@@ -92,28 +92,46 @@ public struct AdSessionRunner: Sendable {
         }
     }
 
-    private func play(into summary: inout SessionSummary, wallStart: Int64, tally: Tally, dispatcher: BeaconDispatcher) async {
+    /// The break prepared under the limits around its first frame: `--display-deadline` (`DisplayDeadline`), and the
+    /// app's state while it loaded (`load+N` script steps: a ready ad waits, on the network clock, for the app to be
+    /// active).
+    private func prepareWithinLimits() async -> (PreparedAd, SessionScript.Loading?) {
         let preparation = AdPreparation(configuration: configuration, environment: environment)
-        let prepared: PreparedAd
-        if let limit = configuration.displayDeadline {
-            let deadline = DisplayDeadline(limit: limit, spent: loadedBefore), since = environment.networkClock.stopwatch()
-            let (ready, passed) = await deadline.prepare(preparation, clock: environment.networkClock)
-            prepared = deadline.judge(ready, elapsed: since(), passed: passed)
+        let since = environment.networkClock.stopwatch()
+        let deadline = configuration.displayDeadline.map { DisplayDeadline(limit: $0, spent: loadedBefore) }
+        let (ready, passed) = if let deadline {
+            await deadline.prepare(preparation, clock: environment.networkClock)
         } else {
-            prepared = await preparation.prepare(.play)
+            (await preparation.prepare(.play), false)
         }
+        let elapsed = since()
+        var loading: SessionScript.Loading?
+        if !configuration.script.loadSteps.isEmpty, ready.plays {
+            loading = configuration.script.afterLoading(readyAt: loadedBefore + elapsed + ready.startupDelay)
+        }
+        let prepared = deadline?.judge(ready, elapsed: elapsed, passed: passed, waited: loading?.waited ?? .zero) ?? ready
+        guard prepared.plays else { return (prepared, nil) }
+        if let waited = loading?.waited, waited > .zero { try? await environment.networkClock.sleep(for: waited) }
+        return (prepared, loading)
+    }
+
+    private func play(into summary: inout SessionSummary, wallStart: Int64, tally: Tally, dispatcher: BeaconDispatcher) async {
+        let (prepared, loading) = await prepareWithinLimits()
+        summary.loading = loading
         summary.hops = prepared.resolution.hops
         summary.adID = prepared.ad?.ad.id
         summary.mediaURL = prepared.media?.selection.file.url
         summary.duration = prepared.media?.duration
-        var step = BeaconStep(configuration: configuration, seed: configuration.seed, wallStart: wallStart)
+        // `[TIMESTAMP]` counts from the first frame: after a wait for the app (`load+N`), the wall clock is read again.
+        let firstFrame = configuration.now ?? ((loading?.waited ?? .zero) > .zero ? environment.wallClock() : wallStart)
+        var step = BeaconStep(configuration: configuration, seed: configuration.seed, wallStart: firstFrame)
         let adBreak = Self.playable(prepared, media: environment.media, threads: configuration.decoderThreads)
         let outputs = SessionCore.Outputs(report: { await tally.send($0) }, submit: { beacon in
             await tally.planned()
             await dispatcher.submit(beacon)
         })
         let result = await SessionCore(environment: environment).run(
-            adBreak, script: configuration.script, clock: environment.playbackClock(configuration.clock), step: &step, outputs: outputs)
+            adBreak, script: loading?.script ?? configuration.script, clock: environment.playbackClock(configuration.clock), step: &step, outputs: outputs)
         summary.serverSide = step.serverSide
         if adBreak.kind == .pod {
             summary.ads = result.ads

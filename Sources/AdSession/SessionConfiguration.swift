@@ -228,6 +228,7 @@ public struct SessionConfiguration: Sendable {
         var parts: [String] = [tag, "\(dryRun)", "\(clock)", now.map { "\($0)" } ?? "-", "\(timeZoneOffsetMinutes)", "\(mediaCriteria)"]
         parts.append(network.map { "\($0.profile.name)" } ?? "-")
         parts.append(script.steps.map(\.text).joined(separator: ","))
+        if !script.loadSteps.isEmpty { parts.append(script.loadSteps.map(\.text).joined(separator: ",")) }
         parts.append(reward.map { "\($0)" } ?? "-")
         parts += ["\(rewardThreshold)", "\(videoClose)", sink.map { "\($0)" } ?? "-", collector ?? "-"]
         parts += ["\(repeatTracking)", "\(replayTracking)", "\(pod)", "\(viewability)"]

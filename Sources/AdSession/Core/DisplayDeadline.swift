@@ -44,22 +44,24 @@ struct DisplayDeadline {
     /// every turn failed with 304 (an interrupted preparation becomes the one failed turn of the ad it had, if any).
     /// - Parameters:
     ///   - elapsed: network time the preparation took (the time `spent` before it is added here).
-    func judge(_ prepared: PreparedAd, elapsed: Duration, passed: Bool) -> PreparedAd {
+    ///   - waited: how long the ready ad then waits for the app to be active (`load+N` script steps).
+    func judge(_ prepared: PreparedAd, elapsed: Duration, passed: Bool, waited: Duration = .zero) -> PreparedAd {
         let elapsed = spent + elapsed
         var adBreak: AdBreak<PreparedAd.TurnMedia>
         let startup: Duration
         switch prepared.outcome {
         case let .ready(ready):
             adBreak = ready
-            startup = ready.turns.first(where: \.plays)?.media?.opened?.delivery?.startupDelay ?? .zero
-            guard passed || elapsed + startup > limit, ready.turns.contains(where: \.plays) else { return prepared }
+            startup = prepared.startupDelay + waited
+            guard passed || elapsed + startup > limit, prepared.plays else { return prepared }
         case let .interrupted(steps, ad):
             guard passed else { return prepared }
             adBreak = .single(SessionPlan(steps: steps, ad: ad), media: nil)
             startup = .zero
         }
         let shown = passed ? "nothing was shown: the ad was still loading" : "its first frame would show at \((elapsed + startup).millisecondText) s"
-            + (startup > .zero ? " (\(elapsed.millisecondText) s to load, \(startup.millisecondText) s to buffer its start)" : "")
+            + (startup > .zero ? " (\(elapsed.millisecondText) s to load, \((startup - waited).millisecondText) s to buffer its start"
+                + (waited > .zero ? ", \(waited.millisecondText) s waiting for the app to be active)" : ")") : "")
         for index in adBreak.turns.indices where adBreak.turns[index].failure == nil {
             var plan = adBreak.turns[index].plan
             let known = plan.ad == nil ? "; no ad was chosen yet, so no Error URL is known" : ""

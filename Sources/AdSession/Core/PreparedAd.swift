@@ -77,6 +77,15 @@ struct PreparedAd {
         }
     }
 
+    /// The simulated network's startup delay of the first turn that plays (zero without one): between the end of
+    /// preparation and its first frame.
+    var startupDelay: Duration {
+        adBreak.turns.first(where: \.plays)?.media?.opened?.delivery?.startupDelay ?? .zero
+    }
+
+    /// Whether a turn of the break plays.
+    var plays: Bool { adBreak.turns.contains(where: \.plays) }
+
     /// The turn a report describes: a single ad's, or a pod's first that can play (none when none can).
     var leadTurn: AdTurn<TurnMedia>? {
         guard case let .ready(adBreak) = outcome else { return nil }

@@ -47,4 +47,6 @@ public struct SessionSummary: Sendable {
     public var tracking: TrackedStreamReport?
     /// Server-side mode (`--ssai server`): each timed event as the stitcher fired it, against the client's moment.
     public var serverSide: ServerSideReport?
+    /// With `load+N` script steps: when the ad was ready, when it showed, and what the app did meanwhile.
+    public var loading: SessionScript.Loading?
 }

@@ -12,6 +12,10 @@ import Foundation
 /// endcardClick, replay), a lifecycle notification (willResignActive, didEnterBackground, willEnterForeground,
 /// didBecomeActive; Android onPause, onStop, onStart, onResume) or a shorthand (`background`, `foreground`).
 /// Steps run in time order; steps at the same time run in the order written.
+///
+/// `load+N` (or `load`) times a lifecycle step from the ad request instead, while the ad may still be loading
+/// (`background@load+0.5,foreground@load+3`): loading goes on in the background, and the first frame waits until the
+/// app is active again (`afterLoading(readyAt:)`); load steps after the first frame run on the session clock.
 public struct SessionScript: Sendable, Equatable {
     /// One step of the script: the inputs one `WORD@TIME` gives, at its time.
     public struct Step: Sendable, Equatable {
@@ -19,6 +23,8 @@ public struct SessionScript: Sendable, Equatable {
         public var at: Duration
         /// The 1-based place in the pod `at` counts from; nil: the session's first frame.
         public var ad: Int?
+        /// `at` counts from the ad request (`load+N`), not from a first frame.
+        public var fromLoad = false
         /// The inputs, in order (a shorthand gives two).
         public var inputs: [SessionInput]
         /// The step as written, for messages.
@@ -40,13 +46,20 @@ public struct SessionScript: Sendable, Equatable {
 
     /// The steps, in the order they run.
     public private(set) var steps: [Step]
+    /// The steps timed from the ad request (`load+N`), in time order: not among `steps` until `afterLoading` places
+    /// them.
+    public private(set) var loadSteps: [Step]
 
     /// Steps in time order: session-time steps first, then each ad's (`adK+N`) by ad, each in time order; equal
-    /// times keep the order written.
+    /// times keep the order written. Load steps (`fromLoad`) are kept apart, in `loadSteps`.
     public init(steps: [Step] = []) {
-        self.steps = steps.enumerated().sorted {
-            ($0.element.ad ?? 0, $0.element.at, $0.offset) < ($1.element.ad ?? 0, $1.element.at, $1.offset)
-        }.map(\.element)
+        func ordered(_ steps: [Step]) -> [Step] {
+            steps.enumerated().sorted {
+                ($0.element.ad ?? 0, $0.element.at, $0.offset) < ($1.element.ad ?? 0, $1.element.at, $1.offset)
+            }.map(\.element)
+        }
+        self.steps = ordered(steps.filter { !$0.fromLoad })
+        loadSteps = ordered(steps.filter(\.fromLoad))
     }
 
     /// The steps that happen during an ad that starts at session time `start`: `remaining` session-time steps
@@ -73,7 +86,13 @@ public struct SessionScript: Sendable, Equatable {
             previous = step
             steps.append(step)
         }
+        try self.init(checking: steps)
+    }
+
+    /// The steps as parsed, once the load steps are checked: lifecycle steps only, leaving the app active.
+    private init(checking steps: [Step]) throws(ParseError) {
         self.init(steps: steps)
+        try Self.check(loadSteps: loadSteps)
     }
 
     /// Parses the `--script-file` JSON form: `[{"at": 1, "action": "mute"}, {"at": "+2", "action": "close"}]`
@@ -104,7 +123,7 @@ public struct SessionScript: Sendable, Equatable {
             previous = step
             steps.append(step)
         }
-        self.init(steps: steps)
+        try self.init(checking: steps)
     }
 
     private static func step(word: String, time: String, previous: Step, text: String) throws(ParseError) -> Step {
@@ -123,6 +142,16 @@ public struct SessionScript: Sendable, Equatable {
                 throw ParseError(description: "script step '\(text)': the viewport is a percent of the ad's pixels in view, 0 to 100")
             }
             throw ParseError(description: "script step '\(text)': unknown action '\(word)'")
+        }
+        if time.lowercased().hasPrefix("load") {
+            // `load`, `load+N`: since the ad request.
+            let rest = time.dropFirst(4)
+            guard rest.isEmpty || rest.hasPrefix("+"), let seconds = rest.isEmpty ? 0 : Double(rest.dropFirst()), seconds.isFinite, seconds >= 0, seconds < 86_400 else {
+                throw ParseError(description: "script step '\(text)': expected load or load+SECONDS (0 to 86400)")
+            }
+            var step = Step(at: .nanoseconds(Int64((seconds * 1e9).rounded())), inputs: inputs, text: text)
+            step.fromLoad = true
+            return step
         }
         var ad: Int?
         if time.lowercased().hasPrefix("ad") {
@@ -148,8 +177,10 @@ public struct SessionScript: Sendable, Equatable {
         }
         let offset = Duration.nanoseconds(Int64((seconds * 1e9).rounded()))
         if let ad { return Step(at: offset, ad: ad, inputs: inputs, text: text) }
-        // `+N` after an ad-relative step stays in that ad.
-        return Step(at: relative ? previous.at + offset : offset, ad: relative ? previous.ad : nil, inputs: inputs, text: text)
+        // `+N` after an ad-relative step stays in that ad, after a load step in the load.
+        var step = Step(at: relative ? previous.at + offset : offset, ad: relative ? previous.ad : nil, inputs: inputs, text: text)
+        step.fromLoad = relative && previous.fromLoad
+        return step
     }
 
     /// The time of the next step after index `position`.

@@ -119,8 +119,13 @@ struct RunCommand: AsyncParsableCommand {
             }
             if speed != nil || clock == .realtime { throw ValidationError("--ssai server: runs on the virtual clock (the stitcher's beacons are stamped with their segment requests' times)") }
         }
-        if displayDeadline != nil, tag.vmap != nil || tag.trackingDoc != nil || tag.interstitials != nil {
-            throw ValidationError("--display-deadline: limits a VAST tag's ad (--vast), not --vmap, --tracking-doc or --interstitials, yet")
+        if tag.vmap != nil || tag.trackingDoc != nil || tag.interstitials != nil {
+            if displayDeadline != nil {
+                throw ValidationError("--display-deadline: limits a VAST tag's ad (--vast), not --vmap, --tracking-doc or --interstitials, yet")
+            }
+            if let step = scripting.steps.loadSteps.first {
+                throw ValidationError("--script \(step.text): load steps time a VAST tag's loading (--vast), not --vmap, --tracking-doc or --interstitials, yet")
+            }
         }
         try OptionValue.checkNoClash(
             outputs: outputs,

@@ -4,7 +4,7 @@ import PlayerEngine
 
 /// What the simulated user and operating system do during a run: `--script` or `--script-file`, one of them.
 struct ScriptOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Scripted actions at session seconds since the first frame, e.g. mute@1,background@3,foreground@13,skip@+2 (docs/guides/qa.md \"Scripts\").", valueName: "steps"),
+    @Option(help: ArgumentHelp("Scripted actions at session seconds since the first frame, e.g. mute@1,background@3,foreground@13,skip@+2; background@load+0.5 times a lifecycle step from the ad request (docs/guides/qa.md \"Scripts\").", valueName: "steps"),
             transform: Self.script)
     var script: SessionScript?
 

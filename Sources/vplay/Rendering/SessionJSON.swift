@@ -180,6 +180,10 @@ enum SessionJSON {
         if let vmap = summary.vmap { pairs.append(("vmap", VMAPRendering.summary(vmap))) }
         if let tracking = summary.tracking { pairs.append(("tracking", TrackedStreamRendering.summary(tracking))) }
         if let serverSide = summary.serverSide { pairs.append(("serverSide", ServerSideRendering.summary(serverSide))) }
+        if let loading = summary.loading {
+            pairs.append(("loading", .object([("readyTime", .seconds(loading.ready)), ("shownTime", .seconds(loading.shown)),
+                                              ("waitTime", .seconds(loading.waited)), ("steps", .array(loading.steps.map { .string($0.text) }))])))
+        }
         pairs.append(("warnings", .int(summary.warnings.count)))
         return .object(pairs)
     }

@@ -126,6 +126,11 @@ enum SessionText {
         if let vmap = summary.vmap { rows += VMAPRendering.rows(vmap) }
         if let tracking = summary.tracking { rows += TrackedStreamRendering.rows(tracking) }
         if let serverSide = summary.serverSide { rows += ServerSideRendering.rows(serverSide) }
+        if let loading = summary.loading {
+            let during = loading.steps.isEmpty ? "" : "; \(loading.steps.map(\.text).joined(separator: ", ")) while it loaded"
+            let waited = loading.waited > .zero ? " (waited \(loading.waited.millisecondText) s for the app to be active)" : ""
+            rows.append(("loading", "ready \(loading.ready.millisecondText) s after the request\(during); shown at \(loading.shown.millisecondText) s\(waited)"))
+        }
         if !summary.ads.isEmpty {
             let places = Set(summary.ads.map(\.ad.index)).count
             rows.append(("pod", "\(summary.ads.filter { $0.error == nil && $0.outcome != .notPlayed }.count) of \(places) place(s) played"))
