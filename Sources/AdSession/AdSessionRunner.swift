@@ -115,6 +115,13 @@ public struct AdSessionRunner: Sendable {
         return (prepared, loading)
     }
 
+    /// The app was killed (`terminate`) at session time `clock`: its beacons had until then on the network clock too
+    /// (a virtual session runs ahead of it: the network catches up, as long as any is unanswered), and whatever is not
+    /// answered by then is lost with the app.
+    private func terminate(at clock: Duration, playing: Duration, dispatcher: BeaconDispatcher) async {
+        await dispatcher.finish(waitingAtMost: max(.zero, clock - playing), lost: true)
+    }
+
     private func play(into summary: inout SessionSummary, wallStart: Int64, tally: Tally, dispatcher: BeaconDispatcher) async {
         let (prepared, loading) = await prepareWithinLimits()
         summary.loading = loading
@@ -130,9 +137,11 @@ public struct AdSessionRunner: Sendable {
             await tally.planned()
             await dispatcher.submit(beacon)
         })
+        let playing = environment.networkClock.stopwatch()
         let result = await SessionCore(environment: environment).run(
             adBreak, script: loading?.script ?? configuration.script, clock: environment.playbackClock(configuration.clock), step: &step, outputs: outputs)
         summary.serverSide = step.serverSide
+        if let playback = result.playback, playback.ending == .terminated { await terminate(at: playback.clock, playing: playing(), dispatcher: dispatcher) }
         if adBreak.kind == .pod {
             summary.ads = result.ads
             summary.duration = result.playback?.duration

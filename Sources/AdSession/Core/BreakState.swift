@@ -32,6 +32,8 @@ struct BreakState {
     private(set) var own: [Int: [SessionScript.Step]]
     /// The steps still waiting were handed to the last ad (which reports those it ignores).
     private var remainingReported = false
+    /// The app was killed (`terminate`): nothing after it is reported.
+    private var terminated = false
     private let script: SessionScript
     /// The pod's playout limit, from its first frame: the session-time `playoutLimit` step.
     private let playoutLimit: Duration?
@@ -140,6 +142,7 @@ struct BreakState {
         case .closedEarly: outcome = .closed; ended = true
         case .abandoned: outcome = .abandoned; ended = true
         case .stopped: outcome = .stopped; ended = true
+        case .terminated: outcome = .terminated; (ended, terminated) = (true, true)
         case .failed: outcome = .failed
         case nil: outcome = report.interrupted ? .interrupted : .completed
         }
@@ -149,7 +152,7 @@ struct BreakState {
 
     /// A pod's script steps no ad was there to take, as refusals at the break's end (none for a single ad).
     var leftovers: [PlaybackEvent] {
-        guard kind == .pod else { return [] }
+        guard kind == .pod, !terminated else { return [] }
         var events: [PlaybackEvent] = []
         if !remainingReported {
             // A playout limit the break never reached is the player's, not a step the script lost.

@@ -16,6 +16,8 @@ public struct PodAdReport: Sendable, Equatable {
         case cut
         /// The player stopped it where it was: its break's playout limit (an HLS interstitial's `X-PLAYOUT-LIMIT`).
         case stopped
+        /// The app was killed while it played (`terminate`): the pod ends there.
+        case terminated
         /// The pod ended (a close, an abandoned ad, a signal) before its turn.
         case notPlayed
     }

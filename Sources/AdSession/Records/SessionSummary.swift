@@ -25,6 +25,8 @@ public struct SessionSummary: Sendable {
     public var beaconsDelivered = 0
     /// Not delivered: no answer, timed out, refused, or an error status.
     public var beaconsFailed = 0
+    /// Beacons lost with the app (`terminate`): not answered when it was killed, neither delivered nor failed.
+    public var beaconsLost = 0
     /// The session ran with `dryRun`: beacons were expanded and logged, none sent.
     public var dryRun = false
     /// What playback measured (frames, stalls, ending, reward); nil when the session did not play.

@@ -92,6 +92,18 @@ extension AdPlayback {
         return events
     }
 
+    /// The app's process is killed where the ad is: nothing more plays or fires — no closeLinear, no close, no reward
+    /// and no forfeit (a reward not granted yet is lost with the app). The ending is `terminated`.
+    mutating func terminate(at clock: Duration) {
+        guard phase != .closed else { return }
+        if inVideo {
+            (basePlayhead, baseClock) = (playhead(at: clock), clock)
+            buffering = false
+        }
+        ending = .terminated
+        phase = .closed
+    }
+
     /// A replay from the replay screen: a new play from the start.
     mutating func replay(at clock: Duration) -> [PlaybackEvent] {
         play += 1

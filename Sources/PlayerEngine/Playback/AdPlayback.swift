@@ -17,7 +17,7 @@ public struct AdPlayback: Sendable {
     /// How the video part ended.
     /// How the ad's play ended: `abandoned` when nothing could end it (no more frames or input while it was
     /// playing or suppressed; it was `null` before, which a summary showed as "completed").
-    public enum Ending: String, Sendable, Codable { case completed, skipped, closedEarly, failed, abandoned, stopped }
+    public enum Ending: String, Sendable, Codable { case completed, skipped, closedEarly, failed, abandoned, stopped, terminated }
 
     /// The ad's rules: duration, skip offset, reward, close controls, end card, icons, viewability.
     public let rules: PlaybackRules
@@ -278,6 +278,7 @@ public struct AdPlayback: Sendable {
             viewport = percent
             events.append(event(.viewport, at: clock, detail: .viewport(percent)))
         case .playoutLimit: events += stop(at: clock)
+        case .terminate: terminate(at: clock)
         }
         updateViewRun(at: clock)
         return events

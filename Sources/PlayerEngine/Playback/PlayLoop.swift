@@ -277,7 +277,8 @@ struct PlayLoop {
     /// The ad closed: script steps after it are reported, never dropped silently (in a pod, they are the next ad's).
     nonisolated(nonsending) mutating func finished(onEvent: Emit) async -> PlaybackReport {
         report.stepsHandled = step
-        while !configuration.rules.handsOver, step < script.steps.count {
+        // Killed (`terminate`): the steps after it never happen, and nothing is left to say so.
+        while !configuration.rules.handsOver, machine.ending != .terminated, step < script.steps.count {
             // A playout limit the ad never reached is the player's, not a step the script lost.
             if script.steps[step].inputs != [.playoutLimit] { await emit([machine.ignored(script.steps[step].text, at: now)], to: onEvent) }
             step += 1

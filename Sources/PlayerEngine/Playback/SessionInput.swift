@@ -12,6 +12,9 @@ public enum SessionInput: Sendable, Equatable {
     /// The player stops the ad where it is (an HLS interstitial's `X-PLAYOUT-LIMIT`): nothing more of it plays or
     /// fires, and it ends `stopped`. Not a script word: the session adds it.
     case playoutLimit
+    /// The app's process is killed (`terminate`, as Android destroys a backgrounded activity): nothing more plays,
+    /// fires or is reported; it ends `terminated`.
+    case terminate
 
     /// Parses a script word: an action, a lifecycle name, an Android alias (onPause → willResignActive, onStop →
     /// didEnterBackground, onStart → willEnterForeground, onResume → didBecomeActive) or a shorthand
@@ -31,6 +34,7 @@ public enum SessionInput: Sendable, Equatable {
         case "onresume": return [.lifecycle(.didBecomeActive)]
         case "background": return [.lifecycle(.willResignActive), .lifecycle(.didEnterBackground)]
         case "foreground": return [.lifecycle(.willEnterForeground), .lifecycle(.didBecomeActive)]
+        case "terminate": return [.terminate]
         default: return nil
         }
     }
@@ -42,6 +46,7 @@ public enum SessionInput: Sendable, Equatable {
         case let .lifecycle(event): event.rawValue
         case let .viewport(percent): "viewport=\(Self.percentText(percent))"
         case .playoutLimit: "playoutLimit"
+        case .terminate: "terminate"
         }
     }
 

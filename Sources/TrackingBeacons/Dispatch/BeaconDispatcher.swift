@@ -96,7 +96,10 @@ public final class BeaconDispatcher: Sendable {
     /// Waits until every request has its final answer or `limit` has passed on the network clock; the ones still
     /// open are then cancelled and recorded (`DispatchMachine.close()`). Resumes as soon as nothing is pending: no
     /// polling.
-    public func finish(waitingAtMost limit: Duration) async {
+    /// - Parameter lost: the app is killed at the limit (`terminate`): every beacon not answered by then — queued,
+    ///   waiting for a retry or on the wire — is recorded as `BeaconFailure.lost`, and a later `finish` has nothing
+    ///   left to wait for.
+    public func finish(waitingAtMost limit: Duration, lost: Bool = false) async {
         let deadline: Task<Void, Never>? = state.withLock { state in
             guard !state.idle else { return nil }
             return drainDeadline(after: state.hurryLimit.map { min($0, limit) } ?? limit)
@@ -118,7 +121,7 @@ public final class BeaconDispatcher: Sendable {
             for hurry in hurries { hurry.cancel() }
         }
         await report(state.withLock { state in
-            execute(in: &state) { machine, emit in for action in machine.close() { emit(action) } }
+            execute(in: &state) { machine, emit in for action in machine.close(lost: lost) { emit(action) } }
         }.records)
     }
 

@@ -42,6 +42,8 @@ public enum BeaconFailure: Error, Sendable, Equatable, Hashable, CustomStringCon
     case notSentBeforeSessionEnd
     /// Meant for the embedded sink, which could not start: not sent anywhere.
     case sinkUnavailable
+    /// Queued, waiting or on the wire when the app was killed (`terminate`): lost with it, neither delivered nor failed.
+    case lost
     /// A failure the transport could not classify, in the HTTP client's words.
     case other(String)
 
@@ -67,6 +69,7 @@ public enum BeaconFailure: Error, Sendable, Equatable, Hashable, CustomStringCon
         case .unansweredAtSessionEnd: "unansweredAtSessionEnd"
         case .notSentBeforeSessionEnd: "notSentBeforeSessionEnd"
         case .sinkUnavailable: "sinkUnavailable"
+        case .lost: "lost"
         case .other: "other"
         }
     }
@@ -92,6 +95,7 @@ public enum BeaconFailure: Error, Sendable, Equatable, Hashable, CustomStringCon
         case .unansweredAtSessionEnd: "unanswered at session end"
         case .notSentBeforeSessionEnd: "not sent before session end"
         case .sinkUnavailable: "not sent: the beacon sink could not start"
+        case .lost: "lost: the app was terminated before it was answered"
         case let .other(text): text
         }
     }

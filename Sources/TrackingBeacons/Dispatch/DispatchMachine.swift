@@ -133,7 +133,8 @@ struct DispatchMachine {
     /// The session ends: nothing new goes out, and every beacon left is recorded as final — an attempt on the wire
     /// as `BeaconFailure.unansweredAtSessionEnd` (its attempt number and `sentAt` kept), a beacon that never went out
     /// (waiting for a slot or a retry) as `notSentBeforeSessionEnd`, without `sentAt`.
-    mutating func close() -> [Action] {
+    /// - Parameter lost: the app was killed (`terminate`): every beacon left is `BeaconFailure.lost` instead.
+    mutating func close(lost: Bool = false) -> [Action] {
         closed = true
         var actions: [Action] = []
         let left = flights.slots.indices.filter { flights.slots[$0] != nil }.sorted { flights.slots[$0]!.order < flights.slots[$1]!.order }
@@ -150,6 +151,7 @@ struct DispatchMachine {
                 if case let .backingOff(next, _) = flight.state { record.attempt = next }
                 record.failure = .notSentBeforeSessionEnd
             }
+            if lost { record.failure = .lost }
             record.isFinalAttempt = true
             if case .waitingForSlot = flight.state {} else { actions.append(.cancel(id: id)) }
             actions.append(.record(record, countedAt: flight.countedAt))

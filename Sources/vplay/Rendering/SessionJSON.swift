@@ -135,7 +135,7 @@ enum SessionJSON {
             ("beacons", .object([
                 ("planned", .int(summary.beaconsPlanned)), ("delivered", .int(summary.beaconsDelivered)),
                 ("failed", .int(summary.beaconsFailed)), ("dryRun", .bool(summary.dryRun)),
-            ])),
+            ] + (summary.beaconsLost > 0 ? [("lost", .int(summary.beaconsLost))] : []))),
         ]
         if let playback = summary.playback {
             pairs.append(("frames", .object([

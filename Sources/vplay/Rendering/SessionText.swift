@@ -98,7 +98,8 @@ enum SessionText {
         if summary.dryRun {
             rows.append(("beacons", "\(summary.beaconsPlanned) planned (dry run: none sent)"))
         } else {
-            rows.append(("beacons", "\(summary.beaconsPlanned) planned, \(summary.beaconsDelivered) delivered, \(summary.beaconsFailed) failed"))
+            rows.append(("beacons", "\(summary.beaconsPlanned) planned, \(summary.beaconsDelivered) delivered, \(summary.beaconsFailed) failed"
+                                    + (summary.beaconsLost > 0 ? ", \(summary.beaconsLost) lost with the app" : "")))
         }
         if let result = summary.reconciliation {
             rows.append(("sink", "received \(result.received), matched \(result.matched) of \(result.sent) sent, \(result.missing.count) missing, \(result.unexpected.count) unexpected"
