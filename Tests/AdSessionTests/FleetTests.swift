@@ -49,7 +49,7 @@ import TrackingBeacons
     }
 
     @Test func draw_keepsEveryTimeInsideItsStatedRange() throws {
-        let mix = try FleetMix(parsing: "background:1,pause:1,click:1,skip:1,close:1")
+        let mix = try FleetMix(parsing: "background:1,pause:1,click:1,skip:1,close:1,terminate:1")
         for index in 0..<3_000 {
             let scenario = FleetScenario.draw(index: index, seed: 9, mix: mix, facts: Self.facts)
             let at = try #require(scenario.at)
@@ -65,7 +65,7 @@ import TrackingBeacons
                 #expect(scenario.length! >= .seconds(1) && scenario.length! < .seconds(10))
             case .skip:
                 #expect(at >= .seconds(5) && at < .seconds(10), "between the skip offset and the end")
-            case .close:
+            case .close, .terminate:
                 #expect(at >= .milliseconds(200) && at < .milliseconds(9_800))
             case .complete:
                 Issue.record("complete is not in this mix")

@@ -30,7 +30,7 @@ import PlayerEngine
     }
 
     @Test func everyPodAd_firesExactlyWhatTheOracleSays_forDrawnScenarios() async throws {
-        let mix = try FleetMix(parsing: "complete:1,background:1,pause:1,click:1,skip:2,close:2")
+        let mix = try FleetMix(parsing: "complete:1,background:1,pause:1,click:1,skip:2,close:2,terminate:2")
         let pod: [(place: Int?, facts: FleetScenario.Facts)] = [1, 2, 3].map { ($0, .init(duration: .seconds(5), skipOffset: $0 == 2 ? .seconds(2) : nil)) }
         let oracle: [(place: Int, facts: FleetOracle.Facts)] = [1, 2, 3].map { ($0, Self.facts(skipOffset: $0 == 2 ? .seconds(2) : nil)) }
         let tracked: Set<PlaybackEvent.Name> = [.loaded, .impression, .creativeView, .start, .firstQuartile, .midpoint, .thirdQuartile, .complete,

@@ -71,4 +71,20 @@ import TrackingBeacons
             #expect(run.events(.rewarded).count == (granted ? 1 : 0) && run.events(.rewardForfeited).isEmpty, "\(at): \(run.eventNames)")
         }
     }
+
+    /// A fleet's `terminate` viewers, single ads and pods: the oracle predicts what each fired until the kill, and
+    /// nothing after it (no closeLinear, no forfeit; a pod's later ads not played). In a fleet the kill's catch-up on
+    /// the network clock is not modelled: what was fired is counted, answered.
+    @Test(arguments: ["media/demo.xml", "media/pods/pod.xml"])
+    func aFleetsTerminateViewers_areWhatTheOraclePredicts(_ tag: String) async throws {
+        let (result, sent) = try await SessionKit().fleet(cli: ["fleet", "--vast", tag, "--sessions", "200", "--seed", "4", "--mix", "complete:50,terminate:50"])
+        let report = try result.get()
+        FleetOracleBehaviourTests.expectEveryBeaconCountedOnce(report, sent: sent)
+        let terminated = try #require(report.population.scenarios["terminate"])
+        #expect(terminated > 50 && terminated < 150, "\(report.population.scenarios)")
+        #expect(report.population.rewardsForfeited == 0)
+        #expect(report.population.endings["terminated"] == terminated || tag.contains("pods"), "\(report.population.endings)")
+        let closeLinear = report.population.beacons.filter { $0.event == "closeLinear" }.map(\.sent).reduce(0, +)
+        #expect(closeLinear <= 200 - terminated, "no closeLinear after a kill")
+    }
 }

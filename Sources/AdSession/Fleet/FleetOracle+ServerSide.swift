@@ -15,7 +15,7 @@ extension FleetOracle {
         case .skip:
             let at = playhead(atClock: scenario.at ?? .zero)
             if let offset = facts.skipOffset, at >= offset { last = at }
-        case .close: last = playhead(atClock: scenario.at ?? .zero)
+        case .close, .terminate: last = playhead(atClock: scenario.at ?? .zero)
         case .complete, .background, .pause, .click: break
         }
         var events: [Event: Int] = [:]
@@ -33,7 +33,7 @@ extension FleetOracle {
         return ads.map { ad in
             guard !closed else { return nil }
             let acted = ad.place == scenario.ad
-            if acted, scenario.kind == .close { closed = true }
+            if acted, scenario.kind == .close || scenario.kind == .terminate { closed = true }
             let own = acted ? scenario : FleetScenario(index: scenario.index, kind: .complete)
             return FleetOracle(facts: ad.facts).serverEvents(of: own, insertion: insertion)
         }

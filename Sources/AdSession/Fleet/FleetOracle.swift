@@ -150,6 +150,9 @@ public struct FleetOracle: Sendable {
             boundaries(upTo: at)
             add(.closeLinear)
             viewability(breakAt: nil, end: at)
+        case .terminate:
+            // Killed: what was reached, and nothing after (no closeLinear, no viewability decided).
+            boundaries(upTo: playhead(atClock: scenario.at ?? .zero))
         }
         return events
     }
@@ -162,7 +165,7 @@ public struct FleetOracle: Sendable {
         return ads.enumerated().map { position, ad in
             guard !closed else { return nil }
             let acted = ad.place == scenario.ad
-            if acted, scenario.kind == .close { closed = true }
+            if acted, scenario.kind == .close || scenario.kind == .terminate { closed = true }
             let own = acted ? scenario : FleetScenario(index: scenario.index, kind: .complete)
             return FleetOracle(facts: ad.facts).events(of: own, endsThePod: position == ads.count - 1)
         }

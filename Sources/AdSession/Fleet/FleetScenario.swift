@@ -14,12 +14,14 @@ import TrackingBeacons
 /// - `skip`: the user skips somewhere between the skip offset and the end; on an ad that is not skippable the skip
 ///   (at 5–95 % of `D`) is refused and the video plays to the end.
 /// - `close`: the user closes the video at 2–98 % of `D` (the reward is forfeited).
+/// - `terminate`: the app is killed at 2–98 % of `D` (nothing more fires: no closeLinear, no forfeit; the reward is
+///   lost).
 /// The interruption is the first thing that happens, so its session-clock time equals its playhead.
 public struct FleetScenario: Sendable, Equatable, Codable {
     /// What the simulated viewer does, as named in `--mix`; ordered as declared.
     public enum Kind: String, Sendable, Codable, CaseIterable, Comparable {
         /// `complete` watches to the end; each other kind interrupts the play once (see `FleetScenario`).
-        case complete, background, pause, click, skip, close
+        case complete, background, pause, click, skip, close, terminate
         public static func < (lhs: Self, rhs: Self) -> Bool { allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)! }
     }
 
@@ -93,7 +95,7 @@ public struct FleetScenario: Sendable, Equatable, Codable {
                 return FleetScenario(index: index, kind: kind, at: .milliseconds(uniform(offset.millisecondsRoundedUp, duration)))
             }
             return FleetScenario(index: index, kind: kind, at: .milliseconds(uniform(share(5), share(95))))
-        case .close:
+        case .close, .terminate:
             return FleetScenario(index: index, kind: kind, at: .milliseconds(uniform(share(2), share(98))))
         }
     }
@@ -119,6 +121,8 @@ public struct FleetScenario: Sendable, Equatable, Codable {
             return SessionScript(steps: [step(at, [.action(.skip)], "skip")])
         case .close:
             return SessionScript(steps: [step(at, [.action(.close)], "close")])
+        case .terminate:
+            return SessionScript(steps: [step(at, [.terminate], "terminate")])
         }
     }
 }

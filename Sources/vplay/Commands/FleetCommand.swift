@@ -57,7 +57,7 @@ struct FleetCommand: AsyncParsableCommand {
             transform: OptionValue.integer(in: 1..., else: "--concurrency must be 1 or more"))
     var concurrency = 16
 
-    @Option(help: .withDefault("What the viewers do, as weights: complete, background, pause, click, skip, close.", Self.defaultMix, valueName: "KIND:WEIGHT,..."),
+    @Option(help: .withDefault("What the viewers do, as weights: complete, background, pause, click, skip, close, terminate.", Self.defaultMix, valueName: "KIND:WEIGHT,..."),
             transform: Self.mix)
     var mix = Self.defaultMix
 
