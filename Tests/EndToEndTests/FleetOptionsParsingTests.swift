@@ -36,7 +36,7 @@ import Testing
         let help = VPlay.helpMessage(for: FleetCommand.self, columns: 1000)
         #expect(help.contains("How many viewers (sessions) in the whole fleet. (default: 1000)"))
         #expect(help.contains("Sessions played at once. (default: 16)"))
-        #expect(help.contains("skip, close. (default: complete:70,background:15,skip:10,close:5)"))
+        #expect(help.contains("skip, close, terminate. (default: complete:70,background:15,skip:10,close:5)"))
     }
 
     /// Every option `fleet` had before its options were shared with `run` is still there.

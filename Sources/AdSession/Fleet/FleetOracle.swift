@@ -145,14 +145,12 @@ public struct FleetOracle: Sendable {
                 viewability(breakAt: nil, end: reach)
                 toTheEnd()
             }
-        case .close:
+        case .close, .terminate:  // a kill (terminate): what was reached, then nothing (no closeLinear, no viewability)
             let at = playhead(atClock: scenario.at ?? .zero)
             boundaries(upTo: at)
+            guard scenario.kind == .close else { break }
             add(.closeLinear)
             viewability(breakAt: nil, end: at)
-        case .terminate:
-            // Killed: what was reached, and nothing after (no closeLinear, no viewability decided).
-            boundaries(upTo: playhead(atClock: scenario.at ?? .zero))
         }
         return events
     }
