@@ -164,6 +164,12 @@ struct FleetTallyTests {
         let tally = FleetTally(keys: [], limit: 8, networkNames: ["wifi", "3g"]) { _ in nil }
         #expect(FleetTally.Counted(packed: FleetTally.Counted(row: 5, network: 1, session: 70_000).packed) == .init(row: 5, network: 1, session: 70_000))
         #expect(FleetTally.Counted(packed: FleetTally.Counted(row: nil, network: nil, session: nil).packed) == .init(row: nil, session: nil))
+        let most = FleetTally.Counted(row: FleetTally.Counted.noRow - 1, network: FleetTally.Counted.maxNetworks - 1, session: FleetTally.Counted.maxSessions - 1)
+        #expect(FleetTally.Counted(packed: most.packed) == most, "the widest values keep to their bits")
+        // A mix with more networks than the packing holds is refused, not silently mixed up.
+        let many = (1...FleetTally.Counted.maxNetworks + 1).map { "kbps=\($0)/rtt=1:1" }.joined(separator: ",")
+        #expect(throws: NetworkMix.ParseError.self) { try NetworkMix(parsing: many) }
+        #expect((try? NetworkMix(parsing: (1...FleetTally.Counted.maxNetworks).map { "kbps=\($0)/rtt=1:1" }.joined(separator: ","))) != nil)
         var sent: [Sent] = []
         for (n, network) in [0, 1, 1].enumerated() {
             let room = await tally.admitSession()

@@ -52,8 +52,9 @@ import Testing
     }
 
     @Test(arguments: [
-        (["--sessions", "0"], "--sessions must be 1 or more"),
-        (["--sessions", "many"], "--sessions must be 1 or more"),
+        (["--sessions", "0"], "--sessions must be from 1 to 2147483646"),
+        (["--sessions", "many"], "--sessions must be from 1 to 2147483646"),
+        (["--sessions", "2147483647"], "--sessions must be from 1 to 2147483646"),
         (["--concurrency", "0"], "--concurrency must be 1 or more"),
         (["--mix", "complete:70,dance:30"], "--mix 'dance:30': expected KIND:WEIGHT with KIND one of"),
         (["--mix", "complete:x"], "--mix 'complete:x': the weight must be a whole number from 0 to 1000000"),

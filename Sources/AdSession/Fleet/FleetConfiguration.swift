@@ -1,6 +1,10 @@
 /// How a fleet runs: the session every viewer starts from (tag, media choice, device, beacon policy, sink), how many
 /// viewers, how many at once, what they do, and which shard of them this process runs.
 public struct FleetConfiguration: Sendable {
+    /// The most sessions a fleet may have (`fleet --sessions`): each beacon carries its session's index, + 1, in 31 bits
+    /// (`FleetTally.Counted`).
+    public static let maxSessions = Int(Int32.max) - 1
+
     /// The tag, `--map`, media criteria, device macros, beacon policy, sink, `--seed` and `--now`. Each session gets
     /// its own seed for `[CACHEBUSTING]`, derived from this one and its index.
     public var session: SessionConfiguration

@@ -5,6 +5,10 @@ extension FleetTally {
     /// the next 8 (0: none), the session + 1 above them (0: a beacon of no session's room).
     struct Counted: Equatable {
         static let noRow = 0xFF_FFFF
+        /// The most networks a mix may have: the network + 1 takes 8 bits (`NetworkMix` refuses more).
+        static let maxNetworks = 0xFF
+        /// The most sessions a fleet may have: the session + 1 takes the 31 bits above (`FleetConfiguration.maxSessions`).
+        static let maxSessions = FleetConfiguration.maxSessions
         var row: Int?
         var network: Int?
         var session: Int?

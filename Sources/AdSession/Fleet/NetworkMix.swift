@@ -32,6 +32,10 @@ public struct NetworkMix: Sendable, Equatable, CustomStringConvertible {
         case let .success(shares): self.shares = shares.map { Share(profile: $0.key, weight: $0.weight) }
         case let .failure(message): throw ParseError(description: message.text)
         }
+        // Each beacon carries its viewer's network in 8 bits (`FleetTally.Counted`).
+        guard shares.count <= FleetTally.Counted.maxNetworks else {
+            throw ParseError(description: "--network-mix: \(shares.count) profiles; at most \(FleetTally.Counted.maxNetworks)")
+        }
     }
 
     /// The sum of the weights.

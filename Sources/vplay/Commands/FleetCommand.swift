@@ -50,7 +50,7 @@ struct FleetCommand: AsyncParsableCommand {
     @OptionGroup var rewardCallback: RewardCallbackOptions
 
     @Option(parsing: .unconditional, help: .withDefault("How many viewers (sessions) in the whole fleet.", 1000, valueName: "sessions"),
-            transform: OptionValue.integer(in: 1..., else: "--sessions must be 1 or more"))
+            transform: OptionValue.integer(in: 1...FleetConfiguration.maxSessions, else: "--sessions must be from 1 to \(FleetConfiguration.maxSessions)"))
     var sessions = 1000
 
     @Option(parsing: .unconditional, help: .withDefault("Sessions played at once.", 16, valueName: "concurrency"),
