@@ -33,7 +33,7 @@ extension FleetOracle {
         return ads.map { ad in
             guard !closed else { return nil }
             let acted = ad.place == scenario.ad
-            if acted, scenario.kind == .close || scenario.kind == .terminate { closed = true }
+            if acted, scenario.kind.endsTheBreak { closed = true }
             let own = acted ? scenario : FleetScenario(index: scenario.index, kind: .complete)
             return FleetOracle(facts: ad.facts).serverEvents(of: own, insertion: insertion)
         }

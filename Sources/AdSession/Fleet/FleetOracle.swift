@@ -163,7 +163,7 @@ public struct FleetOracle: Sendable {
         return ads.enumerated().map { position, ad in
             guard !closed else { return nil }
             let acted = ad.place == scenario.ad
-            if acted, scenario.kind == .close || scenario.kind == .terminate { closed = true }
+            if acted, scenario.kind.endsTheBreak { closed = true }
             let own = acted ? scenario : FleetScenario(index: scenario.index, kind: .complete)
             return FleetOracle(facts: ad.facts).events(of: own, endsThePod: position == ads.count - 1)
         }

@@ -137,7 +137,7 @@ extension FleetRunner {
                 reached[part] += 1
                 guard ad.plays, let fired = perAd[position] else { continue }
                 for (event, count) in fired { events[part][event, default: 0] += count }
-                if scenario.kind == .close || scenario.kind == .terminate, scenario.ad == ad.place.index { ended = true }
+                if scenario.kind.endsTheBreak, scenario.ad == ad.place.index { ended = true }
             }
         }
         for (part, ad) in prepared.pod.enumerated() {

@@ -23,6 +23,8 @@ public struct FleetScenario: Sendable, Equatable, Codable {
         /// `complete` watches to the end; each other kind interrupts the play once (see `FleetScenario`).
         case complete, background, pause, click, skip, close, terminate
         public static func < (lhs: Self, rhs: Self) -> Bool { allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)! }
+        /// The viewer's ad is the last of the break to play anything: a close, or the app killed.
+        public var endsTheBreak: Bool { self == .close || self == .terminate }
     }
 
     /// The session's index in the whole (unsharded) fleet.
