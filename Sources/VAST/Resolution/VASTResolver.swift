@@ -221,11 +221,16 @@ public struct VASTResolver: Sendable {
         return resolution
     }
 
+    /// Why `ad` cannot play under this resolver's media criteria and variable-duration policy, or nil.
+    private func playabilityError(of ad: ResolvedAd) -> VASTError? {
+        ad.playabilityError(criteria: configuration.mediaCriteria, variableDuration: configuration.variableDuration)
+    }
+
     /// The pod place of resolved ad `index`, judged: an unplayable ad's failure is recorded (unless `recorded`
     /// already) and kept with the place; the first playable one becomes the default ad.
     private func podSlot(_ index: Int, state: inout State, recorded: Bool = false) -> PodSlot {
         let ad = state.ads[index]
-        guard let error = ad.playabilityError(criteria: configuration.mediaCriteria, variableDuration: configuration.variableDuration) else {
+        guard let error = playabilityError(of: ad) else {
             if state.chosen == nil { state.chosen = index }
             return PodSlot(sequence: ad.sequence, adIndex: index, failure: nil)
         }
@@ -249,7 +254,7 @@ public struct VASTResolver: Sendable {
                           visited: next.tagURL.map { [$0] } ?? [], topLevel: (nil, false), state: &state)
             for index in firstAd..<state.ads.count where found == nil {
                 let ad = state.ads[index]
-                if let error = ad.playabilityError(criteria: configuration.mediaCriteria, variableDuration: configuration.variableDuration) {
+                if let error = playabilityError(of: ad) {
                     state.failures.append(ResolutionFailure(error: error, chain: ad.wrappers, sequence: nil, fallbackOnNoAd: nil))
                 } else {
                     found = index
@@ -271,7 +276,7 @@ public struct VASTResolver: Sendable {
     private func judge(_ range: Range<Int>, state: inout State) {
         for index in range where state.chosen == nil {
             let ad = state.ads[index]
-            if let error = ad.playabilityError(criteria: configuration.mediaCriteria, variableDuration: configuration.variableDuration) {
+            if let error = playabilityError(of: ad) {
                 state.failures.append(ResolutionFailure(error: error, chain: ad.wrappers,
                                                         sequence: ad.isPodAd ? ad.sequence : nil, fallbackOnNoAd: nil))
             } else {

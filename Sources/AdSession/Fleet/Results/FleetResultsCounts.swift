@@ -67,9 +67,11 @@ struct FleetResultsCounts {
             """
         for row in try file.query(beacons) {
             guard let name = row[0].string else { continue }
-            networks[name, default: FleetReport.NetworkPopulation()].beaconsSent += row[1].int ?? 0
-            networks[name, default: FleetReport.NetworkPopulation()].beaconsDelivered += row[2].int ?? 0
-            networks[name, default: FleetReport.NetworkPopulation()].beaconsFailed += row[3].int ?? 0
+            var network = networks[name] ?? FleetReport.NetworkPopulation()
+            network.beaconsSent += row[1].int ?? 0
+            network.beaconsDelivered += row[2].int ?? 0
+            network.beaconsFailed += row[3].int ?? 0
+            networks[name] = network
         }
         let milestones = FleetReport.NetworkPopulation.milestones.map { "'\($0.rawValue)'" }.joined(separator: ",")
         let reached = """
