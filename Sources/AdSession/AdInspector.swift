@@ -25,10 +25,10 @@ public struct AdInspector: Sendable {
         let purpose = AdPreparation.Purpose.inspect(openMedia: openMedia, creative: openMedia ? creative : nil)
         let prepared = await AdPreparation(configuration: configuration, environment: environment).prepare(purpose)
         await environment.shutdown()
-        return Self.inspection(of: prepared, tag: configuration.tag)
+        return Self.inspection(of: prepared, tag: configuration.tag, bid: configuration.bid?.won)
     }
 
-    static func inspection(of prepared: PreparedAd, tag: String) -> AdInspection {
+    static func inspection(of prepared: PreparedAd, tag: String, bid: OpenRTBWin? = nil) -> AdInspection {
         let resolution = prepared.resolution
         var report = AdInspection(tag: tag, hops: resolution.hops)
         report.warnings = prepared.warnings + prepared.pod.flatMap { $0.plan.steps.warnings }
@@ -47,6 +47,13 @@ public struct AdInspector: Sendable {
         }
         report.ad = ad
         report.tracking = Self.tracking(of: ad)
+        // A bid's notices (`--bid`) a session fires beside the ad's own: the win notice (unless it served the markup)
+        // and the billing notice.
+        if let bid {
+            let notices = [bid.markup == nil ? nil : bid.winNotice.map { ("nurl", $0) }, bid.billingNotice.map { ("burl", $0) }].compactMap { $0 }
+            report.tracking = notices.map { .init(event: $0.0, url: $0.1, source: TrackingSource.bid.description, offset: nil, unknownMacros: URLTemplate.unknownMacros(in: $0.1)) }
+                + report.tracking
+        }
         let plan = prepared.leadTurn?.plan.playback?.plan
         report.endCard = plan?.endCard ?? EndCardChoice(ad)
         report.icons = (plan?.icons ?? ShownIcon.choose(ad.icons)).map {

@@ -197,6 +197,9 @@ public struct SessionConfiguration: Sendable {
     public var tagBase: String?
     /// Keeps every tag document the session fetches, as fetched (`--bundle`).
     public var tagRecorder: TagRecorder?
+    /// `--bid`: the tag is an OpenRTB bid response; its winning bid's markup plays and its notices fire
+    /// (`BidSource`). `tag` is then the response's location.
+    public var bid: BidSource?
     /// Tag documents answered from a run bundle before anything else is asked (`--replay`).
     public var replayDocuments: [RecordedTag] = []
 
@@ -237,6 +240,7 @@ public struct SessionConfiguration: Sendable {
         // Added only when not the default, so every id made before the option stays as it was.
         if let displayDeadline { parts.append("displayDeadline=\(displayDeadline.components)") }
         if resolver.variableDuration != .refuse { parts.append("variableDuration=\(resolver.variableDuration.rawValue)") }
+        if let bid { parts.append("bid=\(bid.price),\(bid.billing.rawValue)") }
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for part in parts {
             for byte in part.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }

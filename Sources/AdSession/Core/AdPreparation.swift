@@ -22,6 +22,10 @@ struct AdPreparation: Sendable {
     var environment: SessionEnvironment
 
     func prepare(_ purpose: Purpose) async -> PreparedAd {
+        BidNotices.add(configuration.bid, to: await prepareResolved(purpose), viewability: configuration.viewability)
+    }
+
+    private func prepareResolved(_ purpose: Purpose) async -> PreparedAd {
         let (tagURL, resolution, resolver) = await TagLoader(configuration: configuration, environment: environment).resolve()
         var criteria = configuration.mediaCriteria
         if let path = configuration.adcashStatePath, criteria.forcedFile == nil {

@@ -37,6 +37,17 @@ public extension Rule {
     static let interactiveNotExecuted = Rule("VPLAY-interactive-not-executed", .info, spec: "VAST 4.3 §3.9.3 (InteractiveCreativeFile; error 409)",
                                              "an InteractiveCreativeFile is not executed: 409 fires to the chain's Error URLs, then the MediaFile plays")
 
+    // MARK: Bids
+
+    static let bidChoice = Rule("VPLAY-bid-choice", .info, spec: "OpenRTB 2.6 §3.2.2 (SeatBid), §3.2.3 (Bid)",
+                                "the bid response has several bids: the highest price is played")
+    static let bidMismatch = Rule("VPLAY-bid-mismatch", .warning, spec: "OpenRTB 2.6 §3.2.1 (BidResponse.id), §3.2.3 (Bid.impid)",
+                                  "the bid does not answer its request: another id, an impid of no imp, an imp without video")
+    static let bidMacro = Rule("VPLAY-bid-macro", .warning, spec: "OpenRTB 2.6 §4.4 (substitution macros)",
+                               "an auction macro has no value vplay can give, or an encoding it does not apply: left as written")
+    static let bidNoBilling = Rule("VPLAY-bid-no-billing", .info, spec: "OpenRTB 2.6 §3.2.3 (Bid.burl), §4.3 (billing notice)",
+                                   "no billing notice fires: the bid has no burl, or the moment it waits for is never measured")
+
     // MARK: The session around it
 
     static let sinkUnavailable = Rule("VPLAY-sink-unavailable", .warning, spec: "vplay (the embedded sink)",
@@ -48,7 +59,8 @@ public extension Rule {
     static let playerRules: [Rule] = [
         .mediaFallback, .mediaDurationDeclared, .mediaDurationContainer, .mediaMoovAfterMdat, .mediaSizeDeclared, .mediaBitrateDeclared,
         .mediaCodecDeclared, .mediaTypeDeclared, .mediaAdcashQuality,
-        .rewardExtensionOff, .podFirstOnly, .podAdsCut, .verificationNotExecuted, .interactiveNotExecuted, .sinkUnavailable, .fleetViewabilityUnpredicted,
+        .rewardExtensionOff, .podFirstOnly, .podAdsCut, .verificationNotExecuted, .interactiveNotExecuted, .bidChoice, .bidMismatch, .bidMacro, .bidNoBilling,
+        .sinkUnavailable, .fleetViewabilityUnpredicted,
     ]
 }
 

@@ -42,6 +42,8 @@ struct TagLoader {
         // A bundle's documents first (`--replay`), then every document fetched is kept (`--bundle`).
         if !configuration.replayDocuments.isEmpty { fetcher = ReplayTagFetcher(configuration.replayDocuments, next: fetcher) }
         if let recorder = configuration.tagRecorder { fetcher = RecordingTagFetcher(fetcher, recorder: recorder) }
+        // A bid response (`--bid`) stands for the tag: its winning bid's markup answers the tag's URL.
+        if let bid = configuration.bid { fetcher = BidTagFetcher(bid: bid, url: tagURL, next: fetcher, now: configuration.now ?? environment.wallClock()) }
         return (tagURL, fetcher)
     }
 

@@ -25,6 +25,7 @@ struct ShownIcon: Sendable {
             switch source {
             case let .wrapper(depth, _, _), let .response(depth, _): depth
             case .inline, .vmapBreak: Int.max
+            case .bid: 0
             }
         }
         func program(_ icon: Icon) -> String? {

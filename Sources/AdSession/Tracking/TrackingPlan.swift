@@ -67,6 +67,18 @@ final class TrackingPlan: Sendable {
         }
     }
 
+    private init(_ plan: TrackingPlan, byName: [[Target]]) {
+        (ad, progress, endCard, icons, duration) = (plan.ad, plan.progress, plan.endCard, plan.icons, plan.duration)
+        (self.byName, byIcon) = (byName, plan.byIcon)
+    }
+
+    /// This plan with `targets` fired by `event` too, after the ad's own (an OpenRTB bid's billing notice).
+    func adding(_ targets: [Target], to event: PlaybackEvent.Name) -> TrackingPlan {
+        var byName = self.byName
+        byName[event.ordinal] += targets
+        return TrackingPlan(self, byName: byName)
+    }
+
     /// The URLs `event` fires, `about:blank` and empty ones already dropped by the parser.
     func targets(for event: PlaybackEvent) -> [Target] {
         switch event.name {
@@ -160,6 +172,7 @@ extension TrackingPlan {
             case let .wrapper(depth, _, _): depth
             case .response(let depth, _): depth
             case .inline, .vmapBreak: Int.max
+            case .bid: 0
             }
         }
         return targets.enumerated().sorted { (rank($0.element.source), $0.offset) < (rank($1.element.source), $1.offset) }.map(\.element)

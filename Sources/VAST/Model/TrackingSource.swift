@@ -14,6 +14,9 @@ public enum TrackingSource: Sendable, Hashable, Codable, CustomStringConvertible
     /// A VMAP `AdBreak`'s own `TrackingEvents` (breakStart, breakEnd, error); `index` is its 1-based place in the
     /// VMAP document.
     case vmapBreak(index: Int)
+    /// An OpenRTB bid's own notices (`--bid`): its win notice (`nurl`) and billing notice (`burl`), fired on the
+    /// exchange's behalf; they stand before the whole chain.
+    case bid
 
     public var description: String {
         switch self {
@@ -24,6 +27,8 @@ public enum TrackingSource: Sendable, Hashable, Codable, CustomStringConvertible
             return depth == 0 ? "root response" : "response of wrapper \(depth)"
         case .vmapBreak(let index):
             return "vmap break \(index)"
+        case .bid:
+            return "bid"
         }
     }
 }

@@ -324,7 +324,7 @@ public struct VASTResolver: Sendable {
         copy.errorURLs = error.errorURLs.compactMap { url in
             let document: String? = switch url.source {
             case let .wrapper(_, _, tagURL), let .response(_, tagURL): tagURL
-            case .inline, .vmapBreak: nil
+            case .inline, .vmapBreak, .bid: nil
             }
             guard case let .request(form) = URLTemplate.dispatchForm(url.url, documentURL: document) else { return nil }
             return SourcedURL(url: form, id: url.id, source: url.source)

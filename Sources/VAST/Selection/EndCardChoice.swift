@@ -66,6 +66,7 @@ public struct EndCardChoice: Sendable, Hashable {
         switch source {
         case let .wrapper(depth, _, _), let .response(depth, _): depth
         case .inline, .vmapBreak: Int.max
+        case .bid: 0
         }
     }
 }

@@ -21,8 +21,24 @@ struct TagOptions: ParsableArguments {
             completion: .file())
     var interstitials: String?
 
-    /// The document named: `--vast`, `--vmap`, `--tracking-doc` or `--interstitials`.
-    var vast: String { vastOption ?? vmap ?? trackingDoc ?? interstitials ?? "" }
+    @Option(help: ArgumentHelp("An OpenRTB 2.x bid response that won (file or http(s) URL; or {\"request\": ..., \"response\": ...}): its highest bid's adm plays (or what its nurl answers when it has no adm), with ${AUCTION_PRICE} and the other auction macros filled; nurl fires as the win notice, burl as --billing-on says, lurl never (docs/guides/qa.md).", valueName: "path|url"),
+            completion: .file())
+    var bid: String?
+
+    @Option(help: ArgumentHelp("With --bid: the clearing price ${AUCTION_PRICE} carries, a decimal in the bid's currency and units, or AUDIT (default: the bid's own price, a first-price auction).", valueName: "price"),
+            transform: Self.price)
+    var price: BidSource.Price?
+
+    @Option(help: ArgumentHelp("With --bid: when burl fires: render (the ad is ready to show, shown or not), impression (its first frame; default) or viewable (the MRC rule; measured even when the tag asks for no viewability).", valueName: "render|impression|viewable"))
+    var billingOn: BidSource.Billing?
+
+    @Sendable static func price(_ text: String) throws -> BidSource.Price {
+        guard let price = BidSource.Price(parsing: text) else { throw ValidationError("--price must be a decimal of 0 or more (the clearing price) or AUDIT") }
+        return price
+    }
+
+    /// The document named: `--vast`, `--vmap`, `--tracking-doc`, `--interstitials` or `--bid`.
+    var vast: String { vastOption ?? vmap ?? trackingDoc ?? interstitials ?? bid ?? "" }
 
     /// How a session reads the document: as VMAP (`--vmap`), as a content playlist's interstitials
     /// (`--interstitials`), or by its root element (`--vast`).
@@ -30,7 +46,7 @@ struct TagOptions: ParsableArguments {
 
     /// The option that named the document.
     var documentOption: String {
-        vmap != nil ? "--vmap" : trackingDoc != nil ? "--tracking-doc" : interstitials != nil ? "--interstitials" : "--vast"
+        vmap != nil ? "--vmap" : trackingDoc != nil ? "--tracking-doc" : interstitials != nil ? "--interstitials" : bid != nil ? "--bid" : "--vast"
     }
 
     @Option(help: ArgumentHelp("Read URLs under PREFIX (tags and media) from the local DIR, for offline replay; repeatable.", valueName: "PREFIX=DIR"),
@@ -107,10 +123,13 @@ struct TagOptions: ParsableArguments {
 
     func validate() throws {
         _ = try proxySettings()
-        switch [vastOption, vmap, trackingDoc, interstitials].compactMap({ $0 }).count {
+        switch [vastOption, vmap, trackingDoc, interstitials, bid].compactMap({ $0 }).count {
         case 0: throw ValidationError("Missing expected argument '--vast <path|url>'")
         case 1: break
-        default: throw ValidationError("--vast, --vmap, --tracking-doc and --interstitials exclude each other (run plays a VMAP document given to --vast as VMAP)")
+        default: throw ValidationError("--vast, --vmap, --tracking-doc, --interstitials and --bid exclude each other (run plays a VMAP document given to --vast as VMAP)")
+        }
+        if bid == nil, price != nil || billingOn != nil {
+            throw ValidationError("\(price != nil ? "--price" : "--billing-on"): goes with --bid (an OpenRTB bid response)")
         }
     }
 
@@ -172,7 +191,10 @@ struct TagOptions: ParsableArguments {
         configuration.adcashStatePath = adcashState
         configuration.addressPolicy = AddressPolicy(denyPrivate: denyPrivateNetworks, denyLoopback: denyLoopback)
         configuration.proxy = (try? proxySettings()) ?? .direct  // refused in validate() when invalid
+        configuration.bid = bid.map { BidSource(location: $0, price: price ?? .bid, billing: billingOn ?? .impression) }
     }
 }
 
 extension VariableDurationPolicy: ExpressibleByArgument {}
+
+extension BidSource.Billing: ExpressibleByArgument {}
