@@ -70,6 +70,7 @@ def cell(text):
 
 FAMILIES = {
     "VPLAY-audit": "What `vplay audit` finds in a device's capture (a HAR or a beacon log) judged against the tag's tracking plan.",
+    "VPLAY-bid": "OpenRTB bid responses (`--bid`): which bid plays, whether it answers its request, its auction macros and its billing notice.",
     "VPLAY-beacon": "What `vplay lint --probe-beacons` learns by requesting each tracking URL once.",
     "VPLAY-creative": "Creative QA: what `vplay lint` measures of the decoded media in its one decode pass, against the IAB's ad format guidelines and the standards they cite (how each is measured: the rules page, under Creative QA).",
     "VPLAY-error": "One rule per VAST error code: every error vplay reports, and fires to Error URLs, is a finding of its code's rule.",

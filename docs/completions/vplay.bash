@@ -188,7 +188,7 @@ _vplay_run() {
     repeating_flags=()
     non_repeating_flags=(--prefer-streaming --deny-private-networks --deny-loopback --forwarded-for --verification-probe --json --dry-run --no-end-card-after-skip --fail-on-beacon-errors --sink --sink-all -q --quiet --version -h --help)
     repeating_options=(--map --device-header --macro --sink-fault)
-    non_repeating_options=(--vast --vmap --tracking-doc --interstitials --base --max-wrappers --tag-timeouts --bandwidth --screen --variable-duration --media-file --adcash-state --proxy --ca-cert --content-duration --break-prefetch --content-script --reporting --poll-interval --ssai --segment --prefetch --device-ip --network --network-trace --startup-buffer --rebuffer --media-timeout --stall-timeout --pod --break-position --break-max-duration --break-max-ads --break-min-ad-length --break-max-ad-length --viewability --verification-allow --report --junit --timeline --expect --record-expectations --clock --speed --script --script-file --reward --reward-at --video-close --close-delay --reward-callback --reward-user-id --reward-custom-data --ad-unit --reward-keys --repeat-tracking --replay-tracking --seed --now --threads --display-deadline --beacon-timeout --beacon-drain --retries --beacon-concurrency --collector --beacons --har --omid-log --bundle --replay)
+    non_repeating_options=(--vast --vmap --tracking-doc --interstitials --bid --price --billing-on --base --max-wrappers --tag-timeouts --bandwidth --screen --variable-duration --media-file --adcash-state --proxy --ca-cert --content-duration --break-prefetch --content-script --reporting --poll-interval --ssai --segment --prefetch --device-ip --network --network-trace --startup-buffer --rebuffer --media-timeout --stall-timeout --pod --break-position --break-max-duration --break-max-ads --break-min-ad-length --break-max-ad-length --viewability --verification-allow --report --junit --timeline --expect --record-expectations --clock --speed --script --script-file --reward --reward-at --video-close --close-delay --reward-callback --reward-user-id --reward-custom-data --ad-unit --reward-keys --repeat-tracking --replay-tracking --seed --now --threads --display-deadline --beacon-timeout --beacon-drain --retries --beacon-concurrency --collector --beacons --har --omid-log --bundle --replay)
     __vplay_offer_flags_options 0
 
     # Offer option value completions
@@ -207,6 +207,17 @@ _vplay_run() {
         ;;
     '--interstitials')
         __vplay_add_completions -f
+        return
+        ;;
+    '--bid')
+        __vplay_add_completions -f
+        return
+        ;;
+    '--price')
+        return
+        ;;
+    '--billing-on')
+        __vplay_add_completions -W 'render'$'\n''impression'$'\n''viewable'
         return
         ;;
     '--map')
@@ -453,7 +464,7 @@ _vplay_inspect() {
     repeating_flags=()
     non_repeating_flags=(--prefer-streaming --deny-private-networks --deny-loopback --json -q --quiet --no-media --strict --version -h --help)
     repeating_options=(--map)
-    non_repeating_options=(--vast --vmap --tracking-doc --interstitials --base --max-wrappers --tag-timeouts --bandwidth --screen --variable-duration --media-file --adcash-state --proxy --ca-cert --network --network-trace --startup-buffer --rebuffer --media-timeout --stall-timeout --pod --break-position --break-max-duration --break-max-ads --break-min-ad-length --break-max-ad-length --content-duration --break-prefetch --content-script --reporting)
+    non_repeating_options=(--vast --vmap --tracking-doc --interstitials --bid --price --billing-on --base --max-wrappers --tag-timeouts --bandwidth --screen --variable-duration --media-file --adcash-state --proxy --ca-cert --network --network-trace --startup-buffer --rebuffer --media-timeout --stall-timeout --pod --break-position --break-max-duration --break-max-ads --break-min-ad-length --break-max-ad-length --content-duration --break-prefetch --content-script --reporting)
     __vplay_offer_flags_options 0
 
     # Offer option value completions
@@ -472,6 +483,17 @@ _vplay_inspect() {
         ;;
     '--interstitials')
         __vplay_add_completions -f
+        return
+        ;;
+    '--bid')
+        __vplay_add_completions -f
+        return
+        ;;
+    '--price')
+        return
+        ;;
+    '--billing-on')
+        __vplay_add_completions -W 'render'$'\n''impression'$'\n''viewable'
         return
         ;;
     '--map')
@@ -654,7 +676,7 @@ _vplay_fleet() {
     repeating_flags=()
     non_repeating_flags=(--prefer-streaming --deny-private-networks --deny-loopback --forwarded-for --verification-probe --decode-each --sink --sink-all -q --quiet --dry-run --fail-on-beacon-errors --json --abort-on-fail --version -h --help)
     repeating_options=(--map --device-header --macro --sink-fault --threshold)
-    non_repeating_options=(--vast --vmap --tracking-doc --interstitials --base --max-wrappers --tag-timeouts --bandwidth --screen --variable-duration --media-file --adcash-state --proxy --ca-cert --pod --break-position --break-max-duration --break-max-ads --break-min-ad-length --break-max-ad-length --content-duration --break-prefetch --content-script --ssai --segment --prefetch --device-ip --watch-mix --viewability --verification-allow --reward-callback --reward-user-id --reward-custom-data --ad-unit --reward-keys --sessions --concurrency --mix --network-mix --seed --now --rate --shard --collector --metrics --metrics-linger --beacon-timeout --beacon-drain --retries --beacon-concurrency --pipeline --progress --sink-log --report --html --results --junit)
+    non_repeating_options=(--vast --vmap --tracking-doc --interstitials --bid --price --billing-on --base --max-wrappers --tag-timeouts --bandwidth --screen --variable-duration --media-file --adcash-state --proxy --ca-cert --pod --break-position --break-max-duration --break-max-ads --break-min-ad-length --break-max-ad-length --content-duration --break-prefetch --content-script --ssai --segment --prefetch --device-ip --watch-mix --viewability --verification-allow --reward-callback --reward-user-id --reward-custom-data --ad-unit --reward-keys --sessions --concurrency --mix --network-mix --seed --now --rate --shard --collector --metrics --metrics-linger --beacon-timeout --beacon-drain --retries --beacon-concurrency --pipeline --progress --sink-log --report --html --results --junit)
     __vplay_offer_flags_options 0
 
     # Offer option value completions
@@ -673,6 +695,17 @@ _vplay_fleet() {
         ;;
     '--interstitials')
         __vplay_add_completions -f
+        return
+        ;;
+    '--bid')
+        __vplay_add_completions -f
+        return
+        ;;
+    '--price')
+        return
+        ;;
+    '--billing-on')
+        __vplay_add_completions -W 'render'$'\n''impression'$'\n''viewable'
         return
         ;;
     '--map')
@@ -978,7 +1011,7 @@ _vplay_audit() {
     repeating_flags=()
     non_repeating_flags=(--prefer-streaming --deny-private-networks --deny-loopback --json -q --quiet --version -h --help)
     repeating_options=(--map)
-    non_repeating_options=(--vast --vmap --tracking-doc --interstitials --base --max-wrappers --tag-timeouts --bandwidth --screen --variable-duration --media-file --adcash-state --proxy --ca-cert --har --log --beacons --tolerance --reporting --report --junit --timeline)
+    non_repeating_options=(--vast --vmap --tracking-doc --interstitials --bid --price --billing-on --base --max-wrappers --tag-timeouts --bandwidth --screen --variable-duration --media-file --adcash-state --proxy --ca-cert --har --log --beacons --tolerance --reporting --report --junit --timeline)
     __vplay_offer_flags_options 0
 
     # Offer option value completions
@@ -997,6 +1030,17 @@ _vplay_audit() {
         ;;
     '--interstitials')
         __vplay_add_completions -f
+        return
+        ;;
+    '--bid')
+        __vplay_add_completions -f
+        return
+        ;;
+    '--price')
+        return
+        ;;
+    '--billing-on')
+        __vplay_add_completions -W 'render'$'\n''impression'$'\n''viewable'
         return
         ;;
     '--map')
