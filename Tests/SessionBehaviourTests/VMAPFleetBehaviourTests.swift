@@ -2,6 +2,7 @@ import AdSession
 import Foundation
 import Testing
 import TestSupport
+import VAST
 
 /// VMAP fleets (issue 41, item 5) in process: each viewer watches to a point drawn from the watch mix, each break is
 /// reached by those who watch that far, and each break's fleet sends what its oracle expects — its ads' beacons and
@@ -41,6 +42,46 @@ import TestSupport
         #expect(sent.filter { $0.hasPrefix("https://t.example/mid/breakStart?bp=2&") }.count == pastTen)
         #expect(sent.filter { $0.hasPrefix("https://t.example/post/breakEnd?") }.count == toTheEnd)
         #expect(sent.filter { $0.hasPrefix("https://t.example/a-post/impression?bp=3&cp=00%3A00%3A30.000") }.count == toTheEnd)
+    }
+
+    /// A break's `error` tracking, in a fleet as in a session: a break not asked for (a nonlinear break, 1003), a
+    /// break whose response fails as a whole (1008), a pod that loses one ad and plays on (its VAST code). Every viewer
+    /// who reaches the break fires what one session of the document fires for it, and the oracle predicts it.
+    @Test func aFailingBreaksErrorTracking_isFiredByEveryViewerWhoReachesIt_asInOneSession() async throws {
+        var kit = SessionKit()
+        let pod = D.vast(D.ad("p1", sequence: 1), D.ad("p2", sequence: 2, media: "https://media.example/missing.mp4"), D.ad("p3", sequence: 3))
+        kit.tag(Self.vmapURL, D.vmap(D.adBreak("start", "pre", source: D.inline(D.vast(D.ad("a-pre")))),
+                                     D.adBreak("00:00:05", "overlay", source: D.inline(D.vast(D.ad("a-overlay"))), type: "nonlinear"),
+                                     D.adBreak("00:00:10", "gone", source: D.tagURI("https://ads.example/gone.xml")),
+                                     D.adBreak("end", "post", source: D.inline(pod))))
+        kit.tags["https://ads.example/gone.xml"] = .failure(VASTError(.wrapperGeneral, "HTTP 404 from https://ads.example/gone.xml"))
+        try kit.media(D.clip, clip: "clip-5s-video-only.mp4")
+        kit.media.failures["https://media.example/missing.mp4"] = .notFound(location: "https://media.example/missing.mp4", message: "404")
+        let playback = VMAPPlayback(contentDuration: .seconds(30))
+
+        let one = await kit.runVMAP(kit.configuration(Self.vmapURL), playback: playback)
+        let errorsOfOne = one.planned.filter { $0.event == "error" && $0.source.hasPrefix("vmap break") }
+        #expect(errorsOfOne.map { $0.url.components(separatedBy: "&")[0] }
+                == ["https://t.example/overlay/error?code=1003", "https://t.example/gone/error?code=1008", "https://t.example/post/error?code=401"],
+                "\(errorsOfOne.map(\.url))")
+
+        let watchMix = try WatchMix(parsing: "end:1,7:1")
+        var fleet = FleetConfiguration(session: kit.configuration(Self.vmapURL), sessions: 40, mix: try FleetMix(parsing: "complete:1"))
+        fleet.concurrency = 4
+        let (outcome, sent) = await kit.vmapFleet(fleet, playback: playback, watchMix: watchMix)
+        guard case let .vmap(report) = outcome else { Issue.record("not a VMAP fleet: \(outcome)"); return }
+        #expect(report.breaks.map(\.outcome) == ["played", "skipped", "failed", "played"])
+        let reach = report.breaks.map(\.reach)
+        #expect(reach[1] == 40 && reach[2] > 0 && reach[2] < 40 && reach[3] == reach[2], "\(reach)")
+        for item in report.breaks {
+            let rows = try #require(item.report, "break \(item.number)").population.beacons
+            for row in rows { #expect(row.sent == row.expected, "break \(item.number) \(row.event) \(row.template)") }
+            let errors = rows.filter { $0.event == "error" && $0.source.hasPrefix("vmap break") }
+            #expect(errors.map(\.template) == errorsOfOne.filter { $0.adBreak == item.number }.map(\.url), "break \(item.number): \(errors)")
+            #expect(errors.allSatisfy { $0.sent == item.reach })
+        }
+        #expect(sent.filter { $0.hasPrefix("https://t.example/gone/error?code=1008&message=") }.count == reach[2])
+        #expect(report.checksPass)
     }
 
     @Test func aVASTTagGivenToTheDetectingFleet_runsAsTheOneTagFleetItIs() async throws {

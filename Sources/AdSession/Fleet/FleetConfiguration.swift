@@ -1,3 +1,5 @@
+import VAST
+
 /// How a fleet runs: the session every viewer starts from (tag, media choice, device, beacon policy, sink), how many
 /// viewers, how many at once, what they do, and which shard of them this process runs.
 public struct FleetConfiguration: Sendable {
@@ -35,10 +37,15 @@ public struct FleetConfiguration: Sendable {
     /// `breakEnd` URLs after them (`VMAPFleetRunner`); nil for a fleet of one tag.
     var breakTracking: BreakTracking?
 
-    /// A VMAP break's own tracking, as a fleet session fires it.
+    /// A VMAP break's own tracking, as a fleet session fires it (`FleetRunner+Break`).
     struct BreakTracking: Sendable {
         var start: [TrackingPlan.Target]
         var end: [TrackingPlan.Target]
+        /// The break's `error` URLs for a failure of this code and message, the error macros filled.
+        var errors: @Sendable (_ code: Int, _ message: String) -> [TrackingPlan.Target] = { _, _ in [] }
+        /// The break is not asked for (a break type or template this player does not play, nothing to ask): every
+        /// session that reaches it fires only its `error` tracking.
+        var notRequested: VMAPError?
     }
 
     /// This shard's part of `rate`: the fleet's rate divided by the shard count, so N shards together send `rate`.

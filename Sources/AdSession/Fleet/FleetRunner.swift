@@ -54,25 +54,20 @@ public struct FleetRunner: Sendable {
         return result
     }
 
-    private struct PreparationFailure: Error {
+    struct PreparationFailure: Error {
         var error: SessionError
         var plan: SessionPlan
     }
 
     private func prepare() async -> Result<FleetAd, PreparationFailure> {
-        // A VMAP break's own tracking: breakStart before its ads (what fires before them, once a session), breakEnd
-        // after them; a break whose ads cannot play fires neither.
-        await prepareAd().map { ad in
-            guard let tracking = configuration.breakTracking else { return ad }
-            var ad = ad
-            ad.plan.steps.insert(.fire(tracking.start, errorCode: nil, reason: nil, facts: nil), at: 0)
-            ad.breakEnd = tracking.end
-            return ad
-        }
+        if let tracking = configuration.breakTracking, let error = tracking.notRequested { return .failure(tracking.notRequestedFailure(error)) }
+        let prepared = await AdPreparation(configuration: configuration.session, environment: environment).prepare(.play)
+        let result = await prepareAd(prepared)
+        guard let tracking = configuration.breakTracking else { return result }
+        return tracking.applied(to: result, prepared: prepared)
     }
 
-    private func prepareAd() async -> Result<FleetAd, PreparationFailure> {
-        let prepared = await AdPreparation(configuration: configuration.session, environment: environment).prepare(.play)
+    private func prepareAd(_ prepared: PreparedAd) async -> Result<FleetAd, PreparationFailure> {
         if !prepared.pod.isEmpty { return await preparePod(prepared) }
         var plan = prepared.adBreak.turns.first?.plan ?? SessionPlan(steps: [])
         if let failure = prepared.failure { return .failure(PreparationFailure(error: failure, plan: plan)) }

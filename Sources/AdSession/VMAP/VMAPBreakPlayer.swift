@@ -1,5 +1,6 @@
 import Findings
 import Foundation
+import Networking
 import PlayerEngine
 import Primitives
 import TrackingBeacons
@@ -139,6 +140,19 @@ struct VMAPBreakPlayer {
     func targets(_ event: String, of slot: VMAPSchedule.Slot) -> [TrackingPlan.Target] {
         document.breaks[slot.breakIndex].tracking.filter { $0.event == event }.map {
             TrackingPlan.Target(event: event, url: $0.url.trimmingCharacters(in: .whitespacesAndNewlines), source: .vmapBreak(index: slot.breakIndex + 1))
+        }
+    }
+
+    /// The break's `error` tracking for a failure of `code` and `message`, as a fleet's sessions fire it: VMAP's
+    /// `[ERROR_CODE]` and `[ERROR_MESSAGE]` and VAST's `[ERRORCODE]` filled (percent-encoded, as `VMAPBreakTracking`
+    /// fills them), every other macro left for each session.
+    func errorTargets(of slot: VMAPSchedule.Slot, code: Int, message: String) -> [TrackingPlan.Target] {
+        targets("error", of: slot).map { target in
+            var url = target.url
+            for (name, value) in [("ERROR_CODE", String(code)), ("ERRORCODE", String(code)), ("ERROR_MESSAGE", message)] {
+                url = url.replacingOccurrences(of: "[\(name)]", with: PercentEncoding.rfc3986(value))
+            }
+            return TrackingPlan.Target(event: "error", url: url, source: target.source)
         }
     }
 

@@ -81,21 +81,19 @@ public struct VMAPFleetRunner: Sendable {
                 report.breaks.append(entry)
                 continue
             }
+            var tracking = FleetConfiguration.BreakTracking(start: player.targets("breakStart", of: slot), end: player.targets("breakEnd", of: slot))
+            tracking.errors = { code, message in player.errorTargets(of: slot, code: code, message: message) }
             switch player.request(slot, number: number) {
             case let .notRequested(outcome, error):
                 entry.outcome = outcome.rawValue
                 entry.error = VMAPFleetReport.Failure(code: error.code.rawValue, message: error.message)
+                // Each viewer who reaches it fires its `error` tracking, as a session does (`VMAPBreakPlayer.play`).
+                guard reach > 0, !player.targets("error", of: slot).isEmpty else { break }
+                tracking.notRequested = error
+                entry.report = await fleet(of: player.configuration(for: slot, number: number), reach: reach, tracking: tracking, onProgress: onProgress,
+                                           admitMedia: admitMedia).failure?.report
             case let .request(breakConfiguration, _) where reach > 0:
-                var fleet = configuration
-                fleet.session = breakConfiguration
-                fleet.sessions = reach
-                fleet.shard = .whole
-                // --results is a fleet of one tag's (the CLI says a VMAP fleet writes none).
-                fleet.results = nil
-                fleet.breakTracking = .init(start: player.targets("breakStart", of: slot), end: player.targets("breakEnd", of: slot))
-                var runner = FleetRunner(configuration: fleet, environment: environment)
-                runner.shutsDownEnvironment = false
-                switch await runner.run(onProgress: onProgress, admitMedia: admitMedia) {
+                switch await fleet(of: breakConfiguration, reach: reach, tracking: tracking, onProgress: onProgress, admitMedia: admitMedia) {
                 case let .success(breakReport):
                     entry.outcome = "played"
                     entry.report = breakReport
@@ -112,4 +110,25 @@ public struct VMAPFleetRunner: Sendable {
         }
         return report
     }
+
+    /// The fleet of a break's `reach` viewers on the one environment.
+    private func fleet(of session: SessionConfiguration, reach: Int, tracking: FleetConfiguration.BreakTracking,
+                       onProgress: @escaping @Sendable (FleetProgress) -> Void, admitMedia: @escaping @Sendable (String) -> String?) async
+        -> Result<FleetReport, FleetFailure> {
+        var fleet = configuration
+        fleet.session = session
+        fleet.sessions = reach
+        fleet.shard = .whole
+        // --results is a fleet of one tag's (the CLI says a VMAP fleet writes none).
+        fleet.results = nil
+        fleet.breakTracking = tracking
+        var runner = FleetRunner(configuration: fleet, environment: environment)
+        runner.shutsDownEnvironment = false
+        return await runner.run(onProgress: onProgress, admitMedia: admitMedia)
+    }
+}
+
+extension Result {
+    /// The failure, if it is one.
+    var failure: Failure? { if case let .failure(failure) = self { failure } else { nil } }
 }
