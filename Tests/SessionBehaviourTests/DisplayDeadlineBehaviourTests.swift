@@ -53,6 +53,23 @@ import TrackingBeacons
         #expect(run.sent.isEmpty)
     }
 
+    /// `--vast` given a VMAP document: found only at run time, so the deadline and load steps cannot be refused on the
+    /// command line; the session says it plays the breaks without them.
+    @Test func aVMAPDocumentFoundAtRunTime_saysItPlaysWithoutTheDeadline() async throws {
+        var kit = SessionKit()
+        kit.tag("https://ads.example/vmap.xml", VMAPDocuments.vmap(VMAPDocuments.adBreak("start", "pre", source: VMAPDocuments.inline(VMAPDocuments.vast(VMAPDocuments.ad("a"))))))
+        try kit.media(VMAPDocuments.clip, clip: "clip-5s-video-only.mp4")
+        var configuration = try kit.configuration(cli: ["--vast", "https://ads.example/vmap.xml", "--display-deadline", "1",
+                                                        "--script", "background@load+0.5,foreground@load+2"])
+        configuration.now = kit.wallStart
+        let run = await kit.runVMAP(configuration, mode: .detect)
+        #expect(run.breaks.map(\.outcome) == [.played])
+        #expect(run.warnings.contains { $0.hasPrefix("VPLAY-vmap-option-ignored: --display-deadline, --script background@load+0.5, --script foreground@load+2: ") },
+                "\(run.warnings)")
+        let plain = await kit.runVMAP(kit.configuration("https://ads.example/vmap.xml"), mode: .detect)
+        #expect(!plain.warnings.contains { $0.contains("VPLAY-vmap-option-ignored") })
+    }
+
     @Test func theDeadline_isRefusedWhereItDoesNotApplyYet() {
         #expect(throws: (any Error).self) {
             _ = try SessionKit().configuration(cli: ["--vmap", "media/vmap/demo.xml", "--display-deadline", "1"])

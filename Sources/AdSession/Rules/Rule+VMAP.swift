@@ -21,10 +21,12 @@ public extension Rule {
                                     "Google IMA would play this document differently (it ignores percentage offsets)")
     static let vmapPlayerShaka = Rule("VPLAY-vmap-player-shaka", .info, spec: "Shaka Player VMAP support (lib/ads); shaka-player#9427",
                                       "Shaka Player would play this document differently (start, end and clock offsets only, AdTagURI only, no break tracking)")
+    static let vmapOptionIgnored = Rule("VPLAY-vmap-option-ignored", .warning, spec: "vplay (--display-deadline, load+N script steps)",
+                                        "an option that times a VAST tag's loading does not apply to the VMAP document --vast turned out to be")
 
     /// Every VMAP rule, in the order `vplay rules` lists them.
     static let vmapRules: [Rule] = [
         .vmapNamespace, .vmapDocumentProblem, .vmapSchedule, .vmapContentDuration, .vmapBreakNotPlayed, .vmapBreakFailed,
-        .vmapPostrollWithheld, .vmapPlayerIMA, .vmapPlayerShaka,
+        .vmapPostrollWithheld, .vmapPlayerIMA, .vmapPlayerShaka, .vmapOptionIgnored,
     ]
 }

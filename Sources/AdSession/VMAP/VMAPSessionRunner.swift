@@ -1,3 +1,4 @@
+import Findings
 import Foundation
 import Primitives
 import VAST
@@ -57,6 +58,12 @@ public struct VMAPSessionRunner: Sendable {
         let outlet = await AdSessionRunner.Outlet.open(configuration, environment: environment, observer: observer)
         var summary = SessionSummary(outcome: .completed, dryRun: configuration.dryRun)
         summary.network = configuration.network
+        // `--vmap` refuses them; a document `--vast` found to be VMAP says it plays without them.
+        let ignored = [configuration.displayDeadline.map { _ in "--display-deadline" }] + configuration.script.loadSteps.map { Optional("--script \($0.text)") }
+        if case .detect = mode, !ignored.compactMap({ $0 }).isEmpty {
+            let names = ignored.compactMap { $0 }.joined(separator: ", ")
+            await outlet.tally.send(.warning(Finding(.vmapOptionIgnored, "\(names): timing a VAST tag's loading, not applied: the document is VMAP, and its breaks play without it (not yet per break)").description))
+        }
         let report = await VMAPSession(configuration: configuration, playback: playback, environment: environment, document: document, documentURL: url,
                                        interstitials: interstitials).run(outlet: outlet)
         summary.vmap = report
