@@ -1,4 +1,5 @@
 import Foundation
+import FoundationXML
 import Synchronization
 import Testing
 import TestSupport
@@ -230,6 +231,30 @@ import TestSupport
         let document = try #require(try JSONSerialization.jsonObject(with: Data(bad.stdout.utf8)) as? [String: Any])
         let breaks = try #require(document["breaks"] as? [[String: Any]])
         #expect(breaks.map { $0["passed"] as? Bool } == [true, false, true])
+    }
+
+    /// `--timeline`: one picture, a tag's audit picture for each break the capture reached, one under the other, a
+    /// line for each it did not; the break that lost its midpoint is marked failed, the others hold.
+    @Test func theTimeline_drawsEachReachedBreak_andMarksTheOneThatFailed() async throws {
+        let (folder, lossy) = try await Self.perfectCapture { $0.contains("/midpoint?ad=vmap-demo-mid") }
+        let svgPath = folder.url.appendingPathComponent("audit.svg").path
+        let run = try await vplay(["audit", "--vmap", "media/vmap/demo.xml", "--har", lossy, "--timeline", svgPath])
+        #expect(run.status == 1, "\(run.stderr)")
+        let svg = try String(contentsOfFile: svgPath, encoding: .utf8)
+        let document = try LeakSanitizer.ignore(XMLDocument(data: Data(svg.utf8)))
+        let breaks = try document.nodes(forXPath: "//*[local-name()='svg'][@class='break']")
+        #expect(breaks.count == 3, "\(svg.prefix(400))")
+        let headings = try document.nodes(forXPath: "//*[local-name()='svg'][@class='break']/*[local-name()='svg']/*[local-name()='text'][1]").compactMap(\.stringValue)
+        #expect(headings.map { $0.components(separatedBy: "): ")[0] + ")" } == ["break 1 (start)", "break 2 (00:00:20.000)", "break 3 (end)"], "\(headings)")
+        #expect(headings.map { $0.hasSuffix("checks failed") } == [false, true, false], "\(headings)")
+        #expect(svg.contains("checks failed</tspan></text>"))
+
+        let (leftFolder, left) = try await Self.perfectCapture { $0.contains("vmap-demo-mid") || $0.contains("vmap-demo-post") || $0.contains("break=midroll") || $0.contains("break=postroll") }
+        let leftPath = leftFolder.url.appendingPathComponent("left.svg").path
+        #expect(try await vplay(["audit", "--vmap", "media/vmap/demo.xml", "--har", left, "--timeline", leftPath]).status == 0)
+        let leftSVG = try String(contentsOfFile: leftPath, encoding: .utf8)
+        #expect(leftSVG.components(separatedBy: #"<svg class="break""#).count == 2)
+        #expect(leftSVG.contains("break 2 (00:00:20.000): not reached by the capture") && leftSVG.contains("every break holds"))
     }
 
     @Test func aViewerWhoLeftAfterThePreRoll_isNotFailedForTheBreaksNeverReached() async throws {

@@ -31,9 +31,43 @@ extension AuditCommand {
                                                      hostname: ProcessInfo.processInfo.hostName, seconds: seconds), to: junit, option: "--junit")
             } catch { failures.append("\(error)") }
         }
+        if let timeline {
+            do { try OutputFile.write(Self.svg(audit, title: "vplay audit: \(tag.vast)"), to: timeline, option: "--timeline") } catch { failures.append("\(error)") }
+        }
         let failed = audit.breaks.filter { !$0.passed }.map { "break \($0.report.number)" }
         try CommandOutputs.exit(audit.passed ? 0 : 1, failures: failures, signalled: false,
                                 reason: audit.passed ? nil : "audit checks failed in \(failed.joined(separator: ", "))")
+    }
+
+    /// A VMAP session's audit as one picture: each break the capture reached drawn as a tag's audit is (its ads'
+    /// beacons on the time from its first, the quartiles' moments), one under the other, its heading saying whether
+    /// its own breakStart and breakEnd held; a break not reached, or whose ads do not play, a line of its own.
+    static func svg(_ audit: VMAPAudit, title: String) -> String {
+        let width = 1090
+        var y = 40
+        var body: [String] = []
+        for item in audit.breaks {
+            let name = "break \(item.report.number) (\(item.report.offsetText))"
+            guard item.reached, let breakAudit = item.audit else {
+                let why = item.reached ? "reached; its ads do not play" : "not reached by the capture"
+                body.append(##"<text class="break" x="10" y="\##(y + 14)" fill="#666">\##(JUnitReport.escape("\(name): \(why)"))</text>"##)
+                y += 28
+                continue
+            }
+            let edges = item.edgesHold ? "" : " — breakStart seen \(item.breakStarts ?? 0), breakEnd seen \(item.breakEnds ?? 0)"
+            let color = item.passed ? Mark.ok.color : Mark.countWrong.color
+            let heading = "\(name): \(item.requests.count) requests" + edges
+            body.append(##"<svg class="break" x="0" y="\##(y)">"##)
+            body.append(svg(breakAudit, title: heading).replacingOccurrences(of: "<svg xmlns=\"http://www.w3.org/2000/svg\" ", with: "<svg "))
+            body.append("</svg>")
+            body.append(##"<rect x="2" y="\##(y + 4)" width="4" height="\##(svgHeight(breakAudit) - 8)" fill="\##(color)"/>"##)
+            y += svgHeight(breakAudit) + 10
+        }
+        let verdict = audit.passed ? ("every break holds", Mark.ok.color) : ("checks failed", Mark.countWrong.color)
+        return ([##"<svg xmlns="http://www.w3.org/2000/svg" width="\##(width)" height="\##(y + 10)" font-family="sans-serif" font-size="11">"##,
+                 ##"<rect width="100%" height="100%" fill="white"/>"##,
+                 ##"<text x="10" y="24" font-size="15" font-weight="bold">\##(JUnitReport.escape(title)) <tspan fill="\##(verdict.1)">\##(verdict.0)</tspan></text>"##]
+                + body + ["</svg>"]).joined(separator: "\n") + "\n"
     }
 
     static func json(_ audit: VMAPAudit, tag: String, requests: Int) -> JSON {

@@ -61,9 +61,7 @@ struct AuditCommand: AsyncParsableCommand {
     var timeline: String?
 
     func validate() throws {
-        if tag.interstitials != nil, timeline != nil { throw ValidationError("--timeline: an audit of an interstitial stream draws no picture yet (each break's is in --report)") }
         if tag.trackingDoc != nil, timeline != nil { throw ValidationError("--timeline: an audit against a tracking document draws no picture yet") }
-        if tag.vmap != nil, timeline != nil { throw ValidationError("--timeline: an audit of a VMAP session draws no picture yet (each break's is in --report)") }
         let given = [har, log, beacons].compactMap { $0 }
         guard given.count == 1 else { throw ValidationError("give exactly one capture: --har, --log or --beacons") }
         try OptionValue.checkNoClash(outputs: [("--report", report), ("--junit", junit), ("--timeline", timeline)],
@@ -205,14 +203,21 @@ struct AuditCommand: AsyncParsableCommand {
     /// URL's count holds and its event's timing check passed, amber when the count holds but the timing failed, red
     /// when its URL was missed or duplicated; a URL never seen is named in red at the end of its lane. The title
     /// carries the audit's verdict, and a legend says what the colours mean.
+    /// The picture's lanes: one per event, in the order first seen (NSOrderedSet on Linux kept "progress" twice),
+    /// then the events whose URLs were never seen.
+    static func lanes(_ audit: BeaconAudit) -> [String] {
+        var seen: Set<String> = []
+        return (audit.matched.map { audit.trackers[$0.tracker].event } + audit.trackers.filter { $0.verdict == .missing }.map(\.event))
+            .filter { seen.insert($0).inserted }
+    }
+
+    /// The height `svg(_:title:)` draws `audit` at.
+    static func svgHeight(_ audit: BeaconAudit) -> Int { Int(50 + Double(lanes(audit).count) * 18 + 70) }
+
     static func svg(_ audit: BeaconAudit, title: String) -> String {
         let timed = audit.matched.compactMap { item in item.request.sentAt.map { (at: $0, tracker: item.tracker) } }
         let origin = timed.map(\.at).min() ?? 0
-        // One lane per event, in the order first seen (NSOrderedSet on Linux kept "progress" twice), then the events
-        // whose URLs were never seen.
-        var seen: Set<String> = []
-        let events = (audit.matched.map { audit.trackers[$0.tracker].event } + audit.trackers.filter { $0.verdict == .missing }.map(\.event))
-            .filter { seen.insert($0).inserted }
+        let events = lanes(audit)
         let span = max(Double((timed.map(\.at).max() ?? origin) - origin) / 1000, audit.duration?.seconds ?? 1, 1)
         let left = 150.0, width = 900.0, lane = 18.0
         let bottom = 50 + Double(events.count) * lane
@@ -223,7 +228,7 @@ struct AuditCommand: AsyncParsableCommand {
             tracker.verdict != .ok ? .countWrong : timingFailed.contains(tracker.event) ? .offTime : .ok
         }
         let verdict = audit.passed ? ("every check holds", Mark.ok.color) : ("checks failed", Mark.countWrong.color)
-        var svg = [##"<svg xmlns="http://www.w3.org/2000/svg" width="\##(Int(left + width + 40))" height="\##(Int(bottom + 70))" font-family="sans-serif" font-size="11">"##,
+        var svg = [##"<svg xmlns="http://www.w3.org/2000/svg" width="\##(Int(left + width + 40))" height="\##(svgHeight(audit))" font-family="sans-serif" font-size="11">"##,
                    ##"<rect width="100%" height="100%" fill="white"/>"##,
                    ##"<text x="10" y="20" font-size="14" font-weight="bold">\##(JUnitReport.escape(title)) <tspan fill="\##(verdict.1)">\##(verdict.0)</tspan></text>"##]
         if let start = audit.trackers.firstIndex(where: { $0.event == "start" }).flatMap({ audit.trackers[$0].first }), let duration = audit.duration {
