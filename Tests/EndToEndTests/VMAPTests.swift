@@ -194,6 +194,48 @@ import TestSupport
     }
 }
 
+/// `vplay fleet --vmap --shard K/N` and `vplay merge`: the shards' reports, merged, are the whole fleet's, break by
+/// break; a merge missing a shard says so and exits 1 unless `--allow-partial`.
+@Suite(.hangLimit) struct VMAPShardTests {
+    static let fleet = ["fleet", "--vmap", "media/vmap/demo.xml", "--sessions", "40", "--watch-mix", "end:2,15:1", "--sink", "--seed", "5", "--quiet"]
+
+    static func rows(_ path: String) throws -> [[String]] {
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+        return try #require(document["breaks"] as? [[String: Any]]).map { item in
+            let population = ((item["report"] as? [String: Any])?["population"] as? [String: Any]) ?? [:]
+            let beacons = (population["beacons"] as? [[String: Any]]) ?? []
+            return ["\(item["reach"] ?? "-")", (population["scenarios"] as? [String: Int] ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ",")]
+                + beacons.map { "\($0["event"] ?? "") \($0["template"] ?? "") \($0["expected"] ?? "") \($0["sent"] ?? "") \($0["received"] ?? "")" }
+        }
+    }
+
+    @Test func shardsMerged_areTheWholeFleet_breakByBreak() async throws {
+        let folder = try TemporaryFolder()
+        func path(_ name: String) -> String { folder.url.appendingPathComponent(name).path }
+        #expect(try await vplay(Self.fleet + ["--report", path("whole.json")]).status == 0)
+        for shard in 0..<2 {
+            let run = try await vplay(Self.fleet + ["--shard", "\(shard)/2", "--report", path("s\(shard).json")])
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        let merge = try await vplay(["merge", path("s0.json"), path("s1.json"), "--report", path("merged.json")])
+        #expect(merge.status == 0, "\(merge.stderr)")
+        #expect(merge.stdout.contains("shards 0, 1 of 2"), "\(merge.stdout.prefix(300))")
+        let errors = try await JSONSchemaCheck.validate([.init(path("merged.json"), schema: "fleet-vmap.schema.json"),
+                                                         .init(path("s0.json"), schema: "fleet-vmap.schema.json")])
+        #expect(errors.isEmpty, "\(errors)")
+        let whole = try Self.rows(path("whole.json")), merged = try Self.rows(path("merged.json")), first = try Self.rows(path("s0.json"))
+        #expect(merged == whole)
+        #expect(first.map { $0[0] } == whole.map { $0[0] }, "each shard reports the whole fleet's reach")
+        #expect(first != whole, "a shard plays its share")
+
+        let partial = try await vplay(["merge", path("s0.json")])
+        #expect(partial.status == 1 && partial.stderr.contains("1 of 2 shards merged; missing: 1"), "\(partial.stderr)")
+        #expect(try await vplay(["merge", path("s0.json"), "--allow-partial"]).status == 0)
+        let twice = try await vplay(["merge", path("s0.json"), path("s0.json")])
+        #expect(twice.status == 2 && twice.stderr.contains("shard 0 is given twice"), "\(twice.stderr)")
+    }
+}
+
 /// `vplay audit --vmap`: a capture of a VMAP session judged break by break, split by each break's own tracking.
 @Suite(.hangLimit) struct VMAPAuditTests {
     /// The HAR a perfect player of the demo VMAP would capture: every beacon of a dry run, sent at its session time.

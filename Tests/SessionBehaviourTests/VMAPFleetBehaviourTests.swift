@@ -84,6 +84,37 @@ import VAST
         #expect(report.checksPass)
     }
 
+    /// `--shard K/N`: every shard works out each break's reach over all the viewers and runs its share of each
+    /// break's fleet; merged, the shards are the whole fleet, break by break; shards of another fleet do not merge.
+    @Test func shardsOfAVMAPFleet_mergeIntoTheWhole() async throws {
+        var kit = SessionKit()
+        kit.tag(Self.vmapURL, D.vmap(D.adBreak("start", "pre", source: D.inline(D.vast(D.ad("a-pre")))),
+                                     D.adBreak("00:00:10", "mid", source: D.inline(D.vast(D.ad("a-mid"))))))
+        try kit.media(D.clip, clip: "clip-5s-video-only.mp4")
+        let playback = VMAPPlayback(contentDuration: .seconds(30))
+        func fleet(_ shard: FleetShard, seed: UInt64 = 1) async throws -> VMAPFleetReport {
+            var session = kit.configuration(Self.vmapURL)
+            session.seed = seed
+            var fleet = FleetConfiguration(session: session, sessions: 45, mix: try FleetMix(parsing: "complete:3,skip:1,close:1"))
+            fleet.shard = shard
+            let (outcome, _) = await kit.vmapFleet(fleet, playback: playback, watchMix: try WatchMix(parsing: "end:1,5:1"))
+            guard case let .vmap(report) = outcome else { throw KitCommandLineError(description: "not a VMAP fleet") }
+            return report
+        }
+        let whole = try await fleet(.whole)
+        let shards = [try await fleet(FleetShard(index: 0, count: 3)), try await fleet(FleetShard(index: 1, count: 3)), try await fleet(FleetShard(index: 2, count: 3))]
+        #expect(shards.allSatisfy { $0.breaks.map(\.reach) == whole.breaks.map(\.reach) })
+        let merged = try VMAPFleetReport.merge(shards)
+        #expect(merged.shards == [0, 1, 2] && merged.missingShards == nil && merged.checksPass)
+        for (mine, theirs) in zip(merged.breaks, whole.breaks) {
+            #expect(mine.report?.population.beacons == theirs.report?.population.beacons, "break \(mine.number)")
+            #expect(mine.report?.population.scenarios == theirs.report?.population.scenarios)
+        }
+        #expect(try VMAPFleetReport.merge(Array(shards.prefix(2))).missingShards == [2])
+        let other = try await fleet(FleetShard(index: 1, count: 3), seed: 2)
+        #expect(throws: FleetReport.MergeError.self) { try VMAPFleetReport.merge([shards[0], other]) }
+    }
+
     @Test func aVASTTagGivenToTheDetectingFleet_runsAsTheOneTagFleetItIs() async throws {
         var kit = SessionKit()
         kit.tag(Self.vmapURL, D.vast(D.ad("plain")))

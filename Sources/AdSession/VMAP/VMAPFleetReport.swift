@@ -10,6 +10,12 @@ public struct VMAPFleetReport: Sendable, Equatable, Codable {
     public var seed: UInt64
     public var mix: String
     public var watchMix: String
+    /// How many shards the viewers are cut into (`--shard K/N`: N), the shards this report holds, and, for a merge
+    /// of fewer than all, the missing ones. Every shard works out each break's reach over all the viewers; each
+    /// break's fleet then runs its share of them, so the shards' break reports add up to the whole's (`merge`).
+    public var shardCount = 1
+    public var shards = [0]
+    public var missingShards: [Int]?
     /// The simulated content's duration, seconds, and whether it was given (`--content-duration`) or assumed.
     public var contentDuration: Double
     public var contentDurationGiven: Bool

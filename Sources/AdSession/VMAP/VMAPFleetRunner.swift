@@ -55,8 +55,11 @@ public struct VMAPFleetRunner: Sendable {
     }
 
     private func emptyReport(contentDuration: Duration) -> VMAPFleetReport {
-        VMAPFleetReport(tag: configuration.session.tag, sessions: configuration.sessions, seed: configuration.session.seed, mix: configuration.mix.description,
-                        watchMix: watchMix.description, contentDuration: contentDuration.seconds, contentDurationGiven: playback.contentDuration != nil)
+        var report = VMAPFleetReport(tag: configuration.session.tag, sessions: configuration.sessions, seed: configuration.session.seed,
+                                     mix: configuration.mix.description, watchMix: watchMix.description, contentDuration: contentDuration.seconds,
+                                     contentDurationGiven: playback.contentDuration != nil)
+        (report.shardCount, report.shards) = (configuration.shard.count, [configuration.shard.index])
+        return report
     }
 
     private func play(_ document: VMAPDocument, url: URL, onProgress: @escaping @Sendable (FleetProgress) -> Void,
@@ -66,7 +69,9 @@ public struct VMAPFleetRunner: Sendable {
         var report = emptyReport(contentDuration: duration)
         report.notes = VMAPNotes.findings(document, schedule: schedule, playback: playback, contentDuration: duration).map(\.description)
         let seed = configuration.session.seed
-        let points = configuration.shard.indices(of: configuration.sessions).map { watchMix.draw(index: $0, seed: seed) }
+        // Every viewer's point, in every shard: each break's reach is the whole fleet's, and its fleet runs this shard's
+        // share of it (so the shards' break reports add up to the whole's: `VMAPFleetReport.merge`).
+        let points = (0..<configuration.sessions).map { watchMix.draw(index: $0, seed: seed) }
         let player = VMAPBreakPlayer(configuration: configuration.session, environment: environment, document: document, documentURL: url)
         // `--abort-on-fail`: a break that stopped at a breach ends the run; the breaks after it are not reached.
         var aborted = false
@@ -118,7 +123,7 @@ public struct VMAPFleetRunner: Sendable {
         var fleet = configuration
         fleet.session = session
         fleet.sessions = reach
-        fleet.shard = .whole
+        fleet.shard = configuration.shard
         // --results is a fleet of one tag's (the CLI says a VMAP fleet writes none).
         fleet.results = nil
         fleet.breakTracking = tracking

@@ -20,7 +20,8 @@ struct FleetCommand: AsyncParsableCommand {
             depend only on --seed and i, so --shard K/N runs exactly the sessions an unsharded run gives those \
             indices, and `vplay merge` adds shard reports up to the unsharded one. A VMAP document (--vmap, or \
             given to --vast) runs one fleet a break, of the viewers --watch-mix says reach it, each session firing \
-            the break's breakStart and breakEnd (docs/guides/vmap.md).
+            the break's breakStart and breakEnd; with --shard, each break's fleet runs the shard's share of its \
+            reach, and `vplay merge` adds the shards up break by break (docs/guides/vmap.md).
 
             Exit codes: 0 every beacon sent as the scenarios imply (and, with a sink, received as sent; with \
             --threshold, every threshold held instead); 1 a count differs; 2 usage error; 3 ad error; 4 media error; \
@@ -165,7 +166,6 @@ struct FleetCommand: AsyncParsableCommand {
         if serverSide.ssai == .compare, !thresholds.isEmpty { throw ValidationError("--threshold: --ssai compare judges the two modes against each other; give it to a fleet of one mode") }
         try validateAbortOnFail()
         if serverSide.ssai != nil, tag.vmap != nil { throw ValidationError("--ssai: a fleet plays a VAST tag server-side (--vast), not --vmap, yet") }
-        if tag.vmap != nil, shard != nil { throw ValidationError("--shard: a VMAP fleet runs whole (vplay merge adds up fleet reports of one tag)") }
         try sink.validate(dryRun: dryRun)
         if tag.bandwidth == .auto {
             throw ValidationError("--bandwidth auto chooses by a simulated network's rate; fleet does not simulate networks yet (run and inspect do: --network)")

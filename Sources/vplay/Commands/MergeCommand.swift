@@ -50,6 +50,7 @@ struct MergeCommand: ParsableCommand {
 
     func run() throws {
         quietOption.apply()
+        if !databases, let first = reports.first, VMAPMerge.isVMAPReport(first) { return try mergeVMAP() }
         let merged = try databases ? mergeDatabases() : mergeReports()
         let data = try merged.json()
         var failures = FleetReport.write(data, to: report)

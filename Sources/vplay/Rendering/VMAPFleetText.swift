@@ -6,7 +6,8 @@ enum VMAPFleetText {
     static func summary(_ report: VMAPFleetReport) -> String {
         if let error = report.error { return "VMAP fleet: the document cannot play: \(error.code) \(error.message)" }
         var lines = [String(format: "VMAP fleet: %d viewers, seed %llu, mix %@, watch mix %@, content %.3f s%@", report.sessions, report.seed, report.mix,
-                            report.watchMix, report.contentDuration, report.contentDurationGiven ? "" : " (assumed)")]
+                            report.watchMix, report.contentDuration, report.contentDurationGiven ? "" : " (assumed)")
+                     + (report.shardCount > 1 ? ", shard\(report.shards.count == 1 ? "" : "s") \(report.shards.map(String.init).joined(separator: ", ")) of \(report.shardCount) (each break's reach is the whole fleet's; its fleet below, the shards' share)" : "")]
         lines += report.notes.map { "  note: \($0)" }
         for item in report.breaks {
             let share = report.sessions == 0 ? 0 : Double(item.reach) / Double(report.sessions) * 100
