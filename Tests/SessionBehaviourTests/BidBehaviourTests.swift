@@ -125,6 +125,28 @@ import TrackingBeacons
         #expect(sent.filter { $0.contains("/rtb/a/bill") }.count == rows.last?.sent)
     }
 
+    /// `audit --bid`: the notices are judged with the ad's beacons, each at most once (a device's capture need not
+    /// hold them); a billing notice sent twice is a duplicate.
+    @Test func anAudit_expectsEachNoticeAtMostOnce() async throws {
+        let kit = SessionKit()
+        let configuration = try kit.configuration(cli: ["--bid", "media/bids/bid.json"])
+        let run = await kit.run(configuration)
+        var requests = run.attempts.enumerated().map { index, beacon in
+            CapturedRequest(url: beacon.url, sentAt: kit.wallStart + beacon.clock.wholeMilliseconds, index: index + 1)
+        }
+        let inspection = await kit.inspect(configuration)
+        let fine = BeaconAudit(inspection: inspection, requests: requests)
+        let notices = fine.trackers.filter { $0.source == "bid" }
+        #expect(notices.map(\.event) == ["nurl", "burl"] && notices.allSatisfy { $0.seen == 1 && $0.minimum == 0 && $0.maximum == 1 && $0.verdict == .ok })
+        #expect(fine.passed)
+        let bill = try #require(requests.first { $0.url.contains("/rtb/a/bill") })
+        requests.append(CapturedRequest(url: bill.url, sentAt: bill.sentAt, index: requests.count + 1))
+        let twice = BeaconAudit(inspection: inspection, requests: requests)
+        #expect(twice.trackers.first { $0.event == "burl" }?.verdict == .duplicated && !twice.passed)
+        let without = BeaconAudit(inspection: inspection, requests: requests.filter { !$0.url.contains("/rtb/") })
+        #expect(without.trackers.filter { $0.source == "bid" }.allSatisfy { $0.verdict == .ok })
+    }
+
     @Test func theBidOptions_goTogether() {
         for arguments in [["--vast", "media/demo.xml", "--price", "1"], ["--vast", "media/demo.xml", "--billing-on", "render"],
                           ["--bid", "media/bids/bid.json", "--vast", "media/demo.xml"], ["--bid", "media/bids/bid.json", "--price", "-1"]] {

@@ -146,6 +146,10 @@ public struct BeaconAudit: Sendable {
                 }
             case "loaded", "companion.creativeView", "icon.viewTracking", "viewable", "notViewable", "viewUndetermined", "verificationNotExecuted":
                 (minimum, maximum) = (0, 1)
+            case "nurl", "burl":
+                // An OpenRTB bid's notices (`--bid`): once at most; the exchange may send them from its servers, so
+                // a device's capture need not hold them.
+                (minimum, maximum) = (0, 1)
             default: (minimum, maximum) = (0, nil)
             }
             let hits = seen[index]
