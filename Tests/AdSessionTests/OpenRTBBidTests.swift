@@ -17,6 +17,12 @@ struct OpenRTBBidTests {
         #expect(named == ["${AUCTION_PRICE:OXCRYPT}", "${AUCTION_NEW}"], "an encoding vplay does not apply and an unknown auction macro, each once")
     }
 
+    @Test func aMacroKept_isLeftForLater_unnamed() {
+        let macros = AuctionMacros(values: ["AUCTION_PRICE": "1", "AUCTION_IMP_TS": "5"])
+        let (text, left) = macros.expand("p=${AUCTION_PRICE}&t=${AUCTION_IMP_TS}", keeping: ["AUCTION_IMP_TS"])
+        #expect(text == "p=1&t=${AUCTION_IMP_TS}" && left.isEmpty)
+    }
+
     @Test func prices_areWrittenAsDecimalsWithoutATrailingZero() {
         #expect(AuctionMacros.decimal(3) == "3")
         #expect(AuctionMacros.decimal(4.2) == "4.2")
@@ -43,7 +49,7 @@ struct OpenRTBBidTests {
         let win = try OpenRTBWin.choose(from: document, price: .given("3"), now: 1_700_000_000_123).get()
         #expect(win.bid.id == "high" && win.seat == "s2", "the highest; of equal ones, the first")
         #expect(win.markup == "<VAST>3</VAST>")
-        #expect(win.winNotice == "http://x/w?a=resp&i=1&s=s2&d=ad9&c=EUR&t=1700000000123")
+        #expect(win.winNotice == "http://x/w?a=resp&i=1&s=s2&d=ad9&c=EUR&t=${AUCTION_IMP_TS}", "filled when it fires")
         #expect(win.billingNotice == "http://x/b?p=3&m=0.75&b=B&w=AUDIT&q=1", "trimmed; MBR = clearing / bid; the minimum to win is not known")
         #expect(win.notes.map(\.rule) == ["choice"], "\(win.notes.map(\.text))")
 

@@ -3,7 +3,8 @@
 OpenRTB 2.6 examples ("VAST XML document returned inline": the VAST in the bid's adm).
 
   bid.json        a BidResponse with one bid: adm (the demo tag, its Impression carrying ${AUCTION_PRICE}), nurl,
-                  burl (the price plain and Base64-encoded, ${AUCTION_PRICE:B64}) and lurl, all to the sink
+                  burl (the price plain and Base64-encoded, ${AUCTION_PRICE:B64}; the billing moment,
+                  ${AUCTION_IMP_TS}) and lurl, all to the sink
   bid-pair.json   {"request": …, "response": …}: a rewarded video BidRequest and a response of two seats whose
                   higher bid (4.20, seat "seat-b") wins; the lower bid's notices are the exchange's, never sent
 
@@ -32,7 +33,7 @@ def bid(bid_id, impid, price, seat_path):
         "id": bid_id, "impid": impid, "price": price, "adid": "vplay-demo-001", "crid": "demo-creative",
         "adomain": ["example.com"], "mtype": 2,
         "nurl": f"{SINK}/rtb/{seat_path}/win?auction=${{AUCTION_ID}}&imp=${{AUCTION_IMP_ID}}&price=${{AUCTION_PRICE}}&cur=${{AUCTION_CURRENCY}}",
-        "burl": f"{SINK}/rtb/{seat_path}/bill?bid=${{AUCTION_BID_ID}}&seat=${{AUCTION_SEAT_ID}}&price=${{AUCTION_PRICE}}&p64=${{AUCTION_PRICE:B64}}&mbr=${{AUCTION_MBR}}",
+        "burl": f"{SINK}/rtb/{seat_path}/bill?bid=${{AUCTION_BID_ID}}&seat=${{AUCTION_SEAT_ID}}&price=${{AUCTION_PRICE}}&p64=${{AUCTION_PRICE:B64}}&mbr=${{AUCTION_MBR}}&ts=${{AUCTION_IMP_TS}}",
         "lurl": f"{SINK}/rtb/{seat_path}/loss?reason=${{AUCTION_LOSS}}&price=${{AUCTION_PRICE}}",
         "adm": markup(),
     }

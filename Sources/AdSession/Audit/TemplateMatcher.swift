@@ -13,7 +13,7 @@ struct TemplateMatcher: Sendable {
     private let pathMacros: [String]
 
     init?(_ template: String) {
-        guard let components = URLComponents(string: template.trimmingCharacters(in: .whitespacesAndNewlines)) else { return nil }
+        guard let components = URLComponents(string: Self.openRTBMacrosBracketed(template.trimmingCharacters(in: .whitespacesAndNewlines))) else { return nil }
         host = components.host?.lowercased()
         let (path, pathMacros) = Self.pattern(components.percentEncodedPath)
         self.path = path
@@ -87,6 +87,13 @@ struct TemplateMatcher: Sendable {
             }
         }
         return values
+    }
+
+    /// OpenRTB's `${NAME}` (a bid's notice fills `${AUCTION_IMP_TS}` as it fires) written as `[NAME]`, a macro like the
+    /// others: `URLComponents` reads no braces.
+    static func openRTBMacrosBracketed(_ text: String) -> String {
+        guard text.contains("${"), let openRTB = try? NSRegularExpression(pattern: #"\$\{([A-Z_]+)(?::[A-Za-z0-9]+)?\}"#) else { return text }
+        return openRTB.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "[$1]")
     }
 
     static func isLoopback(_ host: String) -> Bool { host == "localhost" || host.hasPrefix("127.") || host == "::1" || host == "[::1]" }

@@ -17,8 +17,9 @@ struct AuctionMacros: Sendable, Equatable {
     static let audit = "AUDIT"
 
     /// `text` with its auction macros replaced; `left` names each one left as written (an unknown name, an
-    /// encoding vplay does not apply), once, in the order met.
-    func expand(_ text: String) -> (text: String, left: [String]) {
+    /// encoding vplay does not apply), once, in the order met. Macros named in `keeping` stay as written, unnamed:
+    /// they are filled later (`${AUCTION_IMP_TS}` of a notice, at the moment it fires).
+    func expand(_ text: String, keeping: Set<String> = []) -> (text: String, left: [String]) {
         guard text.contains("${") else { return (text, []) }
         var out = "", left: [String] = []
         var rest = Substring(text)
@@ -35,7 +36,7 @@ struct AuctionMacros: Sendable, Equatable {
             rest = after[after.index(after: close)...]
             let parts = inside.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
             let name = String(parts[0])
-            guard name.hasPrefix("AUCTION_") else { out += written; continue }
+            guard name.hasPrefix("AUCTION_"), !keeping.contains(name) else { out += written; continue }
             guard let value = values[name] else {
                 if !left.contains(written) { left.append(written) }
                 out += written
@@ -52,6 +53,9 @@ struct AuctionMacros: Sendable, Equatable {
         }
         return (out + rest, left)
     }
+
+    /// The macro a notice carries the moment it fires in: the impression's time, ms since 1970.
+    static let impressionTime = "AUCTION_IMP_TS"
 
     /// A price as OpenRTB writes it: a decimal, without a trailing `.0`.
     static func decimal(_ value: Double) -> String {

@@ -49,15 +49,18 @@ struct OpenRTBWin: Sendable, Equatable {
         let macros = Self.macros(best, document: document, price: price, now: now)
         var win = OpenRTBWin(seat: best.seat, bid: best.bid, macros: macros)
         var left: [String] = []
-        func filled(_ text: String?) -> String? {
+        // The markup is filled once, as the exchange serves it; a notice fired later keeps `${AUCTION_IMP_TS}` for the
+        // moment it fires (`BeaconPlanner`). A `nurl` that serves the markup is requested now.
+        func filled(_ text: String?, keeping: Set<String> = []) -> String? {
             guard let text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
-            let (expanded, unknown) = macros.expand(text)
+            let (expanded, unknown) = macros.expand(text, keeping: keeping)
             left += unknown.filter { !left.contains($0) }
             return expanded
         }
+        let later: Set<String> = [AuctionMacros.impressionTime]
         win.markup = filled(best.bid.adm)
-        win.winNotice = filled(best.bid.nurl).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-        win.billingNotice = filled(best.bid.burl).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        win.winNotice = filled(best.bid.nurl, keeping: win.markup == nil ? [] : later).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        win.billingNotice = filled(best.bid.burl, keeping: later).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
         guard win.markup != nil || win.winNotice != nil else {
             return .failure(VASTError(.wrapperGeneral, "bid response: the bid has neither adm nor nurl, so no markup"))
         }

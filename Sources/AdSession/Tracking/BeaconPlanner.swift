@@ -93,8 +93,14 @@ struct BeaconPlanner {
         let expansion = target.template.expand(moment)
         let fresh = expansion.unknownMacros.filter { !unknownMacros.contains($0) }
         unknownMacros += fresh
+        var url = expansion.url
+        if target.firesAuctionTime {
+            // OpenRTB's own macro, never percent-encoded: the wall time it fires at, ms since 1970.
+            let (seconds, atto) = clock.components
+            url = url.replacingOccurrences(of: TrackingPlan.Target.auctionTime, with: String(wallStart + seconds * 1000 + atto / 1_000_000_000_000_000))
+        }
         let planned = PlannedBeacon(
-            event: target.event, source: target.sourceName, template: target.url, url: expansion.url,
+            event: target.event, source: target.sourceName, template: target.url, url: url,
             playhead: playhead ?? .zero, clock: clock, unknownMacros: expansion.unknownMacros)
         var beacon = planned
         beacon.ad = place?.index

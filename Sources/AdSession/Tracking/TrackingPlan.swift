@@ -17,6 +17,8 @@ final class TrackingPlan: Sendable {
         let sourceName: String
         /// A progress URL's offset, resolved against the media's duration (the beacon record's `offset`).
         var offset: Duration? = nil
+        /// An OpenRTB bid's notice with `${AUCTION_IMP_TS}`: filled with the moment it fires (`BeaconPlanner.plan`).
+        let firesAuctionTime: Bool
 
         init(event: String, url: String, source: TrackingSource, offset: Duration? = nil) {
             self.event = event
@@ -24,7 +26,11 @@ final class TrackingPlan: Sendable {
             self.source = source
             sourceName = source.description
             self.offset = offset
+            firesAuctionTime = source == .bid && url.contains(Self.auctionTime)
         }
+
+        /// `${AUCTION_IMP_TS}` as a notice's URL writes it.
+        static let auctionTime = "${\(AuctionMacros.impressionTime)}"
 
         var url: String { template.text }
     }
