@@ -12,6 +12,7 @@ import VAST
 enum BidNotices {
     /// `prepared` with the notices of `bid`'s winning bid and what the session says about the bid; as it was when
     /// no bid was read or the session was stopped.
+    ///
     /// Under `--billing-on viewable`, an ad whose chain asks for no viewability is measured all the same (`auto`): the
     /// SDK's viewability decides the bill.
     static func add(_ bid: BidSource?, to prepared: PreparedAd, viewability: SessionConfiguration.ViewabilityMode) -> PreparedAd {
