@@ -234,6 +234,22 @@ import TestSupport
         let twice = try await vplay(["merge", path("s0.json"), path("s0.json")])
         #expect(twice.status == 2 && twice.stderr.contains("shard 0 is given twice"), "\(twice.stderr)")
     }
+
+    /// A VMAP fleet has no HTML page yet: refused on the command line under `--vmap`, said (and nothing written) when
+    /// `--vast` turns out to be VMAP, refused by `merge`.
+    @Test func anHTMLPage_isRefusedOrSaidForAVMAPFleet() async throws {
+        let folder = try TemporaryFolder()
+        let page = folder.url.appendingPathComponent("fleet.html").path
+        let refused = try await vplay(["fleet", "--vmap", "media/vmap/demo.xml", "--sessions", "3", "--dry-run", "--html", page])
+        #expect(refused.status == 2 && refused.stderr.contains("--html: a VMAP fleet has no page yet"), "\(refused.stderr)")
+        let found = try await vplay(["fleet", "--vast", "media/vmap/demo.xml", "--sessions", "3", "--dry-run", "--html", page, "--report",
+                                     folder.url.appendingPathComponent("r.json").path])
+        #expect(found.status == 0 && found.stderr.contains("warning: --html: media/vmap/demo.xml is a VMAP document; a VMAP fleet writes no page yet"),
+                "\(found.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: page))
+        let merged = try await vplay(["merge", folder.url.appendingPathComponent("r.json").path, "--html", page])
+        #expect(merged.status == 2 && merged.stderr.contains("--html: a VMAP fleet's report has no page yet"), "\(merged.stderr)")
+    }
 }
 
 /// `vplay audit --vmap`: a capture of a VMAP session judged break by break, split by each break's own tracking.
