@@ -70,14 +70,18 @@ public struct VMAPFleetRunner: Sendable {
         report.notes = VMAPNotes.findings(document, schedule: schedule, playback: playback, contentDuration: duration).map(\.description)
         let seed = configuration.session.seed
         // Every viewer's point, in every shard: each break's reach is the whole fleet's, and its fleet runs this shard's
-        // share of it (so the shards' break reports add up to the whole's: `VMAPFleetReport.merge`).
-        let points = (0..<configuration.sessions).map { watchMix.draw(index: $0, seed: seed) }
+        // share of it (so the shards' break reports add up to the whole's: `VMAPFleetReport.merge`). Counted by point,
+        // not kept by viewer: a fleet may have two billion.
+        var viewersByPoint = [Int](repeating: 0, count: watchMix.shares.count)
+        for index in 0..<configuration.sessions { viewersByPoint[watchMix.draw(index: index, seed: seed)] += 1 }
         let player = VMAPBreakPlayer(configuration: configuration.session, environment: environment, document: document, documentURL: url)
         // `--abort-on-fail`: a break that stopped at a breach ends the run; the breaks after it are not reached.
         var aborted = false
         for (offset, slot) in schedule.slots.enumerated() where !Task.isCancelled {
             let number = offset + 1
-            let reach = points.filter { watchMix.reaches(share: $0, slot: slot, contentDuration: duration) }.count
+            let reach = viewersByPoint.indices.reduce(0) { sum, share in
+                sum + (watchMix.reaches(share: share, slot: slot, contentDuration: duration) ? viewersByPoint[share] : 0)
+            }
             var entry = VMAPFleetReport.Break(number: number, adBreak: slot.breakIndex + 1, occurrence: slot.occurrence,
                                               timeOffset: document.breaks[slot.breakIndex].timeOffsetText, contentTime: slot.time.seconds,
                                               position: slot.position, reach: reach, outcome: "notReached")
