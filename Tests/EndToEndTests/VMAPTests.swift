@@ -235,22 +235,21 @@ import TestSupport
         #expect(twice.status == 2 && twice.stderr.contains("shard 0 is given twice"), "\(twice.stderr)")
     }
 
-    /// A VMAP fleet has no HTML page yet: refused on the command line under `--vmap`, said (and nothing written) when
-    /// `--vast` turns out to be VMAP, refused by `merge`.
-    @Test func anHTMLPage_isRefusedOrSaidForAVMAPFleet() async throws {
+    /// `--html` for a VMAP fleet found behind `--vast`, and for merged VMAP shards: a page each, with a part per break.
+    @Test func anHTMLPage_isWrittenForAVMAPFleet_andForItsMergedShards() async throws {
         let folder = try TemporaryFolder()
-        let page = folder.url.appendingPathComponent("fleet.html").path
-        let refused = try await vplay(["fleet", "--vmap", "media/vmap/demo.xml", "--sessions", "3", "--dry-run", "--html", page])
-        #expect(refused.status == 2 && refused.stderr.contains("--html: a VMAP fleet has no page yet"), "\(refused.stderr)")
-        let found = try await vplay(["fleet", "--vast", "media/vmap/demo.xml", "--sessions", "3", "--dry-run", "--html", page, "--report",
-                                     folder.url.appendingPathComponent("r.json").path])
-        #expect(found.status == 0 && found.stderr.contains("warning: --html: media/vmap/demo.xml is a VMAP document; a VMAP fleet writes no page yet"),
-                "\(found.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: page))
-        let merged = try await vplay(["merge", folder.url.appendingPathComponent("r.json").path, "--html", page])
-        #expect(merged.status == 2 && merged.stderr.contains("--html: a VMAP fleet's report has no page yet"), "\(merged.stderr)")
-    }
-}
+        func path(_ name: String) -> String { folder.url.appendingPathComponent(name).path }
+        let found = try await vplay(["fleet", "--vast", "media/vmap/demo.xml", "--sessions", "3", "--dry-run", "--html", path("fleet.html"),
+                                     "--shard", "0/2", "--report", path("s0.json")])
+        #expect(found.status == 0, "\(found.stderr)")
+        #expect(try String(contentsOfFile: path("fleet.html"), encoding: .utf8).components(separatedBy: "<article class=\"break\"").count == 4)
+        #expect(try await vplay(["fleet", "--vmap", "media/vmap/demo.xml", "--sessions", "3", "--dry-run", "--shard", "1/2",
+                                 "--report", path("s1.json")]).status == 0)
+        let merged = try await vplay(["merge", path("s0.json"), path("s1.json"), "--html", path("merged.html")])
+        #expect(merged.status == 0, "\(merged.stderr)")
+        let page = try String(contentsOfFile: path("merged.html"), encoding: .utf8)
+        #expect(page.contains("shards 0, 1 of 2") && page.contains(#"<span id="viewers">3</span>"#))
+    }}
 
 /// `vplay audit --vmap`: a capture of a VMAP session judged break by break, split by each break's own tracking.
 @Suite(.hangLimit) struct VMAPAuditTests {

@@ -12,6 +12,7 @@ extension FleetCommand {
         let result = Self.judged(result, by: thresholds)
         let data = try result.json()
         var failures = FleetReport.write(data, to: report)
+        if let html { do { try OutputFile.write(FleetHTML.page(result), to: html, option: "--html") } catch { failures.append("\(error)") } }
         if let junit {
             let suite = JUnitReport.Suite(
                 name: "fleet \(tag.vast)", command: "fleet", subject: tag.vast, cases: JUnitReport.vmapFleetCases(result), started: started,

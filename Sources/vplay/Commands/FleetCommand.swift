@@ -163,7 +163,6 @@ struct FleetCommand: AsyncParsableCommand {
         if results != nil, serverSide.ssai == .compare || tag.vmap != nil {
             throw ValidationError("--results: a fleet of one VAST tag writes its results (not --vmap, not --ssai compare, yet)")
         }
-        if html != nil, tag.vmap != nil { throw ValidationError("--html: a VMAP fleet has no page yet (each break's rows are in --report)") }
         if serverSide.ssai == .compare, !thresholds.isEmpty { throw ValidationError("--threshold: --ssai compare judges the two modes against each other; give it to a fleet of one mode") }
         try validateAbortOnFail()
         if serverSide.ssai != nil, tag.vmap != nil { throw ValidationError("--ssai: a fleet plays a VAST tag server-side (--vast), not --vmap, yet") }
@@ -239,7 +238,6 @@ struct FleetCommand: AsyncParsableCommand {
                 results.discard()
                 StandardStreams.warn("--results: \(tag.vast) is a VMAP document; a VMAP fleet writes no results yet")
             }
-            if html != nil { StandardStreams.warn("--html: \(tag.vast) is a VMAP document; a VMAP fleet writes no page yet (each break's rows are in --report)") }
             try finish(report, keys: keys, signal: signals.received, started: started, seconds: startedAt.duration(to: wall.now).seconds)
             return
         case let .vast(value): result = value

@@ -16,7 +16,6 @@ enum VMAPMerge {
 extension MergeCommand {
     /// The VMAP shard reports added up, break by break: written, printed, and the exit as for a tag fleet's merge.
     func mergeVMAP() throws {
-        if html != nil { throw ValidationError("--html: a VMAP fleet's report has no page yet (each break's rows are in --report)") }
         var parsed: [VMAPFleetReport] = []
         for path in reports {
             guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("\(path): cannot read it") }
@@ -27,7 +26,8 @@ extension MergeCommand {
         let merged: VMAPFleetReport
         do { merged = try VMAPFleetReport.merge(parsed) } catch { throw ValidationError(error.description) }
         let data = try merged.json()
-        let failures = FleetReport.write(data, to: report)
+        var failures = FleetReport.write(data, to: report)
+        if let html { do { try OutputFile.write(FleetHTML.page(merged), to: html, option: "--html") } catch { failures.append("\(error)") } }
         if json { StandardStreams.print(String(decoding: data, as: UTF8.self)) } else { StandardStreams.say(VMAPFleetText.summary(merged)) }
         var complete = true
         if let missing = merged.missingShards {

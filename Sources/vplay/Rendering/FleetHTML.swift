@@ -12,7 +12,12 @@ enum FleetHTML {
         let title = "vplay fleet: \(fleet.sessions) sessions of \(fleet.tag)"
         var body = [header(report), verdicts(report), reach(report), beacons(report), latency(report), urls(report)]
         if let networks = report.population.networks, !networks.isEmpty { body.append(self.networks(networks)) }
-        return """
+        return document(title: title, body: body, source: "the fleet report")
+    }
+
+    /// The page around `body`: no script, inline styles, nothing else loaded.
+    static func document(title: String, body: [String], source: String) -> String {
+        """
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8">
             <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
@@ -21,7 +26,7 @@ enum FleetHTML {
             <style>\(style)</style></head>
             <body><main>
             \(body.joined(separator: "\n"))
-            <footer>Written by vplay \(e(VPlayVersion.current)) from the fleet report; nothing on this page is fetched.</footer>
+            <footer>Written by vplay \(e(VPlayVersion.current)) from \(e(source)); nothing on this page is fetched.</footer>
             </main></body></html>
 
             """
@@ -29,7 +34,7 @@ enum FleetHTML {
 
     static let style = """
         body{font:14px/1.45 system-ui,sans-serif;color:#1b1f24;background:#f6f7f9;margin:0}main{max-width:1100px;margin:0 auto;padding:24px}
-        h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px}section{background:#fff;border:1px solid #dde1e6;border-radius:6px;padding:12px 16px;margin:12px 0}
+        h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px}h3{font-size:15px;margin:20px 0 6px}article{border-top:2px solid #dde1e6;margin-top:28px}section{background:#fff;border:1px solid #dde1e6;border-radius:6px;padding:12px 16px;margin:12px 0}
         .facts{color:#57606a}.ok{color:#1a7f37}.fail{color:#cf222e;font-weight:600}table{border-collapse:collapse;width:100%}td,th{text-align:left;padding:3px 8px;border-bottom:1px solid #eef0f2;vertical-align:top}
         td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}.tpl{font-family:ui-monospace,monospace;font-size:12px;word-break:break-all}
         svg text{font-size:11px;fill:#1b1f24}.bar{fill:#4a7bd0}.bar.bad{fill:#cf222e}.axis{stroke:#8c959f}.p50{stroke:#4a7bd0}.p90{stroke:#bf8700}.p99{stroke:#cf222e}
