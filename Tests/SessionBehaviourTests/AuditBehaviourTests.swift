@@ -55,7 +55,7 @@ import TestSupport
     /// named at the end of its lane — with the verdict in the title and a legend.
     @Test func theSVG_hasATimeAxis_andColoursEachBeaconByItsVerdict() async throws {
         let clean = AuditCommand.svg(try await audit(), title: "demo")
-        #expect(clean.contains(#"class="axis""#) && clean.contains("seconds from the first beacon"))
+        #expect(clean.contains(#"class="axis""#) && clean.contains("seconds from</text>") && clean.contains("the first beacon"))
         let ticks = clean.components(separatedBy: #"<text class="tick""#).dropFirst().compactMap { $0.split(separator: ">").dropFirst().first?.split(separator: "<").first }
         #expect(ticks == ["0 s", "2 s", "4 s", "6 s", "8 s", "10 s"], "\(ticks)")
         #expect(clean.components(separatedBy: #"class="beacon ok""#).count - 1 == 12 && !clean.contains("off-time") && !clean.contains("count-wrong"))

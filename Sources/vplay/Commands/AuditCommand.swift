@@ -262,7 +262,8 @@ struct AuditCommand: AsyncParsableCommand {
             svg.append(##"<text class="tick" x="\##(f(at))" y="\##(f(bottom + 25))" text-anchor="middle">\##(label) s</text>"##)
             tick += step
         }
-        svg.append(##"<text x="10" y="\##(f(bottom + 25))">seconds from the first beacon</text>"##)
+        // In two lines left of the axis: in one, it ran under the "0 s" tick.
+        svg.append(##"<text x="10" y="\##(f(bottom + 22))">seconds from</text><text x="10" y="\##(f(bottom + 35))">the first beacon</text>"##)
         // The legend.
         var legendX = left
         for judged in Mark.allCases {
