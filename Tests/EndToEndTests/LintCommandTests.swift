@@ -44,6 +44,21 @@ import TestSupport
     }
 
     /// The config file in the working directory applies; `--rule` applies after it.
+    /// `lint --bid`: a folder's bid responses, each winning bid's markup linted with the bid's own findings; a bid the
+    /// config turns into an error fails the run; a folder without one is a usage error.
+    @Test func bidResponses_areLintedWithTheirOwnFindings() async throws {
+        let run = try await vplay(["lint", "--bid", "media/bids", "--no-media", "--format", "ndjson"])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let findings = run.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let choice = findings.filter { $0["id"] as? String == "VPLAY-bid-choice" }
+        #expect(choice.count == 1 && (choice.first?["tag"] as? String)?.hasSuffix("bid-pair.json") == true, "\(findings.map { $0["id"] ?? "" })")
+        let strict = try await vplay(["lint", "--bid", "media/bids/bid-pair.json", "--no-media", "--rule", "VPLAY-bid-choice=error"])
+        #expect(strict.status == 1, "\(strict.stdout)")
+        let folder = try TemporaryFolder()
+        let empty = try await vplay(["lint", "--bid", folder.url.path])
+        #expect(empty.status == 2 && empty.stderr.contains("a folder with no .json file to lint"), "\(empty.stderr)")
+    }
+
     @Test func theConfigFileInTheWorkingDirectory_setsSeverities_andRuleOverridesIt() async throws {
         let folder = try TemporaryFolder()
         let untitled = try Self.untitled(folder)

@@ -589,7 +589,7 @@ _vplay_inspect() {
 
 _vplay_lint() {
     repeating_flags=()
-    non_repeating_flags=(--no-media --no-creative --deny-private-networks --deny-loopback --probe-beacons -q --quiet --version -h --help)
+    non_repeating_flags=(--no-media --bid --no-creative --deny-private-networks --deny-loopback --probe-beacons -q --quiet --version -h --help)
     repeating_options=(--rule --map)
     non_repeating_options=(--config --format --output --loudness --max-true-peak --base --origin --jobs)
     __vplay_offer_flags_options -1

@@ -27,7 +27,7 @@ function __vplay_parse_tokens -S
         case 'inspect'
             __vplay_parse_subcommand 0 'vast=' 'vmap=' 'tracking-doc=' 'interstitials=' 'bid=' 'price=' 'billing-on=' 'map=+' 'base=' 'max-wrappers=' 'tag-timeouts=' 'bandwidth=' 'screen=' 'prefer-streaming' 'variable-duration=' 'media-file=' 'adcash-state=' 'deny-private-networks' 'deny-loopback' 'proxy=' 'ca-cert=' 'network=' 'network-trace=' 'startup-buffer=' 'rebuffer=' 'media-timeout=' 'stall-timeout=' 'pod=' 'break-position=' 'break-max-duration=' 'break-max-ads=' 'break-min-ad-length=' 'break-max-ad-length=' 'content-duration=' 'break-prefetch=' 'content-script=' 'reporting=' 'json' 'q/quiet' 'no-media' 'strict' 'version' 'h/help'
         case 'lint'
-            __vplay_parse_subcommand -r 1 'rule=+' 'config=' 'format=' 'output=' 'no-media' 'no-creative' 'loudness=' 'max-true-peak=' 'map=+' 'base=' 'deny-private-networks' 'deny-loopback' 'probe-beacons' 'origin=' 'jobs=' 'q/quiet' 'version' 'h/help'
+            __vplay_parse_subcommand -r 1 'rule=+' 'config=' 'format=' 'output=' 'no-media' 'bid' 'no-creative' 'loudness=' 'max-true-peak=' 'map=+' 'base=' 'deny-private-networks' 'deny-loopback' 'probe-beacons' 'origin=' 'jobs=' 'q/quiet' 'version' 'h/help'
         case 'rules'
             __vplay_parse_subcommand 0 'json' 'version' 'h/help'
         case 'probe'
@@ -254,6 +254,7 @@ complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "v
 complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay lint" format' -l 'format' -d 'Output: text, ndjson (one finding a line), junit (one case per rule), sarif (SARIF 2.1.0).' -rfka 'text ndjson junit sarif'
 complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay lint" output' -l 'output' -d 'Write the output to FILE instead of stdout.' -rF
 complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay lint" no-media' -l 'no-media' -d 'Do not open the media (no duration, container or creative checks).'
+complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay lint" bid' -l 'bid' -d 'The tags are OpenRTB bid responses (a folder\'s .json files): each winning bid\'s markup is linted, with the bid\'s own findings (VPLAY-bid-*); --probe-beacons then requests its nurl and burl too.'
 complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay lint" no-creative' -l 'no-creative' -d 'Open the media but do not decode it (no creative QA: loudness, leaders, scan, audio format).'
 complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay lint" loudness' -l 'loudness' -d 'Creative QA\'s loudness target: atsc (-24 LKFS +-2, ATSC A/85), ebu (-23 LUFS +-1, EBU R128) or LUFS+-LU written --loudness=-16+-1.' -rfka ''
 complete -c 'vplay' -n '__vplay_should_offer_completions_for_flags_or_options "vplay lint" max-true-peak' -l 'max-true-peak' -d 'Creative QA\'s true-peak ceiling, dBTP (IAB ad format guidelines). (default: -6.0)' -rfka ''

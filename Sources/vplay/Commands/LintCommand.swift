@@ -41,6 +41,9 @@ struct LintCommand: AsyncParsableCommand {
     @Flag(help: "Do not open the media (no duration, container or creative checks).")
     var noMedia = false
 
+    @Flag(help: "The tags are OpenRTB bid responses (a folder's .json files): each winning bid's markup is linted, with the bid's own findings (VPLAY-bid-*); --probe-beacons then requests its nurl and burl too.")
+    var bid = false
+
     @Flag(help: "Open the media but do not decode it (no creative QA: loudness, leaders, scan, audio format).")
     var noCreative = false
 
@@ -128,14 +131,14 @@ struct LintCommand: AsyncParsableCommand {
         let creative = measured
         let started = LiveTools.wallTime()
         let clock = LiveTools.monotonicClock(), start = clock.now
-        let expanded = try Self.expand(tags)
+        let expanded = try Self.expand(tags, suffix: bid ? ".json" : ".xml")
         // Ctrl-C or SIGTERM: tags not begun are left, the one under way dropped; what was linted is written.
         let signals = SignalWatch()
-        let (origin, map, probeBeacons, noMedia, jobs) = (origin, map, probeBeacons, noMedia, jobs)
+        let (origin, map, probeBeacons, noMedia, jobs, bids) = (origin, map, probeBeacons, noMedia, jobs, bid)
         let linting = Task {
             await Self.lint(expanded, openMedia: !noMedia, creative: creative, origin: origin, map: map, base: base,
                             addressPolicy: AddressPolicy(denyPrivate: denyPrivateNetworks, denyLoopback: denyLoopback),
-                            probeBeacons: probeBeacons, policy: policy, jobs: jobs)
+                            probeBeacons: probeBeacons, policy: policy, jobs: jobs, bids: bids)
         }
         signals.onFirst { linting.cancel() }
         let lints = await linting.value
@@ -166,15 +169,15 @@ struct LintCommand: AsyncParsableCommand {
                                 reason: "\(failed) of \(lints.count) tag\(lints.count == 1 ? "" : "s") with an error-severity finding")
     }
 
-    /// The tags to lint: URLs and files as given, a folder's `.xml` files in name order. A folder with none is a
-    /// usage error.
-    static func expand(_ tags: [String]) throws -> [String] {
+    /// The tags to lint: URLs and files as given, a folder's `.xml` files (`.json` bid responses under `--bid`) in name
+    /// order. A folder with none is a usage error.
+    static func expand(_ tags: [String], suffix: String = ".xml") throws -> [String] {
         try tags.flatMap { tag -> [String] in
             var isFolder: ObjCBool = false
             guard !tag.contains("://"), FileManager.default.fileExists(atPath: tag, isDirectory: &isFolder), isFolder.boolValue else { return [tag] }
             let names = (try? FileManager.default.contentsOfDirectory(atPath: tag)) ?? []
-            let files = names.filter { $0.lowercased().hasSuffix(".xml") }.sorted().map { (tag as NSString).appendingPathComponent($0) }
-            guard !files.isEmpty else { throw ValidationError("\(tag): a folder with no .xml file to lint") }
+            let files = names.filter { $0.lowercased().hasSuffix(suffix) }.sorted().map { (tag as NSString).appendingPathComponent($0) }
+            guard !files.isEmpty else { throw ValidationError("\(tag): a folder with no \(suffix) file to lint") }
             return files
         }
     }
@@ -182,7 +185,7 @@ struct LintCommand: AsyncParsableCommand {
     /// Lints `tags`, `jobs` at a time; the results in the tags' order. Cancelled (a signal), no further tag is begun
     /// and those under way are left out: the result is the tags linted to their end.
     static func lint(_ tags: [String], openMedia: Bool, creative: CreativeTargets?, origin: String?, map: [URLMapping], base: String? = nil,
-                     addressPolicy: AddressPolicy = .open, probeBeacons: Bool, policy: RulePolicy, jobs: Int) async -> [TagLint] {
+                     addressPolicy: AddressPolicy = .open, probeBeacons: Bool, policy: RulePolicy, jobs: Int, bids: Bool = false) async -> [TagLint] {
         await withTaskGroup(of: (Int, TagLint?).self) { group in
             var results = [TagLint?](repeating: nil, count: tags.count)
             var next = 0
@@ -194,6 +197,7 @@ struct LintCommand: AsyncParsableCommand {
                 configuration.mappings = map
                 configuration.tagBase = base
                 configuration.addressPolicy = addressPolicy
+                if bids { configuration.bid = BidSource(location: tag) }
                 group.addTask { [configuration] in
                     let lint = await TagLint.lint(configuration, openMedia: openMedia, creative: creative, probeBeacons: probeBeacons, policy: policy)
                     return (index, Task.isCancelled ? nil : lint)
