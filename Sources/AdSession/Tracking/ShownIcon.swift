@@ -21,13 +21,6 @@ struct ShownIcon: Sendable {
 
     /// The icons to show, in the merge order of the chosen ones.
     static func choose(_ icons: [Sourced<Icon>]) -> [ShownIcon] {
-        func depth(_ source: TrackingSource) -> Int {
-            switch source {
-            case let .wrapper(depth, _, _), let .response(depth, _): depth
-            case .inline, .vmapBreak: Int.max
-            case .bid: 0
-            }
-        }
         func program(_ icon: Icon) -> String? {
             icon.program.map { $0.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() }.flatMap { $0.isEmpty ? nil : $0 }
         }
@@ -47,7 +40,7 @@ struct ShownIcon: Sendable {
             let withResource = group.filter { !$0.1.value.resources.isEmpty }
             // The closest to the InLine: the deepest source; the last in document order within it.
             let pool = withResource.isEmpty ? group : withResource
-            let chosen = pool.max { (depth($0.1.source), $0.0) < (depth($1.1.source), $1.0) }!
+            let chosen = pool.max { ($0.1.source.chainDepth, $0.0) < ($1.1.source.chainDepth, $1.0) }!
             let tracking = group.filter { $0.0 != chosen.0 && $0.1.value.resources.isEmpty }.map(\.1)
             shown.append((chosen.0, ShownIcon(icon: chosen.1, trackingOnly: tracking)))
         }

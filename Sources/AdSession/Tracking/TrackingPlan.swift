@@ -173,14 +173,6 @@ extension TrackingPlan {
     /// last, document order kept within one source. The shown companion's own tracking and the tracking-only
     /// wrapper companions' are merged this way.
     static func inChainOrder(_ targets: [Target]) -> [Target] {
-        func rank(_ source: TrackingSource) -> Int {
-            switch source {
-            case let .wrapper(depth, _, _): depth
-            case .response(let depth, _): depth
-            case .inline, .vmapBreak: Int.max
-            case .bid: 0
-            }
-        }
-        return targets.enumerated().sorted { (rank($0.element.source), $0.offset) < (rank($1.element.source), $1.offset) }.map(\.element)
+        targets.enumerated().sorted { ($0.element.source.chainDepth, $0.offset) < ($1.element.source.chainDepth, $1.offset) }.map(\.element)
     }
 }

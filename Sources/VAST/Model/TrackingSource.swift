@@ -18,6 +18,17 @@ public enum TrackingSource: Sendable, Hashable, Codable, CustomStringConvertible
     /// exchange's behalf; they stand before the whole chain.
     case bid
 
+    /// Where the source stands in the chain, outermost first: a bid's notices 0 (before the chain), a wrapper or
+    /// response its depth, the InLine (and a VMAP break's own tracking) last. Merged URLs fire, and a companion or icon
+    /// is chosen, in this order.
+    public var chainDepth: Int {
+        switch self {
+        case .bid: 0
+        case let .wrapper(depth, _, _), let .response(depth, _): depth
+        case .inline, .vmapBreak: Int.max
+        }
+    }
+
     public var description: String {
         switch self {
         case .inline: return "inline"

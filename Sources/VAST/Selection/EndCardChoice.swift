@@ -23,7 +23,7 @@ public struct EndCardChoice: Sendable, Hashable {
         let inLine = shown.filter { $0.source == .inline }
         // Wrappers, the closest to the InLine (deepest) first; document order within one.
         let wrappers = shown.filter { $0.source != .inline }.enumerated()
-            .sorted { (-Self.depth($0.element.source), $0.offset) < (-Self.depth($1.element.source), $1.offset) }.map(\.element)
+            .sorted { (-$0.element.source.chainDepth, $0.offset) < (-$1.element.source.chainDepth, $1.offset) }.map(\.element)
         let chosen: Sourced<Companion>
         if let card = inLine.first(where: Self.isEndCard) {
             chosen = card
@@ -43,7 +43,7 @@ public struct EndCardChoice: Sendable, Hashable {
         companion = chosen
         let others = wrappers.filter { $0 != chosen && Self.matches($0.value, chosen.value) }
         // Chain order, as every merged list: outermost wrapper first.
-        matching = others.sorted { Self.depth($0.source) < Self.depth($1.source) }
+        matching = others.sorted { $0.source.chainDepth < $1.source.chainDepth }
         if inLine.count + wrappers.count > 1 {
             let passed = inLine.count + wrappers.count - 1 - matching.count
             if !matching.isEmpty { reason += "; \(matching.count) matching wrapper companion(s) fire their tracking with it" }
@@ -60,13 +60,5 @@ public struct EndCardChoice: Sendable, Hashable {
         if let x = a.adSlotId, let y = b.adSlotId, !x.isEmpty, !y.isEmpty { return x == y }
         guard let w = a.width, let h = a.height else { return false }
         return w == b.width && h == b.height
-    }
-
-    private static func depth(_ source: TrackingSource) -> Int {
-        switch source {
-        case let .wrapper(depth, _, _), let .response(depth, _): depth
-        case .inline, .vmapBreak: Int.max
-        case .bid: 0
-        }
     }
 }
