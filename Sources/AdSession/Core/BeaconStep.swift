@@ -50,6 +50,13 @@ struct BeaconStep {
         plan = nil
     }
 
+    /// The break's ads are over: what fires now (a VMAP break's `breakEnd`) is the break's, carrying no ad's place
+    /// or facts, as a session's `VMAPBreakTracking` fires it.
+    mutating func endBreak() {
+        planner.leaveAds()
+        plan = nil
+    }
+
     /// The beacons a step of the ad's preparation fires, with the macro facts it carries.
     /// `clock`: the session time it happens at (a pod's later ad is tried when the ad before it ends).
     mutating func take(_ step: PreparedAd.Step, at clock: Duration = .zero) -> [Planned] {

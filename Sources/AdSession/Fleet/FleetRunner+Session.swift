@@ -30,13 +30,8 @@ extension FleetRunner {
         if !prepared.breakEnd.isEmpty {
             // A VMAP break's end, when its ads are over.
             let end = max(result.playback?.clock ?? .zero, result.ads.compactMap(\.end).max() ?? .zero)
-            // The break's, not its last ad's: after a pod, the step still names the last ad's place.
-            let planned = step.fire(prepared.breakEnd, errorCode: nil, reason: nil, playhead: nil, clock: end).map { planned in
-                var planned = planned
-                planned.beacon.ad = nil
-                return planned
-            }
-            await SessionCore(environment: sessionEnvironment).submit(planned, outputs)
+            step.endBreak()
+            await SessionCore(environment: sessionEnvironment).submit(step.fire(prepared.breakEnd, errorCode: nil, reason: nil, playhead: nil, clock: end), outputs)
         }
         tally.finished(scenario, network: network.map { configuration.networkMix!.shares[$0].profile.name }, report: result.playback, hold: room.hold)
         if let stitched = step.serverSide { tally.stitched(stitched, hold: room.hold) }

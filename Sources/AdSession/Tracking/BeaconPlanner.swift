@@ -55,6 +55,12 @@ struct BeaconPlanner {
         take(nil)
     }
 
+    /// Out of every ad (a break's own beacons after its ads): no place, none of an ad's facts.
+    mutating func leaveAds() {
+        place = nil
+        take(nil)
+    }
+
     /// Carries `facts` from now on, or (nil) none of an ad's: `[ADSERVINGID]`, `[UNIVERSALADID]` (each `registry
     /// value`, IAB format; `unknown` for a missing registry, the VAST 4.1 default), `[PODSEQUENCE]`, `[ADTYPE]`,
     /// `[ADCATEGORIES]`, `[ASSETURI]`, and `[ADCOUNT]`: 1 once the ad is known (a single ad), the place's in a pod,
