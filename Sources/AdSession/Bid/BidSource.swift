@@ -39,10 +39,9 @@ public final class BidSource: Sendable {
     public let location: String
     public let price: Price
     public let billing: Billing
-    /// The response as read and the bid chosen, once it is (or why it could not be).
-    let outcome = Locked<Result<OpenRTBWin, VASTError>?>(nil)
-    /// The markup as the session's tag, once fetched (`adm`, or what `nurl` answered), or why it could not be.
-    let answer = Locked<Result<FetchedTag, VASTError>?>(nil)
+    /// The response once read: the bid chosen (nil when none could be), and the markup as the session's tag (`adm`,
+    /// or what `nurl` answered) or why there is none.
+    let read = Locked<(win: OpenRTBWin?, markup: Result<FetchedTag, VASTError>)?>(nil)
 
     public init(location: String, price: Price = .bid, billing: Billing = .impression) {
         self.location = location
@@ -51,5 +50,5 @@ public final class BidSource: Sendable {
     }
 
     /// The winning bid, once the response is read; nil before, or when it could not be.
-    var won: OpenRTBWin? { outcome.withLock { try? $0?.get() } }
+    var won: OpenRTBWin? { read.withLock { $0?.win } }
 }

@@ -15,7 +15,7 @@ struct BidTagFetcher: AdTagFetcher {
 
     func fetch(_ url: URL, timeout: Duration) async throws -> FetchedTag {
         guard url.absoluteString == self.url.absoluteString else { return try await next.fetch(url, timeout: timeout) }
-        if let answer = bid.answer.withLock({ $0 }) { return try answer.get() }
+        if let read = bid.read.withLock({ $0 }) { return try read.markup.get() }
         let outcome: Result<OpenRTBWin, VASTError>
         do {
             let response = try await next.fetch(url, timeout: timeout)
@@ -23,15 +23,18 @@ struct BidTagFetcher: AdTagFetcher {
         } catch let error as VASTError {
             outcome = .failure(error)
         }
-        bid.outcome.withLock { $0 = $0 ?? outcome }
-        let answer: Result<FetchedTag, VASTError>
+        let markup: Result<FetchedTag, VASTError>
         do {
-            answer = .success(try await markup(outcome, timeout: timeout))
+            markup = .success(try await self.markup(outcome, timeout: timeout))
         } catch let error as VASTError {
-            answer = .failure(error)
+            markup = .failure(error)
         }
-        bid.answer.withLock { $0 = $0 ?? answer }
-        return try answer.get()
+        // The first read stands: a session and its fleet see one bid.
+        let read = bid.read.withLock { read in
+            read = read ?? (try? outcome.get(), markup)
+            return read!
+        }
+        return try read.markup.get()
     }
 
     /// The markup of the winning bid: `adm`, or fetched from `nurl`.

@@ -66,21 +66,39 @@ struct OpenRTBDocument: Sendable, Equatable {
         if let offset = JSONDepth.exceeds(data, limit: maxDepth) {
             return .failure(VASTError(.wrapperGeneral, "bid response: nested more than \(maxDepth) deep at byte \(offset)"))
         }
-        struct Pair: Decodable {
-            var request: Request?, response: Response?, bidRequest: Request?, bidResponse: Response?
-        }
-        let decoder = JSONDecoder()
-        guard let object = try? JSONSerialization.jsonObject(with: data), object is [String: Any] else {
-            return .failure(VASTError(.wrapperGeneral, "bid response: not a JSON object (an OpenRTB 2.x BidResponse, or {\"request\": …, \"response\": …})"))
-        }
         do {
-            let pair = try decoder.decode(Pair.self, from: data)
-            if let response = pair.response ?? pair.bidResponse {
-                return .success(OpenRTBDocument(response: response, request: pair.request ?? pair.bidRequest))
-            }
-            return .success(OpenRTBDocument(response: try decoder.decode(Response.self, from: data), request: nil))
+            let read = try JSONDecoder().decode(Read.self, from: data)
+            return .success(OpenRTBDocument(response: read.response ?? read.bare, request: read.request))
+        } catch let error as DecodingError where Self.atRoot(error) {
+            return .failure(VASTError(.wrapperGeneral, "bid response: not a JSON object (an OpenRTB 2.x BidResponse, or {\"request\": …, \"response\": …})"))
         } catch {
             return .failure(VASTError(.wrapperGeneral, "bid response: not an OpenRTB 2.x BidResponse: \(Self.describe(error))"))
+        }
+    }
+
+    /// The document read once: a pair's request and response (`request`/`response`, or `bidRequest`/`bidResponse`),
+    /// and the same object read as a bare response (every field optional: a pair's is empty).
+    private struct Read: Decodable {
+        var request: Request?
+        var response: Response?
+        var bare: Response
+
+        private enum Keys: String, CodingKey { case request, response, bidRequest, bidResponse }
+
+        init(from decoder: any Decoder) throws {
+            let pair = try decoder.container(keyedBy: Keys.self)
+            request = try pair.decodeIfPresent(Request.self, forKey: .request) ?? pair.decodeIfPresent(Request.self, forKey: .bidRequest)
+            response = try pair.decodeIfPresent(Response.self, forKey: .response) ?? pair.decodeIfPresent(Response.self, forKey: .bidResponse)
+            bare = response == nil ? try Response(from: decoder) : Response()
+        }
+    }
+
+    /// Whether the document itself was wrong (not JSON, not an object), not one of its fields.
+    static func atRoot(_ error: DecodingError) -> Bool {
+        switch error {
+        case let .typeMismatch(_, context), let .valueNotFound(_, context), let .keyNotFound(_, context), let .dataCorrupted(context):
+            context.codingPath.isEmpty
+        @unknown default: false
         }
     }
 
