@@ -12,22 +12,10 @@ line; the last is `N passed, N failed`.
 import json
 import os
 import subprocess
-import sys
 
 from playwright.sync_api import sync_playwright
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-VPLAY = os.path.abspath(sys.argv[1])
-OUT = os.path.abspath(sys.argv[2])
-CHROMIUM = os.environ.get("VPLAY_CHROMIUM", "/usr/bin/chromium")
-results = []
-
-
-def check(name, condition, detail=""):
-    results.append(bool(condition))
-    print(("PASS " if condition else "FAIL ") + name + ("" if condition else f": {detail}"), flush=True)
-    return condition
-
+from page_check import OUT, ROOT, VPLAY, check, finish, open_offline
 
 report_path, html_path = os.path.join(OUT, "fleet.json"), os.path.join(OUT, "fleet.html")
 fleet = subprocess.run([VPLAY, "fleet", "--vast", "media/demo.xml", "--sessions", "2000", "--seed", "5", "--sink", "--beacon-timeout", "60",
@@ -40,20 +28,7 @@ sent = sum(b["sent"] for b in population["beacons"])
 received = sum(b["received"] or 0 for b in population["beacons"])
 
 with sync_playwright() as playwright:
-    browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
-    context = browser.new_context(offline=True, viewport={"width": 1200, "height": 900})
-    outside = []
-
-    def route(request_route):
-        if request_route.request.url.startswith("file://"):
-            request_route.continue_()
-        else:
-            outside.append(request_route.request.url)
-            request_route.abort()
-
-    context.route("**/*", route)
-    page = context.new_page()
-    page.goto("file://" + html_path)
+    browser, page, outside = open_offline(playwright, html_path)
     check("the page names the fleet's sessions", page.inner_text("#sessions") == "2,000", page.inner_text("#sessions"))
     reach = dict(page.eval_on_selector_all("#reach g.barset", "gs => gs.map(g => [g.dataset.label, +g.dataset.value])"))
     check("the reach chart has the six milestones", list(reach) == ["impr.", "start", "Q1", "mid", "Q3", "compl."], reach)
@@ -74,5 +49,4 @@ with sync_playwright() as playwright:
     page.screenshot(path=os.path.join(OUT, "fleet-report.png"), full_page=True)
     browser.close()
 
-print(f"{sum(results)} passed, {len(results) - sum(results)} failed", flush=True)
-sys.exit(0 if all(results) else 1)
+finish()

@@ -13,22 +13,10 @@ A screenshot goes to OUT_DIR/vmap-fleet-report.png. Every check prints one line;
 import json
 import os
 import subprocess
-import sys
 
 from playwright.sync_api import sync_playwright
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-VPLAY = os.path.abspath(sys.argv[1])
-OUT = os.path.abspath(sys.argv[2])
-CHROMIUM = os.environ.get("VPLAY_CHROMIUM", "/usr/bin/chromium")
-results = []
-
-
-def check(name, condition, detail=""):
-    results.append(bool(condition))
-    print(("PASS " if condition else "FAIL ") + name + ("" if condition else f": {detail}"), flush=True)
-    return condition
-
+from page_check import OUT, ROOT, VPLAY, check, finish, open_offline
 
 report_path, html_path = os.path.join(OUT, "vmap-fleet.json"), os.path.join(OUT, "vmap-fleet.html")
 fleet = subprocess.run([VPLAY, "fleet", "--vmap", "media/vmap/demo.xml", "--sessions", "300", "--watch-mix", "end:2,15:1", "--seed", "5",
@@ -39,20 +27,7 @@ report = json.load(open(report_path))
 breaks = report["breaks"]
 
 with sync_playwright() as playwright:
-    browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
-    context = browser.new_context(offline=True, viewport={"width": 1200, "height": 900})
-    outside = []
-
-    def route(request_route):
-        if request_route.request.url.startswith("file://"):
-            request_route.continue_()
-        else:
-            outside.append(request_route.request.url)
-            request_route.abort()
-
-    context.route("**/*", route)
-    page = context.new_page()
-    page.goto("file://" + html_path)
+    browser, page, outside = open_offline(playwright, html_path)
     check("the page names the fleet's viewers", page.inner_text("#viewers") == "300", page.inner_text("#viewers"))
     schedule = page.eval_on_selector_all("#schedule tr[data-break]", "rows => rows.map(r => [+r.dataset.break, +r.dataset.reach])")
     check("the schedule lists every break with the report's reach", schedule == [[b["number"], b["reach"]] for b in breaks],
@@ -72,5 +47,4 @@ with sync_playwright() as playwright:
     page.screenshot(path=os.path.join(OUT, "vmap-fleet-report.png"), full_page=True)
     browser.close()
 
-print(f"{sum(results)} passed, {len(results) - sum(results)} failed", flush=True)
-sys.exit(0 if all(results) else 1)
+finish()
