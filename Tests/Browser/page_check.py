@@ -1,4 +1,4 @@
-"""What the page tests share (fleet_report_test.py, vmap_fleet_report_test.py): the command line (the vplay binary,
+"""What the browser tests share (fleet_report_test.py, vmap_fleet_report_test.py, studio_test.py): the command line (the vplay binary,
 a folder for outputs), one printed line per check, and a page opened in Debian's Chromium through Playwright in a
 browser context that is offline and refuses every request but the page's own file.
 """

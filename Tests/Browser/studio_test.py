@@ -22,18 +22,9 @@ import urllib.parse
 import jsonschema
 from playwright.sync_api import sync_playwright
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-VPLAY = os.path.abspath(sys.argv[1])
-OUT = os.path.abspath(sys.argv[2])
-CHROMIUM = os.environ.get("VPLAY_CHROMIUM", "/usr/bin/chromium")
+from page_check import CHROMIUM, OUT, ROOT, VPLAY, check, results
+
 LIMIT_MS = 600_000  # readiness waits: a run on a loaded machine can take minutes
-results = []
-
-
-def check(name, condition, detail=""):
-    results.append(bool(condition))
-    print(("PASS " if condition else "FAIL ") + name + ("" if condition else f": {detail}"), flush=True)
-    return condition
 
 
 def start(arguments, marker):
